@@ -1,0 +1,49 @@
+import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import { AuditModule } from './audit/audit.module.js';
+import type { AppConfig } from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import { ConnectorsModule } from './connectors/connectors.module.js';
+import type { Database } from './database/database.js';
+import { DatabaseModule } from './database/database.module.js';
+import { DigestModule } from './digest/digest.module.js';
+import { GovernanceModule } from './governance/governance.module.js';
+import { HealthModule } from './health/health.module.js';
+import { JobsModule } from './jobs/jobs.module.js';
+import { McpModule } from './mcp/mcp.module.js';
+import { PacingModule } from './pacing/pacing.module.js';
+import { ProjectsModule } from './projects/projects.module.js';
+import { SubscribersModule } from './subscribers/subscribers.module.js';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  database: Database;
+  /** Extra modules, e.g. an enterprise team's own connectors (see examples/). */
+  imports?: ModuleMetadata['imports'];
+}
+
+/** The whole application; config and database are opened before Nest starts (see main.ts). */
+@Module({})
+export class AppModule {
+  static forRoot(options: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(options.config),
+        DatabaseModule.forRoot(options.database),
+        ScheduleModule.forRoot(),
+        AuditModule,
+        ProjectsModule,
+        SubscribersModule,
+        ConnectorsModule,
+        PacingModule,
+        GovernanceModule,
+        JobsModule,
+        DigestModule,
+        McpModule,
+        HealthModule,
+        ...(options.imports ?? []),
+      ],
+    };
+  }
+}

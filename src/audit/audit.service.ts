@@ -1,0 +1,34 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+export interface AuditEntry {
+  projectId?: string | null;
+  /** Who acted: `api_key`, `admin`, `readonly`, `mcp`, `system`, a provider webhook… */
+  actor: string;
+  /** What happened, dotted: `project.created`, `job.cancelled`… */
+  action: string;
+  resource?: string | null;
+  /** Names and ids only: never message bodies, recipients or secrets. */
+  metadata?: Record<string, unknown>;
+  ip?: string | null;
+}
+
+/** Writes the audit trail of state changes. */
+@Injectable()
+export class AuditService {
+  private readonly logger = new Logger(AuditService.name);
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  async record(entry: AuditEntry): Promise<void> {
+    try {
+      await this.dataSource.query(
+        `INSERT INTO audit_log (project_id, actor, action, resource, metadata, ip) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [entry.projectId ?? null, entry.actor, entry.action, entry.resource ?? null, entry.metadata ?? {}, entry.ip ?? null],
+      );
+    } catch (err) {
+      // The change itself already happened; losing its audit line must not turn it into an error.
+      this.logger.warn(`audit write failed for ${entry.action}: ${(err as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+import 'reflect-metadata';
+import { migrate } from './cli/migrate.command.js';
+import { serve } from './cli/serve.command.js';
+import { ConfigError } from './config/app-config.js';
+import { VERSION } from './common/version.js';
+
+const HELP = `notifyd ${VERSION}: notifications on PostgreSQL
+
+Usage: notifyd [command]
+
+Commands:
+  serve              run the API and the worker (default); NOTIFYD_ROLE=api|worker splits them
+  migrate            apply pending database migrations (--status to list, --down to revert the newest)
+  version            print the version
+  help               this text
+
+Configuration is read from the environment; see README.md. Without DATABASE_URL notifyd starts
+an embedded PostgreSQL with its data in NOTIFYD_DATA_DIR (default ./.notifyd).
+`;
+
+/** Each command resolves to the process exit code. */
+const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
+  serve: () => serve(),
+  migrate: (args) => migrate(args),
+  version: async () => {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  },
+  help: async () => {
+    process.stdout.write(HELP);
+    return 0;
+  },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [name = 'serve', ...args] = argv;
+  const command = COMMANDS[name === '--help' || name === '-h' ? 'help' : name === '--version' ? 'version' : name];
+  if (!command) {
+    process.stderr.write(`Unknown command '${name}'.\n\n${HELP}`);
+    return 64;
+  }
+  try {
+    return await command(args);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\nFix the variables above and start again.\n`);
+      return 78;
+    }
+    process.stderr.write(`notifyd ${name} failed: ${(err as Error)?.message ?? String(err)}\n`);
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then((code) => process.exit(code));

@@ -1,0 +1,47 @@
+import { type CanActivate, type ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import { ApiError } from '../errors/api-error.js';
+import { presentedKey, secretsEqual } from './api-keys.js';
+
+export const READER_ALLOWED = 'notifyd:reader-allowed';
+/** Marks an admin route that the read-only operator key may call too. */
+export const ReaderAllowed = () => SetMetadata(READER_ALLOWED, true);
+
+export type OperatorRole = 'admin' | 'readonly';
+
+/** Who an operator key belongs to, or undefined when it is neither configured key. */
+export function operatorRole(config: AppConfig, key: string | undefined): OperatorRole | undefined {
+  if (!key) return undefined;
+  if (config.auth.adminApiKey && secretsEqual(key, config.auth.adminApiKey)) return 'admin';
+  if (config.auth.readonlyApiKey && secretsEqual(key, config.auth.readonlyApiKey)) return 'readonly';
+  return undefined;
+}
+
+/** Admin routes: the admin key, or the read-only key where the route is marked @ReaderAllowed. */
+@Injectable()
+export class AdminAuthGuard implements CanActivate {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly reflector: Reflector,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<FastifyRequest & { operator?: OperatorRole }>();
+    if (!this.config.auth.adminApiKey) {
+      throw ApiError.unavailable('admin_disabled', 'Admin routes are disabled on this instance: set ADMIN_API_KEY and restart.');
+    }
+    const key = presentedKey(request.headers);
+    if (!key) throw ApiError.unauthorized('Missing admin key: send it as X-Api-Key or Authorization: Bearer.');
+    const role = operatorRole(this.config, key);
+    if (!role) throw ApiError.unauthorized('Invalid admin key.');
+    const readerAllowed = this.reflector.getAllAndOverride<boolean>(READER_ALLOWED, [context.getHandler(), context.getClass()]);
+    if (role === 'readonly' && !readerAllowed) {
+      throw ApiError.forbidden('Read-only key: this action needs the admin key (ADMIN_API_KEY).');
+    }
+    request.operator = role;
+    return true;
+  }
+}

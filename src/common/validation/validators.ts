@@ -1,0 +1,127 @@
+import { buildMessage, ValidateBy, type ValidationOptions } from 'class-validator';
+import { PRIORITY_HELP, parsePriority } from '../../jobs/priority.js';
+import { CHANNEL_LIST, isChannel, normaliseChannel } from '../../jobs/channels.js';
+
+/** RFC 3339 date-time with an explicit offset, and a real calendar date (no 2026-02-30). */
+export function isRfc3339(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const m = value.match(/^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/);
+  if (!m) return false;
+  const [, y, mo, d, h, mi, s] = m.map(Number);
+  if (mo < 1 || mo > 12 || h > 23 || mi > 59 || s > 60) return false;
+  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  return d >= 1 && d <= daysInMonth && !Number.isNaN(Date.parse(value));
+}
+
+export const IsRfc3339 = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isRfc3339',
+      validator: {
+        validate: isRfc3339,
+        defaultMessage: buildMessage(
+          (each) => `${each}$property must be an RFC 3339 date-time with a time zone, e.g. 2026-12-01T09:00:00Z or 2026-12-01T10:00:00+01:00`,
+          options,
+        ),
+      },
+    },
+    options,
+  );
+
+export const IsPriority = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isPriority',
+      validator: {
+        validate: (value) => parsePriority(value) !== undefined,
+        defaultMessage: buildMessage((each) => `${each}$property ${PRIORITY_HELP}`, options),
+      },
+    },
+    options,
+  );
+
+/** notifyd's `channel`: one channel or a comma-separated list. */
+export const IsChannelList = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isChannelList',
+      validator: {
+        validate: (value) =>
+          typeof value === 'string' && value.split(',').every((part) => isChannel(normaliseChannel(part))),
+        defaultMessage: buildMessage((each) => `${each}$property must be one channel or a comma-separated list of: ${CHANNEL_LIST}`, options),
+      },
+    },
+    options,
+  );
+
+/** Header names per RFC 5322 (printable, no colon or space). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,76}$/;
+/**
+ * Headers a caller may not set: they would redirect the message, forge its sender or break
+ * the signature. List-Unsubscribe is allowed (RFC 8058 lets a caller bring its own).
+ */
+const RESERVED_HEADERS = new Set([
+  'bcc', 'cc', 'to', 'from', 'sender', 'reply-to', 'return-path', 'subject', 'date', 'message-id',
+  'dkim-signature', 'content-type', 'content-transfer-encoding', 'mime-version', 'received',
+]);
+
+export function headerMapProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object of header name → text';
+  const entries = Object.entries(value);
+  if (entries.length > 50) return 'may hold at most 50 headers';
+  for (const [name, text] of entries) {
+    if (!HEADER_NAME.test(name)) return `has an invalid header name "${name.slice(0, 40)}" (letters, digits and -)`;
+    if (RESERVED_HEADERS.has(name.toLowerCase())) return `may not set ${name}: use the dedicated field (to, cc, reply_to, subject) instead`;
+    if (typeof text !== 'string') return `header ${name} must be text`;
+    if (/[\r\n\0]/.test(text)) return `header ${name} may not contain line breaks`;
+    if (text.length > 2000) return `header ${name} is longer than 2000 characters`;
+  }
+  return undefined;
+}
+
+export const IsHeaderMap = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isHeaderMap',
+      validator: {
+        validate: (value) => headerMapProblem(value) === undefined,
+        defaultMessage: (args) => `${args?.property} ${headerMapProblem(args?.value)}`,
+      },
+    },
+    options,
+  );
+
+/** SMS sender: E.164, or alphanumeric 1–11 ASCII letters, digits and spaces with at least one letter. */
+export function isSmsSender(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  if (/^\+[1-9]\d{6,14}$/.test(value)) return true;
+  return /^[A-Za-z0-9 ]{1,11}$/.test(value) && /[A-Za-z]/.test(value);
+}
+
+export const IsSmsSender = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isSmsSender',
+      validator: {
+        validate: isSmsSender,
+        defaultMessage: buildMessage(
+          (each) => `${each}$property must be an E.164 number (+33612345678) or 1–11 letters, digits and spaces with at least one letter (Acme)`,
+          options,
+        ),
+      },
+    },
+    options,
+  );
+
+/** No CR or LF: the value ends up in a header (subject, display name). */
+export const IsSingleLine = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isSingleLine',
+      validator: {
+        validate: (value) => typeof value !== 'string' || !/[\r\n]/.test(value),
+        defaultMessage: buildMessage((each) => `${each}$property must be a single line (no line breaks)`, options),
+      },
+    },
+    options,
+  );

@@ -1,0 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** notifyd's version, read from the package.json above this file (src/ or dist/src/). */
+export const VERSION: string = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'notifyd' && pkg.version) return pkg.version;
+    } catch {
+      // keep walking up
+    }
+    dir = dirname(dir);
+  }
+  return '0.0.0';
+})();

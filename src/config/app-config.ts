@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { authSection } from './sections/auth.config.js';
+import { connectorsSection } from './sections/connectors.config.js';
+import { databaseSection } from './sections/database.config.js';
+import { pacingSection } from './sections/pacing.config.js';
+import { serverSection } from './sections/server.config.js';
+import { workerSection } from './sections/worker.config.js';
+
+/**
+ * The one typed configuration object, built from the environment at boot. To add settings,
+ * write a section in sections/ and list it here; nothing else reads process.env.
+ */
+const sections = {
+  server: serverSection,
+  database: databaseSection,
+  auth: authSection,
+  worker: workerSection,
+  connectors: connectorsSection,
+  pacing: pacingSection,
+};
+
+type Sections = typeof sections;
+export type AppConfig = { readonly [K in keyof Sections]: ReturnType<Sections[K]['build']> };
+
+const envSchema = z.object(
+  Object.assign({}, ...Object.values(sections).map((s) => s.env)) as z.ZodRawShape,
+);
+
+/** Thrown when the environment is invalid; its message lists every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? 'environment');
+      const raw = env[name];
+      const got = raw === undefined ? '' : ` (got ${JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw)})`;
+      const shown = /KEY|SECRET|TOKEN|PASSWORD/.test(name) ? '' : got;
+      return `${name} ${issue.message}${shown}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const values = parsed.data as Record<string, unknown>;
+  const config = Object.fromEntries(
+    Object.entries(sections).map(([key, section]) => [key, (section.build as (e: unknown) => unknown)(values)]),
+  );
+  return Object.freeze(config) as AppConfig;
+}

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+/**
+ * Small builders for environment variables. Every variable is optional text in the
+ * environment; these turn it into a typed value and give zod a message that tells the
+ * operator what to write instead.
+ */
+
+/** An empty string in a .env file means "unset", as in most twelve-factor tools. */
+const blankToUndefined = (value: unknown): unknown =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+export function envInt(opts: { default: number; min: number; max: number }) {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^-?\d+$/, { message: `must be a whole number between ${opts.min} and ${opts.max}` })
+      .transform(Number)
+      .pipe(
+        z
+          .number()
+          .min(opts.min, { message: `must be at least ${opts.min}` })
+          .max(opts.max, { message: `must be at most ${opts.max}` }),
+      )
+      .optional()
+      .transform((v) => v ?? opts.default),
+  );
+}
+
+export function envNumber(opts: { default: number; min: number; max: number }) {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, { message: `must be a number between ${opts.min} and ${opts.max}` })
+      .transform(Number)
+      .pipe(
+        z
+          .number()
+          .min(opts.min, { message: `must be at least ${opts.min}` })
+          .max(opts.max, { message: `must be at most ${opts.max}` }),
+      )
+      .optional()
+      .transform((v) => v ?? opts.default),
+  );
+}
+
+export function envEnum<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
+  return z.preprocess(
+    (v) => (typeof blankToUndefined(v) === 'string' ? String(v).trim().toLowerCase() : undefined),
+    z
+      .enum(values, { message: `must be one of ${values.join(', ')}` })
+      .optional()
+      .transform((v) => v ?? fallback),
+  );
+}
+
+export function envOptionalEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.preprocess(
+    (v) => (typeof blankToUndefined(v) === 'string' ? String(v).trim().toLowerCase() : undefined),
+    z.enum(values, { message: `must be one of ${values.join(', ')}` }).optional(),
+  );
+}
+
+export function envString(opts: { min?: number; pattern?: RegExp; hint?: string } = {}) {
+  let schema = z.string();
+  if (opts.min) schema = schema.min(opts.min, { message: `must be at least ${opts.min} characters${opts.hint ? ` (${opts.hint})` : ''}` });
+  if (opts.pattern) schema = schema.regex(opts.pattern, { message: opts.hint ?? `must match ${opts.pattern}` });
+  return z.preprocess(blankToUndefined, schema.optional());
+}
+
+export function envBool(fallback: boolean) {
+  return z.preprocess(
+    (v) => (typeof blankToUndefined(v) === 'string' ? String(v).trim().toLowerCase() : undefined),
+    z
+      .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { message: 'must be true or false' })
+      .optional()
+      .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes', 'on'].includes(v))),
+  );
+}
+
+export function envUrl(opts: { protocols: string[]; hint?: string }) {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine(
+        (v) => {
+          try {
+            return opts.protocols.includes(new URL(v).protocol.replace(':', ''));
+          } catch {
+            return false;
+          }
+        },
+        { message: opts.hint ?? `must be a URL starting with ${opts.protocols.map((p) => `${p}://`).join(' or ')}` },
+      )
+      .optional(),
+  );
+}
+
+/** A comma-separated list, trimmed, empties removed. */
+export function envList() {
+  return z.preprocess(
+    (v) => (typeof v === 'string' ? v : undefined),
+    z
+      .string()
+      .optional()
+      .transform((v) =>
+        v === undefined
+          ? undefined
+          : v
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean),
+      ),
+  );
+}

@@ -1,0 +1,67 @@
+import type { Channel } from '../config/sections/connectors.config.js';
+import type { ProviderError } from './provider-error.js';
+
+export type { Channel };
+
+/** One message handed to a provider: a claimed job, rendered and addressed. */
+export interface OutboundMessage {
+  jobId: string;
+  projectId: string;
+  channel: Channel;
+  /** Address on the channel: email, E.164 phone, chat id or webhook, subscriber id (in-app, push). */
+  recipient: string;
+  subscriberId: string | null;
+  subject?: string;
+  /** Plain-text body. */
+  body?: string;
+  bodyHtml?: string;
+  /** Email sender: the project's from_email/from_name, else the instance's EMAIL_FROM. */
+  from?: { email: string; name?: string };
+  /** Marketing/bulk messages get RFC 8058 unsubscribe headers and honour marketing suppressions. */
+  marketing: boolean;
+  priority: number;
+  /** The attempt this send is (1 = first). */
+  attempt: number;
+  /** Stable across retries of the same job: pass it to providers that deduplicate (Resend). */
+  idempotencyKey: string;
+  /** Everything else the caller sent (cc, reply_to, headers, attachments, tags, push, chat, sms…). */
+  payload: Record<string, unknown>;
+}
+
+/** Remaining quota a provider announced (ratelimit-remaining / X-RateLimit-* headers). */
+export interface QuotaHint {
+  limit?: number;
+  remaining?: number;
+  resetAt?: Date;
+}
+
+export type DeliveryResult =
+  | { ok: true; providerMessageId: string | null; quota?: QuotaHint }
+  | { ok: false; error: ProviderError };
+
+/**
+ * A provider for one channel. Implementations are Nest providers marked @NotifyConnector();
+ * the registry discovers them at boot.
+ */
+export interface Connector {
+  readonly channel: Channel;
+  /** Stable id stored on the job and in metrics, e.g. `resend`, `smtp`, `twilio`. */
+  readonly provider: string;
+  /** Largest batch one provider call accepts (1 for SMTP, SMS; 100 for Resend). */
+  readonly batchMax: number;
+  /**
+   * What the provider's rate limit counts: one token per call ('requests', e.g. Resend's
+   * 10 requests/s for batches of 100) or per message ('messages'). Default 'requests'.
+   */
+  readonly meters?: 'requests' | 'messages';
+  /**
+   * Send the messages; resolve with exactly one result per message, in the same order.
+   * Throwing is treated as a transient failure of every message.
+   */
+  send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]>;
+  /**
+   * Called once at boot when this connector is selected for its channel: check credentials
+   * and settings here and throw an Error that names the variable to fix.
+   */
+  validateConfiguration?(): void | Promise<void>;
+}

@@ -1,0 +1,33 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { HealthDto, ReadinessDto } from './dto/health.dto.js';
+import { HealthService } from './health.service.js';
+
+@ApiTags('Health')
+@Controller('v1/health')
+export class HealthController {
+  constructor(private readonly health: HealthService) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'getHealth', summary: 'Liveness: the process answers; reports database status, version and uptime' })
+  @ApiResponse({ status: 200, type: HealthDto })
+  getHealth(): Promise<HealthDto> {
+    return this.health.health();
+  }
+
+  @Get('ready')
+  @ApiOperation({ operationId: 'getReadiness', summary: 'Readiness: 503 while the database is unreachable or migrations are pending' })
+  @ApiResponse({ status: 200, type: ReadinessDto, description: 'Ready to serve' })
+  @ApiResponse({
+    status: 503,
+    type: ReadinessDto,
+    description: 'Not ready',
+    example: { ready: false, db: 'ok', pending_migrations: ['InitialSchema1764460800001'], reason: 'Migrations pending: run `notifyd migrate`.' },
+  })
+  async getReadiness(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessDto> {
+    const readiness = await this.health.readiness();
+    if (!readiness.ready) void reply.status(503);
+    return readiness;
+  }
+}

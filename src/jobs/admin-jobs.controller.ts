@@ -1,0 +1,72 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminAuth, CurrentOperator } from '../common/auth/auth.decorators.js';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import type { Actor } from '../projects/projects.service.js';
+import {
+  AdminJobListDto,
+  AdminJobSearchQueryDto,
+  CancelJobResponseDto,
+  JobDto,
+  RetryJobResponseDto,
+  SendTestRequestDto,
+  SendTestResponseDto,
+} from './dto/job.dto.js';
+import { presentAdminJob, presentJob } from './job.presenter.js';
+import { JobsService } from './jobs.service.js';
+import { maskRecipient } from '../common/pii/mask.js';
+
+@ApiTags('Admin: jobs')
+@Controller('v1/admin')
+export class AdminJobsController {
+  constructor(private readonly jobs: JobsService) {}
+
+  @Get('jobs')
+  @AdminAuth({ readers: true })
+  @ApiOperation({ operationId: 'searchJobs', summary: 'Search jobs across projects (recipients masked; default: last 7 days, 50 rows)' })
+  @ApiErrors(422)
+  async searchJobs(@Query() query: AdminJobSearchQueryDto): Promise<AdminJobListDto> {
+    const jobs = (await this.jobs.search(query)).map(presentAdminJob);
+    return { jobs, count: jobs.length };
+  }
+
+  @Get('jobs/:id')
+  @AdminAuth({ readers: true })
+  @ApiOperation({ operationId: 'adminGetJob', summary: 'Get any project’s job (recipient masked)' })
+  @ApiErrors(400, 404)
+  async adminGetJob(@Param('id') id: string): Promise<JobDto> {
+    const job = presentJob(await this.jobs.get(id, null));
+    const masked = maskRecipient(job.recipient, job.channel);
+    return { ...job, recipient: masked, email_envelope: job.email_envelope ? { ...job.email_envelope, to: [masked], cc: job.email_envelope.cc.map((c) => maskRecipient(c)) } : null };
+  }
+
+  @Post('jobs/:id/retry')
+  @HttpCode(200)
+  @AdminAuth()
+  @ApiOperation({ operationId: 'adminRetryJob', summary: 'Re-queue any project’s failed or cancelled job' })
+  @ApiErrors(400, 404, 409)
+  async adminRetryJob(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<RetryJobResponseDto> {
+    const job = await this.jobs.retry(id, null, by);
+    return { success: true, job: { id: job.id, project_id: job.projectId, channel: job.channel, status: job.status } };
+  }
+
+  @Post('jobs/:id/cancel')
+  @HttpCode(200)
+  @AdminAuth()
+  @ApiOperation({ operationId: 'adminCancelJob', summary: 'Cancel any project’s pending or retry job' })
+  @ApiErrors(400, 404, 409)
+  async adminCancelJob(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<CancelJobResponseDto> {
+    await this.jobs.cancel(id, null, by);
+    return { success: true, id };
+  }
+
+  @Post('send-test')
+  @HttpCode(200)
+  @AdminAuth()
+  @ApiOperation({ operationId: 'sendTest', summary: 'Send a real test message through a project’s channel (priority high)' })
+  @ApiErrors(422)
+  async sendTest(@Body() body: SendTestRequestDto, @CurrentOperator() by: Actor): Promise<SendTestResponseDto> {
+    const job = await this.jobs.sendTest(body, by);
+    return { id: job.id, project_id: job.projectId, channel: job.channel, status: 'pending' };
+  }
+}

@@ -1,0 +1,96 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { AuditService } from '../audit/audit.service.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { ConnectorRegistry } from '../connectors/connector-registry.js';
+import type { ProjectRef } from '../projects/project.types.js';
+import { addressFor } from '../subscribers/addresses.js';
+import { SubscribersService } from '../subscribers/subscribers.service.js';
+import type { BatchRequestDto, BatchResponseDto } from './dto/batch.dto.js';
+import type { NewJob } from './job.types.js';
+import { JobsRepository } from './jobs.repository.js';
+import { buildPayload, requestedChannels } from './message-options.js';
+import { MARKETING_PRIORITY, PRIORITY_NAMES, parsePriority } from './priority.js';
+import { WorkerWakeup } from './worker/worker-wakeup.js';
+
+/** POST /v1/batch: many subscribers in one set-based insert. */
+@Injectable()
+export class BatchService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly registry: ConnectorRegistry,
+    private readonly subscribers: SubscribersService,
+    private readonly jobs: JobsRepository,
+    private readonly audit: AuditService,
+    private readonly wakeup: WorkerWakeup,
+  ) {}
+
+  async batch(project: ProjectRef, dto: BatchRequestDto): Promise<BatchResponseDto> {
+    const channels = requestedChannels(dto);
+    // Stricter than /send: a fan-out on a channel that cannot deliver is refused as a whole.
+    const refusals = channels.map((c) => ({ channel: c, reason: this.registry.refusal(c) })).filter((r) => r.reason);
+    if (refusals.length) {
+      throw ApiError.unprocessable(
+        'channel_not_configured',
+        `Nothing was queued: ${refusals.map((r) => `${r.channel}: ${r.reason}`).join('; ')}.`,
+        { skipped: refusals },
+      );
+    }
+
+    const ids = [...new Set(dto.subscribers)];
+    const known = await this.subscribers.findMany(project.id, ids);
+    const priority = parsePriority(dto.priority) ?? PRIORITY_NAMES.bulk;
+    const scheduledAt = dto.scheduled_at ? new Date(dto.scheduled_at) : new Date();
+    const rows: NewJob[] = [];
+    let withoutAddress = 0;
+    for (const id of ids) {
+      const subscriber = known.get(id);
+      for (const channel of channels) {
+        const recipient = subscriber ? addressFor(channel, subscriber) : undefined;
+        if (!recipient) {
+          withoutAddress++;
+          continue;
+        }
+        rows.push({
+          channel,
+          recipient,
+          subscriberId: id,
+          scheduledAt,
+          idempotencyKey: dto.idempotency_key ? `${dto.idempotency_key}-${id}-${channel}` : null,
+        });
+      }
+    }
+
+    const created = rows.length
+      ? await this.jobs.insertCount(
+          {
+            projectId: project.id,
+            payload: buildPayload(dto, priority >= MARKETING_PRIORITY),
+            priority,
+            maxAttempts: this.config.worker.maxAttempts,
+            templateId: null,
+            topic: null,
+          },
+          rows,
+        )
+      : 0;
+    if (created && scheduledAt.getTime() <= Date.now()) this.wakeup.wake();
+    await this.audit.record({
+      projectId: project.id,
+      actor: 'api_key',
+      action: 'batch.queued',
+      metadata: { channels, subscribers: ids.length, created },
+    });
+    return {
+      success: true,
+      jobs_created: created,
+      jobs_deduplicated: rows.length - created,
+      jobs_skipped: 0,
+      jobs_without_address: withoutAddress,
+      subscribers: ids.length,
+      channels,
+      topic: null,
+    };
+  }
+}

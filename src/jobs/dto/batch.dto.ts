@@ -1,0 +1,59 @@
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Matches } from 'class-validator';
+import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
+import { MessageContentDto } from './send.dto.js';
+
+/** The largest fan-out of one call; bigger audiences go in several calls (or a segment later). */
+export const BATCH_MAX_SUBSCRIBERS = 10_000;
+
+export class BatchRequestDto extends MessageContentDto {
+  /**
+   * Subscriber ids to send to (at most 10 000 per call; duplicates are sent once).
+   * @example ["user_1", "user_2", "user_3"]
+   */
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(BATCH_MAX_SUBSCRIBERS, { message: `subscribers may hold at most ${BATCH_MAX_SUBSCRIBERS} ids per call; split the audience into several calls` })
+  @IsString({ each: true })
+  @Matches(SUBSCRIBER_ID_PATTERN, { each: true, message: 'each value in subscribers must be 1–255 printable characters' })
+  subscribers: string[];
+
+  /**
+   * Makes the whole batch safe to replay: each job's key is `<key>-<subscriber>-<channel>`.
+   * @example "winter-sale-2026"
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[\x21-\x7e]{1,120}$/, { message: 'must be 1–120 printable ASCII characters without spaces' })
+  idempotency_key?: string;
+}
+
+export class BatchResponseDto {
+  /** @example true */
+  success: boolean;
+  /** @example 4998 */
+  jobs_created: number;
+  /**
+   * Jobs whose idempotency key was already held by a live or sent job.
+   * @example 0
+   */
+  jobs_deduplicated: number;
+  /**
+   * Jobs not queued by a subscriber's preferences.
+   * @example 0
+   */
+  jobs_skipped: number;
+  /**
+   * Subscriber × channel pairs with no address (or unknown subscribers).
+   * @example 2
+   */
+  jobs_without_address: number;
+  /**
+   * Distinct subscribers in the request.
+   * @example 5000
+   */
+  subscribers: number;
+  /** @example ["email"] */
+  channels: string[];
+  /** @example null */
+  topic: string | null;
+}

@@ -1,0 +1,235 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { CHANNELS } from '../../config/sections/connectors.config.js';
+import { IsRfc3339 } from '../../common/validation/validators.js';
+import { JOB_STATUSES } from '../job.types.js';
+
+export class EmailEnvelopeDto {
+  /** @example ["jane@example.com"] */
+  to: string[];
+  /** @example [] */
+  cc: string[];
+  /** @example null */
+  reply_to: string | null;
+}
+
+export class JobDto {
+  /** @example "6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f" */
+  id: string;
+  /** @example "email" */
+  channel: string;
+  /** @example "user_123" */
+  subscriber_id: string | null;
+  /** @example "jane@example.com" */
+  recipient: string;
+  /** @example null */
+  template_id: string | null;
+  /** @example null */
+  topic: string | null;
+  /**
+   * pending, processing, retry, sent, failed, cancelled or bounced.
+   * @example "sent"
+   */
+  status: string;
+  /** @example 50 */
+  priority: number;
+  /** @example "2026-11-30T10:00:00.000Z" */
+  scheduled_at: string;
+  /**
+   * When a job in `retry` becomes due again.
+   * @example null
+   */
+  next_retry_at: string | null;
+  /** @example 1 */
+  attempts: number;
+  /** @example 5 */
+  max_attempts: number;
+  /** @example "resend" */
+  provider: string | null;
+  /** @example "4ef9a417-02e9-4d39-ad75-9611e0fcc33c" */
+  provider_message_id: string | null;
+  /**
+   * Why the last attempt failed, if it did.
+   * @example null
+   */
+  error: string | null;
+  /** @example "2026-11-30T10:00:00.000Z" */
+  created_at: string;
+  /** @example "2026-11-30T10:00:01.000Z" */
+  sent_at: string | null;
+  /** @example null */
+  delivered_at: string | null;
+  /** @example null */
+  bounced_at: string | null;
+  /** @example null */
+  opened_at: string | null;
+  /** @example null */
+  clicked_at: string | null;
+  /**
+   * Delivery evidence reported by the provider (webhooks), oldest first.
+   * @example []
+   */
+  provider_events: Record<string, unknown>[];
+  /** Email only: who the message was addressed to. */
+  email_envelope: EmailEnvelopeDto | null;
+}
+
+export class CancelJobResponseDto {
+  /** @example true */
+  success: boolean;
+  /** @example "6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f" */
+  id: string;
+}
+
+export class RetriedJobDto {
+  /** @example "6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f" */
+  id: string;
+  /** @example "acme" */
+  project_id: string;
+  /** @example "email" */
+  channel: string;
+  /** @example "retry" */
+  status: string;
+}
+
+export class RetryJobResponseDto {
+  /** @example true */
+  success: boolean;
+  job: RetriedJobDto;
+}
+
+export class AdminJobSearchQueryDto {
+  /** @example "acme" */
+  @IsOptional()
+  @IsString()
+  @MaxLength(63)
+  project_id?: string;
+
+  /** @example "failed" */
+  @IsOptional()
+  @IsIn(JOB_STATUSES, { message: `must be one of ${JOB_STATUSES.join(', ')}` })
+  status?: string;
+
+  /** @example "email" */
+  @IsOptional()
+  @IsIn(CHANNELS, { message: `must be one of ${CHANNELS.join(', ')}` })
+  channel?: string;
+
+  /**
+   * Exact recipient, case-insensitive.
+   * @example "jane@example.com"
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2048)
+  recipient?: string;
+
+  /** @example "orders" */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[a-z0-9_.:-]{1,64}$/, { message: 'must be a topic id: 1–64 of a-z 0-9 - _ . :' })
+  topic?: string;
+
+  /**
+   * Only jobs created since (RFC 3339); default 7 days ago.
+   * @example "2026-11-29T00:00:00Z"
+   */
+  @IsOptional()
+  @IsRfc3339()
+  since?: string;
+
+  /** @example 50 */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  limit?: number;
+}
+
+export class AdminJobSummaryDto {
+  /** @example "6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f" */
+  id: string;
+  /** @example "acme" */
+  project_id: string;
+  /** @example "email" */
+  channel: string;
+  /** @example "failed" */
+  status: string;
+  /**
+   * Masked.
+   * @example "j***@example.com"
+   */
+  recipient: string;
+  /** @example "Your order has shipped" */
+  subject: string | null;
+  /** @example null */
+  topic: string | null;
+  /** @example 50 */
+  priority: number;
+  /** @example 5 */
+  attempts: number;
+  /** @example 5 */
+  max_attempts: number;
+  /** @example "resend" */
+  provider: string | null;
+  /** @example null */
+  provider_message_id: string | null;
+  /** @example "2026-11-30T10:00:00.000Z" */
+  scheduled_at: string;
+  /** @example null */
+  sent_at: string | null;
+  /** @example null */
+  next_retry_at: string | null;
+  /** @example "2026-11-30T10:00:00.000Z" */
+  created_at: string;
+  /** @example "HTTP 422: invalid recipient" */
+  error: string | null;
+}
+
+export class AdminJobListDto {
+  jobs: AdminJobSummaryDto[];
+  /** @example 1 */
+  count: number;
+}
+
+export class SendTestRequestDto {
+  /** @example "acme" */
+  @IsString()
+  @Matches(/^[a-z0-9][a-z0-9_-]{0,62}$/, { message: 'must be a project id' })
+  project_id: string;
+
+  /** @example "email" */
+  @IsIn(CHANNELS, { message: `must be one of ${CHANNELS.join(', ')}` })
+  channel: string;
+
+  /** @example "ops@acme.example" */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2048)
+  to: string;
+
+  /** @example "notifyd test" */
+  @IsOptional()
+  @IsString()
+  @MaxLength(998)
+  subject?: string;
+
+  /** @example "notifyd test message" */
+  @IsOptional()
+  @IsString()
+  @MaxLength(10_000)
+  body?: string;
+}
+
+export class SendTestResponseDto {
+  /** @example "6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f" */
+  id: string;
+  /** @example "acme" */
+  project_id: string;
+  /** @example "email" */
+  channel: string;
+  /** @example "pending" */
+  status: string;
+}

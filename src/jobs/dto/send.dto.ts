@@ -1,0 +1,280 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsBase64,
+  IsEmail,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { CHANNELS } from '../../config/sections/connectors.config.js';
+import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
+import {
+  IsChannelList,
+  IsHeaderMap,
+  IsPriority,
+  IsRfc3339,
+  IsSingleLine,
+  IsSmsSender,
+} from '../../common/validation/validators.js';
+import { normaliseChannel } from '../channels.js';
+
+export class TagDto {
+  /** @example "category" */
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,256}$/, { message: 'must be 1–256 letters, digits, _ or -' })
+  name: string;
+
+  /** @example "order" */
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,256}$/, { message: 'must be 1–256 letters, digits, _ or -' })
+  value: string;
+}
+
+export class AttachmentDto {
+  /** @example "invoice.pdf" */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  @Matches(/^[^\r\n/\\]+$/, { message: 'must be a file name without line breaks or slashes' })
+  filename: string;
+
+  /**
+   * File content, base64-encoded.
+   * @example "JVBERi0xLjQK"
+   */
+  @IsString()
+  @IsBase64({}, { message: 'must be base64-encoded file content' })
+  content: string;
+
+  /** @example "application/pdf" */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[\w.+-]+\/[\w.+-]+$/, { message: 'must be a MIME type such as application/pdf' })
+  content_type?: string;
+}
+
+export class SmsOptionsDto {
+  /**
+   * Sender for this message: E.164 or alphanumeric (1–11 characters, one letter at least).
+   * @example "Acme"
+   */
+  @IsOptional()
+  @IsSmsSender()
+  from?: string;
+}
+
+/** Fields shared by /v1/send and /v1/batch. */
+export class MessageContentDto {
+  /**
+   * Channels to deliver on; one job is queued per channel. Default `["in_app"]`.
+   * @example ["email"]
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(CHANNELS.length)
+  @ArrayUnique()
+  @Transform(({ value }) => (Array.isArray(value) ? value.map(normaliseChannel) : value))
+  @IsIn(CHANNELS, { each: true, message: `each value in channels must be one of ${CHANNELS.join(', ')}` })
+  channels?: string[];
+
+  /**
+   * One channel or a comma-separated list (notifyd's older form of `channels`).
+   * @example "email"
+   */
+  @IsOptional()
+  @IsString()
+  @IsChannelList()
+  channel?: string;
+
+  /**
+   * Subject (email, push title). `{{var}}` placeholders are filled from `vars`.
+   * @example "Your order {{order_id}} has shipped"
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(998)
+  @IsSingleLine()
+  subject?: string;
+
+  /**
+   * Plain-text body.
+   * @example "Hi {{name}}, it is on its way."
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(100_000)
+  body?: string;
+
+  /**
+   * HTML body (email).
+   * @example "<p>Hi {{name}}, it is on its way.</p>"
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(1_000_000)
+  body_html?: string;
+
+  /**
+   * Values for `{{var}}` placeholders.
+   * @example {"name": "Jane", "order_id": "A-1042"}
+   */
+  @IsOptional()
+  @IsObject()
+  vars?: Record<string, unknown>;
+
+  /**
+   * When to send (RFC 3339 with a time zone); default now.
+   * @example "2026-12-01T09:00:00Z"
+   */
+  @IsOptional()
+  @IsRfc3339()
+  scheduled_at?: string;
+
+  /**
+   * critical (10), high (30), normal (50), low (70), bulk (80) or 0–100; lower goes first.
+   */
+  @ApiProperty({ required: false, oneOf: [{ type: 'string', enum: ['critical', 'high', 'normal', 'low', 'bulk'] }, { type: 'integer', minimum: 0, maximum: 100 }], example: 'high' })
+  @IsOptional()
+  @IsPriority()
+  priority?: string | number;
+
+  /**
+   * In-app icon name.
+   * @example "package"
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  icon?: string;
+
+  /**
+   * Deep link (in-app, push, chat button).
+   * @example "https://acme.example/orders/A-1042"
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  url?: string;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SmsOptionsDto)
+  sms?: SmsOptionsDto;
+}
+
+export class SendRequestDto extends MessageContentDto {
+  /**
+   * Explicit address used on every requested channel (email, E.164 phone, chat id…).
+   * @example "jane@example.com"
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2048)
+  @IsSingleLine()
+  to?: string;
+
+  /**
+   * Subscriber to address from the stored profile (one of `to` or `subscriber_id` is required).
+   * @example "user_123"
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(SUBSCRIBER_ID_PATTERN, { message: 'must be 1–255 printable characters' })
+  subscriber_id?: string;
+
+  /**
+   * Makes the request safe to retry: a key held by a live or sent job returns that job;
+   * a failed or cancelled job frees it.
+   * @example "order-A-1042-shipped"
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[\x21-\x7e]{1,200}$/, { message: 'must be 1–200 printable ASCII characters without spaces' })
+  idempotency_key?: string;
+
+  /**
+   * Provider tags; `category` = campaign, marketing, newsletter or bulk makes the send a
+   * campaign (default priority bulk).
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => TagDto)
+  tags?: TagDto[];
+
+  /**
+   * Extra email headers (no line breaks; To/From/Cc/Bcc/Subject are set through their fields).
+   * @example {"X-Campaign": "winter-sale"}
+   */
+  @IsOptional()
+  @IsHeaderMap()
+  email_headers?: Record<string, string>;
+
+  /**
+   * Carbon copies (email), at most 10.
+   * @example ["ops@acme.example"]
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @IsEmail({}, { each: true, message: 'each value in cc must be an email address' })
+  cc?: string[];
+
+  /** @example "support@acme.example" */
+  @IsOptional()
+  @IsEmail({}, { message: 'must be an email address' })
+  reply_to?: string;
+
+  /** Email attachments (base64), at most 10. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @ValidateNested({ each: true })
+  @Type(() => AttachmentDto)
+  attachments?: AttachmentDto[];
+}
+
+export class SkippedChannelDto {
+  /** @example "sms" */
+  channel: string;
+  /** @example "subscriber has no phone for sms" */
+  reason: string;
+}
+
+export class SendResponseDto {
+  /** @example true */
+  success: boolean;
+  /**
+   * One job per queued channel, in the order of `channels`.
+   * @example ["6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f"]
+   */
+  job_ids: string[];
+  /** @example "2026-11-30T10:00:00.000Z" */
+  scheduled_at: string;
+  /**
+   * Channels queued.
+   * @example ["email"]
+   */
+  channels: string[];
+  /** @example null */
+  topic: string | null;
+  skipped: SkippedChannelDto[];
+  /**
+   * true when an idempotency key returned jobs queued by an earlier request.
+   * @example false
+   */
+  deduplicated: boolean;
+}

@@ -1,0 +1,128 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { Channel } from '../config/sections/connectors.config.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { ConnectorRegistry } from '../connectors/connector-registry.js';
+import type { ProjectRef } from '../projects/project.types.js';
+import { addressFor, missingAddressReason } from '../subscribers/addresses.js';
+import { SubscribersService } from '../subscribers/subscribers.service.js';
+import type { SendRequestDto, SendResponseDto, SkippedChannelDto } from './dto/send.dto.js';
+import type { NewJob } from './job.types.js';
+import { type InsertOptions, JobsRepository } from './jobs.repository.js';
+import { assertEmailOptions, buildPayload, requestedChannels } from './message-options.js';
+import { isCampaign, MARKETING_PRIORITY, PRIORITY_NAMES, parsePriority } from './priority.js';
+import { WorkerWakeup } from './worker/worker-wakeup.js';
+
+/** How many times an idempotent send re-tries when the key's holder changes under it. */
+const IDEMPOTENCY_ROUNDS = 3;
+
+/** POST /v1/send: one job per channel, addressed, prioritised and deduplicated. */
+@Injectable()
+export class EnqueueService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly registry: ConnectorRegistry,
+    private readonly subscribers: SubscribersService,
+    private readonly jobs: JobsRepository,
+    private readonly wakeup: WorkerWakeup,
+  ) {}
+
+  async send(project: ProjectRef, dto: SendRequestDto): Promise<SendResponseDto> {
+    const channels = requestedChannels(dto);
+    if (!dto.to && !dto.subscriber_id) {
+      throw ApiError.unprocessable('missing_recipient', "Missing 'to' or 'subscriber_id': say who receives the message.");
+    }
+    assertEmailOptions(dto, channels);
+
+    const subscriber =
+      !dto.to && dto.subscriber_id ? (await this.subscribers.findMany(project.id, [dto.subscriber_id])).get(dto.subscriber_id) : undefined;
+    const skipped: SkippedChannelDto[] = [];
+    let refusedForConfig = false;
+    const targets: { channel: Channel; recipient: string }[] = [];
+    for (const channel of channels) {
+      const refusal = this.registry.refusal(channel);
+      if (refusal) {
+        skipped.push({ channel, reason: refusal });
+        refusedForConfig = true;
+        continue;
+      }
+      const recipient = dto.to ?? this.subscriberAddress(channel, dto.subscriber_id!, subscriber);
+      if (!recipient) {
+        skipped.push({ channel, reason: subscriber ? missingAddressReason(channel) : `unknown subscriber '${dto.subscriber_id}'` });
+        continue;
+      }
+      targets.push({ channel, recipient });
+    }
+    if (targets.length === 0 && refusedForConfig) {
+      throw ApiError.unprocessable(
+        'channel_not_configured',
+        `Nothing was queued: ${skipped.map((s) => `${s.channel}: ${s.reason}`).join('; ')}.`,
+        { skipped },
+      );
+    }
+
+    const campaign = isCampaign(dto.tags);
+    const priority = parsePriority(dto.priority) ?? (campaign ? PRIORITY_NAMES.bulk : PRIORITY_NAMES.normal);
+    const scheduledAt = dto.scheduled_at ? new Date(dto.scheduled_at) : new Date();
+    const options: InsertOptions = {
+      projectId: project.id,
+      payload: buildPayload(dto, priority >= MARKETING_PRIORITY || campaign),
+      priority,
+      maxAttempts: this.config.worker.maxAttempts,
+      templateId: null,
+      topic: null,
+    };
+    const newJobs: NewJob[] = targets.map((t) => ({
+      channel: t.channel,
+      recipient: t.recipient,
+      subscriberId: dto.subscriber_id ?? null,
+      scheduledAt,
+      idempotencyKey: dto.idempotency_key ? `${dto.idempotency_key}-${t.channel}` : null,
+    }));
+    const { ids, deduplicated } = newJobs.length ? await this.insertIdempotent(options, newJobs) : { ids: new Map(), deduplicated: false };
+    if (scheduledAt.getTime() <= Date.now()) this.wakeup.wake();
+
+    return {
+      success: true,
+      job_ids: newJobs.map((j) => ids.get(j.channel)!),
+      scheduled_at: scheduledAt.toISOString(),
+      channels: newJobs.map((j) => j.channel),
+      topic: null,
+      skipped,
+      deduplicated,
+    };
+  }
+
+  private subscriberAddress(channel: Channel, subscriberId: string, subscriber: Parameters<typeof addressFor>[1] | undefined) {
+    if (subscriber) return addressFor(channel, subscriber);
+    // An unknown subscriber can still get in-app and push: both are addressed by the id.
+    return channel === 'in_app' || channel === 'push' ? subscriberId : undefined;
+  }
+
+  /**
+   * Inserts the jobs; for keys already held, returns the holders' ids instead. A holder can
+   * turn failed/cancelled between the insert and the lookup (freeing the key), so the
+   * remaining rows are tried again a few times before giving up with 409.
+   */
+  private async insertIdempotent(options: InsertOptions, jobs: NewJob[]): Promise<{ ids: Map<string, string>; deduplicated: boolean }> {
+    const ids = new Map<string, string>();
+    let remaining = jobs;
+    let deduplicated = false;
+    for (let round = 0; round < IDEMPOTENCY_ROUNDS && remaining.length; round++) {
+      for (const row of await this.jobs.insertReturning(options, remaining)) ids.set(row.channel, row.id);
+      remaining = remaining.filter((j) => !ids.has(j.channel));
+      if (remaining.length === 0) break;
+      const held = await this.jobs.findHeldKeys(options.projectId, remaining.map((j) => j.idempotencyKey!));
+      for (const h of held) {
+        ids.set(h.channel, h.id);
+        deduplicated = true;
+      }
+      remaining = remaining.filter((j) => !ids.has(j.channel));
+    }
+    if (remaining.length) {
+      throw ApiError.conflict('idempotency_contention', 'Another request with this idempotency key is changing state right now; retry the request.');
+    }
+    return { ids, deduplicated };
+  }
+}

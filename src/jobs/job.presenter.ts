@@ -1,0 +1,60 @@
+import { maskRecipient } from '../common/pii/mask.js';
+import type { AdminJobSummaryDto, JobDto } from './dto/job.dto.js';
+import type { JobRow } from './job.types.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** A job as its own project sees it (recipient unmasked: it is the project's data). */
+export function presentJob(job: JobRow): JobDto {
+  return {
+    id: job.id,
+    channel: job.channel,
+    subscriber_id: job.subscriberId,
+    recipient: job.recipient,
+    template_id: job.templateId,
+    topic: job.topic,
+    status: job.status,
+    priority: job.priority,
+    scheduled_at: job.scheduledAt.toISOString(),
+    next_retry_at: job.status === 'retry' ? iso(job.nextRetryAt ?? job.runAt) : null,
+    attempts: job.attempts,
+    max_attempts: job.maxAttempts,
+    provider: job.provider,
+    provider_message_id: job.providerMessageId,
+    error: job.error,
+    created_at: job.createdAt.toISOString(),
+    sent_at: iso(job.sentAt),
+    delivered_at: iso(job.deliveredAt),
+    bounced_at: iso(job.bouncedAt),
+    opened_at: iso(job.openedAt),
+    clicked_at: iso(job.clickedAt),
+    provider_events: [],
+    email_envelope:
+      job.channel === 'email'
+        ? { to: [job.recipient], cc: job.payload.cc ?? [], reply_to: job.payload.reply_to ?? null }
+        : null,
+  };
+}
+
+/** A job in operators' listings: recipient masked, content reduced to the subject. */
+export function presentAdminJob(job: JobRow): AdminJobSummaryDto {
+  return {
+    id: job.id,
+    project_id: job.projectId,
+    channel: job.channel,
+    status: job.status,
+    recipient: maskRecipient(job.recipient, job.channel),
+    subject: typeof job.payload.subject === 'string' ? job.payload.subject : null,
+    topic: job.topic,
+    priority: job.priority,
+    attempts: job.attempts,
+    max_attempts: job.maxAttempts,
+    provider: job.provider,
+    provider_message_id: job.providerMessageId,
+    scheduled_at: job.scheduledAt.toISOString(),
+    sent_at: iso(job.sentAt),
+    next_retry_at: job.status === 'retry' ? iso(job.nextRetryAt ?? job.runAt) : null,
+    created_at: job.createdAt.toISOString(),
+    error: job.error,
+  };
+}

@@ -1,0 +1,61 @@
+import type { Channel } from '../config/sections/connectors.config.js';
+
+export const JOB_STATUSES = ['pending', 'processing', 'retry', 'sent', 'failed', 'cancelled', 'bounced'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** What a job carries besides its address: content and options, as the caller sent them. */
+export interface JobPayload {
+  subject?: string;
+  body?: string;
+  body_html?: string;
+  vars?: Record<string, unknown>;
+  icon?: string;
+  url?: string;
+  tags?: { name: string; value: string }[];
+  email_headers?: Record<string, string>;
+  cc?: string[];
+  reply_to?: string;
+  attachments?: { filename: string; content: string; content_type?: string }[];
+  sms?: { from?: string } | null;
+  marketing?: boolean;
+  [key: string]: unknown;
+}
+
+/** A job row as the API and the worker read it. */
+export interface JobRow {
+  id: string;
+  projectId: string;
+  channel: Channel;
+  subscriberId: string | null;
+  recipient: string;
+  templateId: string | null;
+  topic: string | null;
+  payload: JobPayload;
+  status: JobStatus;
+  priority: number;
+  scheduledAt: Date;
+  runAt: Date;
+  nextRetryAt: Date | null;
+  attempts: number;
+  maxAttempts: number;
+  claimedAt: Date | null;
+  idempotencyKey: string | null;
+  provider: string | null;
+  providerMessageId: string | null;
+  error: string | null;
+  createdAt: Date;
+  sentAt: Date | null;
+  deliveredAt: Date | null;
+  bouncedAt: Date | null;
+  openedAt: Date | null;
+  clickedAt: Date | null;
+}
+
+/** One job to insert (send, batch, send-test, workflows). */
+export interface NewJob {
+  channel: Channel;
+  subscriberId: string | null;
+  recipient: string;
+  scheduledAt: Date;
+  idempotencyKey: string | null;
+}

@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { SubscribersModule } from '../subscribers/subscribers.module.js';
+import { AdminJobsController } from './admin-jobs.controller.js';
+import { BatchService } from './batch.service.js';
+import { EnqueueService } from './enqueue.service.js';
+import { JobsController } from './jobs.controller.js';
+import { JobsRepository } from './jobs.repository.js';
+import { JobsService } from './jobs.service.js';
+import { SendController } from './send.controller.js';
+import { Dispatcher } from './worker/dispatcher.js';
+import { MaintenanceService } from './worker/maintenance.service.js';
+import { WorkerRepository } from './worker/worker.repository.js';
+import { WorkerService } from './worker/worker.service.js';
+import { WorkerWakeup } from './worker/worker-wakeup.js';
+
+/** The queue: enqueue (send, batch), job reads and steering, and the worker that drains it. */
+@Module({
+  imports: [SubscribersModule],
+  controllers: [SendController, JobsController, AdminJobsController],
+  providers: [
+    JobsRepository,
+    EnqueueService,
+    BatchService,
+    JobsService,
+    WorkerRepository,
+    WorkerWakeup,
+    Dispatcher,
+    WorkerService,
+    MaintenanceService,
+  ],
+  exports: [EnqueueService, JobsService, WorkerService, WorkerWakeup, MaintenanceService],
+})
+export class JobsModule {}

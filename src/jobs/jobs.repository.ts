@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { Db, sqlState } from '../database/db.js';
+import type { JobPayload, JobRow, NewJob } from './job.types.js';
+import * as insertSql from './sql/insert.sql.js';
+import * as querySql from './sql/queries.sql.js';
+
+/** Options shared by every job of one insert. */
+export interface InsertOptions {
+  projectId: string;
+  payload: JobPayload;
+  priority: number;
+  maxAttempts: number;
+  templateId: string | null;
+  topic: string | null;
+}
+
+export interface HeldKey {
+  id: string;
+  channel: string;
+  idempotencyKey: string;
+  status: string;
+}
+
+export interface JobSearch {
+  projectId?: string;
+  status?: string;
+  channel?: string;
+  recipient?: string;
+  topic?: string;
+  since: Date;
+  limit: number;
+}
+
+/** All SQL of the jobs API (the worker's statements live in worker/). */
+@Injectable()
+export class JobsRepository {
+  constructor(private readonly db: Db) {}
+
+  private insertParams(options: InsertOptions, jobs: readonly NewJob[]): unknown[] {
+    return [
+      options.projectId,
+      options.payload,
+      options.priority,
+      options.maxAttempts,
+      options.templateId,
+      options.topic,
+      jobs.map((j) => j.channel),
+      jobs.map((j) => j.subscriberId),
+      jobs.map((j) => j.recipient),
+      jobs.map((j) => j.scheduledAt.toISOString()),
+      jobs.map((j) => j.idempotencyKey),
+    ];
+  }
+
+  /** Inserts jobs and returns those created (rows whose key was held are skipped). */
+  insertReturning(options: InsertOptions, jobs: readonly NewJob[]): Promise<{ id: string; channel: string; idempotencyKey: string | null }[]> {
+    return this.db.rows(insertSql.INSERT_JOBS_RETURNING, this.insertParams(options, jobs));
+  }
+
+  /** Inserts jobs and returns how many were created. */
+  async insertCount(options: InsertOptions, jobs: readonly NewJob[]): Promise<number> {
+    const row = await this.db.one<{ created: number }>(insertSql.INSERT_JOBS_COUNT, this.insertParams(options, jobs));
+    return row?.created ?? 0;
+  }
+
+  findHeldKeys(projectId: string, keys: string[]): Promise<HeldKey[]> {
+    return this.db.rows<HeldKey>(insertSql.FIND_BY_IDEMPOTENCY_KEYS, [projectId, keys]);
+  }
+
+  /** $projectId null = any project (operators). */
+  find(id: string, projectId: string | null): Promise<JobRow | undefined> {
+    return this.db.one<JobRow>(querySql.FIND_JOB, [id, projectId]);
+  }
+
+  async cancel(id: string, projectId: string | null): Promise<boolean> {
+    return (await this.db.exec(querySql.CANCEL_JOB, [id, projectId])) > 0;
+  }
+
+  /** Re-queues a failed/cancelled job; 'key_taken' when its idempotency key was reused meanwhile. */
+  async retry(id: string, projectId: string | null): Promise<{ id: string; projectId: string; channel: string; status: string } | 'key_taken' | undefined> {
+    try {
+      return await this.db.one(querySql.RETRY_JOB, [id, projectId]);
+    } catch (err) {
+      if (sqlState(err) === '23505') return 'key_taken';
+      throw err;
+    }
+  }
+
+  search(q: JobSearch): Promise<JobRow[]> {
+    return this.db.rows<JobRow>(querySql.SEARCH_JOBS, [
+      q.projectId ?? null,
+      q.status ?? null,
+      q.channel ?? null,
+      q.recipient ?? null,
+      q.topic ?? null,
+      q.since,
+      q.limit,
+    ]);
+  }
+}

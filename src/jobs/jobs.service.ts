@@ -1,0 +1,117 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { Channel } from '../config/sections/connectors.config.js';
+import { AuditService } from '../audit/audit.service.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { ConnectorRegistry } from '../connectors/connector-registry.js';
+import { ProjectsService, type Actor } from '../projects/projects.service.js';
+import type { AdminJobSearchQueryDto, SendTestRequestDto } from './dto/job.dto.js';
+import type { JobRow } from './job.types.js';
+import { JobsRepository } from './jobs.repository.js';
+import { PRIORITY_NAMES } from './priority.js';
+import { WorkerWakeup } from './worker/worker-wakeup.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Job ids are UUIDs; anything else is a caller's mistake worth naming, not a 404. */
+export function assertJobId(id: string): void {
+  if (!UUID.test(id)) throw ApiError.badRequest('invalid_id', `'${id.slice(0, 60)}' is not a job id: job ids are UUIDs such as 6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f.`);
+}
+
+/**
+ * Reading and steering existing jobs. `projectId` scopes every call to the caller's project;
+ * null means an operator acting across projects.
+ */
+@Injectable()
+export class JobsService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly jobs: JobsRepository,
+    private readonly projects: ProjectsService,
+    private readonly registry: ConnectorRegistry,
+    private readonly audit: AuditService,
+    private readonly wakeup: WorkerWakeup,
+  ) {}
+
+  async get(id: string, projectId: string | null): Promise<JobRow> {
+    assertJobId(id);
+    const job = await this.jobs.find(id, projectId);
+    if (!job) throw ApiError.notFound('Job', id);
+    return job;
+  }
+
+  async cancel(id: string, projectId: string | null, by: Actor): Promise<void> {
+    assertJobId(id);
+    if (!(await this.jobs.cancel(id, projectId))) {
+      const job = await this.jobs.find(id, projectId);
+      if (!job) throw ApiError.notFound('Job', id);
+      throw ApiError.conflict('not_cancellable', `Job is ${job.status}; only pending or retry jobs can be cancelled.`, { status: job.status });
+    }
+    await this.audit.record({ projectId, actor: by.actor, action: 'job.cancelled', resource: id, ip: by.ip });
+  }
+
+  async retry(id: string, projectId: string | null, by: Actor): Promise<{ id: string; projectId: string; channel: string; status: string }> {
+    assertJobId(id);
+    const result = await this.jobs.retry(id, projectId);
+    if (result === 'key_taken') {
+      throw ApiError.conflict('idempotency_key_in_use', 'A newer job holds this job’s idempotency key; retrying would send the message twice.');
+    }
+    if (!result) {
+      const job = await this.jobs.find(id, projectId);
+      if (!job) throw ApiError.notFound('Job', id);
+      throw ApiError.conflict('not_retryable', `Job is ${job.status}; only failed or cancelled jobs can be retried.`, { status: job.status });
+    }
+    this.wakeup.wake();
+    await this.audit.record({ projectId: result.projectId, actor: by.actor, action: 'job.retried', resource: id, ip: by.ip });
+    return result;
+  }
+
+  search(query: AdminJobSearchQueryDto): Promise<JobRow[]> {
+    return this.jobs.search({
+      projectId: query.project_id,
+      status: query.status,
+      channel: query.channel,
+      recipient: query.recipient,
+      topic: query.topic,
+      since: query.since ? new Date(query.since) : new Date(Date.now() - 7 * 24 * 3600 * 1000),
+      limit: query.limit ?? 50,
+    });
+  }
+
+  /** Operators prove a channel works: one real message at high priority, tagged category=test. */
+  async sendTest(dto: SendTestRequestDto, by: Actor): Promise<{ id: string; projectId: string; channel: string }> {
+    const channel = dto.channel as Channel;
+    await this.projects.get(dto.project_id).catch(() => {
+      throw ApiError.unprocessable('unknown_project', `Project '${dto.project_id}' does not exist; list projects with GET /v1/admin/projects.`);
+    });
+    const refusal = this.registry.refusal(channel);
+    if (refusal) throw ApiError.unprocessable('channel_not_configured', refusal);
+    const body = dto.body ?? 'notifyd test message';
+    const [row] = await this.jobs.insertReturning(
+      {
+        projectId: dto.project_id,
+        payload: {
+          subject: dto.subject ?? 'notifyd test',
+          body,
+          body_html: `<p>${escapeHtml(body)}</p>`,
+          tags: [{ name: 'category', value: 'test' }],
+          sms: null,
+          marketing: false,
+        },
+        priority: PRIORITY_NAMES.high,
+        maxAttempts: this.config.worker.maxAttempts,
+        templateId: null,
+        topic: null,
+      },
+      [{ channel, recipient: dto.to, subscriberId: channel === 'in_app' || channel === 'push' ? dto.to : null, scheduledAt: new Date(), idempotencyKey: null }],
+    );
+    this.wakeup.wake();
+    await this.audit.record({ projectId: dto.project_id, actor: by.actor, action: 'job.send_test', resource: row.id, metadata: { channel }, ip: by.ip });
+    return { id: row.id, projectId: dto.project_id, channel };
+  }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}

@@ -1,0 +1,52 @@
+import type { Channel } from '../config/sections/connectors.config.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { isChannel, normaliseChannel } from './channels.js';
+import type { MessageContentDto, SendRequestDto } from './dto/send.dto.js';
+import type { JobPayload } from './job.types.js';
+
+/** The channels a request asks for: `channels`, else `channel` (comma list), else in-app. */
+export function requestedChannels(dto: MessageContentDto): Channel[] {
+  if (dto.channels && dto.channel) {
+    throw ApiError.unprocessable('validation_failed', 'Send either channels (a list) or channel (a string), not both.');
+  }
+  const raw = dto.channels ?? dto.channel?.split(',') ?? ['in_app'];
+  const channels = [...new Set(raw.map(normaliseChannel))];
+  return channels.filter(isChannel);
+}
+
+/** Email-only options must come with the email channel, or they would be silently ignored. */
+export function assertEmailOptions(dto: SendRequestDto, channels: readonly Channel[]): void {
+  const used = (['cc', 'reply_to', 'attachments', 'email_headers'] as const).filter((f) => dto[f] !== undefined);
+  if (used.length && !channels.includes('email')) {
+    throw ApiError.unprocessable('validation_failed', `${used.join(', ')} apply to email only; add "email" to channels or remove them.`);
+  }
+  if (dto.cc && dto.to) {
+    const primary = dto.to.toLowerCase();
+    if (dto.cc.some((c) => c.toLowerCase() === primary)) {
+      throw ApiError.unprocessable('validation_failed', 'cc repeats the to address; remove it from cc.');
+    }
+  }
+}
+
+/** The job payload: content and options exactly as sent, nothing dropped. */
+export function buildPayload(dto: SendRequestDto | MessageContentDto, marketing: boolean): JobPayload {
+  const send = dto as SendRequestDto;
+  const payload: JobPayload = {
+    subject: dto.subject,
+    body: dto.body,
+    body_html: dto.body_html,
+    vars: dto.vars,
+    icon: dto.icon,
+    url: dto.url,
+    sms: dto.sms ? { ...dto.sms } : null,
+    tags: send.tags?.map((t) => ({ name: t.name, value: t.value })),
+    email_headers: send.email_headers,
+    cc: send.cc ? [...new Set(send.cc.map((c) => c.toLowerCase()))] : undefined,
+    reply_to: send.reply_to,
+    attachments: send.attachments?.map((a) => ({ filename: a.filename, content: a.content, content_type: a.content_type })),
+    marketing,
+  };
+  // JSON drops undefined keys anyway; removing them keeps the stored payload tidy.
+  for (const key of Object.keys(payload)) if (payload[key] === undefined) delete payload[key];
+  return payload;
+}

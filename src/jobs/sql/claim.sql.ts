@@ -1,0 +1,39 @@
+/** The columns a worker needs from a claimed job. */
+export const CLAIMED_COLUMNS = `
+  j.id, j.project_id AS "projectId", j.channel, j.subscriber_id AS "subscriberId", j.recipient,
+  j.template_id AS "templateId", j.topic, j.payload, j.priority, j.attempts,
+  j.max_attempts AS "maxAttempts", j.scheduled_at AS "scheduledAt", j.run_at AS "runAt",
+  j.idempotency_key AS "idempotencyKey"`;
+
+/**
+ * Claim up to $1 due jobs, most urgent first, skipping rows other workers hold and channels
+ * that are paused ($2), and mark them processing in the same statement (one transaction).
+ *
+ * Why the generate_series: ordering by (priority, run_at) over "run_at <= now()" is not a
+ * range of jobs_claim_idx (priority, run_at), so a plain ORDER BY … LIMIT either walks every
+ * future-scheduled entry of the higher priorities or sorts the whole due backlog. Probing each
+ * priority value (0–100) is one bounded range scan each: cost stays flat whether 500 000 jobs
+ * are due or 1 000 000 are scheduled for tomorrow. The nested loop yields rows in priority
+ * order and the outer LIMIT stops it early; FOR UPDATE SKIP LOCKED locks only rows returned.
+ */
+export const CLAIM_JOBS = `
+  WITH picked AS MATERIALIZED (
+    SELECT due.id
+      FROM generate_series(0, 100) AS band(priority)
+     CROSS JOIN LATERAL (
+       SELECT id FROM jobs
+        WHERE status IN ('pending','retry')
+          AND priority = band.priority
+          AND run_at <= now()
+          AND channel <> ALL($2::text[])
+        ORDER BY run_at
+        LIMIT $1
+        FOR UPDATE SKIP LOCKED
+     ) due
+     LIMIT $1
+  )
+  UPDATE jobs j
+     SET status = 'processing', attempts = j.attempts + 1, claimed_at = now()
+    FROM picked
+   WHERE j.id = picked.id
+  RETURNING ${CLAIMED_COLUMNS}`;

@@ -1,0 +1,30 @@
+/**
+ * Insert one job per row of the arrays, all sharing one payload, priority and options.
+ * A row whose idempotency key is held by a live or sent job is skipped (partial unique index
+ * jobs_idempotency_idx); concurrent inserts of one key wait on each other there, so exactly
+ * one wins. Used by /v1/send (a few rows) and /v1/batch (thousands), one statement each.
+ *   $1 project  $2 payload  $3 priority  $4 max_attempts  $5 template_id  $6 topic
+ *   $7 channel[]  $8 subscriber_id[]  $9 recipient[]  $10 scheduled_at[]  $11 idempotency_key[]
+ */
+const INSERT_ROWS = `
+  INSERT INTO jobs (project_id, payload, priority, max_attempts, template_id, topic,
+                    channel, subscriber_id, recipient, scheduled_at, run_at, idempotency_key)
+  SELECT $1, $2::jsonb, $3, $4, $5, $6, r.channel, r.subscriber_id, r.recipient, r.scheduled_at, r.scheduled_at, r.idem
+    FROM unnest($7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::text[])
+         AS r(channel, subscriber_id, recipient, scheduled_at, idem)
+  ON CONFLICT (project_id, idempotency_key)
+     WHERE idempotency_key IS NOT NULL AND status NOT IN ('failed','cancelled')
+     DO NOTHING`;
+
+/** /v1/send: the inserted rows, so the response can list job ids per channel. */
+export const INSERT_JOBS_RETURNING = `${INSERT_ROWS} RETURNING id, channel, idempotency_key AS "idempotencyKey"`;
+
+/** /v1/batch: only the count; returning 5 000 ids would cost more than the insert. */
+export const INSERT_JOBS_COUNT = `WITH inserted AS (${INSERT_ROWS} RETURNING 1) SELECT count(*)::int AS created FROM inserted`;
+
+/** The live or sent jobs holding some idempotency keys (served by jobs_idempotency_idx). */
+export const FIND_BY_IDEMPOTENCY_KEYS = `
+  SELECT id, channel, idempotency_key AS "idempotencyKey", status
+    FROM jobs
+   WHERE project_id = $1 AND idempotency_key = ANY($2::text[])
+     AND status NOT IN ('failed','cancelled')`;

@@ -1,0 +1,235 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { Connector, DeliveryResult, OutboundMessage } from '../../connectors/connector.js';
+import { ConnectorRegistry } from '../../connectors/connector-registry.js';
+import { ProviderError } from '../../connectors/provider-error.js';
+import { GovernanceService } from '../../governance/governance.service.js';
+import { type Lane, laneKey } from '../../pacing/lane.js';
+import { PacingService } from '../../pacing/pacing.service.js';
+import { ProjectsService } from '../../projects/projects.service.js';
+import type { ClaimedJob } from './claimed-job.js';
+import { buildMessage, type Sender } from './message-builder.js';
+import { Outcomes } from './outcomes.js';
+import { runPool, withTimeout } from './pool.js';
+import { retryDelayMs } from './retry-policy.js';
+import { WorkerRepository } from './worker.repository.js';
+
+/** One provider call's worth of jobs on one lane. */
+interface Chunk {
+  lane: Lane;
+  connector: Connector;
+  jobs: ClaimedJob[];
+  messages: OutboundMessage[];
+}
+
+/** Lets the worker stop a dispatch from starting new provider calls during shutdown. */
+export interface DispatchControl {
+  readonly stopping: boolean;
+}
+
+/** Outcomes are written at least this often while a long (paced) batch is still sending. */
+const FLUSH_EVERY_MS = 1_000;
+
+/**
+ * Sends one claimed batch: screens it (one prefetch per batch), groups it by lane, chunks it
+ * by the connector's batchMax, paces each call, classifies every answer, and writes the
+ * outcomes with one statement per kind. No transaction is open during a provider call.
+ */
+@Injectable()
+export class Dispatcher {
+  private readonly logger = new Logger(Dispatcher.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly registry: ConnectorRegistry,
+    private readonly pacing: PacingService,
+    private readonly governance: GovernanceService,
+    private readonly projects: ProjectsService,
+    private readonly repository: WorkerRepository,
+  ) {}
+
+  async dispatch(jobs: ClaimedJob[], control: DispatchControl): Promise<void> {
+    const outcomes = new Outcomes();
+    const flusher = new Flusher(this.repository, this.logger);
+    try {
+      const chunks = await this.plan(jobs, outcomes);
+      await runPool(chunks, this.config.worker.concurrency, async (chunk) => {
+        if (control.stopping) {
+          // Shutdown: never started, so released with the attempt given back.
+          for (const job of chunk.jobs) outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: null, runAt: new Date() });
+        } else {
+          await this.sendChunk(chunk, outcomes);
+        }
+        if (flusher.due(outcomes)) await flusher.flush(outcomes);
+      });
+    } finally {
+      await flusher.flush(outcomes);
+    }
+  }
+
+  /** Screens the batch and cuts it into provider calls; jobs settled without a call go straight to outcomes. */
+  private async plan(jobs: ClaimedJob[], outcomes: Outcomes): Promise<Chunk[]> {
+    const [screening, senders] = await Promise.all([
+      this.governance.screen(
+        jobs.map((j) => ({
+          id: j.id,
+          projectId: j.projectId,
+          channel: j.channel,
+          recipient: j.recipient,
+          subscriberId: j.subscriberId,
+          topic: j.topic,
+          payload: j.payload,
+          marketing: j.payload.marketing === true,
+        })),
+      ),
+      this.projects.senders([...new Set(jobs.map((j) => j.projectId))]),
+    ]);
+    const byLane = new Map<string, { lane: Lane; connector: Connector; jobs: ClaimedJob[] }>();
+    for (const job of jobs) {
+      const connector = this.registry.forChannel(job.channel);
+      if (!connector) {
+        outcomes.failed.push({ id: job.id, attempts: job.attempts, provider: null, error: this.registry.refusal(job.channel)! });
+        continue;
+      }
+      const verdict = screening.verdict({ ...job, marketing: job.payload.marketing === true });
+      if (verdict.action === 'skip') {
+        outcomes.skipped.push({ id: job.id, attempts: job.attempts, reason: verdict.reason });
+        continue;
+      }
+      if (verdict.action === 'suppress') {
+        outcomes.failed.push({ id: job.id, attempts: job.attempts, provider: connector.provider, error: `suppressed: ${verdict.reason}` });
+        continue;
+      }
+      const lane: Lane = { channel: job.channel, provider: connector.provider };
+      const key = laneKey(lane);
+      if (!byLane.has(key)) byLane.set(key, { lane, connector, jobs: [] });
+      byLane.get(key)!.jobs.push(job);
+    }
+    const chunks: Chunk[] = [];
+    for (const { lane, connector, jobs: laneJobs } of byLane.values()) {
+      for (let i = 0; i < laneJobs.length; i += connector.batchMax) {
+        const slice = laneJobs.slice(i, i + connector.batchMax);
+        chunks.push({ lane, connector, jobs: slice, messages: slice.map((j) => buildMessage(j, this.sender(j.projectId, senders))) });
+      }
+    }
+    return chunks;
+  }
+
+  private sender(projectId: string, senders: Map<string, { fromEmail: string | null; fromName: string | null }>): Sender {
+    const own = senders.get(projectId);
+    // A project's own address is never mixed with the instance's display name.
+    if (own?.fromEmail) return { email: own.fromEmail, name: own.fromName ?? undefined };
+    return { email: this.config.connectors.emailFrom, name: this.config.connectors.emailFromName };
+  }
+
+  private async sendChunk(chunk: Chunk, outcomes: Outcomes): Promise<void> {
+    const pause = this.pacing.pausedUntil(chunk.lane);
+    if (pause) {
+      // Priorities do not bypass a pause; the claim order puts critical jobs first on resume.
+      for (const job of chunk.jobs) outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: null, runAt: pause.until });
+      return;
+    }
+    let results = await this.call(chunk.connector, chunk.lane, chunk.messages);
+    if (chunk.jobs.length > 1 && results.every((r) => !r.ok && r.error.kind === 'permanent')) {
+      // A whole batch refused (e.g. one bad address in a Resend batch): retry item by item so
+      // that one bad message does not fail the good ones.
+      results = [];
+      for (const message of chunk.messages) results.push(...(await this.call(chunk.connector, chunk.lane, [message])));
+    }
+    for (let i = 0; i < chunk.jobs.length; i++) await this.settle(chunk, chunk.jobs[i], results[i], outcomes);
+  }
+
+  /** One paced provider call; a throw, a timeout or a wrong result count fails every message transiently. */
+  private async call(connector: Connector, lane: Lane, messages: OutboundMessage[]): Promise<DeliveryResult[]> {
+    await this.pacing.acquire(lane, connector.meters === 'messages' ? messages.length : 1);
+    const failAll = (message: string): DeliveryResult[] => messages.map(() => ({ ok: false, error: ProviderError.transient(message) }));
+    try {
+      const results = await withTimeout(
+        connector.send(messages),
+        this.config.worker.sendTimeoutMs,
+        `${connector.provider} gave no answer within WORKER_SEND_TIMEOUT_MS (${this.config.worker.sendTimeoutMs} ms)`,
+      );
+      if (!Array.isArray(results) || results.length !== messages.length) {
+        return failAll(`${connector.provider} connector returned ${Array.isArray(results) ? results.length : 'no'} results for ${messages.length} messages`);
+      }
+      return results;
+    } catch (err) {
+      if (err instanceof ProviderError) return messages.map(() => ({ ok: false, error: err }));
+      return failAll(`${connector.provider} call failed: ${(err as Error)?.message ?? String(err)}`);
+    }
+  }
+
+  private async settle(chunk: Chunk, job: ClaimedJob, result: DeliveryResult, outcomes: Outcomes): Promise<void> {
+    const provider = chunk.connector.provider;
+    if (result.ok) {
+      outcomes.sent.push({ id: job.id, attempts: job.attempts, provider, providerMessageId: result.providerMessageId });
+      return;
+    }
+    const error = result.error;
+    switch (error.kind) {
+      case 'rate_limited': {
+        const wait = error.retryAfterMs ?? this.config.pacing.rateLimitPauseMs;
+        const pause = await this.pacing.pause(chunk.lane, new Date(Date.now() + wait), `${provider}: ${error.message}`);
+        outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: `rate limited: ${error.message}`, runAt: pause.until });
+        return;
+      }
+      case 'transient': {
+        if (job.attempts >= job.maxAttempts) {
+          outcomes.failed.push({ id: job.id, attempts: job.attempts, provider, error: `${error.message} (gave up after ${job.attempts} attempts)` });
+          return;
+        }
+        const delay = Math.max(retryDelayMs(job.attempts), error.retryAfterMs ?? 0);
+        outcomes.retry.push({ id: job.id, attempts: job.attempts, provider, error: error.message, runAt: new Date(Date.now() + delay) });
+        return;
+      }
+      case 'suppressed':
+        outcomes.failed.push({ id: job.id, attempts: job.attempts, provider, error: `suppressed: ${error.message}` });
+        return;
+      case 'permanent':
+        outcomes.failed.push({ id: job.id, attempts: job.attempts, provider, error: error.message });
+        return;
+    }
+  }
+}
+
+/**
+ * Writes outcomes in the background of a long dispatch, one flush at a time. A failed write is
+ * logged and its jobs stay processing: the reaper makes them claimable again (at-least-once).
+ */
+class Flusher {
+  private last = Date.now();
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly repository: WorkerRepository,
+    private readonly logger: Logger,
+  ) {}
+
+  due(outcomes: Outcomes): boolean {
+    return outcomes.size > 0 && Date.now() - this.last >= FLUSH_EVERY_MS;
+  }
+
+  flush(outcomes: Outcomes): Promise<void> {
+    this.last = Date.now();
+    const batch = outcomes.drain();
+    if (batch.size === 0) return this.chain;
+    this.chain = this.chain.then(() => this.write(batch));
+    return this.chain;
+  }
+
+  private async write(batch: Outcomes): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.repository.finalise(batch);
+        return;
+      } catch (err) {
+        if (attempt >= 5) {
+          this.logger.error(`could not record ${batch.size} outcome(s); the reaper will re-queue them: ${(err as Error).message}`);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
+      }
+    }
+  }
+}

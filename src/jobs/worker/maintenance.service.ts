@@ -1,0 +1,91 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import { WorkerWakeup } from './worker-wakeup.js';
+import { WorkerRepository } from './worker.repository.js';
+
+/** Advisory lock keys: one per periodic task, shared by every replica. */
+const REAPER_LOCK = 0x6e6f7401;
+const RETENTION_LOCK = 0x6e6f7402;
+/** Rows per statement, so one run never holds many locks or writes a huge WAL burst. */
+const REAP_BATCH = 1_000;
+const PURGE_BATCH = 5_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * Periodic work of the worker role: the reaper (expired leases) and the retention purge.
+ * Each tick runs on one replica at a time (transaction advisory lock), whatever the count.
+ */
+@Injectable()
+export class MaintenanceService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Maintenance');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repository: WorkerRepository,
+    private readonly scheduler: SchedulerRegistry,
+    private readonly wakeup: WorkerWakeup,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.server.role === 'api') return;
+    this.every('reaper', this.config.worker.reaperIntervalMs, () => this.reap());
+    this.every('retention', this.config.worker.retentionIntervalMs, () => this.purge());
+  }
+
+  onApplicationShutdown(): void {
+    for (const name of this.scheduler.getIntervals()) this.scheduler.deleteInterval(name);
+  }
+
+  private every(name: string, ms: number, task: () => Promise<unknown>): void {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      task()
+        .catch((err) => this.logger.warn(`${name} failed: ${(err as Error).message}`))
+        .finally(() => (running = false));
+    }, ms);
+    timer.unref();
+    this.scheduler.addInterval(name, timer);
+  }
+
+  /** Re-queues jobs whose worker died (lease expired). Returns how many it touched. */
+  async reap(): Promise<number> {
+    const total =
+      (await this.repository.asLeader(REAPER_LOCK, async () => {
+        let count = 0;
+        for (;;) {
+          const rows = await this.repository.reap(this.config.worker.leaseMs / 1000, REAP_BATCH);
+          count += rows.length;
+          if (rows.length < REAP_BATCH) return count;
+        }
+      })) ?? 0;
+    if (total) {
+      this.logger.warn(`re-queued ${total} job(s) whose worker stopped answering (lease ${this.config.worker.leaseMs / 1000} s)`);
+      this.wakeup.wake();
+    }
+    return total;
+  }
+
+  /** Deletes finished jobs past JOB_RETENTION_DAYS / FAILED_JOB_RETENTION_DAYS. */
+  async purge(): Promise<number> {
+    const { retentionDays, failedRetentionDays } = this.config.worker;
+    if (!retentionDays && !failedRetentionDays) return 0;
+    const now = Date.now();
+    const finishedBefore = retentionDays ? new Date(now - retentionDays * DAY_MS) : null;
+    const failedBefore = failedRetentionDays ? new Date(now - failedRetentionDays * DAY_MS) : null;
+    const total =
+      (await this.repository.asLeader(RETENTION_LOCK, async () => {
+        let count = 0;
+        for (;;) {
+          const deleted = await this.repository.purge(finishedBefore, failedBefore, PURGE_BATCH);
+          count += deleted;
+          if (deleted < PURGE_BATCH) return count;
+        }
+      })) ?? 0;
+    if (total) this.logger.log(`retention: deleted ${total} finished job(s)`);
+    return total;
+  }
+}

@@ -1,0 +1,42 @@
+import type { OutboundMessage } from '../../connectors/connector.js';
+import type { ClaimedJob } from './claimed-job.js';
+
+export interface Sender {
+  email: string;
+  name?: string;
+}
+
+/**
+ * notifyd's inline `{{var}}` substitution: strings verbatim, numbers and booleans as text,
+ * null as empty, objects as JSON; unknown placeholders are left as they are.
+ */
+export function renderVars(text: string | undefined, vars: Record<string, unknown> | undefined): string | undefined {
+  if (text === undefined || !vars) return text;
+  return text.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (whole, key: string) => {
+    if (!Object.prototype.hasOwnProperty.call(vars, key)) return whole;
+    const value = vars[key];
+    if (value === null || value === undefined) return '';
+    return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  });
+}
+
+/** A claimed job, rendered and addressed, as a connector receives it. */
+export function buildMessage(job: ClaimedJob, sender: Sender | undefined): OutboundMessage {
+  const vars = job.payload.vars;
+  return {
+    jobId: job.id,
+    projectId: job.projectId,
+    channel: job.channel,
+    recipient: job.recipient,
+    subscriberId: job.subscriberId,
+    subject: renderVars(job.payload.subject, vars),
+    body: renderVars(job.payload.body, vars),
+    bodyHtml: renderVars(job.payload.body_html, vars),
+    from: job.channel === 'email' ? sender : undefined,
+    marketing: job.payload.marketing === true,
+    priority: job.priority,
+    attempt: job.attempts,
+    idempotencyKey: job.id,
+    payload: job.payload,
+  };
+}

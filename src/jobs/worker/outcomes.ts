@@ -1,0 +1,23 @@
+/** The outcomes of a claimed batch, grouped by kind, waiting for one set-based write per kind. */
+export class Outcomes {
+  sent: { id: string; attempts: number; provider: string; providerMessageId: string | null }[] = [];
+  skipped: { id: string; attempts: number; reason: string }[] = [];
+  retry: { id: string; attempts: number; provider: string | null; error: string; runAt: Date }[] = [];
+  failed: { id: string; attempts: number; provider: string | null; error: string }[] = [];
+  /** Back to the queue, attempt not consumed (rate-limited, paused lane, released at shutdown). */
+  requeue: { id: string; attempts: number; error: string | null; runAt: Date }[] = [];
+
+  get size(): number {
+    return this.sent.length + this.skipped.length + this.retry.length + this.failed.length + this.requeue.length;
+  }
+
+  /** Takes everything collected so far, leaving this empty. */
+  drain(): Outcomes {
+    const taken = new Outcomes();
+    for (const key of ['sent', 'skipped', 'retry', 'failed', 'requeue'] as const) {
+      (taken[key] as unknown[]) = this[key];
+      (this[key] as unknown[]) = [];
+    }
+    return taken;
+  }
+}

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { Db } from '../../database/db.js';
+import { CLAIM_JOBS } from '../sql/claim.sql.js';
+import { MARK_FAILED, MARK_RETRY, MARK_SENT, MARK_SKIPPED, REQUEUE } from '../sql/finalise.sql.js';
+import { PURGE_FINISHED, REAP_EXPIRED_LEASES } from '../sql/maintenance.sql.js';
+import type { ClaimedJob } from './claimed-job.js';
+import type { Outcomes } from './outcomes.js';
+
+/** The worker's SQL: claim, finalise, reap, purge. One round trip per batch, never per job. */
+@Injectable()
+export class WorkerRepository {
+  constructor(private readonly db: Db) {}
+
+  claim(limit: number, pausedChannels: readonly string[]): Promise<ClaimedJob[]> {
+    return this.db.rows<ClaimedJob>(CLAIM_JOBS, [limit, pausedChannels]);
+  }
+
+  /** Writes every outcome kind present, one statement each, concurrently (disjoint rows). */
+  async finalise(o: Outcomes): Promise<void> {
+    const writes: Promise<number>[] = [];
+    if (o.sent.length) {
+      writes.push(this.db.exec(MARK_SENT, [o.sent.map((x) => x.id), o.sent.map((x) => x.attempts), o.sent.map((x) => x.provider), o.sent.map((x) => x.providerMessageId)]));
+    }
+    if (o.skipped.length) {
+      writes.push(this.db.exec(MARK_SKIPPED, [o.skipped.map((x) => x.id), o.skipped.map((x) => x.attempts), o.skipped.map((x) => x.reason)]));
+    }
+    if (o.retry.length) {
+      writes.push(
+        this.db.exec(MARK_RETRY, [
+          o.retry.map((x) => x.id),
+          o.retry.map((x) => x.attempts),
+          o.retry.map((x) => x.provider),
+          o.retry.map((x) => x.error),
+          o.retry.map((x) => x.runAt.toISOString()),
+        ]),
+      );
+    }
+    if (o.failed.length) {
+      writes.push(this.db.exec(MARK_FAILED, [o.failed.map((x) => x.id), o.failed.map((x) => x.attempts), o.failed.map((x) => x.provider), o.failed.map((x) => x.error)]));
+    }
+    if (o.requeue.length) {
+      writes.push(
+        this.db.exec(REQUEUE, [o.requeue.map((x) => x.id), o.requeue.map((x) => x.attempts), o.requeue.map((x) => x.error), o.requeue.map((x) => x.runAt.toISOString())]),
+      );
+    }
+    await Promise.all(writes);
+  }
+
+  async reap(leaseSeconds: number, limit: number): Promise<{ id: string; status: string }[]> {
+    return this.db.rows(REAP_EXPIRED_LEASES, [leaseSeconds, limit]);
+  }
+
+  purge(finishedBefore: Date | null, failedBefore: Date | null, limit: number): Promise<number> {
+    return this.db.exec(PURGE_FINISHED, [finishedBefore, failedBefore, limit]);
+  }
+
+  /**
+   * Runs fn only if no other replica runs the same periodic task right now (a transaction-level
+   * advisory lock, released at commit). Returns undefined when another replica has it.
+   */
+  async asLeader<T>(lockKey: number, fn: () => Promise<T>): Promise<T | undefined> {
+    return this.db.transaction(async (runner) => {
+      const [row] = await this.db.rows<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [lockKey], runner);
+      return row.locked ? fn() : undefined;
+    });
+  }
+}

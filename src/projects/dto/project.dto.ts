@@ -1,0 +1,216 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
+import { CHANNELS } from '../../config/sections/connectors.config.js';
+
+export class CreateProjectDto {
+  /**
+   * Slug used in keys and URLs: lowercase letters, digits, `-` and `_`, 1–63 characters.
+   * @example "acme"
+   */
+  @IsString()
+  @Matches(/^[a-z0-9][a-z0-9_-]{0,62}$/, {
+    message: 'must be 1–63 lowercase letters, digits, - or _, starting with a letter or digit (e.g. "acme")',
+  })
+  id: string;
+
+  /**
+   * Human-readable name.
+   * @example "Acme Inc."
+   */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name: string;
+
+  /**
+   * Channels this project intends to use (informational, reported by GET /v1/channels).
+   * @example ["email", "in_app"]
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayUnique()
+  @ArrayMaxSize(CHANNELS.length)
+  @IsIn(CHANNELS, { each: true, message: `each value in channels must be one of ${CHANNELS.join(', ')}` })
+  channels?: string[];
+
+  /**
+   * Inbound requests per minute allowed for this project's key.
+   * @example 600
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  rate_limit_per_min?: number;
+
+  /**
+   * Free-form project settings (send_window, tracking… as later features define them).
+   * @example {}
+   */
+  @IsOptional()
+  @IsObject()
+  settings?: Record<string, unknown>;
+
+  /**
+   * Sender address for this project's email; unset = the instance's EMAIL_FROM.
+   * @example "hello@acme.example"
+   */
+  @IsOptional()
+  @IsEmail({}, { message: 'must be an email address such as hello@acme.example' })
+  from_email?: string;
+
+  /**
+   * Display name for this project's email sender.
+   * @example "Acme"
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  @Matches(/^[^\r\n]*$/, { message: 'must be a single line' })
+  from_name?: string;
+}
+
+export class UpdateProjectDto {
+  /** @example "Acme Inc." */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name?: string;
+
+  /** @example ["email", "sms", "in_app"] */
+  @IsOptional()
+  @IsArray()
+  @ArrayUnique()
+  @ArrayMaxSize(CHANNELS.length)
+  @IsIn(CHANNELS, { each: true, message: `each value in channels must be one of ${CHANNELS.join(', ')}` })
+  channels?: string[];
+
+  /**
+   * Sender address; `null` or `""` clears it (the instance default applies).
+   * @example "hello@acme.example"
+   */
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null && v !== '')
+  @IsEmail({}, { message: 'must be an email address such as hello@acme.example, or null to clear it' })
+  from_email?: string | null;
+
+  /** @example "Acme" */
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(200)
+  @Matches(/^[^\r\n]*$/, { message: 'must be a single line' })
+  from_name?: string | null;
+
+  /** @example 1200 */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  rate_limit_per_min?: number;
+
+  /**
+   * Settings merged into the current ones (top-level keys replace).
+   * @example {}
+   */
+  @IsOptional()
+  @IsObject()
+  settings?: Record<string, unknown>;
+}
+
+export class ProjectDto {
+  /** @example "acme" */
+  id: string;
+  /** @example "Acme Inc." */
+  name: string;
+  /** @example ["email", "in_app"] */
+  channels: string[];
+  /** @example 600 */
+  rate_limit_per_min: number;
+  /** @example {} */
+  settings: Record<string, unknown>;
+  /** @example "hello@acme.example" */
+  from_email: string | null;
+  /** @example "Acme" */
+  from_name: string | null;
+  /**
+   * Prefix and last four characters of the primary key.
+   * @example "sk_acme_…9f3a"
+   */
+  api_key_hint: string | null;
+  /**
+   * The previous key, still valid until revoked, if the key was rotated.
+   * @example null
+   */
+  secondary_api_key_hint: string | null;
+  /** @example "2026-11-30T10:00:00.000Z" */
+  created_at: string;
+  /** @example "2026-11-30T10:00:00.000Z" */
+  updated_at: string;
+}
+
+export class ProjectListDto {
+  projects: ProjectDto[];
+}
+
+export class CreatedProjectKeyDto {
+  /** @example "acme" */
+  id: string;
+  /**
+   * The project's API key. It is shown this once; notifyd stores only its SHA-256.
+   * @example "sk_acme_5f0c7e1d2b3a49586f7e8d9c0b1a2f3e"
+   */
+  api_key: string;
+}
+
+export class CreateProjectResponseDto {
+  /** @example true */
+  success: boolean;
+  project: CreatedProjectKeyDto;
+  /** @example "Store the api_key now: it cannot be shown again. Rotate it with POST /v1/admin/projects/acme/rotate-key." */
+  warning: string;
+}
+
+export class ProjectResponseDto {
+  /** @example true */
+  success: boolean;
+  project: ProjectDto;
+}
+
+export class RotateKeyResponseDto {
+  /** @example true */
+  success: boolean;
+  /** @example "acme" */
+  id: string;
+  /**
+   * The new primary key, shown once.
+   * @example "sk_acme_0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+   */
+  new_api_key: string;
+  /** @example "The previous key stays valid until POST /v1/admin/projects/acme/revoke-secondary." */
+  note: string;
+}
+
+export class SuccessDto {
+  /** @example true */
+  success: boolean;
+}

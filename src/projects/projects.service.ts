@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import { AuditService } from '../audit/audit.service.js';
+import { generateProjectKey, hashKey, keyHint } from '../common/auth/api-keys.js';
+import { ApiError } from '../common/errors/api-error.js';
+import type { CreateProjectDto, UpdateProjectDto } from './dto/project.dto.js';
+import type { ProjectRef, ProjectRow } from './project.types.js';
+import { type Patch, ProjectsRepository } from './projects.repository.js';
+
+/** Who performed an admin action, for the audit log. */
+export interface Actor {
+  actor: string;
+  ip?: string;
+}
+
+@Injectable()
+export class ProjectsService {
+  constructor(
+    private readonly repository: ProjectsRepository,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** The project a presented key belongs to (primary or not-yet-revoked secondary key). */
+  async authenticate(key: string): Promise<ProjectRef | undefined> {
+    // Cheap shape check first: anything that is not `sk_<id>_<hex>` cannot match a hash.
+    if (!/^sk_[a-z0-9][a-z0-9_-]{0,62}_[0-9a-f]{32}$/.test(key)) return undefined;
+    return this.repository.findByKeyHash(hashKey(key));
+  }
+
+  list(): Promise<ProjectRow[]> {
+    return this.repository.list();
+  }
+
+  async get(id: string): Promise<ProjectRow> {
+    const project = await this.repository.find(id);
+    if (!project) throw ApiError.notFound('Project', id);
+    return project;
+  }
+
+  async create(dto: CreateProjectDto, by: Actor): Promise<{ project: ProjectRow; apiKey: string }> {
+    const apiKey = generateProjectKey(dto.id);
+    const project = await this.repository.insert({
+      id: dto.id,
+      name: dto.name,
+      channels: dto.channels ?? ['email', 'in_app'],
+      rateLimitPerMin: dto.rate_limit_per_min ?? 600,
+      settings: dto.settings ?? {},
+      fromEmail: dto.from_email ?? null,
+      fromName: dto.from_name ?? null,
+      apiKeyHash: hashKey(apiKey),
+      apiKeyHint: keyHint(apiKey),
+    });
+    if (!project) {
+      throw ApiError.conflict(
+        'project_exists',
+        `Project '${dto.id}' already exists. Change it with PATCH /v1/admin/projects/${dto.id}, or get a new key with POST /v1/admin/projects/${dto.id}/rotate-key.`,
+      );
+    }
+    await this.audit.record({ projectId: project.id, actor: by.actor, action: 'project.created', resource: project.id, ip: by.ip });
+    return { project, apiKey };
+  }
+
+  async update(id: string, dto: UpdateProjectDto, by: Actor): Promise<ProjectRow> {
+    const field = <T>(present: boolean, value: T): Patch<T> => (present ? { set: true, value } : { set: false });
+    const project = await this.repository.update(id, {
+      name: field(dto.name !== undefined, dto.name as string),
+      channels: field(dto.channels !== undefined, dto.channels as string[]),
+      fromEmail: field(dto.from_email !== undefined, dto.from_email || null),
+      fromName: field(dto.from_name !== undefined, dto.from_name || null),
+      rateLimitPerMin: field(dto.rate_limit_per_min !== undefined, dto.rate_limit_per_min as number),
+      settings: dto.settings ?? {},
+    });
+    if (!project) throw ApiError.notFound('Project', id);
+    await this.audit.record({
+      projectId: id,
+      actor: by.actor,
+      action: 'project.updated',
+      resource: id,
+      metadata: { fields: Object.keys(dto) },
+      ip: by.ip,
+    });
+    return project;
+  }
+
+  async rotateKey(id: string, by: Actor): Promise<string> {
+    const apiKey = generateProjectKey(id);
+    const project = await this.repository.rotateKey(id, hashKey(apiKey), keyHint(apiKey));
+    if (!project) throw ApiError.notFound('Project', id);
+    await this.audit.record({ projectId: id, actor: by.actor, action: 'project.key_rotated', resource: id, ip: by.ip });
+    return apiKey;
+  }
+
+  async revokeSecondary(id: string, by: Actor): Promise<void> {
+    const project = await this.repository.revokeSecondary(id);
+    if (!project) throw ApiError.notFound('Project', id);
+    await this.audit.record({ projectId: id, actor: by.actor, action: 'project.secondary_key_revoked', resource: id, ip: by.ip });
+  }
+
+  async delete(id: string, by: Actor): Promise<void> {
+    if (!(await this.repository.delete(id))) throw ApiError.notFound('Project', id);
+    await this.audit.record({ projectId: id, actor: by.actor, action: 'project.deleted', resource: id, ip: by.ip });
+  }
+
+  /** Each project's own sender identity, for a claimed batch: one query for all of them. */
+  async senders(ids: string[]): Promise<Map<string, { fromEmail: string | null; fromName: string | null }>> {
+    const rows = ids.length ? await this.repository.senders(ids) : [];
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** First start in embedded mode: make sure the `default` project exists with this key. */
+  async ensureProject(id: string, name: string, apiKey: string): Promise<void> {
+    await this.repository.ensure(id, name, ['email', 'in_app'], hashKey(apiKey), keyHint(apiKey));
+  }
+}

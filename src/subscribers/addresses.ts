@@ -1,0 +1,43 @@
+import type { Channel } from '../config/sections/connectors.config.js';
+import type { SubscriberRow } from './subscriber.types.js';
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : undefined);
+
+/**
+ * Where a subscriber is reached on a channel (notifyd's address book): email → `email`,
+ * SMS/WhatsApp → `phone`, chat → ids kept in `data`, in-app and push → the subscriber id
+ * (push fans out to the subscriber's device tokens at send time).
+ */
+export function addressFor(channel: Channel, subscriber: Pick<SubscriberRow, 'id' | 'email' | 'phone' | 'data'>): string | undefined {
+  switch (channel) {
+    case 'email':
+      return text(subscriber.email);
+    case 'sms':
+    case 'whatsapp':
+      return text(subscriber.phone);
+    case 'telegram':
+      return text(subscriber.data?.telegram_chat_id);
+    case 'slack':
+      return text(subscriber.data?.slack) ?? text(subscriber.data?.slack_webhook) ?? text(subscriber.data?.slack_channel);
+    case 'discord':
+      return text(subscriber.data?.discord_webhook);
+    case 'in_app':
+    case 'push':
+      return subscriber.id;
+  }
+}
+
+/** The field a caller should fill when a subscriber has no address for a channel. */
+export function missingAddressReason(channel: Channel): string {
+  const field: Record<Channel, string> = {
+    email: 'email',
+    sms: 'phone',
+    whatsapp: 'phone',
+    telegram: 'data.telegram_chat_id',
+    slack: 'data.slack',
+    discord: 'data.discord_webhook',
+    in_app: 'id',
+    push: 'id',
+  };
+  return `subscriber has no ${field[channel]} for ${channel}`;
+}

@@ -1,0 +1,173 @@
+import { Type } from 'class-transformer';
+import {
+  IsEmail,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsTimeZone,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
+
+/** Subscriber ids are the caller's own user ids: any printable text without spaces at the ends. */
+export const SUBSCRIBER_ID_PATTERN = /^[^\s\x00-\x1f\x7f](?:[^\x00-\x1f\x7f]{0,253}[^\s\x00-\x1f\x7f])?$/;
+const SUBSCRIBER_ID_MESSAGE = 'must be 1–255 printable characters without leading or trailing spaces (e.g. "user_123")';
+/** E.164: a plus sign, then 7–15 digits, not starting with 0. */
+export const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
+
+export class UpsertSubscriberDto {
+  /**
+   * Your own id for this person; every later call refers to them by it.
+   * @example "user_123"
+   */
+  @IsString()
+  @Matches(SUBSCRIBER_ID_PATTERN, { message: SUBSCRIBER_ID_MESSAGE })
+  id: string;
+
+  /**
+   * Address for the email channel; `null` clears it, absent keeps it.
+   * @example "jane@example.com"
+   */
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsEmail({}, { message: 'must be an email address such as jane@example.com, or null to clear it' })
+  @MaxLength(320)
+  email?: string | null;
+
+  /**
+   * Number for SMS and WhatsApp in E.164 form; `null` clears it.
+   * @example "+33612345678"
+   */
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @Matches(E164_PATTERN, { message: 'must be an E.164 number: a + then 7 to 15 digits, e.g. +33612345678' })
+  phone?: string | null;
+
+  /** @example "Jane" */
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(200)
+  first_name?: string | null;
+
+  /** @example "Doe" */
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(200)
+  last_name?: string | null;
+
+  /**
+   * BCP 47 language tag used to pick template variants.
+   * @example "fr-FR"
+   */
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @Matches(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { message: 'must be a language tag such as en, fr-FR or es-MX' })
+  locale?: string | null;
+
+  /**
+   * IANA time zone for send windows and quiet hours.
+   * @example "Europe/Paris"
+   */
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsTimeZone({ message: 'must be an IANA time zone such as Europe/Paris or America/New_York' })
+  timezone?: string | null;
+
+  /**
+   * Free-form attributes, shallow-merged into the stored ones (chat ids live here:
+   * `telegram_chat_id`, `slack`, `discord_webhook`).
+   * @example {"plan": "pro", "telegram_chat_id": "123456"}
+   */
+  @IsOptional()
+  @IsObject()
+  data?: Record<string, unknown>;
+}
+
+export class ListSubscribersQueryDto {
+  /**
+   * Page size, 1–200.
+   * @example 50
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
+
+  /**
+   * `next_cursor` of the previous page.
+   * @example "WyJ1c2VyXzEyMyJd"
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  cursor?: string;
+
+  /**
+   * Case-insensitive search in id, email, first and last name.
+   * @example "jane"
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  q?: string;
+}
+
+export class SubscriberDto {
+  /** @example "user_123" */
+  id: string;
+  /** @example "jane@example.com" */
+  email: string | null;
+  /** @example "+33612345678" */
+  phone: string | null;
+  /** @example "Jane" */
+  first_name: string | null;
+  /** @example "Doe" */
+  last_name: string | null;
+  /** @example "fr-FR" */
+  locale: string | null;
+  /** @example "Europe/Paris" */
+  timezone: string | null;
+  /** @example {"plan": "pro"} */
+  data: Record<string, unknown>;
+  /** @example "2026-11-30T10:00:00.000Z" */
+  created_at: string;
+  /** @example "2026-11-30T10:00:00.000Z" */
+  updated_at: string;
+}
+
+export class UpsertSubscriberResponseDto {
+  /** @example true */
+  success: boolean;
+  /** @example "user_123" */
+  id: string;
+  /** @example "acme" */
+  project_id: string;
+  /**
+   * true when this call created the subscriber.
+   * @example true
+   */
+  created: boolean;
+}
+
+export class SubscriberListDto {
+  items: SubscriberDto[];
+  /**
+   * Pass as `cursor` to get the next page; null on the last page.
+   * @example "WyJ1c2VyXzEyMyJd"
+   */
+  next_cursor: string | null;
+  /** @example 50 */
+  limit: number;
+}

@@ -1,0 +1,47 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { SuccessDto } from '../projects/dto/project.dto.js';
+import type { ProjectRef } from '../projects/project.types.js';
+import { ListSubscribersQueryDto, SubscriberDto, SubscriberListDto, UpsertSubscriberDto, UpsertSubscriberResponseDto } from './dto/subscriber.dto.js';
+import { presentSubscriber, SubscribersService } from './subscribers.service.js';
+
+@ApiTags('Subscribers')
+@ProjectAuth()
+@Controller('v1/subscribers')
+export class SubscribersController {
+  constructor(private readonly subscribers: SubscribersService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'upsertSubscriber', summary: 'Create or update a subscriber (absent fields are kept, data is merged)' })
+  @ApiErrors(400, 422)
+  async upsertSubscriber(@CurrentProject() project: ProjectRef, @Body() body: UpsertSubscriberDto): Promise<UpsertSubscriberResponseDto> {
+    const created = await this.subscribers.upsert(project.id, body);
+    return { success: true, id: body.id, project_id: project.id, created };
+  }
+
+  @Get()
+  @ApiOperation({ operationId: 'listSubscribers', summary: 'List subscribers, optionally searched, one cursor page at a time' })
+  @ApiErrors(400, 422)
+  async listSubscribers(@CurrentProject() project: ProjectRef, @Query() query: ListSubscribersQueryDto): Promise<SubscriberListDto> {
+    const page = await this.subscribers.list(project.id, query);
+    return { items: page.items.map(presentSubscriber), next_cursor: page.nextCursor, limit: page.limit };
+  }
+
+  @Get(':id')
+  @ApiOperation({ operationId: 'getSubscriber', summary: 'Get one subscriber' })
+  @ApiErrors(404)
+  async getSubscriber(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<SubscriberDto> {
+    return presentSubscriber(await this.subscribers.get(project.id, id));
+  }
+
+  @Delete(':id')
+  @ApiOperation({ operationId: 'deleteSubscriber', summary: 'Delete a subscriber and everything attached to them' })
+  @ApiErrors(404)
+  async deleteSubscriber(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<SuccessDto> {
+    await this.subscribers.delete(project.id, id);
+    return { success: true };
+  }
+}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { Db } from '../database/db.js';
+import type { SubscriberRow } from './subscriber.types.js';
+import * as sql from './subscribers.sql.js';
+
+export interface SubscriberUpsert {
+  id: string;
+  /** Only the keys present are written; a present null clears the column. */
+  fields: Partial<Record<'email' | 'phone' | 'firstName' | 'lastName' | 'locale' | 'timezone', string | null>>;
+  data: Record<string, unknown>;
+}
+
+@Injectable()
+export class SubscribersRepository {
+  constructor(private readonly db: Db) {}
+
+  async upsert(projectId: string, s: SubscriberUpsert): Promise<boolean> {
+    const col = (key: keyof SubscriberUpsert['fields']) => [key in s.fields, s.fields[key] ?? null];
+    const row = await this.db.one<{ created: boolean }>(sql.UPSERT_SUBSCRIBER, [
+      projectId,
+      s.id,
+      ...col('email'),
+      ...col('phone'),
+      ...col('firstName'),
+      ...col('lastName'),
+      ...col('locale'),
+      ...col('timezone'),
+      s.data,
+    ]);
+    return row?.created ?? false;
+  }
+
+  find(projectId: string, id: string): Promise<SubscriberRow | undefined> {
+    return this.db.one<SubscriberRow>(sql.FIND_SUBSCRIBER, [projectId, id]);
+  }
+
+  list(projectId: string, after: string | undefined, pattern: string | undefined, limit: number): Promise<SubscriberRow[]> {
+    return this.db.rows<SubscriberRow>(sql.LIST_SUBSCRIBERS, [projectId, after ?? null, pattern ?? null, limit]);
+  }
+
+  async delete(projectId: string, id: string): Promise<boolean> {
+    return (await this.db.exec(sql.DELETE_SUBSCRIBER, [projectId, id])) > 0;
+  }
+
+  findMany(projectId: string, ids: string[]): Promise<SubscriberRow[]> {
+    return this.db.rows<SubscriberRow>(sql.FIND_SUBSCRIBERS_BY_IDS, [projectId, ids]);
+  }
+}

@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { decodeCursor, encodeCursor } from '../common/pagination/cursor.js';
+import { ApiError } from '../common/errors/api-error.js';
+import type { ListSubscribersQueryDto, SubscriberDto, UpsertSubscriberDto } from './dto/subscriber.dto.js';
+import type { SubscriberRow } from './subscriber.types.js';
+import { type SubscriberUpsert, SubscribersRepository } from './subscribers.repository.js';
+
+/** `%` and `_` in a search are literal characters, not wildcards. */
+const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+@Injectable()
+export class SubscribersService {
+  constructor(private readonly repository: SubscribersRepository) {}
+
+  upsert(projectId: string, dto: UpsertSubscriberDto): Promise<boolean> {
+    const fields: SubscriberUpsert['fields'] = {};
+    if (dto.email !== undefined) fields.email = dto.email?.trim() ?? null;
+    if (dto.phone !== undefined) fields.phone = dto.phone;
+    if (dto.first_name !== undefined) fields.firstName = dto.first_name;
+    if (dto.last_name !== undefined) fields.lastName = dto.last_name;
+    if (dto.locale !== undefined) fields.locale = dto.locale;
+    if (dto.timezone !== undefined) fields.timezone = dto.timezone;
+    return this.repository.upsert(projectId, { id: dto.id, fields, data: dto.data ?? {} });
+  }
+
+  async get(projectId: string, id: string): Promise<SubscriberRow> {
+    const subscriber = await this.repository.find(projectId, id);
+    if (!subscriber) throw ApiError.notFound('Subscriber', id);
+    return subscriber;
+  }
+
+  async list(projectId: string, query: ListSubscribersQueryDto): Promise<{ items: SubscriberRow[]; nextCursor: string | null; limit: number }> {
+    const limit = query.limit ?? 50;
+    const rows = await this.repository.list(projectId, decodeCursor(query.cursor), query.q ? likePattern(query.q) : undefined, limit + 1);
+    const items = rows.slice(0, limit);
+    return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].id) : null, limit };
+  }
+
+  async delete(projectId: string, id: string): Promise<void> {
+    if (!(await this.repository.delete(projectId, id))) throw ApiError.notFound('Subscriber', id);
+  }
+
+  /** Subscribers by id, for address resolution at enqueue (one query for a whole batch). */
+  async findMany(projectId: string, ids: string[]): Promise<Map<string, SubscriberRow>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.repository.findMany(projectId, ids);
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+}
+
+export function presentSubscriber(s: SubscriberRow): SubscriberDto {
+  return {
+    id: s.id,
+    email: s.email,
+    phone: s.phone,
+    first_name: s.firstName,
+    last_name: s.lastName,
+    locale: s.locale,
+    timezone: s.timezone,
+    data: s.data,
+    created_at: s.createdAt.toISOString(),
+    updated_at: s.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,38 @@
+const SUBSCRIBER_COLUMNS = `
+  id, email, phone, first_name AS "firstName", last_name AS "lastName", locale, timezone, data,
+  created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/**
+ * Upsert by (project, id). Each column has a "present" flag: absent keeps the stored value,
+ * present (even null) replaces it. `data` is shallow-merged. xmax = 0 tells an insert apart.
+ */
+export const UPSERT_SUBSCRIBER = `
+  INSERT INTO subscribers AS s (project_id, id, email, phone, first_name, last_name, locale, timezone, data)
+  VALUES ($1, $2, $4, $6, $8, $10, $12, $14, $15)
+  ON CONFLICT (project_id, id) DO UPDATE SET
+    email      = CASE WHEN $3::boolean  THEN EXCLUDED.email      ELSE s.email END,
+    phone      = CASE WHEN $5::boolean  THEN EXCLUDED.phone      ELSE s.phone END,
+    first_name = CASE WHEN $7::boolean  THEN EXCLUDED.first_name ELSE s.first_name END,
+    last_name  = CASE WHEN $9::boolean  THEN EXCLUDED.last_name  ELSE s.last_name END,
+    locale     = CASE WHEN $11::boolean THEN EXCLUDED.locale     ELSE s.locale END,
+    timezone   = CASE WHEN $13::boolean THEN EXCLUDED.timezone   ELSE s.timezone END,
+    data       = s.data || EXCLUDED.data,
+    updated_at = now()
+  RETURNING (xmax = 0) AS created`;
+
+export const FIND_SUBSCRIBER = `SELECT ${SUBSCRIBER_COLUMNS} FROM subscribers WHERE project_id = $1 AND id = $2`;
+
+/** Keyset page ordered by id (the primary key serves it); $3 is an ILIKE pattern or null. */
+export const LIST_SUBSCRIBERS = `
+  SELECT ${SUBSCRIBER_COLUMNS} FROM subscribers
+   WHERE project_id = $1
+     AND ($2::text IS NULL OR id > $2)
+     AND ($3::text IS NULL OR id ILIKE $3 OR email ILIKE $3 OR first_name ILIKE $3 OR last_name ILIKE $3)
+   ORDER BY id
+   LIMIT $4`;
+
+export const DELETE_SUBSCRIBER = `DELETE FROM subscribers WHERE project_id = $1 AND id = $2`;
+
+/** Addresses of many subscribers in one probe of the primary key (send and batch). */
+export const FIND_SUBSCRIBERS_BY_IDS = `
+  SELECT ${SUBSCRIBER_COLUMNS} FROM subscribers WHERE project_id = $1 AND id = ANY($2::text[])`;
