@@ -58,7 +58,7 @@ export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd>
       new FastifyAdapter(fastifyOptions(config)),
       { logger: logger === false ? false : logger, abortOnError: false },
     );
-    setupApp(app, config);
+    await setupApp(app, config);
     await app.init();
     if (credentials) await app.get(ProjectsService).ensureProject('default', 'Default project', credentials.defaultProjectKey);
 

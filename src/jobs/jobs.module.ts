@@ -7,6 +7,7 @@ import { JobsController } from './jobs.controller.js';
 import { JobsRepository } from './jobs.repository.js';
 import { JobsService } from './jobs.service.js';
 import { SendController } from './send.controller.js';
+import { DeliveryEvents } from './worker/delivery-events.js';
 import { Dispatcher } from './worker/dispatcher.js';
 import { MaintenanceService } from './worker/maintenance.service.js';
 import { WorkerRepository } from './worker/worker.repository.js';
@@ -24,10 +25,11 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
     JobsService,
     WorkerRepository,
     WorkerWakeup,
+    DeliveryEvents,
     Dispatcher,
     WorkerService,
     MaintenanceService,
   ],
-  exports: [EnqueueService, JobsService, WorkerService, WorkerWakeup, MaintenanceService],
+  exports: [EnqueueService, JobsService, WorkerService, WorkerWakeup, MaintenanceService, DeliveryEvents],
 })
 export class JobsModule {}

@@ -9,6 +9,7 @@ import { type Lane, laneKey } from '../../pacing/lane.js';
 import { PacingService } from '../../pacing/pacing.service.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import type { ClaimedJob } from './claimed-job.js';
+import { DeliveryEvents } from './delivery-events.js';
 import { buildMessage, type Sender } from './message-builder.js';
 import { Outcomes } from './outcomes.js';
 import { runPool, withTimeout } from './pool.js';
@@ -47,11 +48,12 @@ export class Dispatcher {
     private readonly governance: GovernanceService,
     private readonly projects: ProjectsService,
     private readonly repository: WorkerRepository,
+    private readonly events: DeliveryEvents,
   ) {}
 
   async dispatch(jobs: ClaimedJob[], control: DispatchControl): Promise<void> {
     const outcomes = new Outcomes();
-    const flusher = new Flusher(this.repository, this.logger);
+    const flusher = new Flusher(this.repository, this.events, this.logger);
     try {
       const chunks = await this.plan(jobs, outcomes);
       await runPool(chunks, this.config.worker.concurrency, async (chunk) => {
@@ -203,6 +205,7 @@ class Flusher {
 
   constructor(
     private readonly repository: WorkerRepository,
+    private readonly events: DeliveryEvents,
     private readonly logger: Logger,
   ) {}
 
@@ -222,6 +225,7 @@ class Flusher {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.repository.finalise(batch);
+        await this.events.emitFinalised(batch);
         return;
       } catch (err) {
         if (attempt >= 5) {
