@@ -22,12 +22,13 @@ describe('replicas: worker processes sharing one queue', () => {
   });
 
   it('two worker processes drain 10 000 jobs and the provider sees each exactly once', async () => {
+    const gateway = { url: providerUrl, channel: 'sms', batchMax: 50 };
+    const env = { SMS_PROVIDER: 'gateway', WORKER_BATCH_SIZE: '200', WORKER_POLL_INTERVAL_MS: '50' };
+    workers.push(...(await Promise.all([spawnNotifyd({ databaseUrl: db.url, env, gateway }), spawnNotifyd({ databaseUrl: db.url, env, gateway })])));
+    // Both are polling before the jobs appear, so both compete for them.
     await db.sql(`
       INSERT INTO jobs (project_id, channel, recipient, priority, payload)
       SELECT 'acme', 'sms', '+3370' || lpad(g::text, 7, '0'), 50, '{"body":"hi"}'::jsonb FROM generate_series(1, 10000) g`);
-    const gateway = { url: providerUrl, channel: 'sms', batchMax: 50 };
-    const env = { SMS_PROVIDER: 'gateway', WORKER_BATCH_SIZE: '200', WORKER_POLL_INTERVAL_MS: '50' };
-    workers.push(await spawnNotifyd({ databaseUrl: db.url, env, gateway }), await spawnNotifyd({ databaseUrl: db.url, env, gateway }));
 
     for (let i = 0; i < 600; i++) {
       const [{ left }] = await db.sql<{ left: string }>(`SELECT count(*) AS left FROM jobs WHERE status <> 'sent'`);
