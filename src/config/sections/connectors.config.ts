@@ -5,7 +5,7 @@ import { envInt, envString } from '../env-helpers.js';
 export const CHANNELS = ['email', 'sms', 'whatsapp', 'push', 'in_app', 'telegram', 'slack', 'discord'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+const PROVIDER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
 const providerVar = () =>
   envString({ pattern: PROVIDER_NAME, hint: 'must be a provider name such as log, smtp, resend or twilio' }).transform((v) =>
     v?.toLowerCase(),
