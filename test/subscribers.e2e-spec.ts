@@ -1,0 +1,88 @@
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+describe('subscribers', () => {
+  let t: TestApp;
+  let key: string;
+  let otherKey: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    key = (await t.createProject('subs')).key;
+    otherKey = (await t.createProject('other')).key;
+  });
+  afterAll(() => t.close());
+
+  const upsert = (body: Record<string, unknown>, k = key) => t.http.post('/v1/subscribers').set('X-Api-Key', k).send(body);
+
+  it('creates, then updates keeping absent fields and merging data', async () => {
+    const created = await upsert({ id: 'jane', email: 'jane@example.com', phone: '+33612345678', timezone: 'Europe/Paris', data: { plan: 'free', a: 1 } });
+    expect(created.status).toBe(200);
+    expect(created.body).toEqual({ success: true, id: 'jane', project_id: 'subs', created: true });
+    const updated = await upsert({ id: 'jane', first_name: 'Jane', data: { plan: 'pro' } });
+    expect(updated.body.created).toBe(false);
+    const got = await t.http.get('/v1/subscribers/jane').set('X-Api-Key', key);
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({
+      id: 'jane',
+      email: 'jane@example.com',
+      phone: '+33612345678',
+      first_name: 'Jane',
+      timezone: 'Europe/Paris',
+      data: { plan: 'pro', a: 1 },
+    });
+  });
+
+  it('clears a field with an explicit null', async () => {
+    await upsert({ id: 'jane', phone: null }).expect(200);
+    expect((await t.http.get('/v1/subscribers/jane').set('X-Api-Key', key)).body.phone).toBeNull();
+  });
+
+  it('validates addresses, time zones and locales with the fix in the message', async () => {
+    const res = await upsert({ id: 'bad', email: 'not-an-email', phone: '0612345678', timezone: 'Mars/Olympus', locale: 'french!' });
+    expect(res.status).toBe(422);
+    expect(res.body.details).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^email must be an email address/),
+        expect.stringMatching(/^phone must be an E\.164 number/),
+        expect.stringMatching(/^timezone must be an IANA time zone/),
+        expect.stringMatching(/^locale must be a language tag/),
+      ]),
+    );
+  });
+
+  it('lists one cursor page at a time, with search', async () => {
+    for (let i = 0; i < 7; i++) await upsert({ id: `page_${i}`, email: `p${i}@list.example`, first_name: i === 3 ? 'Zed' : 'Al' }).expect(200);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await t.http
+        .get('/v1/subscribers')
+        .set('X-Api-Key', key)
+        .query({ limit: 3, q: 'list.example', ...(cursor ? { cursor } : {}) });
+      expect(res.status).toBe(200);
+      expect(res.body.items.length).toBeLessThanOrEqual(3);
+      seen.push(...res.body.items.map((s: { id: string }) => s.id));
+      cursor = res.body.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(['page_0', 'page_1', 'page_2', 'page_3', 'page_4', 'page_5', 'page_6']);
+    const zed = await t.http.get('/v1/subscribers').set('X-Api-Key', key).query({ q: 'zed' });
+    expect(zed.body.items.map((s: { id: string }) => s.id)).toEqual(['page_3']);
+    // A literal % is searched for, not used as a wildcard.
+    expect((await t.http.get('/v1/subscribers').set('X-Api-Key', key).query({ q: '%' })).body.items).toEqual([]);
+    const bad = await t.http.get('/v1/subscribers').set('X-Api-Key', key).query({ cursor: '!!' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('invalid_cursor');
+    expect((await t.http.get('/v1/subscribers').set('X-Api-Key', key).query({ limit: 1000 })).status).toBe(422);
+  });
+
+  it('is scoped to the project: another project sees 404, and its own list is separate', async () => {
+    expect((await t.http.get('/v1/subscribers/jane').set('X-Api-Key', otherKey)).status).toBe(404);
+    expect((await t.http.delete('/v1/subscribers/jane').set('X-Api-Key', otherKey)).status).toBe(404);
+    expect((await t.http.get('/v1/subscribers').set('X-Api-Key', otherKey)).body.items).toEqual([]);
+  });
+
+  it('deletes', async () => {
+    expect((await t.http.delete('/v1/subscribers/jane').set('X-Api-Key', key)).status).toBe(200);
+    expect((await t.http.get('/v1/subscribers/jane').set('X-Api-Key', key)).status).toBe(404);
+    expect((await t.http.delete('/v1/subscribers/jane').set('X-Api-Key', key)).status).toBe(404);
+  });
+});
