@@ -53,6 +53,9 @@ export async function setupApp(app: NestFastifyApplication, config: AppConfig): 
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
   const fastify = app.getHttpAdapter().getInstance();
+  // The API speaks JSON. Without Fastify's text/plain parser a text body is a clear 415
+  // instead of a string that fails validation in confusing ways.
+  fastify.removeContentTypeParser('text/plain');
   fastify.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
