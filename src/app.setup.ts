@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from './config/app-config.js';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter.js';
+import { addPluginSuccessResponses } from './common/http/plugin-success-responses.js';
 import { createValidationPipe } from './common/validation/validation.pipe.js';
 import { VERSION } from './common/version.js';
 
@@ -31,6 +32,15 @@ export function fastifyOptions(config: AppConfig) {
 export async function buildOpenApiDocument(app: NestFastifyApplication) {
   const { default: metadata } = await import('./metadata.js');
   await SwaggerModule.loadPluginMetadata(metadata);
+  // [import('./x.controller.js'), { ClassName: { method: { type } } }] per controller file.
+  const loaded = ((await metadata())['@nestjs/swagger'].controllers ?? []) as unknown as [Promise<Record<string, Function>>, Record<string, unknown>][];
+  const controllers = await Promise.all(
+    loaded.map(async ([file, classes]) => {
+      const module = await file;
+      return Object.keys(classes).map((name) => module[name]);
+    }),
+  );
+  addPluginSuccessResponses(controllers.flat());
   const config = new DocumentBuilder()
     .setTitle('notifyd')
     .setDescription(

@@ -22,35 +22,37 @@ describe('bad input', () => {
   };
   const post = (path: string, k = key) => t.http.post(path).set('X-Api-Key', k);
 
-  const jsonRoutes: [string, string][] = [
-    ['/v1/send', key],
-    ['/v1/schedule', key],
-    ['/v1/batch', key],
-    ['/v1/subscribers', key],
-    ['/v1/admin/projects', ADMIN_KEY],
-    ['/v1/admin/send-test', ADMIN_KEY],
+  /** Every JSON route and whose key it takes. */
+  const jsonRoutes: [string, 'project' | 'admin'][] = [
+    ['/v1/send', 'project'],
+    ['/v1/schedule', 'project'],
+    ['/v1/batch', 'project'],
+    ['/v1/subscribers', 'project'],
+    ['/v1/admin/projects', 'admin'],
+    ['/v1/admin/send-test', 'admin'],
   ];
+  const keyFor = (path: string) => (jsonRoutes.find(([p]) => p === path)![1] === 'admin' ? ADMIN_KEY : key);
 
   it.each(jsonRoutes.map(([p]) => [p]))('%s: malformed JSON is 400 invalid_json', async (path) => {
-    const k = jsonRoutes.find(([p]) => p === path)![1] || key;
+    const k = keyFor(path);
     const res = await post(path, k).set('Content-Type', 'application/json').send('{"channels": ["email",');
     expectError(res, 400, 'invalid_json', /not valid JSON/);
   });
 
   it.each(jsonRoutes.map(([p]) => [p]))('%s: a body that is not JSON is 415', async (path) => {
-    const k = jsonRoutes.find(([p]) => p === path)![1] || key;
+    const k = keyFor(path);
     const res = await post(path, k).set('Content-Type', 'text/plain').send('hello');
     expectError(res, 415, 'unsupported_media_type', /application\/json/);
   });
 
   it.each(jsonRoutes.map(([p]) => [p]))('%s: an oversize body is 413', async (path) => {
-    const k = jsonRoutes.find(([p]) => p === path)![1] || key;
+    const k = keyFor(path);
     const res = await post(path, k).send({ body: 'x'.repeat(70_000) });
     expectError(res, 413, 'payload_too_large', /BODY_LIMIT_BYTES/);
   });
 
   it.each(jsonRoutes.map(([p]) => [p]))('%s: a JSON array or scalar instead of an object is 422', async (path) => {
-    const k = jsonRoutes.find(([p]) => p === path)![1] || key;
+    const k = keyFor(path);
     const res = await post(path, k).set('Content-Type', 'application/json').send('[1,2]');
     expect([400, 422]).toContain(res.status);
     expect(res.body.error).toMatch(/validation_failed|bad_request/);
