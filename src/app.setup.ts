@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from './config/app-config.js';
@@ -33,7 +34,7 @@ export async function buildOpenApiDocument(app: NestFastifyApplication) {
   const { default: metadata } = await import('./metadata.js');
   await SwaggerModule.loadPluginMetadata(metadata);
   // [import('./x.controller.js'), { ClassName: { method: { type } } }] per controller file.
-  const loaded = ((await metadata())['@nestjs/swagger'].controllers ?? []) as unknown as [Promise<Record<string, Function>>, Record<string, unknown>][];
+  const loaded = ((await metadata())['@nestjs/swagger'].controllers ?? []) as unknown as [Promise<Record<string, Type<unknown>>>, Record<string, unknown>][];
   const controllers = await Promise.all(
     loaded.map(async ([file, classes]) => {
       const module = await file;

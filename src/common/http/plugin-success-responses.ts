@@ -1,4 +1,4 @@
-import { HttpStatus, RequestMethod } from '@nestjs/common';
+import { HttpStatus, RequestMethod, type Type } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants.js';
 import { ApiResponse } from '@nestjs/swagger';
 
@@ -12,19 +12,19 @@ const API_RESPONSE = 'swagger/apiResponse';
  * the handler declares no response at all; ours all declare their errors (@ApiErrors). This
  * adds the success response from the return type unless the handler declared that status.
  */
-export function addPluginSuccessResponses(controllers: Function[]): void {
+export function addPluginSuccessResponses(controllers: Type<unknown>[]): void {
   for (const controller of controllers) {
     const factory = (controller as unknown as Record<string, unknown>)[METADATA_FACTORY] as undefined | (() => Record<string, { type?: unknown }>);
     if (!factory) continue;
     for (const [method, meta] of Object.entries(factory())) {
-      const handler = controller.prototype[method] as Function | undefined;
+      const handler = (controller.prototype as Record<string, unknown>)[method] as ((...args: unknown[]) => unknown) | undefined;
       if (!handler || !meta.type) continue;
       const status: number =
         Reflect.getMetadata(HTTP_CODE_METADATA, handler) ??
         (Reflect.getMetadata(METHOD_METADATA, handler) === RequestMethod.POST ? HttpStatus.CREATED : HttpStatus.OK);
       const declared = (Reflect.getMetadata(API_RESPONSE, handler) ?? {}) as Record<string, unknown>;
       if (declared[status]) continue;
-      ApiResponse({ status, type: meta.type as Function, description: 'Success' })(controller.prototype, method, Object.getOwnPropertyDescriptor(controller.prototype, method)!);
+      ApiResponse({ status, type: meta.type as Type<unknown>, description: 'Success' })(controller.prototype as object, method, Object.getOwnPropertyDescriptor(controller.prototype, method)!);
     }
   }
 }
