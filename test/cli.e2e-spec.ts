@@ -1,0 +1,150 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { createEmptyDatabase } from './helpers/test-database.js';
+
+const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'src', 'cli.js');
+
+/** Runs `notifyd …` to completion (or until `until` matches a stdout line, then SIGTERM). */
+function run(args: string[], env: Record<string, string>, until?: RegExp) {
+  const child = spawn(process.execPath, [cli, ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    stdout.push(line);
+    if (until?.test(line)) child.kill('SIGTERM');
+  });
+  createInterface({ input: child.stderr }).on('line', (line) => stderr.push(line));
+  return new Promise<{ code: number | null; stdout: string[]; stderr: string[] }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, stdout, stderr })),
+  );
+}
+
+describe('the notifyd command', () => {
+  beforeAll(() => {
+    if (!existsSync(cli)) throw new Error('dist/ is missing: run `npm run build` first');
+  });
+
+  it('refuses to start on a bad environment, naming every variable, exit code 78', async () => {
+    const result = await run(['serve'], { WORKER_BATCH_SIZE: 'lots', NOTIFYD_ROLE: 'both', DATABASE_URL: 'mysql://db/x' });
+    expect(result.code).toBe(78);
+    const text = result.stderr.join('\n');
+    expect(text).toMatch(/WORKER_BATCH_SIZE must be a whole number/);
+    expect(text).toMatch(/NOTIFYD_ROLE must be one of all, api, worker/);
+    expect(text).toMatch(/DATABASE_URL must be a PostgreSQL URL/);
+  });
+
+  it('says clearly when the database cannot be reached', async () => {
+    const result = await run(['serve'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', ADMIN_API_KEY: 'x'.repeat(20) });
+    expect(result.code).toBe(1);
+    expect(result.stderr.join('\n')).toMatch(/Cannot connect to PostgreSQL at postgres:\/\/nobody@127\.0\.0\.1:1\/none/);
+  });
+
+  it('prints help and version, refuses unknown commands', async () => {
+    const help = await run(['help'], {});
+    expect(help.code).toBe(0);
+    expect(help.stdout.join('\n')).toMatch(/migrate\s+apply pending database migrations/);
+    expect((await run(['version'], {})).stdout[0]).toMatch(/^\d+\.\d+\.\d+/);
+    const unknown = await run(['frobnicate'], {});
+    expect(unknown.code).toBe(64);
+    expect(unknown.stderr[0]).toMatch(/Unknown command 'frobnicate'/);
+  });
+
+  it('migrate applies pending migrations, then reports nothing to do', async () => {
+    const db = await createEmptyDatabase();
+    try {
+      const status = await run(['migrate', '--status'], { DATABASE_URL: db.url });
+      expect(status.code).toBe(2);
+      expect(status.stdout[0]).toMatch(/^pending: InitialSchema/);
+      const first = await run(['migrate'], { DATABASE_URL: db.url });
+      expect(first.code).toBe(0);
+      expect(first.stdout[0]).toMatch(/^applied: InitialSchema/);
+      const second = await run(['migrate'], { DATABASE_URL: db.url });
+      expect(second.stdout[0]).toBe('up to date: nothing to apply');
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('first start on the embedded database: makes keys, a default project, prints a working curl; a restart keeps them', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'notifyd-first-'));
+    chmodSync(dataDir, 0o755); // as root, the embedded cluster runs as the postgres user, who must enter it
+    try {
+      const env = { NOTIFYD_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
+      const child = spawn(process.execPath, [cli, 'serve'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const lines: string[] = [];
+      createInterface({ input: child.stderr }).on('line', (line) => lines.push(line));
+      child.on('exit', (code) => lines.push(`exited with ${code}`));
+      const banner = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no banner:\n${lines.join('\n')}`)), 50_000);
+        createInterface({ input: child.stdout }).on('line', (line) => {
+          lines.push(line);
+          if (line.includes('curl -s -X POST')) {
+            clearTimeout(timer);
+            resolve(lines.join('\n'));
+          }
+        });
+      });
+      const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8'));
+      expect(banner).toContain(credentials.adminApiKey);
+      expect(banner).toContain(credentials.defaultProjectKey);
+      const url = banner.match(/running at (http:\/\/[\d.:]+)/)![1];
+
+      // The printed curl works: send, then read the job's status.
+      const sent = await fetch(`${url}/v1/send`, {
+        method: 'POST',
+        headers: { 'X-Api-Key': credentials.defaultProjectKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ channels: ['in_app'], subscriber_id: 'alice', body: 'Hello from notifyd' }),
+      });
+      expect(sent.status).toBe(200);
+      const jobId = ((await sent.json()) as { job_ids: string[] }).job_ids[0];
+      let status = '';
+      for (let i = 0; i < 50 && status !== 'sent'; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        status = ((await (await fetch(`${url}/v1/jobs/${jobId}`, { headers: { 'X-Api-Key': credentials.defaultProjectKey } })).json()) as { status: string }).status;
+      }
+      expect(status).toBe('sent');
+      const admin = await fetch(`${url}/v1/admin/projects`, { headers: { 'X-Api-Key': credentials.adminApiKey } });
+      expect(((await admin.json()) as { projects: { id: string }[] }).projects.map((p) => p.id)).toEqual(['default']);
+
+      child.kill('SIGTERM');
+      const code = await new Promise((resolve) => child.on('exit', resolve));
+      expect(code).toBe(0);
+      expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false); // the cluster was stopped
+
+      const restart = await run(['serve'], env, /curl -s -X POST/);
+      expect(restart.code).toBe(0);
+      expect(restart.stdout.join('\n')).toContain(credentials.defaultProjectKey);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('a worker replica serves only health', async () => {
+    const db = await createEmptyDatabase();
+    try {
+      const env = { DATABASE_URL: db.url, NOTIFYD_ROLE: 'worker', PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: 'x'.repeat(20), LOG_LEVEL: 'info' };
+      const child = spawn(process.execPath, [cli, 'serve'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const url = await new Promise<string>((resolve) =>
+        createInterface({ input: child.stdout }).on('line', (line) => {
+          const m = line.match(/listening on (http:\/\/[\d.:]+)/);
+          if (m) resolve(m[1]);
+        }),
+      );
+      expect((await fetch(`${url}/v1/health`)).status).toBe(200);
+      const api = await fetch(`${url}/v1/send`, { method: 'POST' });
+      expect(api.status).toBe(404);
+      expect(((await api.json()) as { message: string }).message).toMatch(/NOTIFYD_ROLE=worker/);
+      child.kill('SIGTERM');
+      expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
+    } finally {
+      await db.drop();
+    }
+  });
+});
