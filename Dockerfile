@@ -1,0 +1,24 @@
+# syntax=docker/dockerfile:1
+# Build stage: install everything, compile TypeScript.
+FROM node:24-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY src ./src
+COPY migrations ./migrations
+RUN npm run build
+
+# Runtime stage: production dependencies and the compiled output only, as a non-root user.
+FROM node:24-slim
+ENV NODE_ENV=production PORT=3400
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+USER node
+EXPOSE 3400
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3400)+'/v1/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+ENTRYPOINT ["node", "dist/src/cli.js"]
+CMD ["serve"]
