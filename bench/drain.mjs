@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// bench/drain: the seed paper's protocol (§5.1). N jobs enqueued through POST /v1/batch in
+// calls of 5 000 with a future scheduled_at, released by one UPDATE, drained by one worker
+// process with the `log` connector; then again with batchMax 1. Reports accepted jobs/s,
+// drain jobs/s, worker RSS (sampled every 250 ms) and sent_at − scheduled_at percentiles.
+//
+//   npm run build && node bench/drain.mjs [--jobs 100000] [--call 5000] [--worker-batch 1000]
+//   BENCH_DATABASE_URL=postgres://… picks the server (default: the machine's PostgreSQL).
+import { ADMIN_KEY, api, arg, createBenchDatabase, ensureBuilt, fmt, machine, sampleRss, startNotifyd } from './lib.mjs';
+
+const JOBS = Number(arg('jobs', 100_000));
+const CALL = Number(arg('call', 5_000));
+const WORKER_BATCH = arg('worker-batch', '1000');
+
+async function run(batchMax) {
+  const db = await createBenchDatabase();
+  const common = { DATABASE_URL: db.url, EMAIL_PROVIDER: 'log', EMAIL_FROM: 'bench@example.invalid', DATABASE_MAX_CONNECTIONS: '20' };
+  const apiProc = await startNotifyd({ ...common, NOTIFYD_ROLE: 'api' });
+  try {
+    const { project } = await api(apiProc.url, '/v1/admin/projects', ADMIN_KEY, { id: 'bench', name: 'Bench', rate_limit_per_min: 10_000_000 });
+    await db.pool.query(`INSERT INTO subscribers (project_id, id, email) SELECT 'bench', 'u' || g, 'u' || g || '@example.invalid' FROM generate_series(1, $1) g`, [JOBS]);
+
+    // 1. Enqueue through the API, in the future so that nothing drains yet.
+    const enqueueStart = performance.now();
+    for (let from = 1; from <= JOBS; from += CALL) {
+      const ids = Array.from({ length: Math.min(CALL, JOBS - from + 1) }, (_, i) => `u${from + i}`);
+      await api(apiProc.url, '/v1/batch', project.api_key, { channel: 'email', subscribers: ids, subject: 'bench', body: 'x', scheduled_at: '2030-01-01T00:00:00Z' });
+    }
+    const enqueueSeconds = (performance.now() - enqueueStart) / 1000;
+
+    // 2. One worker; release everything with one UPDATE; wait for the drain.
+    const worker = await startNotifyd({
+      ...common,
+      NOTIFYD_ROLE: 'worker',
+      WORKER_BATCH_SIZE: WORKER_BATCH,
+      WORKER_POLL_INTERVAL_MS: '100',
+      LOG_CONNECTOR_BATCH_MAX: String(batchMax),
+      EMAIL_RATE_PER_SEC: '0',
+    });
+    const rss = sampleRss(worker.pid);
+    await new Promise((r) => setTimeout(r, 1000)); // idle baseline
+    const drainStart = performance.now();
+    await db.pool.query(`UPDATE jobs SET scheduled_at = now(), run_at = now() WHERE status = 'pending'`);
+    for (;;) {
+      const { rows } = await db.pool.query(`SELECT count(*)::int AS left FROM jobs WHERE status IN ('pending','processing','retry')`);
+      if (rows[0].left === 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const drainSeconds = (performance.now() - drainStart) / 1000;
+    const memory = rss.stop();
+    await worker.stop();
+    const { rows: [lat] } = await db.pool.query(`
+      SELECT count(*)::int AS sent,
+             percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM sent_at - scheduled_at)) AS p50,
+             percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM sent_at - scheduled_at)) AS p99
+        FROM jobs WHERE status = 'sent'`);
+    const { rows: [size] } = await db.pool.query(`SELECT pg_total_relation_size('jobs') AS bytes`);
+    return {
+      batchMax,
+      postgres: db.version,
+      sent: lat.sent,
+      enqueueJobsPerSec: JOBS / enqueueSeconds,
+      drainJobsPerSec: lat.sent / drainSeconds,
+      drainSeconds,
+      rssIdleMb: memory.idleMb,
+      rssPeakMb: memory.peakMb,
+      p50: Number(lat.p50),
+      p99: Number(lat.p99),
+      bytesPerJob: Number(size.bytes) / JOBS,
+    };
+  } finally {
+    await apiProc.stop();
+    await db.drop();
+  }
+}
+
+ensureBuilt();
+console.log(`bench/drain: ${fmt(JOBS)} jobs, /v1/batch calls of ${fmt(CALL)}, worker batch ${WORKER_BATCH}; ${machine()}`);
+const results = [];
+for (const batchMax of [100, 1]) {
+  const r = await run(batchMax);
+  results.push(r);
+  console.log(
+    `batchMax ${String(batchMax).padStart(3)}: POST /v1/batch ${fmt(r.enqueueJobsPerSec)} jobs/s accepted | drain ${fmt(r.drainJobsPerSec)} jobs/s ` +
+      `(${fmt(r.drainSeconds, 2)} s) | worker RSS idle ${fmt(r.rssIdleMb)} MB, peak ${fmt(r.rssPeakMb)} MB | sent_at − scheduled_at p50 ${fmt(r.p50, 2)} s, p99 ${fmt(r.p99, 2)} s | ` +
+      `${fmt(r.bytesPerJob)} B/job | PostgreSQL ${r.postgres}`,
+  );
+}
+if (process.argv.includes('--json')) console.log(JSON.stringify(results));

@@ -1,0 +1,116 @@
+// Shared helpers for the bench scripts: start notifyd processes from dist/, a throwaway
+// database, RSS sampling, percentiles. Benchmarks are scripts, not tests: they print numbers.
+import { spawn, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const ADMIN_KEY = `bench-admin-${randomBytes(8).toString('hex')}`;
+
+export function arg(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+}
+export const flag = (name) => process.argv.includes(`--${name}`);
+
+export function ensureBuilt() {
+  if (!existsSync(join(root, 'dist', 'src', 'cli.js')) || flag('build')) {
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+  }
+}
+
+/** A fresh database on the server (BENCH_DATABASE_URL, default the machine's PostgreSQL). */
+export async function createBenchDatabase() {
+  const server = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `notifyd_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const version = (await admin.query('SHOW server_version')).rows[0].server_version;
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 4 });
+  return {
+    url: url.toString(),
+    version,
+    pool,
+    async drop() {
+      await pool.end();
+      const a = new pg.Client({ connectionString: server });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+/** Starts `notifyd serve` as a child process; resolves when it listens. */
+export async function startNotifyd(env) {
+  const child = spawn(process.execPath, [join(root, 'dist', 'src', 'cli.js'), 'serve'], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ADMIN_API_KEY: ADMIN_KEY, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines = [];
+  createInterface({ input: child.stderr }).on('line', (l) => lines.push(l));
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`notifyd did not start:\n${lines.join('\n')}`)), 60_000);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      lines.push(line);
+      const m = line.match(/listening on (http:\/\/[\d.:]+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`notifyd exited (${code}):\n${lines.join('\n')}`)));
+  });
+  return {
+    url,
+    pid: child.pid,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.on('exit', r));
+    },
+  };
+}
+
+/** Samples a process's resident memory (ps, KiB) every `ms` until stopped. */
+export function sampleRss(pid, ms = 250) {
+  const samples = [];
+  const timer = setInterval(() => {
+    try {
+      samples.push(Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024);
+    } catch {
+      // process gone
+    }
+  }, ms);
+  return {
+    stop() {
+      clearInterval(timer);
+      return { idleMb: samples[0] ?? NaN, peakMb: Math.max(...samples) };
+    },
+  };
+}
+
+export async function api(url, path, key, body) {
+  const res = await fetch(`${url}${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { 'X-Api-Key': key, 'Content-Type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+export const fmt = (n, digits = 0) => Number(n).toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const machine = () => {
+  const cpus = execFileSync('nproc').toString().trim();
+  const mem = Math.round(Number(execFileSync('awk', ['/MemTotal/ {print $2}', '/proc/meminfo']).toString()) / 1024 / 1024);
+  return `${cpus} cores, ${mem} GiB, Node ${process.version}`;
+};
