@@ -15,6 +15,9 @@ export const CLAIMED_COLUMNS = `
  * priority value (0–100) is one bounded range scan each: cost stays flat whether 500 000 jobs
  * are due or 1 000 000 are scheduled for tomorrow. The nested loop yields rows in priority
  * order and the outer LIMIT stops it early; FOR UPDATE SKIP LOCKED locks only rows returned.
+ *
+ * The UPDATE finds the picked rows through `id = ANY(ARRAY(…))`, a primary-key probe per id:
+ * joined to the CTE instead, the planner hashes a sequential scan of the whole table.
  */
 export const CLAIM_JOBS = `
   WITH picked AS MATERIALIZED (
@@ -34,6 +37,5 @@ export const CLAIM_JOBS = `
   )
   UPDATE jobs j
      SET status = 'processing', attempts = j.attempts + 1, claimed_at = now()
-    FROM picked
-   WHERE j.id = picked.id
+   WHERE j.id = ANY(ARRAY(SELECT id FROM picked))
   RETURNING ${CLAIMED_COLUMNS}`;

@@ -19,8 +19,7 @@ export const REAP_EXPIRED_LEASES = `
          next_retry_at = CASE WHEN j.attempts >= j.max_attempts THEN NULL ELSE now() END,
          claimed_at = NULL,
          error = concat_ws(' ', j.error, '[requeued: the worker lost the job while processing]')
-    FROM expired
-   WHERE j.id = expired.id
+   WHERE j.id = ANY(ARRAY(SELECT id FROM expired))
   RETURNING j.id, j.status`;
 
 /**
@@ -37,4 +36,4 @@ export const PURGE_FINISHED = `
             OR (status = 'failed' AND finished_at < $2))
      LIMIT $3
   )
-  DELETE FROM jobs j USING doomed WHERE j.id = doomed.id`;
+  DELETE FROM jobs WHERE id = ANY(ARRAY(SELECT id FROM doomed))`;
