@@ -99,3 +99,23 @@ describe('admin routes without ADMIN_API_KEY', () => {
     }
   });
 });
+
+describe('per-project API rate limit', () => {
+  it('answers 429 with Retry-After past rate_limit_per_min, for that project only', async () => {
+    const t = await startTestApp();
+    try {
+      const limited = await t.createProject('tiny');
+      const other = await t.createProject('roomy');
+      await t.http.patch('/v1/admin/projects/tiny').set('X-Api-Key', ADMIN_KEY).send({ rate_limit_per_min: 3 }).expect(200);
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await t.http.get('/v1/subscribers').set('X-Api-Key', limited.key)).status);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      const refused = await t.http.get('/v1/subscribers').set('X-Api-Key', limited.key);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.body.message).toMatch(/rate_limit_per_min/);
+      expect((await t.http.get('/v1/subscribers').set('X-Api-Key', other.key)).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});

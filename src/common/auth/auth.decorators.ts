@@ -5,9 +5,11 @@ import type { ProjectRef } from '../../projects/project.types.js';
 import { ApiErrors } from '../http/api-errors.decorator.js';
 import { AdminAuthGuard, type OperatorRole, ReaderAllowed } from './admin-auth.guard.js';
 import { ProjectAuthGuard, type ProjectRequest } from './project-auth.guard.js';
+import { ProjectRateLimitGuard } from './project-rate-limit.guard.js';
 
 /** A route called with a project key; the handler receives the project via @CurrentProject(). */
-export const ProjectAuth = () => applyDecorators(UseGuards(ProjectAuthGuard), ApiSecurity('apiKey'), ApiSecurity('bearer'), ApiErrors(401));
+export const ProjectAuth = () =>
+  applyDecorators(UseGuards(ProjectAuthGuard, ProjectRateLimitGuard), ApiSecurity('apiKey'), ApiSecurity('bearer'), ApiErrors(401, 429));
 
 /** An admin route; `{ readers: true }` lets the read-only operator key call it too. */
 export const AdminAuth = (options: { readers?: boolean } = {}) =>

@@ -11,6 +11,7 @@ const EXAMPLES: Record<number, { description: string; error: string; message: st
   413: { description: 'Body larger than BODY_LIMIT_BYTES', error: 'payload_too_large', message: 'The request body is larger than this instance accepts (BODY_LIMIT_BYTES). Split it into smaller requests.' },
   415: { description: 'Body is not JSON', error: 'unsupported_media_type', message: 'Send the body as JSON with the header Content-Type: application/json.' },
   422: { description: 'Invalid fields', error: 'validation_failed', message: 'channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord' },
+  429: { description: 'Over the project’s rate_limit_per_min (Retry-After says when to retry)', error: 'rate_limited', message: "Project 'acme' allows 600 API requests per minute (rate_limit_per_min); retry in 12 s." },
   503: { description: 'Unavailable', error: 'unavailable', message: 'The database is unreachable.' },
 };
 
