@@ -18,31 +18,17 @@ export class WorkerRepository {
   /** Writes every outcome kind present, one statement each, concurrently (disjoint rows). */
   async finalise(o: Outcomes): Promise<void> {
     const writes: Promise<number>[] = [];
-    if (o.sent.length) {
-      writes.push(this.db.exec(MARK_SENT, [o.sent.map((x) => x.id), o.sent.map((x) => x.attempts), o.sent.map((x) => x.provider), o.sent.map((x) => x.providerMessageId)]));
-    }
-    if (o.skipped.length) {
-      writes.push(this.db.exec(MARK_SKIPPED, [o.skipped.map((x) => x.id), o.skipped.map((x) => x.attempts), o.skipped.map((x) => x.reason)]));
-    }
-    if (o.retry.length) {
-      writes.push(
-        this.db.exec(MARK_RETRY, [
-          o.retry.map((x) => x.id),
-          o.retry.map((x) => x.attempts),
-          o.retry.map((x) => x.provider),
-          o.retry.map((x) => x.error),
-          o.retry.map((x) => x.runAt.toISOString()),
-        ]),
-      );
-    }
-    if (o.failed.length) {
-      writes.push(this.db.exec(MARK_FAILED, [o.failed.map((x) => x.id), o.failed.map((x) => x.attempts), o.failed.map((x) => x.provider), o.failed.map((x) => x.error)]));
-    }
-    if (o.requeue.length) {
-      writes.push(
-        this.db.exec(REQUEUE, [o.requeue.map((x) => x.id), o.requeue.map((x) => x.attempts), o.requeue.map((x) => x.error), o.requeue.map((x) => x.runAt.toISOString())]),
-      );
-    }
+    const write = <T extends { id: string; attempts: number }>(sql: string, rows: T[], values: (row: T) => Record<string, unknown>) => {
+      if (rows.length === 0) return;
+      const byId: Record<string, Record<string, unknown>> = {};
+      for (const row of rows) byId[row.id] = { a: row.attempts, ...values(row) };
+      writes.push(this.db.exec(sql, [rows.map((r) => r.id), byId]));
+    };
+    write(MARK_SENT, o.sent, (r) => ({ p: r.provider, m: r.providerMessageId }));
+    write(MARK_SKIPPED, o.skipped, (r) => ({ e: r.reason }));
+    write(MARK_RETRY, o.retry, (r) => ({ p: r.provider, e: r.error, t: r.runAt.toISOString() }));
+    write(MARK_FAILED, o.failed, (r) => ({ p: r.provider, e: r.error }));
+    write(REQUEUE, o.requeue, (r) => ({ e: r.error, t: r.runAt.toISOString() }));
     await Promise.all(writes);
   }
 
