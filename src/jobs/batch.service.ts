@@ -39,7 +39,7 @@ export class BatchService {
     }
 
     const ids = [...new Set(dto.subscribers)];
-    const known = await this.subscribers.findMany(project.id, ids);
+    const known = await this.subscribers.findAddresses(project.id, ids);
     const priority = parsePriority(dto.priority) ?? PRIORITY_NAMES.bulk;
     const scheduledAt = dto.scheduled_at ? new Date(dto.scheduled_at) : new Date();
     const rows: NewJob[] = [];

@@ -36,7 +36,7 @@ export class EnqueueService {
     assertEmailOptions(dto, channels);
 
     const subscriber =
-      !dto.to && dto.subscriber_id ? (await this.subscribers.findMany(project.id, [dto.subscriber_id])).get(dto.subscriber_id) : undefined;
+      !dto.to && dto.subscriber_id ? (await this.subscribers.findAddresses(project.id, [dto.subscriber_id])).get(dto.subscriber_id) : undefined;
     const skipped: SkippedChannelDto[] = [];
     let refusedForConfig = false;
     const targets: { channel: Channel; recipient: string }[] = [];

@@ -37,6 +37,9 @@ export class JobsRepository {
   constructor(private readonly db: Db) {}
 
   private insertParams(options: InsertOptions, jobs: readonly NewJob[]): unknown[] {
+    // A batch shares one Date object: format it once, not once per row.
+    const iso = new Map<Date, string>();
+    const at = (d: Date) => iso.get(d) ?? iso.set(d, d.toISOString()).get(d)!;
     return [
       options.projectId,
       options.payload,
@@ -47,7 +50,7 @@ export class JobsRepository {
       jobs.map((j) => j.channel),
       jobs.map((j) => j.subscriberId),
       jobs.map((j) => j.recipient),
-      jobs.map((j) => j.scheduledAt.toISOString()),
+      jobs.map((j) => at(j.scheduledAt)),
       jobs.map((j) => j.idempotencyKey),
     ];
   }

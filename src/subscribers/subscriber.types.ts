@@ -10,3 +10,6 @@ export interface SubscriberRow {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** The part of a subscriber that enqueue reads: where and when to reach them. */
+export type SubscriberAddresses = Pick<SubscriberRow, 'id' | 'email' | 'phone' | 'locale' | 'timezone' | 'data'>;

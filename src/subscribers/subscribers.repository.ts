@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.js';
-import type { SubscriberRow } from './subscriber.types.js';
+import type { SubscriberAddresses, SubscriberRow } from './subscriber.types.js';
 import * as sql from './subscribers.sql.js';
 
 export interface SubscriberUpsert {
@@ -42,7 +42,7 @@ export class SubscribersRepository {
     return (await this.db.exec(sql.DELETE_SUBSCRIBER, [projectId, id])) > 0;
   }
 
-  findMany(projectId: string, ids: string[]): Promise<SubscriberRow[]> {
-    return this.db.rows<SubscriberRow>(sql.FIND_SUBSCRIBERS_BY_IDS, [projectId, ids]);
+  findAddresses(projectId: string, ids: string[]): Promise<SubscriberAddresses[]> {
+    return this.db.rows<SubscriberAddresses>(sql.FIND_ADDRESSES_BY_IDS, [projectId, ids]);
   }
 }

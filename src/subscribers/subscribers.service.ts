@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { decodeCursor, encodeCursor } from '../common/pagination/cursor.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { ListSubscribersQueryDto, SubscriberDto, UpsertSubscriberDto } from './dto/subscriber.dto.js';
-import type { SubscriberRow } from './subscriber.types.js';
+import type { SubscriberAddresses, SubscriberRow } from './subscriber.types.js';
 import { type SubscriberUpsert, SubscribersRepository } from './subscribers.repository.js';
 
 /** `%` and `_` in a search are literal characters, not wildcards. */
@@ -40,10 +40,10 @@ export class SubscribersService {
     if (!(await this.repository.delete(projectId, id))) throw ApiError.notFound('Subscriber', id);
   }
 
-  /** Subscribers by id, for address resolution at enqueue (one query for a whole batch). */
-  async findMany(projectId: string, ids: string[]): Promise<Map<string, SubscriberRow>> {
+  /** Subscribers' addresses by id, for enqueue (one query for a whole batch). */
+  async findAddresses(projectId: string, ids: string[]): Promise<Map<string, SubscriberAddresses>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.repository.findMany(projectId, ids);
+    const rows = await this.repository.findAddresses(projectId, ids);
     return new Map(rows.map((r) => [r.id, r]));
   }
 }

@@ -33,6 +33,9 @@ export const LIST_SUBSCRIBERS = `
 
 export const DELETE_SUBSCRIBER = `DELETE FROM subscribers WHERE project_id = $1 AND id = $2`;
 
-/** Addresses of many subscribers in one probe of the primary key (send and batch). */
-export const FIND_SUBSCRIBERS_BY_IDS = `
-  SELECT ${SUBSCRIBER_COLUMNS} FROM subscribers WHERE project_id = $1 AND id = ANY($2::text[])`;
+/**
+ * What enqueue needs of many subscribers (addresses, time zone, locale), in one probe of the
+ * primary key. No timestamps: parsing 10 000 of them per batch call shows in the profile.
+ */
+export const FIND_ADDRESSES_BY_IDS = `
+  SELECT id, email, phone, locale, timezone, data FROM subscribers WHERE project_id = $1 AND id = ANY($2::text[])`;
