@@ -10,12 +10,15 @@ import { z } from 'zod';
 const blankToUndefined = (value: unknown): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
-export function envInt(opts: { default: number; min: number; max: number }) {
+/** A number in [min, max]; `integer` refuses fractions. Unset → the default. */
+function envNumeric(opts: { default: number; min: number; max: number; integer: boolean }) {
+  const shape = opts.integer ? /^-?\d+$/ : /^\d+(\.\d+)?$/;
+  const kind = opts.integer ? 'a whole number' : 'a number';
   return z.preprocess(
     blankToUndefined,
     z
       .string()
-      .regex(/^-?\d+$/, { message: `must be a whole number between ${opts.min} and ${opts.max}` })
+      .regex(shape, { message: `must be ${kind} between ${opts.min} and ${opts.max}` })
       .transform(Number)
       .pipe(
         z
@@ -28,23 +31,8 @@ export function envInt(opts: { default: number; min: number; max: number }) {
   );
 }
 
-export function envNumber(opts: { default: number; min: number; max: number }) {
-  return z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .regex(/^\d+(\.\d+)?$/, { message: `must be a number between ${opts.min} and ${opts.max}` })
-      .transform(Number)
-      .pipe(
-        z
-          .number()
-          .min(opts.min, { message: `must be at least ${opts.min}` })
-          .max(opts.max, { message: `must be at most ${opts.max}` }),
-      )
-      .optional()
-      .transform((v) => v ?? opts.default),
-  );
-}
+export const envInt = (opts: { default: number; min: number; max: number }) => envNumeric({ ...opts, integer: true });
+export const envNumber = (opts: { default: number; min: number; max: number }) => envNumeric({ ...opts, integer: false });
 
 export function envEnum<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
   return z.preprocess(

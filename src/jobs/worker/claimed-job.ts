@@ -1,20 +1,20 @@
-import type { Channel } from '../../config/sections/connectors.config.js';
-import type { JobPayload } from '../job.types.js';
+import type { JobRow } from '../job.types.js';
 
 /** A job the worker holds: status processing, `attempts` already counting this attempt. */
-export interface ClaimedJob {
-  id: string;
-  projectId: string;
-  channel: Channel;
-  subscriberId: string | null;
-  recipient: string;
-  templateId: string | null;
-  topic: string | null;
-  payload: JobPayload;
-  priority: number;
-  attempts: number;
-  maxAttempts: number;
-  scheduledAt: Date;
-  runAt: Date;
-  idempotencyKey: string | null;
-}
+export type ClaimedJob = Pick<
+  JobRow,
+  | 'id'
+  | 'projectId'
+  | 'channel'
+  | 'subscriberId'
+  | 'recipient'
+  | 'templateId'
+  | 'topic'
+  | 'payload'
+  | 'priority'
+  | 'attempts'
+  | 'maxAttempts'
+  | 'scheduledAt'
+  | 'runAt'
+  | 'idempotencyKey'
+>;
