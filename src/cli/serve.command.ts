@@ -1,26 +1,39 @@
-import { startNotifyd } from '../main.js';
+import { type Notifyd, startNotifyd } from '../main.js';
 
-/** `notifyd serve`: run until SIGTERM/SIGINT, then shut down gracefully and exit 0. */
+/**
+ * `notifyd serve`: run until SIGTERM/SIGINT, then shut down gracefully and exit 0. The signal
+ * handlers are installed before start-up: a signal that arrives while notifyd is still
+ * starting (say, an orchestrator scaling down at once) waits for the start to finish and then
+ * shuts down the same way, so the embedded cluster is never left running.
+ */
 export async function serve(): Promise<number> {
-  const notifyd = await startNotifyd();
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = (signal: NodeJS.Signals) => {
-      if (stopping) {
-        process.stderr.write(`second ${signal}: exiting without waiting\n`);
-        process.exit(1);
-      }
-      stopping = true;
-      process.stderr.write(`${signal} received: finishing in-flight sends, then exiting\n`);
-      notifyd.close().then(
-        () => resolve(0),
-        (err: Error) => {
-          process.stderr.write(`shutdown failed: ${err.message}\n`);
-          resolve(1);
-        },
-      );
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
+  let notifyd: Notifyd | undefined;
+  let signalled: NodeJS.Signals | undefined;
+  let finish: (code: number) => void = () => undefined;
+  const finished = new Promise<number>((resolve) => (finish = resolve));
+
+  const shutdown = () => {
+    process.stderr.write(`${signalled} received: finishing in-flight sends, then exiting\n`);
+    notifyd!.close().then(
+      () => finish(0),
+      (err: Error) => {
+        process.stderr.write(`shutdown failed: ${err.message}\n`);
+        finish(1);
+      },
+    );
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) {
+      process.stderr.write(`second ${signal}: exiting without waiting\n`);
+      process.exit(1);
+    }
+    signalled = signal;
+    if (notifyd) shutdown();
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  notifyd = await startNotifyd();
+  if (signalled) shutdown();
+  return finished;
 }
