@@ -1,7 +1,5 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
-import { migrate } from './cli/migrate.command.js';
-import { serve } from './cli/serve.command.js';
 import { ConfigError } from './config/app-config.js';
 import { VERSION } from './common/version.js';
 
@@ -19,10 +17,13 @@ Configuration is read from the environment; see README.md. Without DATABASE_URL 
 an embedded PostgreSQL with its data in NOTIFYD_DATA_DIR (default ./.notifyd).
 `;
 
-/** Each command resolves to the process exit code. */
+/**
+ * Each command resolves to the process exit code. Commands load their module on demand, so
+ * `notifyd help` or a client command does not pay for loading the whole server.
+ */
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
-  serve: () => serve(),
-  migrate: (args) => migrate(args),
+  serve: async () => (await import('./cli/serve.command.js')).serve(),
+  migrate: async (args) => (await import('./cli/migrate.command.js')).migrate(args),
   version: async () => {
     process.stdout.write(`${VERSION}\n`);
     return 0;
