@@ -7,6 +7,9 @@ import { DeliveryEvents } from './delivery-events.js';
 import type { Outcomes } from './outcomes.js';
 import { WorkerWakeup } from './worker-wakeup.js';
 
+/** Wake this much after a known due time rather than exactly at it. */
+const DUE_MARGIN_MS = 2;
+
 /**
  * How long an idle worker sleeps: until a signal for a due job (WorkerWakeup), the soonest
  * known due time (scheduled_at, a retry's next_retry_at, the end of a lane pause), or the
@@ -45,6 +48,7 @@ export class WorkerIdle implements OnModuleInit {
     let soonest = Infinity;
     for (const r of outcomes.retry) soonest = Math.min(soonest, r.runAt.getTime());
     for (const r of outcomes.requeue) soonest = Math.min(soonest, r.runAt.getTime());
-    if (soonest < Infinity) this.wakeup.dueAt(new Date(soonest));
+    // A timer may fire a millisecond early; waking before a lane pause ends would find nothing.
+    if (soonest < Infinity) this.wakeup.dueAt(new Date(soonest + DUE_MARGIN_MS));
   }
 }
