@@ -4,7 +4,10 @@
 // jobs.due flush plus this process's own listener receiving it.
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { createProject, median, startNotifyd } from './server.mjs';
+import { ADMIN_KEY, api, startNotifyd } from '../lib.mjs';
+import { benchProject, median } from './stats.mjs';
+
+export const BASE_ENV = { SMS_PROVIDER: 'log', JWT_SECRET: 'bench-jwt-secret-0123456789abcdef' };
 
 function load(url, key, connections, durationSec) {
   return new Promise((resolve, reject) => {
@@ -25,13 +28,14 @@ function load(url, key, connections, durationSec) {
 /** rounds × (client counts × modes), modes interleaved so that drift hits both alike. */
 export async function apiThroughput(databaseUrl, { clients = [8, 32, 64], rounds = 3, durationSec = 10 } = {}) {
   const db = new pg.Client({ connectionString: databaseUrl });
+  db.on('error', () => undefined);
   await db.connect();
   const samples = {};
   for (let round = 0; round < rounds; round++) {
     for (const signals of ['on', 'off']) {
-      const server = await startNotifyd(databaseUrl, { NOTIFYD_ROLE: 'api', SIGNALS_ENABLED: signals === 'on' ? 'true' : 'false' });
+      const server = await startNotifyd({ ...BASE_ENV, DATABASE_URL: databaseUrl, NOTIFYD_ROLE: 'api', SIGNALS_ENABLED: signals === 'on' ? 'true' : 'false' });
       try {
-        const key = await createProject(server.url, `bench-${signals}-${round}`);
+        const key = await benchProject(api, server.url, ADMIN_KEY, `bench-${signals}-${round}`);
         await load(server.url, key, 8, 2); // warm-up: JIT, pool, plan cache
         for (const c of clients) {
           await db.query('TRUNCATE jobs');

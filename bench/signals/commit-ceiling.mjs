@@ -15,6 +15,7 @@ async function connect(url, n) {
   const clients = [];
   for (let i = 0; i < n; i++) {
     const c = new pg.Client({ connectionString: url });
+    c.on('error', () => undefined);
     await c.connect();
     clients.push(c);
   }
@@ -35,6 +36,7 @@ async function lockWaits(db) {
 
 export async function commitCeiling(databaseUrl, { clients = [8, 32, 64], durationSec = 8 } = {}) {
   const admin = new pg.Client({ connectionString: databaseUrl });
+  admin.on('error', () => undefined);
   await admin.connect();
   await admin.query(`CREATE TABLE IF NOT EXISTS bench_rows (id bigserial PRIMARY KEY, client int NOT NULL, at timestamptz NOT NULL DEFAULT now())`);
   const listeners = await connect(databaseUrl, 2);

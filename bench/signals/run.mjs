@@ -1,20 +1,27 @@
 // bench/signals: everything docs/BENCHMARKS.md § Signals reports, printed as Markdown.
-//   npm run build && node bench/signals/run.mjs [api] [wakeup] [ceiling]
-//   BENCH_DATABASE_URL=postgres://… to measure on a given server (default: embedded PostgreSQL 18)
+//   node bench/signals/run.mjs [api] [wakeup] [ceiling] [--build]
+//   BENCH_DATABASE_URL=postgres://… (default: the machine's PostgreSQL on 127.0.0.1:5432)
+//   BENCH_EMBEDDED=1: an embedded PostgreSQL 18 of its own instead (durable defaults), so that
+//   no other client's commits share its WAL flushes
 //   BENCH_DURATION_SECS (default 10), BENCH_ROUNDS (default 3)
-import { cpus } from 'node:os';
+import { loadavg } from 'node:os';
+import { createBenchDatabase, ensureBuilt, machine } from '../lib.mjs';
 import { apiThroughput } from './api-throughput.mjs';
 import { commitCeiling } from './commit-ceiling.mjs';
-import { openBenchDatabase } from './server.mjs';
+import { startEmbeddedServer } from './embedded-server.mjs';
 import { wakeupLatency } from './wakeup-latency.mjs';
 
-const parts = process.argv.slice(2).length ? process.argv.slice(2) : ['api', 'wakeup', 'ceiling'];
+const named = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const parts = named.length ? named : ['api', 'wakeup', 'ceiling'];
+ensureBuilt();
+const embedded = process.env.BENCH_EMBEDDED === '1' ? await startEmbeddedServer() : undefined;
+if (embedded) process.env.BENCH_DATABASE_URL = embedded.url;
 const duration = Number(process.env.BENCH_DURATION_SECS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const db = await openBenchDatabase();
+const db = await createBenchDatabase();
 const out = [];
 const print = (line = '') => out.push(line);
-print(`Machine: ${cpus().length} × ${cpus()[0].model}, Node ${process.version}; PostgreSQL ${db.server}.`);
+print(`Machine: ${machine()}; PostgreSQL ${db.version}${embedded ? ' (embedded, fsync on)' : ''}; load average at start ${loadavg().map((l) => l.toFixed(1)).join(' ')}.`);
 try {
   if (parts.includes('api')) {
     const rows = await apiThroughput(db.url, { durationSec: duration, rounds });
@@ -55,5 +62,7 @@ try {
   }
 } finally {
   await db.drop();
+  await embedded?.stop();
 }
+print(`Load average at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}.`);
 process.stdout.write(`${out.join('\n')}\n`);

@@ -3,7 +3,9 @@
 // separate processes, so a worker learns of a job through a signal or its poll, never through
 // the in-process wake-up; the "one process" row shows that path for comparison.
 import pg from 'pg';
-import { createProject, percentile, startNotifyd } from './server.mjs';
+import { ADMIN_KEY, api as call, startNotifyd } from '../lib.mjs';
+import { BASE_ENV } from './api-throughput.mjs';
+import { benchProject, percentile } from './stats.mjs';
 
 const MODES = [
   { name: 'signals on, poll 500 ms (API and worker processes)', split: true, env: { SIGNALS_ENABLED: 'true' } },
@@ -14,15 +16,16 @@ const MODES = [
 
 export async function wakeupLatency(databaseUrl, { jobs = 300, ratePerSec = 20 } = {}) {
   const db = new pg.Client({ connectionString: databaseUrl });
+  db.on('error', () => undefined);
   await db.connect();
   const results = [];
   for (const mode of MODES) {
     await db.query('TRUNCATE jobs');
-    const common = { WORKER_POLL_INTERVAL_MS: '500', ...mode.env };
-    const api = await startNotifyd(databaseUrl, { ...common, NOTIFYD_ROLE: mode.split ? 'api' : 'all' });
-    const worker = mode.split ? await startNotifyd(databaseUrl, { ...common, NOTIFYD_ROLE: 'worker' }) : undefined;
+    const common = { ...BASE_ENV, DATABASE_URL: databaseUrl, WORKER_POLL_INTERVAL_MS: '500', ...mode.env };
+    const api = await startNotifyd({ ...common, NOTIFYD_ROLE: mode.split ? 'api' : 'all' });
+    const worker = mode.split ? await startNotifyd({ ...common, NOTIFYD_ROLE: 'worker' }) : undefined;
     try {
-      const key = await createProject(api.url, `wake-${results.length}`);
+      const key = await benchProject(call, api.url, ADMIN_KEY, `wake-${results.length}`);
       const gap = 1000 / ratePerSec;
       for (let i = 0; i < jobs; i++) {
         const res = await fetch(`${api.url}/v1/send`, {
