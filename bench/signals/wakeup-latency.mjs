@@ -51,6 +51,23 @@ export async function wakeupLatency(databaseUrl, { jobs = 300, ratePerSec = 20 }
       await api.stop();
     }
   }
+  results.push(await commitBaseline(db));
   await db.end();
   return results;
+}
+
+/** What one single-row commit costs on this machine right now: the floor under every row above. */
+async function commitBaseline(db) {
+  await db.query(`CREATE TABLE IF NOT EXISTS bench_commit_probe (id bigserial PRIMARY KEY, at timestamptz DEFAULT now())`);
+  const ms = [];
+  for (let i = 0; i < 200; i++) {
+    const start = performance.now();
+    await db.query(`INSERT INTO bench_commit_probe DEFAULT VALUES`);
+    ms.push(performance.now() - start);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  ms.sort((a, b) => a - b);
+  const row = { mode: 'for reference: one single-row INSERT + commit, client round trip', jobs: ms.length, p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms.at(-1) };
+  process.stderr.write(`baseline commit: p50 ${row.p50.toFixed(1)} ms p99 ${row.p99.toFixed(1)} ms\n`);
+  return row;
 }
