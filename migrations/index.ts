@@ -1,7 +1,8 @@
 import { InitialSchema1764460800001 } from './0001-initial-schema.js';
+import { JobWaiters1764460800030 } from './0030-job-waiters.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
  * works compiled, under Jest (ESM) and in the CLI. Add new files at the end, never edit old ones.
  */
-export const MIGRATIONS = [InitialSchema1764460800001];
+export const MIGRATIONS = [InitialSchema1764460800001, JobWaiters1764460800030];

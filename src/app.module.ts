@@ -6,6 +6,7 @@ import { ConfigModule } from './config/config.module.js';
 import { ConnectorsModule } from './connectors/connectors.module.js';
 import type { Database } from './database/database.js';
 import { DatabaseModule } from './database/database.module.js';
+import { SignalsModule } from './database/signals/signals.module.js';
 import { DigestModule } from './digest/digest.module.js';
 import { GovernanceModule } from './governance/governance.module.js';
 import { HealthModule } from './health/health.module.js';
@@ -31,6 +32,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(options.config),
         DatabaseModule.forRoot(options.database),
+        SignalsModule,
         ScheduleModule.forRoot(),
         AuditModule,
         ProjectsModule,

@@ -4,6 +4,7 @@ import { connectorsSection } from './sections/connectors.config.js';
 import { databaseSection } from './sections/database.config.js';
 import { pacingSection } from './sections/pacing.config.js';
 import { serverSection } from './sections/server.config.js';
+import { signalsSection } from './sections/signals.config.js';
 import { workerSection } from './sections/worker.config.js';
 
 /**
@@ -17,6 +18,7 @@ const sections = {
   worker: workerSection,
   connectors: connectorsSection,
   pacing: pacingSection,
+  signals: signalsSection,
 };
 
 type Sections = typeof sections;

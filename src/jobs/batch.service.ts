@@ -75,7 +75,7 @@ export class BatchService {
           rows,
         )
       : 0;
-    if (created && scheduledAt.getTime() <= Date.now()) this.wakeup.wake();
+    if (created) this.wakeup.queued(scheduledAt, channels);
     await this.audit.record({
       projectId: project.id,
       actor: 'api_key',

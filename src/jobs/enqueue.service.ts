@@ -12,6 +12,8 @@ import type { NewJob } from './job.types.js';
 import { type InsertOptions, JobsRepository } from './jobs.repository.js';
 import { assertEmailOptions, buildPayload, requestedChannels } from './message-options.js';
 import { isCampaign, MARKETING_PRIORITY, PRIORITY_NAMES, parsePriority } from './priority.js';
+import { OutcomeWaitService } from './wait/outcome-wait.service.js';
+import { parseWait } from './wait/wait-duration.js';
 import { WorkerWakeup } from './worker/worker-wakeup.js';
 
 /** How many times an idempotent send re-tries when the key's holder changes under it. */
@@ -26,6 +28,7 @@ export class EnqueueService {
     private readonly subscribers: SubscribersService,
     private readonly jobs: JobsRepository,
     private readonly wakeup: WorkerWakeup,
+    private readonly outcomes: OutcomeWaitService,
   ) {}
 
   async send(project: ProjectRef, dto: SendRequestDto): Promise<SendResponseDto> {
@@ -81,9 +84,9 @@ export class EnqueueService {
       idempotencyKey: dto.idempotency_key ? `${dto.idempotency_key}-${t.channel}` : null,
     }));
     const { ids, deduplicated } = newJobs.length ? await this.insertIdempotent(options, newJobs) : { ids: new Map(), deduplicated: false };
-    if (scheduledAt.getTime() <= Date.now()) this.wakeup.wake();
+    if (newJobs.length) this.wakeup.queued(scheduledAt, newJobs.map((j) => j.channel));
 
-    return {
+    const response: SendResponseDto = {
       success: true,
       job_ids: newJobs.map((j) => ids.get(j.channel)!),
       scheduled_at: scheduledAt.toISOString(),
@@ -92,6 +95,8 @@ export class EnqueueService {
       skipped,
       deduplicated,
     };
+    // `wait`: hold the answer until the jobs are final (validated by the DTO, bounded).
+    return dto.wait === undefined ? response : this.outcomes.afterSend(project.id, response, parseWait(dto.wait) ?? 0);
   }
 
   private subscriberAddress(channel: Channel, subscriberId: string, subscriber: Parameters<typeof addressFor>[1] | undefined) {

@@ -1,23 +1,34 @@
-import { Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import { CancelJobResponseDto, JobDto, RetryJobResponseDto } from './dto/job.dto.js';
+import { WaitQueryDto } from './dto/job-outcome.dto.js';
 import { presentJob } from './job.presenter.js';
 import { JobsService } from './jobs.service.js';
+import { OutcomeWaitService } from './wait/outcome-wait.service.js';
+import { parseWait } from './wait/wait-duration.js';
 
 @ApiTags('Jobs')
 @ProjectAuth()
 @Controller('v1/jobs')
 export class JobsController {
-  constructor(private readonly jobs: JobsService) {}
+  constructor(
+    private readonly jobs: JobsService,
+    private readonly outcomes: OutcomeWaitService,
+  ) {}
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getJob', summary: 'Get a job: status, attempts, provider answer and evidence' })
-  @ApiErrors(400, 404)
-  async getJob(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<JobDto> {
-    return presentJob(await this.jobs.get(id, project.id));
+  @ApiOperation({
+    operationId: 'getJob',
+    summary: 'Get a job: status, attempts, provider answer and evidence',
+    description: 'With `wait` (e.g. `?wait=10s`, at most 30s) the answer is held until the job is final or the time is up; a status that is not final then means the time ran out.',
+  })
+  @ApiErrors(400, 404, 422)
+  async getJob(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Query() query: WaitQueryDto): Promise<JobDto> {
+    const job = query.wait === undefined ? await this.jobs.get(id, project.id) : await this.outcomes.job(id, project.id, parseWait(query.wait) ?? 0);
+    return presentJob(job);
   }
 
   @Delete(':id')

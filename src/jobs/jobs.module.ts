@@ -12,6 +12,10 @@ import { Dispatcher } from './worker/dispatcher.js';
 import { MaintenanceService } from './worker/maintenance.service.js';
 import { WorkerRepository } from './worker/worker.repository.js';
 import { WorkerService } from './worker/worker.service.js';
+import { JobEndSignals } from './wait/job-end-signals.js';
+import { JobWaiter } from './wait/job-waiter.service.js';
+import { OutcomeWaitService } from './wait/outcome-wait.service.js';
+import { WorkerIdle } from './worker/worker-idle.js';
 import { WorkerWakeup } from './worker/worker-wakeup.js';
 
 /** The queue: enqueue (send, batch), job reads and steering, and the worker that drains it. */
@@ -25,10 +29,14 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
     JobsService,
     WorkerRepository,
     WorkerWakeup,
+    WorkerIdle,
     DeliveryEvents,
     Dispatcher,
     WorkerService,
     MaintenanceService,
+    JobWaiter,
+    JobEndSignals,
+    OutcomeWaitService,
   ],
   exports: [EnqueueService, JobsService, WorkerService, WorkerWakeup, MaintenanceService, DeliveryEvents],
 })

@@ -62,7 +62,7 @@ export class JobsService {
       if (!job) throw ApiError.notFound('Job', id);
       throw ApiError.conflict('not_retryable', `Job is ${job.status}; only failed or cancelled jobs can be retried.`, { status: job.status });
     }
-    this.wakeup.wake();
+    this.wakeup.jobsDue([result.channel]);
     await this.audit.record({ projectId: result.projectId, actor: by.actor, action: 'job.retried', resource: id, ip: by.ip });
     return result;
   }
@@ -106,7 +106,7 @@ export class JobsService {
       },
       [{ channel, recipient: dto.to, subscriberId: channel === 'in_app' || channel === 'push' ? dto.to : null, scheduledAt: new Date(), idempotencyKey: null }],
     );
-    this.wakeup.wake();
+    this.wakeup.jobsDue([channel]);
     await this.audit.record({ projectId: dto.project_id, actor: by.actor, action: 'job.send_test', resource: row.id, metadata: { channel }, ip: by.ip });
     return { id: row.id, projectId: dto.project_id, channel };
   }

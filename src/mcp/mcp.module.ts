@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { JobsModule } from '../jobs/jobs.module.js';
 import { McpToolRegistry } from './mcp-tool-registry.js';
+import { SendAndWaitTool } from './tools/send-and-wait.tool.js';
 
-@Module({ providers: [McpToolRegistry], exports: [McpToolRegistry] })
+@Module({ imports: [JobsModule], providers: [McpToolRegistry, SendAndWaitTool], exports: [McpToolRegistry] })
 export class McpModule {}

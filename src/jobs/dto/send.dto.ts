@@ -27,6 +27,8 @@ import {
   IsSmsSender,
 } from '../../common/validation/validators.js';
 import { normaliseChannel } from '../channels.js';
+import { IsWaitDuration } from '../wait/wait-duration.js';
+import { JobOutcomeDto } from './job-outcome.dto.js';
 
 export class TagDto {
   /** @example "category" */
@@ -245,6 +247,16 @@ export class SendRequestDto extends MessageContentDto {
   @ValidateNested({ each: true })
   @Type(() => AttachmentDto)
   attachments?: AttachmentDto[];
+
+  /**
+   * Hold the answer until every queued job is final (sent, failed…) or this much time has
+   * passed, at most 30s; the answer then carries `outcomes` (the provider's answer) and
+   * `timed_out`. Without it the answer comes as soon as the jobs are queued.
+   * @example "10s"
+   */
+  @IsOptional()
+  @IsWaitDuration()
+  wait?: string;
 }
 
 export class SkippedChannelDto {
@@ -277,4 +289,12 @@ export class SendResponseDto {
    * @example false
    */
   deduplicated: boolean;
+  /** With `wait` only: each job's state when the answer was sent, in the order of `job_ids`. */
+  outcomes?: JobOutcomeDto[];
+  /**
+   * With `wait` only: true when the time ran out before every job was final; read the jobs
+   * later with GET /v1/jobs/{id} (which also accepts `wait`).
+   * @example false
+   */
+  timed_out?: boolean;
 }

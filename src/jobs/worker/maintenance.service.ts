@@ -64,7 +64,7 @@ export class MaintenanceService implements OnApplicationBootstrap, OnApplication
       })) ?? 0;
     if (total) {
       this.logger.warn(`re-queued ${total} job(s) whose worker stopped answering (lease ${this.config.worker.leaseMs / 1000} s)`);
-      this.wakeup.wake();
+      this.wakeup.jobsDue();
     }
     return total;
   }

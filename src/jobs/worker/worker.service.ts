@@ -5,6 +5,7 @@ import { PacingService } from '../../pacing/pacing.service.js';
 import type { ClaimedJob } from './claimed-job.js';
 import { type DispatchControl, Dispatcher } from './dispatcher.js';
 import { WorkerRepository } from './worker.repository.js';
+import { WorkerIdle } from './worker-idle.js';
 import { WorkerWakeup } from './worker-wakeup.js';
 
 /** Batches in flight at once: one being sent while the next is claimed. */
@@ -29,6 +30,7 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
     private readonly dispatcher: Dispatcher,
     private readonly pacing: PacingService,
     private readonly wakeup: WorkerWakeup,
+    private readonly idle: WorkerIdle,
   ) {}
 
   get enabled(): boolean {
@@ -76,8 +78,9 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
       }
       if (jobs.length) this.track(this.dispatcher.dispatch(jobs, this));
       if (this.inFlight.size >= MAX_BATCHES_IN_FLIGHT) await Promise.race(this.inFlight);
-      // A full batch means more is probably due: loop at once. A short one means idle.
-      if (jobs.length < this.config.worker.batchSize && !this.stopping) await this.wakeup.sleep(this.config.worker.pollIntervalMs);
+      // A full batch means more is probably due: loop at once. A short one means idle: sleep
+      // until a signal, the next known due time or the fallback poll.
+      if (jobs.length < this.config.worker.batchSize && !this.stopping) await this.idle.sleep();
     }
   }
 

@@ -1,0 +1,56 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import { Db } from '../../database/db.js';
+import { SignalsService } from '../../database/signals/signals.service.js';
+import { DeliveryEvents } from '../worker/delivery-events.js';
+import type { Outcomes } from '../worker/outcomes.js';
+import { JOB_END_TOPIC } from './job-waiter.service.js';
+import { PURGE_EXPIRED_WAITERS, TAKE_WAITED_JOBS } from './wait.sql.js';
+
+const PURGE_EVERY_MS = 60_000;
+
+/**
+ * The worker side of `wait`: after outcomes are written, the final ones (sent, skipped,
+ * failed) that somebody waits for get a `job.end` signal, and only those: signalling every
+ * job's end would put every finalise in the queue for the NOTIFY lock (seed 003). One
+ * statement per finalised batch finds them; retries and re-queues are not ends.
+ */
+@Injectable()
+export class JobEndSignals implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Wait');
+  private purgeTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly db: Db,
+    private readonly signals: SignalsService,
+    private readonly events: DeliveryEvents,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.onFinalised((outcomes) => this.signalEnds(outcomes));
+  }
+
+  onApplicationBootstrap(): void {
+    // Registrations of waiters whose job never ended in time; any replica may clean them.
+    this.purgeTimer = setInterval(() => void this.db.exec(PURGE_EXPIRED_WAITERS).catch(() => undefined), PURGE_EVERY_MS);
+    this.purgeTimer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.purgeTimer);
+  }
+
+  async signalEnds(outcomes: Outcomes): Promise<void> {
+    const ended = [...outcomes.sent, ...outcomes.skipped, ...outcomes.failed].map((o) => o.id);
+    if (ended.length === 0 || !this.config.signals.enabled) return;
+    try {
+      const waited = await this.db.rows<{ jobId: string }>(TAKE_WAITED_JOBS, [ended]);
+      for (const { jobId } of waited) this.signals.send(JOB_END_TOPIC, jobId);
+    } catch (err) {
+      // Waiters re-read on their fallback poll.
+      this.logger.warn(`could not signal ended jobs to their waiters: ${(err as Error).message}`);
+    }
+  }
+}
