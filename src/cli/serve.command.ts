@@ -7,14 +7,15 @@ import { type Notifyd, startNotifyd } from '../main.js';
  * shuts down the same way, so the embedded cluster is never left running.
  */
 export async function serve(): Promise<number> {
-  let notifyd: Notifyd | undefined;
+  // Filled once start-up completes; the signal handler reads it.
+  const running: { notifyd?: Notifyd } = {};
   let signalled: NodeJS.Signals | undefined;
   let finish: (code: number) => void = () => undefined;
   const finished = new Promise<number>((resolve) => (finish = resolve));
 
   const shutdown = () => {
     process.stderr.write(`${signalled} received: finishing in-flight sends, then exiting\n`);
-    notifyd!.close().then(
+    running.notifyd!.close().then(
       () => finish(0),
       (err: Error) => {
         process.stderr.write(`shutdown failed: ${err.message}\n`);
@@ -28,12 +29,12 @@ export async function serve(): Promise<number> {
       process.exit(1);
     }
     signalled = signal;
-    if (notifyd) shutdown();
+    if (running.notifyd) shutdown();
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
 
-  notifyd = await startNotifyd();
+  running.notifyd = await startNotifyd();
   if (signalled) shutdown();
   return finished;
 }
