@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { authSection } from './sections/auth.config.js';
 import { connectorsSection } from './sections/connectors.config.js';
 import { databaseSection } from './sections/database.config.js';
+import { outboundSection } from './sections/outbound.config.js';
 import { pacingSection } from './sections/pacing.config.js';
 import { serverSection } from './sections/server.config.js';
 import { signalsSection } from './sections/signals.config.js';
@@ -19,6 +20,7 @@ const sections = {
   connectors: connectorsSection,
   pacing: pacingSection,
   signals: signalsSection,
+  outbound: outboundSection,
 };
 
 type Sections = typeof sections;
