@@ -1,8 +1,14 @@
 import { InitialSchema1764460800001 } from './0001-initial-schema.js';
 import { JobWaiters1764460800030 } from './0030-job-waiters.js';
+import { Webhooks1764460800050 } from './0050-webhooks.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
  * works compiled, under Jest (ESM) and in the CLI. Add new files at the end, never edit old ones.
  */
-export const MIGRATIONS = [InitialSchema1764460800001, JobWaiters1764460800030];
+export const MIGRATIONS = [
+  InitialSchema1764460800001,
+  JobWaiters1764460800030,
+  // Issue 7: outbound webhooks, workflows, inbox.
+  Webhooks1764460800050,
+];

@@ -15,6 +15,7 @@ import { McpModule } from './mcp/mcp.module.js';
 import { PacingModule } from './pacing/pacing.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { SubscribersModule } from './subscribers/subscribers.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -43,6 +44,7 @@ export class AppModule {
         JobsModule,
         DigestModule,
         McpModule,
+        WebhooksModule,
         HealthModule,
         ...(options.imports ?? []),
       ],

@@ -6,6 +6,7 @@ import { outboundSection } from './sections/outbound.config.js';
 import { pacingSection } from './sections/pacing.config.js';
 import { serverSection } from './sections/server.config.js';
 import { signalsSection } from './sections/signals.config.js';
+import { webhooksSection } from './sections/webhooks.config.js';
 import { workerSection } from './sections/worker.config.js';
 
 /**
@@ -21,6 +22,7 @@ const sections = {
   pacing: pacingSection,
   signals: signalsSection,
   outbound: outboundSection,
+  webhooks: webhooksSection,
 };
 
 type Sections = typeof sections;
