@@ -1,6 +1,7 @@
 import { InitialSchema1764460800001 } from './0001-initial-schema.js';
 import { JobWaiters1764460800030 } from './0030-job-waiters.js';
 import { Webhooks1764460800050 } from './0050-webhooks.js';
+import { Workflows1764460800051 } from './0051-workflows.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   JobWaiters1764460800030,
   // Issue 7: outbound webhooks, workflows, inbox.
   Webhooks1764460800050,
+  Workflows1764460800051,
 ];

@@ -16,6 +16,7 @@ import { PacingModule } from './pacing/pacing.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { SubscribersModule } from './subscribers/subscribers.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
+import { WorkflowsModule } from './workflows/workflows.module.js';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -45,6 +46,7 @@ export class AppModule {
         DigestModule,
         McpModule,
         WebhooksModule,
+        WorkflowsModule,
         HealthModule,
         ...(options.imports ?? []),
       ],

@@ -8,6 +8,7 @@ import { serverSection } from './sections/server.config.js';
 import { signalsSection } from './sections/signals.config.js';
 import { webhooksSection } from './sections/webhooks.config.js';
 import { workerSection } from './sections/worker.config.js';
+import { workflowsSection } from './sections/workflows.config.js';
 
 /**
  * The one typed configuration object, built from the environment at boot. To add settings,
@@ -23,6 +24,7 @@ const sections = {
   signals: signalsSection,
   outbound: outboundSection,
   webhooks: webhooksSection,
+  workflows: workflowsSection,
 };
 
 type Sections = typeof sections;
