@@ -101,15 +101,9 @@ export class WebhooksRepository {
 
   async finalise(updates: DeliveryUpdate[]): Promise<void> {
     if (updates.length === 0) return;
-    await this.db.exec(deliveries.FINALISE_DELIVERIES, [
-      updates.map((u) => u.id),
-      updates.map((u) => u.attempts),
-      updates.map((u) => u.status),
-      updates.map((u) => u.runAt?.toISOString() ?? null),
-      updates.map((u) => u.statusCode),
-      updates.map((u) => u.error),
-      updates.map((u) => JSON.stringify(u.entry)),
-    ]);
+    const byId: Record<string, object> = {};
+    for (const u of updates) byId[u.id] = { a: u.attempts, s: u.status, t: u.runAt?.toISOString() ?? null, c: u.statusCode, e: u.error, l: u.entry };
+    await this.db.exec(deliveries.FINALISE_DELIVERIES, [updates.map((u) => u.id), byId]);
   }
 
   async touchEndpoints(succeeded: string[], failed: string[]): Promise<void> {

@@ -8,7 +8,7 @@ import { CHANNELS } from '../config/sections/connectors.config.js';
 
 const DAY = 86_400;
 /** payload.<path>, subscriber.<field or data.path>, digest.item_count, inbox.is_read. */
-const FIELD = z.string().regex(/^(payload(\.[A-Za-z0-9_-]{1,64}){1,8}|subscriber\.(id|email|phone|locale|timezone|first_name|last_name|data(\.[A-Za-z0-9_-]{1,64}){1,8})|digest\.item_count|inbox\.is_read)$/, {
+const FIELD = z.string().regex(/^(payload(\.[A-Za-z0-9_-]{1,64}){1,8}|subscriber\.(id|email|phone|locale|timezone|data(\.[A-Za-z0-9_-]{1,64}){1,8})|digest\.item_count|inbox\.is_read)$/, {
   message: 'must be payload.<path>, subscriber.<field>, subscriber.data.<path>, digest.item_count or inbox.is_read',
 });
 export const OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'contains', 'exists', 'not_exists'] as const;

@@ -54,18 +54,11 @@ export class WorkflowsRepository {
 
   async finalise(updates: RunUpdate[]): Promise<void> {
     if (updates.length === 0) return;
-    await this.db.exec(runs.FINALISE_RUNS, [
-      updates.map((u) => u.id),
-      updates.map((u) => u.attempts),
-      updates.map((u) => u.status),
-      updates.map((u) => u.currentStep),
-      updates.map((u) => u.runAt?.toISOString() ?? null),
-      updates.map((u) => JSON.stringify(u.context)),
-      updates.map((u) => JSON.stringify(u.history)),
-      updates.map((u) => u.outcome),
-      updates.map((u) => u.error),
-      updates.map((u) => u.errors),
-    ]);
+    const byId: Record<string, object> = {};
+    for (const u of updates) {
+      byId[u.id] = { a: u.attempts, s: u.status, i: u.currentStep, t: u.runAt?.toISOString() ?? null, c: u.context, h: u.history, o: u.outcome, e: u.error, n: u.errors };
+    }
+    await this.db.exec(runs.FINALISE_RUNS, [updates.map((u) => u.id), byId]);
   }
 
   /** Runs fn in a transaction; it commits only if the run's claim still holds after fn's writes. */

@@ -130,13 +130,13 @@ export class WorkflowEngine implements OnApplicationBootstrap, OnApplicationShut
     for (const projectId of new Set(runs.map((r) => r.projectId))) {
       projects.set(projectId, await this.projects.get(projectId).catch(() => undefined));
       const ids = [...new Set(runs.filter((r) => r.projectId === projectId).map((r) => r.subscriberId))];
-      const found = await this.subscribers.findMany(projectId, ids);
+      const found = await this.subscribers.findAddresses(projectId, ids);
       subscribers.set(
         projectId,
         new Map(
           [...found].map(([id, s]) => [
             id,
-            { id: s.id, email: s.email, phone: s.phone, locale: s.locale, timezone: s.timezone, first_name: s.firstName, last_name: s.lastName, data: s.data },
+            { id: s.id, email: s.email, phone: s.phone, locale: s.locale, timezone: s.timezone, data: s.data },
           ]),
         ),
       );

@@ -37,17 +37,19 @@ export const SAVE_PROGRESS = `
 
 /**
  * Where a batch of runs stands after a pass, one statement for the batch, fenced by
- * (id, attempts, processing). $1 id[] $2 attempts[] $3 status[] $4 current_step[] $5 run_at[]
- * $6 context[] $7 history[] $8 outcome[] $9 error[] $10 errors[]
+ * (id, attempts, processing). $1 id[]; $2 a JSON object keyed by id: {a: attempts, s: status,
+ * i: current step, t: run_at, c: context, h: history, o: outcome, e: error, n: errors}.
+ * Primary-key access only (no join to unnest: see the jobs finalise).
  */
+const V = `($2::jsonb -> w.id::text)`;
 export const FINALISE_RUNS = `
   UPDATE workflow_runs w
-     SET status = r.status, current_step = r.step, run_at = COALESCE(r.run_at, w.run_at), claimed_at = NULL,
-         context = r.context, history = r.history, outcome = r.outcome, error = r.error, errors = r.errors,
-         updated_at = now(), finished_at = CASE WHEN r.status IN ('completed','failed') THEN now() END
-    FROM unnest($1::uuid[], $2::int[], $3::text[], $4::int[], $5::timestamptz[], $6::jsonb[], $7::jsonb[], $8::text[], $9::text[], $10::int[])
-         AS r(id, attempts, status, step, run_at, context, history, outcome, error, errors)
-   WHERE w.id = r.id AND w.attempts = r.attempts AND w.status = 'processing'`;
+     SET status = ${V} ->> 's', current_step = (${V} ->> 'i')::int,
+         run_at = COALESCE((${V} ->> 't')::timestamptz, w.run_at), claimed_at = NULL,
+         context = ${V} -> 'c', history = ${V} -> 'h', outcome = ${V} ->> 'o', error = ${V} ->> 'e',
+         errors = (${V} ->> 'n')::int, updated_at = now(),
+         finished_at = CASE WHEN ${V} ->> 's' IN ('completed','failed') THEN now() END
+   WHERE w.id = ANY($1::uuid[]) AND w.attempts = (${V} ->> 'a')::int AND w.status = 'processing'`;
 
 /** Runs whose engine died (lease $1 s) are due again now. Bounded by $2; workflow_runs_processing_idx. */
 export const REAP_RUNS = `
