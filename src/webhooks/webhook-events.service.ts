@@ -68,10 +68,9 @@ export class WebhookEvents implements OnModuleInit {
 
   /** Outcomes just written by the worker → job.sent / job.failed / job.suppressed. */
   private async finalised(o: Outcomes): Promise<void> {
-    const inApp = (o as Outcomes & { inbox?: { id: string }[] }).inbox ?? [];
     const events: JobEvent[] = [
       ...o.sent.map((x) => ({ jobId: x.id, type: 'job.sent' as const })),
-      ...inApp.map((x) => ({ jobId: x.id, type: 'job.sent' as const })),
+      ...o.inbox.map((x) => ({ jobId: x.id, type: 'job.sent' as const })),
       // notifyd: a job closed without a provider call (opted out at send time) is sent, provider `skipped`.
       ...o.skipped.map((x) => ({ jobId: x.id, type: 'job.sent' as const })),
       ...o.failed.map((x) => ({ jobId: x.id, type: x.error.startsWith('suppressed:') ? ('job.suppressed' as const) : ('job.failed' as const) })),
