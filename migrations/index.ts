@@ -3,6 +3,7 @@ import { InboxMessages1764460800015 } from './0015-inbox-messages.js';
 import { JobWaiters1764460800030 } from './0030-job-waiters.js';
 import { Webhooks1764460800050 } from './0050-webhooks.js';
 import { Workflows1764460800051 } from './0051-workflows.js';
+import { InboxStream1764460800052 } from './0052-inbox-stream.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -16,4 +17,5 @@ export const MIGRATIONS = [
   // Issue 7: outbound webhooks, workflows, inbox.
   Webhooks1764460800050,
   Workflows1764460800051,
+  InboxStream1764460800052,
 ];

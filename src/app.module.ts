@@ -11,6 +11,7 @@ import { SignalsModule } from './database/signals/signals.module.js';
 import { DigestModule } from './digest/digest.module.js';
 import { GovernanceModule } from './governance/governance.module.js';
 import { HealthModule } from './health/health.module.js';
+import { InboxModule } from './inbox/inbox.module.js';
 import { JobsModule } from './jobs/jobs.module.js';
 import { McpModule } from './mcp/mcp.module.js';
 import { PacingModule } from './pacing/pacing.module.js';
@@ -49,6 +50,7 @@ export class AppModule {
         McpModule,
         WebhooksModule,
         WorkflowsModule,
+        InboxModule,
         HealthModule,
         ...(options.imports ?? []),
       ],

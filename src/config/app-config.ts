@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { authSection } from './sections/auth.config.js';
 import { connectorsSection } from './sections/connectors.config.js';
 import { databaseSection } from './sections/database.config.js';
+import { inboxSection } from './sections/inbox.config.js';
 import { outboundSection } from './sections/outbound.config.js';
 import { pacingSection } from './sections/pacing.config.js';
 import { serverSection } from './sections/server.config.js';
@@ -25,6 +26,7 @@ const sections = {
   outbound: outboundSection,
   webhooks: webhooksSection,
   workflows: workflowsSection,
+  inbox: inboxSection,
 };
 
 type Sections = typeof sections;
