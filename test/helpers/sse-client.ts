@@ -68,10 +68,14 @@ export class SseClient {
     const data: string[] = [];
     let fields = 0;
     for (const line of text.split('\n')) {
-      if (line.startsWith(':')) this.comments++;
-      else if (line.startsWith('id: ')) (id = line.slice(4)), fields++;
-      else if (line.startsWith('event: ')) (event = line.slice(7)), fields++;
-      else if (line.startsWith('data: ')) data.push(line.slice(6)), fields++;
+      if (line.startsWith(':')) {
+        this.comments++;
+        continue;
+      }
+      fields++;
+      if (line.startsWith('id: ')) id = line.slice(4);
+      else if (line.startsWith('event: ')) event = line.slice(7);
+      else if (line.startsWith('data: ')) data.push(line.slice(6));
     }
     if (!data.length || fields === 0) return;
     const e: SseEvent = { id, event, data: JSON.parse(data.join('\n')) };
