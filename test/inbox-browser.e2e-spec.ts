@@ -32,7 +32,7 @@ describe('inbox web component in Chromium', () => {
     });
     await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
-    t = await startTestApp({ env: { CORS_ORIGINS: origin } });
+    t = await startTestApp({ env: { CORS_ORIGINS: origin, IN_APP_PROVIDER: 'inbox' } });
     project = await t.createProject();
     await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id: 'jane' });
     browser = await chromium.launch({

@@ -16,8 +16,10 @@ describe('in-app inbox', () => {
   const streams: SseClient[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { INBOX_HEARTBEAT_SECS: '1' } });
-    replica = await startTestApp({ database: t.db, env: { INBOX_HEARTBEAT_SECS: '1' } });
+    // IN_APP_PROVIDER=inbox: the in-app connector of issue 3b (its default once 3b lands).
+    const env = { INBOX_HEARTBEAT_SECS: '1', IN_APP_PROVIDER: 'inbox' };
+    t = await startTestApp({ env });
+    replica = await startTestApp({ database: t.db, env });
     project = await t.createProject();
     for (const id of ['u1', 'u2']) await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id });
     token = (await t.http.post('/v1/auth/subscriber-token').set('X-Api-Key', project.key).send({ subscriber_id: 'u1' })).body.token;

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { StreamQueryDto } from './dto/inbox.dto.js';
@@ -27,7 +27,6 @@ export class InboxStreamController {
 
   @Get('stream')
   @ApiSecurity('bearer')
-  @ApiProduces('text/event-stream')
   @ApiOperation({
     operationId: 'streamInbox',
     summary: 'Realtime inbox (Server-Sent Events): new messages, changes, counts; Last-Event-ID replay',
