@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { SignalsService } from '../../database/signals/signals.service.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { Sleeper } from '../../common/sleeper.js';
@@ -15,6 +16,9 @@ const MAINTENANCE_LOCK = 0x6e6f7450;
 const MAINTENANCE_EVERY_MS = 60_000;
 const REAP_BATCH = 1_000;
 const PURGE_BATCH = 5_000;
+
+/** Signal topic: deliveries were queued (any replica's sender may take them now). */
+const DUE_TOPIC = 'webhooks.due';
 
 /** What one claimed batch did, for tests and logs. */
 export interface DeliveryRound {
@@ -44,10 +48,13 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: WebhooksRepository,
     private readonly sender: WebhookSender,
+    private readonly signals: SignalsService,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.server.role !== 'api') this.loop = this.run();
+    if (this.config.server.role === 'api') return;
+    this.signals.subscribe(DUE_TOPIC, { received: () => this.sleeper.wake(), resync: () => this.sleeper.wake() });
+    this.loop = this.run();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -56,9 +63,10 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     await this.loop;
   }
 
-  /** Something was queued: send it now instead of at the next poll. */
+  /** Something was queued (and committed): send it now instead of at the next poll, on this replica or a worker one. */
   wake(): void {
     this.sleeper.wake();
+    this.signals.send(DUE_TOPIC, '*');
   }
 
   /** Sends everything due now; for tests and tools that drive the sender by hand. */

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { Sleeper } from '../../common/sleeper.js';
+import { SignalsService } from '../../database/signals/signals.service.js';
 import { runPool } from '../../jobs/worker/pool.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { ProjectsService } from '../../projects/projects.service.js';
@@ -11,6 +12,8 @@ import { StaleRunError, WorkflowsRepository } from '../workflows.repository.js';
 import { ENDED_IN_STEP, type PassFacts, RunExecutor } from './run-executor.js';
 
 const MAINTENANCE_LOCK = 0x6e6f7451;
+/** Signal topic: runs were started (any replica's engine may take them now). */
+const DUE_TOPIC = 'workflows.due';
 const MAINTENANCE_EVERY_MS = 60_000;
 /** A run held longer than this by an engine that stopped answering is handed out again. */
 const LEASE_SECONDS = 300;
@@ -41,10 +44,13 @@ export class WorkflowEngine implements OnApplicationBootstrap, OnApplicationShut
     private readonly executor: RunExecutor,
     private readonly projects: ProjectsService,
     private readonly subscribers: SubscribersService,
+    private readonly signals: SignalsService,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.server.role !== 'api') this.loop = this.run();
+    if (this.config.server.role === 'api') return;
+    this.signals.subscribe(DUE_TOPIC, { received: () => this.sleeper.wake(), resync: () => this.sleeper.wake() });
+    this.loop = this.run();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -53,8 +59,10 @@ export class WorkflowEngine implements OnApplicationBootstrap, OnApplicationShut
     await this.loop;
   }
 
+  /** Runs were started (committed): resume them now, on this replica or a worker one. */
   wake(): void {
     this.sleeper.wake();
+    this.signals.send(DUE_TOPIC, '*');
   }
 
   /** The inbox module tells conditions on `inbox.is_read` how to find out. */
