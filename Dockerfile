@@ -16,6 +16,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
+# The inbox web component is plain JavaScript served as is (src/inbox/web/notifyd-inbox.js).
+COPY --from=build /app/src/inbox/web ./src/inbox/web
 USER node
 EXPOSE 3400
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \

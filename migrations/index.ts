@@ -1,8 +1,21 @@
 import { InitialSchema1764460800001 } from './0001-initial-schema.js';
+import { InboxMessages1764460800015 } from './0015-inbox-messages.js';
 import { JobWaiters1764460800030 } from './0030-job-waiters.js';
+import { Webhooks1764460800050 } from './0050-webhooks.js';
+import { Workflows1764460800051 } from './0051-workflows.js';
+import { InboxStream1764460800052 } from './0052-inbox-stream.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
  * works compiled, under Jest (ESM) and in the CLI. Add new files at the end, never edit old ones.
  */
-export const MIGRATIONS = [InitialSchema1764460800001, JobWaiters1764460800030];
+export const MIGRATIONS = [
+  InitialSchema1764460800001,
+  // Issue 3b (taken from issue-3-connectors-b for the inbox): in-app inbox.
+  InboxMessages1764460800015,
+  JobWaiters1764460800030,
+  // Issue 7: outbound webhooks, workflows, inbox.
+  Webhooks1764460800050,
+  Workflows1764460800051,
+  InboxStream1764460800052,
+];

@@ -4,17 +4,21 @@ import { AuditModule } from './audit/audit.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { ConnectorsModule } from './connectors/connectors.module.js';
+import { InAppModule } from './connectors/in-app/in-app.module.js';
 import type { Database } from './database/database.js';
 import { DatabaseModule } from './database/database.module.js';
 import { SignalsModule } from './database/signals/signals.module.js';
 import { DigestModule } from './digest/digest.module.js';
 import { GovernanceModule } from './governance/governance.module.js';
 import { HealthModule } from './health/health.module.js';
+import { InboxModule } from './inbox/inbox.module.js';
 import { JobsModule } from './jobs/jobs.module.js';
 import { McpModule } from './mcp/mcp.module.js';
 import { PacingModule } from './pacing/pacing.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { SubscribersModule } from './subscribers/subscribers.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
+import { WorkflowsModule } from './workflows/workflows.module.js';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -38,11 +42,15 @@ export class AppModule {
         ProjectsModule,
         SubscribersModule,
         ConnectorsModule,
+        InAppModule,
         PacingModule,
         GovernanceModule,
         JobsModule,
         DigestModule,
         McpModule,
+        WebhooksModule,
+        WorkflowsModule,
+        InboxModule,
         HealthModule,
         ...(options.imports ?? []),
       ],

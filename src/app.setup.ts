@@ -81,7 +81,9 @@ export async function setupApp(app: NestFastifyApplication, config: AppConfig): 
       }
     });
   }
-  app.enableCors({ origin: config.server.corsOrigins.length ? config.server.corsOrigins : true });
+  // Every method the API uses: @fastify/cors allows only GET, HEAD and POST by default, and the
+  // inbox web component marks messages read with PATCH from the product's own origin.
+  app.enableCors({ origin: config.server.corsOrigins.length ? config.server.corsOrigins : true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] });
   const document = await buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', customSiteTitle: 'notifyd API' });
 }

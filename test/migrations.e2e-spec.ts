@@ -22,7 +22,7 @@ describe('migrations', () => {
     try {
       const replicas = await Promise.all(Array.from({ length: 5 }, () => startNotifyd({ env: env(db.url), logger: false })));
       await Promise.all(replicas.map((r) => r.close()));
-      const rows = await db.sql(`SELECT name, count(*)::int AS n FROM notifyd_migrations GROUP BY name`);
+      const rows = await db.sql(`SELECT name, count(*)::int AS n FROM notifyd_migrations GROUP BY name ORDER BY min(id)`);
       expect(rows).toEqual(MIGRATIONS.map((m) => ({ name: m.name, n: 1 })));
     } finally {
       await db.drop();

@@ -2,10 +2,14 @@ import { z } from 'zod';
 import { authSection } from './sections/auth.config.js';
 import { connectorsSection } from './sections/connectors.config.js';
 import { databaseSection } from './sections/database.config.js';
+import { inboxSection } from './sections/inbox.config.js';
+import { outboundSection } from './sections/outbound.config.js';
 import { pacingSection } from './sections/pacing.config.js';
 import { serverSection } from './sections/server.config.js';
 import { signalsSection } from './sections/signals.config.js';
+import { webhooksSection } from './sections/webhooks.config.js';
 import { workerSection } from './sections/worker.config.js';
+import { workflowsSection } from './sections/workflows.config.js';
 
 /**
  * The one typed configuration object, built from the environment at boot. To add settings,
@@ -19,6 +23,10 @@ const sections = {
   connectors: connectorsSection,
   pacing: pacingSection,
   signals: signalsSection,
+  outbound: outboundSection,
+  webhooks: webhooksSection,
+  workflows: workflowsSection,
+  inbox: inboxSection,
 };
 
 type Sections = typeof sections;

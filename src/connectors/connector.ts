@@ -1,4 +1,5 @@
 import type { Channel } from '../config/sections/connectors.config.js';
+import type { InboxDraft } from './in-app/inbox-draft.js';
 import type { ProviderError } from './provider-error.js';
 
 export type { Channel };
@@ -36,7 +37,18 @@ export interface QuotaHint {
 }
 
 export type DeliveryResult =
-  | { ok: true; providerMessageId: string | null; quota?: QuotaHint }
+  | {
+      ok: true;
+      providerMessageId: string | null;
+      quota?: QuotaHint;
+      /**
+       * Nothing needed sending (e.g. a push to a subscriber with no registered device): the job
+       * closes as sent with provider `skipped` and this reason, as notifyd does.
+       */
+      skipped?: string;
+      /** In-app: the inbox row, written by the statement that marks the job sent. */
+      inbox?: InboxDraft;
+    }
   | { ok: false; error: ProviderError };
 
 /**

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ConnectorRegistry } from './connector-registry.js';
+import { OutboundGuard } from './ssrf/outbound-guard.js';
 
 /**
  * The Connector contract, the registry that discovers implementations, and the built-in
@@ -10,7 +11,7 @@ import { ConnectorRegistry } from './connector-registry.js';
 @Global()
 @Module({
   imports: [DiscoveryModule],
-  providers: [ConnectorRegistry],
-  exports: [ConnectorRegistry],
+  providers: [ConnectorRegistry, OutboundGuard],
+  exports: [ConnectorRegistry, OutboundGuard],
 })
 export class ConnectorsModule {}

@@ -8,6 +8,7 @@ import type { ProjectRef } from '../projects/project.types.js';
 import { addressFor } from '../subscribers/addresses.js';
 import { SubscribersService } from '../subscribers/subscribers.service.js';
 import type { BatchRequestDto, BatchResponseDto } from './dto/batch.dto.js';
+import { EnqueueEvents } from './enqueue-events.js';
 import type { NewJob } from './job.types.js';
 import { JobsRepository } from './jobs.repository.js';
 import { buildPayload, requestedChannels } from './message-options.js';
@@ -24,6 +25,7 @@ export class BatchService {
     private readonly jobs: JobsRepository,
     private readonly audit: AuditService,
     private readonly wakeup: WorkerWakeup,
+    private readonly events: EnqueueEvents,
   ) {}
 
   async batch(project: ProjectRef, dto: BatchRequestDto): Promise<BatchResponseDto> {
@@ -62,19 +64,23 @@ export class BatchService {
       }
     }
 
-    const created = rows.length
-      ? await this.jobs.insertCount(
-          {
-            projectId: project.id,
-            payload: buildPayload(dto, priority >= MARKETING_PRIORITY),
-            priority,
-            maxAttempts: this.config.worker.maxAttempts,
-            templateId: null,
-            topic: null,
-          },
-          rows,
-        )
-      : 0;
+    const options = {
+      projectId: project.id,
+      payload: buildPayload(dto, priority >= MARKETING_PRIORITY),
+      priority,
+      maxAttempts: this.config.worker.maxAttempts,
+      templateId: null,
+      topic: null,
+    };
+    let created = 0;
+    if (rows.length && (await this.events.wantsIds(project.id))) {
+      // Someone listens for job.queued: return the new ids (costlier than a count) and tell them.
+      const ids = await this.jobs.insertIds(options, rows);
+      created = ids.length;
+      await this.events.emitQueued(project.id, ids);
+    } else if (rows.length) {
+      created = await this.jobs.insertCount(options, rows);
+    }
     if (created) this.wakeup.queued(scheduledAt, channels);
     await this.audit.record({
       projectId: project.id,

@@ -9,6 +9,7 @@ import { addressFor, missingAddressReason } from '../subscribers/addresses.js';
 import { SubscribersService } from '../subscribers/subscribers.service.js';
 import type { SendRequestDto, SendResponseDto, SkippedChannelDto } from './dto/send.dto.js';
 import type { NewJob } from './job.types.js';
+import { EnqueueEvents } from './enqueue-events.js';
 import { type InsertOptions, JobsRepository } from './jobs.repository.js';
 import { assertEmailOptions, buildPayload, requestedChannels } from './message-options.js';
 import { isCampaign, MARKETING_PRIORITY, PRIORITY_NAMES, parsePriority } from './priority.js';
@@ -29,6 +30,7 @@ export class EnqueueService {
     private readonly jobs: JobsRepository,
     private readonly wakeup: WorkerWakeup,
     private readonly outcomes: OutcomeWaitService,
+    private readonly events: EnqueueEvents,
   ) {}
 
   async send(project: ProjectRef, dto: SendRequestDto): Promise<SendResponseDto> {
@@ -83,7 +85,8 @@ export class EnqueueService {
       scheduledAt,
       idempotencyKey: dto.idempotency_key ? `${dto.idempotency_key}-${t.channel}` : null,
     }));
-    const { ids, deduplicated } = newJobs.length ? await this.insertIdempotent(options, newJobs) : { ids: new Map(), deduplicated: false };
+    const { ids, created, deduplicated } = newJobs.length ? await this.insertIdempotent(options, newJobs) : { ids: new Map(), created: [], deduplicated: false };
+    await this.events.emitQueued(project.id, created);
     if (newJobs.length) this.wakeup.queued(scheduledAt, newJobs.map((j) => j.channel));
 
     const response: SendResponseDto = {
@@ -110,12 +113,16 @@ export class EnqueueService {
    * turn failed/cancelled between the insert and the lookup (freeing the key), so the
    * remaining rows are tried again a few times before giving up with 409.
    */
-  private async insertIdempotent(options: InsertOptions, jobs: NewJob[]): Promise<{ ids: Map<string, string>; deduplicated: boolean }> {
+  private async insertIdempotent(options: InsertOptions, jobs: NewJob[]): Promise<{ ids: Map<string, string>; created: string[]; deduplicated: boolean }> {
     const ids = new Map<string, string>();
+    const created: string[] = [];
     let remaining = jobs;
     let deduplicated = false;
     for (let round = 0; round < IDEMPOTENCY_ROUNDS && remaining.length; round++) {
-      for (const row of await this.jobs.insertReturning(options, remaining)) ids.set(row.channel, row.id);
+      for (const row of await this.jobs.insertReturning(options, remaining)) {
+        ids.set(row.channel, row.id);
+        created.push(row.id);
+      }
       remaining = remaining.filter((j) => !ids.has(j.channel));
       if (remaining.length === 0) break;
       const held = await this.jobs.findHeldKeys(options.projectId, remaining.map((j) => j.idempotencyKey!));
@@ -128,6 +135,6 @@ export class EnqueueService {
     if (remaining.length) {
       throw ApiError.conflict('idempotency_contention', 'Another request with this idempotency key is changing state right now; retry the request.');
     }
-    return { ids, deduplicated };
+    return { ids, created, deduplicated };
   }
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SubscribersModule } from '../subscribers/subscribers.module.js';
 import { AdminJobsController } from './admin-jobs.controller.js';
 import { BatchService } from './batch.service.js';
+import { EnqueueEvents } from './enqueue-events.js';
 import { EnqueueService } from './enqueue.service.js';
 import { JobsController } from './jobs.controller.js';
 import { JobsRepository } from './jobs.repository.js';
@@ -25,6 +26,7 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
   providers: [
     JobsRepository,
     EnqueueService,
+    EnqueueEvents,
     BatchService,
     JobsService,
     WorkerRepository,
@@ -38,6 +40,6 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
     JobEndSignals,
     OutcomeWaitService,
   ],
-  exports: [EnqueueService, JobsService, WorkerService, WorkerWakeup, MaintenanceService, DeliveryEvents],
+  exports: [EnqueueService, JobsService, WorkerService, WorkerWakeup, MaintenanceService, DeliveryEvents, EnqueueEvents],
 })
 export class JobsModule {}

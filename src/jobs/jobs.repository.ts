@@ -60,6 +60,11 @@ export class JobsRepository {
     return this.db.rows(insertSql.INSERT_JOBS_RETURNING, this.insertParams(options, jobs));
   }
 
+  /** Inserts jobs and returns the ids of those created. */
+  async insertIds(options: InsertOptions, jobs: readonly NewJob[]): Promise<string[]> {
+    return (await this.db.rows<{ id: string }>(insertSql.INSERT_JOBS_IDS, this.insertParams(options, jobs))).map((r) => r.id);
+  }
+
   /** Inserts jobs and returns how many were created. */
   async insertCount(options: InsertOptions, jobs: readonly NewJob[]): Promise<number> {
     const row = await this.db.one<{ created: number }>(insertSql.INSERT_JOBS_COUNT, this.insertParams(options, jobs));

@@ -8,6 +8,7 @@ import { ConnectorRegistry } from '../connectors/connector-registry.js';
 import { ProjectsService, type Actor } from '../projects/projects.service.js';
 import type { AdminJobSearchQueryDto, SendTestRequestDto } from './dto/job.dto.js';
 import type { JobRow } from './job.types.js';
+import { EnqueueEvents } from './enqueue-events.js';
 import { JobsRepository } from './jobs.repository.js';
 import { PRIORITY_NAMES } from './priority.js';
 import { WorkerWakeup } from './worker/worker-wakeup.js';
@@ -32,6 +33,7 @@ export class JobsService {
     private readonly registry: ConnectorRegistry,
     private readonly audit: AuditService,
     private readonly wakeup: WorkerWakeup,
+    private readonly events: EnqueueEvents,
   ) {}
 
   async get(id: string, projectId: string | null): Promise<JobRow> {
@@ -107,6 +109,7 @@ export class JobsService {
       [{ channel, recipient: dto.to, subscriberId: channel === 'in_app' || channel === 'push' ? dto.to : null, scheduledAt: new Date(), idempotencyKey: null }],
     );
     this.wakeup.jobsDue([channel]);
+    await this.events.emitQueued(dto.project_id, [row.id]);
     await this.audit.record({ projectId: dto.project_id, actor: by.actor, action: 'job.send_test', resource: row.id, metadata: { channel }, ip: by.ip });
     return { id: row.id, projectId: dto.project_id, channel };
   }

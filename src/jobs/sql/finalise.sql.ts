@@ -13,8 +13,8 @@
  * stale outcome is dropped. A reaped job not yet re-claimed (status retry, same attempts) is
  * still finalised, which spares a duplicate send.
  */
-const V = `($2::jsonb -> j.id::text)`;
-const FENCE = `j.id = ANY($1::uuid[]) AND j.attempts = (${V} ->> 'a')::int AND j.status IN ('processing','retry')`;
+export const V = `($2::jsonb -> j.id::text)`;
+export const FENCE = `j.id = ANY($1::uuid[]) AND j.attempts = (${V} ->> 'a')::int AND j.status IN ('processing','retry')`;
 
 export const MARK_SENT = `
   UPDATE jobs j

@@ -19,6 +19,9 @@ const INSERT_ROWS = `
 /** /v1/send: the inserted rows, so the response can list job ids per channel. */
 export const INSERT_JOBS_RETURNING = `${INSERT_ROWS} RETURNING id, channel, idempotency_key AS "idempotencyKey"`;
 
+/** /v1/batch when a listener needs the new ids (EnqueueEvents: job.queued webhooks). */
+export const INSERT_JOBS_IDS = `${INSERT_ROWS} RETURNING id`;
+
 /** /v1/batch: only the count; returning 5 000 ids would cost more than the insert. */
 export const INSERT_JOBS_COUNT = `WITH inserted AS (${INSERT_ROWS} RETURNING 1) SELECT count(*)::int AS created FROM inserted`;
 

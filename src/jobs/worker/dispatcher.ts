@@ -165,7 +165,9 @@ export class Dispatcher {
   private async settle(chunk: Chunk, job: ClaimedJob, result: DeliveryResult, outcomes: Outcomes): Promise<void> {
     const provider = chunk.connector.provider;
     if (result.ok) {
-      outcomes.sent.push({ id: job.id, attempts: job.attempts, provider, providerMessageId: result.providerMessageId });
+      if (result.skipped) outcomes.skipped.push({ id: job.id, attempts: job.attempts, reason: result.skipped });
+      else if (result.inbox) outcomes.inbox.push({ id: job.id, attempts: job.attempts, provider, projectId: job.projectId, message: result.inbox });
+      else outcomes.sent.push({ id: job.id, attempts: job.attempts, provider, providerMessageId: result.providerMessageId });
       return;
     }
     const error = result.error;

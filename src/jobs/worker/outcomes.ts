@@ -1,3 +1,5 @@
+import type { InboxDraft } from '../../connectors/in-app/inbox-draft.js';
+
 /** The outcomes of a claimed batch, grouped by kind, waiting for one set-based write per kind. */
 export class Outcomes {
   sent: { id: string; attempts: number; provider: string; providerMessageId: string | null }[] = [];
@@ -6,15 +8,21 @@ export class Outcomes {
   failed: { id: string; attempts: number; provider: string | null; error: string }[] = [];
   /** Back to the queue, attempt not consumed (rate-limited, paused lane, released at shutdown). */
   requeue: { id: string; attempts: number; error: string | null; runAt: Date }[] = [];
+  /**
+   * Sent in-app jobs: marked sent and their inbox rows inserted in one statement. They are
+   * sent jobs too (listeners counting deliveries read both lists); the inbox issue's stream
+   * listens here for new messages.
+   */
+  inbox: { id: string; attempts: number; provider: string; projectId: string; message: InboxDraft }[] = [];
 
   get size(): number {
-    return this.sent.length + this.skipped.length + this.retry.length + this.failed.length + this.requeue.length;
+    return this.sent.length + this.skipped.length + this.retry.length + this.failed.length + this.requeue.length + this.inbox.length;
   }
 
   /** Takes everything collected so far, leaving this empty. */
   drain(): Outcomes {
     const taken = new Outcomes();
-    for (const key of ['sent', 'skipped', 'retry', 'failed', 'requeue'] as const) {
+    for (const key of ['sent', 'skipped', 'retry', 'failed', 'requeue', 'inbox'] as const) {
       (taken[key] as unknown[]) = this[key];
       (this[key] as unknown[]) = [];
     }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { MARK_SENT_TO_INBOX } from '../../connectors/in-app/inbox-finalise.sql.js';
 import { Db } from '../../database/db.js';
 import { CLAIM_JOBS } from '../sql/claim.sql.js';
 import { MARK_FAILED, MARK_RETRY, MARK_SENT, MARK_SKIPPED, REQUEUE } from '../sql/finalise.sql.js';
@@ -29,6 +30,17 @@ export class WorkerRepository {
     write(MARK_RETRY, o.retry, (r) => ({ p: r.provider, e: r.error, t: r.runAt.toISOString() }));
     write(MARK_FAILED, o.failed, (r) => ({ p: r.provider, e: r.error }));
     write(REQUEUE, o.requeue, (r) => ({ e: r.error, t: r.runAt.toISOString() }));
+    // In-app: marked sent and written to the inbox by one statement (issue 3b).
+    write(MARK_SENT_TO_INBOX, o.inbox, (r) => ({
+      p: r.provider,
+      m: r.message.messageId,
+      s: r.message.subscriberId,
+      ti: r.message.title,
+      b: r.message.body,
+      ic: r.message.icon,
+      u: r.message.url,
+      d: r.message.data,
+    }));
     await Promise.all(writes);
   }
 
@@ -51,3 +63,4 @@ export class WorkerRepository {
     });
   }
 }
+

@@ -1,0 +1,64 @@
+import { applyDecorators, type CanActivate, createParamDecorator, type ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import { ApiSecurity } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { presentedKey } from '../../common/auth/api-keys.js';
+import { ApiError } from '../../common/errors/api-error.js';
+import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import type { ProjectRef } from '../../projects/project.types.js';
+import { ProjectsService } from '../../projects/projects.service.js';
+import { looksLikeJwt, SubscriberTokens } from './subscriber-tokens.js';
+
+/** Whose inbox a request reads, and who is asking. */
+export interface InboxPrincipal {
+  project: ProjectRef;
+  subscriberId: string;
+  /** `subscriber` with a subscriber token; `project` with the project key (a backend). */
+  via: 'subscriber' | 'project';
+}
+
+type InboxRequest = FastifyRequest & { inbox?: InboxPrincipal; params: Record<string, string> };
+
+/**
+ * Inbox routes take a subscriber token (`Authorization: Bearer <jwt>`, its `sub` must be the
+ * path's subscriber: another subscriber's inbox is 403) or the project key (any subscriber of
+ * the project; another project's subscriber simply has an empty inbox).
+ */
+@Injectable()
+export class InboxAuthGuard implements CanActivate {
+  constructor(
+    private readonly tokens: SubscriberTokens,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<InboxRequest>();
+    request.inbox = await this.authenticate(request.headers, request.params.subscriber_id);
+    return true;
+  }
+
+  /** Shared with the stream, which also accepts a ticket instead. */
+  async authenticate(headers: Record<string, string | string[] | undefined>, subscriberId: string): Promise<InboxPrincipal> {
+    const key = presentedKey(headers);
+    if (!key) throw ApiError.unauthorized('Missing credentials: send a subscriber token (Authorization: Bearer <jwt>) or the project key.');
+    if (looksLikeJwt(key)) {
+      const claims = await this.tokens.verify(key);
+      if (!claims) throw ApiError.unauthorized('Invalid or expired subscriber token: get a new one from POST /v1/auth/subscriber-token.');
+      if (claims.subscriberId !== subscriberId) throw ApiError.forbidden('Token subscriber mismatch: this token opens only its own subscriber’s inbox.');
+      const project = await this.projects.get(claims.projectId).catch(() => undefined);
+      if (!project) throw ApiError.unauthorized('Invalid subscriber token: its project no longer exists.');
+      return { project, subscriberId, via: 'subscriber' };
+    }
+    const project = await this.projects.authenticate(key);
+    if (!project) throw ApiError.unauthorized('Invalid API key: it is unknown, revoked, or belongs to a deleted project.');
+    return { project, subscriberId, via: 'project' };
+  }
+}
+
+/** A route of a subscriber's inbox (subscriber token or project key). */
+export const InboxAuth = () => applyDecorators(UseGuards(InboxAuthGuard), ApiSecurity('bearer'), ApiSecurity('apiKey'), ApiErrors(401, 403));
+
+export const CurrentInbox = createParamDecorator((_: unknown, ctx: ExecutionContext): InboxPrincipal => {
+  const principal = ctx.switchToHttp().getRequest<InboxRequest>().inbox;
+  if (!principal) throw new Error('CurrentInbox used on a route without @InboxAuth()');
+  return principal;
+});

@@ -1,0 +1,44 @@
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { StreamQueryDto } from './dto/inbox.dto.js';
+import { InboxStreamService } from './stream/inbox-stream.service.js';
+
+const EXAMPLE = [
+  'retry: 2000',
+  '',
+  'id: 41',
+  'event: counts',
+  'data: {"unread_count":2,"unseen_count":1,"total":9}',
+  '',
+  'id: 42',
+  'event: message.created',
+  'data: {"message":{"id":"9b2d6a0e-1f3c-4e5a-8b7c-6d5e4f3a2b1c","title":"Order shipped","body":"Your order A-1042 is on its way.","is_read":false}}',
+  '',
+  ': ping',
+  '',
+].join('\n');
+
+@ApiTags('Inbox')
+@Controller('v1/inbox/:subscriber_id')
+export class InboxStreamController {
+  constructor(private readonly streams: InboxStreamService) {}
+
+  @Get('stream')
+  @ApiSecurity('bearer')
+  @ApiOperation({
+    operationId: 'streamInbox',
+    summary: 'Realtime inbox (Server-Sent Events): new messages, changes, counts; Last-Event-ID replay',
+    description:
+      'Authenticate with `?ticket=` (POST …/stream-ticket; single use, 60 s) or an Authorization header. Events: ' +
+      '`message.created`, `message.updated` ({message}), `messages.read` / `messages.seen` / `messages.archived` ({count, topic}), ' +
+      '`counts` ({unread_count, unseen_count, total}) and `resync` (reload: the events since your id are gone). Ids grow by one per event ' +
+      'of this subscriber; reconnect with Last-Event-ID (or ?last_event_id=) to replay what you missed. A comment line every INBOX_HEARTBEAT_SECS.',
+  })
+  @ApiResponse({ status: 200, description: 'An open event stream', content: { 'text/event-stream': { schema: { type: 'string' }, example: EXAMPLE } } })
+  @ApiErrors(400, 401, 403)
+  async streamInbox(@Param('subscriber_id') subscriberId: string, @Query() query: StreamQueryDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.streams.open(request, reply, subscriberId, query.ticket ?? query.token, query.last_event_id);
+  }
+}

@@ -1,0 +1,84 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { CurrentInbox, InboxAuth, type InboxPrincipal } from './auth/inbox-auth.guard.js';
+import {
+  BulkInboxDto,
+  BulkInboxResponseDto,
+  InboxCountsDto,
+  InboxListDto,
+  InboxMessageResponseDto,
+  ListInboxQueryDto,
+  StreamTicketResponseDto,
+  UpdateMessageDto,
+} from './dto/inbox.dto.js';
+import { presentMessage } from './inbox.presenter.js';
+import { InboxService } from './inbox.service.js';
+import { StreamTickets } from './stream/stream-tickets.js';
+
+/** A subscriber's inbox: a subscriber token for that subscriber, or the project key. */
+@ApiTags('Inbox')
+@InboxAuth()
+@Controller('v1/inbox/:subscriber_id')
+export class InboxController {
+  constructor(
+    private readonly inbox: InboxService,
+    private readonly tickets: StreamTickets,
+  ) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'listInbox', summary: 'A page of the inbox, newest first (unread, archived, topic, search, snoozed filters)' })
+  @ApiErrors(400, 422)
+  async listInbox(@CurrentInbox() p: InboxPrincipal, @Query() query: ListInboxQueryDto): Promise<InboxListDto> {
+    const { items, nextCursor, limit } = await this.inbox.list(p.project.id, p.subscriberId, query);
+    return { items: items.map(presentMessage), next_cursor: nextCursor, limit };
+  }
+
+  @Get('unread-count')
+  @ApiOperation({ operationId: 'getInboxCounts', summary: 'Unread and unseen counts (the badge)' })
+  @ApiErrors(400)
+  async getInboxCounts(@CurrentInbox() p: InboxPrincipal): Promise<InboxCountsDto> {
+    const c = await this.inbox.counts(p.project.id, p.subscriberId);
+    return { unread_count: c.unread, unseen_count: c.unseen, total: c.total };
+  }
+
+  @Post('read-all')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'markInboxRead', summary: 'Mark every unread message read (optionally one topic)' })
+  @ApiErrors(400, 422)
+  async markInboxRead(@CurrentInbox() p: InboxPrincipal, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
+    return { success: true, updated: await this.inbox.bulk(p.project.id, p.subscriberId, 'read', body.topic) };
+  }
+
+  @Post('seen-all')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'markInboxSeen', summary: 'Mark every message seen (the bell was opened)' })
+  @ApiErrors(400, 422)
+  async markInboxSeen(@CurrentInbox() p: InboxPrincipal, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
+    return { success: true, updated: await this.inbox.bulk(p.project.id, p.subscriberId, 'seen', body.topic) };
+  }
+
+  @Post('archive-all')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'archiveInbox', summary: 'Archive every message (optionally one topic)' })
+  @ApiErrors(400, 422)
+  async archiveInbox(@CurrentInbox() p: InboxPrincipal, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
+    return { success: true, updated: await this.inbox.bulk(p.project.id, p.subscriberId, 'archived', body.topic) };
+  }
+
+  @Post('stream-ticket')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'createStreamTicket', summary: 'A single-use, one-minute ticket to open the realtime stream' })
+  @ApiErrors(400)
+  async createStreamTicket(@CurrentInbox() p: InboxPrincipal): Promise<StreamTicketResponseDto> {
+    const { ticket, expiresInSeconds } = await this.tickets.issue(p.project.id, p.subscriberId);
+    return { ticket, expires_in_seconds: expiresInSeconds, stream_url: `/v1/inbox/${encodeURIComponent(p.subscriberId)}/stream?ticket=${ticket}` };
+  }
+
+  @Patch(':message_id')
+  @ApiOperation({ operationId: 'updateInboxMessage', summary: 'Mark one message read/unread, seen, archived, to-do, or snooze it' })
+  @ApiErrors(400, 404, 422)
+  async updateInboxMessage(@CurrentInbox() p: InboxPrincipal, @Param('message_id') id: string, @Body() body: UpdateMessageDto): Promise<InboxMessageResponseDto> {
+    return { success: true, message: presentMessage(await this.inbox.update(p.project.id, p.subscriberId, id, body)) };
+  }
+}

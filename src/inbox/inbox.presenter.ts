@@ -1,0 +1,25 @@
+import type { InboxMessageDto } from './dto/inbox.dto.js';
+import type { MessageRow } from './inbox.types.js';
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export function presentMessage(m: MessageRow): InboxMessageDto {
+  return {
+    id: m.id,
+    title: m.title,
+    body: m.body,
+    icon: m.icon,
+    url: m.url,
+    data: m.data,
+    topic: m.topic,
+    is_read: m.readAt !== null,
+    read_at: iso(m.readAt),
+    is_seen: m.seenAt !== null,
+    seen_at: iso(m.seenAt),
+    is_archived: m.archivedAt !== null,
+    archived_at: iso(m.archivedAt),
+    is_todo: m.isTodo,
+    snoozed_until: m.snoozedUntil && new Date(m.snoozedUntil) > new Date() ? iso(m.snoozedUntil) : null,
+    created_at: iso(m.createdAt)!,
+  };
+}

@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error.js';
+import type { ListInboxQueryDto, UpdateMessageDto } from './dto/inbox.dto.js';
+import { InboxRepository } from './inbox.repository.js';
+import type { InboxCounts, MessageChange, MessageRow } from './inbox.types.js';
+import type { BulkAction } from './sql/inbox.sql.js';
+import { InboxHub } from './stream/inbox-hub.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** `%` and `_` in a search are literal characters, not wildcards. */
+const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * One subscriber's inbox: list, counts, and changes. Every change writes its stream event in the
+ * same statement and then signals the subscriber's streams (on every replica).
+ */
+@Injectable()
+export class InboxService {
+  constructor(
+    private readonly repository: InboxRepository,
+    private readonly hub: InboxHub,
+  ) {}
+
+  async list(projectId: string, subscriberId: string, q: ListInboxQueryDto): Promise<{ items: MessageRow[]; nextCursor: string | null; limit: number }> {
+    const limit = q.limit ?? 20;
+    // notifyd's `filter` (all | unread | todo) is an alias of `status`.
+    const status = q.status ?? (q.filter && q.filter !== 'all' ? q.filter : undefined);
+    const rows = await this.repository.list(projectId, subscriberId, {
+      archived: q.archived === 'true' ? 'only' : q.archived === 'all' ? 'include' : 'exclude',
+      status: (status as 'unread' | 'read' | 'unseen' | 'todo' | undefined) ?? null,
+      topic: q.topic ?? null,
+      search: q.q ? likePattern(q.q) : null,
+      snoozed: q.snoozed === 'true',
+      after: q.cursor ? decodeCursor(q.cursor) : undefined,
+      limit: limit + 1,
+    });
+    const items = rows.slice(0, limit);
+    const last = items[items.length - 1];
+    return { items, nextCursor: rows.length > limit ? Buffer.from(JSON.stringify([last.createdKey, last.id])).toString('base64url') : null, limit };
+  }
+
+  counts(projectId: string, subscriberId: string): Promise<InboxCounts> {
+    return this.repository.counts(projectId, subscriberId);
+  }
+
+  async update(projectId: string, subscriberId: string, messageId: string, dto: UpdateMessageDto): Promise<MessageRow> {
+    const change: MessageChange = { read: dto.read, seen: dto.seen, archived: dto.archived, isTodo: dto.is_todo };
+    if (dto.snoozed_until !== undefined) {
+      const until = dto.snoozed_until === null ? null : new Date(dto.snoozed_until);
+      if (until && until.getTime() <= Date.now()) throw ApiError.unprocessable('validation_failed', 'snoozed_until must be in the future (or null to end a snooze).');
+      change.snoozedUntil = until;
+    }
+    const row = UUID.test(messageId) ? await this.repository.update(projectId, subscriberId, messageId, change) : undefined;
+    if (!row) throw ApiError.notFound('Message', messageId.slice(0, 60));
+    this.hub.changed(projectId, subscriberId);
+    return row;
+  }
+
+  async bulk(projectId: string, subscriberId: string, action: BulkAction, topic: string | undefined): Promise<number> {
+    const n = await this.repository.bulk(projectId, subscriberId, action, topic ?? null);
+    if (n) this.hub.changed(projectId, subscriberId);
+    return n;
+  }
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
+    if (typeof createdAt === 'string' && UUID.test(id) && !Number.isNaN(Date.parse(createdAt))) return { createdAt, id };
+  } catch {
+    // fall through
+  }
+  throw ApiError.badRequest('invalid_cursor', 'cursor is not one this API returned; pass next_cursor from the previous page unchanged.');
+}

@@ -1,0 +1,48 @@
+export interface MessageRow {
+  id: string;
+  title: string | null;
+  body: string;
+  icon: string;
+  url: string | null;
+  data: Record<string, unknown>;
+  topic: string | null;
+  readAt: Date | null;
+  seenAt: Date | null;
+  archivedAt: Date | null;
+  isTodo: boolean;
+  snoozedUntil: Date | null;
+  createdAt: Date;
+  createdKey: string;
+}
+
+export interface InboxCounts {
+  unread: number;
+  unseen: number;
+  total: number;
+}
+
+/** One event of a subscriber's stream; `id` is a bigint as text. */
+export interface InboxEvent {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+export interface MessageFilter {
+  archived: 'exclude' | 'only' | 'include';
+  status: 'unread' | 'read' | 'unseen' | 'todo' | null;
+  topic: string | null;
+  search: string | null;
+  snoozed: boolean;
+  after?: { createdAt: string; id: string };
+  limit: number;
+}
+
+export interface MessageChange {
+  read?: boolean;
+  seen?: boolean;
+  archived?: boolean;
+  isTodo?: boolean;
+  /** Present: set (a date) or clear (null) the snooze. */
+  snoozedUntil?: Date | null;
+}

@@ -1,0 +1,33 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import { InboxRepository } from '../inbox.repository.js';
+
+const hash = (ticket: string) => createHash('sha256').update(ticket).digest('hex');
+
+/**
+ * Single-use, short-lived tickets for the stream URL: EventSource cannot send headers, and a
+ * long-lived token in a URL ends up in proxy logs and browser history. A ticket is 256 random
+ * bits, stored as its SHA-256 in PostgreSQL (any replica may serve the stream) and deleted by
+ * the read that uses it.
+ */
+@Injectable()
+export class StreamTickets {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repository: InboxRepository,
+  ) {}
+
+  async issue(projectId: string, subscriberId: string): Promise<{ ticket: string; expiresInSeconds: number }> {
+    const ticket = `tkt_${randomBytes(32).toString('base64url')}`;
+    await this.repository.insertTicket(hash(ticket), projectId, subscriberId, this.config.inbox.ticketTtlSecs);
+    return { ticket, expiresInSeconds: this.config.inbox.ticketTtlSecs };
+  }
+
+  /** The ticket's project and subscriber, once; undefined when unknown, used or expired. */
+  consume(ticket: string): Promise<{ projectId: string; subscriberId: string } | undefined> {
+    if (!/^tkt_[A-Za-z0-9_-]{43}$/.test(ticket)) return Promise.resolve(undefined);
+    return this.repository.consumeTicket(hash(ticket));
+  }
+}

@@ -1,0 +1,24 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import type { ProjectRef } from '../projects/project.types.js';
+import { SubscriberTokens } from './auth/subscriber-tokens.js';
+import { SubscriberTokenDto, SubscriberTokenResponseDto } from './dto/inbox.dto.js';
+
+@ApiTags('Inbox')
+@ProjectAuth()
+@Controller('v1/auth')
+export class SubscriberTokensController {
+  constructor(private readonly tokens: SubscriberTokens) {}
+
+  @Post('subscriber-token')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'createSubscriberToken', summary: 'Mint a subscriber token (HS256, 1–24 h) that opens only that subscriber’s inbox' })
+  @ApiErrors(422, 503)
+  async createSubscriberToken(@CurrentProject() project: ProjectRef, @Body() body: SubscriberTokenDto): Promise<SubscriberTokenResponseDto> {
+    const ttlHours = body.ttl_hours ?? 2;
+    const { token, expiresAt } = await this.tokens.issue(project.id, body.subscriber_id, ttlHours);
+    return { token, subscriber_id: body.subscriber_id, project_id: project.id, expires_at: expiresAt.toISOString(), ttl_hours: ttlHours };
+  }
+}

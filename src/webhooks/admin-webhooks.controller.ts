@@ -1,0 +1,66 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminAuth, CurrentOperator } from '../common/auth/auth.decorators.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { type Actor, ProjectsService } from '../projects/projects.service.js';
+import {
+  AdminCreateWebhookDto,
+  AdminListWebhooksQueryDto,
+  CreateWebhookResponseDto,
+  DeleteWebhookResponseDto,
+  UpdateWebhookDto,
+  WebhookListDto,
+  WebhookResponseDto,
+} from './dto/webhook.dto.js';
+import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+import { presentWebhook } from './webhook.presenter.js';
+
+/** notifyd's admin-managed webhooks (`/v1/admin/webhooks`), across projects. */
+@ApiTags('Admin: webhooks')
+@Controller('v1/admin/webhooks')
+export class AdminWebhooksController {
+  constructor(
+    private readonly endpoints: WebhookEndpointsService,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @AdminAuth()
+  @ApiOperation({ operationId: 'adminCreateWebhook', summary: 'Register a webhook endpoint for a project; the secret is shown once' })
+  @ApiErrors(422, 503)
+  async adminCreateWebhook(@Body() body: AdminCreateWebhookDto, @CurrentOperator() by: Actor): Promise<CreateWebhookResponseDto> {
+    await this.projects.get(body.project_id).catch(() => {
+      throw ApiError.unprocessable('unknown_project', `Project '${body.project_id}' does not exist; list projects with GET /v1/admin/projects.`);
+    });
+    const { endpoint, secret } = await this.endpoints.create(body.project_id, body, by);
+    return { success: true, id: endpoint.id, secret, warning: 'Store the secret now: it cannot be shown again.', webhook: presentWebhook(endpoint) };
+  }
+
+  @Get()
+  @AdminAuth({ readers: true })
+  @ApiOperation({ operationId: 'adminListWebhooks', summary: 'List webhook endpoints of every project (filter by project or state)' })
+  @ApiErrors(422)
+  async adminListWebhooks(@Query() query: AdminListWebhooksQueryDto): Promise<WebhookListDto> {
+    const list = (await this.endpoints.list(query.project_id ?? null, query.enabled)).map(presentWebhook);
+    return { webhooks: list, count: list.length };
+  }
+
+  @Patch(':id')
+  @AdminAuth()
+  @ApiOperation({ operationId: 'adminUpdateWebhook', summary: 'Change or re-enable any project’s webhook endpoint' })
+  @ApiErrors(404, 422)
+  async adminUpdateWebhook(@Param('id') id: string, @Body() body: UpdateWebhookDto, @CurrentOperator() by: Actor): Promise<WebhookResponseDto> {
+    return { success: true, webhook: presentWebhook(await this.endpoints.update(id, null, body, by)) };
+  }
+
+  @Delete(':id')
+  @AdminAuth()
+  @ApiOperation({ operationId: 'adminDeleteWebhook', summary: 'Delete any project’s webhook endpoint and its delivery log' })
+  @ApiErrors(404)
+  async adminDeleteWebhook(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<DeleteWebhookResponseDto> {
+    await this.endpoints.delete(id, null, by);
+    return { success: true, id };
+  }
+}

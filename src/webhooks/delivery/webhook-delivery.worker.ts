@@ -1,0 +1,205 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { SignalsService } from '../../database/signals/signals.service.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import { Sleeper } from '../../common/sleeper.js';
+import { runPool } from '../../jobs/worker/pool.js';
+import { decryptSecret, secretsKey } from '../webhook-secrets.js';
+import { type ClaimedDelivery, type EndpointSecrets, webhookId } from '../webhook.types.js';
+import { type DeliveryUpdate, WebhooksRepository } from '../webhooks.repository.js';
+import { webhookRetryDelayMs } from './webhook-retry.js';
+import { WebhookSender } from './webhook-sender.js';
+import { webhookHeaders } from './webhook-signature.js';
+
+/** Advisory lock of the delivery maintenance (reaper, retention): one replica per tick. */
+const MAINTENANCE_LOCK = 0x6e6f7450;
+const MAINTENANCE_EVERY_MS = 60_000;
+const REAP_BATCH = 1_000;
+const PURGE_BATCH = 5_000;
+
+/** Signal topic: deliveries were queued (any replica's sender may take them now). */
+const DUE_TOPIC = 'webhooks.due';
+
+/** What one claimed batch did, for tests and logs. */
+export interface DeliveryRound {
+  claimed: number;
+  delivered: number;
+  retried: number;
+  failed: number;
+  disabledEndpoints: string[];
+}
+
+/**
+ * Sends queued deliveries (worker role): claim a batch (SKIP LOCKED), sign and POST each with
+ * bounded concurrency, then write every outcome in one statement, touch endpoint health, and
+ * disable endpoints that answered 410, pointed at a refused address, or failed for a day.
+ * Nothing is held open across a request. A lease reaper and the log's retention run once per
+ * minute on one replica.
+ */
+@Injectable()
+export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  private readonly sleeper = new Sleeper();
+  private loop: Promise<void> | undefined;
+  private stopping = false;
+  private lastMaintenance = 0;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repository: WebhooksRepository,
+    private readonly sender: WebhookSender,
+    private readonly signals: SignalsService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.server.role === 'api') return;
+    this.signals.subscribe(DUE_TOPIC, { received: () => this.sleeper.wake(), resync: () => this.sleeper.wake() });
+    this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    this.sleeper.wake();
+    await this.loop;
+  }
+
+  /** Something was queued (and committed): send it now instead of at the next poll, on this replica or a worker one. */
+  wake(): void {
+    this.sleeper.wake();
+    this.signals.send(DUE_TOPIC, '*');
+  }
+
+  /** Sends everything due now; for tests and tools that drive the sender by hand. */
+  async drainOnce(): Promise<DeliveryRound> {
+    const total: DeliveryRound = { claimed: 0, delivered: 0, retried: 0, failed: 0, disabledEndpoints: [] };
+    for (;;) {
+      const round = await this.round();
+      if (round.claimed === 0) return total;
+      total.claimed += round.claimed;
+      total.delivered += round.delivered;
+      total.retried += round.retried;
+      total.failed += round.failed;
+      total.disabledEndpoints.push(...round.disabledEndpoints);
+    }
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      let claimed = 0;
+      try {
+        if (Date.now() - this.lastMaintenance >= MAINTENANCE_EVERY_MS) await this.maintain();
+        claimed = (await this.round()).claimed;
+        failures = 0;
+      } catch (err) {
+        failures++;
+        this.logger.warn(`delivery round failed (${(err as Error).message}); retrying`);
+        await this.sleeper.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
+        continue;
+      }
+      if (claimed < this.config.webhooks.batchSize && !this.stopping) await this.sleeper.sleep(this.config.webhooks.pollIntervalMs);
+    }
+  }
+
+  /** Claims one batch, sends it, records it. */
+  async round(): Promise<DeliveryRound> {
+    const claimed = await this.repository.claim(this.config.webhooks.batchSize);
+    const round: DeliveryRound = { claimed: claimed.length, delivered: 0, retried: 0, failed: 0, disabledEndpoints: [] };
+    if (claimed.length === 0) return round;
+    const endpoints = new Map((await this.repository.endpointSecrets([...new Set(claimed.map((d) => d.endpointId))])).map((e) => [e.id, e]));
+    const secrets = new Map<string, string[]>();
+    const updates: DeliveryUpdate[] = [];
+    const disable = new Map<string, string>();
+    const succeeded = new Set<string>();
+    const failedEndpoints = new Set<string>();
+
+    await runPool(claimed, this.config.webhooks.concurrency, async (delivery) => {
+      const endpoint = endpoints.get(delivery.endpointId);
+      if (!endpoint?.enabled) {
+        updates.push(this.update(delivery, 'cancelled', null, null, 'endpoint disabled before this attempt', 0));
+        return;
+      }
+      const started = Date.now();
+      const body = JSON.stringify(delivery.payload);
+      const headers = webhookHeaders(this.secretsOf(endpoint, secrets), webhookId(delivery.id), body);
+      const outcome = await this.sender.post(endpoint.url, body, headers);
+      const took = Date.now() - started;
+      if (outcome.kind === 'delivered') {
+        succeeded.add(endpoint.id);
+        round.delivered++;
+        updates.push(this.update(delivery, 'delivered', null, outcome.statusCode, null, took));
+        return;
+      }
+      failedEndpoints.add(endpoint.id);
+      if (outcome.kind === 'disable') {
+        disable.set(endpoint.id, outcome.error);
+        round.failed++;
+        updates.push(this.update(delivery, 'failed', null, outcome.statusCode, outcome.error, took));
+        return;
+      }
+      if (delivery.attempts >= delivery.maxAttempts) {
+        round.failed++;
+        updates.push(this.update(delivery, 'failed', null, outcome.statusCode, `${outcome.error} (gave up after ${delivery.attempts} attempts)`, took));
+        // A day of failures with no success since this event was queued: the receiver is gone.
+        if (!endpoint.lastSuccessAt || endpoint.lastSuccessAt < delivery.createdAt) {
+          disable.set(endpoint.id, `every attempt failed for a day (${delivery.attempts} attempts); last error: ${outcome.error}`);
+        }
+        return;
+      }
+      round.retried++;
+      const runAt = new Date(Date.now() + webhookRetryDelayMs(delivery.attempts, outcome.retryAfterMs));
+      updates.push(this.update(delivery, 'retry', runAt, outcome.statusCode, outcome.error, took));
+    });
+
+    await this.repository.finalise(updates);
+    for (const id of succeeded) failedEndpoints.delete(id);
+    await this.repository.touchEndpoints([...succeeded], [...failedEndpoints]);
+    if (disable.size) {
+      const off = await this.repository.disableEndpoints([...disable].map(([id, reason]) => ({ id, reason })));
+      for (const e of off) {
+        round.disabledEndpoints.push(e.id);
+        this.logger.warn(`disabled webhook endpoint ${e.id} of project ${e.projectId}: ${e.reason} (${e.cancelled} queued deliveries cancelled)`);
+      }
+    }
+    return round;
+  }
+
+  private update(d: ClaimedDelivery, status: DeliveryUpdate['status'], runAt: Date | null, statusCode: number | null, error: string | null, durationMs: number): DeliveryUpdate {
+    return {
+      id: d.id,
+      attempts: d.attempts,
+      status,
+      runAt,
+      statusCode,
+      error,
+      entry: { attempt: d.attempts, at: new Date().toISOString(), status_code: statusCode, duration_ms: durationMs, error },
+    };
+  }
+
+  /** The endpoint's signing secrets, decrypted once per batch: current first, then the previous one during its overlap. */
+  private secretsOf(endpoint: EndpointSecrets, cache: Map<string, string[]>): string[] {
+    let list = cache.get(endpoint.id);
+    if (!list) {
+      const key = secretsKey(this.config.webhooks.secretKey, this.config.auth.jwtSecret);
+      if (!key) throw new Error('webhook secrets cannot be decrypted: set WEBHOOK_SECRET_KEY (or JWT_SECRET) as when the endpoint was created');
+      list = [decryptSecret(key, endpoint.id, endpoint.secretEnc)];
+      if (endpoint.previousSecretEnc) list.push(decryptSecret(key, endpoint.id, endpoint.previousSecretEnc));
+      cache.set(endpoint.id, list);
+    }
+    return list;
+  }
+
+  /** Reaper (a worker died mid-request) and retention of the delivery log, on one replica. */
+  async maintain(): Promise<void> {
+    this.lastMaintenance = Date.now();
+    const leaseSeconds = Math.ceil((this.config.webhooks.timeoutMs * 2) / 1000) + 60;
+    const retentionDays = this.config.webhooks.retentionDays;
+    await this.repository.asLeader(MAINTENANCE_LOCK, async () => {
+      while ((await this.repository.reap(leaseSeconds, REAP_BATCH)) === REAP_BATCH);
+      if (retentionDays) {
+        const before = new Date(Date.now() - retentionDays * 86_400_000);
+        while ((await this.repository.purge(before, PURGE_BATCH)) === PURGE_BATCH);
+      }
+    });
+  }
+}

@@ -1,0 +1,66 @@
+export const ENDPOINT_COLUMNS = `
+  id, project_id AS "projectId", url, description, events, enabled, secret_hint AS "secretHint",
+  previous_secret_expires_at AS "previousSecretExpiresAt", disabled_at AS "disabledAt",
+  disabled_reason AS "disabledReason", last_success_at AS "lastSuccessAt",
+  last_failure_at AS "lastFailureAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/** A new endpoint; the id is chosen by the caller (it is the secret's associated data). */
+export const INSERT_ENDPOINT = `
+  INSERT INTO webhook_endpoints (id, project_id, url, description, events, enabled, secret_enc, secret_hint)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+  RETURNING ${ENDPOINT_COLUMNS}`;
+
+/** One endpoint of one project ($2 null = any project, for operators); primary key. */
+export const FIND_ENDPOINT = `
+  SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND ($2::text IS NULL OR project_id = $2)`;
+
+/** Endpoints of one project, or of all ($1 null), newest first; webhook_endpoints_project_idx. */
+export const LIST_ENDPOINTS = `
+  SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
+   WHERE ($1::text IS NULL OR project_id = $1) AND ($2::boolean IS NULL OR enabled = $2)
+   ORDER BY created_at DESC, id DESC
+   LIMIT 1000`;
+
+/**
+ * Changes the fields given (null = unchanged). Re-enabling clears the disable record; disabling
+ * by hand records who did it. Primary key.
+ */
+export const UPDATE_ENDPOINT = `
+  UPDATE webhook_endpoints
+     SET url = COALESCE($3, url),
+         description = CASE WHEN $4::boolean THEN $5 ELSE description END,
+         events = COALESCE($6, events),
+         enabled = COALESCE($7, enabled),
+         disabled_at = CASE WHEN $7 IS TRUE THEN NULL WHEN $7 IS FALSE AND enabled THEN now() ELSE disabled_at END,
+         disabled_reason = CASE WHEN $7 IS TRUE THEN NULL WHEN $7 IS FALSE AND enabled THEN $8 ELSE disabled_reason END,
+         updated_at = now()
+   WHERE id = $1 AND ($2::text IS NULL OR project_id = $2)
+  RETURNING ${ENDPOINT_COLUMNS}`;
+
+/** Deletes an endpoint and (cascade) its delivery log; primary key. */
+export const DELETE_ENDPOINT = `
+  DELETE FROM webhook_endpoints WHERE id = $1 AND ($2::text IS NULL OR project_id = $2) RETURNING id`;
+
+/** A new secret; the current one stays valid until $4 (the overlap window). Primary key. */
+export const ROTATE_SECRET = `
+  UPDATE webhook_endpoints
+     SET previous_secret_enc = CASE WHEN $4::timestamptz > now() THEN secret_enc END,
+         previous_secret_expires_at = CASE WHEN $4::timestamptz > now() THEN $4::timestamptz END,
+         secret_enc = $3, secret_hint = $5, updated_at = now()
+   WHERE id = $1 AND project_id = $2
+  RETURNING ${ENDPOINT_COLUMNS}`;
+
+/**
+ * What a delivery attempt needs of its endpoints: URL, state and encrypted secrets (the
+ * previous one only while its overlap lasts). Primary key.
+ */
+export const ENDPOINT_SECRETS = `
+  SELECT id, url, enabled, secret_enc AS "secretEnc", last_success_at AS "lastSuccessAt",
+         CASE WHEN previous_secret_expires_at > now() THEN previous_secret_enc END AS "previousSecretEnc"
+    FROM webhook_endpoints WHERE id = ANY($1::uuid[])`;
+
+/** Endpoints switched off by notifyd or by hand, for the digest; webhook_endpoints_disabled_idx. */
+export const DISABLED_ENDPOINTS = `
+  SELECT id, project_id AS "projectId", url, disabled_at AS "disabledAt", disabled_reason AS "disabledReason"
+    FROM webhook_endpoints WHERE NOT enabled AND disabled_at IS NOT NULL
+   ORDER BY disabled_at DESC LIMIT 100`;

@@ -1,0 +1,84 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { EnqueueEvents } from '../jobs/enqueue-events.js';
+import { DeliveryEvents } from '../jobs/worker/delivery-events.js';
+import type { Outcomes } from '../jobs/worker/outcomes.js';
+import { WebhookDeliveryWorker } from './delivery/webhook-delivery.worker.js';
+import { WEBHOOK_MAX_ATTEMPTS } from './delivery/webhook-retry.js';
+import { isWebhookEventType, type WebhookEventType } from './webhook-event-types.js';
+import { WebhooksRepository } from './webhooks.repository.js';
+
+/** A job event: its data is the job's row, read when the event is queued, plus `extra`. */
+export interface JobEvent {
+  jobId: string;
+  type: WebhookEventType;
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * Where events enter outbound webhooks. Emitting queues one delivery per subscribed, enabled
+ * endpoint in PostgreSQL (one statement per call, whatever the number of events) and wakes
+ * the sender; nothing is sent from the caller's request. Call it after your change committed.
+ *
+ *   webhooks.emit(projectId, 'subscriber.preference_changed', { subscriber_id, preferences })
+ *   webhooks.emitJobs([{ jobId, type: 'job.bounced', extra: { bounce_type: 'Permanent' } }])
+ *
+ * Job sent/failed/suppressed come from DeliveryEvents and job.queued from EnqueueEvents, here.
+ */
+@Injectable()
+export class WebhookEvents implements OnModuleInit {
+  constructor(
+    private readonly repository: WebhooksRepository,
+    private readonly deliveryEvents: DeliveryEvents,
+    private readonly enqueueEvents: EnqueueEvents,
+    private readonly worker: WebhookDeliveryWorker,
+  ) {}
+
+  onModuleInit(): void {
+    this.deliveryEvents.onFinalised((outcomes) => this.finalised(outcomes));
+    this.enqueueEvents.onQueued({
+      wantsIds: (projectId) => this.repository.wantsEvent(projectId, 'job.queued'),
+      queued: async (_projectId, jobIds) => void (await this.emitJobs(jobIds.map((jobId) => ({ jobId, type: 'job.queued' })))),
+    });
+  }
+
+  /** One event with free-form data. Returns the number of deliveries queued. */
+  emit(projectId: string, type: WebhookEventType, data: Record<string, unknown>): Promise<number> {
+    return this.emitMany([{ projectId, type, data }]);
+  }
+
+  async emitMany(events: { projectId: string; type: WebhookEventType; data: Record<string, unknown>; at?: Date }[]): Promise<number> {
+    if (events.length === 0) return 0;
+    for (const e of events) assertType(e.type);
+    const queued = await this.repository.emitEvents(
+      events.map((e) => ({ ...e, at: e.at ?? new Date() })),
+      WEBHOOK_MAX_ATTEMPTS,
+    );
+    if (queued) this.worker.wake();
+    return queued;
+  }
+
+  /** Events about jobs, in one statement; the job rows are read in SQL. */
+  async emitJobs(events: JobEvent[]): Promise<number> {
+    if (events.length === 0) return 0;
+    for (const e of events) assertType(e.type);
+    const queued = await this.repository.emitJobEvents(events, WEBHOOK_MAX_ATTEMPTS);
+    if (queued) this.worker.wake();
+    return queued;
+  }
+
+  /** Outcomes just written by the worker → job.sent / job.failed / job.suppressed. */
+  private async finalised(o: Outcomes): Promise<void> {
+    const events: JobEvent[] = [
+      ...o.sent.map((x) => ({ jobId: x.id, type: 'job.sent' as const })),
+      ...o.inbox.map((x) => ({ jobId: x.id, type: 'job.sent' as const })),
+      // notifyd: a job closed without a provider call (opted out at send time) is sent, provider `skipped`.
+      ...o.skipped.map((x) => ({ jobId: x.id, type: 'job.sent' as const })),
+      ...o.failed.map((x) => ({ jobId: x.id, type: x.error.startsWith('suppressed:') ? ('job.suppressed' as const) : ('job.failed' as const) })),
+    ];
+    await this.emitJobs(events);
+  }
+}
+
+function assertType(type: string): void {
+  if (!isWebhookEventType(type)) throw new Error(`unknown webhook event type '${type}'`);
+}

@@ -1,0 +1,103 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import type { ProjectRef } from '../projects/project.types.js';
+import {
+  CreateWebhookDto,
+  CreateWebhookResponseDto,
+  DeleteWebhookResponseDto,
+  DeliveryListDto,
+  DeliveryResponseDto,
+  ListDeliveriesQueryDto,
+  RotateWebhookSecretDto,
+  RotateWebhookSecretResponseDto,
+  UpdateWebhookDto,
+  WebhookListDto,
+  WebhookResponseDto,
+} from './dto/webhook.dto.js';
+import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+import { presentDelivery, presentWebhook } from './webhook.presenter.js';
+
+const by = (request: FastifyRequest) => ({ actor: 'api_key', ip: request.ip });
+
+@ApiTags('Webhooks')
+@ProjectAuth()
+@Controller('v1/webhooks')
+export class WebhooksController {
+  constructor(private readonly endpoints: WebhookEndpointsService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ operationId: 'createWebhook', summary: 'Register an endpoint for signed event deliveries; the secret is shown once' })
+  @ApiErrors(400, 422, 503)
+  async createWebhook(@CurrentProject() project: ProjectRef, @Body() body: CreateWebhookDto, @Req() req: FastifyRequest): Promise<CreateWebhookResponseDto> {
+    const { endpoint, secret } = await this.endpoints.create(project.id, body, by(req));
+    return { success: true, id: endpoint.id, secret, warning: 'Store the secret now: it cannot be shown again (rotate it with POST …/rotate-secret).', webhook: presentWebhook(endpoint) };
+  }
+
+  @Get()
+  @ApiOperation({ operationId: 'listWebhooks', summary: 'List this project’s webhook endpoints' })
+  @ApiErrors(400)
+  async listWebhooks(@CurrentProject() project: ProjectRef): Promise<WebhookListDto> {
+    const list = (await this.endpoints.list(project.id)).map(presentWebhook);
+    return { webhooks: list, count: list.length };
+  }
+
+  @Get(':id')
+  @ApiOperation({ operationId: 'getWebhook', summary: 'Get one webhook endpoint (state, health, secret hint)' })
+  @ApiErrors(404)
+  async getWebhook(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<WebhookResponseDto> {
+    return { success: true, webhook: presentWebhook(await this.endpoints.get(id, project.id)) };
+  }
+
+  @Patch(':id')
+  @ApiOperation({ operationId: 'updateWebhook', summary: 'Change an endpoint’s URL, events or description, or disable / re-enable it' })
+  @ApiErrors(404, 422)
+  async updateWebhook(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Body() body: UpdateWebhookDto, @Req() req: FastifyRequest): Promise<WebhookResponseDto> {
+    return { success: true, webhook: presentWebhook(await this.endpoints.update(id, project.id, body, by(req))) };
+  }
+
+  @Delete(':id')
+  @ApiOperation({ operationId: 'deleteWebhook', summary: 'Delete an endpoint and its delivery log' })
+  @ApiErrors(404)
+  async deleteWebhook(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Req() req: FastifyRequest): Promise<DeleteWebhookResponseDto> {
+    await this.endpoints.delete(id, project.id, by(req));
+    return { success: true, id };
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'rotateWebhookSecret', summary: 'New signing secret (shown once); the old one keeps signing during the overlap' })
+  @ApiErrors(404, 422, 503)
+  async rotateWebhookSecret(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Body() body: RotateWebhookSecretDto, @Req() req: FastifyRequest): Promise<RotateWebhookSecretResponseDto> {
+    const { endpoint, secret } = await this.endpoints.rotateSecret(id, project.id, body.overlap_seconds, by(req));
+    const view = presentWebhook(endpoint);
+    return { success: true, secret, previous_secret_valid_until: view.previous_secret_expires_at, webhook: view };
+  }
+
+  @Get(':id/deliveries')
+  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: 'The endpoint’s delivery log, newest first: status, attempts, answers, next retry' })
+  @ApiErrors(400, 404)
+  async listWebhookDeliveries(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Query() query: ListDeliveriesQueryDto): Promise<DeliveryListDto> {
+    const limit = query.limit ?? 50;
+    const { items, nextCursor } = await this.endpoints.deliveries(id, project.id, limit, query.cursor, query.status);
+    return { items: items.map(presentDelivery), next_cursor: nextCursor, limit };
+  }
+
+  @Get(':id/deliveries/:delivery_id')
+  @ApiOperation({ operationId: 'getWebhookDelivery', summary: 'One delivery with its payload and every attempt' })
+  @ApiErrors(404)
+  async getWebhookDelivery(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Param('delivery_id') deliveryId: string): Promise<DeliveryResponseDto> {
+    return { success: true, delivery: presentDelivery(await this.endpoints.delivery(id, deliveryId, project.id)) };
+  }
+
+  @Post(':id/deliveries/:delivery_id/redeliver')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'redeliverWebhook', summary: 'Queue a failed or cancelled delivery again (same webhook-id, fresh attempts)' })
+  @ApiErrors(404, 409)
+  async redeliverWebhook(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Param('delivery_id') deliveryId: string, @Req() req: FastifyRequest): Promise<DeliveryResponseDto> {
+    return { success: true, delivery: presentDelivery(await this.endpoints.redeliver(id, deliveryId, project.id, by(req))) };
+  }
+}

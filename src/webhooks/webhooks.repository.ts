@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import { Db } from '../database/db.js';
+import * as deliveries from './sql/deliveries.sql.js';
+import * as emit from './sql/emit.sql.js';
+import * as endpoints from './sql/endpoints.sql.js';
+import type { ClaimedDelivery, DeliveryRow, EndpointRow, EndpointSecrets } from './webhook.types.js';
+
+export interface EndpointPatch {
+  url?: string;
+  description?: { value: string | null };
+  events?: string[];
+  enabled?: boolean;
+  disabledReason?: string;
+}
+
+/** One attempt's result as the finalise statement takes it. */
+export interface DeliveryUpdate {
+  id: string;
+  attempts: number;
+  status: 'delivered' | 'retry' | 'failed' | 'cancelled';
+  runAt: Date | null;
+  statusCode: number | null;
+  error: string | null;
+  entry: object;
+}
+
+/** All SQL of outbound webhooks: endpoints, emission, the delivery queue and its log. */
+@Injectable()
+export class WebhooksRepository {
+  constructor(private readonly db: Db) {}
+
+  async insertEndpoint(e: { id: string; projectId: string; url: string; description: string | null; events: string[]; enabled: boolean; secretEnc: Buffer; secretHint: string }): Promise<EndpointRow> {
+    return (await this.db.one<EndpointRow>(endpoints.INSERT_ENDPOINT, [e.id, e.projectId, e.url, e.description, e.events, e.enabled, e.secretEnc, e.secretHint]))!;
+  }
+
+  findEndpoint(id: string, projectId: string | null): Promise<EndpointRow | undefined> {
+    return this.db.one<EndpointRow>(endpoints.FIND_ENDPOINT, [id, projectId]);
+  }
+
+  listEndpoints(projectId: string | null, enabled?: boolean): Promise<EndpointRow[]> {
+    return this.db.rows<EndpointRow>(endpoints.LIST_ENDPOINTS, [projectId, enabled ?? null]);
+  }
+
+  updateEndpoint(id: string, projectId: string | null, p: EndpointPatch): Promise<EndpointRow | undefined> {
+    return this.db.one<EndpointRow>(endpoints.UPDATE_ENDPOINT, [
+      id,
+      projectId,
+      p.url ?? null,
+      p.description !== undefined,
+      p.description?.value ?? null,
+      p.events ?? null,
+      p.enabled ?? null,
+      p.disabledReason ?? null,
+    ]);
+  }
+
+  async deleteEndpoint(id: string, projectId: string | null): Promise<boolean> {
+    return (await this.db.rows(endpoints.DELETE_ENDPOINT, [id, projectId])).length > 0;
+  }
+
+  rotateSecret(id: string, projectId: string, secretEnc: Buffer, secretHint: string, previousValidUntil: Date): Promise<EndpointRow | undefined> {
+    return this.db.one<EndpointRow>(endpoints.ROTATE_SECRET, [id, projectId, secretEnc, previousValidUntil, secretHint]);
+  }
+
+  endpointSecrets(ids: string[]): Promise<EndpointSecrets[]> {
+    return this.db.rows<EndpointSecrets>(endpoints.ENDPOINT_SECRETS, [ids]);
+  }
+
+  disabledEndpoints(): Promise<{ id: string; projectId: string; url: string; disabledAt: Date; disabledReason: string | null }[]> {
+    return this.db.rows(endpoints.DISABLED_ENDPOINTS);
+  }
+
+  async emitEvents(events: { projectId: string; type: string; data: object; at: Date }[], maxAttempts: number): Promise<number> {
+    const rows = await this.db.rows(emit.EMIT_EVENTS, [
+      events.map((e) => e.projectId),
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.data)),
+      events.map((e) => e.at.toISOString()),
+      maxAttempts,
+    ]);
+    return rows.length;
+  }
+
+  async emitJobEvents(events: { jobId: string; type: string; extra?: object }[], maxAttempts: number): Promise<number> {
+    const rows = await this.db.rows(emit.EMIT_JOB_EVENTS, [
+      events.map((e) => e.jobId),
+      events.map((e) => e.type),
+      events.map((e) => (e.extra ? JSON.stringify(e.extra) : null)),
+      maxAttempts,
+    ]);
+    return rows.length;
+  }
+
+  async wantsEvent(projectId: string, type: string): Promise<boolean> {
+    return (await this.db.one<{ wanted: boolean }>(emit.WANTS_EVENT, [projectId, type]))?.wanted ?? false;
+  }
+
+  claim(limit: number): Promise<ClaimedDelivery[]> {
+    return this.db.rows<ClaimedDelivery>(deliveries.CLAIM_DELIVERIES, [limit]);
+  }
+
+  async finalise(updates: DeliveryUpdate[]): Promise<void> {
+    if (updates.length === 0) return;
+    const byId: Record<string, object> = {};
+    for (const u of updates) byId[u.id] = { a: u.attempts, s: u.status, t: u.runAt?.toISOString() ?? null, c: u.statusCode, e: u.error, l: u.entry };
+    await this.db.exec(deliveries.FINALISE_DELIVERIES, [updates.map((u) => u.id), byId]);
+  }
+
+  async touchEndpoints(succeeded: string[], failed: string[]): Promise<void> {
+    if (succeeded.length || failed.length) await this.db.exec(deliveries.TOUCH_ENDPOINTS, [succeeded, failed]);
+  }
+
+  disableEndpoints(list: { id: string; reason: string }[]): Promise<{ id: string; projectId: string; reason: string; cancelled: number }[]> {
+    if (list.length === 0) return Promise.resolve([]);
+    return this.db.rows(deliveries.DISABLE_ENDPOINTS, [list.map((d) => d.id), list.map((d) => d.reason)]);
+  }
+
+  cancelQueued(endpointId: string, reason: string): Promise<number> {
+    return this.db.exec(deliveries.CANCEL_QUEUED, [endpointId, reason]);
+  }
+
+  reap(leaseSeconds: number, limit: number): Promise<number> {
+    return this.db.exec(deliveries.REAP_DELIVERIES, [leaseSeconds, limit]);
+  }
+
+  purge(before: Date, limit: number): Promise<number> {
+    return this.db.exec(deliveries.PURGE_DELIVERIES, [before, limit]);
+  }
+
+  listDeliveries(endpointId: string, limit: number, after: { createdAt: string; id: string } | undefined, status: string | undefined): Promise<DeliveryRow[]> {
+    return this.db.rows<DeliveryRow>(deliveries.LIST_DELIVERIES, [endpointId, limit, after?.createdAt ?? null, after?.id ?? null, status ?? null]);
+  }
+
+  findDelivery(id: string, endpointId: string): Promise<DeliveryRow | undefined> {
+    return this.db.one<DeliveryRow>(deliveries.FIND_DELIVERY, [id, endpointId]);
+  }
+
+  redeliver(id: string, endpointId: string): Promise<DeliveryRow | undefined> {
+    return this.db.one<DeliveryRow>(deliveries.REDELIVER, [id, endpointId]);
+  }
+
+  /** Runs fn only if no other replica holds the lock (transaction advisory lock). */
+  async asLeader<T>(lockKey: number, fn: () => Promise<T>): Promise<T | undefined> {
+    return this.db.transaction(async (runner) => {
+      const [row] = await this.db.rows<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [lockKey], runner);
+      return row.locked ? fn() : undefined;
+    });
+  }
+}

@@ -1,0 +1,278 @@
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
+
+const EVENT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
+const EVENT_MESSAGE = 'must be 1–100 letters, digits, _ . : or -, e.g. order.shipped';
+
+const STEPS_SCHEMA: ApiPropertyOptions = {
+  type: 'array' as const,
+  minItems: 1,
+  maxItems: 50,
+  description:
+    'Steps run in order; jumps are step indexes (the number of steps ends the run). Types: ' +
+    '`send` {channel, subject?, body?, body_html?, icon?, url?, priority?}; ' +
+    '`delay` {duration_secs}; ' +
+    '`condition` {field, operator, value?, on_true?, on_false?}; ' +
+    '`branch` {branches: [{conditions: [{field, operator, value?}], next}], default_next?}; ' +
+    '`throttle` {window_secs, limit? (1), key?} — over the limit the run ends; ' +
+    '`digest` {window_secs, key?, channel, subject?, body?…} — events of one subscriber and key are collected across triggers ' +
+    'and sent as one message with `{{item_count}}` and `{{items}}`. Fields: payload.<path>, subscriber.<field>, ' +
+    'subscriber.data.<path>, digest.item_count, inbox.is_read. Operators: eq, neq, gt, gte, lt, lte, in, not_in, contains, exists, not_exists.',
+  items: { type: 'object', additionalProperties: true, properties: { type: { type: 'string', enum: ['send', 'delay', 'condition', 'branch', 'throttle', 'digest'] } }, required: ['type'] },
+  example: [
+    { type: 'send', channel: 'in_app', body: 'Your order {{order_id}} shipped' },
+    { type: 'delay', duration_secs: 86400 },
+    { type: 'condition', field: 'inbox.is_read', operator: 'eq', value: true, on_true: 4 },
+    { type: 'send', channel: 'email', subject: 'Your order shipped', body: 'Track it: {{tracking_url}}' },
+  ],
+};
+
+export class UpsertWorkflowDto {
+  /** @example "order-shipped" */
+  @IsString()
+  @Matches(EVENT_PATTERN, { message: 'must be 1–100 letters, digits, _ . : or -' })
+  id: string;
+
+  /** @example "Order shipped" */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name: string;
+
+  /** @example "In-app now, email the next day if unread" */
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  description?: string;
+
+  /**
+   * The event name that starts a run (POST /v1/workflows/trigger).
+   * @example "order.shipped"
+   */
+  @IsString()
+  @Matches(EVENT_PATTERN, { message: EVENT_MESSAGE })
+  trigger_event: string;
+
+  @ApiProperty(STEPS_SCHEMA)
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  @IsObject({ each: true, message: 'each step must be an object with a type' })
+  steps: Record<string, unknown>[];
+
+  /** @example true */
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+}
+
+export class TriggerWorkflowDto {
+  /** @example "order.shipped" */
+  @IsString()
+  @Matches(EVENT_PATTERN, { message: EVENT_MESSAGE })
+  event: string;
+
+  /** @example "user_123" */
+  @IsString()
+  @Matches(SUBSCRIBER_ID_PATTERN, { message: 'must be 1–255 printable characters' })
+  subscriber_id: string;
+
+  /**
+   * Data for conditions and templates (`{{order_id}}`, `{{order.total}}`).
+   * @example {"order_id": "A-1042", "tracking_url": "https://acme.example/t/A-1042"}
+   */
+  @IsOptional()
+  @IsObject()
+  payload?: Record<string, unknown>;
+
+  /**
+   * A replay with the same key starts no new run and returns the first call's runs.
+   * @example "order-A-1042-shipped"
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[\x21-\x7e]{1,200}$/, { message: 'must be 1–200 printable ASCII characters without spaces' })
+  idempotency_key?: string;
+}
+
+export class ListRunsQueryDto {
+  /** @example "order-shipped" */
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  workflow_id?: string;
+
+  /** @example "user_123" */
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  subscriber_id?: string;
+
+  /** @example "waiting" */
+  @IsOptional()
+  @IsIn(['pending', 'processing', 'waiting', 'completed', 'failed', 'cancelled'])
+  status?: string;
+
+  /**
+   * Page size, 1–200 (default 50).
+   * @example 50
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
+
+  /** @example "WyIyMDI2LTExLTMwIDEwOjAwOjAwKzAwIiwiM2YyYiJd" */
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  cursor?: string;
+}
+
+export class WorkflowDto {
+  /** @example "order-shipped" */
+  id: string;
+  /** @example "Order shipped" */
+  name: string;
+  /** @example "In-app now, email the next day if unread" */
+  description: string | null;
+  /** @example "order.shipped" */
+  trigger_event: string;
+  /** @example [{"type": "send", "channel": "in_app", "body": "Your order {{order_id}} shipped"}] */
+  steps: Record<string, unknown>[];
+  /** @example true */
+  enabled: boolean;
+  /** @example "2026-11-30T10:00:00.000Z" */
+  created_at: string;
+  /** @example "2026-11-30T10:00:00.000Z" */
+  updated_at: string;
+}
+
+export class UpsertWorkflowResponseDto {
+  /** @example true */
+  success: boolean;
+  /** @example "order-shipped" */
+  id: string;
+  /** @example "acme" */
+  project_id: string;
+  /** @example true */
+  created: boolean;
+  workflow: WorkflowDto;
+}
+
+export class WorkflowListDto {
+  workflows: WorkflowDto[];
+  /** @example 1 */
+  count: number;
+}
+
+export class WorkflowResponseDto {
+  /** @example true */
+  success: boolean;
+  workflow: WorkflowDto;
+}
+
+export class TriggerWorkflowResponseDto {
+  /** @example true */
+  success: boolean;
+  /** @example "order.shipped" */
+  event: string;
+  /**
+   * One run per enabled workflow listening to the event.
+   * @example ["6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f"]
+   */
+  workflow_runs: string[];
+  /**
+   * true when an idempotency key replay returned earlier runs.
+   * @example false
+   */
+  deduplicated: boolean;
+}
+
+export class RunHistoryEntryDto {
+  /** @example 0 */
+  step: number;
+  /** @example "send" */
+  type: string;
+  /** @example "2026-11-30T10:00:00.000Z" */
+  at: string;
+  /** @example "sent" */
+  result?: string;
+  /** @example ["3f2b8c1e-7a0d-4b6e-9f1a-2c3d4e5f6a7b"] */
+  job_ids?: string[];
+  /** @example "in_app" */
+  detail?: string;
+}
+
+export class WorkflowRunDto {
+  /** @example "6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f" */
+  id: string;
+  /** @example "order-shipped" */
+  workflow_id: string;
+  /** @example "user_123" */
+  subscriber_id: string;
+  /** @example "order.shipped" */
+  trigger_event: string;
+  /** @example "waiting" */
+  status: string;
+  /** @example 2 */
+  current_step: number;
+  /**
+   * When a waiting or pending run resumes.
+   * @example "2026-12-01T10:00:00.000Z"
+   */
+  resume_at: string | null;
+  /**
+   * How a finished run ended: completed, throttled, digested into run …, cancelled, failed.
+   * @example null
+   */
+  outcome: string | null;
+  /** @example null */
+  error: string | null;
+  /** @example {"order_id": "A-1042"} */
+  payload: Record<string, unknown>;
+  history: RunHistoryEntryDto[];
+  /** @example "2026-11-30T10:00:00.000Z" */
+  created_at: string;
+  /** @example "2026-11-30T10:00:00.000Z" */
+  updated_at: string;
+  /** @example null */
+  finished_at: string | null;
+}
+
+export class WorkflowRunListDto {
+  items: WorkflowRunDto[];
+  /** @example null */
+  next_cursor: string | null;
+  /** @example 50 */
+  limit: number;
+}
+
+export class WorkflowRunResponseDto {
+  /** @example true */
+  success: boolean;
+  run: WorkflowRunDto;
+}
+
+export class CancelRunResponseDto {
+  /** @example true */
+  success: boolean;
+  /** @example "6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f" */
+  id: string;
+  /**
+   * Digests this run had opened, cancelled with it (their collected events are dropped).
+   * @example 0
+   */
+  digests_cancelled: number;
+}
+
+export class DeleteWorkflowResponseDto {
+  /** @example true */
+  success: boolean;
+  /** @example "order-shipped" */
+  id: string;
+}

@@ -1,0 +1,197 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../../common/errors/api-error.js';
+import type { SendRequestDto } from '../../jobs/dto/send.dto.js';
+import { EnqueueService } from '../../jobs/enqueue.service.js';
+import type { ProjectRef } from '../../projects/project.types.js';
+import { type ConditionScope, evaluate, resolveField } from '../workflow-conditions.js';
+import type { DigestStep, SendStep, ThrottleStep } from '../workflow-steps.js';
+import type { ClaimedRun, HistoryEntry, RunContext, RunUpdate } from '../workflow.types.js';
+import { WorkflowsRepository } from '../workflows.repository.js';
+import { flattenVars } from './flatten-vars.js';
+
+/** A condition or branch that loops without a delay stops here instead of spinning. */
+const MAX_STEPS_PER_PASS = 100;
+
+/** What a pass needs besides the run: the project (to enqueue) and facts for conditions. */
+export interface PassFacts {
+  project: ProjectRef | undefined;
+  subscriber: Record<string, unknown> | undefined;
+  /** Whether the in-app message of given jobs was read (inbox.is_read); undefined when unknown. */
+  inboxRead?: (jobIds: string[]) => Promise<boolean | null>;
+}
+
+/** A pass ended by a step's own transaction (throttled, merged into a digest): nothing left to write. */
+export const ENDED_IN_STEP = 'ended-in-step' as const;
+
+/**
+ * Runs the steps of one claimed run from where it stands until it waits (delay, digest window),
+ * ends, or fails. Sends go through EnqueueService with an idempotency key per run × step ×
+ * visit, so a step retried after a crash queues its message once. Throttle and digest write
+ * their side effect and the run's progress in one transaction fenced by the claim.
+ */
+@Injectable()
+export class RunExecutor {
+  constructor(
+    private readonly repository: WorkflowsRepository,
+    private readonly enqueue: EnqueueService,
+  ) {}
+
+  async execute(run: ClaimedRun, facts: PassFacts): Promise<RunUpdate | typeof ENDED_IN_STEP> {
+    const history: HistoryEntry[] = [...run.history];
+    const context: RunContext = { ...run.context, visits: { ...(run.context.visits ?? {}) } };
+    const steps = run.steps;
+    const at = () => new Date().toISOString();
+    const result = (status: RunUpdate['status'], step: number, extra: Partial<RunUpdate> = {}): RunUpdate => ({
+      id: run.id,
+      attempts: run.attempts,
+      status,
+      currentStep: step,
+      runAt: null,
+      context,
+      history,
+      outcome: null,
+      error: null,
+      errors: run.errors,
+      ...extra,
+    });
+    const scope = async (): Promise<ConditionScope> => ({
+      payload: run.payload,
+      subscriber: facts.subscriber,
+      digest: context.digestItems !== undefined ? { item_count: context.digestItems } : undefined,
+      inbox: facts.inboxRead && context.lastJobIds?.length ? { is_read: await facts.inboxRead(context.lastJobIds) } : undefined,
+    });
+
+    let i = run.currentStep;
+    for (let executed = 0; i < steps.length; executed++) {
+      if (executed >= MAX_STEPS_PER_PASS) {
+        return result('failed', i, { error: `more than ${MAX_STEPS_PER_PASS} steps in one pass: a condition or branch loops without a delay` });
+      }
+      const step = steps[i];
+      switch (step.type) {
+        case 'send': {
+          const jobIds = await this.send(run, facts, context, i, step, {});
+          history.push({ step: i, type: 'send', at: at(), ...jobIds });
+          i++;
+          break;
+        }
+        case 'delay': {
+          history.push({ step: i, type: 'delay', at: at(), result: 'waiting', detail: `${step.duration_secs} s` });
+          return result('waiting', i + 1, { runAt: new Date(Date.now() + step.duration_secs * 1000) });
+        }
+        case 'condition': {
+          const holds = evaluate(step, await scope());
+          history.push({ step: i, type: 'condition', at: at(), result: String(holds) });
+          i = (holds ? step.on_true : step.on_false) ?? i + 1;
+          break;
+        }
+        case 'branch': {
+          const s = await scope();
+          const taken = step.branches.findIndex((b) => b.conditions.every((c) => evaluate(c, s)));
+          history.push({ step: i, type: 'branch', at: at(), result: taken < 0 ? 'default' : `branch ${taken}` });
+          i = taken < 0 ? (step.default_next ?? i + 1) : step.branches[taken].next;
+          break;
+        }
+        case 'throttle': {
+          const passed = await this.throttle(run, context, history, i, step, await scope());
+          if (!passed) return ENDED_IN_STEP;
+          i++;
+          break;
+        }
+        case 'digest': {
+          if (context.digest?.step === i) {
+            // This run opened the digest: close it when its window ends and send one message.
+            if (new Date(context.digest.closesAt) > new Date()) return result('waiting', i, { runAt: new Date(context.digest.closesAt) });
+            const items = await this.repository.closeDigest(context.digest.id);
+            const sent = await this.send(run, facts, context, i, step, { items, item_count: items.length });
+            history.push({ step: i, type: 'digest', at: at(), ...sent, result: sent.result === 'sent' ? 'closed' : sent.result, detail: `${items.length} item(s)${sent.detail ? `; ${sent.detail}` : ''}` });
+            context.digestItems = items.length;
+            delete context.digest;
+            i++;
+            break;
+          }
+          const joined = await this.joinDigest(run, context, history, i, step, await scope());
+          if (joined === 'follower') return ENDED_IN_STEP;
+          return result('waiting', i, { runAt: new Date(context.digest!.closesAt) });
+        }
+      }
+    }
+    return result('completed', steps.length, { outcome: 'completed' });
+  }
+
+  /**
+   * Queues the step's message for the run's subscriber. The idempotency key names the run, the
+   * step and how many times this run has visited it (persisted with the run), so a retried pass
+   * dedupes while a workflow that loops back after a delay sends again.
+   */
+  private async send(
+    run: ClaimedRun,
+    facts: PassFacts,
+    context: RunContext,
+    i: number,
+    step: SendStep | DigestStep,
+    extraVars: Record<string, unknown>,
+  ): Promise<Pick<HistoryEntry, 'result' | 'job_ids' | 'detail'>> {
+    const visits = context.visits!;
+    visits[i] = (visits[i] ?? 0) + 1;
+    if (!facts.project) return { result: 'skipped', detail: 'the project no longer exists' };
+    const vars = { ...flattenVars(run.payload), ...extraVars, subscriber_id: run.subscriberId, workflow_id: run.workflowId, run_id: run.id };
+    const request = {
+      channels: [step.channel],
+      subscriber_id: run.subscriberId,
+      subject: step.subject,
+      body: step.body,
+      body_html: step.body_html,
+      icon: step.icon,
+      url: step.url,
+      priority: step.priority,
+      vars,
+      idempotency_key: `wf-${run.id}-${i}-${visits[i]}`,
+    } as SendRequestDto;
+    try {
+      const response = await this.enqueue.send(facts.project, request);
+      context.lastJobIds = response.job_ids;
+      if (response.job_ids.length) return { result: 'sent', job_ids: response.job_ids };
+      return { result: 'skipped', detail: response.skipped.map((s) => `${s.channel}: ${s.reason}`).join('; ') || 'nothing queued' };
+    } catch (err) {
+      // The request was refused (channel not configured…): the step is skipped, the run goes on.
+      if (err instanceof ApiError) return { result: 'skipped', detail: (err.getResponse() as { message?: string }).message ?? err.message };
+      throw err;
+    }
+  }
+
+  /** Counts this run in the throttle window; over the limit the run ends here, in the same transaction. */
+  private throttle(run: ClaimedRun, context: RunContext, history: HistoryEntry[], i: number, step: ThrottleStep, scope: ConditionScope): Promise<boolean> {
+    const key = step.key ? String(resolveField(scope, step.key) ?? '') : '';
+    return this.repository.withProgress(
+      run,
+      (runner) => this.repository.throttleHit(runner, run, i, key, step.window_secs).then((count) => count <= step.limit),
+      (passed) => {
+        history.push({ step: i, type: 'throttle', at: new Date().toISOString(), result: passed ? 'passed' : 'throttled', detail: `limit ${step.limit} per ${step.window_secs} s` });
+        return passed ? { step: i + 1, context, history } : { step: i, context, history, end: { status: 'completed', outcome: 'throttled' } };
+      },
+    );
+  }
+
+  /**
+   * Joins the open digest of the run's key, or opens it. The opener leads: it waits for the
+   * window and sends. A follower's event is now an item of the leader's digest; its run ends
+   * here, in the same transaction as the join.
+   */
+  private async joinDigest(run: ClaimedRun, context: RunContext, history: HistoryEntry[], i: number, step: DigestStep, scope: ConditionScope): Promise<'leader' | 'follower'> {
+    const key = step.key ? String(resolveField(scope, step.key) ?? '') : '';
+    const digest = await this.repository.withProgress(
+      run,
+      (runner) => this.repository.joinDigest(runner, run, i, key, step.window_secs),
+      (d) => {
+        const leader = d.leaderRunId === run.id;
+        history.push({ step: i, type: 'digest', at: new Date().toISOString(), result: leader ? 'opened' : 'joined', detail: leader ? `closes at ${new Date(d.closesAt).toISOString()}` : `digest of run ${d.leaderRunId}` });
+        if (leader) {
+          context.digest = { id: d.id, step: i, closesAt: new Date(d.closesAt).toISOString() };
+          return { step: i, context, history };
+        }
+        return { step: i, context, history, end: { status: 'completed', outcome: `digested into run ${d.leaderRunId}` } };
+      },
+    );
+    return digest.leaderRunId === run.id ? 'leader' : 'follower';
+  }
+}

@@ -1,0 +1,172 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import { Sleeper } from '../../common/sleeper.js';
+import { SignalsService } from '../../database/signals/signals.service.js';
+import { runPool } from '../../jobs/worker/pool.js';
+import type { ProjectRef } from '../../projects/project.types.js';
+import { ProjectsService } from '../../projects/projects.service.js';
+import { SubscribersService } from '../../subscribers/subscribers.service.js';
+import type { ClaimedRun, RunUpdate } from '../workflow.types.js';
+import { StaleRunError, WorkflowsRepository } from '../workflows.repository.js';
+import { ENDED_IN_STEP, type PassFacts, RunExecutor } from './run-executor.js';
+
+const MAINTENANCE_LOCK = 0x6e6f7451;
+/** Signal topic: runs were started (any replica's engine may take them now). */
+const DUE_TOPIC = 'workflows.due';
+const MAINTENANCE_EVERY_MS = 60_000;
+/** A run held longer than this by an engine that stopped answering is handed out again. */
+const LEASE_SECONDS = 300;
+/** Unexpected errors (database down…) are retried with backoff this many times, then the run fails. */
+const MAX_ERRORS = 5;
+
+/** Something besides the core that knows whether in-app messages were read (the inbox). */
+export type InboxReadLookup = (projectId: string, jobIds: string[]) => Promise<boolean | null>;
+
+/**
+ * Resumes workflow runs in the worker role: claims due runs (SKIP LOCKED: any number of
+ * replicas, each run on one), executes each from where it stands with bounded concurrency,
+ * and records where every run of the batch stands in one statement. Sleeps until woken by a
+ * trigger in this process or the poll interval (the bound on how late a delay resumes).
+ */
+@Injectable()
+export class WorkflowEngine implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Workflows');
+  private readonly sleeper = new Sleeper();
+  private loop: Promise<void> | undefined;
+  private stopping = false;
+  private lastMaintenance = 0;
+  private inboxRead: InboxReadLookup | undefined;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repository: WorkflowsRepository,
+    private readonly executor: RunExecutor,
+    private readonly projects: ProjectsService,
+    private readonly subscribers: SubscribersService,
+    private readonly signals: SignalsService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.server.role === 'api') return;
+    this.signals.subscribe(DUE_TOPIC, { received: () => this.sleeper.wake(), resync: () => this.sleeper.wake() });
+    this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    this.sleeper.wake();
+    await this.loop;
+  }
+
+  /** Runs were started (committed): resume them now, on this replica or a worker one. */
+  wake(): void {
+    this.sleeper.wake();
+    this.signals.send(DUE_TOPIC, '*');
+  }
+
+  /** The inbox module tells conditions on `inbox.is_read` how to find out. */
+  useInboxReadLookup(lookup: InboxReadLookup): void {
+    this.inboxRead = lookup;
+  }
+
+  /** Runs everything due now (tests, tools). Returns the number of passes made. */
+  async drainOnce(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await this.round();
+      if (n === 0) return total;
+      total += n;
+    }
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      let claimed = 0;
+      try {
+        if (Date.now() - this.lastMaintenance >= MAINTENANCE_EVERY_MS) await this.maintain();
+        claimed = await this.round();
+        failures = 0;
+      } catch (err) {
+        failures++;
+        this.logger.warn(`workflow round failed (${(err as Error).message}); retrying`);
+        await this.sleeper.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
+        continue;
+      }
+      if (claimed < this.config.workflows.batchSize && !this.stopping) await this.sleeper.sleep(this.config.workflows.pollIntervalMs);
+    }
+  }
+
+  /** Claims one batch of due runs, executes them, records them. Returns how many were claimed. */
+  async round(): Promise<number> {
+    const runs = await this.repository.claim(this.config.workflows.batchSize);
+    if (runs.length === 0) return 0;
+    const facts = await this.facts(runs);
+    const updates: RunUpdate[] = [];
+    await runPool(runs, this.config.workflows.concurrency, async (run) => {
+      try {
+        const update = await this.executor.execute(run, facts(run));
+        if (update !== ENDED_IN_STEP) updates.push(update);
+      } catch (err) {
+        if (err instanceof StaleRunError) return;
+        const errors = run.errors + 1;
+        const message = (err as Error)?.message ?? String(err);
+        this.logger.warn(`run ${run.id} of workflow ${run.workflowId} failed (${errors}/${MAX_ERRORS}): ${message}`);
+        updates.push({
+          id: run.id,
+          attempts: run.attempts,
+          status: errors >= MAX_ERRORS ? 'failed' : 'pending',
+          currentStep: run.currentStep,
+          runAt: new Date(Date.now() + Math.min(600_000, 5_000 * 2 ** errors)),
+          context: run.context,
+          history: run.history,
+          outcome: errors >= MAX_ERRORS ? 'failed' : null,
+          error: message,
+          errors,
+        });
+      }
+    });
+    await this.repository.finalise(updates);
+    return runs.length;
+  }
+
+  /** Projects and subscribers of a batch, one lookup per project (not per run). */
+  private async facts(runs: ClaimedRun[]): Promise<(run: ClaimedRun) => PassFacts> {
+    const projects = new Map<string, ProjectRef | undefined>();
+    const subscribers = new Map<string, Map<string, Record<string, unknown>>>();
+    for (const projectId of new Set(runs.map((r) => r.projectId))) {
+      projects.set(projectId, await this.projects.get(projectId).catch(() => undefined));
+      const ids = [...new Set(runs.filter((r) => r.projectId === projectId).map((r) => r.subscriberId))];
+      const found = await this.subscribers.findAddresses(projectId, ids);
+      subscribers.set(
+        projectId,
+        new Map(
+          [...found].map(([id, s]) => [
+            id,
+            { id: s.id, email: s.email, phone: s.phone, locale: s.locale, timezone: s.timezone, data: s.data },
+          ]),
+        ),
+      );
+    }
+    const inboxRead = this.inboxRead;
+    return (run) => ({
+      project: projects.get(run.projectId),
+      subscriber: subscribers.get(run.projectId)?.get(run.subscriberId),
+      inboxRead: inboxRead ? (jobIds) => inboxRead(run.projectId, jobIds) : undefined,
+    });
+  }
+
+  /** Reaper and retention, on one replica per tick. */
+  async maintain(): Promise<void> {
+    this.lastMaintenance = Date.now();
+    const retentionDays = this.config.workflows.retentionDays;
+    await this.repository.asLeader(MAINTENANCE_LOCK, async () => {
+      while ((await this.repository.reap(LEASE_SECONDS, 1_000)) === 1_000);
+      if (retentionDays) {
+        const before = new Date(Date.now() - retentionDays * 86_400_000);
+        while ((await this.repository.purge(before, 5_000)) === 5_000);
+      }
+    });
+  }
+}

@@ -1,0 +1,39 @@
+export const WORKFLOW_COLUMNS = `
+  id, project_id AS "projectId", name, description, trigger_event AS "triggerEvent", steps, enabled,
+  created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/** Create or replace a workflow; running runs keep the steps they started with. Primary key. */
+export const UPSERT_WORKFLOW = `
+  INSERT INTO workflows AS w (project_id, id, name, description, trigger_event, steps, enabled)
+  VALUES ($1, $2, $3, $4, $5, $6, $7)
+  ON CONFLICT (project_id, id) DO UPDATE
+     SET name = EXCLUDED.name, description = EXCLUDED.description, trigger_event = EXCLUDED.trigger_event,
+         steps = EXCLUDED.steps, enabled = EXCLUDED.enabled, updated_at = now()
+  RETURNING ${WORKFLOW_COLUMNS}, (xmax = 0) AS created`;
+
+export const FIND_WORKFLOW = `SELECT ${WORKFLOW_COLUMNS} FROM workflows WHERE project_id = $1 AND id = $2`;
+
+export const LIST_WORKFLOWS = `SELECT ${WORKFLOW_COLUMNS} FROM workflows WHERE project_id = $1 ORDER BY id LIMIT 1000`;
+
+/** Deletes a workflow, its runs, digests and throttles (cascade). */
+export const DELETE_WORKFLOW = `DELETE FROM workflows WHERE project_id = $1 AND id = $2 RETURNING id`;
+
+/**
+ * Starts one run per enabled workflow of the project listening to the event, in one statement
+ * (workflows_trigger_idx). A replayed idempotency key starts nothing and returns the runs it
+ * started the first time. $1 project $2 event $3 subscriber $4 payload $5 idempotency key
+ */
+export const TRIGGER = `
+  WITH started AS (
+    INSERT INTO workflow_runs (project_id, workflow_id, subscriber_id, trigger_event, payload, steps, idempotency_key)
+    SELECT w.project_id, w.id, $3, $2, $4::jsonb, w.steps, $5
+      FROM workflows w
+     WHERE w.project_id = $1 AND w.trigger_event = $2 AND w.enabled
+    ON CONFLICT (project_id, workflow_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+    RETURNING id, workflow_id
+  )
+  SELECT id, workflow_id AS "workflowId", true AS created FROM started
+  UNION ALL
+  SELECT r.id, r.workflow_id, false FROM workflow_runs r
+   WHERE $5::text IS NOT NULL AND r.project_id = $1 AND r.idempotency_key = $5 AND r.trigger_event = $2
+     AND NOT EXISTS (SELECT 1 FROM started s WHERE s.workflow_id = r.workflow_id)`;

@@ -1,0 +1,36 @@
+import type { WorkflowDto, WorkflowRunDto } from './dto/workflow.dto.js';
+import type { RunRow, WorkflowRow } from './workflow.types.js';
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export function presentWorkflow(w: WorkflowRow): WorkflowDto {
+  return {
+    id: w.id,
+    name: w.name,
+    description: w.description,
+    trigger_event: w.triggerEvent,
+    steps: w.steps as unknown as Record<string, unknown>[],
+    enabled: w.enabled,
+    created_at: iso(w.createdAt)!,
+    updated_at: iso(w.updatedAt)!,
+  };
+}
+
+export function presentRun(r: RunRow): WorkflowRunDto {
+  return {
+    id: r.id,
+    workflow_id: r.workflowId,
+    subscriber_id: r.subscriberId,
+    trigger_event: r.triggerEvent,
+    status: r.status,
+    current_step: r.currentStep,
+    resume_at: r.status === 'waiting' || r.status === 'pending' ? iso(r.runAt) : null,
+    outcome: r.outcome,
+    error: r.error,
+    payload: r.payload,
+    history: r.history.map((h) => ({ ...h, result: h.result })),
+    created_at: iso(r.createdAt)!,
+    updated_at: iso(r.updatedAt)!,
+    finished_at: iso(r.finishedAt),
+  };
+}

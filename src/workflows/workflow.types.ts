@@ -1,0 +1,89 @@
+import type { WorkflowStep } from './workflow-steps.js';
+
+export interface WorkflowRow {
+  id: string;
+  projectId: string;
+  name: string;
+  description: string | null;
+  triggerEvent: string;
+  steps: WorkflowStep[];
+  enabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type RunStatus = 'pending' | 'processing' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+
+/** One line of a run's history: what a step did. */
+export interface HistoryEntry {
+  step: number;
+  type: string;
+  at: string;
+  /** sent, skipped, waiting, true/false, branch n, passed, throttled, opened, joined, closed… */
+  result?: string;
+  job_ids?: string[];
+  detail?: string;
+}
+
+/** What a run carries between passes. */
+export interface RunContext {
+  /** The digest this run opened and waits to close. */
+  digest?: { id: string; step: number; closesAt: string };
+  /** Times this run reached each send/digest step: part of the idempotency key of its message. */
+  visits?: Record<number, number>;
+  /** Items of the digest closed by this run: visible to later steps. */
+  digestItems?: number;
+  /** The last send step's jobs (inbox.is_read looks at their in-app message). */
+  lastJobIds?: string[];
+}
+
+export interface RunRow {
+  id: string;
+  projectId: string;
+  workflowId: string;
+  subscriberId: string;
+  triggerEvent: string;
+  payload: Record<string, unknown>;
+  status: RunStatus;
+  currentStep: number;
+  runAt: Date;
+  attempts: number;
+  errors: number;
+  context: RunContext;
+  history: HistoryEntry[];
+  outcome: string | null;
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  finishedAt: Date | null;
+  createdKey: string;
+}
+
+/** A run the engine holds (status processing, fenced by `attempts`). */
+export interface ClaimedRun {
+  id: string;
+  projectId: string;
+  workflowId: string;
+  subscriberId: string;
+  payload: Record<string, unknown>;
+  steps: WorkflowStep[];
+  currentStep: number;
+  attempts: number;
+  errors: number;
+  context: RunContext;
+  history: HistoryEntry[];
+}
+
+/** Where a run stands after a pass. */
+export interface RunUpdate {
+  id: string;
+  attempts: number;
+  status: RunStatus;
+  currentStep: number;
+  runAt: Date | null;
+  context: RunContext;
+  history: HistoryEntry[];
+  outcome: string | null;
+  error: string | null;
+  errors: number;
+}

@@ -1,0 +1,91 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import type { ProjectRef } from '../projects/project.types.js';
+import {
+  CancelRunResponseDto,
+  DeleteWorkflowResponseDto,
+  ListRunsQueryDto,
+  TriggerWorkflowDto,
+  TriggerWorkflowResponseDto,
+  UpsertWorkflowDto,
+  UpsertWorkflowResponseDto,
+  WorkflowListDto,
+  WorkflowResponseDto,
+  WorkflowRunListDto,
+  WorkflowRunResponseDto,
+} from './dto/workflow.dto.js';
+import { presentRun, presentWorkflow } from './workflow.presenter.js';
+import { WorkflowsService } from './workflows.service.js';
+
+@ApiTags('Workflows')
+@ProjectAuth()
+@Controller('v1/workflows')
+export class WorkflowsController {
+  constructor(private readonly workflows: WorkflowsService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'upsertWorkflow', summary: 'Create or replace a workflow (send, delay, condition, branch, throttle, digest steps)' })
+  @ApiErrors(400, 422)
+  async upsertWorkflow(@CurrentProject() project: ProjectRef, @Body() body: UpsertWorkflowDto): Promise<UpsertWorkflowResponseDto> {
+    const row = await this.workflows.upsert(project, body);
+    return { success: true, id: row.id, project_id: project.id, created: row.created, workflow: presentWorkflow(row) };
+  }
+
+  @Get()
+  @ApiOperation({ operationId: 'listWorkflows', summary: 'List this project’s workflows' })
+  @ApiErrors(400)
+  async listWorkflows(@CurrentProject() project: ProjectRef): Promise<WorkflowListDto> {
+    const list = (await this.workflows.list(project)).map(presentWorkflow);
+    return { workflows: list, count: list.length };
+  }
+
+  @Post('trigger')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'triggerWorkflow', summary: 'Send an event: starts a run of every enabled workflow listening to it' })
+  @ApiErrors(400, 422)
+  async triggerWorkflow(@CurrentProject() project: ProjectRef, @Body() body: TriggerWorkflowDto): Promise<TriggerWorkflowResponseDto> {
+    const { runs } = await this.workflows.trigger(project, body);
+    return { success: true, event: body.event, workflow_runs: runs.map((r) => r.id), deduplicated: runs.length > 0 && runs.every((r) => !r.created) };
+  }
+
+  @Get('runs')
+  @ApiOperation({ operationId: 'listWorkflowRuns', summary: 'List runs, newest first, filtered by workflow, subscriber and status' })
+  @ApiErrors(400, 422)
+  async listWorkflowRuns(@CurrentProject() project: ProjectRef, @Query() query: ListRunsQueryDto): Promise<WorkflowRunListDto> {
+    const { items, nextCursor, limit } = await this.workflows.listRuns(project, query);
+    return { items: items.map(presentRun), next_cursor: nextCursor, limit };
+  }
+
+  @Get('runs/:id')
+  @ApiOperation({ operationId: 'getWorkflowRun', summary: 'One run: where it stands and what each step did' })
+  @ApiErrors(404)
+  async getWorkflowRun(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<WorkflowRunResponseDto> {
+    return { success: true, run: presentRun(await this.workflows.getRun(project, id)) };
+  }
+
+  @Delete('runs/:id')
+  @ApiOperation({ operationId: 'cancelWorkflowRun', summary: 'Cancel a run that has not finished (and a digest it opened)' })
+  @ApiErrors(404, 409)
+  async cancelWorkflowRun(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<CancelRunResponseDto> {
+    const { digestsCancelled } = await this.workflows.cancelRun(project, id);
+    return { success: true, id, digests_cancelled: digestsCancelled };
+  }
+
+  @Get(':id')
+  @ApiOperation({ operationId: 'getWorkflow', summary: 'Get one workflow with its steps' })
+  @ApiErrors(404)
+  async getWorkflow(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<WorkflowResponseDto> {
+    return { success: true, workflow: presentWorkflow(await this.workflows.get(project, id)) };
+  }
+
+  @Delete(':id')
+  @ApiOperation({ operationId: 'deleteWorkflow', summary: 'Delete a workflow with its runs, digests and throttles' })
+  @ApiErrors(404)
+  async deleteWorkflow(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<DeleteWorkflowResponseDto> {
+    await this.workflows.delete(project, id);
+    return { success: true, id };
+  }
+}

@@ -1,0 +1,130 @@
+import { Injectable } from '@nestjs/common';
+import type { QueryRunner } from 'typeorm';
+import { Db } from '../database/db.js';
+import * as runs from './sql/runs.sql.js';
+import * as steps from './sql/steps.sql.js';
+import * as workflows from './sql/workflows.sql.js';
+import type { WorkflowStep } from './workflow-steps.js';
+import type { ClaimedRun, RunContext, RunRow, RunUpdate, WorkflowRow, HistoryEntry } from './workflow.types.js';
+
+/** Where a run stands after a transactional step; `end` finishes it in the same transaction. */
+export interface Progress {
+  step: number;
+  context: RunContext;
+  history: HistoryEntry[];
+  end?: { status: 'completed'; outcome: string };
+}
+
+export interface RunFilter {
+  workflowId?: string;
+  subscriberId?: string;
+  status?: string;
+  after?: { createdAt: string; id: string };
+  limit: number;
+}
+
+/** All SQL of workflows: definitions, runs (a queue), digests and throttles. */
+@Injectable()
+export class WorkflowsRepository {
+  constructor(private readonly db: Db) {}
+
+  async upsert(projectId: string, w: { id: string; name: string; description: string | null; triggerEvent: string; steps: WorkflowStep[]; enabled: boolean }): Promise<WorkflowRow & { created: boolean }> {
+    return (await this.db.one(workflows.UPSERT_WORKFLOW, [projectId, w.id, w.name, w.description, w.triggerEvent, JSON.stringify(w.steps), w.enabled]))!;
+  }
+
+  find(projectId: string, id: string): Promise<WorkflowRow | undefined> {
+    return this.db.one<WorkflowRow>(workflows.FIND_WORKFLOW, [projectId, id]);
+  }
+
+  list(projectId: string): Promise<WorkflowRow[]> {
+    return this.db.rows<WorkflowRow>(workflows.LIST_WORKFLOWS, [projectId]);
+  }
+
+  async delete(projectId: string, id: string): Promise<boolean> {
+    return (await this.db.rows(workflows.DELETE_WORKFLOW, [projectId, id])).length > 0;
+  }
+
+  trigger(projectId: string, event: string, subscriberId: string, payload: Record<string, unknown>, idempotencyKey: string | null): Promise<{ id: string; workflowId: string; created: boolean }[]> {
+    return this.db.rows(workflows.TRIGGER, [projectId, event, subscriberId, JSON.stringify(payload), idempotencyKey]);
+  }
+
+  claim(limit: number): Promise<ClaimedRun[]> {
+    return this.db.rows<ClaimedRun>(runs.CLAIM_RUNS, [limit]);
+  }
+
+  async finalise(updates: RunUpdate[]): Promise<void> {
+    if (updates.length === 0) return;
+    const byId: Record<string, object> = {};
+    for (const u of updates) {
+      byId[u.id] = { a: u.attempts, s: u.status, i: u.currentStep, t: u.runAt?.toISOString() ?? null, c: u.context, h: u.history, o: u.outcome, e: u.error, n: u.errors };
+    }
+    await this.db.exec(runs.FINALISE_RUNS, [updates.map((u) => u.id), byId]);
+  }
+
+  /** Runs fn in a transaction; it commits only if the run's claim still holds after fn's writes. */
+  async withProgress<T>(run: ClaimedRun, fn: (runner: QueryRunner) => Promise<T>, progress: (value: T) => Progress): Promise<T> {
+    return this.db.transaction(async (runner) => {
+      const value = await fn(runner);
+      const p = progress(value);
+      const saved = await this.db.exec(
+        runs.SAVE_PROGRESS,
+        [run.id, run.attempts, p.step, JSON.stringify(p.context), JSON.stringify(p.history), p.end?.status ?? null, p.end?.outcome ?? null],
+        runner,
+      );
+      if (saved !== 1) throw new StaleRunError(run.id);
+      return value;
+    });
+  }
+
+  async throttleHit(runner: QueryRunner, r: ClaimedRun, step: number, key: string, windowSecs: number): Promise<number> {
+    const row = await this.db.one<{ count: number }>(steps.THROTTLE_HIT, [r.projectId, r.workflowId, step, r.subscriberId, key, windowSecs], runner);
+    return row!.count;
+  }
+
+  async joinDigest(runner: QueryRunner, r: ClaimedRun, step: number, key: string, windowSecs: number): Promise<{ id: string; leaderRunId: string; closesAt: Date }> {
+    return (await this.db.one(steps.JOIN_DIGEST, [r.projectId, r.workflowId, step, r.subscriberId, key, r.id, windowSecs, JSON.stringify(r.payload)], runner))!;
+  }
+
+  /** Closes the digest and reads its items, in that order, in one transaction (see CLOSE_DIGEST). */
+  closeDigest(digestId: string): Promise<Record<string, unknown>[]> {
+    return this.db.transaction(async (runner) => {
+      await this.db.exec(steps.CLOSE_DIGEST, [digestId], runner);
+      return (await this.db.rows<{ payload: Record<string, unknown> }>(steps.DIGEST_ITEMS, [digestId], runner)).map((r) => r.payload);
+    });
+  }
+
+  reap(leaseSeconds: number, limit: number): Promise<number> {
+    return this.db.exec(runs.REAP_RUNS, [leaseSeconds, limit]);
+  }
+
+  purge(before: Date, limit: number): Promise<number> {
+    return this.db.exec(runs.PURGE_RUNS, [before, limit]);
+  }
+
+  listRuns(projectId: string, f: RunFilter): Promise<RunRow[]> {
+    return this.db.rows<RunRow>(runs.LIST_RUNS, [projectId, f.workflowId ?? null, f.subscriberId ?? null, f.status ?? null, f.after?.createdAt ?? null, f.after?.id ?? null, f.limit]);
+  }
+
+  findRun(projectId: string, id: string): Promise<RunRow | undefined> {
+    return this.db.one<RunRow>(runs.FIND_RUN, [id, projectId]);
+  }
+
+  cancelRun(projectId: string, id: string): Promise<{ id: string; digestsCancelled: number } | undefined> {
+    return this.db.one(runs.CANCEL_RUN, [id, projectId]);
+  }
+
+  async asLeader<T>(lockKey: number, fn: () => Promise<T>): Promise<T | undefined> {
+    return this.db.transaction(async (runner) => {
+      const [row] = await this.db.rows<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [lockKey], runner);
+      return row.locked ? fn() : undefined;
+    });
+  }
+}
+
+/** The run was cancelled or reaped while this engine held it: drop this pass. */
+export class StaleRunError extends Error {
+  constructor(runId: string) {
+    super(`run ${runId} is no longer held by this engine (cancelled or reaped)`);
+    this.name = 'StaleRunError';
+  }
+}

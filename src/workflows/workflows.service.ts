@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { AuditService } from '../audit/audit.service.js';
+import { ApiError } from '../common/errors/api-error.js';
+import type { ProjectRef } from '../projects/project.types.js';
+import type { ListRunsQueryDto, TriggerWorkflowDto, UpsertWorkflowDto } from './dto/workflow.dto.js';
+import { WorkflowEngine } from './engine/workflow-engine.js';
+import { parseSteps } from './workflow-steps.js';
+import type { RunRow, WorkflowRow } from './workflow.types.js';
+import { WorkflowsRepository } from './workflows.repository.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Workflow definitions, triggers and runs of one project. */
+@Injectable()
+export class WorkflowsService {
+  constructor(
+    private readonly repository: WorkflowsRepository,
+    private readonly engine: WorkflowEngine,
+    private readonly audit: AuditService,
+  ) {}
+
+  async upsert(project: ProjectRef, dto: UpsertWorkflowDto): Promise<WorkflowRow & { created: boolean }> {
+    const parsed = parseSteps(dto.steps);
+    if ('problems' in parsed) throw ApiError.unprocessable('invalid_steps', parsed.problems.join('; '), { problems: parsed.problems });
+    const row = await this.repository.upsert(project.id, {
+      id: dto.id,
+      name: dto.name,
+      description: dto.description ?? null,
+      triggerEvent: dto.trigger_event,
+      steps: parsed.steps,
+      enabled: dto.enabled ?? true,
+    });
+    await this.audit.record({ projectId: project.id, actor: 'api_key', action: row.created ? 'workflow.created' : 'workflow.updated', resource: dto.id });
+    return row;
+  }
+
+  list(project: ProjectRef): Promise<WorkflowRow[]> {
+    return this.repository.list(project.id);
+  }
+
+  async get(project: ProjectRef, id: string): Promise<WorkflowRow> {
+    const row = await this.repository.find(project.id, id);
+    if (!row) throw ApiError.notFound('Workflow', id);
+    return row;
+  }
+
+  async delete(project: ProjectRef, id: string): Promise<void> {
+    if (!(await this.repository.delete(project.id, id))) throw ApiError.notFound('Workflow', id);
+    await this.audit.record({ projectId: project.id, actor: 'api_key', action: 'workflow.deleted', resource: id });
+  }
+
+  /** Starts a run of every enabled workflow listening to the event; replays of an idempotency key start nothing. */
+  async trigger(project: ProjectRef, dto: TriggerWorkflowDto): Promise<{ runs: { id: string; workflowId: string; created: boolean }[] }> {
+    const runs = await this.repository.trigger(project.id, dto.event, dto.subscriber_id, dto.payload ?? {}, dto.idempotency_key ?? null);
+    if (runs.some((r) => r.created)) this.engine.wake();
+    return { runs };
+  }
+
+  async listRuns(project: ProjectRef, q: ListRunsQueryDto): Promise<{ items: RunRow[]; nextCursor: string | null; limit: number }> {
+    const limit = q.limit ?? 50;
+    const rows = await this.repository.listRuns(project.id, {
+      workflowId: q.workflow_id,
+      subscriberId: q.subscriber_id,
+      status: q.status,
+      after: q.cursor ? decodeRunCursor(q.cursor) : undefined,
+      limit: limit + 1,
+    });
+    const items = rows.slice(0, limit);
+    const last = items[items.length - 1];
+    return { items, nextCursor: rows.length > limit ? Buffer.from(JSON.stringify([last.createdKey, last.id])).toString('base64url') : null, limit };
+  }
+
+  async getRun(project: ProjectRef, id: string): Promise<RunRow> {
+    const run = UUID.test(id) ? await this.repository.findRun(project.id, id) : undefined;
+    if (!run) throw ApiError.notFound('Workflow run', id.slice(0, 60));
+    return run;
+  }
+
+  async cancelRun(project: ProjectRef, id: string): Promise<{ digestsCancelled: number }> {
+    const run = await this.getRun(project, id);
+    const cancelled = await this.repository.cancelRun(project.id, id);
+    if (!cancelled) throw ApiError.conflict('not_cancellable', `Run is ${run.status}; only pending, processing or waiting runs can be cancelled.`, { status: run.status });
+    await this.audit.record({ projectId: project.id, actor: 'api_key', action: 'workflow_run.cancelled', resource: id });
+    return { digestsCancelled: cancelled.digestsCancelled };
+  }
+}
+
+function decodeRunCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
+    if (typeof createdAt === 'string' && UUID.test(id) && !Number.isNaN(Date.parse(createdAt))) return { createdAt, id };
+  } catch {
+    // fall through
+  }
+  throw ApiError.badRequest('invalid_cursor', 'cursor is not one this API returned; pass next_cursor from the previous page unchanged.');
+}
