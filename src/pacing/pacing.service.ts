@@ -119,6 +119,8 @@ export class PacingService {
    */
   async pause(lane: Lane, ms: number, kind: PauseKind, reason: string): Promise<LanePause> {
     const key = laneKey(lane);
+    // This process stops at once, before the write: its other calls in flight must not race past it.
+    this.pauses.remember(this.asActive(key, lane, { until: new Date(Date.now() + ms), kind, reason }, ms));
     const pause = await this.repository.pause(key, lane, Math.max(ms, 1) / 1000, kind, reason.slice(0, 500));
     this.known.add(key);
     this.pauses.remember(this.asActive(key, lane, pause, pause.until.getTime() - Date.now()));
