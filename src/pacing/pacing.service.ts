@@ -105,10 +105,11 @@ export class PacingService {
       if (taken.waitMs > 0) {
         waitedMs += taken.waitMs;
         await sleep(taken.waitMs);
-        // The slot was reserved before the wait: a pause set meanwhile (by any replica) wins.
-        const check = await this.pauseCheck(key);
-        if (!check.granted) return check;
       }
+      // The slot was reserved before this moment: a pause set meanwhile (a 429 this process
+      // just got, or any replica's after a wait) wins over it.
+      const check = await this.pauseCheck(key, taken.waitMs > 0 ? PAUSE_VISIBILITY_MS : Infinity);
+      if (!check.granted) return check;
       return { granted: true, waitedMs };
     }
   }
@@ -139,8 +140,9 @@ export class PacingService {
   /** Lifts a lane's pause (operator). False when the lane has no state yet. */
   async resume(lane: Lane): Promise<boolean> {
     const key = laneKey(lane);
+    const found = await this.repository.resume(key);
     this.pauses.forget(key);
-    return this.repository.resume(key);
+    return found;
   }
 
   /**
@@ -237,8 +239,9 @@ export class PacingService {
     return (connector.meters === 'messages' ? 1 : 1 / connector.batchMax) / rate;
   }
 
-  private async pauseCheck(key: string): Promise<Permit> {
-    const pause = (await this.pauses.current(PAUSE_VISIBILITY_MS)).get(key);
+  /** The pause on a lane as this process knows it, read again when older than maxAgeMs. */
+  private async pauseCheck(key: string, maxAgeMs = PAUSE_VISIBILITY_MS): Promise<Permit> {
+    const pause = (await this.pauses.current(maxAgeMs)).get(key) ?? this.pauses.peek(key);
     if (!pause) return { granted: true, waitedMs: 0 };
     return { granted: false, pause: { until: new Date(Date.now() + pause.remainingMs), kind: pause.kind, reason: pause.reason ?? 'paused' } };
   }
