@@ -3,7 +3,7 @@ import type { Connector, DeliveryResult, OutboundMessage } from '../src/connecto
 import { NotifyConnector } from '../src/connectors/connector.decorator.js';
 import { ProviderError } from '../src/connectors/provider-error.js';
 import { LaneStateService } from '../src/pacing/lane-state.service.js';
-import { PAUSE_VISIBILITY_MS } from '../src/pacing/pacing.service.js';
+import { PAUSE_VISIBILITY_MS, PacingService } from '../src/pacing/pacing.service.js';
 import { RecordingConnector, RecordingConnectorModule, rateLimited } from './helpers/recording-connector.js';
 import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -49,9 +49,19 @@ describe('pacing: lane pauses, quota exhaustion, operator surface', () => {
     email.calls = [];
     email.script = ok;
     await t.db.sql(`DELETE FROM jobs`);
+    const pacing = t.notifyd.app.get(PacingService);
+    for (const lane of [{ channel: 'sms', provider: 'recording' }, { channel: 'email', provider: 'mailrec' }] as const) await pacing.resume(lane);
     await t.db.sql(`DELETE FROM pacing_lanes`);
-    await sleep(PAUSE_VISIBILITY_MS + 20); // let the pause cache forget the previous test's lanes
   });
+  /**
+   * Ends the pauses now, as if their time had passed (the tests that wait for real time are in
+   * pacing-replicas.e2e-spec.ts): a machine under load would otherwise outlive short pauses.
+   */
+  const timePasses = async () => {
+    await t.db.sql(`UPDATE pacing_lanes SET paused_until = now() WHERE paused_until > now()`);
+    await t.db.sql(`UPDATE jobs SET run_at = now() WHERE status IN ('pending','retry') AND run_at > now()`);
+    await sleep(PAUSE_VISIBILITY_MS + 50);
+  };
 
   const send = async (channel: string, to: string, extra: Record<string, unknown> = {}) => {
     const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: [channel], to, body: 'hi', subject: 's', ...extra });
@@ -62,24 +72,25 @@ describe('pacing: lane pauses, quota exhaustion, operator surface', () => {
   const admin = (method: 'get' | 'post', path: string, key = ADMIN_KEY) => t.http[method](path).set('X-Api-Key', key);
 
   it('a 429 pauses the lane in PostgreSQL: the job keeps its attempt and waits, and no replica claims the lane until the pause ends', async () => {
-    sms.script = (_m, call) => (call === 1 ? rateLimited(1_500) : ok());
-    const first = await send('sms', '+33600000001');
-    await t.worker.drainOnce();
-    expect(await job(first)).toMatchObject({ status: 'pending', attempts: 0 });
-    const [lane] = await t.db.sql(`SELECT pause_kind, paused_until > now() AS paused FROM pacing_lanes WHERE lane_key = 'sms:recording'`);
-    expect(lane).toEqual({ pause_kind: 'rate_limited', paused: true });
-
-    // A second replica on the same database sees the pause: it neither claims nor calls.
+    // A second replica on the same database (its own process state, same tables).
     const replica = await startTestApp({ database: t.db, env: { SMS_PROVIDER: 'recording' }, imports: [RecordingConnectorModule] });
     try {
       const other = replica.notifyd.app.get(RecordingConnector);
+      sms.script = (_m, call) => (call === 1 ? rateLimited(60_000) : ok());
+      const first = await send('sms', '+33600000001');
+      await t.worker.drainOnce();
+      expect(await job(first)).toMatchObject({ status: 'pending', attempts: 0 });
+      const [lane] = await t.db.sql(`SELECT pause_kind, paused_until > now() + interval '50 seconds' AS paused FROM pacing_lanes WHERE lane_key = 'sms:recording'`);
+      expect(lane).toEqual({ pause_kind: 'rate_limited', paused: true });
+
+      // The replica sees the pause: it neither claims nor calls.
       const second = await send('sms', '+33600000002');
       expect(await replica.worker.drainOnce()).toBe(0);
       expect(other.calls).toHaveLength(0);
       expect(await job(second)).toMatchObject({ status: 'pending', attempts: 0 });
 
-      // Sending resumes by itself once the pause is over.
-      await sleep(1_700);
+      // Once the pause is over, sending goes on with no one lifting it.
+      await timePasses();
       await replica.worker.drainOnce();
       expect(await job(first)).toMatchObject({ status: 'sent', attempts: 1 });
       expect(await job(second)).toMatchObject({ status: 'sent', attempts: 1 });
@@ -132,14 +143,14 @@ describe('pacing: lane pauses, quota exhaustion, operator surface', () => {
        SELECT $1, 'sms', '+3361' || lpad(g::text, 7, '0'), 80, '{}'::jsonb FROM generate_series(1, 5000) g`,
       [project.id],
     );
-    sms.script = (_m, call) => (call === 1 ? rateLimited(1_500) : ok());
+    sms.script = (_m, call) => (call === 1 ? rateLimited(60_000) : ok());
     await t.worker.drainOnce(); // one call, a 429: the batch goes back, the lane pauses
     expect(sms.calls).toHaveLength(1);
     const critical = await send('sms', '+33699999999', { priority: 'critical' });
     expect(await t.worker.drainOnce()).toBe(0); // paused: nothing claimed, priorities do not bypass it
     expect(sms.calls).toHaveLength(1);
 
-    await sleep(1_700);
+    await timePasses();
     const repository = t.notifyd.app.get((await import('../src/jobs/worker/worker.repository.js')).WorkerRepository);
     const dispatcher = t.notifyd.app.get((await import('../src/jobs/worker/dispatcher.js')).Dispatcher);
     const batch = await repository.claim(100, []);
