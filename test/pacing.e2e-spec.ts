@@ -100,6 +100,20 @@ describe('pacing: lane pauses, quota exhaustion, operator surface', () => {
     }
   });
 
+  it("a project's own lane (its own credentials) pauses only that project's jobs", async () => {
+    const pacing = t.notifyd.app.get(PacingService);
+    const other = await t.createProject();
+    await pacing.pause({ channel: 'sms', provider: 'recording', projectId: project.id }, 60_000, 'rate_limited', 'own account 429');
+    const mine = await send('sms', '+33600000010');
+    const res = await t.http.post('/v1/send').set('X-Api-Key', other.key).send({ channels: ['sms'], to: '+33600000011', body: 'hi' });
+    await t.worker.drainOnce();
+    expect(await job(mine)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(await job(res.body.job_ids[0])).toMatchObject({ status: 'sent', attempts: 1 });
+    const lane = await t.notifyd.app.get(LaneStateService).lane(`sms:recording:${project.id}`);
+    expect(lane).toMatchObject({ projectId: project.id, pauseKind: 'rate_limited' });
+    await pacing.resume({ channel: 'sms', provider: 'recording', projectId: project.id });
+  });
+
   it('a longer pause is never shortened by a later, shorter Retry-After', async () => {
     const pacing = t.notifyd.app.get((await import('../src/pacing/pacing.service.js')).PacingService);
     const lane = { channel: 'sms' as const, provider: 'recording' };

@@ -106,9 +106,10 @@ export class PacingService {
         waitedMs += taken.waitMs;
         await sleep(taken.waitMs);
       }
-      // The slot was reserved before this moment: a pause set meanwhile (a 429 this process
-      // just got, or any replica's after a wait) wins over it.
-      const check = await this.pauseCheck(key, taken.waitMs > 0 ? PAUSE_VISIBILITY_MS : Infinity);
+      // The slot was reserved before this moment: a pause set meanwhile wins over it. This
+      // process's own pauses are known at once; another replica's are read again only after a
+      // wait longer than the cache's own staleness (a shorter one adds no blind spot).
+      const check = await this.pauseCheck(key, taken.waitMs > PAUSE_VISIBILITY_MS ? PAUSE_VISIBILITY_MS : Infinity);
       if (!check.granted) return check;
       return { granted: true, waitedMs };
     }
