@@ -140,10 +140,13 @@ describe('pacing across replicas (worker processes, loopback provider)', () => {
     // Each 429 paused the lane in PostgreSQL for Retry-After (2 s); the storm kept it paused.
     expect(pauses.size).toBeGreaterThanOrEqual(2);
     // No call is sent while a stored pause is in force. Allowance after the pause is first seen
-    // here: a call that had passed its check just before the commit, and the other process's
-    // view (re-read every 100 ms). Send times are the workers' own stamps.
+    // here: a call that had passed its check just before the commit (the check and the send
+    // are not one atomic step), and the other process's view (re-read every 100 ms). On a
+    // 2-core machine at a load of 20 a process can stall for several hundred ms between the
+    // two, so the allowance is 1 s: the second half of every 2 s pause must be silent.
+    // Send times are the workers' own stamps.
     for (const [until, seenAt] of pauses) {
-      const inside = provider.requests.filter((r) => r.sentAt > seenAt + 300 && r.sentAt < until);
+      const inside = provider.requests.filter((r) => r.sentAt > seenAt + 1_000 && r.sentAt < until);
       expect(inside.map((r) => `${r.pid} sent ${r.sentAt - seenAt} ms after the pause was stored, ${until - r.sentAt} ms before its end`)).toEqual([]);
     }
     // And the pause did its job: nothing was sent for most of each 2 s after a 429.

@@ -13,11 +13,18 @@ export class PauseCache {
   private pauses = new Map<string, { until: number; pause: ActivePause; localAt?: number }>();
   private loadedAt = 0;
   private loading: Promise<void> | undefined;
+  private loadingSince = 0;
 
   constructor(private readonly repository: PacingRepository) {}
 
   async current(maxAgeMs: number): Promise<Map<string, ActivePause>> {
-    if (Date.now() - this.loadedAt > maxAgeMs) await this.refresh();
+    const oldest = Date.now() - maxAgeMs;
+    if (this.loadedAt < oldest) {
+      // A read already in flight will do if it started recently enough; an older one may have
+      // missed a pause committed since, so read again after it.
+      if (this.loading && this.loadingSince < oldest) await this.loading.catch(() => undefined);
+      await this.refresh();
+    }
     const now = Date.now();
     const live = new Map<string, ActivePause>();
     for (const [key, entry] of this.pauses) {
@@ -45,8 +52,10 @@ export class PauseCache {
   }
 
   private refresh(): Promise<void> {
-    this.loading ??= (async () => {
-      const started = Date.now();
+    if (this.loading) return this.loading;
+    const started = Date.now();
+    this.loadingSince = started;
+    this.loading = (async () => {
       try {
         const rows = await this.repository.activePauses();
         // Replace, so that a pause lifted by an operator on another replica disappears; but keep
