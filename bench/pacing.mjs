@@ -129,6 +129,8 @@ async function run({ replicas, rate, batchMax, meters }) {
       calls: provider.calls.length,
       messages: sentMessages,
       pacingPer1000: (pacingStatements / sentMessages) * 1000,
+      takesPer1000: ((after.updates - before.updates) / sentMessages) * 1000,
+      readsPer1000: ((after.scans - before.scans) / sentMessages) * 1000,
       transactionsPer1000: ((after.commits - before.commits) / sentMessages) * 1000,
       postgres: db.version,
     };
@@ -159,7 +161,8 @@ for (const scenario of scenarios) {
   console.log(
     `${r.replicas} replica(s), ${shape}: configured ${fmt(r.configured)} msg/s | observed ${fmt(r.observed, 1)} msg/s over ${SECONDS - WARMUP_SECONDS} s ` +
       `(bound ${fmt(r.averageBound, 1)}), peak second ${fmt(r.peak)} (bound ${fmt(r.bound)}) | per-replica buckets would allow ${fmt(r.perReplicaBuckets)}/s | ${r.processes} processes sent | ` +
-      `pacing ${fmt(r.pacingPer1000, 0)} statements per 1 000 messages (${fmt(r.transactionsPer1000, 0)} transactions in all) | PostgreSQL ${r.postgres}`,
+      `pacing ${fmt(r.pacingPer1000, 0)} statements per 1 000 messages (${fmt(r.takesPer1000, 0)} updates, ${fmt(r.readsPer1000, 0)} pause reads; ` +
+      `${fmt(r.transactionsPer1000, 0)} transactions in all) | PostgreSQL ${r.postgres}`,
   );
 }
 if (process.argv.includes('--json')) console.log(JSON.stringify(results));

@@ -18,8 +18,8 @@ export interface LanePause {
   reason: string;
 }
 
-/** The answer to acquire(): go (after waiting for the reserved slot), or the lane is paused. */
-export type Permit = { granted: true; waitedMs: number } | { granted: false; pause: LanePause };
+/** The answer to acquire(): go (after waiting for the reserved slot), the lane is paused, or the worker is stopping. */
+export type Permit = { granted: true; waitedMs: number } | { granted: false; pause: LanePause } | { granted: false; stopping: true };
 
 /** Lanes the claim must skip: whole channels, and project-specific lanes as `project/channel`. */
 export interface PausedForClaim {
@@ -29,18 +29,29 @@ export interface PausedForClaim {
 
 /**
  * How far ahead a call may reserve its slot in the shared bucket. Reserving (rather than
- * polling for tokens) gives one round trip per call and first-come order across replicas;
- * the horizon bounds how long a reserved slot (and its jobs) can be held by one process.
+ * polling for tokens) gives one round trip per call and first-come order across replicas, so
+ * the horizon is wide: every call in flight on every replica normally fits in it (8 calls per
+ * replica at 1/s is 8 s ahead per replica). It only bounds how long jobs wait in processing on
+ * a lane far slower than the calls queued for it; beyond it callers retry with jitter.
  */
-const RESERVE_AHEAD_SECS = 2;
+const RESERVE_AHEAD_SECS = 30;
 /** A pause written by another replica is seen by this one within this time (plus one read). */
-export const PAUSE_VISIBILITY_MS = 100;
+export const PAUSE_VISIBILITY_MS = 200;
 /** Longest a job held back by a pause waits before the claim looks at it again. */
 const REQUEUE_MAX_MS = 60_000;
 /** An adaptive rate is rewritten only when it moves by more than this share. */
 const ADAPTIVE_HYSTERESIS = 0.1;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Sleeps ms in short slices; false as soon as the caller is stopping (shutdown). */
+async function wait(ms: number, control?: { readonly stopping: boolean }): Promise<boolean> {
+  for (let left = ms; left > 0; left -= 250) {
+    if (control?.stopping) return false;
+    await sleep(Math.min(250, left));
+  }
+  return !control?.stopping;
+}
 
 /**
  * Pacing: the provider's quota as a resource shared by every replica. A token bucket per lane
@@ -74,7 +85,7 @@ export class PacingService {
    * Takes `cost` tokens for one provider call on the lane, waiting for the reserved slot, or
    * reports the pause in force. Unpaced lanes take no tokens but still honour pauses.
    */
-  async acquire(lane: Lane, cost: number): Promise<Permit> {
+  async acquire(lane: Lane, cost: number, control?: { readonly stopping: boolean }): Promise<Permit> {
     const key = laneKey(lane);
     const rate = this.rateOf(lane);
     if (rate <= 0) return this.pauseCheck(key);
@@ -97,14 +108,16 @@ export class PacingService {
       }
       if (!taken.granted) {
         // Saturated beyond the reservation horizon: come back when a slot can be reserved.
-        const wait = Math.max(5, taken.waitMs);
-        waitedMs += wait;
-        await sleep(wait);
+        // Jitter spreads the callers of every replica that were refused together.
+        const ms = Math.max(5, taken.waitMs) + Math.random() * 1_000;
+        waitedMs += ms;
+        if (!(await wait(ms, control))) return { granted: false, stopping: true };
         continue;
       }
       if (taken.waitMs > 0) {
         waitedMs += taken.waitMs;
-        await sleep(taken.waitMs);
+        // Stopping: the reserved slot is given up and the jobs go back unsent.
+        if (!(await wait(taken.waitMs, control))) return { granted: false, stopping: true };
       }
       // The slot was reserved before this moment: a pause set meanwhile wins over it. This
       // process's own pauses are known at once; another replica's are read again only after a
@@ -195,7 +208,7 @@ export class PacingService {
   /** The pause in force on a lane (read through the short cache), if any. */
   async pauseOf(lane: Lane): Promise<LanePause | undefined> {
     const check = await this.pauseCheck(laneKey(lane));
-    return check.granted ? undefined : check.pause;
+    return check.granted || !('pause' in check) ? undefined : check.pause;
   }
 
   /**

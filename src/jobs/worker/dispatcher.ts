@@ -61,7 +61,7 @@ export class Dispatcher {
           // Shutdown: never started, so released with the attempt given back.
           for (const job of chunk.jobs) outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: null, runAt: new Date() });
         } else {
-          await this.sendChunk(chunk, outcomes);
+          await this.sendChunk(chunk, outcomes, control);
         }
         if (flusher.due(outcomes)) await flusher.flush(outcomes);
       });
@@ -125,15 +125,15 @@ export class Dispatcher {
     return { email: this.config.connectors.emailFrom, name: this.config.connectors.emailFromName };
   }
 
-  private async sendChunk(chunk: Chunk, outcomes: Outcomes): Promise<void> {
-    let results = await this.call(chunk.connector, chunk.lane, chunk.messages);
+  private async sendChunk(chunk: Chunk, outcomes: Outcomes, control: DispatchControl): Promise<void> {
+    let results = await this.call(chunk.connector, chunk.lane, chunk.messages, control);
     if (results === 'paused') return this.holdBack(chunk.jobs, chunk.lane, outcomes);
     if (chunk.jobs.length > 1 && results.every((r) => !r.ok && r.error.kind === 'permanent')) {
       // A whole batch refused (e.g. one bad address in a Resend batch): retry item by item so
       // that one bad message does not fail the good ones.
       const single: DeliveryResult[] = [];
       for (const [i, message] of chunk.messages.entries()) {
-        const one = await this.call(chunk.connector, chunk.lane, [message]);
+        const one = await this.call(chunk.connector, chunk.lane, [message], control);
         if (one === 'paused') {
           await this.holdBack(chunk.jobs.slice(i), chunk.lane, outcomes);
           break;
@@ -146,7 +146,7 @@ export class Dispatcher {
     for (let i = 0; i < results.length; i++) this.settle(chunk, chunk.jobs[i], results[i], outcomes, pause);
   }
 
-  /** Jobs that met a paused lane go back without a provider call and without using an attempt. */
+  /** Jobs that met a paused lane (or a shutdown while waiting for their slot) go back without a provider call and without using an attempt. */
   private async holdBack(jobs: ClaimedJob[], lane: Lane, outcomes: Outcomes): Promise<void> {
     // Priorities do not bypass a pause; the claim order puts critical jobs first on resume.
     const pause = await this.pacing.pauseOf(lane);
@@ -173,8 +173,8 @@ export class Dispatcher {
   }
 
   /** One paced provider call; a throw, a timeout or a wrong result count fails every message transiently. */
-  private async call(connector: Connector, lane: Lane, messages: OutboundMessage[]): Promise<DeliveryResult[] | 'paused'> {
-    const permit = await this.pacing.acquire(lane, connector.meters === 'messages' ? messages.length : 1);
+  private async call(connector: Connector, lane: Lane, messages: OutboundMessage[], control: DispatchControl): Promise<DeliveryResult[] | 'paused'> {
+    const permit = await this.pacing.acquire(lane, connector.meters === 'messages' ? messages.length : 1, control);
     if (!permit.granted) return 'paused';
     const failAll = (message: string): DeliveryResult[] => messages.map(() => ({ ok: false, error: ProviderError.transient(message) }));
     try {

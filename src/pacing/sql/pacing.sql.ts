@@ -66,6 +66,9 @@ export const PAUSE_LANE = `
          pause_kind   = CASE WHEN l.paused_until IS NULL OR EXCLUDED.paused_until > l.paused_until THEN EXCLUDED.pause_kind ELSE l.pause_kind END,
          pause_reason = CASE WHEN l.paused_until IS NULL OR EXCLUDED.paused_until > l.paused_until THEN EXCLUDED.pause_reason ELSE l.pause_reason END,
          paused_at    = CASE WHEN l.paused_until IS NULL OR l.paused_until <= now() THEN now() ELSE l.paused_at END,
+         -- slots reserved ahead are void (their callers see the pause): do not make the lane
+         -- wait them out when it resumes
+         tat          = LEAST(l.tat, now()),
          pauses_total = l.pauses_total + CASE WHEN l.paused_until IS NULL OR l.paused_until <= now() THEN 1 ELSE 0 END,
          updated_at   = now()
   RETURNING paused_until, pause_kind, pause_reason`;
