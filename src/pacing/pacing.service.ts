@@ -139,6 +139,7 @@ export class PacingService {
     const pause = await this.repository.pause(key, lane, Math.max(ms, 1) / 1000, kind, reason.slice(0, 500));
     this.known.add(key);
     this.pauses.remember(this.asActive(key, lane, pause, pause.until.getTime() - Date.now()));
+    this.pauses.committed(key);
     if (kind === 'quota_exhausted') {
       this.logger.warn(`${key} paused until ${pause.until.toISOString()}: ${pause.reason}`);
       await this.audit.record({ actor: 'system', action: 'lane.paused', resource: key, metadata: { kind, until: pause.until.toISOString() } });

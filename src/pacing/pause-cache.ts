@@ -1,7 +1,15 @@
 import type { ActivePause, PacingRepository } from './pacing.repository.js';
 
-/** How long this process trusts its own pause over a read that does not show it (yet). */
+/** How long this process trusts its own pause, not yet confirmed written, over a read that does not show it. */
 const OWN_PAUSE_GRACE_MS = 2_000;
+
+interface Entry {
+  until: number;
+  pause: ActivePause;
+  /** Set for this process's own pauses: when it decided, and when the write committed. */
+  localAt?: number;
+  committedAt?: number;
+}
 
 /**
  * The pauses in force on every lane, read from pacing_lanes and kept for a short time so that
@@ -10,7 +18,7 @@ const OWN_PAUSE_GRACE_MS = 2_000;
  * Concurrent readers share one query.
  */
 export class PauseCache {
-  private pauses = new Map<string, { until: number; pause: ActivePause; localAt?: number }>();
+  private pauses = new Map<string, Entry>();
   private loadedAt = 0;
   private loading: Promise<void> | undefined;
   private loadingSince = 0;
@@ -47,6 +55,12 @@ export class PauseCache {
     if (!known || known.until < until) this.pauses.set(pause.laneKey, { until, pause, localAt: Date.now() });
   }
 
+  /** This process's pause on the lane is now in the table: a read started later is the truth. */
+  committed(laneKey: string): void {
+    const entry = this.pauses.get(laneKey);
+    if (entry?.localAt !== undefined) entry.committedAt = Date.now();
+  }
+
   forget(laneKey: string): void {
     this.pauses.delete(laneKey);
   }
@@ -58,11 +72,13 @@ export class PauseCache {
     this.loading = (async () => {
       try {
         const rows = await this.repository.activePauses();
-        // Replace, so that a pause lifted by an operator on another replica disappears; but keep
-        // this process's own recent pauses, whose write may not have committed when we read.
-        const next = new Map(rows.map((p) => [p.laneKey, { until: started + p.remainingMs, pause: p } as { until: number; pause: ActivePause; localAt?: number }]));
+        // Replace, so that a pause lifted on another replica (or over) disappears; but keep
+        // this process's own pauses whose write had not committed when this read started.
+        const next = new Map<string, Entry>(rows.map((p) => [p.laneKey, { until: started + p.remainingMs, pause: p }]));
         for (const [key, entry] of this.pauses) {
-          if (entry.localAt !== undefined && entry.localAt > started - OWN_PAUSE_GRACE_MS && !next.has(key)) next.set(key, entry);
+          if (next.has(key) || entry.localAt === undefined) continue;
+          const unconfirmed = entry.committedAt === undefined ? entry.localAt > started - OWN_PAUSE_GRACE_MS : started <= entry.committedAt;
+          if (unconfirmed) next.set(key, entry);
         }
         this.pauses = next;
         this.loadedAt = started;
