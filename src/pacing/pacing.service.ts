@@ -39,6 +39,8 @@ const RESERVE_AHEAD_SECS = 30;
 export const PAUSE_VISIBILITY_MS = 200;
 /** Longest a job held back by a pause waits before the claim looks at it again. */
 const REQUEUE_MAX_MS = 60_000;
+/** Fair-share slots are rounded down to this grid (jobs due together are claimed together). */
+const FAIR_GRID_MS = 250;
 /** An adaptive rate is rewritten only when it moves by more than this share. */
 const ADAPTIVE_HYSTERESIS = 0.1;
 
@@ -242,7 +244,9 @@ export class PacingService {
       if (slot[i] < 0) return undefined;
       const { step, count } = perChannel.get(job.channel)!;
       const start = clocks.get(job.channel)!.getTime() - step * count * 1000;
-      return new Date(start + slot[i] * step * 1000);
+      // On a shared grid, so that jobs become due in batches (one claim, full provider
+      // batches) rather than one by one; fairness is kept to within one grid step.
+      return new Date(Math.floor((start + slot[i] * step * 1000) / FAIR_GRID_MS) * FAIR_GRID_MS);
     });
   }
 
