@@ -9,6 +9,7 @@ import { InboxStream1764460800052 } from './0052-inbox-stream.js';
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
  * works compiled, under Jest (ESM) and in the CLI. Add new files at the end, never edit old ones.
+ * TypeORM runs them by the timestamp in their names; the list follows the same order.
  */
 export const MIGRATIONS = [
   InitialSchema1764460800001,
