@@ -1,5 +1,6 @@
 import { InitialSchema1764460800001 } from './0001-initial-schema.js';
 import { InboxMessages1764460800015 } from './0015-inbox-messages.js';
+import { PacingLanes1764460800020 } from './0020-pacing-lanes.js';
 import { JobWaiters1764460800030 } from './0030-job-waiters.js';
 import { Webhooks1764460800050 } from './0050-webhooks.js';
 import { Workflows1764460800051 } from './0051-workflows.js';
@@ -8,11 +9,14 @@ import { InboxStream1764460800052 } from './0052-inbox-stream.js';
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
  * works compiled, under Jest (ESM) and in the CLI. Add new files at the end, never edit old ones.
+ * TypeORM runs them by the timestamp in their names; the list follows the same order.
  */
 export const MIGRATIONS = [
   InitialSchema1764460800001,
   // Issue 3b (taken from issue-3-connectors-b for the inbox): in-app inbox.
   InboxMessages1764460800015,
+  // Issue 4: pacing lanes and fair-share clocks.
+  PacingLanes1764460800020,
   JobWaiters1764460800030,
   // Issue 7: outbound webhooks, workflows, inbox.
   Webhooks1764460800050,

@@ -14,6 +14,7 @@ import { JobsRepository } from './jobs.repository.js';
 import { buildPayload, requestedChannels } from './message-options.js';
 import { MARKETING_PRIORITY, PRIORITY_NAMES, parsePriority } from './priority.js';
 import { WorkerWakeup } from './worker/worker-wakeup.js';
+import { PacingService } from '../pacing/pacing.service.js';
 
 /** POST /v1/batch: many subscribers in one set-based insert. */
 @Injectable()
@@ -26,6 +27,7 @@ export class BatchService {
     private readonly audit: AuditService,
     private readonly wakeup: WorkerWakeup,
     private readonly events: EnqueueEvents,
+    private readonly pacing: PacingService,
   ) {}
 
   async batch(project: ProjectRef, dto: BatchRequestDto): Promise<BatchResponseDto> {
@@ -64,6 +66,7 @@ export class BatchService {
       }
     }
 
+    for (const [i, runAt] of (await this.pacing.fairRunAts(project.id, priority, rows)).entries()) rows[i].runAt = runAt;
     const options = {
       projectId: project.id,
       payload: buildPayload(dto, priority >= MARKETING_PRIORITY),

@@ -16,6 +16,7 @@ import { isCampaign, MARKETING_PRIORITY, PRIORITY_NAMES, parsePriority } from '.
 import { OutcomeWaitService } from './wait/outcome-wait.service.js';
 import { parseWait } from './wait/wait-duration.js';
 import { WorkerWakeup } from './worker/worker-wakeup.js';
+import { PacingService } from '../pacing/pacing.service.js';
 
 /** How many times an idempotent send re-tries when the key's holder changes under it. */
 const IDEMPOTENCY_ROUNDS = 3;
@@ -31,6 +32,7 @@ export class EnqueueService {
     private readonly wakeup: WorkerWakeup,
     private readonly outcomes: OutcomeWaitService,
     private readonly events: EnqueueEvents,
+    private readonly pacing: PacingService,
   ) {}
 
   async send(project: ProjectRef, dto: SendRequestDto): Promise<SendResponseDto> {
@@ -85,6 +87,7 @@ export class EnqueueService {
       scheduledAt,
       idempotencyKey: dto.idempotency_key ? `${dto.idempotency_key}-${t.channel}` : null,
     }));
+    for (const [i, runAt] of (await this.pacing.fairRunAts(project.id, priority, newJobs)).entries()) newJobs[i].runAt = runAt;
     const { ids, created, deduplicated } = newJobs.length ? await this.insertIdempotent(options, newJobs) : { ids: new Map(), created: [], deduplicated: false };
     await this.events.emitQueued(project.id, created);
     if (newJobs.length) this.wakeup.queued(scheduledAt, newJobs.map((j) => j.channel));

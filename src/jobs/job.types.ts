@@ -58,4 +58,6 @@ export interface NewJob {
   recipient: string;
   scheduledAt: Date;
   idempotencyKey: string | null;
+  /** When the job is first claimable if not scheduledAt: its fair-share slot on a paced lane. */
+  runAt?: Date;
 }

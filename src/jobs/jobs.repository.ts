@@ -52,6 +52,7 @@ export class JobsRepository {
       jobs.map((j) => j.recipient),
       jobs.map((j) => at(j.scheduledAt)),
       jobs.map((j) => j.idempotencyKey),
+      jobs.map((j) => j.runAt?.toISOString() ?? null),
     ];
   }
 

@@ -1,6 +1,18 @@
 import { Global, Module } from '@nestjs/common';
+import { AdminLanesController } from './admin-lanes.controller.js';
+import { LaneStateService } from './lane-state.service.js';
+import { PacingRepository } from './pacing.repository.js';
 import { PacingService } from './pacing.service.js';
 
+/**
+ * Pacing: shared token buckets and lane pauses in PostgreSQL (PacingService, used by the
+ * worker and enqueue), and the operator's view of lanes (LaneStateService, for the admin
+ * endpoint, digest, metrics and MCP).
+ */
 @Global()
-@Module({ providers: [PacingService], exports: [PacingService] })
+@Module({
+  controllers: [AdminLanesController],
+  providers: [PacingRepository, PacingService, LaneStateService],
+  exports: [PacingService, LaneStateService],
+})
 export class PacingModule {}

@@ -1,53 +1,279 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AuditService } from '../audit/audit.service.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { Channel } from '../config/sections/connectors.config.js';
+import type { QuotaHint } from '../connectors/connector.js';
+import { ConnectorRegistry } from '../connectors/connector-registry.js';
+import { adaptiveDecision } from './adaptive-rate.js';
 import { type Lane, laneKey } from './lane.js';
+import { type ActivePause, PacingRepository, type PauseKind } from './pacing.repository.js';
+import { PauseCache } from './pause-cache.js';
+
+export type { PauseKind };
 
 export interface LanePause {
   until: Date;
+  kind: PauseKind;
   reason: string;
 }
 
+/** The answer to acquire(): go (after waiting for the reserved slot), the lane is paused, or the worker is stopping. */
+export type Permit = { granted: true; waitedMs: number } | { granted: false; pause: LanePause } | { granted: false; stopping: true };
+
+/** Lanes the claim must skip: whole channels, and project-specific lanes as `project/channel`. */
+export interface PausedForClaim {
+  channels: string[];
+  projectChannels: string[];
+}
+
 /**
- * Pacing and lane pauses. This first version keeps pauses in process memory and does not
- * meter; the pacing issue replaces both with state shared in PostgreSQL so that every
- * replica honours one quota.
+ * How far ahead a call may reserve its slot in the shared bucket. Reserving (rather than
+ * polling for tokens) gives one round trip per call and first-come order across replicas, so
+ * the horizon is wide: every call in flight on every replica normally fits in it (8 calls per
+ * replica at 1/s is 8 s ahead per replica). It only bounds how long jobs wait in processing on
+ * a lane far slower than the calls queued for it; beyond it callers retry with jitter.
+ */
+const RESERVE_AHEAD_SECS = 30;
+/** A pause written by another replica is seen by this one within this time (plus one read). */
+export const PAUSE_VISIBILITY_MS = 200;
+/** Longest a job held back by a pause waits before the claim looks at it again. */
+const REQUEUE_MAX_MS = 60_000;
+/** Fair-share slots are rounded down to this grid (jobs due together are claimed together). */
+const FAIR_GRID_MS = 250;
+/** An adaptive rate is rewritten only when it moves by more than this share. */
+const ADAPTIVE_HYSTERESIS = 0.1;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Sleeps ms in short slices; false as soon as the caller is stopping (shutdown). */
+async function wait(ms: number, control?: { readonly stopping: boolean }): Promise<boolean> {
+  for (let left = ms; left > 0; left -= 250) {
+    if (control?.stopping) return false;
+    await sleep(Math.min(250, left));
+  }
+  return !control?.stopping;
+}
+
+/**
+ * Pacing: the provider's quota as a resource shared by every replica. A token bucket per lane
+ * lives in PostgreSQL (pacing_lanes); each provider call reserves its slot with one UPDATE.
+ * Pauses (429, quota exhausted, operator) live in the same row, so every replica stops
+ * claiming and calling the lane. See docs/ARCHITECTURE.md, "Pacing".
  */
 @Injectable()
 export class PacingService {
-  private readonly pauses = new Map<string, LanePause & { lane: Lane }>();
+  private readonly logger = new Logger('Pacing');
+  private readonly known = new Set<string>();
+  private readonly pauses: PauseCache;
+  /** The adaptive rate this process last saw on each lane (from acquire and its own writes). */
+  private readonly effectiveRate = new Map<string, number>();
 
-  /** Waits until `cost` tokens of the lane's budget are available. */
-  async acquire(_lane: Lane, _cost: number): Promise<void> {
-    // Unmetered until the shared token bucket lands.
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repository: PacingRepository,
+    private readonly registry: ConnectorRegistry,
+    private readonly audit: AuditService,
+  ) {
+    this.pauses = new PauseCache(repository);
   }
 
-  /** Pauses a lane until `until`; a longer pause already in place is never shortened. */
-  async pause(lane: Lane, until: Date, reason: string): Promise<LanePause> {
+  /** The configured rate of a lane in tokens/s; 0 = unpaced (in_app always). */
+  rateOf(lane: Pick<Lane, 'channel'>): number {
+    return this.config.pacing.rates[lane.channel] ?? 0;
+  }
+
+  /**
+   * Takes `cost` tokens for one provider call on the lane, waiting for the reserved slot, or
+   * reports the pause in force. Unpaced lanes take no tokens but still honour pauses.
+   */
+  async acquire(lane: Lane, cost: number, control?: { readonly stopping: boolean }): Promise<Permit> {
     const key = laneKey(lane);
-    const current = this.pauses.get(key);
-    if (current && current.until >= until) return current;
-    const pause = { lane, until, reason };
-    this.pauses.set(key, pause);
-    return pause;
+    const rate = this.rateOf(lane);
+    if (rate <= 0) return this.pauseCheck(key);
+    let waitedMs = 0;
+    for (;;) {
+      if (!this.known.has(key)) {
+        await this.repository.ensureLane(key, lane);
+        this.known.add(key);
+      }
+      const taken = await this.repository.take(key, rate, this.config.pacing.burstSecs, Math.max(cost, 0.000_001), RESERVE_AHEAD_SECS);
+      if (!taken) {
+        this.known.delete(key); // the row was removed under us: create it again
+        continue;
+      }
+      this.effectiveRate.set(key, taken.rate);
+      if (taken.pausedUntil) {
+        const pause: LanePause = { until: taken.pausedUntil, kind: taken.pauseKind ?? 'rate_limited', reason: taken.pauseReason ?? 'paused' };
+        this.pauses.remember(this.asActive(key, lane, pause, taken.waitMs));
+        return { granted: false, pause };
+      }
+      if (!taken.granted) {
+        // Saturated beyond the reservation horizon: come back when a slot can be reserved.
+        // Jitter spreads the callers of every replica that were refused together.
+        const ms = Math.max(5, taken.waitMs) + Math.random() * 1_000;
+        waitedMs += ms;
+        if (!(await wait(ms, control))) return { granted: false, stopping: true };
+        continue;
+      }
+      if (taken.waitMs > 0) {
+        waitedMs += taken.waitMs;
+        // Stopping: the reserved slot is given up and the jobs go back unsent.
+        if (!(await wait(taken.waitMs, control))) return { granted: false, stopping: true };
+      }
+      // The slot was reserved before this moment: a pause set meanwhile wins over it. This
+      // process's own pauses are known at once; another replica's are read again only after a
+      // wait longer than the cache's own staleness (a shorter one adds no blind spot).
+      const check = await this.pauseCheck(key, taken.waitMs > PAUSE_VISIBILITY_MS ? PAUSE_VISIBILITY_MS : Infinity);
+      if (!check.granted) return check;
+      return { granted: true, waitedMs };
+    }
   }
 
-  async resume(lane: Lane): Promise<void> {
-    this.pauses.delete(laneKey(lane));
-  }
-
-  /** The pause in force on a lane now, if any. */
-  pausedUntil(lane: Lane): LanePause | undefined {
-    const pause = this.pauses.get(laneKey(lane));
-    if (!pause) return undefined;
-    if (pause.until.getTime() <= Date.now()) {
-      this.pauses.delete(laneKey(lane));
-      return undefined;
+  /**
+   * Pauses a lane for `ms` (a 429's Retry-After, a quota reset, an operator). A longer pause in
+   * force is never shortened. Every replica stops calling and claiming the lane.
+   */
+  async pause(lane: Lane, ms: number, kind: PauseKind, reason: string): Promise<LanePause> {
+    const key = laneKey(lane);
+    // This process stops at once, before the write: its other calls in flight must not race past it.
+    this.pauses.remember(this.asActive(key, lane, { until: new Date(Date.now() + ms), kind, reason }, ms));
+    const pause = await this.repository.pause(key, lane, Math.max(ms, 1) / 1000, kind, reason.slice(0, 500));
+    this.known.add(key);
+    this.pauses.remember(this.asActive(key, lane, pause, pause.until.getTime() - Date.now()));
+    this.pauses.committed(key);
+    if (kind === 'quota_exhausted') {
+      this.logger.warn(`${key} paused until ${pause.until.toISOString()}: ${pause.reason}`);
+      await this.audit.record({ actor: 'system', action: 'lane.paused', resource: key, metadata: { kind, until: pause.until.toISOString() } });
     }
     return pause;
   }
 
-  /** Channels with a paused lane, for the claim to skip. */
-  pausedChannels(): string[] {
+  /** When a job held back by this pause should be claimable again. */
+  requeueAt(pause: LanePause): Date {
+    return new Date(Math.min(pause.until.getTime(), Date.now() + REQUEUE_MAX_MS));
+  }
+
+  /** Lifts a lane's pause (operator). False when the lane has no state yet. */
+  async resume(lane: Lane): Promise<boolean> {
+    const key = laneKey(lane);
+    const found = await this.repository.resume(key);
+    this.pauses.forget(key);
+    return found;
+  }
+
+  /**
+   * Adaptive pacing: reads the quota a provider announced on a successful call and slows the
+   * lane (for every replica) before it reaches a 429, or pauses it until the reset when the
+   * window's quota is spent.
+   */
+  async observe(lane: Lane, hint: QuotaHint | undefined): Promise<void> {
+    if (!this.config.pacing.adaptive || !hint) return;
+    const rate = this.rateOf(lane);
+    if (rate <= 0) return;
+    const key = laneKey(lane);
+    const decision = adaptiveDecision(hint, rate);
+    const current = this.effectiveRate.get(key) ?? rate;
+    const resetSecs = hint.resetAt ? Math.max(0, (hint.resetAt.getTime() - Date.now()) / 1000) : undefined;
+    const quota = { remaining: hint.remaining, limit: hint.limit, resetSecs };
+    switch (decision.action) {
+      case 'none':
+        return;
+      case 'pause':
+        await this.pause(lane, decision.ms, 'quota_headers', decision.reason);
+        return;
+      case 'clear':
+        if (current >= rate) return;
+        this.effectiveRate.set(key, rate);
+        await this.repository.setAdaptive(key, null, quota);
+        return;
+      case 'slow':
+        if (Math.abs(decision.rate - current) <= current * ADAPTIVE_HYSTERESIS) return;
+        this.effectiveRate.set(key, decision.rate);
+        await this.repository.setAdaptive(key, { rate: decision.rate, seconds: decision.ms / 1000 }, quota);
+        return;
+    }
+  }
+
+  /** Lanes paused now that this replica would send on, for the claim to skip. */
+  async pausedForClaim(): Promise<PausedForClaim> {
+    const channels = new Set<string>();
+    const projectChannels = new Set<string>();
+    for (const p of (await this.pauses.current(PAUSE_VISIBILITY_MS)).values()) {
+      // A pause of a provider this replica does not use for the channel does not hold its jobs.
+      if (this.registry.forChannel(p.channel as Channel)?.provider !== p.provider) continue;
+      if (p.projectId) projectChannels.add(`${p.projectId}/${p.channel}`);
+      else channels.add(p.channel);
+    }
+    return { channels: [...channels], projectChannels: [...projectChannels] };
+  }
+
+  /** The pause in force on a lane (read through the short cache), if any. */
+  async pauseOf(lane: Lane): Promise<LanePause | undefined> {
+    const check = await this.pauseCheck(laneKey(lane));
+    return check.granted || !('pause' in check) ? undefined : check.pause;
+  }
+
+  /**
+   * Fair share: spaces a project's due jobs on each paced lane at the lane's rate, from where
+   * the project's earlier jobs at this priority end (its clock). The claim takes jobs by
+   * (priority, run_at), so projects interleave instead of queueing behind one campaign.
+   * Returns a run_at per job (undefined = its scheduled_at).
+   */
+  async fairRunAts(projectId: string, priority: number, jobs: readonly { channel: Channel; scheduledAt: Date }[]): Promise<(Date | undefined)[]> {
+    if (!this.config.pacing.fairShare) return jobs.map(() => undefined);
     const now = Date.now();
-    return [...this.pauses.values()].filter((p) => p.until.getTime() > now).map((p) => p.lane.channel);
+    const perChannel = new Map<Channel, { step: number; count: number }>();
+    const slot: number[] = jobs.map((job) => {
+      const step = this.stepSecs(job.channel);
+      // Scheduled sends keep their time: spreading applies to traffic due now.
+      if (step <= 0 || job.scheduledAt.getTime() > now + 1_000) return -1;
+      const entry = perChannel.get(job.channel) ?? { step, count: 0 };
+      perChannel.set(job.channel, entry);
+      return entry.count++;
+    });
+    if (perChannel.size === 0) return jobs.map(() => undefined);
+    const channels = [...perChannel.keys()];
+    const clocks = await this.repository.advanceFairClocks(
+      projectId,
+      priority,
+      channels,
+      channels.map((c) => perChannel.get(c)!.step * perChannel.get(c)!.count),
+    );
+    return jobs.map((job, i) => {
+      if (slot[i] < 0) return undefined;
+      const { step, count } = perChannel.get(job.channel)!;
+      const start = clocks.get(job.channel)!.getTime() - step * count * 1000;
+      // On a shared grid, so that jobs become due in batches (one claim, full provider
+      // batches) rather than one by one; fairness is kept to within one grid step.
+      return new Date(Math.floor((start + slot[i] * step * 1000) / FAIR_GRID_MS) * FAIR_GRID_MS);
+    });
+  }
+
+  /** Seconds of lane time one message costs: 1 token per message, or 1/batchMax per message where the provider meters requests. */
+  private stepSecs(channel: Channel): number {
+    const rate = this.rateOf({ channel });
+    const connector = this.registry.forChannel(channel);
+    if (rate <= 0 || !connector) return 0;
+    return (connector.meters === 'messages' ? 1 : 1 / connector.batchMax) / rate;
+  }
+
+  /** The pause on a lane as this process knows it, read again when older than maxAgeMs. */
+  private async pauseCheck(key: string, maxAgeMs = PAUSE_VISIBILITY_MS): Promise<Permit> {
+    const pause = (await this.pauses.current(maxAgeMs)).get(key) ?? this.pauses.peek(key);
+    if (!pause) return { granted: true, waitedMs: 0 };
+    return { granted: false, pause: { until: new Date(Date.now() + pause.remainingMs), kind: pause.kind, reason: pause.reason ?? 'paused' } };
+  }
+
+  private asActive(key: string, lane: Lane, pause: LanePause, remainingMs: number): ActivePause {
+    return {
+      laneKey: key,
+      channel: lane.channel,
+      provider: lane.provider,
+      projectId: lane.projectId ?? null,
+      remainingMs,
+      kind: pause.kind,
+      reason: pause.reason,
+    };
   }
 }

@@ -12,6 +12,8 @@ export interface GatewayMessage {
 
 export interface GatewayRequest {
   at: number;
+  /** When the notifyd process sent it (its clock: the same machine's), before any queueing here. */
+  sentAt: number;
   /** The notifyd process that made the call. */
   pid: string | undefined;
   idempotencyKey: string | undefined;
@@ -53,6 +55,7 @@ export class GatewayProvider {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const request: GatewayRequest = {
       at: Date.now(),
+      sentAt: Number(req.headers['x-notifyd-sent-at'] ?? Date.now()),
       pid: req.headers['x-notifyd-pid'] as string | undefined,
       idempotencyKey: req.headers['idempotency-key'] as string | undefined,
       messages: (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: GatewayMessage[] }).messages,

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { ADMIN_KEY, READONLY_KEY } from './test-app.js';
+import { ADMIN_KEY, READONLY_KEY, UNPACED } from './test-app.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -41,6 +41,7 @@ export async function spawnNotifyd(options: {
     PORT: '0',
     LOG_LEVEL: 'warn',
     DATABASE_MAX_CONNECTIONS: '4',
+    ...UNPACED,
     ...(options.gateway ? { NOTIFYD_TEST_GATEWAY: JSON.stringify(options.gateway) } : {}),
     ...options.env,
   };

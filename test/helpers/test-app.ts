@@ -29,6 +29,20 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * Tests run unpaced unless they set a rate: a paced lane (notifyd's defaults, e.g. SMS 10/s)
+ * would make every test that drains a few hundred jobs wait on the bucket.
+ */
+export const UNPACED: Record<string, string> = {
+  EMAIL_RATE_PER_SEC: '0',
+  SMS_RATE_PER_SEC: '0',
+  WHATSAPP_RATE_PER_SEC: '0',
+  PUSH_RATE_PER_SEC: '0',
+  TELEGRAM_RATE_PER_SEC: '0',
+  SLACK_RATE_PER_SEC: '0',
+  DISCORD_RATE_PER_SEC: '0',
+};
+
 let projectCounter = 0;
 
 /**
@@ -50,6 +64,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     EMAIL_PROVIDER: 'log',
     SMS_PROVIDER: 'log',
     DATABASE_MAX_CONNECTIONS: '6',
+    ...UNPACED,
     ...options.env,
   };
   const notifyd = await startNotifyd({ env, imports: options.imports, logger: env.LOG_LEVEL === 'silent' ? false : undefined });

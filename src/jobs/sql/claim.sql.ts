@@ -6,8 +6,9 @@ export const CLAIMED_COLUMNS = `
   j.idempotency_key AS "idempotencyKey"`;
 
 /**
- * Claim up to $1 due jobs, most urgent first, skipping rows other workers hold and channels
- * that are paused ($2), and mark them processing in the same statement (one transaction).
+ * Claim up to $1 due jobs, most urgent first, skipping rows other workers hold and lanes
+ * that are paused (channels $2, project lanes $3 as 'project/channel'), and mark them
+ * processing in the same statement (one transaction).
  *
  * Why the generate_series: ordering by (priority, run_at) over "run_at <= now()" is not a
  * range of jobs_claim_idx (priority, run_at), so a plain ORDER BY … LIMIT either walks every
@@ -29,6 +30,7 @@ export const CLAIM_JOBS = `
           AND priority = band.priority
           AND run_at <= now()
           AND channel <> ALL($2::text[])
+          AND (cardinality($3::text[]) = 0 OR project_id || '/' || channel <> ALL($3::text[]))
         ORDER BY run_at
         LIMIT $1
         FOR UPDATE SKIP LOCKED

@@ -5,13 +5,14 @@
  * one wins. Used by /v1/send (a few rows) and /v1/batch (thousands), one statement each.
  *   $1 project  $2 payload  $3 priority  $4 max_attempts  $5 template_id  $6 topic
  *   $7 channel[]  $8 subscriber_id[]  $9 recipient[]  $10 scheduled_at[]  $11 idempotency_key[]
+ *   $12 run_at[] (null = scheduled_at; a fair-share slot otherwise, see PacingService.fairRunAts)
  */
 const INSERT_ROWS = `
   INSERT INTO jobs (project_id, payload, priority, max_attempts, template_id, topic,
                     channel, subscriber_id, recipient, scheduled_at, run_at, idempotency_key)
-  SELECT $1, $2::jsonb, $3, $4, $5, $6, r.channel, r.subscriber_id, r.recipient, r.scheduled_at, r.scheduled_at, r.idem
-    FROM unnest($7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::text[])
-         AS r(channel, subscriber_id, recipient, scheduled_at, idem)
+  SELECT $1, $2::jsonb, $3, $4, $5, $6, r.channel, r.subscriber_id, r.recipient, r.scheduled_at, COALESCE(r.run_at, r.scheduled_at), r.idem
+    FROM unnest($7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::text[], $12::timestamptz[])
+         AS r(channel, subscriber_id, recipient, scheduled_at, idem, run_at)
   ON CONFLICT (project_id, idempotency_key)
      WHERE idempotency_key IS NOT NULL AND status NOT IN ('failed','cancelled')
      DO NOTHING`;

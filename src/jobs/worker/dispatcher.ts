@@ -6,7 +6,7 @@ import { ConnectorRegistry } from '../../connectors/connector-registry.js';
 import { ProviderError } from '../../connectors/provider-error.js';
 import { GovernanceService } from '../../governance/governance.service.js';
 import { type Lane, laneKey } from '../../pacing/lane.js';
-import { PacingService } from '../../pacing/pacing.service.js';
+import { type LanePause, PacingService } from '../../pacing/pacing.service.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import type { ClaimedJob } from './claimed-job.js';
 import { DeliveryEvents } from './delivery-events.js';
@@ -61,7 +61,7 @@ export class Dispatcher {
           // Shutdown: never started, so released with the attempt given back.
           for (const job of chunk.jobs) outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: null, runAt: new Date() });
         } else {
-          await this.sendChunk(chunk, outcomes);
+          await this.sendChunk(chunk, outcomes, control);
         }
         if (flusher.due(outcomes)) await flusher.flush(outcomes);
       });
@@ -125,26 +125,57 @@ export class Dispatcher {
     return { email: this.config.connectors.emailFrom, name: this.config.connectors.emailFromName };
   }
 
-  private async sendChunk(chunk: Chunk, outcomes: Outcomes): Promise<void> {
-    const pause = this.pacing.pausedUntil(chunk.lane);
-    if (pause) {
-      // Priorities do not bypass a pause; the claim order puts critical jobs first on resume.
-      for (const job of chunk.jobs) outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: null, runAt: pause.until });
-      return;
-    }
-    let results = await this.call(chunk.connector, chunk.lane, chunk.messages);
+  private async sendChunk(chunk: Chunk, outcomes: Outcomes, control: DispatchControl): Promise<void> {
+    let results = await this.call(chunk.connector, chunk.lane, chunk.messages, control);
+    if (results === 'paused') return this.holdBack(chunk.jobs, chunk.lane, outcomes);
     if (chunk.jobs.length > 1 && results.every((r) => !r.ok && r.error.kind === 'permanent')) {
       // A whole batch refused (e.g. one bad address in a Resend batch): retry item by item so
       // that one bad message does not fail the good ones.
-      results = [];
-      for (const message of chunk.messages) results.push(...(await this.call(chunk.connector, chunk.lane, [message])));
+      const single: DeliveryResult[] = [];
+      for (const [i, message] of chunk.messages.entries()) {
+        const one = await this.call(chunk.connector, chunk.lane, [message], control);
+        if (one === 'paused') {
+          await this.holdBack(chunk.jobs.slice(i), chunk.lane, outcomes);
+          break;
+        }
+        single.push(...one);
+      }
+      results = single;
     }
-    for (let i = 0; i < chunk.jobs.length; i++) await this.settle(chunk, chunk.jobs[i], results[i], outcomes);
+    const pause = await this.pauseForRefusals(chunk, results);
+    for (let i = 0; i < results.length; i++) this.settle(chunk, chunk.jobs[i], results[i], outcomes, pause);
+  }
+
+  /** Jobs that met a paused lane (or a shutdown while waiting for their slot) go back without a provider call and without using an attempt. */
+  private async holdBack(jobs: ClaimedJob[], lane: Lane, outcomes: Outcomes): Promise<void> {
+    // Priorities do not bypass a pause; the claim order puts critical jobs first on resume.
+    const pause = await this.pacing.pauseOf(lane);
+    const runAt = pause ? this.pacing.requeueAt(pause) : new Date();
+    for (const job of jobs) outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: null, runAt });
+  }
+
+  /**
+   * One pause per provider call, not per message: a 429 pauses the lane for Retry-After (or
+   * RATE_LIMIT_PAUSE_SECS); a daily/monthly quota error pauses it until the announced reset
+   * (or QUOTA_PAUSE_SECS). A successful answer's quota headers feed adaptive pacing.
+   */
+  private async pauseForRefusals(chunk: Chunk, results: DeliveryResult[]): Promise<LanePause | undefined> {
+    const refusals = results.flatMap((r) => (!r.ok && (r.error.kind === 'rate_limited' || r.error.quotaExhausted) ? [r.error] : []));
+    if (refusals.length === 0) {
+      const hint = results.findLast((r) => r.ok)?.quota;
+      if (hint) await this.pacing.observe(chunk.lane, hint).catch((err) => this.logger.warn(`quota hint not recorded: ${(err as Error).message}`));
+      return undefined;
+    }
+    const quota = refusals.find((e) => e.quotaExhausted);
+    const error = quota ?? refusals[0];
+    const ms = Math.max(...refusals.map((e) => e.retryAfterMs ?? (e.quotaExhausted ? this.config.pacing.quotaPauseMs : this.config.pacing.rateLimitPauseMs)));
+    return this.pacing.pause(chunk.lane, ms, quota ? 'quota_exhausted' : 'rate_limited', `${chunk.connector.provider}: ${error.message}`);
   }
 
   /** One paced provider call; a throw, a timeout or a wrong result count fails every message transiently. */
-  private async call(connector: Connector, lane: Lane, messages: OutboundMessage[]): Promise<DeliveryResult[]> {
-    await this.pacing.acquire(lane, connector.meters === 'messages' ? messages.length : 1);
+  private async call(connector: Connector, lane: Lane, messages: OutboundMessage[], control: DispatchControl): Promise<DeliveryResult[] | 'paused'> {
+    const permit = await this.pacing.acquire(lane, connector.meters === 'messages' ? messages.length : 1, control);
+    if (!permit.granted) return 'paused';
     const failAll = (message: string): DeliveryResult[] => messages.map(() => ({ ok: false, error: ProviderError.transient(message) }));
     try {
       const results = await withTimeout(
@@ -162,7 +193,7 @@ export class Dispatcher {
     }
   }
 
-  private async settle(chunk: Chunk, job: ClaimedJob, result: DeliveryResult, outcomes: Outcomes): Promise<void> {
+  private settle(chunk: Chunk, job: ClaimedJob, result: DeliveryResult, outcomes: Outcomes, pause: LanePause | undefined): void {
     const provider = chunk.connector.provider;
     if (result.ok) {
       if (result.skipped) outcomes.skipped.push({ id: job.id, attempts: job.attempts, reason: result.skipped });
@@ -171,13 +202,17 @@ export class Dispatcher {
       return;
     }
     const error = result.error;
+    if (pause && (error.kind === 'rate_limited' || error.quotaExhausted)) {
+      // Not the job's fault: back to the queue without using an attempt, due when the pause ends.
+      const what = error.quotaExhausted ? 'quota exhausted' : 'rate limited';
+      outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: `${what}: ${error.message}`, runAt: this.pacing.requeueAt(pause) });
+      return;
+    }
     switch (error.kind) {
-      case 'rate_limited': {
-        const wait = error.retryAfterMs ?? this.config.pacing.rateLimitPauseMs;
-        const pause = await this.pacing.pause(chunk.lane, new Date(Date.now() + wait), `${provider}: ${error.message}`);
-        outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: `rate limited: ${error.message}`, runAt: pause.until });
+      case 'rate_limited':
+        // Unreachable (a rate_limited result always pauses the lane above); kept for exhaustiveness.
+        outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: `rate limited: ${error.message}`, runAt: new Date(Date.now() + this.config.pacing.rateLimitPauseMs) });
         return;
-      }
       case 'transient': {
         if (job.attempts >= job.maxAttempts) {
           outcomes.failed.push({ id: job.id, attempts: job.attempts, provider, error: `${error.message} (gave up after ${job.attempts} attempts)` });

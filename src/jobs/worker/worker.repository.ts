@@ -12,8 +12,9 @@ import type { Outcomes } from './outcomes.js';
 export class WorkerRepository {
   constructor(private readonly db: Db) {}
 
-  claim(limit: number, pausedChannels: readonly string[]): Promise<ClaimedJob[]> {
-    return this.db.rows<ClaimedJob>(CLAIM_JOBS, [limit, pausedChannels]);
+  /** Paused lanes are skipped: whole channels, and project lanes given as `project/channel`. */
+  claim(limit: number, pausedChannels: readonly string[], pausedProjectChannels: readonly string[] = []): Promise<ClaimedJob[]> {
+    return this.db.rows<ClaimedJob>(CLAIM_JOBS, [limit, pausedChannels, pausedProjectChannels]);
   }
 
   /** Writes every outcome kind present, one statement each, concurrently (disjoint rows). */

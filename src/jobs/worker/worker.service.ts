@@ -84,8 +84,9 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  private claim(): Promise<ClaimedJob[]> {
-    return this.repository.claim(this.config.worker.batchSize, this.pacing.pausedChannels());
+  private async claim(): Promise<ClaimedJob[]> {
+    const paused = await this.pacing.pausedForClaim();
+    return this.repository.claim(this.config.worker.batchSize, paused.channels, paused.projectChannels);
   }
 
   private track(dispatch: Promise<void>): void {
