@@ -44,7 +44,7 @@ export function devBanner(url: string, dataDir: string, c: DevCredentials): stri
     `  Project "default" key:      ${c.defaultProjectKey}`,
     `  Both are kept in ${c.file}; set DATABASE_URL and ADMIN_API_KEY for production.`,
     `  API docs:                   ${url}/docs`,
-    '  Send a message:',
+    '  Send an in-app message to the demo subscriber "alice":',
     `    curl -s -X POST ${url}/v1/send -H 'X-Api-Key: ${c.defaultProjectKey}' -H 'Content-Type: application/json' -d '${body}'`,
     '',
   ].join('\n');

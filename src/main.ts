@@ -10,6 +10,7 @@ import { runMigrations } from './database/migration-runner.js';
 import { devBanner, loadOrCreateDevCredentials, type DevCredentials } from './dev-credentials.js';
 import { createLogger } from './logger.js';
 import { ProjectsService } from './projects/projects.service.js';
+import { SubscribersService } from './subscribers/subscribers.service.js';
 
 export interface StartOptions {
   env?: NodeJS.ProcessEnv;
@@ -60,7 +61,11 @@ export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd>
     );
     await setupApp(app, config);
     await app.init();
-    if (credentials) await app.get(ProjectsService).ensureProject('default', 'Default project', credentials.defaultProjectKey);
+    if (credentials) {
+      await app.get(ProjectsService).ensureProject('default', 'Default project', credentials.defaultProjectKey);
+      // The banner's curl sends an in-app message to "alice": she exists so that it is delivered.
+      await app.get(SubscribersService).upsert('default', { id: 'alice', first_name: 'Alice' });
+    }
 
     let url: string | undefined;
     if (options.listen !== false) {

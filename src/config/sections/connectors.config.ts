@@ -18,7 +18,7 @@ export const connectorsSection = defineSection(
     SMS_PROVIDER: providerVar(),
     WHATSAPP_PROVIDER: providerVar(),
     PUSH_PROVIDER: providerVar(),
-    /** The in-app inbox needs no third party; it is always configured. */
+    /** The in-app inbox needs no third party; it is always configured (default `inbox`). */
     IN_APP_PROVIDER: providerVar(),
     TELEGRAM_PROVIDER: providerVar(),
     SLACK_PROVIDER: providerVar(),
@@ -34,7 +34,7 @@ export const connectorsSection = defineSection(
       sms: env.SMS_PROVIDER,
       whatsapp: env.WHATSAPP_PROVIDER,
       push: env.PUSH_PROVIDER,
-      in_app: env.IN_APP_PROVIDER ?? 'log',
+      in_app: env.IN_APP_PROVIDER ?? 'inbox',
       telegram: env.TELEGRAM_PROVIDER,
       slack: env.SLACK_PROVIDER,
       discord: env.DISCORD_PROVIDER,
