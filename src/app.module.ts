@@ -4,6 +4,7 @@ import { AuditModule } from './audit/audit.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { ConnectorsModule } from './connectors/connectors.module.js';
+import { EmailConnectorsModule } from './connectors/email/email.module.js';
 import { InAppModule } from './connectors/in-app/in-app.module.js';
 import type { Database } from './database/database.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -43,6 +44,7 @@ export class AppModule {
         SubscribersModule,
         ConnectorsModule,
         InAppModule,
+        EmailConnectorsModule,
         PacingModule,
         GovernanceModule,
         JobsModule,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { authSection } from './sections/auth.config.js';
 import { connectorsSection } from './sections/connectors.config.js';
 import { databaseSection } from './sections/database.config.js';
+import { emailProvidersSection } from './sections/email-providers.config.js';
 import { inboxSection } from './sections/inbox.config.js';
 import { outboundSection } from './sections/outbound.config.js';
 import { pacingSection } from './sections/pacing.config.js';
@@ -27,6 +28,7 @@ const sections = {
   webhooks: webhooksSection,
   workflows: workflowsSection,
   inbox: inboxSection,
+  emailProviders: emailProvidersSection,
 };
 
 type Sections = typeof sections;
