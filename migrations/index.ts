@@ -2,6 +2,7 @@ import { InitialSchema1764460800001 } from './0001-initial-schema.js';
 import { InboxMessages1764460800015 } from './0015-inbox-messages.js';
 import { PacingLanes1764460800020 } from './0020-pacing-lanes.js';
 import { JobWaiters1764460800030 } from './0030-job-waiters.js';
+import { Suppressions1764460800040 } from './0040-suppressions.js';
 import { Webhooks1764460800050 } from './0050-webhooks.js';
 import { Workflows1764460800051 } from './0051-workflows.js';
 import { InboxStream1764460800052 } from './0052-inbox-stream.js';
@@ -18,6 +19,8 @@ export const MIGRATIONS = [
   // Issue 4: pacing lanes and fair-share clocks.
   PacingLanes1764460800020,
   JobWaiters1764460800030,
+  // Issue 6a: governance (suppressions, preferences, templates).
+  Suppressions1764460800040,
   // Issue 7: outbound webhooks, workflows, inbox.
   Webhooks1764460800050,
   Workflows1764460800051,

@@ -1,4 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import type { Channel } from '../config/sections/connectors.config.js';
+import type { ProviderError } from '../connectors/provider-error.js';
+import { maskRecipient } from '../common/pii/mask.js';
+import { suppressionFromRefusal } from './suppressions/provider-evidence.js';
+import type { ActiveSuppression } from './suppressions/suppressions.repository.js';
+import { blocks, SuppressionsService } from './suppressions/suppressions.service.js';
 
 /** What governance decides for one claimed job before its provider call. */
 export type Verdict =
@@ -6,12 +12,14 @@ export type Verdict =
   /** Not sent, closed as sent with provider `skipped` (e.g. opted out at send time). */
   | { action: 'skip'; reason: string }
   /** Not sent, failed as suppressed; the provider is never called. */
-  | { action: 'suppress'; reason: string };
+  | { action: 'suppress'; reason: string }
+  /** The rules could not be read (database error): not sent now, back to the queue. */
+  | { action: 'defer'; reason: string };
 
 export interface ScreenedJob {
   id: string;
   projectId: string;
-  channel: string;
+  channel: Channel;
   recipient: string;
   subscriberId: string | null;
   topic: string | null;
@@ -24,15 +32,102 @@ export interface Screening {
   verdict(job: ScreenedJob): Verdict;
 }
 
+/** A synchronous provider refusal, as the worker saw it. */
+export interface Refusal {
+  jobId: string;
+  projectId: string;
+  channel: Channel;
+  recipient: string;
+  provider: string;
+  error: ProviderError;
+}
+
 const SEND: Verdict = { action: 'send' };
+/** How many per-job lookups run at once when the batch prefetch failed. */
+const FALLBACK_CONCURRENCY = 8;
 
 /**
- * Who may be sent what. The worker asks once per claimed batch; the governance issue adds
- * suppressions, preferences and windows here, with per-job fallback if a prefetch fails.
+ * Who may be sent what, asked by the worker once per claimed batch: the batch's suppressions
+ * are read in one query; if that query fails, each job is looked up on its own, and a job whose
+ * lookup fails too is deferred, never sent unchecked.
  */
 @Injectable()
 export class GovernanceService {
-  async screen(_jobs: readonly ScreenedJob[]): Promise<Screening> {
-    return { verdict: () => SEND };
+  private readonly logger = new Logger(GovernanceService.name);
+
+  constructor(private readonly suppressions: SuppressionsService) {}
+
+  async screen(jobs: readonly ScreenedJob[]): Promise<Screening> {
+    const { found, unknown } = await this.prefetchSuppressions(jobs);
+    return {
+      verdict: (job) => {
+        if (unknown.has(job.id)) return { action: 'defer', reason: 'suppression list unreadable; retrying' };
+        const s = SuppressionsService.match(found, { projectId: job.projectId, channel: job.channel, address: job.recipient });
+        // transactional never bypasses a suppression; a marketing-scope one spares non-marketing messages.
+        if (s && blocks(s, job.marketing)) return { action: 'suppress', reason: `${job.channel} address is on the suppression list (${s.reason}, scope ${s.scope}, id ${s.id})` };
+        return SEND;
+      },
+    };
+  }
+
+  /**
+   * Enqueue's check, one query for all targets: for each target, why it must not be queued
+   * (its address is suppressed for this kind of message), or null. A database error throws:
+   * the request fails rather than queueing unchecked (the worker checks again anyway).
+   */
+  async suppressedTargets(projectId: string, marketing: boolean, targets: readonly { channel: Channel; recipient: string }[]): Promise<(string | null)[]> {
+    if (targets.length === 0) return [];
+    const found = await this.suppressions.activeFor(targets.map((t) => ({ projectId, channel: t.channel, address: t.recipient })));
+    return targets.map((t) => {
+      const s = SuppressionsService.match(found, { projectId, channel: t.channel, address: t.recipient });
+      return s && blocks(s, marketing) ? `recipient is suppressed on ${t.channel} (${s.reason}, scope ${s.scope})` : null;
+    });
+  }
+
+  /** Records the suppressions that synchronous provider refusals prove (hard bounce, STOP…). */
+  async recordRefusals(refusals: readonly Refusal[]): Promise<void> {
+    for (const r of refusals) {
+      const rule = suppressionFromRefusal(r.channel, r.error);
+      if (!rule) continue;
+      try {
+        await this.suppressions.suppress({
+          projectId: r.projectId,
+          channel: r.channel,
+          address: r.recipient,
+          scope: rule.scope,
+          reason: rule.reason,
+          source: 'worker',
+          detail: `${r.provider}: ${r.error.message}`.slice(0, 500),
+          evidence: { provider: r.provider, kind: r.error.kind, dead_recipient: r.error.deadRecipient, ...(r.error.providerCode ? { provider_code: r.error.providerCode } : {}) },
+          sourceJobId: r.jobId,
+        });
+      } catch (err) {
+        // The job's outcome is already decided; a lost suppression is logged for the operator.
+        this.logger.warn(`could not record suppression for ${maskRecipient(r.recipient, r.channel)} (job ${r.jobId}): ${(err as Error).message}`);
+      }
+    }
+  }
+
+  private async prefetchSuppressions(jobs: readonly ScreenedJob[]): Promise<{ found: Map<string, ActiveSuppression>; unknown: Set<string> }> {
+    const keyOf = (j: ScreenedJob) => ({ projectId: j.projectId, channel: j.channel, address: j.recipient });
+    try {
+      return { found: await this.suppressions.activeFor(jobs.map(keyOf)), unknown: new Set() };
+    } catch (err) {
+      this.logger.warn(`suppression prefetch failed for ${jobs.length} job(s), checking each job: ${(err as Error).message}`);
+    }
+    const found = new Map<string, ActiveSuppression>();
+    const unknown = new Set<string>();
+    const queue = [...jobs];
+    const worker = async () => {
+      for (let job = queue.shift(); job; job = queue.shift()) {
+        try {
+          for (const [k, v] of await this.suppressions.activeFor([keyOf(job)])) found.set(k, v);
+        } catch {
+          unknown.add(job.id);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(FALLBACK_CONCURRENCY, jobs.length) }, worker));
+    return { found, unknown };
   }
 }

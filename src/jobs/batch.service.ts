@@ -15,6 +15,7 @@ import { buildPayload, requestedChannels } from './message-options.js';
 import { MARKETING_PRIORITY, PRIORITY_NAMES, parsePriority } from './priority.js';
 import { WorkerWakeup } from './worker/worker-wakeup.js';
 import { PacingService } from '../pacing/pacing.service.js';
+import { GovernanceService } from '../governance/governance.service.js';
 
 /** POST /v1/batch: many subscribers in one set-based insert. */
 @Injectable()
@@ -28,6 +29,7 @@ export class BatchService {
     private readonly wakeup: WorkerWakeup,
     private readonly events: EnqueueEvents,
     private readonly pacing: PacingService,
+    private readonly governance: GovernanceService,
   ) {}
 
   async batch(project: ProjectRef, dto: BatchRequestDto): Promise<BatchResponseDto> {
@@ -46,7 +48,8 @@ export class BatchService {
     const known = await this.subscribers.findAddresses(project.id, ids);
     const priority = parsePriority(dto.priority) ?? PRIORITY_NAMES.bulk;
     const scheduledAt = dto.scheduled_at ? new Date(dto.scheduled_at) : new Date();
-    const rows: NewJob[] = [];
+    const marketing = priority >= MARKETING_PRIORITY;
+    let rows: NewJob[] = [];
     let withoutAddress = 0;
     for (const id of ids) {
       const subscriber = known.get(id);
@@ -66,10 +69,16 @@ export class BatchService {
       }
     }
 
+    // Suppressed addresses count as skipped (one query for the whole batch).
+    const suppressed = await this.governance.suppressedTargets(project.id, marketing, rows);
+    const before = rows.length;
+    rows = rows.filter((_, i) => !suppressed[i]);
+    const skippedCount = before - rows.length;
+
     for (const [i, runAt] of (await this.pacing.fairRunAts(project.id, priority, rows)).entries()) rows[i].runAt = runAt;
     const options = {
       projectId: project.id,
-      payload: buildPayload(dto, priority >= MARKETING_PRIORITY),
+      payload: buildPayload(dto, marketing),
       priority,
       maxAttempts: this.config.worker.maxAttempts,
       templateId: null,
@@ -95,7 +104,7 @@ export class BatchService {
       success: true,
       jobs_created: created,
       jobs_deduplicated: rows.length - created,
-      jobs_skipped: 0,
+      jobs_skipped: skippedCount,
       jobs_without_address: withoutAddress,
       subscribers: ids.length,
       channels,

@@ -17,6 +17,7 @@ import { OutcomeWaitService } from './wait/outcome-wait.service.js';
 import { parseWait } from './wait/wait-duration.js';
 import { WorkerWakeup } from './worker/worker-wakeup.js';
 import { PacingService } from '../pacing/pacing.service.js';
+import { GovernanceService } from '../governance/governance.service.js';
 
 /** How many times an idempotent send re-tries when the key's holder changes under it. */
 const IDEMPOTENCY_ROUNDS = 3;
@@ -33,6 +34,7 @@ export class EnqueueService {
     private readonly outcomes: OutcomeWaitService,
     private readonly events: EnqueueEvents,
     private readonly pacing: PacingService,
+    private readonly governance: GovernanceService,
   ) {}
 
   async send(project: ProjectRef, dto: SendRequestDto): Promise<SendResponseDto> {
@@ -46,7 +48,7 @@ export class EnqueueService {
       !dto.to && dto.subscriber_id ? (await this.subscribers.findAddresses(project.id, [dto.subscriber_id])).get(dto.subscriber_id) : undefined;
     const skipped: SkippedChannelDto[] = [];
     let refusedForConfig = false;
-    const targets: { channel: Channel; recipient: string }[] = [];
+    let targets: { channel: Channel; recipient: string }[] = [];
     for (const channel of channels) {
       const refusal = this.registry.refusal(channel);
       if (refusal) {
@@ -71,10 +73,15 @@ export class EnqueueService {
 
     const campaign = isCampaign(dto.tags);
     const priority = parsePriority(dto.priority) ?? (campaign ? PRIORITY_NAMES.bulk : PRIORITY_NAMES.normal);
+    const marketing = priority >= MARKETING_PRIORITY || campaign;
+    // Suppressed addresses are skipped here (and checked again by the worker before sending).
+    const suppressed = await this.governance.suppressedTargets(project.id, marketing, targets);
+    for (const [i, reason] of suppressed.entries()) if (reason) skipped.push({ channel: targets[i].channel, reason });
+    targets = targets.filter((_, i) => !suppressed[i]);
     const scheduledAt = dto.scheduled_at ? new Date(dto.scheduled_at) : new Date();
     const options: InsertOptions = {
       projectId: project.id,
-      payload: buildPayload(dto, priority >= MARKETING_PRIORITY || campaign),
+      payload: buildPayload(dto, marketing),
       priority,
       maxAttempts: this.config.worker.maxAttempts,
       templateId: null,

@@ -4,7 +4,7 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { Connector, DeliveryResult, OutboundMessage } from '../../connectors/connector.js';
 import { ConnectorRegistry } from '../../connectors/connector-registry.js';
 import { ProviderError } from '../../connectors/provider-error.js';
-import { GovernanceService } from '../../governance/governance.service.js';
+import { GovernanceService, type Refusal } from '../../governance/governance.service.js';
 import { type Lane, laneKey } from '../../pacing/lane.js';
 import { type LanePause, PacingService } from '../../pacing/pacing.service.js';
 import { ProjectsService } from '../../projects/projects.service.js';
@@ -31,6 +31,8 @@ export interface DispatchControl {
 
 /** Outcomes are written at least this often while a long (paced) batch is still sending. */
 const FLUSH_EVERY_MS = 1_000;
+/** A job whose rules could not be read goes back to the queue for this long. */
+const DEFER_MS = 15_000;
 
 /**
  * Sends one claimed batch: screens it (one prefetch per batch), groups it by lane, chunks it
@@ -54,6 +56,7 @@ export class Dispatcher {
   async dispatch(jobs: ClaimedJob[], control: DispatchControl): Promise<void> {
     const outcomes = new Outcomes();
     const flusher = new Flusher(this.repository, this.events, this.logger);
+    const refusals: Refusal[] = [];
     try {
       const chunks = await this.plan(jobs, outcomes);
       await runPool(chunks, this.config.worker.concurrency, async (chunk) => {
@@ -61,12 +64,14 @@ export class Dispatcher {
           // Shutdown: never started, so released with the attempt given back.
           for (const job of chunk.jobs) outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: null, runAt: new Date() });
         } else {
-          await this.sendChunk(chunk, outcomes, control);
+          await this.sendChunk(chunk, outcomes, control, refusals);
         }
         if (flusher.due(outcomes)) await flusher.flush(outcomes);
       });
     } finally {
       await flusher.flush(outcomes);
+      // Hard bounces, STOP and the like become suppressions (governance logs its own failures).
+      if (refusals.length) await this.governance.recordRefusals(refusals);
     }
   }
 
@@ -103,6 +108,11 @@ export class Dispatcher {
         outcomes.failed.push({ id: job.id, attempts: job.attempts, provider: connector.provider, error: `suppressed: ${verdict.reason}` });
         continue;
       }
+      if (verdict.action === 'defer') {
+        // Never sent unchecked: back to the queue, attempt given back.
+        outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: verdict.reason, runAt: new Date(Date.now() + DEFER_MS) });
+        continue;
+      }
       const lane: Lane = { channel: job.channel, provider: connector.provider };
       const key = laneKey(lane);
       if (!byLane.has(key)) byLane.set(key, { lane, connector, jobs: [] });
@@ -125,7 +135,7 @@ export class Dispatcher {
     return { email: this.config.connectors.emailFrom, name: this.config.connectors.emailFromName };
   }
 
-  private async sendChunk(chunk: Chunk, outcomes: Outcomes, control: DispatchControl): Promise<void> {
+  private async sendChunk(chunk: Chunk, outcomes: Outcomes, control: DispatchControl, refusals: Refusal[]): Promise<void> {
     let results = await this.call(chunk.connector, chunk.lane, chunk.messages, control);
     if (results === 'paused') return this.holdBack(chunk.jobs, chunk.lane, outcomes);
     if (chunk.jobs.length > 1 && results.every((r) => !r.ok && r.error.kind === 'permanent')) {
@@ -143,7 +153,14 @@ export class Dispatcher {
       results = single;
     }
     const pause = await this.pauseForRefusals(chunk, results);
-    for (let i = 0; i < results.length; i++) this.settle(chunk, chunk.jobs[i], results[i], outcomes, pause);
+    for (let i = 0; i < results.length; i++) {
+      this.settle(chunk, chunk.jobs[i], results[i], outcomes, pause);
+      const r = results[i];
+      if (!r.ok && (r.error.deadRecipient || r.error.providerCode)) {
+        const job = chunk.jobs[i];
+        refusals.push({ jobId: job.id, projectId: job.projectId, channel: job.channel, recipient: job.recipient, provider: chunk.connector.provider, error: r.error });
+      }
+    }
   }
 
   /** Jobs that met a paused lane (or a shutdown while waiting for their slot) go back without a provider call and without using an attempt. */

@@ -1,0 +1,84 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { CurrentProject, ProjectAuth } from '../../common/auth/auth.decorators.js';
+import { ApiError } from '../../common/errors/api-error.js';
+import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import type { ProjectRef } from '../../projects/project.types.js';
+import {
+  CreateSuppressionDto,
+  CreateSuppressionResponseDto,
+  ListSuppressionsQueryDto,
+  ReleaseSuppressionQueryDto,
+  ReleaseSuppressionResponseDto,
+  SuppressionListDto,
+  SuppressionResponseDto,
+} from './dto/suppression.dto.js';
+import { decodeSuppressionCursor, encodeSuppressionCursor, presentSuppression } from './suppression.presenter.js';
+import { SuppressionsService } from './suppressions.service.js';
+
+@ApiTags('Suppressions')
+@ProjectAuth()
+@Controller('v1/suppressions')
+export class SuppressionsController {
+  constructor(private readonly suppressions: SuppressionsService) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'listSuppressions', summary: 'List the project’s suppressions, newest first (active only unless include_released)' })
+  @ApiErrors(400)
+  async listSuppressions(@CurrentProject() project: ProjectRef, @Query() query: ListSuppressionsQueryDto): Promise<SuppressionListDto> {
+    const limit = query.limit ?? 200;
+    const after = query.cursor === undefined ? undefined : decodeSuppressionCursor(query.cursor);
+    if (query.cursor !== undefined && !after) throw ApiError.badRequest('invalid_cursor', 'cursor is not one this API returned; pass next_cursor from the previous page unchanged.');
+    const rows = await this.suppressions.list(project.id, { includeReleased: query.include_released ?? false, channel: query.channel, address: query.address, after, limit: limit + 1 });
+    const items = rows.slice(0, limit);
+    return { data: items.map(presentSuppression), next_cursor: rows.length > limit ? encodeSuppressionCursor(items[items.length - 1]) : null };
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'createSuppression', summary: 'Suppress an address on a channel (idempotent; scope all or marketing)' })
+  @ApiErrors(400, 422)
+  async createSuppression(@CurrentProject() project: ProjectRef, @Body() body: CreateSuppressionDto, @Req() req: FastifyRequest): Promise<CreateSuppressionResponseDto> {
+    if (body.email !== undefined && body.address !== undefined) {
+      throw ApiError.unprocessable('validation_failed', 'Send either email, or channel and address, not both.');
+    }
+    const channel = body.email !== undefined ? 'email' : (body.channel ?? 'email');
+    if (body.email !== undefined && body.channel !== undefined && body.channel !== 'email') {
+      throw ApiError.unprocessable('validation_failed', `email applies to the email channel; for ${body.channel} send address instead.`);
+    }
+    const scope = body.scope ?? 'all';
+    const { suppression, created } = await this.suppressions.suppress({
+      projectId: project.id,
+      channel,
+      address: (body.email ?? body.address)!,
+      scope,
+      // notifyd: a marketing-scope entry is an unsubscribe, a full block is manual.
+      reason: scope === 'marketing' ? 'unsubscribe' : 'manual',
+      source: 'api_key',
+      detail: body.detail ?? null,
+      ip: req.ip,
+    });
+    return { success: true, created, suppression: presentSuppression(suppression) };
+  }
+
+  @Get(':id')
+  @ApiOperation({ operationId: 'getSuppression', summary: 'Get one suppression, active or released' })
+  @ApiErrors(404)
+  async getSuppression(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<SuppressionResponseDto> {
+    return { success: true, suppression: presentSuppression(await this.suppressions.get(project.id, id)) };
+  }
+
+  @Delete(':id')
+  @ApiOperation({ operationId: 'releaseSuppression', summary: 'Release a suppression (kept as history, audited); the address can be sent to again' })
+  @ApiErrors(404)
+  async releaseSuppression(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+    @Query() query: ReleaseSuppressionQueryDto,
+    @Req() req: FastifyRequest,
+  ): Promise<ReleaseSuppressionResponseDto> {
+    const row = await this.suppressions.release(project.id, id, { actor: 'api', ip: req.ip }, query.reason ?? null);
+    return { success: true, id: row.id, suppression: presentSuppression(row) };
+  }
+}

@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import { AuditService } from '../../audit/audit.service.js';
+import { ApiError } from '../../common/errors/api-error.js';
+import type { Channel } from '../../config/sections/connectors.config.js';
+import { lookupAddress, normaliseAddress } from './suppression-address.js';
+import type { SuppressInput, SuppressionKey, SuppressionRow } from './suppression.types.js';
+import { type ActiveSuppression, type SuppressionFilter, SuppressionsRepository } from './suppressions.repository.js';
+
+/** Map key of one (project, channel, normalised address). */
+export const suppressionKey = (k: SuppressionKey) => `${k.projectId}\n${k.channel}\n${k.address}`;
+
+/** Does an active suppression stop this message? `marketing` scope stops marketing messages only. */
+export function blocks(s: Pick<ActiveSuppression, 'scope'>, marketing: boolean): boolean {
+  return s.scope === 'all' || marketing;
+}
+
+/**
+ * The do-not-contact list of every channel: create (API, operators, worker evidence, provider
+ * webhooks, unsubscribe), soft release, history, and the lookups enqueue and the worker use.
+ * Creations and releases are audited (ids and reasons only, never the address).
+ *
+ *   await suppressions.suppress({ projectId, channel: 'email', address, scope: 'all',
+ *     reason: 'bounce', source: 'resend-webhook', evidence: { bounce_type: 'Permanent' },
+ *     sourceJobId, providerEventId });
+ */
+@Injectable()
+export class SuppressionsService {
+  constructor(
+    private readonly repository: SuppressionsRepository,
+    private readonly audit: AuditService,
+  ) {}
+
+  /**
+   * Adds the address to the list (idempotent: an active suppression is returned unchanged,
+   * except that scope `all` replaces an active `marketing` one). Throws a 422 ApiError naming
+   * the address when it does not parse for its channel.
+   */
+  async suppress(input: SuppressInput): Promise<{ suppression: SuppressionRow; created: boolean }> {
+    const check = normaliseAddress(input.channel, input.address);
+    if (!check.ok) throw ApiError.unprocessable('validation_failed', `${input.channel === 'email' ? 'email' : 'address'} ${check.message}`);
+    const { row, created } = await this.repository.insert({
+      projectId: input.projectId,
+      channel: input.channel,
+      address: check.address,
+      scope: input.scope,
+      reason: input.reason,
+      source: input.source,
+      detail: input.detail ?? null,
+      evidence: input.evidence ?? {},
+      sourceJobId: input.sourceJobId ?? null,
+      providerEventId: input.providerEventId ?? null,
+    });
+    if (created) {
+      await this.audit.record({
+        projectId: input.projectId,
+        actor: input.source,
+        action: 'suppression.created',
+        resource: row.id,
+        metadata: { channel: row.channel, scope: row.scope, reason: row.reason, ...(row.sourceJobId ? { job_id: row.sourceJobId } : {}) },
+        ip: input.ip ?? null,
+      });
+    }
+    return { suppression: row, created };
+  }
+
+  /** Soft release: the row stays as history. 404 when missing, another project's, or already released. */
+  async release(projectId: string, id: string, by: { actor: string; ip?: string | null }, reason: string | null = null): Promise<SuppressionRow> {
+    const row = isUuid(id) ? await this.repository.release(projectId, id, by.actor, reason) : undefined;
+    if (!row) throw ApiError.notFound('Active suppression', id);
+    await this.audit.record({
+      projectId,
+      actor: by.actor,
+      action: 'suppression.released',
+      resource: row.id,
+      metadata: { channel: row.channel, scope: row.scope, reason: row.reason },
+      ip: by.ip ?? null,
+    });
+    return row;
+  }
+
+  async get(projectId: string, id: string): Promise<SuppressionRow> {
+    const row = isUuid(id) ? await this.repository.find(projectId, id) : undefined;
+    if (!row) throw ApiError.notFound('Suppression', id);
+    return row;
+  }
+
+  /** Newest first; `address` is normalised for its channel (email when no channel is given). */
+  list(projectId: string, filter: Omit<SuppressionFilter, 'address'> & { address?: string }): Promise<SuppressionRow[]> {
+    const address = filter.address === undefined ? undefined : lookupAddress((filter.channel as Channel | undefined) ?? 'email', filter.address);
+    return this.repository.list(projectId, { ...filter, address });
+  }
+
+  /**
+   * The active suppressions among many recipients, in one query, keyed by suppressionKey of
+   * the normalised address. Throws if the database does: callers must not treat a failure as
+   * "not suppressed".
+   */
+  async activeFor(keys: readonly SuppressionKey[]): Promise<Map<string, ActiveSuppression>> {
+    const unique = new Map<string, SuppressionKey>();
+    for (const k of keys) {
+      const n = { projectId: k.projectId, channel: k.channel, address: lookupAddress(k.channel, k.address) };
+      unique.set(suppressionKey(n), n);
+    }
+    if (unique.size === 0) return new Map();
+    const rows = await this.repository.activeFor([...unique.values()]);
+    return new Map(rows.map((r) => [suppressionKey(r), r]));
+  }
+
+  /** The active suppression of one recipient, looked up in a map from activeFor. */
+  static match(found: Map<string, ActiveSuppression>, k: SuppressionKey): ActiveSuppression | undefined {
+    return found.get(suppressionKey({ projectId: k.projectId, channel: k.channel, address: lookupAddress(k.channel, k.address) }));
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (v: string) => UUID.test(v);
