@@ -6,6 +6,7 @@ import { ConfigModule } from './config/config.module.js';
 import { ConnectorsModule } from './connectors/connectors.module.js';
 import { EmailConnectorsModule } from './connectors/email/email.module.js';
 import { InAppModule } from './connectors/in-app/in-app.module.js';
+import { SmsModule } from './connectors/sms/sms.module.js';
 import type { Database } from './database/database.js';
 import { DatabaseModule } from './database/database.module.js';
 import { SignalsModule } from './database/signals/signals.module.js';
@@ -45,6 +46,7 @@ export class AppModule {
         ConnectorsModule,
         InAppModule,
         EmailConnectorsModule,
+        SmsModule,
         PacingModule,
         GovernanceModule,
         JobsModule,

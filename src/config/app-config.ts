@@ -11,6 +11,9 @@ import { signalsSection } from './sections/signals.config.js';
 import { webhooksSection } from './sections/webhooks.config.js';
 import { workerSection } from './sections/worker.config.js';
 import { workflowsSection } from './sections/workflows.config.js';
+import { smsProvidersSection } from './sections/sms-providers.config.js';
+import { whatsappProvidersSection } from './sections/whatsapp-providers.config.js';
+import { chatProvidersSection } from './sections/chat-providers.config.js';
 
 /**
  * The one typed configuration object, built from the environment at boot. To add settings,
@@ -29,6 +32,9 @@ const sections = {
   workflows: workflowsSection,
   inbox: inboxSection,
   emailProviders: emailProvidersSection,
+  sms: smsProvidersSection,
+  whatsapp: whatsappProvidersSection,
+  chat: chatProvidersSection,
 };
 
 type Sections = typeof sections;
