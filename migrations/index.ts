@@ -6,6 +6,7 @@ import { Suppressions1764460800040 } from './0040-suppressions.js';
 import { Webhooks1764460800050 } from './0050-webhooks.js';
 import { Workflows1764460800051 } from './0051-workflows.js';
 import { InboxStream1764460800052 } from './0052-inbox-stream.js';
+import { DigestIndexes1764460800060 } from './0060-digest-indexes.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -25,4 +26,6 @@ export const MIGRATIONS = [
   Webhooks1764460800050,
   Workflows1764460800051,
   InboxStream1764460800052,
+  // Issue 8a: digest, metrics, audit.
+  DigestIndexes1764460800060,
 ];

@@ -80,7 +80,7 @@ describe('projects and keys (admin API)', () => {
     expect((await t.http.get('/v1/admin/projects')).status).toBe(401);
     expect((await t.http.get('/v1/admin/projects').set('X-Api-Key', 'wrong-key-wrong-key')).status).toBe(401);
     const { key } = await t.createProject();
-    expect((await t.http.get('/v1/admin/projects').set('X-Api-Key', key)).status).toBe(401);
+    expect((await t.http.get('/v1/admin/projects').set('X-Api-Key', key)).status).toBe(403);
     const actions = (await t.db.sql(`SELECT action FROM audit_log WHERE project_id = 'rotor' ORDER BY id`)).map((r) => r.action);
     expect(actions).toEqual(['project.created', 'project.key_rotated', 'project.secondary_key_revoked']);
   });

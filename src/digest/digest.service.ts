@@ -1,41 +1,117 @@
-import { Injectable } from '@nestjs/common';
-import { Db } from '../database/db.js';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { VERSION } from '../common/version.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { CHANNELS } from '../config/sections/connectors.config.js';
+import { LaneStateService } from '../pacing/lane-state.service.js';
+import { WebhookDigestSource } from '../webhooks/webhook-digest.source.js';
+import { parseDigestWindow } from './digest-window.js';
+import { DigestRepository } from './digest.repository.js';
+import { DIGEST_WINDOWS, type DigestFacts, type DigestReport, type DigestWindow, type LaneRowView } from './digest.types.js';
+import { FAILOVER_STATE, type FailoverStateSource } from './failover-state.js';
+import { allQuiet } from './findings/all-quiet.js';
+import { countBySeverity, rankFindings } from './findings/rank.js';
+import { FINDING_RULES } from './findings/rules.js';
+import { renderMarkdown } from './render/markdown.js';
 
-export interface QueueSnapshot {
-  pending: number;
-  processing: number;
-  retry: number;
-  /** Age in seconds of the oldest due job per priority band (urgent < 50, normal < 80, bulk). */
-  oldestWaitingSeconds: { urgent: number | null; normal: number | null; bulk: number | null };
-}
-
-/** Live jobs by status and the oldest due job per band; served by jobs_claim_idx and jobs_processing_idx. */
-const QUEUE_SNAPSHOT = `
-  SELECT
-    count(*) FILTER (WHERE status = 'pending')    AS pending,
-    count(*) FILTER (WHERE status = 'processing') AS processing,
-    count(*) FILTER (WHERE status = 'retry')      AS retry,
-    extract(epoch FROM now() - min(run_at) FILTER (WHERE status IN ('pending','retry') AND run_at <= now() AND priority < 50)) AS urgent,
-    extract(epoch FROM now() - min(run_at) FILTER (WHERE status IN ('pending','retry') AND run_at <= now() AND priority >= 50 AND priority < 80)) AS normal,
-    extract(epoch FROM now() - min(run_at) FILTER (WHERE status IN ('pending','retry') AND run_at <= now() AND priority >= 80)) AS bulk
-  FROM jobs WHERE status IN ('pending','processing','retry')`;
+/** notifyd's placeholder sender: EMAIL_FROM left unset. */
+const PLACEHOLDER_SENDER = 'notifications@example.com';
 
 /**
- * The operator's view of the instance. The operators issue builds the ranked digest of
- * findings on top of these readings.
+ * The operator digest: reads the instance (queue, window, lanes, webhooks, database), runs
+ * every finding rule over those facts and ranks the findings. Used by the admin endpoint, the
+ * scheduled digest notification, the MCP `digest` tool and the CLI.
  */
 @Injectable()
 export class DigestService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly repository: DigestRepository,
+    private readonly lanes: LaneStateService,
+    private readonly webhooks: WebhookDigestSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(FAILOVER_STATE) private readonly failover?: FailoverStateSource,
+  ) {}
 
-  async queueSnapshot(): Promise<QueueSnapshot> {
-    const row = await this.db.one<Record<string, string | null>>(QUEUE_SNAPSHOT);
-    const n = (v: string | null | undefined) => (v === null || v === undefined ? null : Math.round(Number(v)));
+  /** The report for a window (default 24h). A bad window throws a 400 ApiError naming the choices. */
+  async build(options: { window?: DigestWindow | string } = {}): Promise<DigestReport> {
+    const facts = await this.facts(parseDigestWindow(options.window));
+    const fired = FINDING_RULES.flatMap((rule) => rule(facts));
+    const findings = rankFindings(fired.length ? fired : [allQuiet(facts)]);
+    return { ...facts, findings, summary: countBySeverity(findings) };
+  }
+
+  /** The report as Markdown (what format=markdown, the MCP tool and the CLI print). */
+  async markdown(options: { window?: DigestWindow | string } = {}): Promise<string> {
+    return renderMarkdown(await this.build(options));
+  }
+
+  private async facts(window: DigestWindow): Promise<DigestFacts> {
+    const now = new Date();
+    const windowSeconds = DIGEST_WINDOWS[window];
+    const since = new Date(now.getTime() - windowSeconds * 1000);
+    const leaseSeconds = Math.round(this.config.worker.leaseMs / 1000);
+    const [queue, stats, projects, database, lanes, disabled, breakers] = await Promise.all([
+      this.repository.queue(leaseSeconds),
+      this.repository.window(since),
+      this.repository.projects(),
+      this.repository.databaseHealth(),
+      this.lanes.lanes(),
+      this.webhooks.disabledEndpoints(),
+      Promise.resolve(this.failover?.breakerStates() ?? []),
+    ]);
+    const laneViews: LaneRowView[] = lanes.map((l) => ({
+      lane: l.laneKey,
+      channel: l.channel,
+      provider: l.provider,
+      project_id: l.projectId,
+      effective_rate: l.effectiveRate,
+      configured_rate: l.rate,
+      paused_until: l.pausedUntil?.toISOString() ?? null,
+      pause_kind: l.pauseKind,
+      pause_reason: l.pauseReason,
+    }));
+    const { delivered, bounced, complained } = stats;
+    const emailFrom = this.config.connectors.emailFrom;
     return {
-      pending: Number(row?.pending ?? 0),
-      processing: Number(row?.processing ?? 0),
-      retry: Number(row?.retry ?? 0),
-      oldestWaitingSeconds: { urgent: n(row?.urgent), normal: n(row?.normal), bulk: n(row?.bulk) },
+      window,
+      window_seconds: windowSeconds,
+      since: since.toISOString(),
+      generated_at: now.toISOString(),
+      instance: {
+        version: VERSION,
+        role: this.config.server.role,
+        uptime_seconds: Math.round(process.uptime()),
+        public_url: this.config.server.publicUrl ?? null,
+        providers: Object.fromEntries(CHANNELS.map((c) => [c, this.config.connectors.providers[c] ?? null])),
+        email_from: emailFrom && emailFrom !== PLACEHOLDER_SENDER ? emailFrom : null,
+        email_fallback_provider: this.failover?.fallbackProvider?.('email') ?? null,
+        breakers,
+        paused_lanes: laneViews.filter((l) => l.paused_until).map((l) => l.lane),
+      },
+      queue: {
+        pending: queue.pending,
+        processing: queue.processing,
+        retry: queue.retry,
+        stuck_processing: queue.stuckProcessing,
+        oldest_waiting_seconds: queue.oldestWaitingSeconds,
+      },
+      outcomes: stats.outcomes,
+      failures: stats.failures,
+      retries_waiting: queue.retriesWaiting,
+      latency: stats.latency,
+      deliverability: {
+        delivered,
+        bounced,
+        complained,
+        bounce_rate_percent: delivered + bounced > 0 ? Math.round((bounced / (delivered + bounced)) * 10_000) / 100 : null,
+        complaint_rate_percent: complained !== null && delivered > 0 ? Math.round((complained / delivered) * 100_000) / 1_000 : null,
+      },
+      projects: projects.map((p) => ({ ...p, sent: stats.perProject[p.id]?.sent ?? 0, failed: stats.perProject[p.id]?.failed ?? 0 })),
+      lanes: laneViews,
+      webhooks_disabled: disabled.map((w) => ({ id: w.id, project_id: w.projectId, host: w.host, disabled_at: w.disabledAt.toISOString(), reason: w.reason })),
+      database,
+      last_finished_at: stats.lastFinishedAt,
+      lease_seconds: leaseSeconds,
     };
   }
 }

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
+import { ProjectsService } from '../../projects/projects.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { presentedKey, secretsEqual } from './api-keys.js';
 
@@ -26,9 +27,10 @@ export class AdminAuthGuard implements CanActivate {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly reflector: Reflector,
+    private readonly projects: ProjectsService,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest & { operator?: OperatorRole }>();
     if (!this.config.auth.adminApiKey) {
       throw ApiError.unavailable('admin_disabled', 'Admin routes are disabled on this instance: set ADMIN_API_KEY and restart.');
@@ -36,7 +38,13 @@ export class AdminAuthGuard implements CanActivate {
     const key = presentedKey(request.headers);
     if (!key) throw ApiError.unauthorized('Missing admin key: send it as X-Api-Key or Authorization: Bearer.');
     const role = operatorRole(this.config, key);
-    if (!role) throw ApiError.unauthorized('Invalid admin key.');
+    if (!role) {
+      // A valid project key is an identity without this right (403), not an unknown key (401).
+      if (await this.projects.authenticate(key)) {
+        throw ApiError.forbidden('A project key cannot call admin routes: use the admin key (ADMIN_API_KEY), or the read-only key (READONLY_API_KEY) for reads.');
+      }
+      throw ApiError.unauthorized('Invalid admin key.');
+    }
     const readerAllowed = this.reflector.getAllAndOverride<boolean>(READER_ALLOWED, [context.getHandler(), context.getClass()]);
     if (role === 'readonly' && !readerAllowed) {
       throw ApiError.forbidden('Read-only key: this action needs the admin key (ADMIN_API_KEY).');

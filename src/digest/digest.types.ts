@@ -1,0 +1,179 @@
+/**
+ * The digest report: what an operator (or an agent) needs at 3 a.m., as one typed JSON
+ * document. Field names are the API's (snake_case), so the REST response, the MCP tool's
+ * structured content and the CLI's --json output are this object as is.
+ */
+
+/** Accepted windows and their length in seconds. `1d` is notifyd's alias of `24h`. */
+export const DIGEST_WINDOWS = { '1h': 3_600, '6h': 21_600, '24h': 86_400, '7d': 604_800, '30d': 2_592_000 } as const;
+export type DigestWindow = keyof typeof DIGEST_WINDOWS;
+export const DIGEST_WINDOW_ALIASES: Record<string, DigestWindow> = { '1d': '24h' };
+
+export const DIGEST_FORMATS = ['json', 'markdown'] as const;
+export type DigestFormat = (typeof DIGEST_FORMATS)[number];
+
+export const SEVERITIES = ['critical', 'warning', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** One thing to look at, with the action that fixes it and the numbers behind it. */
+export interface Finding {
+  severity: Severity;
+  /** Stable machine code, e.g. `bounce_rate_high` (docs/OPERATIONS.md lists them all). */
+  code: string;
+  message: string;
+  /** What to do: names the exact endpoint, MCP tool or environment variable. */
+  action: string;
+  /** The readings that made the rule fire. */
+  evidence: Record<string, unknown>;
+}
+
+export type Band = 'urgent' | 'normal' | 'bulk';
+
+export interface BreakerView {
+  channel: string;
+  primary: string;
+  fallback: string | null;
+  /** closed = primary in use; open = primary resting, fallback delivering; half_open = probing the primary. */
+  state: 'closed' | 'open' | 'half_open';
+  resting_seconds: number | null;
+}
+
+export interface DigestInstance {
+  version: string;
+  role: string;
+  uptime_seconds: number;
+  public_url: string | null;
+  /** Provider per channel; null when the channel is not configured. */
+  providers: Record<string, string | null>;
+  /** The instance's default sender (EMAIL_FROM), null when left at notifyd's placeholder. */
+  email_from: string | null;
+  email_fallback_provider: string | null;
+  breakers: BreakerView[];
+  paused_lanes: string[];
+}
+
+export interface DigestQueue {
+  pending: number;
+  processing: number;
+  retry: number;
+  /** Jobs processing for longer than the lease (WORKER_LEASE_SECS): their worker is gone. */
+  stuck_processing: number;
+  /** Age in seconds of the oldest due pending/retry job per priority band (urgent < 50, normal < 80, bulk). */
+  oldest_waiting_seconds: Record<Band, number | null>;
+}
+
+export interface OutcomeRow {
+  channel: string;
+  provider: string;
+  sent: number;
+  failed: number;
+  bounced: number;
+  cancelled: number;
+}
+
+export interface FailureCause {
+  channel: string;
+  /** The error with ids, numbers and addresses replaced by `#`/`<email>`, at most 160 characters. */
+  reason: string;
+  count: number;
+  sample_job_id: string;
+  last_seen: string;
+}
+
+export interface RetriesWaitingRow {
+  channel: string;
+  attempts: number;
+  count: number;
+  next_retry_at: string | null;
+}
+
+export interface LatencyRow {
+  channel: string;
+  /** Seconds from scheduled_at to the provider accepting the message. */
+  p50_seconds: number;
+  p95_seconds: number;
+  samples: number;
+}
+
+export interface Deliverability {
+  delivered: number;
+  bounced: number;
+  /** null when this instance records no complaints (no complaint column or events yet). */
+  complained: number | null;
+  /** bounced / (delivered + bounced) × 100, 2 decimals; null without events. */
+  bounce_rate_percent: number | null;
+  /** complained / delivered × 100, 3 decimals; null without deliveries or complaint data. */
+  complaint_rate_percent: number | null;
+}
+
+export interface ProjectRow {
+  id: string;
+  name: string;
+  channels: string[];
+  from_email: string | null;
+  from_name: string | null;
+  rate_limit_per_min: number;
+  sent: number;
+  failed: number;
+}
+
+export interface LaneRowView {
+  lane: string;
+  channel: string;
+  provider: string;
+  project_id: string | null;
+  effective_rate: number;
+  configured_rate: number;
+  paused_until: string | null;
+  pause_kind: string | null;
+  pause_reason: string | null;
+}
+
+export interface DisabledWebhook {
+  id: string;
+  project_id: string;
+  host: string;
+  disabled_at: string;
+  reason: string;
+}
+
+export interface DatabaseHealth {
+  jobs_live_tuples: number;
+  jobs_dead_tuples: number;
+  /** dead / (live + dead) × 100 on the jobs table, from pg_stat_user_tables. */
+  jobs_dead_percent: number;
+  jobs_last_autovacuum: string | null;
+  /** Active sessions waiting on the NOTIFY commit lock (Lock:object on pg_database, object 0). */
+  notify_lock_waiters: number;
+}
+
+export interface DigestFacts {
+  window: DigestWindow;
+  window_seconds: number;
+  since: string;
+  generated_at: string;
+  instance: DigestInstance;
+  queue: DigestQueue;
+  outcomes: OutcomeRow[];
+  failures: FailureCause[];
+  retries_waiting: RetriesWaitingRow[];
+  latency: LatencyRow[];
+  deliverability: Deliverability;
+  projects: ProjectRow[];
+  lanes: LaneRowView[];
+  webhooks_disabled: DisabledWebhook[];
+  database: DatabaseHealth;
+  /** When a job last finished (sent, failed…) within the window; null if none did. */
+  last_finished_at: string | null;
+  /** Seconds a worker may hold a job before the reaper takes it back (WORKER_LEASE_SECS). */
+  lease_seconds: number;
+}
+
+export interface DigestReport extends DigestFacts {
+  /** Ranked critical → warning → info; never empty (an all-quiet info finding at least). */
+  findings: Finding[];
+  summary: Record<Severity, number>;
+}
+
+/** A finding rule: a pure function of the facts. One rule per file in findings/. */
+export type FindingRule = (facts: DigestFacts) => Finding[];

@@ -1,0 +1,256 @@
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+
+export class DigestQueryDto {
+  /**
+   * Window the outcomes, failures, latency and deliverability cover: 1h, 6h, 24h (default; 1d is accepted), 7d or 30d.
+   * @example "24h"
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(10)
+  window?: string;
+
+  /**
+   * json (default) or markdown (text/markdown, for a person or a chat).
+   * @example "json"
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(10)
+  format?: string;
+}
+
+export class FindingDto {
+  /** critical, warning or info. @example "warning" */
+  severity: string;
+  /** Stable code (docs/OPERATIONS.md lists every one). @example "bounce_rate_high" */
+  code: string;
+  /** @example "Email bounce rate is 3.1 % over the last 24h (31 bounced, 969 delivered)." */
+  message: string;
+  /** What fixes it: names the endpoint, MCP tool or variable. @example "Watch list quality: check the newest bounced addresses (GET /v1/admin/suppressions)." */
+  action: string;
+  /** The readings that made the rule fire. @example {"bounce_rate_percent": 3.1, "bounced": 31, "delivered": 969} */
+  evidence: Record<string, unknown>;
+}
+
+export class BreakerDto {
+  /** @example "email" */
+  channel: string;
+  /** @example "resend" */
+  primary: string;
+  /** @example "smtp" */
+  fallback: string | null;
+  /** closed, open or half_open. @example "closed" */
+  state: string;
+  /** @example null */
+  resting_seconds: number | null;
+}
+
+export class DigestInstanceDto {
+  /** @example "0.1.0" */
+  version: string;
+  /** @example "all" */
+  role: string;
+  /** @example 86400 */
+  uptime_seconds: number;
+  /** @example "https://notify.example.com" */
+  public_url: string | null;
+  /** Provider per channel, null when not configured. @example {"email": "resend", "sms": null, "in_app": "log"} */
+  providers: Record<string, string | null>;
+  /** EMAIL_FROM, or null when left at notifyd's placeholder. @example "notifications@acme.com" */
+  email_from: string | null;
+  /** @example "smtp" */
+  email_fallback_provider: string | null;
+  breakers: BreakerDto[];
+  /** @example [] */
+  paused_lanes: string[];
+}
+
+export class OldestWaitingDto {
+  /** Seconds; priority below 50. @example 2 */
+  urgent: number | null;
+  /** Seconds; priority 50–79. @example 14 */
+  normal: number | null;
+  /** Seconds; priority 80 and above. @example null */
+  bulk: number | null;
+}
+
+export class DigestQueueDto {
+  /** @example 120 */
+  pending: number;
+  /** @example 8 */
+  processing: number;
+  /** @example 3 */
+  retry: number;
+  /** Jobs processing for longer than WORKER_LEASE_SECS. @example 0 */
+  stuck_processing: number;
+  oldest_waiting_seconds: OldestWaitingDto;
+}
+
+export class OutcomeDto {
+  /** @example "email" */
+  channel: string;
+  /** @example "resend" */
+  provider: string;
+  /** @example 1520 */
+  sent: number;
+  /** @example 4 */
+  failed: number;
+  /** @example 0 */
+  bounced: number;
+  /** @example 1 */
+  cancelled: number;
+}
+
+export class FailureCauseDto {
+  /** @example "sms" */
+  channel: string;
+  /** Normalised: ids and numbers → #, addresses → <email>; at most 160 characters. @example "Twilio # invalid 'To' phone number" */
+  reason: string;
+  /** @example 4 */
+  count: number;
+  /** The newest job with this cause. @example "6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f" */
+  sample_job_id: string;
+  /** @example "2026-11-30T05:12:00.000Z" */
+  last_seen: string;
+}
+
+export class RetriesWaitingDto {
+  /** @example "email" */
+  channel: string;
+  /** @example 2 */
+  attempts: number;
+  /** @example 3 */
+  count: number;
+  /** @example "2026-11-30T06:02:00.000Z" */
+  next_retry_at: string | null;
+}
+
+export class LatencyDto {
+  /** @example "email" */
+  channel: string;
+  /** @example 0.42 */
+  p50_seconds: number;
+  /** @example 1.9 */
+  p95_seconds: number;
+  /** @example 1520 */
+  samples: number;
+}
+
+export class DeliverabilityDto {
+  /** @example 969 */
+  delivered: number;
+  /** @example 31 */
+  bounced: number;
+  /** null when this instance does not record complaints yet. @example 0 */
+  complained: number | null;
+  /** @example 3.1 */
+  bounce_rate_percent: number | null;
+  /** @example 0 */
+  complaint_rate_percent: number | null;
+}
+
+export class DigestProjectDto {
+  /** @example "acme" */
+  id: string;
+  /** @example "Acme" */
+  name: string;
+  /** @example ["email", "in_app"] */
+  channels: string[];
+  /** @example "billing@acme.com" */
+  from_email: string | null;
+  /** @example "Acme Billing" */
+  from_name: string | null;
+  /** @example 600 */
+  rate_limit_per_min: number;
+  /** @example 1520 */
+  sent: number;
+  /** @example 4 */
+  failed: number;
+}
+
+export class DigestLaneDto {
+  /** @example "email:resend" */
+  lane: string;
+  /** @example "email" */
+  channel: string;
+  /** @example "resend" */
+  provider: string;
+  /** @example null */
+  project_id: string | null;
+  /** @example 8 */
+  effective_rate: number;
+  /** @example 8 */
+  configured_rate: number;
+  /** @example null */
+  paused_until: string | null;
+  /** @example null */
+  pause_kind: string | null;
+  /** @example null */
+  pause_reason: string | null;
+}
+
+export class DisabledWebhookDto {
+  /** @example "0c9d8e7f-1a2b-4c3d-8e9f-001122334455" */
+  id: string;
+  /** @example "acme" */
+  project_id: string;
+  /** Host only: a path may carry a token. @example "hooks.acme.com" */
+  host: string;
+  /** @example "2026-11-30T04:00:00.000Z" */
+  disabled_at: string;
+  /** @example "410 Gone" */
+  reason: string;
+}
+
+export class DatabaseHealthDto {
+  /** @example 120000 */
+  jobs_live_tuples: number;
+  /** @example 800 */
+  jobs_dead_tuples: number;
+  /** @example 0.66 */
+  jobs_dead_percent: number;
+  /** @example "2026-11-30T05:58:00.000Z" */
+  jobs_last_autovacuum: string | null;
+  /** Active sessions waiting on the NOTIFY commit lock. @example 0 */
+  notify_lock_waiters: number;
+}
+
+export class SeveritySummaryDto {
+  /** @example 0 */
+  critical: number;
+  /** @example 1 */
+  warning: number;
+  /** @example 1 */
+  info: number;
+}
+
+export class DigestReportDto {
+  /** @example "24h" */
+  window: string;
+  /** @example 86400 */
+  window_seconds: number;
+  /** @example "2026-11-29T06:00:00.000Z" */
+  since: string;
+  /** @example "2026-11-30T06:00:00.000Z" */
+  generated_at: string;
+  /** Ranked critical → warning → info; an all_quiet info finding when nothing needs attention. */
+  findings: FindingDto[];
+  summary: SeveritySummaryDto;
+  instance: DigestInstanceDto;
+  queue: DigestQueueDto;
+  outcomes: OutcomeDto[];
+  /** Top ten causes of failed jobs in the window. */
+  failures: FailureCauseDto[];
+  retries_waiting: RetriesWaitingDto[];
+  latency: LatencyDto[];
+  deliverability: DeliverabilityDto;
+  projects: DigestProjectDto[];
+  lanes: DigestLaneDto[];
+  webhooks_disabled: DisabledWebhookDto[];
+  database: DatabaseHealthDto;
+  /** @example "2026-11-30T05:59:58.000Z" */
+  last_finished_at: string | null;
+  /** WORKER_LEASE_SECS. @example 600 */
+  lease_seconds: number;
+}

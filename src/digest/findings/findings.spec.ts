@@ -1,0 +1,198 @@
+import type { DigestFacts, Finding, FindingRule, LaneRowView } from '../digest.types.js';
+import { allQuiet } from './all-quiet.js';
+import { bounceRate } from './bounce-rate.finding.js';
+import { breakerOpen } from './breaker-open.finding.js';
+import { complaintRate } from './complaint-rate.finding.js';
+import { complaints } from './complaints.finding.js';
+import { emailFallbackMissing } from './email-fallback-missing.finding.js';
+import { emailProviderLog } from './email-provider-log.finding.js';
+import { emailProviderMissing } from './email-provider-missing.finding.js';
+import { failureRate } from './failure-rate.finding.js';
+import { jobsBloat } from './jobs-bloat.finding.js';
+import { lanePaused } from './lane-paused.finding.js';
+import { notifyLock } from './notify-lock.finding.js';
+import { oldestWaiting } from './oldest-waiting.finding.js';
+import { publicUrlMissing } from './public-url-missing.finding.js';
+import { quotaExhausted } from './quota-exhausted.finding.js';
+import { countBySeverity, rankFindings, reaches } from './rank.js';
+import { retryStorm } from './retry-storm.finding.js';
+import { FINDING_RULES } from './rules.js';
+import { senderMissing } from './sender-missing.finding.js';
+import { stuckProcessing } from './stuck-processing.finding.js';
+import { webhookDisabled } from './webhook-disabled.finding.js';
+import { workerSilent } from './worker-silent.finding.js';
+
+type Patch = { [K in keyof DigestFacts]?: DigestFacts[K] extends unknown[] ? DigestFacts[K] : Partial<DigestFacts[K]> };
+
+/** A healthy instance: a real email provider with a fallback, a sender, a public URL, traffic flowing. */
+function healthy(patch: Patch = {}): DigestFacts {
+  const base: DigestFacts = {
+    window: '24h',
+    window_seconds: 86_400,
+    since: '2026-11-29T06:00:00.000Z',
+    generated_at: '2026-11-30T06:00:00.000Z',
+    instance: {
+      version: '0.1.0',
+      role: 'all',
+      uptime_seconds: 3_600,
+      public_url: 'https://notify.example.com',
+      providers: { email: 'resend', sms: 'twilio', in_app: 'log' },
+      email_from: 'hello@acme.test',
+      email_fallback_provider: 'smtp',
+      breakers: [{ channel: 'email', primary: 'resend', fallback: 'smtp', state: 'closed', resting_seconds: null }],
+      paused_lanes: [],
+    },
+    queue: { pending: 10, processing: 2, retry: 1, stuck_processing: 0, oldest_waiting_seconds: { urgent: 1, normal: 20, bulk: 600 } },
+    outcomes: [{ channel: 'email', provider: 'resend', sent: 1_000, failed: 0, bounced: 0, cancelled: 0 }],
+    failures: [],
+    retries_waiting: [{ channel: 'email', attempts: 1, count: 1, next_retry_at: '2026-11-30T06:01:00.000Z' }],
+    latency: [{ channel: 'email', p50_seconds: 0.3, p95_seconds: 1.2, samples: 1_000 }],
+    deliverability: { delivered: 990, bounced: 10, complained: 0, bounce_rate_percent: 1, complaint_rate_percent: 0 },
+    projects: [{ id: 'acme', name: 'Acme', channels: ['email', 'in_app'], from_email: null, from_name: null, rate_limit_per_min: 600, sent: 1_000, failed: 0 }],
+    lanes: [lane()],
+    webhooks_disabled: [],
+    database: { jobs_live_tuples: 100_000, jobs_dead_tuples: 2_000, jobs_dead_percent: 1.96, jobs_last_autovacuum: null, notify_lock_waiters: 0 },
+    last_finished_at: '2026-11-30T05:59:59.000Z',
+    lease_seconds: 600,
+  };
+  const merged = { ...base } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(patch)) {
+    const current = (base as unknown as Record<string, unknown>)[k];
+    merged[k] = Array.isArray(v) || typeof v !== 'object' || v === null ? v : { ...(current as object), ...v };
+  }
+  return merged as unknown as DigestFacts;
+}
+
+function lane(patch: Partial<LaneRowView> = {}): LaneRowView {
+  return {
+    lane: 'email:resend', channel: 'email', provider: 'resend', project_id: null, effective_rate: 8, configured_rate: 8,
+    paused_until: null, pause_kind: null, pause_reason: null, ...patch,
+  };
+}
+
+const codes = (findings: Finding[]) => findings.map((f) => `${f.severity}:${f.code}`);
+
+describe('digest findings: each rule fires on its state and stays silent otherwise', () => {
+  it('a healthy instance fires no rule at all, and the digest then says all quiet', () => {
+    const facts = healthy();
+    expect(FINDING_RULES.flatMap((r) => r(facts))).toEqual([]);
+    expect(allQuiet(facts)).toMatchObject({ severity: 'info', code: 'all_quiet', message: 'All quiet: 1000 sent, 0 failed in the last 24h.' });
+  });
+
+  const cases: [string, FindingRule, Patch, string[]][] = [
+    ['no email provider', emailProviderMissing, { instance: { providers: { email: null } } }, ['critical:email_provider_missing']],
+    ['email provider log', emailProviderLog, { instance: { providers: { email: 'log' } } }, ['critical:email_provider_log']],
+    ['breaker open', breakerOpen, { instance: { breakers: [{ channel: 'email', primary: 'resend', fallback: 'smtp', state: 'open', resting_seconds: 90 }] } }, ['warning:failover_breaker_open']],
+    ['PUBLIC_URL unset with email configured', publicUrlMissing, { instance: { public_url: null } }, ['warning:public_url_missing']],
+    ['no email fallback', emailFallbackMissing, { instance: { email_fallback_provider: null } }, ['info:email_fallback_missing']],
+    ['lane paused after a 429', lanePaused, { lanes: [lane({ paused_until: '2026-11-30T06:01:00.000Z', pause_kind: 'rate_limited', pause_reason: '429' })] }, ['warning:lane_paused']],
+    ['lane paused by an operator', lanePaused, { lanes: [lane({ paused_until: '2026-11-30T07:00:00.000Z', pause_kind: 'operator' })] }, ['info:lane_paused']],
+    ['quota exhausted', quotaExhausted, { lanes: [lane({ paused_until: '2026-12-01T00:00:00.000Z', pause_kind: 'quota_exhausted' })] }, ['critical:quota_exhausted']],
+    ['urgent job waiting 6 min', oldestWaiting, { queue: { oldest_waiting_seconds: { urgent: 360, normal: 10, bulk: null } } }, ['critical:queue_oldest_waiting']],
+    ['normal 6 min and bulk 2 h', oldestWaiting, { queue: { oldest_waiting_seconds: { urgent: null, normal: 360, bulk: 7_200 } } }, ['warning:queue_oldest_waiting', 'warning:queue_oldest_waiting']],
+    ['worker silent', workerSilent, { queue: { pending: 0, retry: 0, processing: 4 }, outcomes: [] }, ['warning:worker_silent']],
+    ['jobs past the lease', stuckProcessing, { queue: { stuck_processing: 3 } }, ['warning:jobs_stuck_processing']],
+    ['failure rate 1 %', failureRate, { outcomes: [{ channel: 'email', provider: 'resend', sent: 990, failed: 10, bounced: 0, cancelled: 0 }] }, ['info:failure_rate']],
+    ['failure rate 5 %', failureRate, { outcomes: [{ channel: 'email', provider: 'resend', sent: 95, failed: 5, bounced: 0, cancelled: 0 }] }, ['warning:failure_rate']],
+    ['failure rate 50 %', failureRate, { outcomes: [{ channel: 'sms', provider: 'twilio', sent: 5, failed: 5, bounced: 0, cancelled: 0 }] }, ['critical:failure_rate']],
+    ['bounce rate 2.5 %', bounceRate, { deliverability: { delivered: 975, bounced: 25, bounce_rate_percent: 2.5 } }, ['warning:bounce_rate_high']],
+    ['bounce rate 6 %', bounceRate, { deliverability: { delivered: 940, bounced: 60, bounce_rate_percent: 6 } }, ['critical:bounce_rate_critical']],
+    ['a few complaints', complaints, { deliverability: { delivered: 10_000, complained: 2, complaint_rate_percent: 0.02 } }, ['warning:complaints']],
+    ['complaint rate 0.15 % (near the ceiling)', complaintRate, { deliverability: { delivered: 10_000, complained: 15, complaint_rate_percent: 0.15 } }, ['warning:complaint_rate']],
+    ['complaint rate 0.4 % (over the ceiling)', complaintRate, { deliverability: { delivered: 1_000, complained: 4, complaint_rate_percent: 0.4 } }, ['critical:complaint_rate']],
+    ['sender missing with no EMAIL_FROM', senderMissing, { instance: { email_from: null } }, ['warning:sender_missing']],
+    ['retry storm', retryStorm, { queue: { retry: 500, pending: 20 }, retries_waiting: [{ channel: 'sms', attempts: 2, count: 500, next_retry_at: null }] }, ['warning:retry_storm']],
+    ['webhook endpoint disabled', webhookDisabled, { webhooks_disabled: [{ id: 'w1', project_id: 'acme', host: 'hooks.acme.test', disabled_at: '2026-11-30T04:00:00.000Z', reason: '410 Gone' }] }, ['warning:webhook_endpoint_disabled']],
+    ['jobs table 30 % dead', jobsBloat, { database: { jobs_live_tuples: 100_000, jobs_dead_tuples: 43_000, jobs_dead_percent: 30 } }, ['warning:jobs_table_bloat']],
+    ['jobs table 60 % dead', jobsBloat, { database: { jobs_live_tuples: 100_000, jobs_dead_tuples: 150_000, jobs_dead_percent: 60 } }, ['critical:jobs_table_bloat']],
+    ['5 sessions on the NOTIFY lock', notifyLock, { database: { notify_lock_waiters: 5 } }, ['warning:notify_commit_lock']],
+    ['1 session on the NOTIFY lock', notifyLock, { database: { notify_lock_waiters: 1 } }, ['info:notify_commit_lock']],
+  ];
+
+  it.each(cases)('%s', (_name, rule, patch, expected) => {
+    expect(codes(rule(healthy(patch)))).toEqual(expected);
+    expect(rule(healthy())).toEqual([]);
+  });
+
+  it.each(cases)('every finding of "%s" carries an action and evidence', (_name, rule, patch) => {
+    for (const f of rule(healthy(patch))) {
+      expect(f.action.length).toBeGreaterThan(10);
+      expect(Object.keys(f.evidence).length).toBeGreaterThan(0);
+    }
+  });
+
+  it('stays silent just under each threshold', () => {
+    expect(oldestWaiting(healthy({ queue: { oldest_waiting_seconds: { urgent: 300, normal: 300, bulk: 3_600 } } }))).toEqual([]);
+    expect(bounceRate(healthy({ deliverability: { bounce_rate_percent: 1.99 } }))).toEqual([]);
+    expect(complaintRate(healthy({ deliverability: { complained: 9, delivered: 10_000, complaint_rate_percent: 0.09 } }))).toEqual([]);
+    expect(retryStorm(healthy({ queue: { retry: 99, pending: 0 } }))).toEqual([]);
+    expect(retryStorm(healthy({ queue: { retry: 500, pending: 500 } }))).toEqual([]);
+    expect(jobsBloat(healthy({ database: { jobs_dead_tuples: 9_999, jobs_dead_percent: 90 } }))).toEqual([]);
+    expect(jobsBloat(healthy({ database: { jobs_dead_tuples: 50_000, jobs_dead_percent: 19.9 } }))).toEqual([]);
+    // worker silent needs all four conditions
+    expect(workerSilent(healthy({ queue: { pending: 1, retry: 0, processing: 4 }, outcomes: [] }))).toEqual([]);
+    expect(workerSilent(healthy({ queue: { pending: 0, retry: 0, processing: 4 } }))).toEqual([]);
+  });
+
+  it('complaints above the near-ceiling rate are reported once, by the rate rule', () => {
+    const facts = healthy({ deliverability: { delivered: 1_000, complained: 4, complaint_rate_percent: 0.4 } });
+    expect(complaints(facts)).toEqual([]);
+    expect(complaintRate(facts)).toHaveLength(1);
+  });
+
+  it('sender missing only for email projects without from_email, and not when EMAIL_FROM is set', () => {
+    const facts = healthy({
+      instance: { email_from: null },
+      projects: [
+        { id: 'a', name: 'A', channels: ['email'], from_email: null, from_name: null, rate_limit_per_min: 600, sent: 0, failed: 0 },
+        { id: 'b', name: 'B', channels: ['email'], from_email: 'b@b.test', from_name: null, rate_limit_per_min: 600, sent: 0, failed: 0 },
+        { id: 'c', name: 'C', channels: ['sms'], from_email: null, from_name: null, rate_limit_per_min: 600, sent: 0, failed: 0 },
+      ],
+    });
+    expect(senderMissing(facts).map((f) => f.evidence.project_id)).toEqual(['a']);
+  });
+
+  it('the failure finding names the top cause and a sample job', () => {
+    const [f] = failureRate(
+      healthy({
+        outcomes: [{ channel: 'sms', provider: 'twilio', sent: 10, failed: 10, bounced: 0, cancelled: 0 }],
+        failures: [{ channel: 'sms', reason: "invalid 'To' number", count: 7, sample_job_id: 'job-1', last_seen: '2026-11-30T05:00:00.000Z' }],
+      }),
+    );
+    expect(f.message).toContain("invalid 'To' number");
+    expect(f.message).toContain('job-1');
+    expect(f.action).toContain('GET /v1/admin/jobs?status=failed');
+  });
+
+  it('public URL: nothing to warn about without email or Twilio', () => {
+    expect(publicUrlMissing(healthy({ instance: { public_url: null, providers: { email: null, sms: 'log' } } }))).toEqual([]);
+    expect(publicUrlMissing(healthy({ instance: { public_url: null, providers: { email: null, sms: 'twilio' } } }))[0].message).toContain('Twilio');
+  });
+});
+
+describe('ranking', () => {
+  const f = (severity: Finding['severity'], code: string): Finding => ({ severity, code, message: code, action: 'x', evidence: {} });
+
+  it('orders critical → warning → info and keeps rule order within a severity', () => {
+    const ranked = rankFindings([f('info', 'i1'), f('warning', 'w1'), f('critical', 'c1'), f('info', 'i2'), f('warning', 'w2'), f('critical', 'c2')]);
+    expect(ranked.map((x) => x.code)).toEqual(['c1', 'c2', 'w1', 'w2', 'i1', 'i2']);
+    expect(countBySeverity(ranked)).toEqual({ critical: 2, warning: 2, info: 2 });
+  });
+
+  it('a severity reaches the thresholds at or below it', () => {
+    expect(reaches('critical', 'warning')).toBe(true);
+    expect(reaches('warning', 'warning')).toBe(true);
+    expect(reaches('info', 'warning')).toBe(false);
+    expect(reaches('info', 'info')).toBe(true);
+  });
+
+  it('a broken instance ranks every rule’s findings together', () => {
+    const facts = healthy({
+      instance: { providers: { email: 'log', sms: 'log' }, email_fallback_provider: null, public_url: null },
+      lanes: [lane({ paused_until: '2026-11-30T06:01:00.000Z', pause_kind: 'rate_limited' })],
+      outcomes: [{ channel: 'email', provider: 'log', sent: 90, failed: 10, bounced: 0, cancelled: 0 }],
+    });
+    const ranked = rankFindings(FINDING_RULES.flatMap((r) => r(facts)));
+    expect(codes(ranked)).toEqual(['critical:email_provider_log', 'critical:failure_rate', 'warning:lane_paused', 'warning:public_url_missing']);
+  });
+});

@@ -1,0 +1,68 @@
+import type { DigestReport } from '../digest.types.js';
+
+/** Escapes a table cell: pipes would split it, newlines would end the row. */
+const cell = (value: unknown): string => String(value ?? '').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+const table = (head: string[], rows: unknown[][]): string[] => [
+  `| ${head.join(' | ')} |`,
+  `|${head.map(() => '---').join('|')}|`,
+  ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+];
+const age = (s: number | null) => (s === null ? '—' : s < 120 ? `${s} s` : s < 7_200 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3_600)} h`);
+
+/** The digest as Markdown, for a person or a chat: findings first, then the readings behind them. */
+export function renderMarkdown(r: DigestReport): string {
+  const i = r.instance;
+  const providers = Object.entries(i.providers).filter(([, p]) => p).map(([c, p]) => `${c}=${p}`).join(', ') || 'none';
+  const out: string[] = [
+    `# notifyd digest — last ${r.window} (${r.generated_at.slice(0, 16).replace('T', ' ')} UTC)`,
+    '',
+    `notifyd ${i.version} (${i.role}), up ${age(i.uptime_seconds)}; providers: ${providers}; email fallback: ${i.email_fallback_provider ?? 'none'}` +
+      `; paused lanes: ${i.paused_lanes.length ? i.paused_lanes.join(', ') : 'none'}.`,
+    '',
+    `## Findings (${r.summary.critical} critical, ${r.summary.warning} warning, ${r.summary.info} info)`,
+    '',
+    ...r.findings.map((f) => `- **${f.severity}** \`${f.code}\` — ${f.message} _${f.action}_`),
+    '',
+    '## Queue',
+    '',
+    `${r.queue.pending} pending, ${r.queue.retry} retry, ${r.queue.processing} processing (${r.queue.stuck_processing} past the lease). ` +
+      `Oldest waiting: urgent ${age(r.queue.oldest_waiting_seconds.urgent)}, normal ${age(r.queue.oldest_waiting_seconds.normal)}, bulk ${age(r.queue.oldest_waiting_seconds.bulk)}.`,
+    '',
+    '## Outcomes',
+    '',
+  ];
+  if (r.outcomes.length) out.push(...table(['channel', 'provider', 'sent', 'failed', 'bounced', 'cancelled'], r.outcomes.map((o) => [o.channel, o.provider, o.sent, o.failed, o.bounced, o.cancelled])));
+  else out.push('No job finished in this window.');
+  if (r.failures.length) {
+    out.push('', '## Top failure causes', '', ...table(['channel', 'count', 'reason', 'sample job', 'last seen'], r.failures.map((f) => [f.channel, f.count, f.reason, f.sample_job_id, f.last_seen])));
+  }
+  if (r.retries_waiting.length) {
+    out.push('', '## Retries waiting', '', ...table(['channel', 'attempts', 'jobs', 'next retry'], r.retries_waiting.map((w) => [w.channel, w.attempts, w.count, w.next_retry_at ?? '—'])));
+  }
+  if (r.latency.length) {
+    out.push('', '## Latency (scheduled → accepted by the provider)', '', ...table(['channel', 'p50 s', 'p95 s', 'jobs'], r.latency.map((l) => [l.channel, l.p50_seconds, l.p95_seconds, l.samples])));
+  }
+  const d = r.deliverability;
+  out.push(
+    '',
+    '## Deliverability',
+    '',
+    `${d.delivered} delivered, ${d.bounced} bounced${d.complained === null ? '' : `, ${d.complained} complained`}; bounce rate ${d.bounce_rate_percent === null ? '—' : `${d.bounce_rate_percent} %`}` +
+      `${d.complaint_rate_percent === null ? '' : `, complaint rate ${d.complaint_rate_percent} %`}.`,
+  );
+  if (r.lanes.length) {
+    out.push('', '## Lanes', '', ...table(['lane', 'rate/s', 'paused until', 'why'], r.lanes.map((l) => [l.lane, l.effective_rate, l.paused_until ?? '—', l.pause_kind ?? '—'])));
+  }
+  if (r.projects.length) {
+    out.push('', '## Projects', '', ...table(['project', 'channels', 'sender', 'sent', 'failed'], r.projects.map((p) => [p.id, p.channels.join(', '), p.from_email ?? 'instance default', p.sent, p.failed])));
+  }
+  out.push(
+    '',
+    '## Database',
+    '',
+    `jobs: ${r.database.jobs_live_tuples} live, ${r.database.jobs_dead_tuples} dead row versions (${r.database.jobs_dead_percent} %), last vacuum ${r.database.jobs_last_autovacuum ?? 'never'}; ` +
+      `sessions waiting on the NOTIFY commit lock: ${r.database.notify_lock_waiters}.`,
+    '',
+  );
+  return out.join('\n');
+}
