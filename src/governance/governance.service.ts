@@ -5,6 +5,7 @@ import { maskRecipient } from '../common/pii/mask.js';
 import { suppressionFromRefusal } from './suppressions/provider-evidence.js';
 import type { ActiveSuppression } from './suppressions/suppressions.repository.js';
 import { blocks, SuppressionsService } from './suppressions/suppressions.service.js';
+import { SendWindowsService } from './send-windows/send-windows.service.js';
 
 /** What governance decides for one claimed job before its provider call. */
 export type Verdict =
@@ -13,8 +14,11 @@ export type Verdict =
   | { action: 'skip'; reason: string }
   /** Not sent, failed as suppressed; the provider is never called. */
   | { action: 'suppress'; reason: string }
-  /** The rules could not be read (database error): not sent now, back to the queue. */
-  | { action: 'defer'; reason: string };
+  /**
+   * Not now, back to the queue with the attempt given back: the rules could not be read
+   * (database error; due again shortly), or the job is outside its send window (due `until`).
+   */
+  | { action: 'defer'; reason: string; until?: Date };
 
 export interface ScreenedJob {
   id: string;
@@ -55,16 +59,22 @@ const FALLBACK_CONCURRENCY = 8;
 export class GovernanceService {
   private readonly logger = new Logger(GovernanceService.name);
 
-  constructor(private readonly suppressions: SuppressionsService) {}
+  constructor(
+    private readonly suppressions: SuppressionsService,
+    private readonly sendWindows: SendWindowsService,
+  ) {}
 
   async screen(jobs: readonly ScreenedJob[]): Promise<Screening> {
-    const { found, unknown } = await this.prefetchSuppressions(jobs);
+    const [{ found, unknown }, outsideWindow] = await Promise.all([this.prefetchSuppressions(jobs), this.sendWindows.screen(jobs)]);
     return {
       verdict: (job) => {
         if (unknown.has(job.id)) return { action: 'defer', reason: 'suppression list unreadable; retrying' };
         const s = SuppressionsService.match(found, { projectId: job.projectId, channel: job.channel, address: job.recipient });
         // transactional never bypasses a suppression; a marketing-scope one spares non-marketing messages.
         if (s && blocks(s, job.marketing)) return { action: 'suppress', reason: `${job.channel} address is on the suppression list (${s.reason}, scope ${s.scope}, id ${s.id})` };
+        // After suppressions: a suppressed job fails now rather than waiting for its window.
+        const deferral = outsideWindow.get(job.id);
+        if (deferral) return { action: 'defer', until: deferral.until, reason: deferral.reason };
         return SEND;
       },
     };

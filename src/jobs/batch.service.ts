@@ -16,6 +16,7 @@ import { MARKETING_PRIORITY, PRIORITY_NAMES, parsePriority } from './priority.js
 import { WorkerWakeup } from './worker/worker-wakeup.js';
 import { PacingService } from '../pacing/pacing.service.js';
 import { GovernanceService } from '../governance/governance.service.js';
+import { SendWindowsService } from '../governance/send-windows/send-windows.service.js';
 
 /** POST /v1/batch: many subscribers in one set-based insert. */
 @Injectable()
@@ -30,6 +31,7 @@ export class BatchService {
     private readonly events: EnqueueEvents,
     private readonly pacing: PacingService,
     private readonly governance: GovernanceService,
+    private readonly sendWindows: SendWindowsService,
   ) {}
 
   async batch(project: ProjectRef, dto: BatchRequestDto): Promise<BatchResponseDto> {
@@ -49,10 +51,17 @@ export class BatchService {
     const priority = parsePriority(dto.priority) ?? PRIORITY_NAMES.bulk;
     const scheduledAt = dto.scheduled_at ? new Date(dto.scheduled_at) : new Date();
     const marketing = priority >= MARKETING_PRIORITY;
+    const payload = buildPayload(dto, marketing);
+    // Send window (quiet hours): each recipient's first send time in their own zone.
+    const window = this.sendWindows.effective(payload.send_window, project.id, project.settings.send_window);
+    const rule = { marketing, transactional: payload.transactional === true };
+    let firstDue = Infinity;
     let rows: NewJob[] = [];
     let withoutAddress = 0;
     for (const id of ids) {
       const subscriber = known.get(id);
+      const at = this.sendWindows.scheduleAt(window, rule, subscriber?.timezone, scheduledAt);
+      firstDue = Math.min(firstDue, at.getTime());
       for (const channel of channels) {
         const recipient = subscriber ? addressFor(channel, subscriber) : undefined;
         if (!recipient) {
@@ -63,7 +72,7 @@ export class BatchService {
           channel,
           recipient,
           subscriberId: id,
-          scheduledAt,
+          scheduledAt: at,
           idempotencyKey: dto.idempotency_key ? `${dto.idempotency_key}-${id}-${channel}` : null,
         });
       }
@@ -78,7 +87,7 @@ export class BatchService {
     for (const [i, runAt] of (await this.pacing.fairRunAts(project.id, priority, rows)).entries()) rows[i].runAt = runAt;
     const options = {
       projectId: project.id,
-      payload: buildPayload(dto, marketing),
+      payload,
       priority,
       maxAttempts: this.config.worker.maxAttempts,
       templateId: null,
@@ -93,7 +102,7 @@ export class BatchService {
     } else if (rows.length) {
       created = await this.jobs.insertCount(options, rows);
     }
-    if (created) this.wakeup.queued(scheduledAt, channels);
+    if (created) this.wakeup.queued(new Date(firstDue), channels);
     await this.audit.record({
       projectId: project.id,
       actor: 'api_key',

@@ -18,6 +18,7 @@ import { parseWait } from './wait/wait-duration.js';
 import { WorkerWakeup } from './worker/worker-wakeup.js';
 import { PacingService } from '../pacing/pacing.service.js';
 import { GovernanceService } from '../governance/governance.service.js';
+import { SendWindowsService } from '../governance/send-windows/send-windows.service.js';
 
 /** How many times an idempotent send re-tries when the key's holder changes under it. */
 const IDEMPOTENCY_ROUNDS = 3;
@@ -35,6 +36,7 @@ export class EnqueueService {
     private readonly events: EnqueueEvents,
     private readonly pacing: PacingService,
     private readonly governance: GovernanceService,
+    private readonly sendWindows: SendWindowsService,
   ) {}
 
   async send(project: ProjectRef, dto: SendRequestDto): Promise<SendResponseDto> {
@@ -78,10 +80,14 @@ export class EnqueueService {
     const suppressed = await this.governance.suppressedTargets(project.id, marketing, targets);
     for (const [i, reason] of suppressed.entries()) if (reason) skipped.push({ channel: targets[i].channel, reason });
     targets = targets.filter((_, i) => !suppressed[i]);
-    const scheduledAt = dto.scheduled_at ? new Date(dto.scheduled_at) : new Date();
+    const requestedAt = dto.scheduled_at ? new Date(dto.scheduled_at) : new Date();
+    const payload = buildPayload(dto, marketing);
+    // Send window (quiet hours) in the recipient's zone: the job waits for the next opening.
+    const window = this.sendWindows.effective(payload.send_window, project.id, project.settings.send_window);
+    const scheduledAt = this.sendWindows.scheduleAt(window, { marketing, transactional: payload.transactional === true }, subscriber?.timezone, requestedAt);
     const options: InsertOptions = {
       projectId: project.id,
-      payload: buildPayload(dto, marketing),
+      payload,
       priority,
       maxAttempts: this.config.worker.maxAttempts,
       templateId: null,

@@ -3,6 +3,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { isChannel, normaliseChannel } from './channels.js';
 import type { MessageContentDto, SendRequestDto } from './dto/send.dto.js';
 import type { JobPayload } from './job.types.js';
+import { normaliseSendWindow } from '../governance/send-windows/send-window.js';
 
 /** The channels a request asks for: `channels`, else `channel` (comma list), else in-app. */
 export function requestedChannels(dto: MessageContentDto): Channel[] {
@@ -45,6 +46,8 @@ export function buildPayload(dto: SendRequestDto | MessageContentDto, marketing:
     reply_to: send.reply_to,
     attachments: send.attachments?.map((a) => ({ filename: a.filename, content: a.content, content_type: a.content_type })),
     marketing,
+    // The request's own window (normalised) or false, so the worker re-checks the same rule.
+    send_window: dto.send_window === false ? false : dto.send_window ? normaliseSendWindow(dto.send_window) : undefined,
   };
   // JSON drops undefined keys anyway; removing them keeps the stored payload tidy.
   for (const key of Object.keys(payload)) if (payload[key] === undefined) delete payload[key];

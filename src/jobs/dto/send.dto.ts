@@ -29,6 +29,7 @@ import {
 import { normaliseChannel } from '../channels.js';
 import { IsWaitDuration } from '../wait/wait-duration.js';
 import { JobOutcomeDto } from './job-outcome.dto.js';
+import { IsSendWindowOrFalse, SEND_WINDOW_SCHEMA } from '../../governance/send-windows/send-window.validator.js';
 
 export class TagDto {
   /** @example "category" */
@@ -173,6 +174,15 @@ export class MessageContentDto {
   @ValidateNested()
   @Type(() => SmsOptionsDto)
   sms?: SmsOptionsDto;
+
+  /**
+   * When this message may be sent, in the recipient's time zone (overrides the project's
+   * window); `false` sends at any time. A job outside its window waits for the next opening.
+   */
+  @ApiProperty({ required: false, oneOf: [SEND_WINDOW_SCHEMA, { type: 'boolean', enum: [false] }], example: { start: '08:00', end: '21:00', tz: 'Europe/Paris', days: [1, 2, 3, 4, 5] } })
+  @IsOptional()
+  @IsSendWindowOrFalse()
+  send_window?: Record<string, unknown> | false;
 }
 
 export class SendRequestDto extends MessageContentDto {

@@ -109,8 +109,8 @@ export class Dispatcher {
         continue;
       }
       if (verdict.action === 'defer') {
-        // Never sent unchecked: back to the queue, attempt given back.
-        outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: verdict.reason, runAt: new Date(Date.now() + DEFER_MS) });
+        // Never sent unchecked (rules unreadable), or outside its send window: back to the queue, attempt given back.
+        outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: verdict.reason, runAt: verdict.until ?? new Date(Date.now() + DEFER_MS) });
         continue;
       }
       const lane: Lane = { channel: job.channel, provider: connector.provider };

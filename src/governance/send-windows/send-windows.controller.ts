@@ -1,0 +1,40 @@
+import { Body, Controller, Delete, Get, Put } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentProject, ProjectAuth } from '../../common/auth/auth.decorators.js';
+import { ApiError } from '../../common/errors/api-error.js';
+import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import type { ProjectRef } from '../../projects/project.types.js';
+import { SendWindowDto, SendWindowResponseDto } from './dto/send-window.dto.js';
+import { parseSendWindow } from './send-window.js';
+import { SendWindowsService } from './send-windows.service.js';
+
+/** The project's send window (notifyd keeps it in `settings.send_window`). */
+@ApiTags('Send windows')
+@ProjectAuth()
+@Controller('v1/send-window')
+export class SendWindowsController {
+  constructor(private readonly windows: SendWindowsService) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'getSendWindow', summary: 'Read the project’s send window (null: send at any time)' })
+  async getSendWindow(@CurrentProject() project: ProjectRef): Promise<SendWindowResponseDto> {
+    return { send_window: await this.windows.projectWindow(project.id) };
+  }
+
+  @Put()
+  @ApiOperation({ operationId: 'setSendWindow', summary: 'Set the project’s send window (quiet hours outside it), read in each recipient’s time zone' })
+  @ApiErrors(400, 422)
+  async setSendWindow(@CurrentProject() project: ProjectRef, @Body() body: SendWindowDto): Promise<SendWindowResponseDto> {
+    const parsed = parseSendWindow({ ...body });
+    if ('error' in parsed) throw ApiError.unprocessable('validation_failed', parsed.error);
+    if (!(await this.windows.setProjectWindow(project.id, parsed.window))) throw ApiError.notFound('Project', project.id);
+    return { send_window: parsed.window };
+  }
+
+  @Delete()
+  @ApiOperation({ operationId: 'deleteSendWindow', summary: 'Remove the project’s send window (send at any time)' })
+  async deleteSendWindow(@CurrentProject() project: ProjectRef): Promise<SendWindowResponseDto> {
+    await this.windows.setProjectWindow(project.id, null);
+    return { send_window: null };
+  }
+}
