@@ -18,6 +18,7 @@ import { JobsModule } from './jobs/jobs.module.js';
 import { McpModule } from './mcp/mcp.module.js';
 import { PacingModule } from './pacing/pacing.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
+import { ProviderWebhooksModule } from './governance/provider-webhooks/provider-webhooks.module.js';
 import { SubscribersModule } from './subscribers/subscribers.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { WorkflowsModule } from './workflows/workflows.module.js';
@@ -55,6 +56,7 @@ export class AppModule {
         WebhooksModule,
         WorkflowsModule,
         InboxModule,
+        ProviderWebhooksModule,
         HealthModule,
         ...(options.imports ?? []),
       ],

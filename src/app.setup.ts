@@ -7,6 +7,7 @@ import { HttpExceptionFilter } from './common/errors/http-exception.filter.js';
 import { addPluginSuccessResponses } from './common/http/plugin-success-responses.js';
 import { createValidationPipe } from './common/validation/validation.pipe.js';
 import { VERSION } from './common/version.js';
+import { keepRawBodyOnMarkedRoutes } from './governance/provider-webhooks/raw-body.hook.js';
 
 /** A caller-supplied request id is echoed if it is short and plain; otherwise we make one. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -70,6 +71,8 @@ export async function setupApp(app: NestFastifyApplication, config: AppConfig): 
   fastify.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  // Provider webhooks verify signatures over the bytes received, before any parsing.
+  keepRawBodyOnMarkedRoutes(fastify, config.server.bodyLimitBytes);
   if (config.server.role === 'worker') {
     // A worker replica serves only its health checks; API calls belong to api replicas.
     fastify.addHook('onRequest', async (request, reply) => {

@@ -1,5 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type QueryRunner } from 'typeorm';
+
+const AUDIT_INSERT = `INSERT INTO audit_log (project_id, actor, action, resource, metadata, ip) VALUES ($1, $2, $3, $4, $5, $6)`;
+
+function auditParams(entry: AuditEntry): unknown[] {
+  return [entry.projectId ?? null, entry.actor, entry.action, entry.resource ?? null, entry.metadata ?? {}, entry.ip ?? null];
+}
 
 export interface AuditEntry {
   projectId?: string | null;
@@ -20,12 +26,17 @@ export class AuditService {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  async record(entry: AuditEntry): Promise<void> {
+  /**
+   * `runner` writes the line inside the caller's transaction (the change and its audit line
+   * commit together); a failure then propagates, since swallowing it would abort the transaction.
+   */
+  async record(entry: AuditEntry, runner?: QueryRunner): Promise<void> {
+    if (runner) {
+      await runner.query(AUDIT_INSERT, auditParams(entry));
+      return;
+    }
     try {
-      await this.dataSource.query(
-        `INSERT INTO audit_log (project_id, actor, action, resource, metadata, ip) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [entry.projectId ?? null, entry.actor, entry.action, entry.resource ?? null, entry.metadata ?? {}, entry.ip ?? null],
-      );
+      await this.dataSource.query(AUDIT_INSERT, auditParams(entry));
     } catch (err) {
       // The change itself already happened; losing its audit line must not turn it into an error.
       this.logger.warn(`audit write failed for ${entry.action}: ${(err as Error).message}`);

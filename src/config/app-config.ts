@@ -6,6 +6,7 @@ import { emailProvidersSection } from './sections/email-providers.config.js';
 import { inboxSection } from './sections/inbox.config.js';
 import { outboundSection } from './sections/outbound.config.js';
 import { pacingSection } from './sections/pacing.config.js';
+import { providerWebhooksSection } from './sections/provider-webhooks.config.js';
 import { serverSection } from './sections/server.config.js';
 import { signalsSection } from './sections/signals.config.js';
 import { webhooksSection } from './sections/webhooks.config.js';
@@ -35,6 +36,7 @@ const sections = {
   sms: smsProvidersSection,
   whatsapp: whatsappProvidersSection,
   chat: chatProvidersSection,
+  providerWebhooks: providerWebhooksSection,
 };
 
 type Sections = typeof sections;

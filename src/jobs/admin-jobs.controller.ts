@@ -35,9 +35,12 @@ export class AdminJobsController {
   @ApiOperation({ operationId: 'adminGetJob', summary: 'Get any project’s job (recipient masked)' })
   @ApiErrors(400, 404)
   async adminGetJob(@Param('id') id: string): Promise<JobDto> {
-    const job = presentJob(await this.jobs.get(id, null));
+    const row = await this.jobs.get(id, null);
+    const job = presentJob(row, await this.jobs.providerEvents(row.id));
     const masked = maskRecipient(job.recipient, job.channel);
-    return { ...job, recipient: masked, email_envelope: job.email_envelope ? { ...job.email_envelope, to: [masked], cc: job.email_envelope.cc.map((c) => maskRecipient(c)) } : null };
+    return { ...job, recipient: masked, email_envelope: job.email_envelope ? { ...job.email_envelope, to: [masked], cc: job.email_envelope.cc.map((c) => maskRecipient(c)) } : null,
+      provider_events: job.provider_events.map((e) => ({ ...e, recipients: e.recipients.map((r) => maskRecipient(r, job.channel)) })),
+    };
   }
 
   @Post('jobs/:id/retry')

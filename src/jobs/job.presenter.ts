@@ -1,11 +1,11 @@
 import { maskRecipient } from '../common/pii/mask.js';
 import type { AdminJobSummaryDto, JobDto } from './dto/job.dto.js';
-import type { JobRow } from './job.types.js';
+import type { JobProviderEvent, JobRow } from './job.types.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** A job as its own project sees it (recipient unmasked: it is the project's data). */
-export function presentJob(job: JobRow): JobDto {
+export function presentJob(job: JobRow, events: readonly JobProviderEvent[] = []): JobDto {
   return {
     id: job.id,
     channel: job.channel,
@@ -28,7 +28,16 @@ export function presentJob(job: JobRow): JobDto {
     bounced_at: iso(job.bouncedAt),
     opened_at: iso(job.openedAt),
     clicked_at: iso(job.clickedAt),
-    provider_events: [],
+    complained_at: iso(job.complainedAt),
+    provider_events: events.map((e) => ({
+      provider: e.provider,
+      type: e.providerType,
+      kind: e.kind,
+      occurred_at: e.occurredAt.toISOString(),
+      provider_message_id: e.providerMessageId,
+      recipients: e.recipients,
+      error: e.error,
+    })),
     email_envelope:
       job.channel === 'email'
         ? { to: [job.recipient], cc: job.payload.cc ?? [], reply_to: job.payload.reply_to ?? null }

@@ -49,6 +49,18 @@ export interface JobRow {
   bouncedAt: Date | null;
   openedAt: Date | null;
   clickedAt: Date | null;
+  complainedAt: Date | null;
+}
+
+/** One piece of provider evidence about a job, as the job page shows it. */
+export interface JobProviderEvent {
+  provider: string;
+  providerType: string;
+  kind: string;
+  occurredAt: Date;
+  providerMessageId: string | null;
+  recipients: string[];
+  error: string | null;
 }
 
 /** One job to insert (send, batch, send-test, workflows). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db, sqlState } from '../database/db.js';
-import type { JobPayload, JobRow, NewJob } from './job.types.js';
+import type { JobPayload, JobProviderEvent, JobRow, NewJob } from './job.types.js';
 import * as insertSql from './sql/insert.sql.js';
 import * as querySql from './sql/queries.sql.js';
 
@@ -77,6 +77,10 @@ export class JobsRepository {
   }
 
   /** $projectId null = any project (operators). */
+  providerEvents(jobId: string): Promise<JobProviderEvent[]> {
+    return this.db.rows<JobProviderEvent>(querySql.JOB_PROVIDER_EVENTS, [jobId]);
+  }
+
   find(id: string, projectId: string | null): Promise<JobRow | undefined> {
     return this.db.one<JobRow>(querySql.FIND_JOB, [id, projectId]);
   }

@@ -7,7 +7,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { ConnectorRegistry } from '../connectors/connector-registry.js';
 import { ProjectsService, type Actor } from '../projects/projects.service.js';
 import type { AdminJobSearchQueryDto, SendTestRequestDto } from './dto/job.dto.js';
-import type { JobRow } from './job.types.js';
+import type { JobProviderEvent, JobRow } from './job.types.js';
 import { EnqueueEvents } from './enqueue-events.js';
 import { JobsRepository } from './jobs.repository.js';
 import { PRIORITY_NAMES } from './priority.js';
@@ -41,6 +41,11 @@ export class JobsService {
     const job = await this.jobs.find(id, projectId);
     if (!job) throw ApiError.notFound('Job', id);
     return job;
+  }
+
+  /** Provider evidence about a job (webhooks in), oldest first. */
+  providerEvents(jobId: string): Promise<JobProviderEvent[]> {
+    return this.jobs.providerEvents(jobId);
   }
 
   async cancel(id: string, projectId: string | null, by: Actor): Promise<void> {

@@ -1,4 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
+import type { QueryRunner } from 'typeorm';
 import { EnqueueEvents } from '../jobs/enqueue-events.js';
 import { DeliveryEvents } from '../jobs/worker/delivery-events.js';
 import type { Outcomes } from '../jobs/worker/outcomes.js';
@@ -64,6 +65,21 @@ export class WebhookEvents implements OnModuleInit {
     const queued = await this.repository.emitJobEvents(events, WEBHOOK_MAX_ATTEMPTS);
     if (queued) this.worker.wake();
     return queued;
+  }
+
+  /**
+   * Job events queued inside the caller's transaction (provider evidence applies its effects and
+   * its events atomically). Nothing is woken: call wake() after the commit.
+   */
+  async emitJobsInTransaction(runner: QueryRunner, events: JobEvent[]): Promise<number> {
+    if (events.length === 0) return 0;
+    for (const e of events) assertType(e.type);
+    return this.repository.emitJobEvents(events, WEBHOOK_MAX_ATTEMPTS, runner);
+  }
+
+  /** Wakes the sender after deliveries were queued in a transaction that has committed. */
+  wake(): void {
+    this.worker.wake();
   }
 
   /** Outcomes just written by the worker → job.sent / job.failed / job.suppressed. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { QueryRunner } from 'typeorm';
 import { Db } from '../database/db.js';
 import * as deliveries from './sql/deliveries.sql.js';
 import * as emit from './sql/emit.sql.js';
@@ -81,13 +82,13 @@ export class WebhooksRepository {
     return rows.length;
   }
 
-  async emitJobEvents(events: { jobId: string; type: string; extra?: object }[], maxAttempts: number): Promise<number> {
-    const rows = await this.db.rows(emit.EMIT_JOB_EVENTS, [
-      events.map((e) => e.jobId),
-      events.map((e) => e.type),
-      events.map((e) => (e.extra ? JSON.stringify(e.extra) : null)),
-      maxAttempts,
-    ]);
+  /** `runner` queues the deliveries inside the caller's transaction. */
+  async emitJobEvents(events: { jobId: string; type: string; extra?: object }[], maxAttempts: number, runner?: QueryRunner): Promise<number> {
+    const rows = await this.db.rows(
+      emit.EMIT_JOB_EVENTS,
+      [events.map((e) => e.jobId), events.map((e) => e.type), events.map((e) => (e.extra ? JSON.stringify(e.extra) : null)), maxAttempts],
+      runner,
+    );
     return rows.length;
   }
 

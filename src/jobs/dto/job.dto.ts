@@ -66,12 +66,38 @@ export class JobDto {
   /** @example null */
   clicked_at: string | null;
   /**
-   * Delivery evidence reported by the provider (webhooks), oldest first.
-   * @example []
+   * When the recipient reported the message as spam (provider complaint feedback).
+   * @example null
    */
-  provider_events: Record<string, unknown>[];
+  complained_at: string | null;
+  /** Delivery evidence reported by the provider (webhooks), oldest first. */
+  provider_events: JobProviderEventDto[];
   /** Email only: who the message was addressed to. */
   email_envelope: EmailEnvelopeDto | null;
+}
+
+/** One provider event about the job (from provider webhooks). */
+export class JobProviderEventDto {
+  /** @example "resend" */
+  provider: string;
+  /**
+   * The provider's own event name.
+   * @example "email.bounced"
+   */
+  type: string;
+  /**
+   * What it meant for the job: delivered, bounced, soft_bounced, complained, opened, clicked or other.
+   * @example "bounced"
+   */
+  kind: string;
+  /** @example "2026-11-30T10:00:03.000Z" */
+  occurred_at: string;
+  /** @example "4ef9a417-02e9-4d39-ad75-9611e0fcc33c" */
+  provider_message_id: string | null;
+  /** @example ["jane@example.com"] */
+  recipients: string[];
+  /** @example "bounced (Permanent/General): mailbox does not exist" */
+  error: string | null;
 }
 
 export class CancelJobResponseDto {

@@ -16,9 +16,13 @@
 export const V = `($2::jsonb -> j.id::text)`;
 export const FENCE = `j.id = ANY($1::uuid[]) AND j.attempts = (${V} ->> 'a')::int AND j.status IN ('processing','retry')`;
 
+/**
+ * A provider callback can beat this statement (Twilio reports a failure before the send call
+ * returned): the job then already carries bounced_at and ends bounced, not sent.
+ */
 export const MARK_SENT = `
   UPDATE jobs j
-     SET status = 'sent', sent_at = now(), finished_at = now(), error = NULL, next_retry_at = NULL,
+     SET status = CASE WHEN j.bounced_at IS NOT NULL THEN 'bounced' ELSE 'sent' END, sent_at = now(), finished_at = now(), error = NULL, next_retry_at = NULL,
          provider = ${V} ->> 'p', provider_message_id = ${V} ->> 'm'
    WHERE ${FENCE}`;
 

@@ -4,11 +4,24 @@ export const JOB_COLUMNS = `
   run_at AS "runAt", next_retry_at AS "nextRetryAt", attempts, max_attempts AS "maxAttempts",
   claimed_at AS "claimedAt", idempotency_key AS "idempotencyKey", provider,
   provider_message_id AS "providerMessageId", error, created_at AS "createdAt", sent_at AS "sentAt",
-  delivered_at AS "deliveredAt", bounced_at AS "bouncedAt", opened_at AS "openedAt", clicked_at AS "clickedAt"`;
+  delivered_at AS "deliveredAt", bounced_at AS "bouncedAt", opened_at AS "openedAt", clicked_at AS "clickedAt",
+  complained_at AS "complainedAt"`;
 
 /** One job of one project ($2 null = any project, for operators). */
 export const FIND_JOB = `
   SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 AND ($2::text IS NULL OR project_id = $2)`;
+
+/**
+ * A job's provider evidence (delivered, bounced, complained… from provider webhooks), oldest
+ * first. provider_events_job_idx (job_id, received_at).
+ */
+export const JOB_PROVIDER_EVENTS = `
+  SELECT provider, provider_event_type AS "providerType", event_type AS "kind",
+         COALESCE(occurred_at, received_at) AS "occurredAt", provider_message_id AS "providerMessageId",
+         recipients, error
+    FROM provider_events WHERE job_id = $1
+   ORDER BY received_at, event_id
+   LIMIT 100`;
 
 /** Cancel a job that has not been claimed; returns nothing when it is not cancellable. */
 export const CANCEL_JOB = `

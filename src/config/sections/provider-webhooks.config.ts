@@ -1,0 +1,24 @@
+import { defineSection } from '../define-section.js';
+import { envInt, envString } from '../env-helpers.js';
+
+/**
+ * Provider webhooks in (src/governance/provider-webhooks/): the secrets that authenticate them.
+ * A provider whose secret is unset has its route answer 503 (fail closed), never accept unsigned.
+ */
+export const providerWebhooksSection = defineSection(
+  {
+    /** Resend's signing secret (Svix), `whsec_…` from the Resend dashboard's webhook page. */
+    RESEND_WEBHOOK_SECRET: envString({
+      pattern: /^whsec_[A-Za-z0-9+/=_-]{16,}$/,
+      hint: 'must be the webhook signing secret from the Resend dashboard, e.g. whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    }),
+    /** Largest clock difference accepted on signed timestamps (Svix, SendGrid), seconds. */
+    PROVIDER_WEBHOOK_TOLERANCE_SECS: envInt({ default: 300, min: 30, max: 3_600 }),
+  },
+  (env) => ({
+    resendSecret: env.RESEND_WEBHOOK_SECRET,
+    toleranceSecs: env.PROVIDER_WEBHOOK_TOLERANCE_SECS,
+  }),
+);
+
+export type ProviderWebhooksConfig = ReturnType<typeof providerWebhooksSection.build>;

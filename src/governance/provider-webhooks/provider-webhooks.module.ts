@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { WebhooksModule } from '../../webhooks/webhooks.module.js';
+import { EvidenceSuppressions } from './evidence-suppressions.js';
+import { ProviderEventsRepository } from './provider-events.repository.js';
+import { ProviderEvidenceService } from './provider-evidence.service.js';
+import { ResendWebhookController } from './resend-webhook.controller.js';
+
+/**
+ * Evidence in: provider webhooks verified on their raw body, deduplicated by the provider's
+ * event id, applied once to the job, the suppression list, the audit log and outbound webhooks.
+ */
+@Module({
+  imports: [WebhooksModule],
+  controllers: [ResendWebhookController],
+  providers: [ProviderEventsRepository, ProviderEvidenceService, EvidenceSuppressions],
+})
+export class ProviderWebhooksModule {}

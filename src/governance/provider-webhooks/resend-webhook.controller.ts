@@ -1,0 +1,47 @@
+import { Controller, Headers, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
+import { ProviderEvidenceService } from './provider-evidence.service.js';
+import { resendEvent } from './providers/resend.events.js';
+import { RawBody, rawBodyOf } from './raw-body.hook.js';
+import { verifySvix } from './verifiers/svix.js';
+import { badPayload, parseJsonBody, requireSecret, verified } from './webhook-request.js';
+
+@ApiTags('Provider webhooks')
+@Controller('webhooks')
+export class ResendWebhookController {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly evidence: ProviderEvidenceService,
+  ) {}
+
+  @Post('resend')
+  @HttpCode(200)
+  @RawBody()
+  @ApiOperation({
+    operationId: 'resendWebhook',
+    summary: 'Resend events in (delivered, bounced, complained, opened, clicked), Svix-signed',
+    description:
+      'Verifies `svix-id`/`svix-timestamp`/`svix-signature` over the raw body with RESEND_WEBHOOK_SECRET (±PROVIDER_WEBHOOK_TOLERANCE_SECS), ' +
+      'records the event once per svix-id and applies it to the job tagged `notifyd_job_id` (or whose provider message id is `data.email_id`). ' +
+      'Hard bounces and complaints suppress the addresses in `data.to`. A replay answers 200 and changes nothing.',
+  })
+  @ApiErrors(400, 401, 503)
+  async resendWebhook(@Req() req: FastifyRequest, @Headers() headers: Record<string, string | string[] | undefined>): Promise<ProviderWebhookResponseDto> {
+    const secret = requireSecret(this.config.providerWebhooks.resendSecret, 'RESEND_WEBHOOK_SECRET', 'Resend');
+    const { raw } = rawBodyOf(req);
+    const { id } = verified('Resend', () => verifySvix(secret, headers, raw, { toleranceSecs: this.config.providerWebhooks.toleranceSecs }));
+    const body = parseJsonBody(raw, 'Resend');
+    let event;
+    try {
+      event = resendEvent(id, body);
+    } catch (err) {
+      throw badPayload('Resend', err);
+    }
+    return { success: true, ...(await this.evidence.apply([event])) };
+  }
+}

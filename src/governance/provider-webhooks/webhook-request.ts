@@ -1,0 +1,34 @@
+import { ApiError } from '../../common/errors/api-error.js';
+import { VerificationError } from './verifiers/verification.js';
+
+/** 503 when the provider's secret is not configured: unsigned evidence is never accepted. */
+export function requireSecret<T>(value: T | undefined, variable: string, provider: string): T {
+  if (value === undefined || value === null || value === '') {
+    throw ApiError.unavailable('webhook_not_configured', `${provider} webhooks are off: set ${variable} to the signing secret from the ${provider} dashboard.`);
+  }
+  return value;
+}
+
+/** Runs a verifier; a refusal becomes a 401 that says what failed (never the expected value). */
+export function verified<T>(provider: string, verify: () => T): T {
+  try {
+    return verify();
+  } catch (err) {
+    if (err instanceof VerificationError) throw new ApiError(401, 'invalid_signature', `${provider} webhook refused: ${err.message}.`);
+    throw err;
+  }
+}
+
+/** JSON.parse of a verified body; malformed JSON is the sender's 400. */
+export function parseJsonBody(raw: Buffer, provider: string): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw ApiError.badRequest('invalid_json', `The ${provider} webhook body is not valid JSON.`);
+  }
+}
+
+/** A payload that parsed but is not the provider's shape. */
+export function badPayload(provider: string, err: unknown): ApiError {
+  return ApiError.badRequest('invalid_payload', `The ${provider} webhook payload is not understood: ${(err as Error).message}.`);
+}
