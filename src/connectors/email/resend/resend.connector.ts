@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import type { AppConfig } from '../../../config/app-config.js';
+import { APP_CONFIG } from '../../../config/config.module.js';
+import type { ResendSettings } from '../../../config/sections/email-providers.config.js';
+import type { Connector, DeliveryResult, OutboundMessage } from '../../connector.js';
+import { NotifyConnector } from '../../connector.decorator.js';
+import { readQuota } from '../../http-outcome.js';
+import { ProviderError } from '../../provider-error.js';
+import { type EmailContent, emailContent, formatAddress } from '../email-content.js';
+import { type EmailDefaults, emailDefaults } from '../email-defaults.js';
+import { callProvider } from '../provider-http.js';
+import { classifyResend } from './resend-errors.js';
+
+/**
+ * Resend (resend.com/docs/api-reference): `POST /emails` for one message and
+ * `POST /emails/batch` for up to 100. Every call carries an `Idempotency-Key` (the job id, or a
+ * digest of the batch's job ids), so a resend after a crash is not delivered twice. The batch
+ * API takes no attachments: messages with attachments go one by one. A batch is accepted or
+ * refused whole; the dispatcher retries a wholly refused batch item by item.
+ */
+export class ResendConnector implements Connector {
+  readonly channel = 'email' as const;
+  readonly provider = 'resend';
+  readonly batchMax = 100;
+
+  constructor(
+    private readonly settings: ResendSettings,
+    private readonly defaults: EmailDefaults,
+  ) {}
+
+  validateConfiguration(): void {
+    if (!this.settings.apiKey) throw new Error('EMAIL_PROVIDER=resend needs RESEND_API_KEY (an API key with sending access, from resend.com/api-keys).');
+  }
+
+  async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
+    const emails = messages.map((m) => emailContent(m, this.defaults));
+    const results: DeliveryResult[] = new Array(emails.length);
+    const batchable = emails.map((e, i) => ({ e, i })).filter(({ e }) => e.attachments.length === 0);
+    const singles = emails.map((e, i) => ({ e, i })).filter(({ e }) => e.attachments.length > 0);
+    if (batchable.length === 1) singles.push(batchable.pop()!);
+    await Promise.all([
+      ...singles.map(async ({ e, i }) => (results[i] = await this.sendOne(e))),
+      (async () => {
+        if (batchable.length === 0) return;
+        const answers = await this.sendBatch(batchable.map(({ e }) => e));
+        batchable.forEach(({ i }, k) => (results[i] = answers[k]));
+      })(),
+    ]);
+    return results;
+  }
+
+  private async sendOne(email: EmailContent): Promise<DeliveryResult> {
+    const answer = await callProvider(
+      `${this.settings.baseUrl}/emails`,
+      { headers: this.headers(email.idempotencyKey), body: JSON.stringify(resendBody(email)) },
+      this.defaults.timeoutMs,
+    );
+    const error = classifyResend(answer.status, answer.json, answer.header);
+    if (error) return { ok: false, error };
+    const id = (answer.json as { id?: string } | undefined)?.id;
+    return { ok: true, providerMessageId: id ?? null, quota: readQuota(answer.header) };
+  }
+
+  private async sendBatch(emails: EmailContent[]): Promise<DeliveryResult[]> {
+    const key = `batch-${createHash('sha256').update(emails.map((e) => e.idempotencyKey).join(',')).digest('hex')}`;
+    const answer = await callProvider(
+      `${this.settings.baseUrl}/emails/batch`,
+      { headers: this.headers(key), body: JSON.stringify(emails.map(resendBody)) },
+      this.defaults.timeoutMs,
+    );
+    const error = classifyResend(answer.status, answer.json, answer.header);
+    if (error) return emails.map(() => ({ ok: false, error }));
+    const data = (answer.json as { data?: { id?: string }[] } | undefined)?.data;
+    if (!Array.isArray(data) || data.length !== emails.length) {
+      const failure = ProviderError.transient(`Resend batch answered ${Array.isArray(data) ? data.length : 'no'} ids for ${emails.length} emails`);
+      return emails.map(() => ({ ok: false, error: failure }));
+    }
+    const quota = readQuota(answer.header);
+    return data.map((d) => ({ ok: true, providerMessageId: d.id ?? null, quota }));
+  }
+
+  private headers(idempotencyKey: string): Record<string, string> {
+    return {
+      authorization: `Bearer ${this.settings.apiKey}`,
+      'content-type': 'application/json',
+      'user-agent': 'notifyd',
+      'idempotency-key': idempotencyKey,
+    };
+  }
+}
+
+/** Resend's send-email body (the batch API takes an array of the same objects, without attachments). */
+export function resendBody(email: EmailContent): Record<string, unknown> {
+  return {
+    from: formatAddress(email.from),
+    to: [email.to],
+    subject: email.subject,
+    ...(email.html !== undefined ? { html: email.html } : {}),
+    ...(email.text !== undefined ? { text: email.text } : {}),
+    ...(email.cc.length ? { cc: email.cc } : {}),
+    ...(email.replyTo ? { reply_to: [email.replyTo] } : {}),
+    ...(Object.keys(email.headers).length ? { headers: email.headers } : {}),
+    // Resend accepts ASCII letters, digits, _ and - in tag names and values.
+    tags: email.tags.map((t) => ({ name: tagText(t.name), value: tagText(t.value) })),
+    ...(email.attachments.length ? { attachments: email.attachments.map((a) => ({ filename: a.filename, content: a.content, content_type: a.contentType })) } : {}),
+  };
+}
+
+const tagText = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 256) || '_';
+
+/** The instance's Resend account, from RESEND_API_KEY (EMAIL_PROVIDER=resend). */
+@NotifyConnector()
+export class InstanceResendConnector extends ResendConnector {
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    super(config.emailProviders.resend, emailDefaults(config));
+  }
+}
