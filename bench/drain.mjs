@@ -8,11 +8,20 @@
 //   BENCH_DATABASE_URL=postgres://… picks the server (default: the machine's PostgreSQL).
 import { ADMIN_KEY, api, arg, createBenchDatabase, ensureBuilt, fmt, machine, sampleRss, startNotifyd } from './lib.mjs';
 
-const JOBS = Number(arg('jobs', 100_000));
+const DEFAULT_JOBS = Number(arg('jobs', 100_000));
 const CALL = Number(arg('call', 5_000));
 const WORKER_BATCH = arg('worker-batch', '1000');
 
-async function run(batchMax) {
+const RELEASE_AT = '2030-01-01T00:00:00Z';
+/** Backlog jobs are due later than the measured ones, so they sit in the claim index throughout. */
+const BACKLOG_AT = '2031-01-01T00:00:00Z';
+
+/**
+ * One drain: JOBS through POST /v1/batch, released together, drained by one worker whose
+ * connector takes `batchMax` messages per call. `backlog` more pending jobs, due later, stay
+ * in the queue throughout (the claim must not slow down because of them).
+ */
+export async function runDrain(batchMax, JOBS = DEFAULT_JOBS, { backlog = 0, afterDrain } = {}) {
   const db = await createBenchDatabase();
   const common = { DATABASE_URL: db.url, EMAIL_PROVIDER: 'log', EMAIL_FROM: 'bench@example.invalid', DATABASE_MAX_CONNECTIONS: '20' };
   const apiProc = await startNotifyd({ ...common, NOTIFYD_ROLE: 'api' });
@@ -24,9 +33,18 @@ async function run(batchMax) {
     const enqueueStart = performance.now();
     for (let from = 1; from <= JOBS; from += CALL) {
       const ids = Array.from({ length: Math.min(CALL, JOBS - from + 1) }, (_, i) => `u${from + i}`);
-      await api(apiProc.url, '/v1/batch', project.api_key, { channel: 'email', subscribers: ids, subject: 'bench', body: 'x', scheduled_at: '2030-01-01T00:00:00Z' });
+      await api(apiProc.url, '/v1/batch', project.api_key, { channel: 'email', subscribers: ids, subject: 'bench', body: 'x', scheduled_at: RELEASE_AT });
     }
     const enqueueSeconds = (performance.now() - enqueueStart) / 1000;
+    if (backlog > 0) {
+      await db.pool.query(
+        `INSERT INTO jobs (project_id, channel, subscriber_id, recipient, payload, priority, scheduled_at, run_at)
+         SELECT project_id, channel, subscriber_id, recipient, payload, priority, $2, $2
+           FROM (SELECT * FROM jobs LIMIT $1) j, generate_series(1, ceil($3::float8 / $1)::int) g LIMIT $3`,
+        [JOBS, BACKLOG_AT, backlog],
+      );
+      await db.pool.query('VACUUM ANALYZE jobs');
+    }
 
     // 2. One worker; release everything with one UPDATE; wait for the drain.
     const worker = await startNotifyd({
@@ -40,20 +58,22 @@ async function run(batchMax) {
     const rss = sampleRss(worker.pid);
     await new Promise((r) => setTimeout(r, 1000)); // idle baseline
     const drainStart = performance.now();
-    await db.pool.query(`UPDATE jobs SET scheduled_at = now(), run_at = now() WHERE status = 'pending'`);
+    await db.pool.query(`UPDATE jobs SET scheduled_at = now(), run_at = now() WHERE status = 'pending' AND run_at = $1`, [RELEASE_AT]);
     for (;;) {
-      const { rows } = await db.pool.query(`SELECT count(*)::int AS left FROM jobs WHERE status IN ('pending','processing','retry')`);
+      const { rows } = await db.pool.query(`SELECT count(*)::int AS left FROM jobs WHERE status IN ('pending','processing','retry') AND run_at < $1`, [BACKLOG_AT]);
       if (rows[0].left === 0) break;
       await new Promise((r) => setTimeout(r, 50));
     }
     const drainSeconds = (performance.now() - drainStart) / 1000;
     const memory = rss.stop();
     await worker.stop();
+    const extra = afterDrain ? await afterDrain({ db, apiUrl: apiProc.url, projectKey: project.api_key }) : {};
     const { rows: [lat] } = await db.pool.query(`
       SELECT count(*)::int AS sent,
              percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM sent_at - scheduled_at)) AS p50,
              percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM sent_at - scheduled_at)) AS p99
         FROM jobs WHERE status = 'sent'`);
+    const { rows: [{ total }] } = await db.pool.query(`SELECT count(*)::int AS total FROM jobs`);
     const { rows: [size] } = await db.pool.query(`SELECT pg_total_relation_size('jobs') AS bytes`);
     return {
       batchMax,
@@ -66,7 +86,9 @@ async function run(batchMax) {
       rssPeakMb: memory.peakMb,
       p50: Number(lat.p50),
       p99: Number(lat.p99),
-      bytesPerJob: Number(size.bytes) / JOBS,
+      bytesPerJob: Number(size.bytes) / total,
+      backlog,
+      ...extra,
     };
   } finally {
     await apiProc.stop();
@@ -74,16 +96,19 @@ async function run(batchMax) {
   }
 }
 
-ensureBuilt();
-console.log(`bench/drain: ${fmt(JOBS)} jobs, /v1/batch calls of ${fmt(CALL)}, worker batch ${WORKER_BATCH}; ${machine()}`);
-const results = [];
-for (const batchMax of [100, 1]) {
-  const r = await run(batchMax);
-  results.push(r);
-  console.log(
-    `batchMax ${String(batchMax).padStart(3)}: POST /v1/batch ${fmt(r.enqueueJobsPerSec)} jobs/s accepted | drain ${fmt(r.drainJobsPerSec)} jobs/s ` +
-      `(${fmt(r.drainSeconds, 2)} s) | worker RSS idle ${fmt(r.rssIdleMb)} MB, peak ${fmt(r.rssPeakMb)} MB | sent_at − scheduled_at p50 ${fmt(r.p50, 2)} s, p99 ${fmt(r.p99, 2)} s | ` +
-      `${fmt(r.bytesPerJob)} B/job | PostgreSQL ${r.postgres}`,
-  );
+if (import.meta.url === `file://${process.argv[1]}`) {
+  ensureBuilt();
+  const JOBS = DEFAULT_JOBS;
+  console.log(`bench/drain: ${fmt(JOBS)} jobs, /v1/batch calls of ${fmt(CALL)}, worker batch ${WORKER_BATCH}; ${machine()}`);
+  const results = [];
+  for (const batchMax of [100, 1]) {
+    const r = await runDrain(batchMax);
+    results.push(r);
+    console.log(
+      `batchMax ${String(batchMax).padStart(3)}: POST /v1/batch ${fmt(r.enqueueJobsPerSec)} jobs/s accepted | drain ${fmt(r.drainJobsPerSec)} jobs/s ` +
+        `(${fmt(r.drainSeconds, 2)} s) | worker RSS idle ${fmt(r.rssIdleMb)} MB, peak ${fmt(r.rssPeakMb)} MB | sent_at − scheduled_at p50 ${fmt(r.p50, 2)} s, p99 ${fmt(r.p99, 2)} s | ` +
+        `${fmt(r.bytesPerJob)} B/job | PostgreSQL ${r.postgres}`,
+    );
+  }
+  if (process.argv.includes('--json')) console.log(JSON.stringify(results));
 }
-if (process.argv.includes('--json')) console.log(JSON.stringify(results));
