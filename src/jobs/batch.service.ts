@@ -35,6 +35,12 @@ export class BatchService {
   ) {}
 
   async batch(project: ProjectRef, dto: BatchRequestDto): Promise<BatchResponseDto> {
+    if (dto.transactional === true) {
+      throw ApiError.badRequest(
+        'transactional_not_allowed',
+        'transactional is not accepted by /v1/batch: a fan-out must honour opt-outs. Remove it, or send undeclinable messages one by one with POST /v1/send.',
+      );
+    }
     const channels = requestedChannels(dto);
     // Stricter than /send: a fan-out on a channel that cannot deliver is refused as a whole.
     const refusals = channels.map((c) => ({ channel: c, reason: this.registry.refusal(c) })).filter((r) => r.reason);
@@ -91,7 +97,7 @@ export class BatchService {
       priority,
       maxAttempts: this.config.worker.maxAttempts,
       templateId: null,
-      topic: null,
+      topic: dto.topic ?? null,
     };
     let created = 0;
     if (rows.length && (await this.events.wantsIds(project.id))) {
@@ -117,7 +123,7 @@ export class BatchService {
       jobs_without_address: withoutAddress,
       subscribers: ids.length,
       channels,
-      topic: null,
+      topic: options.topic,
     };
   }
 }

@@ -91,7 +91,7 @@ export class EnqueueService {
       priority,
       maxAttempts: this.config.worker.maxAttempts,
       templateId: null,
-      topic: null,
+      topic: dto.topic ?? null,
     };
     const newJobs: NewJob[] = targets.map((t) => ({
       channel: t.channel,
@@ -110,7 +110,7 @@ export class EnqueueService {
       job_ids: newJobs.map((j) => ids.get(j.channel)!),
       scheduled_at: scheduledAt.toISOString(),
       channels: newJobs.map((j) => j.channel),
-      topic: null,
+      topic: options.topic,
       skipped,
       deduplicated,
     };

@@ -18,6 +18,7 @@ export interface JobPayload {
   attachments?: { filename: string; content: string; content_type?: string }[];
   sms?: { from?: string } | null;
   marketing?: boolean;
+  transactional?: boolean;
   [key: string]: unknown;
 }
 

@@ -48,6 +48,8 @@ export function buildPayload(dto: SendRequestDto | MessageContentDto, marketing:
     marketing,
     // The request's own window (normalised) or false, so the worker re-checks the same rule.
     send_window: dto.send_window === false ? false : dto.send_window ? normaliseSendWindow(dto.send_window) : undefined,
+    // Persisted so that the worker skips preferences too (suppressions always apply).
+    transactional: send.transactional === true ? true : undefined,
   };
   // JSON drops undefined keys anyway; removing them keeps the stored payload tidy.
   for (const key of Object.keys(payload)) if (payload[key] === undefined) delete payload[key];

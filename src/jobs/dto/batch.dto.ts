@@ -1,4 +1,4 @@
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Matches } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsOptional, IsString, Matches } from 'class-validator';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 import { MessageContentDto } from './send.dto.js';
 
@@ -25,6 +25,15 @@ export class BatchRequestDto extends MessageContentDto {
   @IsString()
   @Matches(/^[\x21-\x7e]{1,120}$/, { message: 'must be 1–120 printable ASCII characters without spaces' })
   idempotency_key?: string;
+
+  /**
+   * Not accepted here: a fan-out must honour opt-outs (`true` is a 400). Send undeclinable
+   * messages one by one with POST /v1/send.
+   * @example false
+   */
+  @IsOptional()
+  @IsBoolean()
+  transactional?: boolean;
 }
 
 export class BatchResponseDto {

@@ -6,6 +6,7 @@ import {
   ArrayUnique,
   IsArray,
   IsBase64,
+  IsBoolean,
   IsEmail,
   IsIn,
   IsObject,
@@ -30,6 +31,7 @@ import { normaliseChannel } from '../channels.js';
 import { IsWaitDuration } from '../wait/wait-duration.js';
 import { JobOutcomeDto } from './job-outcome.dto.js';
 import { IsSendWindowOrFalse, SEND_WINDOW_SCHEMA } from '../../governance/send-windows/send-window.validator.js';
+import { IsTopic } from '../../governance/topics/topic.js';
 
 export class TagDto {
   /** @example "category" */
@@ -183,6 +185,15 @@ export class MessageContentDto {
   @IsOptional()
   @IsSendWindowOrFalse()
   send_window?: Record<string, unknown> | false;
+
+  /**
+   * What the message is about, for preferences and unsubscribe (lower-cased; default: the
+   * template's topic).
+   * @example "order-updates"
+   */
+  @IsOptional()
+  @IsTopic()
+  topic?: string;
 }
 
 export class SendRequestDto extends MessageContentDto {
@@ -267,6 +278,15 @@ export class SendRequestDto extends MessageContentDto {
   @IsOptional()
   @IsWaitDuration()
   wait?: string;
+
+  /**
+   * An undeclinable message (receipt, password reset): preferences are not applied, at enqueue
+   * or at send time. Suppressions still are.
+   * @example false
+   */
+  @IsOptional()
+  @IsBoolean()
+  transactional?: boolean;
 }
 
 export class SkippedChannelDto {
@@ -291,7 +311,10 @@ export class SendResponseDto {
    * @example ["email"]
    */
   channels: string[];
-  /** @example null */
+  /**
+   * The message's topic (the request's, else the template's).
+   * @example "order-updates"
+   */
   topic: string | null;
   skipped: SkippedChannelDto[];
   /**

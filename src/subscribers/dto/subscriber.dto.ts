@@ -1,4 +1,5 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
+import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
 import {
   IsEmail,
   IsInt,
@@ -64,13 +65,14 @@ export class UpsertSubscriberDto {
   last_name?: string | null;
 
   /**
-   * BCP 47 language tag used to pick template variants.
+   * BCP 47 language tag used to pick template variants (stored canonical: `es-mx` → `es-MX`).
    * @example "fr-FR"
    */
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString()
-  @Matches(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { message: 'must be a language tag such as en, fr-FR or es-MX' })
+  @IsBcp47()
+  @Transform(({ value }) => canonicalLocale(value) ?? value)
   locale?: string | null;
 
   /**
