@@ -10,6 +10,7 @@ Usage: notifyd [command]
 Commands:
   serve              run the API and the worker (default); NOTIFYD_ROLE=api|worker splits them
   migrate            apply pending database migrations (--status to list, --down to revert the newest)
+  mcp                the MCP server on stdio (--read-only; --url to relay to a running instance)
   version            print the version
   help               this text
 
@@ -24,6 +25,7 @@ an embedded PostgreSQL with its data in NOTIFYD_DATA_DIR (default ./.notifyd).
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   serve: async () => (await import('./cli/serve.command.js')).serve(),
   migrate: async (args) => (await import('./cli/migrate.command.js')).migrate(args),
+  mcp: async (args) => (await import('./cli/mcp.command.js')).mcp(args),
   version: async () => {
     process.stdout.write(`${VERSION}\n`);
     return 0;
@@ -47,6 +49,12 @@ async function main(argv: string[]): Promise<number> {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\nFix the variables above and start again.\n`);
       return 78;
+    }
+    // Client commands throw errors that carry their exit code (see src/cli/http-client.ts).
+    const exitCode = (err as { exitCode?: unknown })?.exitCode;
+    if (typeof exitCode === 'number') {
+      process.stderr.write(`notifyd ${name}: ${(err as Error).message}\n`);
+      return exitCode;
     }
     process.stderr.write(`notifyd ${name} failed: ${(err as Error)?.message ?? String(err)}\n`);
     return 1;

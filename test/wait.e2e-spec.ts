@@ -1,6 +1,6 @@
 import { SignalsService } from '../src/database/signals/signals.service.js';
 import { McpToolRegistry } from '../src/mcp/mcp-tool-registry.js';
-import type { McpCallableTool } from '../src/mcp/tools/send-and-wait.tool.js';
+import { McpCallService } from '../src/mcp/server/mcp-call.service.js';
 import { permanent, RecordingConnector, RecordingConnectorModule } from './helpers/recording-connector.js';
 import { eventually, SignalTap } from './helpers/signal-tap.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -120,17 +120,19 @@ describe('wait for an outcome', () => {
     expect(res.status).toBe(404);
   });
 
-  it('the send_and_wait MCP tool sends and returns the provider’s answer in one call', async () => {
-    const tool = api.notifyd.app.get(McpToolRegistry).list(false).find((t) => t.name === 'send_and_wait') as McpCallableTool;
+  it('the send MCP tool sends and returns the provider’s answer in one call', async () => {
+    const tool = api.notifyd.app.get(McpToolRegistry).get('send')!;
     expect(tool.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
-    const result = await tool.call({ project_id: project.id, channel: 'sms', to: '+33600000004', body: 'from an agent', wait: '10s' });
+    const calls = api.notifyd.app.get(McpCallService);
+    const caller = { role: 'admin' as const, projectId: null, transport: 'stdio' as const };
+    const result = await calls.call('send', { project_id: project.id, channels: ['sms'], to: '+33600000004', body: 'from an agent', wait: '10s' }, caller);
     expect(result.isError).toBe(false);
-    expect(result.structuredContent).toMatchObject({ status: 'sent', final: true, timed_out: false, provider: 'recording' });
-    expect(result.structuredContent!.provider_message_id).toMatch(/^rec_/);
+    expect(result.structuredContent).toMatchObject({ timed_out: false, outcomes: [{ status: 'sent', final: true, provider: 'recording' }] });
+    expect((result.structuredContent as { outcomes: { provider_message_id: string }[] }).outcomes[0].provider_message_id).toMatch(/^rec_/);
 
-    const refused = await tool.call({ project_id: project.id, channel: 'sms', to: '+33600000004', body: 'x', wait: '2m' });
+    const refused = await calls.call('send', { project_id: project.id, channels: ['sms'], to: '+33600000004', body: 'x', wait: '2m' }, caller);
     expect(refused).toMatchObject({ isError: true });
-    expect(refused.content[0].text).toMatch(/wait must be a duration/);
+    expect((refused.content[0] as { text: string }).text).toMatch(/wait: must be a duration/);
   });
 });
 

@@ -4,6 +4,7 @@ import { connectorsSection } from './sections/connectors.config.js';
 import { databaseSection } from './sections/database.config.js';
 import { emailProvidersSection } from './sections/email-providers.config.js';
 import { inboxSection } from './sections/inbox.config.js';
+import { mcpSection } from './sections/mcp.config.js';
 import { outboundSection } from './sections/outbound.config.js';
 import { pacingSection } from './sections/pacing.config.js';
 import { providerWebhooksSection } from './sections/provider-webhooks.config.js';
@@ -37,6 +38,7 @@ const sections = {
   whatsapp: whatsappProvidersSection,
   chat: chatProvidersSection,
   providerWebhooks: providerWebhooksSection,
+  mcp: mcpSection,
 };
 
 type Sections = typeof sections;

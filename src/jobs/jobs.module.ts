@@ -40,6 +40,6 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
     JobEndSignals,
     OutcomeWaitService,
   ],
-  exports: [EnqueueService, JobsService, WorkerService, WorkerWakeup, MaintenanceService, DeliveryEvents, EnqueueEvents],
+  exports: [EnqueueService, BatchService, JobsService, WorkerService, WorkerWakeup, MaintenanceService, DeliveryEvents, EnqueueEvents],
 })
 export class JobsModule {}

@@ -1,17 +1,42 @@
 import { Injectable } from '@nestjs/common';
-import type { McpToolDefinition } from './mcp-tool.js';
+import type { McpCaller, McpTool } from './mcp-tool.js';
 
-/** The tools an MCP client may list and call; read-only keys see only read-only ones. */
+/**
+ * Every MCP tool, registered by the tool providers at module init. Both transports read it,
+ * so HTTP and stdio serve the same tools.
+ */
 @Injectable()
 export class McpToolRegistry {
-  private readonly tools: McpToolDefinition[] = [];
+  private readonly tools = new Map<string, McpTool>();
 
-  register(tool: McpToolDefinition): void {
-    if (this.tools.some((t) => t.name === tool.name)) throw new Error(`MCP tool ${tool.name} registered twice`);
-    this.tools.push(tool);
+  register(...tools: McpTool[]): void {
+    for (const tool of tools) {
+      if (this.tools.has(tool.name)) throw new Error(`MCP tool ${tool.name} registered twice`);
+      this.tools.set(tool.name, tool);
+    }
   }
 
-  list(readOnly: boolean): McpToolDefinition[] {
-    return this.tools.filter((t) => !readOnly || t.annotations.readOnlyHint);
+  all(): McpTool[] {
+    return [...this.tools.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
+
+  get(name: string): McpTool | undefined {
+    return this.tools.get(name);
+  }
+
+  /** The tools this caller may list: read-only keys see read-only tools; project keys, project tools. */
+  visibleTo(caller: McpCaller): McpTool[] {
+    return this.all().filter((tool) => !deniedReason(tool, caller));
+  }
+}
+
+/** Why a caller may not run a tool, as a sentence naming the key it needs; undefined if allowed. */
+export function deniedReason(tool: McpTool, caller: McpCaller): string | undefined {
+  if (caller.role === 'project' && tool.audience !== 'project') {
+    return `${tool.name} acts on the whole instance; a project key cannot call it. Use the admin key (ADMIN_API_KEY)${tool.annotations.readOnlyHint ? ' or the read-only key (READONLY_API_KEY)' : ''}.`;
+  }
+  if (caller.role === 'readonly' && !tool.annotations.readOnlyHint) {
+    return `${tool.name} changes state; this key is read-only. Ask an operator with the admin key (ADMIN_API_KEY).`;
+  }
+  return undefined;
 }

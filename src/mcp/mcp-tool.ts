@@ -1,9 +1,73 @@
-/**
- * An operator action exposed to agents. The MCP issue registers the tools and serves them
- * over Streamable HTTP (`POST /mcp`) and stdio (`notifyd mcp`).
- */
-export interface McpToolDefinition {
-  name: string;
-  description: string;
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+import type { z } from 'zod';
+
+/** Who is calling: the key decides which tools it sees and which project it acts on. */
+export type McpRole = 'admin' | 'readonly' | 'project';
+
+export interface McpCaller {
+  role: McpRole;
+  /** The key's project when role is `project`; null for operator keys. */
+  projectId: string | null;
+  /** `http` (POST /mcp) or `stdio` (`notifyd mcp`), for the audit log. */
+  transport: 'http' | 'stdio';
+  ip?: string;
 }
+
+/** MCP tool annotations. They are hints to the client, so they must be honest. */
+export interface McpAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** notifyd's presets (reference §3.2), plus sends-message for anything that reaches a person. */
+export const READ_ONLY: McpAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const IDEMPOTENT_WRITE: McpAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const DESTRUCTIVE_WRITE: McpAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+export const SENDS_MESSAGE: McpAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+
+/** What a tool's handler returns: the structured result and the sentence an agent reads. */
+export interface McpToolOutcome<T> {
+  structured: T;
+  text: string;
+  /** A result that reports a failure the caller must act on (e.g. the provider refused). */
+  isError?: boolean;
+}
+
+/** What a handler knows about the call besides its arguments. */
+export interface McpToolContext {
+  caller: McpCaller;
+  /** The service Actor for audit lines written by the services the tool calls. */
+  actor: { actor: string; ip?: string };
+  /**
+   * The project the call acts on. A project key always acts on its own project (naming another
+   * one is an error); an operator names it, and `required` makes naming it mandatory.
+   */
+  project(requested: string | undefined, required: true): string;
+  project(requested: string | undefined, required?: false): string | null;
+}
+
+/**
+ * An operator action exposed to agents, served by POST /mcp and `notifyd mcp` alike.
+ * `audience: 'project'` tools also take a project key and then act only on its project;
+ * `operator` tools need the admin or read-only key.
+ */
+export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  /** What it does, when to use it and what to do next: an agent acts on this text. */
+  description: string;
+  annotations: McpAnnotations;
+  audience: 'operator' | 'project';
+  input: I;
+  output: O;
+  run(args: z.output<I>, context: McpToolContext): Promise<McpToolOutcome<z.input<O>>>;
+}
+
+/** Keeps a tool's handler typed by its own schemas while the registry holds them all. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: McpTool<I, O>): McpTool {
+  return tool as unknown as McpTool;
+}
+
+/** A failure the agent can fix, reported as a tool result with isError (never a protocol error). */
+export class McpToolError extends Error {}

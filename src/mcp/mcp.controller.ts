@@ -1,0 +1,50 @@
+import { Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { McpToolRegistry } from './mcp-tool-registry.js';
+import { McpAuthService } from './server/mcp-auth.service.js';
+import { McpCallService } from './server/mcp-call.service.js';
+import { createMcpServer } from './server/mcp-server.factory.js';
+
+/**
+ * MCP over Streamable HTTP, stateless: every POST carries one JSON-RPC message and gets a JSON
+ * answer; no session, no server-initiated stream (so GET and DELETE answer 405). Documented in
+ * docs/MCP.md rather than the OpenAPI document, since its body is JSON-RPC.
+ */
+@ApiExcludeController()
+@Controller('mcp')
+export class McpController {
+  constructor(
+    private readonly auth: McpAuthService,
+    private readonly registry: McpToolRegistry,
+    private readonly calls: McpCallService,
+  ) {}
+
+  @Post()
+  async post(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const caller = await this.auth.authenticate(request);
+    // From here the SDK writes the response on the raw socket.
+    reply.hijack();
+    reply.raw.setHeader('x-request-id', request.id);
+    const server = createMcpServer(this.registry, this.calls, caller);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  }
+
+  @Get()
+  @Delete()
+  @HttpCode(405)
+  notAllowed(@Res({ passthrough: true }) reply: FastifyReply) {
+    void reply.header('allow', 'POST');
+    return {
+      error: 'method_not_allowed',
+      message: 'This MCP endpoint is stateless: send each JSON-RPC message with POST /mcp (no sessions, no server-sent stream).',
+    };
+  }
+}

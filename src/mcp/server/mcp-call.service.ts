@@ -1,0 +1,103 @@
+import { HttpException, Injectable, Logger } from '@nestjs/common';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AuditService } from '../../audit/audit.service.js';
+import { ApiError } from '../../common/errors/api-error.js';
+import { deniedReason, McpToolRegistry } from '../mcp-tool-registry.js';
+import { type McpCaller, type McpTool, type McpToolContext, McpToolError } from '../mcp-tool.js';
+import { describeIssues } from './zod-issues.js';
+
+/**
+ * Runs one tools/call: access check, argument validation, the handler, the audit line. Every
+ * failure an agent can act on becomes a result with isError and a sentence saying what to do;
+ * only a bug is logged (and still answered as isError without internals).
+ */
+@Injectable()
+export class McpCallService {
+  private readonly logger = new Logger('Mcp');
+
+  constructor(
+    private readonly registry: McpToolRegistry,
+    private readonly audit: AuditService,
+  ) {}
+
+  async call(name: string, rawArgs: Record<string, unknown> | undefined, caller: McpCaller): Promise<CallToolResult> {
+    const started = performance.now();
+    const args = rawArgs ?? {};
+    const tool = this.registry.get(name);
+    let outcome: 'ok' | 'error' | 'denied' | 'invalid' | 'unknown_tool' = 'error';
+    try {
+      if (!tool) {
+        outcome = 'unknown_tool';
+        return failure(`There is no tool '${name}'. List the tools with tools/list.`);
+      }
+      const denied = deniedReason(tool, caller);
+      if (denied) {
+        outcome = 'denied';
+        return failure(denied);
+      }
+      const parsed = tool.input.safeParse(args);
+      if (!parsed.success) {
+        outcome = 'invalid';
+        return failure(`Invalid arguments for ${name}: ${describeIssues(parsed.error.issues)}`);
+      }
+      const result = await tool.run(parsed.data, contextFor(caller));
+      outcome = result.isError ? 'error' : 'ok';
+      return {
+        content: [{ type: 'text', text: result.text }],
+        structuredContent: result.structured as Record<string, unknown>,
+        isError: result.isError ?? false,
+      };
+    } catch (err) {
+      return failure(this.explain(err, name));
+    } finally {
+      // Argument names only: values may hold recipients, message bodies or secrets.
+      await this.audit.record({
+        projectId: caller.projectId,
+        actor: actorName(caller),
+        action: `mcp.${name.slice(0, 64)}`,
+        resource: tool?.name ?? null,
+        metadata: { args: Object.keys(args).slice(0, 50), outcome, ms: Math.round(performance.now() - started), transport: caller.transport },
+        ip: caller.ip ?? null,
+      });
+    }
+  }
+
+  private explain(err: unknown, tool: string): string {
+    if (err instanceof McpToolError) return err.message;
+    if (err instanceof ApiError || err instanceof HttpException) {
+      const body = err.getResponse();
+      if (typeof body === 'object' && body && 'message' in body) {
+        const message = (body as { message: unknown }).message;
+        return Array.isArray(message) ? message.join('; ') : String(message);
+      }
+      return err.message;
+    }
+    this.logger.error(`tool ${tool} failed: ${(err as Error)?.stack ?? String(err)}`);
+    return `${tool} failed on an internal error; the server log has the details. Try again, or check the instance with the digest tool.`;
+  }
+}
+
+function failure(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** `mcp` for the admin key (notifyd's actor), `mcp:readonly`, `mcp:project`. */
+export function actorName(caller: McpCaller): string {
+  return caller.role === 'admin' ? 'mcp' : `mcp:${caller.role}`;
+}
+
+function contextFor(caller: McpCaller): McpToolContext {
+  const project = (requested: string | undefined, required = false): string | null => {
+    if (caller.role === 'project') {
+      if (requested !== undefined && requested !== caller.projectId) {
+        throw new McpToolError(`This key belongs to project '${caller.projectId}'; it cannot act on project '${requested}'. Leave project_id out.`);
+      }
+      return caller.projectId;
+    }
+    if (required && !requested) throw new McpToolError('project_id is required with an operator key: find it with list_projects.');
+    return requested ?? null;
+  };
+  return { caller, actor: { actor: actorName(caller), ip: caller.ip }, project: project as McpToolContext['project'] };
+}
+
+export type { McpTool };

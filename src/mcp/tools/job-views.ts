@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { maskRecipient } from '../../common/pii/mask.js';
+import { presentAdminJob } from '../../jobs/job.presenter.js';
+import type { JobRow } from '../../jobs/job.types.js';
+import { isoTime, jobSummary, nullableIso } from './schemas.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** One job in full (without its content): what get_job returns. */
+export const jobDetail = jobSummary.extend({
+  subscriber_id: z.string().nullable(),
+  template_id: z.string().nullable(),
+  claimed_at: nullableIso,
+  delivered_at: nullableIso,
+  bounced_at: nullableIso,
+  opened_at: nullableIso,
+  clicked_at: nullableIso,
+});
+
+/** Operators see recipients masked; a project key sees its own recipients as they are. */
+export function jobSummaryView(job: JobRow, masked: boolean): z.input<typeof jobSummary> {
+  const view = presentAdminJob(job);
+  return masked ? view : { ...view, recipient: job.recipient };
+}
+
+export function jobDetailView(job: JobRow, masked: boolean): z.input<typeof jobDetail> {
+  return {
+    ...jobSummaryView(job, masked),
+    subscriber_id: job.subscriberId,
+    template_id: job.templateId,
+    claimed_at: iso(job.claimedAt),
+    delivered_at: iso(job.deliveredAt),
+    bounced_at: iso(job.bouncedAt),
+    opened_at: iso(job.openedAt),
+    clicked_at: iso(job.clickedAt),
+  };
+}
+
+export const timelineEvent = z.object({
+  at: isoTime,
+  event: z.string().describe('created, scheduled, claimed, sent, delivered, bounced, opened, clicked, retry_due, or an audited action such as job.cancelled'),
+  detail: z.string().nullable(),
+  actor: z.string().nullable(),
+});
+export type TimelineEvent = z.infer<typeof timelineEvent>;
+
+/** The moments a job row records, oldest first. */
+export function rowEvents(job: JobRow): TimelineEvent[] {
+  const events: TimelineEvent[] = [{ at: job.createdAt.toISOString(), event: 'created', detail: `${job.channel} to ${maskRecipient(job.recipient, job.channel)}, priority ${job.priority}`, actor: null }];
+  if (job.scheduledAt.getTime() - job.createdAt.getTime() > 1000) events.push({ at: job.scheduledAt.toISOString(), event: 'scheduled', detail: 'due time', actor: null });
+  if (job.claimedAt) events.push({ at: job.claimedAt.toISOString(), event: 'claimed', detail: `attempt ${job.attempts} of ${job.maxAttempts}`, actor: null });
+  if (job.sentAt) events.push({ at: job.sentAt.toISOString(), event: 'sent', detail: `${job.provider ?? 'provider'}${job.providerMessageId ? ` id ${job.providerMessageId}` : ''}`, actor: null });
+  if (job.status === 'retry') events.push({ at: (job.nextRetryAt ?? job.runAt).toISOString(), event: 'retry_due', detail: job.error, actor: null });
+  if (job.status === 'failed' && !job.sentAt) events.push({ at: (job.claimedAt ?? job.createdAt).toISOString(), event: 'failed', detail: job.error, actor: null });
+  for (const [at, event] of [[job.deliveredAt, 'delivered'], [job.bouncedAt, 'bounced'], [job.openedAt, 'opened'], [job.clickedAt, 'clicked']] as const) {
+    if (at) events.push({ at: at.toISOString(), event, detail: event === 'bounced' ? job.error : null, actor: null });
+  }
+  return events;
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { CHANNELS } from '../../config/sections/connectors.config.js';
+import { JOB_STATUSES } from '../../jobs/job.types.js';
+
+/** Argument and result fragments several tools share. */
+
+export const projectIdArg = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be a project id such as "acme" (list them with list_projects)')
+  .describe('Project id; leave it out with a project key (the key’s project is used)');
+
+export const jobIdArg = z.uuid({ message: 'must be a job id (a UUID such as 6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f)' }).describe('Job id (UUID)');
+
+export const channelArg = z.enum(CHANNELS).describe(`Channel: ${CHANNELS.join(', ')}`);
+export const jobStatusArg = z.enum(JOB_STATUSES).describe(`Job status: ${JOB_STATUSES.join(', ')}`);
+
+export const isoTime = z.string().describe('RFC 3339 time');
+export const nullableIso = isoTime.nullable();
+
+/** Wait durations as POST /v1/send takes them: `500ms`, `10s`; at most 30 s. */
+export const waitArg = z.string().regex(/^\d{1,6}(ms|s)$/, 'must be a duration such as 500ms or 10s (at most 30s)');
+
+/** One job as an operator listing shows it (recipient masked). */
+export const jobSummary = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  channel: z.string(),
+  status: z.string(),
+  recipient: z.string(),
+  subject: z.string().nullable(),
+  topic: z.string().nullable(),
+  priority: z.number(),
+  attempts: z.number(),
+  max_attempts: z.number(),
+  provider: z.string().nullable(),
+  provider_message_id: z.string().nullable(),
+  scheduled_at: isoTime,
+  sent_at: nullableIso,
+  next_retry_at: nullableIso,
+  created_at: isoTime,
+  error: z.string().nullable(),
+});
