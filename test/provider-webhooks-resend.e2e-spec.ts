@@ -38,6 +38,7 @@ describe('provider webhooks: Resend', () => {
   const event = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, created_at: new Date().toISOString(), data });
   const job = async (id: string) => (await t.http.get(`/v1/jobs/${id}`).set('X-Api-Key', project.key)).body;
   const deliveries = (jobId: string) => t.db.sql(`SELECT event_type FROM webhook_deliveries WHERE payload->'data'->>'job_id' = $1 AND event_type <> 'job.queued' AND event_type <> 'job.sent' ORDER BY created_at`, [jobId]);
+  const suppressions = (address: string) => t.db.sql(`SELECT channel, scope, reason, source, source_job_id FROM suppressions WHERE project_id = $1 AND address = $2 AND released_at IS NULL`, [project.id, address]);
   const audits = (jobId: string) => t.db.sql(`SELECT actor, action FROM audit_log WHERE resource = $1 ORDER BY id`, [jobId]);
 
   it('refuses a bad signature with 401 and stores nothing', async () => {
@@ -102,6 +103,10 @@ describe('provider webhooks: Resend', () => {
     expect(page.provider_events.map((e: { kind: string }) => e.kind)).toEqual(['bounced']);
     expect(await deliveries(sent.id)).toEqual([{ event_type: 'job.bounced' }]);
     expect(await audits(sent.id)).toContainEqual({ actor: 'resend-webhook', action: 'job.bounced' });
+    expect(await suppressions(sent.to)).toEqual([{ channel: 'email', scope: 'all', reason: 'bounce', source: 'resend-webhook', source_job_id: sent.id }]);
+    // Visible through the API, and the next email to the address is stopped by it.
+    const listed = await t.http.get('/v1/suppressions').set('X-Api-Key', project.key);
+    expect(JSON.stringify(listed.body)).toContain(sent.to);
   });
 
   it('soft bounce is recorded only; complaint stamps complained_at and fires job.complained', async () => {
@@ -110,6 +115,7 @@ describe('provider webhooks: Resend', () => {
     expect((await post(soft, signed(soft))).status).toBe(200);
     let page = await job(sent.id);
     expect([page.status, page.bounced_at]).toEqual(['sent', null]);
+    expect(await suppressions(sent.to)).toEqual([]);
     expect(page.provider_events[0]).toMatchObject({ kind: 'soft_bounced', error: 'bounced (Transient): mailbox full' });
 
     const complaint = event('email.complained', { email_id: sent.messageId, to: [sent.to] });
@@ -118,6 +124,7 @@ describe('provider webhooks: Resend', () => {
     expect(page.complained_at).not.toBeNull();
     expect(page.status).toBe('sent');
     expect(await deliveries(sent.id)).toEqual([{ event_type: 'job.complained' }]);
+    expect(await suppressions(sent.to)).toEqual([{ channel: 'email', scope: 'all', reason: 'complaint', source: 'resend-webhook', source_job_id: sent.id }]);
   });
 
   it('the same event replayed 10 times concurrently changes state once', async () => {
@@ -132,6 +139,7 @@ describe('provider webhooks: Resend', () => {
     expect(await deliveries(sent.id)).toEqual([{ event_type: 'job.bounced' }]);
     expect((await audits(sent.id)).filter((a) => a.action === 'job.bounced')).toHaveLength(1);
     expect((await job(sent.id)).status).toBe('bounced');
+    expect(await suppressions(sent.to)).toHaveLength(1);
   });
 
   it('an event for no known job is kept as evidence and answered 200', async () => {

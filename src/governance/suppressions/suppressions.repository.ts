@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { QueryRunner } from 'typeorm';
 import { Db } from '../../database/db.js';
 import * as sql from './sql/suppressions.sql.js';
 import type { SuppressionKey, SuppressionRow, SuppressionScope, SuppressionReason } from './suppression.types.js';
@@ -39,8 +40,10 @@ export class SuppressionsRepository {
    * Creates the suppression unless one is active for the address; a scope `all` replaces an
    * active `marketing` one (released as superseded). Returns the active row either way.
    */
-  insert(s: NewSuppression): Promise<{ row: SuppressionRow; created: boolean }> {
-    return this.db.transaction(async (runner) => {
+  insert(s: NewSuppression, outer?: QueryRunner): Promise<{ row: SuppressionRow; created: boolean }> {
+    // `outer`: inside the caller's transaction (provider evidence commits event and suppression together).
+    const inTransaction = <T>(fn: (runner: QueryRunner) => Promise<T>) => (outer ? fn(outer) : this.db.transaction(fn));
+    return inTransaction(async (runner) => {
       if (s.scope === 'all') await this.db.exec(sql.SUPERSEDE_MARKETING, [s.projectId, s.channel, s.address, s.source], runner);
       const params = [s.projectId, s.channel, s.address, s.scope, s.reason, s.source, s.detail, s.evidence, s.sourceJobId, s.providerEventId];
       const inserted = await this.db.one<SuppressionRow>(sql.INSERT_SUPPRESSION, params, runner);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { QueryRunner } from 'typeorm';
 import { AuditService } from '../../audit/audit.service.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import type { Channel } from '../../config/sections/connectors.config.js';
@@ -35,7 +36,7 @@ export class SuppressionsService {
    * except that scope `all` replaces an active `marketing` one). Throws a 422 ApiError naming
    * the address when it does not parse for its channel.
    */
-  async suppress(input: SuppressInput): Promise<{ suppression: SuppressionRow; created: boolean }> {
+  async suppress(input: SuppressInput, runner?: QueryRunner): Promise<{ suppression: SuppressionRow; created: boolean }> {
     const check = normaliseAddress(input.channel, input.address);
     if (!check.ok) throw ApiError.unprocessable('validation_failed', `${input.channel === 'email' ? 'email' : 'address'} ${check.message}`);
     const { row, created } = await this.repository.insert({
@@ -49,7 +50,7 @@ export class SuppressionsService {
       evidence: input.evidence ?? {},
       sourceJobId: input.sourceJobId ?? null,
       providerEventId: input.providerEventId ?? null,
-    });
+    }, runner);
     if (created) {
       await this.audit.record({
         projectId: input.projectId,
@@ -58,7 +59,7 @@ export class SuppressionsService {
         resource: row.id,
         metadata: { channel: row.channel, scope: row.scope, reason: row.reason, ...(row.sourceJobId ? { job_id: row.sourceJobId } : {}) },
         ip: input.ip ?? null,
-      });
+      }, runner);
     }
     return { suppression: row, created };
   }
