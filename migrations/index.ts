@@ -1,5 +1,6 @@
 import { InitialSchema1764460800001 } from './0001-initial-schema.js';
 import { InboxMessages1764460800015 } from './0015-inbox-messages.js';
+import { PushTokens1764460800018 } from './0018-push-tokens.js';
 import { PacingLanes1764460800020 } from './0020-pacing-lanes.js';
 import { JobWaiters1764460800030 } from './0030-job-waiters.js';
 import { Suppressions1764460800040 } from './0040-suppressions.js';
@@ -18,6 +19,8 @@ export const MIGRATIONS = [
   InitialSchema1764460800001,
   // Issue 3b (taken from issue-3-connectors-b for the inbox): in-app inbox.
   InboxMessages1764460800015,
+  // Issue 3c: push device tokens.
+  PushTokens1764460800018,
   // Issue 4: pacing lanes and fair-share clocks.
   PacingLanes1764460800020,
   JobWaiters1764460800030,

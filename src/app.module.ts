@@ -19,6 +19,7 @@ import { McpModule } from './mcp/mcp.module.js';
 import { PacingModule } from './pacing/pacing.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { ProviderWebhooksModule } from './governance/provider-webhooks/provider-webhooks.module.js';
+import { PushTokensModule } from './push-tokens/push-tokens.module.js';
 import { SubscribersModule } from './subscribers/subscribers.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { WorkflowsModule } from './workflows/workflows.module.js';
@@ -57,6 +58,7 @@ export class AppModule {
         WorkflowsModule,
         InboxModule,
         ProviderWebhooksModule,
+        PushTokensModule,
         HealthModule,
         ...(options.imports ?? []),
       ],

@@ -8,6 +8,7 @@ import { mcpSection } from './sections/mcp.config.js';
 import { outboundSection } from './sections/outbound.config.js';
 import { pacingSection } from './sections/pacing.config.js';
 import { providerWebhooksSection } from './sections/provider-webhooks.config.js';
+import { pushProvidersSection } from './sections/push-providers.config.js';
 import { serverSection } from './sections/server.config.js';
 import { signalsSection } from './sections/signals.config.js';
 import { webhooksSection } from './sections/webhooks.config.js';
@@ -39,6 +40,7 @@ const sections = {
   chat: chatProvidersSection,
   providerWebhooks: providerWebhooksSection,
   mcp: mcpSection,
+  pushProviders: pushProvidersSection,
 };
 
 type Sections = typeof sections;

@@ -1,0 +1,42 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { SuccessDto } from '../projects/dto/project.dto.js';
+import type { ProjectRef } from '../projects/project.types.js';
+import { PushTokenListDto, RegisterPushTokenDto, RegisterPushTokenResponseDto } from './dto/push-token.dto.js';
+import { presentPushToken } from './push-token.presenter.js';
+import { PushTokensService } from './push-tokens.service.js';
+
+@ApiTags('Push')
+@ProjectAuth()
+@Controller('v1/push-tokens')
+export class PushTokensController {
+  constructor(private readonly tokens: PushTokensService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'registerPushToken',
+    summary: 'Register a subscriber device: a browser PushSubscription, an FCM token or an APNs token (same token again refreshes it)',
+  })
+  @ApiErrors(400, 404, 422)
+  async registerPushToken(@CurrentProject() project: ProjectRef, @Body() body: RegisterPushTokenDto): Promise<RegisterPushTokenResponseDto> {
+    const { row, created } = await this.tokens.register(project.id, body);
+    return { success: true, id: row.id, created, token: presentPushToken(row) };
+  }
+
+  @Get('subscriber/:subscriber_id')
+  @ApiOperation({ operationId: 'listPushTokens', summary: "List a subscriber's devices, most recently used first" })
+  async listPushTokens(@CurrentProject() project: ProjectRef, @Param('subscriber_id') subscriberId: string): Promise<PushTokenListDto> {
+    const rows = await this.tokens.list(project.id, subscriberId);
+    return { tokens: rows.map(presentPushToken) };
+  }
+
+  @Delete(':id')
+  @ApiOperation({ operationId: 'deletePushToken', summary: 'Delete a device (success also when it was already gone)' })
+  async deletePushToken(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<SuccessDto> {
+    await this.tokens.delete(project.id, id);
+    return { success: true };
+  }
+}

@@ -1,0 +1,28 @@
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiError } from '../common/errors/api-error.js';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { ProjectsService } from '../projects/projects.service.js';
+import { VapidKeyQueryDto, VapidPublicKeyDto } from './dto/push-token.dto.js';
+
+/** Public: a web page needs the VAPID key to subscribe before it holds any credential. */
+@ApiTags('Push')
+@Controller('v1/push')
+export class VapidKeyController {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  @Get('vapid-public-key')
+  @ApiOperation({ operationId: 'getVapidPublicKey', summary: 'The VAPID public key browsers subscribe with (no key needed)' })
+  @ApiErrors(404, 422, 503)
+  async getVapidPublicKey(@Query() query: VapidKeyQueryDto): Promise<VapidPublicKeyDto> {
+    if (query.project !== undefined) await this.projects.get(query.project);
+    const webPush = this.config.pushProviders.webPush;
+    if (!webPush) throw ApiError.unavailable('push_not_configured', 'Web push is not configured: set VAPID_PRIVATE_KEY and VAPID_SUBJECT (npx web-push generate-vapid-keys) and restart.');
+    return { public_key: webPush.publicKey };
+  }
+}
