@@ -196,3 +196,21 @@ describe('ranking', () => {
     expect(codes(ranked)).toEqual(['critical:email_provider_log', 'critical:failure_rate', 'warning:lane_paused', 'warning:public_url_missing']);
   });
 });
+
+describe('latency percentiles from the histogram', () => {
+  it('reads p50 and p95 within 5 % of the exact values', async () => {
+    const { latencyOf } = await import('../digest.repository.js');
+    const { LATENCY_BUCKETS_PER_E } = await import('../sql/digest.sql.js');
+    // 1 000 latencies from 0.1 s to 10 s, spread evenly in log space.
+    const values = Array.from({ length: 1_000 }, (_, i) => 0.1 * 100 ** (i / 999));
+    const histogram = new Map<number, number>();
+    for (const v of values) {
+      const b = Math.floor(Math.log(v + 0.001) * LATENCY_BUCKETS_PER_E);
+      histogram.set(b, (histogram.get(b) ?? 0) + 1);
+    }
+    const row = latencyOf('email', [...histogram].map(([bucket, n]) => ({ bucket, n })));
+    expect(row.samples).toBe(1_000);
+    expect(Math.abs(row.p50_seconds / values[499] - 1)).toBeLessThan(0.05);
+    expect(Math.abs(row.p95_seconds / values[949] - 1)).toBeLessThan(0.05);
+  });
+});

@@ -1,8 +1,8 @@
 /**
  * The digest's readings. Three round trips in all: the live queue, the window, and the
  * database's own statistics. The live queue only touches live rows (the partial indexes);
- * the window reads jobs created or finished in the window once (BRIN on created_at and on
- * finished_at) into a CTE that every section aggregates.
+ * the window reads the jobs created or finished in it once (BRIN on created_at and on
+ * finished_at) and aggregates every section in that one pass.
  */
 
 /**
@@ -31,65 +31,56 @@ export const QUEUE_SNAPSHOT = `
          FROM live WHERE status = 'retry' GROUP BY channel, attempts) r) AS retries_waiting
   FROM live`;
 
+/** Latency histogram resolution: buckets per factor e (20 → each bucket about 5 % wide). */
+export const LATENCY_BUCKETS_PER_E = 20;
+
 /**
- * Everything about the window starting at $1: outcomes per channel × provider, the top ten
- * normalised failure causes with their newest job, send latency percentiles, deliverability
- * from the jobs' delivered_at / bounced_at stamps, per-project counts and when a job last
- * finished. Served by jobs_created_at_brin and jobs_finished_at_brin (a BitmapOr of both).
- * $2: the complaint column's presence is decided by the caller (complained_at may not exist
- * yet): this statement is used when it does not; WINDOW_STATS_WITH_COMPLAINTS when it does.
+ * Everything about the window starting at $1, in one pass over the jobs created or finished
+ * in it (jobs_created_at_brin and jobs_finished_at_brin, a BitmapOr of both; a seq scan when
+ * the window covers most of the table), one hash aggregation by
+ *   (project, channel, provider, reason, latency bucket)
+ * where reason is set on failed jobs only (the error normalised: UUIDs and 3+ digit numbers →
+ * #, addresses → <email>, 160 characters) and bucket on sent jobs only (log scale of
+ * sent_at − scheduled_at, about 5 % wide). That keeps the groups few (projects × channels ×
+ * (causes + buckets)) and the caller folds them into outcomes, projects, top causes and
+ * p50/p95 — no sort of the window, no second scan. The "newest job" of a failure cause is the
+ * max of a fixed-width "finish time + id" text, which a hash aggregate can compute.
  */
 const windowStats = (complaints: boolean) => `
-  WITH w AS MATERIALIZED (
-    SELECT id, project_id, channel, COALESCE(provider, 'none') AS provider, status, error,
-           created_at, scheduled_at, sent_at, finished_at, delivered_at, bounced_at
-           ${complaints ? ', complained_at' : ', NULL::timestamptz AS complained_at'}
+  WITH w AS (
+    SELECT project_id, channel, COALESCE(provider, 'none') AS provider, status, finished_at,
+           CASE WHEN status = 'failed' THEN to_char(finished_at AT TIME ZONE 'UTC', 'YYYYMMDDHH24MISSUS') || id::text END AS newest,
+           delivered_at >= $1 AS delivered, bounced_at >= $1 AS bounced,
+           ${complaints ? 'complained_at >= $1' : 'false'} AS complained,
+           COALESCE(finished_at, sent_at, created_at) >= $1 AS done,
+           CASE WHEN status = 'failed' AND COALESCE(finished_at, created_at) >= $1 THEN
+             left(regexp_replace(regexp_replace(COALESCE(NULLIF(error, ''), 'no error recorded'),
+               '[^\\s<>"'',;:()]+@[^\\s<>"'',;:()]+', '<email>', 'g'),
+               '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9]{3,}', '#', 'g'), 160)
+           END AS reason,
+           CASE WHEN sent_at >= scheduled_at AND sent_at >= $1 THEN
+             floor(ln(date_part('epoch', sent_at - scheduled_at) + 0.001) * ${LATENCY_BUCKETS_PER_E})::int
+           END AS bucket
       FROM jobs
      WHERE created_at >= $1 OR finished_at >= $1
-  ),
-  done AS (
-    SELECT * FROM w WHERE COALESCE(finished_at, sent_at, created_at) >= $1
   )
-  SELECT
-    (SELECT COALESCE(json_agg(o ORDER BY o.channel, o.provider), '[]'::json) FROM (
-       SELECT channel, provider,
-              count(*) FILTER (WHERE status = 'sent')::int      AS sent,
-              count(*) FILTER (WHERE status = 'failed')::int    AS failed,
-              count(*) FILTER (WHERE status = 'bounced')::int   AS bounced,
-              count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled
-         FROM done WHERE status IN ('sent','failed','bounced','cancelled')
-        GROUP BY channel, provider) o) AS outcomes,
-    (SELECT COALESCE(json_agg(f ORDER BY f.count DESC, f.last_seen DESC), '[]'::json) FROM (
-       SELECT channel, reason, count(*)::int AS count,
-              (array_agg(id ORDER BY finished_at DESC NULLS LAST))[1] AS sample_job_id,
-              max(finished_at) AS last_seen
-         FROM (SELECT id, channel, finished_at,
-                      left(regexp_replace(regexp_replace(regexp_replace(COALESCE(NULLIF(error, ''), 'no error recorded'),
-                        '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}', '#', 'gi'),
-                        '[^\\s<>"'',;:()]+@[^\\s<>"'',;:()]+', '<email>', 'g'),
-                        '[0-9]{3,}', '#', 'g'), 160) AS reason
-                 FROM done WHERE status = 'failed') failed
-        GROUP BY channel, reason
-        ORDER BY count(*) DESC, max(finished_at) DESC
-        LIMIT 10) f) AS failures,
-    (SELECT COALESCE(json_agg(l ORDER BY l.channel), '[]'::json) FROM (
-       SELECT channel,
-              percentile_cont(0.5)  WITHIN GROUP (ORDER BY extract(epoch FROM sent_at - scheduled_at))::float8 AS p50_seconds,
-              percentile_cont(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM sent_at - scheduled_at))::float8 AS p95_seconds,
-              count(*)::int AS samples
-         FROM done WHERE sent_at IS NOT NULL AND sent_at >= scheduled_at
-        GROUP BY channel) l) AS latency,
-    (SELECT count(*)::int FROM w WHERE delivered_at >= $1)  AS delivered,
-    (SELECT count(*)::int FROM w WHERE bounced_at >= $1)    AS bounced,
-    (SELECT count(*)::int FROM w WHERE complained_at >= $1) AS complained,
-    (SELECT COALESCE(json_object_agg(p.project_id, json_build_object('sent', p.sent, 'failed', p.failed)), '{}'::json) FROM (
-       SELECT project_id,
-              count(*) FILTER (WHERE status = 'sent')::int   AS sent,
-              count(*) FILTER (WHERE status = 'failed')::int AS failed
-         FROM done GROUP BY project_id) p) AS per_project,
-    (SELECT max(finished_at) FROM w) AS last_finished_at`;
+  SELECT project_id, channel, provider, reason, bucket,
+         count(*) FILTER (WHERE done AND status = 'sent')::int      AS sent,
+         count(*) FILTER (WHERE done AND status = 'failed')::int    AS failed,
+         count(*) FILTER (WHERE done AND status = 'bounced')::int   AS bounced,
+         count(*) FILTER (WHERE done AND status = 'cancelled')::int AS cancelled,
+         count(*) FILTER (WHERE delivered)::int                     AS delivered_events,
+         count(*) FILTER (WHERE bounced)::int                       AS bounced_events,
+         count(*) FILTER (WHERE complained)::int                    AS complained_events,
+         count(*)::int AS n,
+         max(finished_at) AS last_finished_at,
+         max(newest) AS newest
+    FROM w
+   GROUP BY project_id, channel, provider, reason, bucket`;
 
 export const WINDOW_STATS = windowStats(false);
+/** For the window's transaction only: enough memory that the aggregation is hashed, not sorted. */
+export const WINDOW_WORK_MEM = `SET LOCAL work_mem = '64MB'`;
 export const WINDOW_STATS_WITH_COMPLAINTS = windowStats(true);
 
 /** Whether jobs has a complained_at column yet (the governance issue adds complaint ingestion). */
