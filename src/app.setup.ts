@@ -87,6 +87,8 @@ export async function setupApp(app: NestFastifyApplication, config: AppConfig): 
   // Every method the API uses: @fastify/cors allows only GET, HEAD and POST by default, and the
   // inbox web component marks messages read with PATCH from the product's own origin.
   app.enableCors({ origin: config.server.corsOrigins.length ? config.server.corsOrigins : true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] });
+  // A worker replica serves no API, so it builds no API document (a few tens of MB of heap).
+  if (config.server.role === 'worker') return;
   const document = await buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', customSiteTitle: 'notifyd API' });
 }

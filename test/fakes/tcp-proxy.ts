@@ -15,8 +15,18 @@ export class TcpProxy {
 
   constructor(
     private readonly targetHost: string,
-    private readonly targetPort: number,
+    private targetPort: number,
   ) {}
+
+  /** New connections go to this port from now on (a server that came back on another port). */
+  retarget(port: number): void {
+    this.targetPort = port;
+  }
+
+  /** Cuts every open connection at once, as a server going away does. */
+  dropAll(): void {
+    for (const s of this.sockets) s.destroy();
+  }
 
   async start(): Promise<number> {
     this.server = createServer((client) => {
