@@ -12,13 +12,22 @@ export const providerWebhooksSection = defineSection(
       pattern: /^whsec_[A-Za-z0-9+/=_-]{16,}$/,
       hint: 'must be the webhook signing secret from the Resend dashboard, e.g. whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     }),
+    /** Postmark: Basic credentials you put in the webhook URL (https://USER:PASSWORD@host/webhooks/postmark). */
+    POSTMARK_WEBHOOK_USERNAME: envString({ pattern: /^[^:\s]{1,128}$/, hint: 'must be a user name without ":" or spaces' }),
+    POSTMARK_WEBHOOK_PASSWORD: envString({ min: 16, hint: 'use a random value, e.g. the output of `openssl rand -hex 16`' }),
     /** Largest clock difference accepted on signed timestamps (Svix, SendGrid), seconds. */
     PROVIDER_WEBHOOK_TOLERANCE_SECS: envInt({ default: 300, min: 30, max: 3_600 }),
   },
-  (env) => ({
-    resendSecret: env.RESEND_WEBHOOK_SECRET,
-    toleranceSecs: env.PROVIDER_WEBHOOK_TOLERANCE_SECS,
-  }),
+  (env) => {
+    if (!env.POSTMARK_WEBHOOK_USERNAME !== !env.POSTMARK_WEBHOOK_PASSWORD) {
+      throw new Error('Invalid configuration:\n  - POSTMARK_WEBHOOK_USERNAME and POSTMARK_WEBHOOK_PASSWORD go together: set both (or neither, which turns /webhooks/postmark off).');
+    }
+    return {
+      resendSecret: env.RESEND_WEBHOOK_SECRET,
+      postmark: { username: env.POSTMARK_WEBHOOK_USERNAME, password: env.POSTMARK_WEBHOOK_PASSWORD },
+      toleranceSecs: env.PROVIDER_WEBHOOK_TOLERANCE_SECS,
+    };
+  },
 );
 
 export type ProviderWebhooksConfig = ReturnType<typeof providerWebhooksSection.build>;

@@ -39,6 +39,12 @@ export interface ProviderEvent {
   /** Human-readable reason for bounces and failures (no message content). */
   error: string | null;
   suppress: SuppressionRequest | null;
+  /**
+   * The job id came from a URL anyone can guess (Twilio's callback URL): apply only if the job's
+   * own provider message id, when it has one, is this event's (notifyd ignores callbacks for
+   * another MessageSid).
+   */
+  strictMessageId?: boolean;
   /** What is kept of the payload: ids, types, codes, never message bodies. */
   payload: Record<string, unknown>;
 }

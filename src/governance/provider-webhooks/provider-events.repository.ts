@@ -10,6 +10,7 @@ export interface EvidenceJob {
   channel: string;
   recipient: string;
   status: string;
+  providerMessageId: string | null;
 }
 
 const STAMPS: Partial<Record<EvidenceKind, string>> = {

@@ -59,7 +59,9 @@ export class ProviderEvidenceService {
   }
 
   private async applyOne(runner: QueryRunner, event: ProviderEvent): Promise<'duplicate' | { queued: number }> {
-    const job = await this.repository.findJob(runner, event.jobId, event.providerMessageId);
+    let job = await this.repository.findJob(runner, event.jobId, event.providerMessageId);
+    // A callback naming a job whose message is another one: kept as evidence, not applied.
+    if (job && event.strictMessageId && job.providerMessageId && job.providerMessageId !== event.providerMessageId) job = undefined;
     if (!(await this.repository.insertEvent(runner, event, job))) return 'duplicate';
     if (!job) {
       // Untagged or unknown message (e.g. a provider account shared with another system):

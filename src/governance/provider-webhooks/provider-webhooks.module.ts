@@ -3,7 +3,9 @@ import { WebhooksModule } from '../../webhooks/webhooks.module.js';
 import { EvidenceSuppressions } from './evidence-suppressions.js';
 import { ProviderEventsRepository } from './provider-events.repository.js';
 import { ProviderEvidenceService } from './provider-evidence.service.js';
+import { PostmarkWebhookController } from './postmark-webhook.controller.js';
 import { ResendWebhookController } from './resend-webhook.controller.js';
+import { TwilioWebhookController } from './twilio-webhook.controller.js';
 
 /**
  * Evidence in: provider webhooks verified on their raw body, deduplicated by the provider's
@@ -11,7 +13,7 @@ import { ResendWebhookController } from './resend-webhook.controller.js';
  */
 @Module({
   imports: [WebhooksModule],
-  controllers: [ResendWebhookController],
+  controllers: [ResendWebhookController, PostmarkWebhookController, TwilioWebhookController],
   providers: [ProviderEventsRepository, ProviderEvidenceService, EvidenceSuppressions],
 })
 export class ProviderWebhooksModule {}

@@ -11,7 +11,7 @@
  * FOR UPDATE: concurrent events of one job (delivered and bounced racing) apply one at a time.
  */
 export const FIND_JOB = `
-  SELECT id, project_id AS "projectId", channel, recipient, status
+  SELECT id, project_id AS "projectId", channel, recipient, status, provider_message_id AS "providerMessageId"
     FROM (SELECT j.*, 1 AS rank FROM jobs j WHERE j.id = $1::uuid
           UNION ALL
           SELECT j.*, 2 AS rank FROM jobs j WHERE $2::text IS NOT NULL AND j.provider_message_id = $2) m

@@ -1,0 +1,62 @@
+import { Controller, Headers, HttpCode, HttpStatus, Inject, Post, Query, Req } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../../common/errors/api-error.js';
+import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
+import { ProviderEvidenceService } from './provider-evidence.service.js';
+import { twilioStatusEvent } from './providers/twilio.events.js';
+import { RawBody, rawBodyOf } from './raw-body.hook.js';
+import { verifyTwilioSignature } from './verifiers/twilio-signature.js';
+import { header } from './verifiers/verification.js';
+import { badPayload, requireSecret, verified } from './webhook-request.js';
+
+/** Twilio status callbacks are small; notifyd refuses more than 64 KiB. */
+const TWILIO_BODY_LIMIT = 64 * 1024;
+
+@ApiTags('Provider webhooks')
+@Controller('webhooks')
+export class TwilioWebhookController {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly evidence: ProviderEvidenceService,
+  ) {}
+
+  @Post('twilio/status')
+  @HttpCode(200)
+  @RawBody()
+  @ApiOperation({
+    operationId: 'twilioStatusWebhook',
+    summary: 'Twilio message status callbacks (delivered, undelivered, failed), X-Twilio-Signature verified',
+    description:
+      'The SMS connector sets StatusCallback to `PUBLIC_URL/webhooks/twilio/status?job=<id>`. The signature (HMAC-SHA1 with TWILIO_AUTH_TOKEN over that URL and the sorted form ' +
+      'parameters) is checked against the URL rebuilt from PUBLIC_URL, never the Host header. `delivered` stamps delivered_at once; `undelivered`/`failed` bounce the job ' +
+      '(`twilio <ErrorCode>`), first outcome wins; ErrorCode 21610 (the recipient sent STOP) suppresses the number. A callback for another MessageSid than the job’s is kept but not applied.',
+  })
+  @ApiQuery({ name: 'job', required: false, description: 'The job id the callback URL carries.' })
+  @ApiErrors(400, 401, 413, 415, 503)
+  async twilioStatusWebhook(
+    @Req() req: FastifyRequest,
+    @Headers() headers: Record<string, string | string[] | undefined>,
+    @Query('job') job: string | undefined,
+  ): Promise<ProviderWebhookResponseDto> {
+    const token = requireSecret(this.config.sms.twilio.authToken, 'TWILIO_AUTH_TOKEN', 'Twilio');
+    const publicUrl = requireSecret(this.config.server.publicUrl, 'PUBLIC_URL', 'Twilio status');
+    const { raw, contentType } = rawBodyOf(req);
+    if (raw.length > TWILIO_BODY_LIMIT) throw new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, 'payload_too_large', 'A Twilio status callback is at most 64 KiB.');
+    if (!/^application\/x-www-form-urlencoded\b/i.test(contentType ?? '')) {
+      throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_media_type', 'Twilio status callbacks are form-encoded (application/x-www-form-urlencoded).');
+    }
+    const form = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+    verified('Twilio', () => verifyTwilioSignature(token, header(headers, 'x-twilio-signature'), `${publicUrl}${req.url}`, form));
+    let event;
+    try {
+      event = twilioStatusEvent(typeof job === 'string' ? job : undefined, form);
+    } catch (err) {
+      throw badPayload('Twilio', err);
+    }
+    return { success: true, ...(await this.evidence.apply([event])) };
+  }
+}
