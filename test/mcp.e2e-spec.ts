@@ -1,25 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectMcp, resultText as text, structured } from './helpers/mcp-client.js';
 import { RecordingConnector, RecordingConnectorModule } from './helpers/recording-connector.js';
 import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
 
 const ALLOWED_ORIGIN = 'http://localhost:6274';
-
-/** An MCP client of the SDK itself, connected to POST /mcp with a key (and optional Origin). */
-async function connect(app: TestApp, key: string | undefined, headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: 'notifyd-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
-    requestInit: { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } },
-  });
-  await client.connect(transport);
-  // tools/list first: the client then checks every structuredContent against the tool's outputSchema.
-  await client.listTools();
-  return client;
-}
-
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
-const structured = <T = Record<string, any>>(result: unknown) => (result as CallToolResult).structuredContent as T;
+const connect = (app: TestApp, key: string | undefined, headers: Record<string, string> = {}) => connectMcp(app.url, key, headers);
 
 describe('MCP over Streamable HTTP (POST /mcp)', () => {
   let app: TestApp;

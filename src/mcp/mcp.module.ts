@@ -1,24 +1,47 @@
 import { Module } from '@nestjs/common';
+import { DigestModule } from '../digest/digest.module.js';
 import { JobsModule } from '../jobs/jobs.module.js';
 import { PacingModule } from '../pacing/pacing.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
+import { SubscribersModule } from '../subscribers/subscribers.module.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { WorkflowsModule } from '../workflows/workflows.module.js';
 import { McpController } from './mcp.controller.js';
 import { McpToolRegistry } from './mcp-tool-registry.js';
 import { McpAuthService } from './server/mcp-auth.service.js';
 import { McpCallService } from './server/mcp-call.service.js';
+import { DigestTools } from './tools/digest.tools.js';
 import { JobsTools } from './tools/jobs.tools.js';
 import { LanesTools } from './tools/lanes.tools.js';
 import { ProjectsTools } from './tools/projects.tools.js';
 import { SendTools } from './tools/send.tools.js';
+import { SubscribersTools } from './tools/subscribers.tools.js';
+import { SuppressionsTools } from './tools/suppressions.tools.js';
+import { WebhooksTools } from './tools/webhooks.tools.js';
+import { WorkflowsTools } from './tools/workflows.tools.js';
 
 /**
  * The MCP server: POST /mcp (Streamable HTTP) and `notifyd mcp` (stdio) serve the tools the
  * providers below register. A tool calls the owning module's service, never its SQL.
+ * Suppressions come from the global GovernanceModule.
  */
 @Module({
-  imports: [JobsModule, PacingModule, ProjectsModule],
+  imports: [JobsModule, PacingModule, ProjectsModule, DigestModule, SubscribersModule, WebhooksModule, WorkflowsModule],
   controllers: [McpController],
-  providers: [McpToolRegistry, McpCallService, McpAuthService, JobsTools, SendTools, ProjectsTools, LanesTools],
+  providers: [
+    McpToolRegistry,
+    McpCallService,
+    McpAuthService,
+    DigestTools,
+    JobsTools,
+    SendTools,
+    ProjectsTools,
+    LanesTools,
+    SuppressionsTools,
+    SubscribersTools,
+    WebhooksTools,
+    WorkflowsTools,
+  ],
   exports: [McpToolRegistry, McpCallService],
 })
 export class McpModule {}

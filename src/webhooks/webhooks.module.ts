@@ -18,6 +18,6 @@ import { WebhooksRepository } from './webhooks.repository.js';
   imports: [JobsModule],
   controllers: [WebhooksController, AdminWebhooksController],
   providers: [WebhooksRepository, WebhookSender, WebhookDeliveryWorker, WebhookEvents, WebhookEndpointsService, WebhookDigestSource],
-  exports: [WebhookEvents, WebhookDigestSource],
+  exports: [WebhookEvents, WebhookDigestSource, WebhookEndpointsService],
 })
 export class WebhooksModule {}

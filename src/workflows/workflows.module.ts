@@ -12,6 +12,6 @@ import { WorkflowsService } from './workflows.service.js';
   imports: [JobsModule, SubscribersModule],
   controllers: [WorkflowsController],
   providers: [WorkflowsRepository, RunExecutor, WorkflowEngine, WorkflowsService],
-  exports: [WorkflowEngine],
+  exports: [WorkflowEngine, WorkflowsService],
 })
 export class WorkflowsModule {}

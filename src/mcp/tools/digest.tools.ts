@@ -1,0 +1,70 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { z } from 'zod';
+import { DigestService } from '../../digest/digest.service.js';
+import { DIGEST_WINDOWS, SEVERITIES } from '../../digest/digest.types.js';
+import { renderMarkdown } from '../../digest/render/markdown.js';
+import { McpToolRegistry } from '../mcp-tool-registry.js';
+import { defineTool, READ_ONLY } from '../mcp-tool.js';
+
+const windows = Object.keys(DIGEST_WINDOWS) as [keyof typeof DIGEST_WINDOWS, ...(keyof typeof DIGEST_WINDOWS)[]];
+
+const finding = z.object({
+  severity: z.enum(SEVERITIES),
+  code: z.string(),
+  message: z.string(),
+  action: z.string().describe('The endpoint, tool or variable that fixes it'),
+  evidence: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * The digest report as structured content. The sections an agent acts on are described; the
+ * report is open (looseObject) so a section the digest gains later does not break clients.
+ */
+const digestReport = z.looseObject({
+  window: z.string(),
+  window_seconds: z.number(),
+  since: z.string(),
+  generated_at: z.string(),
+  findings: z.array(finding).describe('Ranked critical → warning → info; never empty'),
+  summary: z.object({ critical: z.number(), warning: z.number(), info: z.number() }),
+  instance: z.looseObject({}),
+  queue: z.looseObject({ pending: z.number(), processing: z.number(), retry: z.number() }),
+  outcomes: z.array(z.looseObject({})),
+  failures: z.array(z.looseObject({ reason: z.string(), count: z.number(), sample_job_id: z.string() })),
+  lanes: z.array(z.looseObject({})),
+  projects: z.array(z.looseObject({})),
+});
+
+/** The operator digest: the first tool an agent should call. */
+@Injectable()
+export class DigestTools implements OnModuleInit {
+  constructor(
+    private readonly registry: McpToolRegistry,
+    private readonly digest: DigestService,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(
+      defineTool({
+        name: 'digest',
+        title: 'Operator digest',
+        description:
+          'Start here. The state of the instance over a window (default 24h): queue and oldest waiting job per band, outcomes per channel × provider, ' +
+          'top failure causes with a sample job id, retries waiting, latency, deliverability (bounce and complaint rates), projects, lanes, disabled webhooks, ' +
+          'queue-table bloat — and ranked findings (critical first), each with the action (endpoint, tool or variable) that fixes it. ' +
+          'Investigate a finding with list_jobs/get_job, fix it, then prove it with send_test.',
+        annotations: READ_ONLY,
+        audience: 'operator',
+        input: z.strictObject({
+          window: z.enum(windows).default('24h').describe(`Time window: ${windows.join(', ')}`),
+          format: z.enum(['markdown', 'json']).default('markdown').describe('Text content as Markdown (default) or pretty JSON; structured content is the same either way'),
+        }),
+        output: digestReport,
+        run: async ({ window, format }) => {
+          const report = await this.digest.build({ window });
+          return { structured: report as unknown as z.input<typeof digestReport>, text: format === 'json' ? JSON.stringify(report, null, 2) : renderMarkdown(report) };
+        },
+      }),
+    );
+  }
+}

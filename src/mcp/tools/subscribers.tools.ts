@@ -1,0 +1,99 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { z } from 'zod';
+import { maskEmail, maskPhone } from '../../common/pii/mask.js';
+import { ListSubscribersQueryDto, UpsertSubscriberDto } from '../../subscribers/dto/subscriber.dto.js';
+import type { SubscriberRow } from '../../subscribers/subscriber.types.js';
+import { presentSubscriber, SubscribersService } from '../../subscribers/subscribers.service.js';
+import { McpToolRegistry } from '../mcp-tool-registry.js';
+import { defineTool, IDEMPOTENT_WRITE, READ_ONLY, type McpToolContext } from '../mcp-tool.js';
+import { projectIdArg } from './schemas.js';
+import { validateDto } from './validate-dto.js';
+
+const subscriberView = z.object({
+  id: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  locale: z.string().nullable(),
+  timezone: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+/** A project key reads its own subscribers; operators see addresses masked. */
+function present(s: SubscriberRow, context: McpToolContext): z.input<typeof subscriberView> {
+  const view = presentSubscriber(s);
+  if (context.caller.role === 'project') return view;
+  return { ...view, email: view.email && maskEmail(view.email), phone: view.phone && maskPhone(view.phone) };
+}
+
+/** Subscribers (the people a project sends to): list_subscribers, get_subscriber, upsert_subscriber. */
+@Injectable()
+export class SubscribersTools implements OnModuleInit {
+  constructor(
+    private readonly registry: McpToolRegistry,
+    private readonly subscribers: SubscribersService,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(
+      defineTool({
+        name: 'list_subscribers',
+        title: 'List subscribers',
+        description: 'A project’s subscribers, by id, a page at a time (next_cursor for the next page); q searches id, email and names. Operators see addresses masked.',
+        annotations: READ_ONLY,
+        audience: 'project',
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          q: z.string().min(1).max(200).optional(),
+          limit: z.number().int().min(1).max(200).default(50),
+          cursor: z.string().max(1000).optional(),
+        }),
+        output: z.object({ subscribers: z.array(subscriberView), next_cursor: z.string().nullable() }),
+        run: async ({ project_id: projectId, ...query }, context) => {
+          const page = await this.subscribers.list(context.project(projectId, true), await validateDto(ListSubscribersQueryDto, query));
+          const subscribers = page.items.map((s) => present(s, context));
+          return { structured: { subscribers, next_cursor: page.nextCursor }, text: `${subscribers.length} subscriber(s)${page.nextCursor ? '; more with next_cursor' : ''}: ${subscribers.map((s) => s.id).join(', ')}` };
+        },
+      }),
+      defineTool({
+        name: 'get_subscriber',
+        title: 'Get a subscriber',
+        description: 'One subscriber: addresses (masked for operators), names, locale, time zone and custom data. A missing address explains a job skipped on that channel.',
+        annotations: READ_ONLY,
+        audience: 'project',
+        input: z.strictObject({ project_id: projectIdArg.optional(), id: z.string().min(1).max(255) }),
+        output: subscriberView,
+        run: async ({ project_id: projectId, id }, context) => {
+          const view = present(await this.subscribers.get(context.project(projectId, true), id), context);
+          return { structured: view, text: `Subscriber ${view.id}: email ${view.email ?? 'none'}, phone ${view.phone ?? 'none'}, time zone ${view.timezone ?? 'unset'}.` };
+        },
+      }),
+      defineTool({
+        name: 'upsert_subscriber',
+        title: 'Create or update a subscriber',
+        description: 'Create a subscriber or update the fields given (null clears one); data is merged. Writing the same values again changes nothing.',
+        annotations: IDEMPOTENT_WRITE,
+        audience: 'project',
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          id: z.string().min(1).max(255),
+          email: z.string().max(320).nullable().optional(),
+          phone: z.string().max(32).nullable().optional().describe('E.164, e.g. +33612345678'),
+          first_name: z.string().max(200).nullable().optional(),
+          last_name: z.string().max(200).nullable().optional(),
+          locale: z.string().max(35).nullable().optional(),
+          timezone: z.string().max(64).nullable().optional().describe('IANA zone, e.g. Europe/Paris'),
+          data: z.record(z.string(), z.unknown()).optional(),
+        }),
+        output: z.object({ id: z.string(), created: z.boolean() }),
+        run: async ({ project_id: projectId, ...fields }, context) => {
+          const created = await this.subscribers.upsert(context.project(projectId, true), await validateDto(UpsertSubscriberDto, fields));
+          return { structured: { id: fields.id, created }, text: `Subscriber ${fields.id} ${created ? 'created' : 'updated'}.` };
+        },
+      }),
+    );
+  }
+}

@@ -1,0 +1,116 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { z } from 'zod';
+import { WebhookEndpointsService } from '../../webhooks/webhook-endpoints.service.js';
+import { presentDelivery, presentWebhook } from '../../webhooks/webhook.presenter.js';
+import { McpToolRegistry } from '../mcp-tool-registry.js';
+import { defineTool, READ_ONLY, SENDS_MESSAGE } from '../mcp-tool.js';
+import { projectIdArg } from './schemas.js';
+
+const webhookView = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  url: z.string(),
+  description: z.string().nullable(),
+  events: z.array(z.string()),
+  enabled: z.boolean(),
+  secret_hint: z.string().nullable(),
+  disabled_at: z.string().nullable(),
+  disabled_reason: z.string().nullable(),
+  last_success_at: z.string().nullable(),
+  last_failure_at: z.string().nullable(),
+  created_at: z.string(),
+});
+
+const deliveryView = z.object({
+  id: z.string(),
+  webhook_id: z.string(),
+  event_type: z.string(),
+  status: z.string(),
+  attempts: z.number(),
+  max_attempts: z.number(),
+  next_attempt_at: z.string().nullable(),
+  last_status_code: z.number().nullable(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+
+const DELIVERY_STATUSES = ['pending', 'processing', 'retry', 'delivered', 'failed', 'cancelled'] as const;
+
+/** Outbound webhooks: list_webhooks, webhook_deliveries, redeliver_webhook. */
+@Injectable()
+export class WebhooksTools implements OnModuleInit {
+  constructor(
+    private readonly registry: McpToolRegistry,
+    private readonly endpoints: WebhookEndpointsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(
+      defineTool({
+        name: 'list_webhooks',
+        title: 'List webhook endpoints',
+        description:
+          'Outbound webhook endpoints (one project, or every project for an operator) with their events, whether they are enabled, why one was disabled ' +
+          '(too many failures) and the last success and failure. Follow up with webhook_deliveries.',
+        annotations: READ_ONLY,
+        audience: 'project',
+        input: z.strictObject({ project_id: projectIdArg.optional(), enabled: z.boolean().optional() }),
+        output: z.object({ webhooks: z.array(webhookView), count: z.number() }),
+        run: async ({ project_id: projectId, enabled }, context) => {
+          const webhooks = (await this.endpoints.list(context.project(projectId), enabled)).map((e) => {
+            const { previous_secret_expires_at: _hidden, updated_at: _updated, ...view } = presentWebhook(e);
+            return view;
+          });
+          return {
+            structured: { webhooks, count: webhooks.length },
+            text: webhooks.length ? webhooks.map((w) => `${w.id} ${w.url} (${w.enabled ? 'enabled' : `disabled: ${w.disabled_reason ?? 'by hand'}`})`).join('\n') : 'No webhook endpoints.',
+          };
+        },
+      }),
+      defineTool({
+        name: 'webhook_deliveries',
+        title: 'Webhook delivery log',
+        description: 'One endpoint’s delivery log, newest first: event, status, attempts, the last HTTP status or error, the next attempt. Filter by status (failed to investigate).',
+        annotations: READ_ONLY,
+        audience: 'project',
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          webhook_id: z.string().min(1).max(64).describe('Endpoint id from list_webhooks'),
+          status: z.enum(DELIVERY_STATUSES).optional(),
+          limit: z.number().int().min(1).max(200).default(50),
+          cursor: z.string().max(1000).optional(),
+        }),
+        output: z.object({ deliveries: z.array(deliveryView), next_cursor: z.string().nullable() }),
+        run: async (args, context) => {
+          const projectId = await this.owner(args.webhook_id, context.project(args.project_id));
+          const { items, nextCursor } = await this.endpoints.deliveries(args.webhook_id, projectId, args.limit, args.cursor, args.status);
+          const deliveries = items.map((d) => {
+            const { attempt_log: _log, payload: _payload, ...view } = presentDelivery(d);
+            return view;
+          });
+          return { structured: { deliveries, next_cursor: nextCursor }, text: deliveries.length ? deliveries.map((d) => `${d.id} ${d.event_type} ${d.status} after ${d.attempts} attempt(s)${d.last_error ? `: ${d.last_error}` : ''}`).join('\n') : 'No deliveries.' };
+        },
+      }),
+      defineTool({
+        name: 'redeliver_webhook',
+        title: 'Redeliver a webhook',
+        description: 'Queue a failed or cancelled delivery again (same webhook-id, so the receiver can de-duplicate; fresh attempts). Fix the receiving endpoint first.',
+        annotations: SENDS_MESSAGE,
+        audience: 'project',
+        input: z.strictObject({ project_id: projectIdArg.optional(), webhook_id: z.string().min(1).max(64), delivery_id: z.string().min(1).max(64) }),
+        output: deliveryView,
+        run: async (args, context) => {
+          const projectId = await this.owner(args.webhook_id, context.project(args.project_id));
+          const { attempt_log: _log, payload: _payload, ...view } = presentDelivery(await this.endpoints.redeliver(args.webhook_id, args.delivery_id, projectId, context.actor));
+          return { structured: view, text: `Delivery ${view.id} is ${view.status} again.` };
+        },
+      }),
+    );
+  }
+
+  /** The endpoint's project: the caller's own, or (operator) whichever owns it. 404 otherwise. */
+  private async owner(webhookId: string, projectId: string | null): Promise<string> {
+    return (await this.endpoints.get(webhookId, projectId)).projectId;
+  }
+}

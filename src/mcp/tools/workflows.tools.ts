@@ -1,0 +1,124 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { z } from 'zod';
+import { ProjectsService } from '../../projects/projects.service.js';
+import { ListRunsQueryDto, TriggerWorkflowDto } from '../../workflows/dto/workflow.dto.js';
+import { presentRun, presentWorkflow } from '../../workflows/workflow.presenter.js';
+import { WorkflowsService } from '../../workflows/workflows.service.js';
+import { McpToolRegistry } from '../mcp-tool-registry.js';
+import { defineTool, DESTRUCTIVE_WRITE, READ_ONLY, SENDS_MESSAGE } from '../mcp-tool.js';
+import { projectIdArg } from './schemas.js';
+import { validateDto } from './validate-dto.js';
+
+const workflowView = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  trigger_event: z.string(),
+  steps: z.array(z.record(z.string(), z.unknown())),
+  enabled: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+const runView = z.object({
+  id: z.string(),
+  workflow_id: z.string(),
+  subscriber_id: z.string(),
+  trigger_event: z.string(),
+  status: z.string(),
+  current_step: z.number(),
+  resume_at: z.string().nullable(),
+  outcome: z.string().nullable(),
+  error: z.string().nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+
+/** Event workflows: list_workflows, list_workflow_runs, trigger_workflow, cancel_workflow_run. */
+@Injectable()
+export class WorkflowsTools implements OnModuleInit {
+  constructor(
+    private readonly registry: McpToolRegistry,
+    private readonly projects: ProjectsService,
+    private readonly workflows: WorkflowsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(
+      defineTool({
+        name: 'list_workflows',
+        title: 'List workflows',
+        description: 'A project’s workflows: the event that triggers each, its steps (send, delay, condition, branch, throttle, digest) and whether it is enabled.',
+        annotations: READ_ONLY,
+        audience: 'project',
+        input: z.strictObject({ project_id: projectIdArg.optional() }),
+        output: z.object({ workflows: z.array(workflowView), count: z.number() }),
+        run: async ({ project_id: projectId }, context) => {
+          const project = await this.projects.get(context.project(projectId, true));
+          const workflows = (await this.workflows.list(project)).map(presentWorkflow);
+          return { structured: { workflows, count: workflows.length }, text: workflows.length ? workflows.map((w) => `${w.id} on ${w.trigger_event}: ${w.steps.length} step(s)${w.enabled ? '' : ' (disabled)'}`).join('\n') : 'No workflows.' };
+        },
+      }),
+      defineTool({
+        name: 'list_workflow_runs',
+        title: 'List workflow runs',
+        description: 'Workflow runs, newest first, filtered by workflow, subscriber and status (waiting, failed…): where each run stands, when it resumes, how it ended.',
+        annotations: READ_ONLY,
+        audience: 'project',
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          workflow_id: z.string().min(1).max(200).optional(),
+          subscriber_id: z.string().min(1).max(255).optional(),
+          status: z.string().min(1).max(20).optional(),
+          limit: z.number().int().min(1).max(200).default(50),
+          cursor: z.string().max(1000).optional(),
+        }),
+        output: z.object({ runs: z.array(runView), next_cursor: z.string().nullable() }),
+        run: async ({ project_id: projectId, ...query }, context) => {
+          const project = await this.projects.get(context.project(projectId, true));
+          const page = await this.workflows.listRuns(project, await validateDto(ListRunsQueryDto, query));
+          const runs = page.items.map((r) => {
+            const { payload: _payload, history: _history, updated_at: _updated, ...view } = presentRun(r);
+            return view;
+          });
+          return { structured: { runs, next_cursor: page.nextCursor }, text: runs.length ? runs.map((r) => `${r.id} ${r.workflow_id} for ${r.subscriber_id}: ${r.status} at step ${r.current_step}`).join('\n') : 'No runs.' };
+        },
+      }),
+      defineTool({
+        name: 'trigger_workflow',
+        title: 'Trigger a workflow',
+        description: 'Send an event for a subscriber: starts a run of every enabled workflow listening to it, which may send messages. Use idempotency_key so a repeated call starts nothing twice.',
+        annotations: SENDS_MESSAGE,
+        audience: 'project',
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          event: z.string().min(1).max(200),
+          subscriber_id: z.string().min(1).max(255),
+          payload: z.record(z.string(), z.unknown()).optional(),
+          idempotency_key: z.string().max(200).optional(),
+        }),
+        output: z.object({ workflow_runs: z.array(z.string()), deduplicated: z.boolean() }),
+        run: async ({ project_id: projectId, ...body }, context) => {
+          const project = await this.projects.get(context.project(projectId, true));
+          const { runs } = await this.workflows.trigger(project, await validateDto(TriggerWorkflowDto, body));
+          const deduplicated = runs.length > 0 && runs.every((r) => !r.created);
+          return { structured: { workflow_runs: runs.map((r) => r.id), deduplicated }, text: runs.length ? `${runs.length} run(s) ${deduplicated ? 'already started by an earlier call' : 'started'}.` : `No enabled workflow listens to '${body.event}'.` };
+        },
+      }),
+      defineTool({
+        name: 'cancel_workflow_run',
+        title: 'Cancel a workflow run',
+        description: 'Stop a workflow run where it stands: no further step runs (messages it already queued are not recalled; cancel those with cancel_job).',
+        annotations: DESTRUCTIVE_WRITE,
+        audience: 'project',
+        input: z.strictObject({ project_id: projectIdArg.optional(), id: z.string().min(1).max(64).describe('Run id from list_workflow_runs') }),
+        output: z.object({ id: z.string(), cancelled: z.boolean(), digests_cancelled: z.number() }),
+        run: async ({ project_id: projectId, id }, context) => {
+          const project = await this.projects.get(context.project(projectId, true));
+          const { digestsCancelled } = await this.workflows.cancelRun(project, id);
+          return { structured: { id, cancelled: true, digests_cancelled: digestsCancelled }, text: `Run ${id} cancelled.` };
+        },
+      }),
+    );
+  }
+}
