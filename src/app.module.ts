@@ -7,6 +7,7 @@ import { ConnectorsModule } from './connectors/connectors.module.js';
 import { EmailConnectorsModule } from './connectors/email/email.module.js';
 import { InAppModule } from './connectors/in-app/in-app.module.js';
 import { SmsModule } from './connectors/sms/sms.module.js';
+import { WhatsAppModule } from './connectors/whatsapp/whatsapp.module.js';
 import type { Database } from './database/database.js';
 import { DatabaseModule } from './database/database.module.js';
 import { SignalsModule } from './database/signals/signals.module.js';
@@ -49,6 +50,7 @@ export class AppModule {
         InAppModule,
         EmailConnectorsModule,
         SmsModule,
+        WhatsAppModule,
         PacingModule,
         GovernanceModule,
         JobsModule,

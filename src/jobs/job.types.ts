@@ -17,6 +17,14 @@ export interface JobPayload {
   reply_to?: string;
   attachments?: { filename: string; content: string; content_type?: string }[];
   sms?: { from?: string } | null;
+  /** WhatsApp template (Meta: template; Twilio: content_sid + content_variables). */
+  whatsapp?: {
+    template?: { name: string; language: string; components?: Record<string, unknown>[] };
+    content_sid?: string;
+    content_variables?: Record<string, string>;
+  };
+  /** Chat: replacement text, Telegram button label and forum topic. */
+  chat?: { text?: string; button?: string; telegram_thread_id?: string };
   marketing?: boolean;
   transactional?: boolean;
   [key: string]: unknown;

@@ -29,6 +29,9 @@ export class TwilioFake extends ProviderFake {
     ['+15005550777', 'stall'],
   ]);
 
+  /** WhatsApp recipients whose 24-hour window is closed: free text gets 63016, a template goes through. */
+  readonly windowClosed = new Set<string>();
+
   protected answer(request: RecordedRequest): FakeAnswer {
     const match = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(request.path);
     if (request.method !== 'POST' || !match) return twilioError(404, 20404, `The requested resource ${request.path} was not found`);
@@ -41,6 +44,9 @@ export class TwilioFake extends ProviderFake {
     if (!to) return twilioError(400, 21604, "A 'To' phone number is required.");
     if (!from) return twilioError(400, 21603, "A 'From' phone number is required.");
     if (!body && !contentSid) return twilioError(400, 21602, 'Message body is required.');
+    if (this.windowClosed.has(to) && !contentSid) {
+      return twilioError(400, 63016, 'Failed to send freeform message because you are outside the allowed window. If you are using WhatsApp, please use a Message Template.');
+    }
     const scripted = this.script.get(to);
     if (scripted) return scripted;
     return {

@@ -29,6 +29,7 @@ import {
 } from '../../common/validation/validators.js';
 import { normaliseChannel } from '../channels.js';
 import { IsWaitDuration } from '../wait/wait-duration.js';
+import { ChatOptionsDto, WhatsAppOptionsDto } from './channel-options.dto.js';
 import { JobOutcomeDto } from './job-outcome.dto.js';
 import { IsSendWindowOrFalse, SEND_WINDOW_SCHEMA } from '../../governance/send-windows/send-window.validator.js';
 import { IsTopic } from '../../governance/topics/topic.js';
@@ -176,6 +177,16 @@ export class MessageContentDto {
   @ValidateNested()
   @Type(() => SmsOptionsDto)
   sms?: SmsOptionsDto;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => WhatsAppOptionsDto)
+  whatsapp?: WhatsAppOptionsDto;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ChatOptionsDto)
+  chat?: ChatOptionsDto;
 
   /**
    * When this message may be sent, in the recipient's time zone (overrides the project's

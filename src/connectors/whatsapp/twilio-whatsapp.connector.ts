@@ -1,0 +1,52 @@
+import { Inject } from '@nestjs/common';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { JobPayload } from '../../jobs/job.types.js';
+import type { Connector, DeliveryResult, OutboundMessage } from '../connector.js';
+import { NotifyConnector } from '../connector.decorator.js';
+import { ProviderError } from '../provider-error.js';
+import { twilioStatusCallback } from '../sms/sms-addressing.js';
+import { TwilioMessages } from '../sms/twilio/twilio-messages.js';
+import { textElseTemplate, whatsappNumber, whatsappText } from './whatsapp-content.js';
+
+/** Twilio's answer when free text is sent outside the 24-hour WhatsApp window. */
+const TWILIO_WINDOW_CLOSED = '63016';
+
+/**
+ * WHATSAPP_PROVIDER=twilio: the same Messages API as SMS, with `whatsapp:` addresses. Templates
+ * are Twilio Content API templates (`whatsapp.content_sid` and `content_variables`).
+ */
+@NotifyConnector()
+export class TwilioWhatsAppConnector implements Connector {
+  readonly channel = 'whatsapp' as const;
+  readonly provider = 'twilio';
+  readonly batchMax = 1;
+  private readonly twilio: TwilioMessages;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.twilio = new TwilioMessages(config.sms.twilio, config.outbound.timeoutMs);
+  }
+
+  validateConfiguration(): void {
+    const problem = this.twilio.problem() ?? (this.config.whatsapp.twilioFrom ? undefined : 'WHATSAPP_FROM is not set: give the WhatsApp-enabled sender number (E.164)');
+    if (problem) throw new Error(`WHATSAPP_PROVIDER=twilio: ${problem}.`);
+  }
+
+  async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
+    return Promise.all(messages.map((m) => this.sendOne(m)));
+  }
+
+  private async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
+    const number = whatsappNumber(message.recipient);
+    if (number instanceof ProviderError) return { ok: false, error: number };
+    const from = this.config.whatsapp.twilioFrom;
+    if (!from) return { ok: false, error: ProviderError.permanent('No WhatsApp sender: set WHATSAPP_FROM.') };
+    const options = (message.payload as JobPayload).whatsapp;
+    const base = { from, to: `whatsapp:${number}`, statusCallback: twilioStatusCallback(this.config.server.publicUrl, message.jobId) };
+    return textElseTemplate(
+      { text: whatsappText(message), hasTemplate: options?.content_sid !== undefined, windowClosedCode: TWILIO_WINDOW_CLOSED },
+      (body) => this.twilio.create({ ...base, body }),
+      () => this.twilio.create({ ...base, contentSid: options!.content_sid, contentVariables: options!.content_variables }),
+    );
+  }
+}
