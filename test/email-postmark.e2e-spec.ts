@@ -111,16 +111,18 @@ describe('email through Postmark', () => {
     row('HTTP 503', { http: 503, message: 'Service unavailable.' }, { status: 'retry', attempts: 1, error: /Postmark 503/, kind: 'transient' }),
     row('no answer within OUTBOUND_TIMEOUT_MS', 'stall', { status: 'retry', attempts: 1, error: /postmark call failed: .*(timeout|aborted)/i, kind: 'transient' }),
   ];
+  // A fresh address per row: a dead address is suppressed, and would not be sent to again.
+  let addressNo = 0;
   it.each(table)('$label → job $status', async ({ answer, status, attempts, error, pause, kind, dead }) => {
-    fake.script = (to) => (to === 'scripted@customer.example' ? answer : 'accept');
-    const id = await kit.send({ to: 'scripted@customer.example' });
+    fake.script = (to) => (to.startsWith('scripted') ? answer : 'accept');
+    const id = await kit.send({ to: `scripted-${++addressNo}@customer.example` });
     await t.worker.drainOnce();
     const job = await kit.job(id);
     expect({ status: job.status, attempts: job.attempts }).toEqual({ status, attempts });
     expect(job.error).toMatch(error);
     expect((await kit.pause())?.kind).toBe(pause);
     if (answer === 'stall') return; // a stall is the dispatcher's timeout, not the connector's answer
-    const refusal = await refusalOf(t.notifyd.app.get(InstancePostmarkConnector), outboundEmail('scripted@customer.example'));
+    const refusal = await refusalOf(t.notifyd.app.get(InstancePostmarkConnector), outboundEmail(`scripted-${++addressNo}@customer.example`));
     expect(refusal.kind).toBe(kind);
     expect(refusal.dead).toBe(!!dead);
   });

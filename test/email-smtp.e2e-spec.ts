@@ -111,20 +111,23 @@ describe('email over SMTP (nodemailer → smtp-server)', () => {
   });
 
   // Every row of the SMTP table in docs/CONNECTORS.md, through the worker.
-  const table: { reply: { code: number; message: string } | 'stall'; status: string; attempts: number; error: RegExp; paused?: boolean }[] = [
+  const table: { reply: { code: number; message: string } | 'stall'; status: string; attempts: number; error: RegExp; paused?: boolean; dead?: boolean }[] = [
     { reply: { code: 421, message: '4.7.0 Too many connections, slow down' }, status: 'pending', attempts: 0, error: /rate limited: SMTP 421/, paused: true },
     { reply: { code: 452, message: '4.5.3 Too many recipients' }, status: 'pending', attempts: 0, error: /rate limited: SMTP 452/, paused: true },
     { reply: { code: 450, message: '4.2.0 Greylisted, try again later' }, status: 'retry', attempts: 1, error: /SMTP 450/ },
     { reply: { code: 451, message: '4.3.0 Local error' }, status: 'retry', attempts: 1, error: /SMTP 451/ },
-    { reply: { code: 550, message: '5.1.1 Mailbox does not exist' }, status: 'failed', attempts: 1, error: /SMTP 550/ },
-    { reply: { code: 551, message: '5.1.6 User not local' }, status: 'failed', attempts: 1, error: /SMTP 551/ },
-    { reply: { code: 553, message: '5.1.3 Bad mailbox name' }, status: 'failed', attempts: 1, error: /SMTP 553/ },
+    { reply: { code: 550, message: '5.1.1 Mailbox does not exist' }, status: 'failed', attempts: 1, error: /SMTP 550/, dead: true },
+    { reply: { code: 551, message: '5.1.6 User not local' }, status: 'failed', attempts: 1, error: /SMTP 551/, dead: true },
+    { reply: { code: 553, message: '5.1.3 Bad mailbox name' }, status: 'failed', attempts: 1, error: /SMTP 553/, dead: true },
     { reply: { code: 554, message: '5.7.1 Rejected by policy' }, status: 'failed', attempts: 1, error: /SMTP 554/ },
     { reply: 'stall', status: 'retry', attempts: 1, error: /SMTP ETIMEDOUT|timeout/i },
   ];
-  it.each(table)('RCPT TO answered $reply → job $status', async ({ reply, status, attempts, error, paused }) => {
-    sink.script = (to) => (to === 'scripted@customer.example' ? reply : 'accept');
-    const id = await send({ to: 'scripted@customer.example' });
+  // A fresh address per row: a dead address is suppressed, and would not be sent to again.
+  let addressNo = 0;
+  it.each(table)('RCPT TO answered $reply → job $status', async ({ reply, status, attempts, error, paused, dead }) => {
+    sink.script = (to) => (to.startsWith('scripted') ? reply : 'accept');
+    const to = `scripted-${++addressNo}@customer.example`;
+    const id = await send({ to });
     await t.worker.drainOnce();
     const row = await job(id);
     expect(row.status).toBe(status);
@@ -133,6 +136,9 @@ describe('email over SMTP (nodemailer → smtp-server)', () => {
     expect(sink.received).toHaveLength(0);
     const pause = await t.notifyd.app.get(PacingService).pauseOf({ channel: 'email', provider: 'smtp' });
     expect(!!pause).toBe(!!paused);
+    // A dead mailbox (deadRecipient) becomes a bounce suppression; nothing else does.
+    const suppressions = await t.db.sql(`SELECT reason FROM suppressions WHERE channel = 'email' AND address = $1 AND released_at IS NULL`, [to]);
+    expect(suppressions.map((r) => r.reason)).toEqual(dead ? ['bounce'] : []);
   });
 
   it('a refused relay login retries instead of failing the mail (the operator fixes the credentials)', async () => {

@@ -31,6 +31,9 @@ export interface DispatchControl {
 
 /** Outcomes are written at least this often while a long (paced) batch is still sending. */
 const FLUSH_EVERY_MS = 1_000;
+
+/** Shortest lane pause after a rate-limited answer. */
+const MIN_PAUSE_MS = 500;
 /** A job whose rules could not be read goes back to the queue for this long. */
 const DEFER_MS = 15_000;
 
@@ -185,7 +188,9 @@ export class Dispatcher {
     }
     const quota = refusals.find((e) => e.quotaExhausted);
     const error = quota ?? refusals[0];
-    const ms = Math.max(...refusals.map((e) => e.retryAfterMs ?? (e.quotaExhausted ? this.config.pacing.quotaPauseMs : this.config.pacing.rateLimitPauseMs)));
+    // Never below MIN_PAUSE_MS: a `Retry-After: 0` (or a reset already past) would otherwise
+    // re-queue the job as due at once and loop on the provider (notifyd's floor is 500 ms).
+    const ms = Math.max(MIN_PAUSE_MS, ...refusals.map((e) => e.retryAfterMs ?? (e.quotaExhausted ? this.config.pacing.quotaPauseMs : this.config.pacing.rateLimitPauseMs)));
     return this.pacing.pause(chunk.lane, ms, quota ? 'quota_exhausted' : 'rate_limited', `${chunk.connector.provider}: ${error.message}`);
   }
 

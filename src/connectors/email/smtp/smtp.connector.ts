@@ -7,8 +7,9 @@ import type { SmtpSettings } from '../../../config/sections/email-providers.conf
 import type { Connector, DeliveryResult, OutboundMessage } from '../../connector.js';
 import { NotifyConnector } from '../../connector.decorator.js';
 import { ProviderError } from '../../provider-error.js';
-import { domainOf, type EmailContent, emailContent } from '../email-content.js';
+import { type EmailContent, emailContent } from '../email-content.js';
 import { type EmailDefaults, emailDefaults } from '../email-defaults.js';
+import { mimeOptions } from '../mime-options.js';
 import { classifySmtpError, type SmtpFailure } from './smtp-errors.js';
 
 /**
@@ -58,27 +59,16 @@ export class SmtpConnector implements Connector {
   }
 
   private async sendOne(email: EmailContent): Promise<DeliveryResult> {
-    const messageId = `<${email.jobId}@${domainOf(email.from.email)}>`;
+    const options = mimeOptions(email);
     try {
-      const info = await this.transport().sendMail({
-        from: email.from.name ? { name: email.from.name, address: email.from.email } : email.from.email,
-        to: email.to,
-        cc: email.cc.length ? email.cc : undefined,
-        replyTo: email.replyTo,
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-        headers: email.headers,
-        messageId,
-        attachments: email.attachments.map((a) => ({ filename: a.filename, content: a.content, encoding: 'base64', contentType: a.contentType })),
-      });
+      const info = await this.transport().sendMail(options);
       // With Cc, the relay may accept the message for some recipients and refuse the main one.
       const refused = (info.rejected as unknown[]).map(String).includes(email.to);
       if (refused) {
         const reason = ((info as { rejectedErrors?: SmtpFailure[] }).rejectedErrors ?? [])[0] ?? { message: `${email.to} refused by the relay` };
         return { ok: false, error: classifySmtpError(reason) };
       }
-      return { ok: true, providerMessageId: info.messageId ?? messageId };
+      return { ok: true, providerMessageId: info.messageId ?? options.messageId };
     } catch (err) {
       if (err instanceof ProviderError) return { ok: false, error: err };
       return { ok: false, error: classifySmtpError(err as SmtpFailure) };

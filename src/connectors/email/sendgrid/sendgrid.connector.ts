@@ -1,0 +1,81 @@
+import { Inject } from '@nestjs/common';
+import type { AppConfig } from '../../../config/app-config.js';
+import { APP_CONFIG } from '../../../config/config.module.js';
+import type { SendgridSettings } from '../../../config/sections/email-providers.config.js';
+import type { Connector, DeliveryResult, OutboundMessage } from '../../connector.js';
+import { NotifyConnector } from '../../connector.decorator.js';
+import { type EmailContent, emailContent } from '../email-content.js';
+import { type EmailDefaults, emailDefaults } from '../email-defaults.js';
+import { callProvider } from '../provider-http.js';
+import { classifySendgrid } from './sendgrid-errors.js';
+
+/**
+ * SendGrid v3 `POST /v3/mail/send`, one message per call: SendGrid's personalizations share one
+ * body, and each notification has its own, so batching would need SendGrid-side templates.
+ * The job id rides in `custom_args` (echoed in SendGrid's event webhook); the `category` tag
+ * becomes a SendGrid category.
+ */
+export class SendgridConnector implements Connector {
+  readonly channel = 'email' as const;
+  readonly provider = 'sendgrid';
+  readonly batchMax = 1;
+
+  constructor(
+    private readonly settings: SendgridSettings,
+    private readonly defaults: EmailDefaults,
+  ) {}
+
+  validateConfiguration(): void {
+    if (!this.settings.apiKey) throw new Error('EMAIL_PROVIDER=sendgrid needs SENDGRID_API_KEY (an API key with Mail Send access).');
+  }
+
+  async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
+    return Promise.all(messages.map((m) => this.sendOne(emailContent(m, this.defaults))));
+  }
+
+  private async sendOne(email: EmailContent): Promise<DeliveryResult> {
+    const answer = await callProvider(
+      `${this.settings.baseUrl}/v3/mail/send`,
+      { headers: { authorization: `Bearer ${this.settings.apiKey}`, 'content-type': 'application/json', 'user-agent': 'notifyd' }, body: JSON.stringify(sendgridBody(email)) },
+      this.defaults.timeoutMs,
+    );
+    const error = classifySendgrid(answer.status, answer.json, answer.header);
+    if (error) return { ok: false, error };
+    return { ok: true, providerMessageId: answer.header('x-message-id') ?? null };
+  }
+}
+
+export function sendgridBody(email: EmailContent): Record<string, unknown> {
+  const content = [
+    ...(email.text !== undefined ? [{ type: 'text/plain', value: email.text }] : []),
+    ...(email.html !== undefined ? [{ type: 'text/html', value: email.html }] : []),
+  ];
+  const category = email.tags.find((t) => t.name === 'category')?.value;
+  return {
+    personalizations: [
+      {
+        to: [{ email: email.to }],
+        ...(email.cc.length ? { cc: email.cc.map((c) => ({ email: c })) } : {}),
+        custom_args: Object.fromEntries(email.tags.map((t) => [t.name, t.value])),
+      },
+    ],
+    from: email.from.name ? { email: email.from.email, name: email.from.name } : { email: email.from.email },
+    ...(email.replyTo ? { reply_to: { email: email.replyTo } } : {}),
+    subject: email.subject,
+    // SendGrid requires at least one content part.
+    content: content.length ? content : [{ type: 'text/plain', value: ' ' }],
+    ...(Object.keys(email.headers).length ? { headers: email.headers } : {}),
+    ...(email.attachments.length
+      ? { attachments: email.attachments.map((a) => ({ content: a.content, filename: a.filename, type: a.contentType, disposition: 'attachment' })) }
+      : {}),
+    ...(category ? { categories: [category] } : {}),
+  };
+}
+
+/** The instance's SendGrid account, from SENDGRID_API_KEY (EMAIL_PROVIDER=sendgrid). */
+@NotifyConnector()
+export class InstanceSendgridConnector extends SendgridConnector {
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    super(config.emailProviders.sendgrid, emailDefaults(config));
+  }
+}
