@@ -15,6 +15,10 @@ export const providerWebhooksSection = defineSection(
     /** Postmark: Basic credentials you put in the webhook URL (https://USER:PASSWORD@host/webhooks/postmark). */
     POSTMARK_WEBHOOK_USERNAME: envString({ pattern: /^[^:\s]{1,128}$/, hint: 'must be a user name without ":" or spaces' }),
     POSTMARK_WEBHOOK_PASSWORD: envString({ min: 16, hint: 'use a random value, e.g. the output of `openssl rand -hex 16`' }),
+    /** Meta (WhatsApp Cloud API): the app secret that signs webhooks (X-Hub-Signature-256). */
+    WHATSAPP_APP_SECRET: envString({ min: 16, hint: 'the App Secret from the Meta app dashboard (Settings → Basic)' }),
+    /** Meta: the token you type in the webhook setup; notifyd echoes the challenge when it matches. */
+    WHATSAPP_VERIFY_TOKEN: envString({ min: 8, hint: 'choose a random value, e.g. the output of `openssl rand -hex 16`' }),
     /** Largest clock difference accepted on signed timestamps (Svix, SendGrid), seconds. */
     PROVIDER_WEBHOOK_TOLERANCE_SECS: envInt({ default: 300, min: 30, max: 3_600 }),
   },
@@ -25,6 +29,7 @@ export const providerWebhooksSection = defineSection(
     return {
       resendSecret: env.RESEND_WEBHOOK_SECRET,
       postmark: { username: env.POSTMARK_WEBHOOK_USERNAME, password: env.POSTMARK_WEBHOOK_PASSWORD },
+      whatsapp: { appSecret: env.WHATSAPP_APP_SECRET, verifyToken: env.WHATSAPP_VERIFY_TOKEN },
       toleranceSecs: env.PROVIDER_WEBHOOK_TOLERANCE_SECS,
     };
   },

@@ -6,6 +6,7 @@ import { ProviderEvidenceService } from './provider-evidence.service.js';
 import { PostmarkWebhookController } from './postmark-webhook.controller.js';
 import { ResendWebhookController } from './resend-webhook.controller.js';
 import { TwilioWebhookController } from './twilio-webhook.controller.js';
+import { WhatsAppWebhookController } from './whatsapp-webhook.controller.js';
 
 /**
  * Evidence in: provider webhooks verified on their raw body, deduplicated by the provider's
@@ -13,7 +14,7 @@ import { TwilioWebhookController } from './twilio-webhook.controller.js';
  */
 @Module({
   imports: [WebhooksModule],
-  controllers: [ResendWebhookController, PostmarkWebhookController, TwilioWebhookController],
+  controllers: [ResendWebhookController, PostmarkWebhookController, TwilioWebhookController, WhatsAppWebhookController],
   providers: [ProviderEventsRepository, ProviderEvidenceService, EvidenceSuppressions],
 })
 export class ProviderWebhooksModule {}

@@ -1,0 +1,71 @@
+import { Controller, Get, Headers, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../common/errors/api-error.js';
+import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
+import { ProviderEvidenceService } from './provider-evidence.service.js';
+import { whatsappEvents } from './providers/whatsapp.events.js';
+import { RawBody, rawBodyOf } from './raw-body.hook.js';
+import { verifyMetaSignature } from './verifiers/meta-signature.js';
+import { header, safeEqual } from './verifiers/verification.js';
+import { badPayload, parseJsonBody, requireSecret, verified } from './webhook-request.js';
+
+@ApiTags('Provider webhooks')
+@Controller('webhooks')
+export class WhatsAppWebhookController {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly evidence: ProviderEvidenceService,
+  ) {}
+
+  @Get('whatsapp')
+  @ApiOperation({
+    operationId: 'whatsappWebhookChallenge',
+    summary: 'Meta webhook verification: echoes hub.challenge when hub.verify_token is WHATSAPP_VERIFY_TOKEN',
+  })
+  @ApiQuery({ name: 'hub.mode', required: true, example: 'subscribe' })
+  @ApiQuery({ name: 'hub.verify_token', required: true })
+  @ApiQuery({ name: 'hub.challenge', required: true, example: '1158201444' })
+  @ApiErrors(403, 503)
+  whatsappWebhookChallenge(
+    @Query('hub.mode') mode: unknown,
+    @Query('hub.verify_token') token: unknown,
+    @Query('hub.challenge') challenge: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): string {
+    const expected = requireSecret(this.config.providerWebhooks.whatsapp.verifyToken, 'WHATSAPP_VERIFY_TOKEN', 'WhatsApp');
+    if (mode !== 'subscribe' || typeof token !== 'string' || !safeEqual(token, expected) || typeof challenge !== 'string' || !/^[\w.-]{1,256}$/.test(challenge)) {
+      throw ApiError.forbidden('hub.mode must be subscribe and hub.verify_token must equal WHATSAPP_VERIFY_TOKEN (with a hub.challenge to echo).');
+    }
+    void reply.type('text/plain; charset=utf-8');
+    return challenge;
+  }
+
+  @Post('whatsapp')
+  @HttpCode(200)
+  @RawBody()
+  @ApiOperation({
+    operationId: 'whatsappWebhook',
+    summary: 'WhatsApp Cloud API status webhooks (delivered, read, failed), X-Hub-Signature-256 verified',
+    description:
+      'HMAC-SHA256 of the raw body with WHATSAPP_APP_SECRET. One event per `statuses` entry, keyed by (message id, status): delivered → delivered_at, read → opened_at, ' +
+      'failed → job bounced (`whatsapp <code>: <title>`); error 131050 (the user stopped marketing messages) suppresses the number for marketing. Other fields are acknowledged.',
+  })
+  @ApiErrors(400, 401, 503)
+  async whatsappWebhook(@Req() req: FastifyRequest, @Headers() headers: Record<string, string | string[] | undefined>): Promise<ProviderWebhookResponseDto> {
+    const secret = requireSecret(this.config.providerWebhooks.whatsapp.appSecret, 'WHATSAPP_APP_SECRET', 'WhatsApp');
+    const { raw } = rawBodyOf(req);
+    verified('WhatsApp', () => verifyMetaSignature(secret, header(headers, 'x-hub-signature-256'), raw));
+    const body = parseJsonBody(raw, 'WhatsApp');
+    let events;
+    try {
+      events = whatsappEvents(body);
+    } catch (err) {
+      throw badPayload('WhatsApp', err);
+    }
+    return { success: true, ...(await this.evidence.apply(events)) };
+  }
+}
