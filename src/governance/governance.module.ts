@@ -6,6 +6,9 @@ import { SuppressionsService } from './suppressions/suppressions.service.js';
 import { SendWindowsController } from './send-windows/send-windows.controller.js';
 import { SendWindowsRepository } from './send-windows/send-windows.repository.js';
 import { SendWindowsService } from './send-windows/send-windows.service.js';
+import { CapsController } from './caps/caps.controller.js';
+import { CapsRepository } from './caps/caps.repository.js';
+import { CapsService } from './caps/caps.service.js';
 
 /**
  * Who may be sent what: suppressions (every channel), and the worker's per-batch screening.
@@ -13,8 +16,28 @@ import { SendWindowsService } from './send-windows/send-windows.service.js';
  */
 @Global()
 @Module({
-  controllers: [SuppressionsController, SendWindowsController],
-  providers: [GovernanceService, SuppressionsRepository, SuppressionsService, SendWindowsRepository, SendWindowsService],
-  exports: [GovernanceService, SuppressionsService, SendWindowsService],
+  controllers: [
+    SuppressionsController,
+    // Issue 6b: send windows, per-recipient caps.
+    SendWindowsController,
+    CapsController,
+  ],
+  providers: [
+    GovernanceService,
+    SuppressionsRepository,
+    SuppressionsService,
+    // Issue 6b.
+    SendWindowsRepository,
+    SendWindowsService,
+    CapsRepository,
+    CapsService,
+  ],
+  exports: [
+    GovernanceService,
+    SuppressionsService,
+    // Issue 6b.
+    SendWindowsService,
+    CapsService,
+  ],
 })
 export class GovernanceModule {}

@@ -6,6 +6,7 @@ import { suppressionFromRefusal } from './suppressions/provider-evidence.js';
 import type { ActiveSuppression } from './suppressions/suppressions.repository.js';
 import { blocks, SuppressionsService } from './suppressions/suppressions.service.js';
 import { SendWindowsService } from './send-windows/send-windows.service.js';
+import { CapsService } from './caps/caps.service.js';
 
 /** What governance decides for one claimed job before its provider call. */
 export type Verdict =
@@ -62,12 +63,12 @@ export class GovernanceService {
   constructor(
     private readonly suppressions: SuppressionsService,
     private readonly sendWindows: SendWindowsService,
+    private readonly caps: CapsService,
   ) {}
 
   async screen(jobs: readonly ScreenedJob[]): Promise<Screening> {
     const [{ found, unknown }, outsideWindow] = await Promise.all([this.prefetchSuppressions(jobs), this.sendWindows.screen(jobs)]);
-    return {
-      verdict: (job) => {
+    const before = (job: ScreenedJob): Verdict => {
         if (unknown.has(job.id)) return { action: 'defer', reason: 'suppression list unreadable; retrying' };
         const s = SuppressionsService.match(found, { projectId: job.projectId, channel: job.channel, address: job.recipient });
         // transactional never bypasses a suppression; a marketing-scope one spares non-marketing messages.
@@ -76,6 +77,16 @@ export class GovernanceService {
         const deferral = outsideWindow.get(job.id);
         if (deferral) return { action: 'defer', until: deferral.until, reason: deferral.reason };
         return SEND;
+    };
+    // Caps last: only a job that would be sent takes a slot (recorded as it is let through).
+    const capped = await this.caps.admit(jobs.filter((j) => before(j).action === 'send'));
+    return {
+      verdict: (job) => {
+        const verdict = before(job);
+        if (verdict.action !== 'send') return verdict;
+        if (capped.unchecked.has(job.id)) return { action: 'defer', reason: 'recipient caps unreadable; retrying' };
+        const over = capped.over.get(job.id);
+        return over ? { action: 'skip', reason: over } : SEND;
       },
     };
   }

@@ -17,6 +17,7 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
 import { PacingService } from '../pacing/pacing.service.js';
 import { GovernanceService } from '../governance/governance.service.js';
 import { SendWindowsService } from '../governance/send-windows/send-windows.service.js';
+import { CapsService } from '../governance/caps/caps.service.js';
 
 /** POST /v1/batch: many subscribers in one set-based insert. */
 @Injectable()
@@ -32,6 +33,7 @@ export class BatchService {
     private readonly pacing: PacingService,
     private readonly governance: GovernanceService,
     private readonly sendWindows: SendWindowsService,
+    private readonly caps: CapsService,
   ) {}
 
   async batch(project: ProjectRef, dto: BatchRequestDto): Promise<BatchResponseDto> {
@@ -88,6 +90,12 @@ export class BatchService {
     const suppressed = await this.governance.suppressedTargets(project.id, marketing, rows);
     const before = rows.length;
     rows = rows.filter((_, i) => !suppressed[i]);
+    // Per-recipient caps: a subscriber already at a cap is skipped (the worker checks again, and counts).
+    const overCap = await this.caps.overCap(
+      project.id,
+      rows.map((r, i) => ({ id: String(i), projectId: project.id, subscriberId: r.subscriberId, channel: r.channel, topic: null })),
+    );
+    rows = rows.filter((_, i) => !overCap.has(String(i)));
     const skippedCount = before - rows.length;
 
     for (const [i, runAt] of (await this.pacing.fairRunAts(project.id, priority, rows)).entries()) rows[i].runAt = runAt;

@@ -19,6 +19,7 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
 import { PacingService } from '../pacing/pacing.service.js';
 import { GovernanceService } from '../governance/governance.service.js';
 import { SendWindowsService } from '../governance/send-windows/send-windows.service.js';
+import { CapsService } from '../governance/caps/caps.service.js';
 
 /** How many times an idempotent send re-tries when the key's holder changes under it. */
 const IDEMPOTENCY_ROUNDS = 3;
@@ -37,6 +38,7 @@ export class EnqueueService {
     private readonly pacing: PacingService,
     private readonly governance: GovernanceService,
     private readonly sendWindows: SendWindowsService,
+    private readonly caps: CapsService,
   ) {}
 
   async send(project: ProjectRef, dto: SendRequestDto): Promise<SendResponseDto> {
@@ -93,6 +95,13 @@ export class EnqueueService {
       templateId: null,
       topic: dto.topic ?? null,
     };
+    // Per-recipient caps: a channel already at its cap is skipped (the worker checks again, and counts).
+    const overCap = await this.caps.overCap(
+      project.id,
+      targets.map((t) => ({ id: t.channel, projectId: project.id, subscriberId: dto.subscriber_id ?? null, channel: t.channel, topic: options.topic })),
+    );
+    for (const t of targets) if (overCap.has(t.channel)) skipped.push({ channel: t.channel, reason: overCap.get(t.channel)! });
+    targets = targets.filter((t) => !overCap.has(t.channel));
     const newJobs: NewJob[] = targets.map((t) => ({
       channel: t.channel,
       recipient: t.recipient,

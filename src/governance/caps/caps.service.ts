@@ -1,0 +1,107 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ApiError } from '../../common/errors/api-error.js';
+import { allot, capMatches, type CappedJob, type RecipientCap } from './cap-rules.js';
+import { type CapRow, CapsRepository } from './caps.repository.js';
+
+/** Ledger rows older than the longest window are purged at most this often per process. */
+const PURGE_EVERY_MS = 10 * 60_000;
+const PURGE_SLICE = 5_000;
+
+/**
+ * Per-recipient caps (Courier's send limits, Knock's throttle): at most N messages per
+ * subscriber per window, per channel or topic, so that a bug in a caller cannot flood a person.
+ * A message over a cap is skipped (not sent, with the reason), not deferred: deferring a flood
+ * would still deliver it, later.
+ */
+@Injectable()
+export class CapsService {
+  private readonly logger = new Logger(CapsService.name);
+  private lastPurge = 0;
+
+  constructor(private readonly repository: CapsRepository) {}
+
+  list(projectId: string): Promise<CapRow[]> {
+    return this.repository.list(projectId);
+  }
+
+  set(projectId: string, cap: { channel: string; topic: string; maxMessages: number; windowSeconds: number }): Promise<CapRow & { created: boolean }> {
+    return this.repository.upsert(projectId, cap.channel, cap.topic, cap.maxMessages, cap.windowSeconds);
+  }
+
+  async delete(projectId: string, id: string): Promise<void> {
+    if (!(await this.repository.delete(projectId, id))) throw ApiError.notFound('Cap', id);
+  }
+
+  /**
+   * Enqueue's check, for jobs about to be queued (ids may be placeholders): the reason for each
+   * one over a cap given the subscriber's recent sends. Nothing is recorded; the worker's
+   * check is the one that counts (jobs queued together are not sent yet).
+   */
+  async overCap(projectId: string, jobs: readonly CappedJob[]): Promise<Map<string, string>> {
+    if (!jobs.some((j) => j.subscriberId !== null)) return new Map();
+    const caps = await this.repository.list(projectId);
+    const capped = jobs.filter((j) => caps.some((c) => capMatches(c, j)));
+    if (capped.length === 0) return new Map();
+    const used = await this.repository.usage(pairsOf(capped), []);
+    return allot(capped, caps, used).over;
+  }
+
+  /**
+   * The worker's check for a claimed batch, in one transaction: lock the batch's capped
+   * subscribers, count their sends, let jobs through in order and record them. If the batch
+   * transaction fails, each subscriber is tried on its own; jobs whose check still fails are
+   * returned as `unchecked` (the caller defers them: never sent unchecked).
+   */
+  async admit(jobs: readonly CappedJob[]): Promise<{ over: Map<string, string>; unchecked: Set<string> }> {
+    const over = new Map<string, string>();
+    const unchecked = new Set<string>();
+    const withSubscriber = jobs.filter((j) => j.subscriberId !== null);
+    if (withSubscriber.length === 0) return { over, unchecked };
+    let caps: RecipientCap[];
+    try {
+      caps = await this.repository.ofProjects([...new Set(withSubscriber.map((j) => j.projectId))]);
+    } catch (err) {
+      this.logger.warn(`recipient caps unreadable for ${withSubscriber.length} job(s), deferring them: ${(err as Error).message}`);
+      for (const j of withSubscriber) unchecked.add(j.id);
+      return { over, unchecked };
+    }
+    const capped = withSubscriber.filter((j) => caps.some((c) => capMatches(c, j)));
+    if (capped.length === 0) return { over, unchecked };
+    try {
+      for (const [id, reason] of await this.admitTogether(capped, caps)) over.set(id, reason);
+    } catch (err) {
+      this.logger.warn(`recipient cap check failed for ${capped.length} job(s), checking subscriber by subscriber: ${(err as Error).message}`);
+      const groups = new Map<string, CappedJob[]>();
+      for (const j of capped) groups.set(subscriberKey(j), [...(groups.get(subscriberKey(j)) ?? []), j]);
+      for (const group of groups.values()) {
+        try {
+          for (const [id, reason] of await this.admitTogether(group, caps)) over.set(id, reason);
+        } catch {
+          for (const j of group) unchecked.add(j.id);
+        }
+      }
+    }
+    this.purgeNowAndThen();
+    return { over, unchecked };
+  }
+
+  private admitTogether(jobs: CappedJob[], caps: RecipientCap[]): Promise<Map<string, string>> {
+    const db = this.repository.db;
+    return db.transaction(async (runner) => {
+      await this.repository.lockSubscribers([...new Set(jobs.map(subscriberKey))].sort(), runner);
+      const used = await this.repository.usage(pairsOf(jobs), jobs.map((j) => j.id), runner);
+      const { over, counted } = allot(jobs, caps, used);
+      await this.repository.recordSends(counted, runner);
+      return over;
+    });
+  }
+
+  private purgeNowAndThen(): void {
+    if (Date.now() - this.lastPurge < PURGE_EVERY_MS) return;
+    this.lastPurge = Date.now();
+    this.repository.purgeOld(PURGE_SLICE).catch((err) => this.logger.warn(`recipient cap ledger purge failed: ${(err as Error).message}`));
+  }
+}
+
+const subscriberKey = (j: CappedJob) => `${j.projectId}/${j.subscriberId}`;
+const pairsOf = (jobs: readonly CappedJob[]) => jobs.map((j) => ({ projectId: j.projectId, subscriberId: j.subscriberId! }));
