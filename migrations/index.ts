@@ -10,6 +10,7 @@ import { Webhooks1764460800050 } from './0050-webhooks.js';
 import { Workflows1764460800051 } from './0051-workflows.js';
 import { InboxStream1764460800052 } from './0052-inbox-stream.js';
 import { DigestIndexes1764460800060 } from './0060-digest-indexes.js';
+import { PeriodicRuns1764460800061 } from './0061-periodic-runs.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   InboxStream1764460800052,
   // Issue 8a: digest, metrics, audit.
   DigestIndexes1764460800060,
+  PeriodicRuns1764460800061,
 ];

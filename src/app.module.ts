@@ -18,6 +18,7 @@ import { InboxModule } from './inbox/inbox.module.js';
 import { JobsModule } from './jobs/jobs.module.js';
 import { McpModule } from './mcp/mcp.module.js';
 import { PacingModule } from './pacing/pacing.module.js';
+import { PeriodicModule } from './periodic/periodic.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { ProviderWebhooksModule } from './governance/provider-webhooks/provider-webhooks.module.js';
 import { PushTokensModule } from './push-tokens/push-tokens.module.js';
@@ -44,6 +45,7 @@ export class AppModule {
         SignalsModule,
         ScheduleModule.forRoot(),
         AuditModule,
+        PeriodicModule,
         ProjectsModule,
         SubscribersModule,
         ConnectorsModule,

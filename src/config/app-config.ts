@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { authSection } from './sections/auth.config.js';
 import { connectorsSection } from './sections/connectors.config.js';
 import { databaseSection } from './sections/database.config.js';
+import { digestSection } from './sections/digest.config.js';
 import { emailProvidersSection } from './sections/email-providers.config.js';
 import { inboxSection } from './sections/inbox.config.js';
 import { mcpSection } from './sections/mcp.config.js';
@@ -41,6 +42,7 @@ const sections = {
   providerWebhooks: providerWebhooksSection,
   mcp: mcpSection,
   pushProviders: pushProvidersSection,
+  digest: digestSection,
 };
 
 type Sections = typeof sections;

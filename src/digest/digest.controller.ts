@@ -1,17 +1,21 @@
-import { Controller, Get, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AdminAuth } from '../common/auth/auth.decorators.js';
+import { AdminAuth, CurrentOperator } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { parseDigestFormat, parseDigestWindow } from './digest-window.js';
 import { DigestService } from './digest.service.js';
-import { DigestQueryDto, DigestReportDto } from './dto/digest.dto.js';
+import { DigestNotifyRequestDto, DigestNotifyResponseDto, DigestQueryDto, DigestReportDto } from './dto/digest.dto.js';
+import { DigestNotifier } from './notify/digest-notifier.service.js';
 import { renderMarkdown } from './render/markdown.js';
 
 @ApiTags('Admin: digest')
 @Controller('v1/admin/digest')
 export class DigestController {
-  constructor(private readonly digest: DigestService) {}
+  constructor(
+    private readonly digest: DigestService,
+    private readonly notifier: DigestNotifier,
+  ) {}
 
   @Get()
   @AdminAuth({ readers: true })
@@ -29,5 +33,15 @@ export class DigestController {
     if (format === 'json') return report;
     void reply.type('text/markdown; charset=utf-8');
     return renderMarkdown(report);
+  }
+
+  @Post('notify')
+  @HttpCode(200)
+  @AdminAuth()
+  @ApiOperation({ operationId: 'notifyDigest', summary: 'Send the digest now to Slack, Discord, Telegram or email (the given target, else DIGEST_NOTIFY)' })
+  @ApiErrors(400, 422, 502)
+  async notifyDigest(@Body() body: DigestNotifyRequestDto, @CurrentOperator() by: { actor: string; ip?: string }): Promise<DigestNotifyResponseDto> {
+    const sent = await this.notifier.notify({ to: body.to, window: body.window }, by);
+    return { success: true, provider: sent.provider, provider_message_id: sent.provider_message_id, window: sent.window, summary: sent.summary };
   }
 }

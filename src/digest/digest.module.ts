@@ -3,6 +3,8 @@ import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { DigestController } from './digest.controller.js';
 import { DigestRepository } from './digest.repository.js';
 import { DigestService } from './digest.service.js';
+import { DigestNotifier } from './notify/digest-notifier.service.js';
+import { DigestSender } from './notify/digest-sender.js';
 
 /**
  * The operator digest: ranked findings with actions (one rule per file in findings/), as JSON
@@ -11,7 +13,7 @@ import { DigestService } from './digest.service.js';
 @Module({
   imports: [WebhooksModule],
   controllers: [DigestController],
-  providers: [DigestRepository, DigestService],
-  exports: [DigestService],
+  providers: [DigestRepository, DigestService, DigestSender, DigestNotifier],
+  exports: [DigestService, DigestNotifier],
 })
 export class DigestModule {}

@@ -254,3 +254,35 @@ export class DigestReportDto {
   /** WORKER_LEASE_SECS. @example 600 */
   lease_seconds: number;
 }
+
+export class DigestNotifyRequestDto {
+  /**
+   * Where to send: slack:<incoming webhook URL>, discord:<webhook URL>, telegram:<chat id or @channel> or email:<address>. Default: DIGEST_NOTIFY.
+   * @example "slack:https://hooks.slack.com/services/T000/B000/XXXX"
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(2100)
+  to?: string;
+
+  /**
+   * Window to report on (1h, 6h, 24h, 7d, 30d); default: the one matching DIGEST_NOTIFY_EVERY.
+   * @example "24h"
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(10)
+  window?: string;
+}
+
+export class DigestNotifyResponseDto {
+  /** @example true */
+  success: boolean;
+  /** slack, discord, telegram or the email provider. @example "slack" */
+  provider: string;
+  /** The message id where the target returns one (Discord, Telegram, email providers). @example null */
+  provider_message_id: string | null;
+  /** @example "24h" */
+  window: string;
+  summary: SeveritySummaryDto;
+}

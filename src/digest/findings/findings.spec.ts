@@ -214,3 +214,21 @@ describe('latency percentiles from the histogram', () => {
     expect(Math.abs(row.p95_seconds / values[949] - 1)).toBeLessThan(0.05);
   });
 });
+
+describe('scheduled digest: level and window', () => {
+  it('sends at a level only when a finding reaches it; always sends with always; all quiet never reaches info', async () => {
+    const { worthSending, windowForInterval } = await import('../notify/digest-notifier.service.js');
+    const report = (severity: Finding['severity'], code = 'x') =>
+      ({ findings: [{ severity, code, message: '', action: '', evidence: {} }] }) as unknown as import('../digest.types.js').DigestReport;
+    expect(worthSending(report('warning'), 'critical')).toBe(false);
+    expect(worthSending(report('warning'), 'warning')).toBe(true);
+    expect(worthSending(report('critical'), 'warning')).toBe(true);
+    expect(worthSending(report('info'), 'info')).toBe(true);
+    expect(worthSending(report('info', 'all_quiet'), 'info')).toBe(false);
+    expect(worthSending(report('info', 'all_quiet'), 'always')).toBe(true);
+    expect(windowForInterval(30 * 60_000)).toBe('1h');
+    expect(windowForInterval(6 * 3_600_000)).toBe('6h');
+    expect(windowForInterval(86_400_000)).toBe('24h');
+    expect(windowForInterval(2 * 86_400_000)).toBe('7d');
+  });
+});

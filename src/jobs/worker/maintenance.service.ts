@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
+import { PeriodicTasks } from '../../periodic/periodic-tasks.service.js';
 import { WorkerWakeup } from './worker-wakeup.js';
 import { WorkerRepository } from './worker.repository.js';
 
@@ -15,40 +15,24 @@ const DAY_MS = 86_400_000;
 
 /**
  * Periodic work of the worker role: the reaper (expired leases) and the retention purge.
- * Each tick runs on one replica at a time (transaction advisory lock), whatever the count.
+ * Each tick runs on one replica, whatever the count (PeriodicTasks claims it in periodic_runs);
+ * the advisory lock inside also keeps a call by hand from overlapping a scheduled run.
  */
 @Injectable()
-export class MaintenanceService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class MaintenanceService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Maintenance');
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: WorkerRepository,
-    private readonly scheduler: SchedulerRegistry,
+    private readonly periodic: PeriodicTasks,
     private readonly wakeup: WorkerWakeup,
   ) {}
 
   onApplicationBootstrap(): void {
     if (this.config.server.role === 'api') return;
-    this.every('reaper', this.config.worker.reaperIntervalMs, () => this.reap());
-    this.every('retention', this.config.worker.retentionIntervalMs, () => this.purge());
-  }
-
-  onApplicationShutdown(): void {
-    for (const name of this.scheduler.getIntervals()) this.scheduler.deleteInterval(name);
-  }
-
-  private every(name: string, ms: number, task: () => Promise<unknown>): void {
-    let running = false;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      task()
-        .catch((err) => this.logger.warn(`${name} failed: ${(err as Error).message}`))
-        .finally(() => (running = false));
-    }, ms);
-    timer.unref();
-    this.scheduler.addInterval(name, timer);
+    this.periodic.every('reaper', this.config.worker.reaperIntervalMs, () => this.reap());
+    this.periodic.every('retention', this.config.worker.retentionIntervalMs, () => this.purge());
   }
 
   /** Re-queues jobs whose worker died (lease expired). Returns how many it touched. */
