@@ -14,6 +14,21 @@ Commands:
   version            print the version
   help               this text
 
+Client commands, against a running instance (NOTIFYD_URL, default http://localhost:3400, and
+NOTIFYD_ADMIN_API_KEY, or --url and --key); tables for people, --json for scripts:
+  digest [--window 24h]                         ranked findings with the action for each
+  jobs [--status --project --channel --topic --recipient --since 24h --limit 50]
+  job <id>                                      one job
+  retry <id>… | retry --failed [filters]        re-queue failed or cancelled jobs
+  cancel <id>…                                  cancel pending or retry jobs
+  send-test --project P --channel C --to X [--subject S --body B]
+  lanes [pause <lane> [--for 1h --reason R] | resume <lane>]
+  keys [create <project> | rotate <project> | revoke <project>]
+
+Exit codes: 0 ok; 1 error; 2 digest has a critical finding; 3 not found; 4 not in a state that
+allows it (e.g. cancelling a sent job); 64 bad usage or no key; 65 input refused; 69 notifyd
+unreachable; 77 key refused; 78 bad configuration (serve, migrate, mcp).
+
 Configuration is read from the environment; see README.md. Without DATABASE_URL notifyd starts
 an embedded PostgreSQL with its data in NOTIFYD_DATA_DIR (default ./.notifyd).
 `;
@@ -26,6 +41,14 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   serve: async () => (await import('./cli/serve.command.js')).serve(),
   migrate: async (args) => (await import('./cli/migrate.command.js')).migrate(args),
   mcp: async (args) => (await import('./cli/mcp.command.js')).mcp(args),
+  digest: async (args) => (await import('./cli/digest.command.js')).digest(args),
+  jobs: async (args) => (await import('./cli/jobs.command.js')).jobs(args),
+  job: async (args) => (await import('./cli/jobs.command.js')).job(args),
+  retry: async (args) => (await import('./cli/jobs.command.js')).retry(args),
+  cancel: async (args) => (await import('./cli/jobs.command.js')).cancel(args),
+  'send-test': async (args) => (await import('./cli/jobs.command.js')).sendTest(args),
+  lanes: async (args) => (await import('./cli/lanes.command.js')).lanes(args),
+  keys: async (args) => (await import('./cli/keys.command.js')).keys(args),
   version: async () => {
     process.stdout.write(`${VERSION}\n`);
     return 0;
