@@ -22,6 +22,7 @@ import { PeriodicModule } from './periodic/periodic.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { ProviderWebhooksModule } from './governance/provider-webhooks/provider-webhooks.module.js';
 import { PushTokensModule } from './push-tokens/push-tokens.module.js';
+import { PushModule } from './connectors/push/push.module.js';
 import { SubscribersModule } from './subscribers/subscribers.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { WorkflowsModule } from './workflows/workflows.module.js';
@@ -63,6 +64,7 @@ export class AppModule {
         InboxModule,
         ProviderWebhooksModule,
         PushTokensModule,
+        PushModule,
         HealthModule,
         ...(options.imports ?? []),
       ],

@@ -1,5 +1,6 @@
 import { createECDH, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
 import type { z } from 'zod';
 import { defineSection } from '../define-section.js';
 import { envEnum, envInt, envList, envString, envUrl } from '../env-helpers.js';
@@ -96,7 +97,8 @@ export interface PushProvidersConfig {
   webPushHosts: string[];
   fcm?: FcmConfig;
   apns?: ApnsConfig;
-  ca?: Buffer;
+  /** PEM bundle: the public roots plus PUSH_CA_FILE. */
+  ca?: string;
   fanoutConcurrency: number;
 }
 
@@ -111,10 +113,11 @@ export const pushProvidersSection = defineSection(
     const webPush = vapid(env, fail);
     const fcm = firebase(env, fail);
     const apns = apple(env, fail);
-    let ca: Buffer | undefined;
+    let ca: string | undefined;
     if (env.PUSH_CA_FILE) {
       try {
-        ca = readFileSync(env.PUSH_CA_FILE);
+        // Added to the public roots, not instead of them: real push services stay reachable.
+        ca = [...rootCertificates, readFileSync(env.PUSH_CA_FILE, 'utf8')].join('\n');
       } catch (err) {
         fail(`PUSH_CA_FILE cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}); give the path of a PEM file or unset it.`);
       }

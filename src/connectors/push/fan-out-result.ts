@@ -1,0 +1,37 @@
+import type { DeliveryResult } from '../connector.js';
+import { ProviderError } from '../provider-error.js';
+import type { PushPlatform } from '../../push-tokens/push-token.types.js';
+import type { DeviceOutcome } from './push-device.js';
+
+export interface DeviceAttempt {
+  platform: PushPlatform;
+  outcome: DeviceOutcome;
+}
+
+/**
+ * One job's result from its devices' answers (notifyd's rule): accepted when at least one
+ * device accepted it; otherwise the most hopeful refusal decides — rate limited (longest wait)
+ * before transient before permanent — so that a retry happens whenever one could help. Dead
+ * only when every device was dead. The message lists each device's answer.
+ */
+export function combineDeviceOutcomes(attempts: readonly DeviceAttempt[]): DeliveryResult {
+  const accepted = attempts.filter((a) => a.outcome.ok);
+  if (accepted.length > 0) {
+    const ids = accepted.map((a) => (a.outcome.ok && a.outcome.id ? `${a.platform}:${a.outcome.id}` : a.platform));
+    return { ok: true, providerMessageId: ids.join(' ').slice(0, 1000) };
+  }
+  const errors = attempts.map((a) => ({ platform: a.platform, error: (a.outcome as { error: ProviderError }).error }));
+  const summary = `no device accepted the push: ${errors.map((e) => `${e.platform}: ${e.error.message}`).join('; ')}`.slice(0, 2000);
+  const limited = errors.filter((e) => e.error.kind === 'rate_limited');
+  if (limited.length) {
+    const waits = limited.map((e) => e.error.retryAfterMs).filter((ms): ms is number => ms !== undefined);
+    return { ok: false, error: ProviderError.rateLimited(summary, waits.length ? Math.max(...waits) : undefined) };
+  }
+  const transient = errors.filter((e) => e.error.kind === 'transient');
+  if (transient.length) {
+    const waits = transient.map((e) => e.error.retryAfterMs).filter((ms): ms is number => ms !== undefined);
+    return { ok: false, error: ProviderError.transient(summary, { retryAfterMs: waits.length ? Math.max(...waits) : undefined }) };
+  }
+  const providerCode = errors.find((e) => e.error.providerCode)?.error.providerCode;
+  return { ok: false, error: ProviderError.permanent(summary, { deadRecipient: errors.every((e) => e.error.deadRecipient), providerCode }) };
+}

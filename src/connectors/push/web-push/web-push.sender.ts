@@ -1,0 +1,90 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Agent } from 'node:https';
+import webpush from 'web-push';
+import type { AppConfig } from '../../../config/app-config.js';
+import { APP_CONFIG } from '../../../config/config.module.js';
+import { headerLookup } from '../../http-outcome.js';
+import { ProviderError } from '../../provider-error.js';
+import { OutboundGuard } from '../../ssrf/outbound-guard.js';
+import { UnsafeUrlError } from '../../ssrf/unsafe-url.error.js';
+import type { PushTokenRow } from '../../../push-tokens/push-token.types.js';
+import type { DeviceOutcome, PlatformSender } from '../push-device.js';
+import type { PushNotification } from '../push-notification.js';
+import { assertWebPushEndpoint } from './endpoint-policy.js';
+import { classifyWebPushRefusal } from './web-push-errors.js';
+
+/** The Topic header: at most 32 characters of the URL-safe base64 alphabet (RFC 8030 §5.4). */
+const TOPIC = /^[A-Za-z0-9_-]{1,32}$/;
+
+/**
+ * Web Push with VAPID (RFC 8030, 8291, 8292) through the `web-push` library: the payload is
+ * encrypted (aes128gcm) for the subscription's keys and signed with the instance's VAPID key.
+ * Endpoints were supplied by browsers, so each one is checked again (https, allow-listed push
+ * service, no private IP literal) and connected through the SSRF guard's agent, which checks
+ * every address the host resolves to; the library never follows redirects.
+ */
+@Injectable()
+export class WebPushSender implements PlatformSender {
+  readonly platform = 'web' as const;
+  readonly configureHint = 'VAPID_PRIVATE_KEY and VAPID_SUBJECT';
+  private agent: Agent | undefined;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly guard: OutboundGuard,
+  ) {}
+
+  get configured(): boolean {
+    return this.config.pushProviders.webPush !== undefined;
+  }
+
+  async send(device: PushTokenRow, n: PushNotification): Promise<DeviceOutcome> {
+    const vapid = this.config.pushProviders.webPush!;
+    try {
+      assertWebPushEndpoint(device.endpoint ?? device.token, this.guard.policy, this.config.pushProviders.webPushHosts);
+    } catch (err) {
+      if (err instanceof UnsafeUrlError) return { ok: false, error: ProviderError.permanent(`web push endpoint refused before connecting: ${err.message}`) };
+      throw err;
+    }
+    const payload = JSON.stringify({
+      title: n.title,
+      body: n.body,
+      url: n.url ?? '/',
+      ...(n.options.icon ? { icon: n.options.icon } : {}),
+      ...(n.options.image ? { image: n.options.image } : {}),
+      ...(n.options.badge !== undefined ? { badge: n.options.badge } : {}),
+      ...(n.options.thread_id ? { tag: n.options.thread_id } : {}),
+      data: n.data,
+    });
+    try {
+      const res = await webpush.sendNotification({ endpoint: device.endpoint!, keys: { p256dh: device.p256dh!, auth: device.auth! } }, payload, {
+        vapidDetails: { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
+        ...(n.ttlSecs !== undefined ? { TTL: n.ttlSecs } : {}),
+        urgency: n.urgency === 'normal' ? 'normal' : n.urgency,
+        ...(n.options.collapse_id && TOPIC.test(n.options.collapse_id) ? { topic: n.options.collapse_id } : {}),
+        timeout: this.config.outbound.timeoutMs,
+        agent: this.httpsAgent(),
+      });
+      // RFC 8030 §5: the Location header names the push message resource.
+      const location = headerLookup(res.headers as Record<string, string>)('location');
+      return { ok: true, id: location ?? null };
+    } catch (err) {
+      return { ok: false, error: this.classify(err) };
+    }
+  }
+
+  private classify(err: unknown): ProviderError {
+    if (err instanceof webpush.WebPushError) {
+      return classifyWebPushRefusal(err.statusCode, headerLookup((err.headers ?? {}) as Record<string, string>), err.body ?? '');
+    }
+    if (err instanceof UnsafeUrlError) return ProviderError.permanent(`web push endpoint refused before connecting: ${err.message}`);
+    const e = err as NodeJS.ErrnoException;
+    // Never the endpoint in the message: it is a capability URL (whoever has it can push).
+    return ProviderError.transient(`web push service unreachable: ${e.code ?? e.message ?? String(err)}`);
+  }
+
+  private httpsAgent(): Agent {
+    this.agent ??= this.guard.httpsAgent(this.config.pushProviders.ca ? { ca: this.config.pushProviders.ca } : {});
+    return this.agent;
+  }
+}
