@@ -8,6 +8,7 @@ import { EmailConnectorsModule } from './connectors/email/email.module.js';
 import { InAppModule } from './connectors/in-app/in-app.module.js';
 import { SmsModule } from './connectors/sms/sms.module.js';
 import { WhatsAppModule } from './connectors/whatsapp/whatsapp.module.js';
+import { ChatModule } from './connectors/chat/chat.module.js';
 import type { Database } from './database/database.js';
 import { DatabaseModule } from './database/database.module.js';
 import { SignalsModule } from './database/signals/signals.module.js';
@@ -54,6 +55,7 @@ export class AppModule {
         EmailConnectorsModule,
         SmsModule,
         WhatsAppModule,
+        ChatModule,
         PacingModule,
         GovernanceModule,
         JobsModule,

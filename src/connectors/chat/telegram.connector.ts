@@ -1,0 +1,65 @@
+import { Inject } from '@nestjs/common';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { Connector, DeliveryResult, OutboundMessage } from '../connector.js';
+import { NotifyConnector } from '../connector.decorator.js';
+import { postJson } from '../json-http.js';
+import { ProviderError } from '../provider-error.js';
+import { chatLink, chatOptions, chatText } from './chat-text.js';
+import { classifyTelegramAnswer } from './telegram/telegram-errors.js';
+
+/** A chat id (negative for groups, -100… for supergroups and channels) or a public @channelusername. */
+const CHAT_ID = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/;
+
+/**
+ * TELEGRAM_PROVIDER=telegram: Bot API `sendMessage` with TELEGRAM_BOT_TOKEN, plain text (no
+ * parse mode, so user text cannot break formatting), link previews off, an inline button to
+ * `url` when there is one, and the forum topic from chat.telegram_thread_id.
+ */
+@NotifyConnector()
+export class TelegramConnector implements Connector {
+  readonly channel = 'telegram' as const;
+  readonly provider = 'telegram';
+  readonly batchMax = 1;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  validateConfiguration(): void {
+    if (!this.config.chat.telegram.botToken) throw new Error('TELEGRAM_PROVIDER=telegram: TELEGRAM_BOT_TOKEN is not set; create a bot with @BotFather and copy its token.');
+  }
+
+  async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
+    return Promise.all(messages.map((m) => this.sendOne(m)));
+  }
+
+  private async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
+    if (!CHAT_ID.test(message.recipient)) {
+      return { ok: false, error: ProviderError.permanent('A Telegram recipient is a chat id (123456789, -1001234567890) or a public @channelusername.', { deadRecipient: true }) };
+    }
+    const text = chatText(message);
+    if (!text) return { ok: false, error: ProviderError.permanent('Nothing to send: give a body, a subject or chat.text.') };
+    const options = chatOptions(message);
+    const link = chatLink(message);
+    const body = {
+      chat_id: /^-?\d+$/.test(message.recipient) ? Number(message.recipient) : message.recipient,
+      text,
+      link_preview_options: { is_disabled: true },
+      ...(link ? { reply_markup: { inline_keyboard: [[{ text: options.button ?? 'Open', url: link }]] } } : {}),
+      ...(options.telegram_thread_id ? { message_thread_id: Number(options.telegram_thread_id) } : {}),
+    };
+    const { botToken, apiBase } = this.config.chat.telegram;
+    try {
+      // The token is part of the path (Bot API convention): postJson never puts the URL in an error.
+      const answer = await postJson(`${apiBase}/bot${botToken}/sendMessage`, body, { timeoutMs: this.config.outbound.timeoutMs, what: 'telegram' });
+      const parsed = answer.json as { ok?: boolean; result?: { message_id?: unknown } } | undefined;
+      if (answer.status === 200 && parsed?.ok === true) {
+        const id = parsed.result?.message_id;
+        return { ok: true, providerMessageId: typeof id === 'number' || typeof id === 'string' ? String(id) : null };
+      }
+      return { ok: false, error: classifyTelegramAnswer(answer) };
+    } catch (err) {
+      if (err instanceof ProviderError) return { ok: false, error: err };
+      throw err;
+    }
+  }
+}
