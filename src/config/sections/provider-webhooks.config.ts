@@ -1,5 +1,16 @@
+import { z } from 'zod';
+import { sendgridPublicKey } from '../../governance/provider-webhooks/verifiers/sendgrid-ecdsa.js';
 import { defineSection } from '../define-section.js';
 import { envInt, envString } from '../env-helpers.js';
+
+function isSendgridKey(value: string): boolean {
+  try {
+    sendgridPublicKey(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Provider webhooks in (src/governance/provider-webhooks/): the secrets that authenticate them.
@@ -19,6 +30,17 @@ export const providerWebhooksSection = defineSection(
     WHATSAPP_APP_SECRET: envString({ min: 16, hint: 'the App Secret from the Meta app dashboard (Settings → Basic)' }),
     /** Meta: the token you type in the webhook setup; notifyd echoes the challenge when it matches. */
     WHATSAPP_VERIFY_TOKEN: envString({ min: 8, hint: 'choose a random value, e.g. the output of `openssl rand -hex 16`' }),
+    /**
+     * SendGrid: the verification key of the signed Event Webhook (Settings → Mail Settings →
+     * Event Webhook → Signature Verification), base64 of an ECDSA P-256 public key.
+     */
+    SENDGRID_WEBHOOK_PUBLIC_KEY: z.preprocess(
+      (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+      z
+        .string()
+        .refine(isSendgridKey, { message: 'must be the base64 ECDSA P-256 public key SendGrid shows for the signed Event Webhook (it starts with MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE)' })
+        .optional(),
+    ),
     /** Largest clock difference accepted on signed timestamps (Svix, SendGrid), seconds. */
     PROVIDER_WEBHOOK_TOLERANCE_SECS: envInt({ default: 300, min: 30, max: 3_600 }),
   },
@@ -30,6 +52,7 @@ export const providerWebhooksSection = defineSection(
       resendSecret: env.RESEND_WEBHOOK_SECRET,
       postmark: { username: env.POSTMARK_WEBHOOK_USERNAME, password: env.POSTMARK_WEBHOOK_PASSWORD },
       whatsapp: { appSecret: env.WHATSAPP_APP_SECRET, verifyToken: env.WHATSAPP_VERIFY_TOKEN },
+      sendgridPublicKey: env.SENDGRID_WEBHOOK_PUBLIC_KEY ? sendgridPublicKey(env.SENDGRID_WEBHOOK_PUBLIC_KEY) : undefined,
       toleranceSecs: env.PROVIDER_WEBHOOK_TOLERANCE_SECS,
     };
   },

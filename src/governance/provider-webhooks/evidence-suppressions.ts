@@ -9,7 +9,7 @@ export interface EvidenceSuppression {
   channel: 'email' | 'sms' | 'whatsapp';
   address: string;
   scope: 'all' | 'marketing';
-  reason: 'bounce' | 'complaint' | 'stop';
+  reason: 'bounce' | 'complaint' | 'stop' | 'unsubscribe';
   /** Audit actor, e.g. `resend-webhook`. */
   source: string;
   evidence: Record<string, unknown>;

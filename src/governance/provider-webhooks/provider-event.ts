@@ -17,7 +17,7 @@ export interface SuppressionRequest {
   channel: 'email' | 'sms' | 'whatsapp';
   /** `all` blocks every message; `marketing` only bulk/marketing ones. */
   scope: 'all' | 'marketing';
-  reason: 'bounce' | 'complaint' | 'stop';
+  reason: 'bounce' | 'complaint' | 'stop' | 'unsubscribe';
   /** Addresses to suppress; empty means "the job's recipient". */
   addresses: string[];
 }

@@ -25,8 +25,12 @@ const STAMPS: Partial<Record<EvidenceKind, string>> = {
 export class ProviderEventsRepository {
   constructor(private readonly db: Db) {}
 
+  /** The job named by id, else the one job holding the message id (none if several share it). */
   async findJob(runner: QueryRunner, jobId: string | null, providerMessageId: string | null): Promise<EvidenceJob | undefined> {
-    const job = await this.db.one<EvidenceJob>(sql.FIND_JOB, [jobId, providerMessageId], runner);
+    const rows = await this.db.rows<EvidenceJob & { rank: number }>(sql.FIND_JOB, [jobId, providerMessageId], runner);
+    const byMessage = rows.filter((r) => r.rank === 2);
+    const found = rows.find((r) => r.rank === 1) ?? (byMessage.length === 1 ? byMessage[0] : undefined);
+    const job = found && { id: found.id, projectId: found.projectId, channel: found.channel, recipient: found.recipient, status: found.status, providerMessageId: found.providerMessageId };
     if (job) await this.db.exec(sql.LOCK_JOB, [job.id], runner);
     return job;
   }

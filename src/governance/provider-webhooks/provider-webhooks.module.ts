@@ -5,6 +5,7 @@ import { ProviderEventsRepository } from './provider-events.repository.js';
 import { ProviderEvidenceService } from './provider-evidence.service.js';
 import { PostmarkWebhookController } from './postmark-webhook.controller.js';
 import { ResendWebhookController } from './resend-webhook.controller.js';
+import { SendgridWebhookController } from './sendgrid-webhook.controller.js';
 import { TwilioWebhookController } from './twilio-webhook.controller.js';
 import { WhatsAppWebhookController } from './whatsapp-webhook.controller.js';
 
@@ -14,7 +15,7 @@ import { WhatsAppWebhookController } from './whatsapp-webhook.controller.js';
  */
 @Module({
   imports: [WebhooksModule],
-  controllers: [ResendWebhookController, PostmarkWebhookController, TwilioWebhookController, WhatsAppWebhookController],
+  controllers: [ResendWebhookController, PostmarkWebhookController, TwilioWebhookController, WhatsAppWebhookController, SendgridWebhookController],
   providers: [ProviderEventsRepository, ProviderEvidenceService, EvidenceSuppressions],
 })
 export class ProviderWebhooksModule {}

@@ -6,17 +6,18 @@
  */
 
 /**
- * The job an event is about: by our job id when the message carried it (primary key), else by
- * the provider's message id (jobs_provider_message_idx). $1 job id (uuid or null), $2 message id.
- * FOR UPDATE: concurrent events of one job (delivered and bounced racing) apply one at a time.
+ * The jobs an event may be about: by our job id when the message carried it (primary key,
+ * rank 1), else by the provider's message id (jobs_provider_message_idx, rank 2). Up to two
+ * rank-2 rows are read so that a message id shared by several jobs (one provider call for a
+ * batch) is recognised as ambiguous rather than applied to an arbitrary one of them.
+ * $1 job id (uuid or null), $2 message id.
  */
 export const FIND_JOB = `
-  SELECT id, project_id AS "projectId", channel, recipient, status, provider_message_id AS "providerMessageId"
-    FROM (SELECT j.*, 1 AS rank FROM jobs j WHERE j.id = $1::uuid
-          UNION ALL
-          SELECT j.*, 2 AS rank FROM jobs j WHERE $2::text IS NOT NULL AND j.provider_message_id = $2) m
-   ORDER BY rank
-   LIMIT 1`;
+  (SELECT id, project_id AS "projectId", channel, recipient, status, provider_message_id AS "providerMessageId", 1 AS rank
+     FROM jobs WHERE id = $1::uuid)
+  UNION ALL
+  (SELECT id, project_id, channel, recipient, status, provider_message_id, 2
+     FROM jobs WHERE $2::text IS NOT NULL AND provider_message_id = $2 LIMIT 2)`;
 
 /** Row lock on the job found, taken before the effect (FOR UPDATE cannot sit on a UNION). */
 export const LOCK_JOB = `SELECT 1 FROM jobs WHERE id = $1 FOR UPDATE`;

@@ -1,0 +1,46 @@
+import { Controller, Headers, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
+import { ProviderEvidenceService } from './provider-evidence.service.js';
+import { sendgridEvents } from './providers/sendgrid.events.js';
+import { RawBody, rawBodyOf } from './raw-body.hook.js';
+import { verifySendgridSignature } from './verifiers/sendgrid-ecdsa.js';
+import { badPayload, parseJsonBody, requireSecret, verified } from './webhook-request.js';
+
+@ApiTags('Provider webhooks')
+@Controller('webhooks')
+export class SendgridWebhookController {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly evidence: ProviderEvidenceService,
+  ) {}
+
+  @Post('sendgrid')
+  @HttpCode(200)
+  @RawBody()
+  @ApiOperation({
+    operationId: 'sendgridWebhook',
+    summary: 'SendGrid signed Event Webhook (delivered, bounce, spamreport, open, click, unsubscribe), ECDSA verified',
+    description:
+      'Verifies `X-Twilio-Email-Event-Webhook-Signature` (ECDSA P-256 over the `…-Timestamp` value and the raw body) with SENDGRID_WEBHOOK_PUBLIC_KEY. One event per ' +
+      'array entry, keyed by `sg_event_id`; the job from the `notifyd_job_id` custom arg or `sg_message_id`. Hard bounces and spam reports suppress the address; unsubscribes suppress marketing email.',
+  })
+  @ApiErrors(400, 401, 503)
+  async sendgridWebhook(@Req() req: FastifyRequest, @Headers() headers: Record<string, string | string[] | undefined>): Promise<ProviderWebhookResponseDto> {
+    const key = requireSecret(this.config.providerWebhooks.sendgridPublicKey, 'SENDGRID_WEBHOOK_PUBLIC_KEY', 'SendGrid');
+    const { raw } = rawBodyOf(req);
+    verified('SendGrid', () => verifySendgridSignature(key, headers, raw, { toleranceSecs: this.config.providerWebhooks.toleranceSecs }));
+    const body = parseJsonBody(raw, 'SendGrid');
+    let events;
+    try {
+      events = sendgridEvents(body);
+    } catch (err) {
+      throw badPayload('SendGrid', err);
+    }
+    return { success: true, ...(await this.evidence.apply(events)) };
+  }
+}

@@ -1,0 +1,40 @@
+import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { header, VerificationError } from './verification.js';
+
+/**
+ * The public key SendGrid shows for a signed Event Webhook: base64 of a DER SubjectPublicKeyInfo
+ * for an ECDSA P-256 key. Throws when the value is not one (caught at config time).
+ */
+export function sendgridPublicKey(base64: string): KeyObject {
+  const key = createPublicKey({ key: Buffer.from(base64.replace(/\s+/g, ''), 'base64'), format: 'der', type: 'spki' });
+  if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new Error('not an ECDSA P-256 public key');
+  return key;
+}
+
+/**
+ * SendGrid's signed Event Webhook: `X-Twilio-Email-Event-Webhook-Signature` is a base64 DER
+ * ECDSA (P-256, SHA-256) signature over the `…-Timestamp` header's value followed by the raw
+ * body. The timestamp must be within `toleranceSecs` of now (SendGrid signs each attempt).
+ */
+export function verifySendgridSignature(
+  key: KeyObject,
+  headers: Record<string, string | string[] | undefined>,
+  rawBody: Buffer,
+  opts: { toleranceSecs: number; now?: Date },
+): void {
+  const signature = header(headers, 'x-twilio-email-event-webhook-signature');
+  const timestamp = header(headers, 'x-twilio-email-event-webhook-timestamp');
+  if (!signature || !timestamp) throw new VerificationError('missing X-Twilio-Email-Event-Webhook-Signature or -Timestamp header');
+  if (!/^\d{1,12}$/.test(timestamp)) throw new VerificationError('X-Twilio-Email-Event-Webhook-Timestamp is not a Unix time in seconds');
+  const now = Math.floor((opts.now ?? new Date()).getTime() / 1000);
+  if (Math.abs(now - Number(timestamp)) > opts.toleranceSecs) {
+    throw new VerificationError(`X-Twilio-Email-Event-Webhook-Timestamp is more than ${opts.toleranceSecs} s away from now`);
+  }
+  let ok = false;
+  try {
+    ok = verify('sha256', Buffer.concat([Buffer.from(timestamp), rawBody]), { key, dsaEncoding: 'der' }, Buffer.from(signature, 'base64'));
+  } catch {
+    ok = false; // a signature that is not DER at all
+  }
+  if (!ok) throw new VerificationError('X-Twilio-Email-Event-Webhook-Signature does not match the timestamp and body');
+}
