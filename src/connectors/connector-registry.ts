@@ -28,6 +28,7 @@ export class ConnectorRegistry implements OnModuleInit {
   private readonly logger = new Logger(ConnectorRegistry.name);
   private readonly available = new Map<string, Connector>();
   private readonly selected = new Map<Channel, Connector>();
+  private readonly fallbacks = new Map<Channel, Connector>();
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -44,20 +45,35 @@ export class ConnectorRegistry implements OnModuleInit {
     for (const channel of CHANNELS) {
       const provider = this.config.connectors.providers[channel];
       if (!provider) continue;
-      const connector = this.available.get(key(channel, provider));
-      if (!connector) {
-        const choices = [...this.available.values()].filter((c) => c.channel === channel).map((c) => c.provider);
-        throw new Error(
-          `${PROVIDER_VARIABLE[channel]}=${provider}: no connector implements ${channel}/${provider}. ` +
-            `Available for ${channel}: ${choices.join(', ')}. Fix the variable, or register a connector for it (docs/CONNECTORS.md).`,
-        );
+      this.selected.set(channel, await this.resolve(channel, provider, PROVIDER_VARIABLE[channel]));
+      const fallback = this.config.failover.fallbacks[channel];
+      if (!fallback) continue;
+      const variable = `${PROVIDER_VARIABLE[channel].replace('_PROVIDER', '')}_FALLBACK_PROVIDER`;
+      if (fallback === provider) throw new Error(`${variable}=${fallback} is the primary provider itself; name another provider, or unset it.`);
+      this.fallbacks.set(channel, await this.resolve(channel, fallback, variable));
+    }
+    for (const [channel, fallback] of Object.entries(this.config.failover.fallbacks)) {
+      if (fallback && !this.selected.has(channel as Channel)) {
+        throw new Error(`${channel.toUpperCase()}_FALLBACK_PROVIDER=${fallback} is set but ${PROVIDER_VARIABLE[channel as Channel]} is not: a fallback needs a primary.`);
       }
-      await connector.validateConfiguration?.();
-      this.selected.set(channel, connector);
     }
     this.logger.log(
-      `channels: ${[...this.selected].map(([channel, c]) => `${channel}→${c.provider}`).join(', ') || 'none configured'}`,
+      `channels: ${[...this.selected].map(([channel, c]) => `${channel}→${c.provider}${this.fallbacks.has(channel) ? ` (fallback ${this.fallbacks.get(channel)!.provider})` : ''}`).join(', ') || 'none configured'}`,
     );
+  }
+
+  /** The connector named by `variable` for a channel, with its configuration checked. */
+  private async resolve(channel: Channel, provider: string, variable: string): Promise<Connector> {
+    const connector = this.available.get(key(channel, provider));
+    if (!connector) {
+      const choices = [...this.available.values()].filter((c) => c.channel === channel).map((c) => c.provider);
+      throw new Error(
+        `${variable}=${provider}: no connector implements ${channel}/${provider}. ` +
+          `Available for ${channel}: ${choices.join(', ')}. Fix the variable, or register a connector for it (docs/CONNECTORS.md).`,
+      );
+    }
+    await connector.validateConfiguration?.();
+    return connector;
   }
 
   private register(connector: Connector, source: string): void {
@@ -77,6 +93,16 @@ export class ConnectorRegistry implements OnModuleInit {
   /** The connector configured for a channel, or undefined when the channel is not configured. */
   forChannel(channel: Channel): Connector | undefined {
     return this.selected.get(channel);
+  }
+
+  /** The channel's fallback provider (`<CHANNEL>_FALLBACK_PROVIDER`), if one is configured. */
+  fallbackFor(channel: Channel): Connector | undefined {
+    return this.fallbacks.get(channel);
+  }
+
+  /** A registered connector by channel and provider name, whether selected or not. */
+  connector(channel: Channel, provider: string): Connector | undefined {
+    return this.available.get(key(channel, provider));
   }
 
   isConfigured(channel: Channel): boolean {

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ConnectorRegistry } from './connector-registry.js';
+import { FailoverBreaker } from './failover/failover-breaker.js';
 import { OutboundGuard } from './ssrf/outbound-guard.js';
 
 /**
@@ -11,7 +12,7 @@ import { OutboundGuard } from './ssrf/outbound-guard.js';
 @Global()
 @Module({
   imports: [DiscoveryModule],
-  providers: [ConnectorRegistry, OutboundGuard],
-  exports: [ConnectorRegistry, OutboundGuard],
+  providers: [ConnectorRegistry, OutboundGuard, FailoverBreaker],
+  exports: [ConnectorRegistry, OutboundGuard, FailoverBreaker],
 })
 export class ConnectorsModule {}

@@ -199,9 +199,13 @@ export class PacingService {
   async pausedForClaim(): Promise<PausedForClaim> {
     const channels = new Set<string>();
     const projectChannels = new Set<string>();
-    for (const p of (await this.pauses.current(PAUSE_VISIBILITY_MS)).values()) {
+    const paused = [...(await this.pauses.current(PAUSE_VISIBILITY_MS)).values()];
+    for (const p of paused) {
       // A pause of a provider this replica does not use for the channel does not hold its jobs.
       if (this.registry.forChannel(p.channel as Channel)?.provider !== p.provider) continue;
+      // Nor does the primary's pause while the channel's fallback is free to take its traffic.
+      const fallback = this.registry.fallbackFor(p.channel as Channel)?.provider;
+      if (fallback && !paused.some((q) => q.channel === p.channel && q.provider === fallback && (q.projectId ?? null) === (p.projectId ?? null))) continue;
       if (p.projectId) projectChannels.add(`${p.projectId}/${p.channel}`);
       else channels.add(p.channel);
     }

@@ -3,6 +3,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { Connector, DeliveryResult, OutboundMessage } from '../../connectors/connector.js';
 import { ConnectorRegistry } from '../../connectors/connector-registry.js';
+import { FailoverBreaker } from '../../connectors/failover/failover-breaker.js';
 import { ProviderError } from '../../connectors/provider-error.js';
 import { GovernanceService, type Refusal } from '../../governance/governance.service.js';
 import { type Lane, laneKey } from '../../pacing/lane.js';
@@ -22,6 +23,8 @@ interface Chunk {
   connector: Connector;
   jobs: ClaimedJob[];
   messages: OutboundMessage[];
+  /** Set on a primary's chunk when the channel has a fallback: refusals that may fail over go there. */
+  fallback?: Connector;
 }
 
 /** Lets the worker stop a dispatch from starting new provider calls during shutdown. */
@@ -54,6 +57,7 @@ export class Dispatcher {
     private readonly projects: ProjectsService,
     private readonly repository: WorkerRepository,
     private readonly events: DeliveryEvents,
+    private readonly breaker: FailoverBreaker,
   ) {}
 
   async dispatch(jobs: ClaimedJob[], control: DispatchControl): Promise<void> {
@@ -95,7 +99,9 @@ export class Dispatcher {
       ),
       this.projects.senders([...new Set(jobs.map((j) => j.projectId))]),
     ]);
-    const byLane = new Map<string, { lane: Lane; connector: Connector; jobs: ClaimedJob[] }>();
+    await this.breaker.refresh().catch((err) => this.logger.warn(`failover breakers not read: ${(err as Error).message}`));
+    const byLane = new Map<string, { lane: Lane; connector: Connector; fallback?: Connector; jobs: ClaimedJob[] }>();
+    const restingMoved = new Map<string, { lane: Lane; count: number }>();
     for (const job of jobs) {
       const connector = this.registry.forChannel(job.channel);
       if (!connector) {
@@ -116,17 +122,36 @@ export class Dispatcher {
         outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: verdict.reason, runAt: verdict.until ?? new Date(Date.now() + DEFER_MS) });
         continue;
       }
-      const lane: Lane = { channel: job.channel, provider: connector.provider };
+      const primaryLane: Lane = { channel: job.channel, provider: connector.provider };
+      const fallback = this.registry.fallbackFor(job.channel);
+      // While the primary's breaker rests it, its traffic goes straight to the fallback.
+      const resting = fallback !== undefined && this.breaker.isResting(primaryLane);
+      const route = resting ? fallback : connector;
+      const lane: Lane = { channel: job.channel, provider: route.provider };
+      if (resting) {
+        const moved = restingMoved.get(laneKey(primaryLane)) ?? { lane: primaryLane, count: 0 };
+        restingMoved.set(laneKey(primaryLane), { lane: primaryLane, count: moved.count + 1 });
+      }
       const key = laneKey(lane);
-      if (!byLane.has(key)) byLane.set(key, { lane, connector, jobs: [] });
+      if (!byLane.has(key)) byLane.set(key, { lane, connector: route, fallback: resting ? undefined : fallback, jobs: [] });
       byLane.get(key)!.jobs.push(job);
     }
+    for (const { lane, count } of restingMoved.values()) {
+      await this.breaker.countFailovers(lane, count).catch((err) => this.logger.warn(`failovers not counted: ${(err as Error).message}`));
+    }
     const chunks: Chunk[] = [];
-    for (const { lane, connector, jobs: laneJobs } of byLane.values()) {
-      for (let i = 0; i < laneJobs.length; i += connector.batchMax) {
-        const slice = laneJobs.slice(i, i + connector.batchMax);
-        chunks.push({ lane, connector, jobs: slice, messages: slice.map((j) => buildMessage(j, this.sender(j.projectId, senders))) });
-      }
+    for (const { lane, connector, fallback, jobs: laneJobs } of byLane.values()) {
+      chunks.push(...this.cut(lane, connector, laneJobs, (j) => buildMessage(j, this.sender(j.projectId, senders)), fallback));
+    }
+    return chunks;
+  }
+
+  /** Cuts a lane's jobs into calls of at most the connector's batchMax. */
+  private cut(lane: Lane, connector: Connector, jobs: ClaimedJob[], message: (job: ClaimedJob, index: number) => OutboundMessage, fallback?: Connector): Chunk[] {
+    const chunks: Chunk[] = [];
+    for (let i = 0; i < jobs.length; i += connector.batchMax) {
+      const slice = jobs.slice(i, i + connector.batchMax);
+      chunks.push({ lane, connector, fallback, jobs: slice, messages: slice.map((j, k) => message(j, i + k)) });
     }
     return chunks;
   }
@@ -140,6 +165,7 @@ export class Dispatcher {
 
   private async sendChunk(chunk: Chunk, outcomes: Outcomes, control: DispatchControl, refusals: Refusal[]): Promise<void> {
     let results = await this.call(chunk.connector, chunk.lane, chunk.messages, control);
+    if (results === 'paused' && chunk.fallback) return this.failOverChunk(chunk, chunk.fallback, outcomes, control, refusals);
     if (results === 'paused') return this.holdBack(chunk.jobs, chunk.lane, outcomes);
     if (chunk.jobs.length > 1 && results.every((r) => !r.ok && r.error.kind === 'permanent')) {
       // A whole batch refused (e.g. one bad address in a Resend batch): retry item by item so
@@ -156,14 +182,51 @@ export class Dispatcher {
       results = single;
     }
     const pause = await this.pauseForRefusals(chunk, results);
+    const providers = results.map(() => chunk.connector.provider);
+    const pauses = results.map(() => pause);
+    if (chunk.fallback) await this.failOver(chunk, chunk.fallback, results, providers, pauses, control);
     for (let i = 0; i < results.length; i++) {
-      this.settle(chunk, chunk.jobs[i], results[i], outcomes, pause);
+      this.settle(providers[i], chunk.jobs[i], results[i], outcomes, pauses[i]);
       const r = results[i];
       if (!r.ok && (r.error.deadRecipient || r.error.providerCode)) {
         const job = chunk.jobs[i];
-        refusals.push({ jobId: job.id, projectId: job.projectId, channel: job.channel, recipient: job.recipient, provider: chunk.connector.provider, error: r.error });
+        refusals.push({ jobId: job.id, projectId: job.projectId, channel: job.channel, recipient: job.recipient, provider: providers[i], error: r.error });
       }
     }
+  }
+
+  /**
+   * Failover: every message the primary refused as transient or rate-limited goes through the
+   * fallback at once, and the primary's breaker trips (it rests for the cooldown). Permanent
+   * refusals never fail over: the message itself is at fault. If the fallback's lane is paused,
+   * the primary's answers stand (the jobs retry or wait as the primary said).
+   */
+  private async failOver(chunk: Chunk, fallback: Connector, results: DeliveryResult[], providers: string[], pauses: (LanePause | undefined)[], control: DispatchControl): Promise<void> {
+    const moved = results.flatMap((r, i) => (!r.ok && (r.error.kind === 'transient' || r.error.kind === 'rate_limited') ? [i] : []));
+    if (moved.length === 0) return;
+    const first = results[moved[0]] as { ok: false; error: ProviderError };
+    await this.breaker
+      .trip(chunk.lane, fallback.provider, moved.length, `${chunk.connector.provider}: ${first.error.message}`)
+      .catch((err) => this.logger.warn(`failover breaker not recorded: ${(err as Error).message}`));
+    const lane: Lane = { channel: chunk.lane.channel, provider: fallback.provider };
+    for (let k = 0; k < moved.length; k += fallback.batchMax) {
+      const indexes = moved.slice(k, k + fallback.batchMax);
+      const answer = await this.call(fallback, lane, indexes.map((i) => chunk.messages[i]), control);
+      if (answer === 'paused') continue;
+      const pause = await this.pauseForRefusals({ lane, connector: fallback }, answer);
+      indexes.forEach((i, n) => {
+        results[i] = answer[n];
+        providers[i] = fallback.provider;
+        pauses[i] = pause;
+      });
+    }
+  }
+
+  /** The primary's lane is paused (its 429 outlasts the breaker's cooldown): the whole chunk goes to the fallback. */
+  private async failOverChunk(chunk: Chunk, fallback: Connector, outcomes: Outcomes, control: DispatchControl, refusals: Refusal[]): Promise<void> {
+    await this.breaker.countFailovers(chunk.lane, chunk.jobs.length).catch(() => undefined);
+    const lane: Lane = { channel: chunk.lane.channel, provider: fallback.provider };
+    for (const part of this.cut(lane, fallback, chunk.jobs, (_job, i) => chunk.messages[i])) await this.sendChunk(part, outcomes, control, refusals);
   }
 
   /** Jobs that met a paused lane (or a shutdown while waiting for their slot) go back without a provider call and without using an attempt. */
@@ -179,7 +242,7 @@ export class Dispatcher {
    * RATE_LIMIT_PAUSE_SECS); a daily/monthly quota error pauses it until the announced reset
    * (or QUOTA_PAUSE_SECS). A successful answer's quota headers feed adaptive pacing.
    */
-  private async pauseForRefusals(chunk: Chunk, results: DeliveryResult[]): Promise<LanePause | undefined> {
+  private async pauseForRefusals(chunk: Pick<Chunk, 'lane' | 'connector'>, results: DeliveryResult[]): Promise<LanePause | undefined> {
     const refusals = results.flatMap((r) => (!r.ok && (r.error.kind === 'rate_limited' || r.error.quotaExhausted) ? [r.error] : []));
     if (refusals.length === 0) {
       const hint = results.findLast((r) => r.ok)?.quota;
@@ -215,8 +278,7 @@ export class Dispatcher {
     }
   }
 
-  private settle(chunk: Chunk, job: ClaimedJob, result: DeliveryResult, outcomes: Outcomes, pause: LanePause | undefined): void {
-    const provider = chunk.connector.provider;
+  private settle(provider: string, job: ClaimedJob, result: DeliveryResult, outcomes: Outcomes, pause: LanePause | undefined): void {
     if (result.ok) {
       if (result.skipped) outcomes.skipped.push({ id: job.id, attempts: job.attempts, reason: result.skipped });
       else if (result.inbox) outcomes.inbox.push({ id: job.id, attempts: job.attempts, provider, projectId: job.projectId, message: result.inbox });
