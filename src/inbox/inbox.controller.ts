@@ -15,6 +15,7 @@ import {
 import { presentMessage } from './inbox.presenter.js';
 import { InboxService } from './inbox.service.js';
 import { StreamTickets } from './stream/stream-tickets.js';
+import { SubscribersService } from '../subscribers/subscribers.service.js';
 
 /** A subscriber's inbox: a subscriber token for that subscriber, or the project key. */
 @ApiTags('Inbox')
@@ -24,6 +25,7 @@ export class InboxController {
   constructor(
     private readonly inbox: InboxService,
     private readonly tickets: StreamTickets,
+    private readonly subscribers: SubscribersService,
   ) {}
 
   @Get()
@@ -69,8 +71,10 @@ export class InboxController {
   @Post('stream-ticket')
   @HttpCode(200)
   @ApiOperation({ operationId: 'createStreamTicket', summary: 'A single-use, one-minute ticket to open the realtime stream' })
-  @ApiErrors(400)
+  @ApiErrors(400, 404)
   async createStreamTicket(@CurrentInbox() p: InboxPrincipal): Promise<StreamTicketResponseDto> {
+    // A ticket is a row: none for a subscriber the project does not have (404 names the fix).
+    await this.subscribers.get(p.project.id, p.subscriberId);
     const { ticket, expiresInSeconds } = await this.tickets.issue(p.project.id, p.subscriberId);
     return { ticket, expires_in_seconds: expiresInSeconds, stream_url: `/v1/inbox/${encodeURIComponent(p.subscriberId)}/stream?ticket=${ticket}` };
   }

@@ -1,5 +1,6 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { JobsModule } from '../jobs/jobs.module.js';
+import { SubscribersModule } from '../subscribers/subscribers.module.js';
 import { WorkflowEngine } from '../workflows/engine/workflow-engine.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
 import { InboxAuthGuard } from './auth/inbox-auth.guard.js';
@@ -20,7 +21,7 @@ import { InboxWidgetController } from './web/inbox-widget.controller.js';
  * tokens, the SSE stream with replay, and the embeddable web component.
  */
 @Module({
-  imports: [JobsModule, WorkflowsModule],
+  imports: [JobsModule, WorkflowsModule, SubscribersModule],
   controllers: [InboxController, InboxStreamController, SubscriberTokensController, InboxWidgetController],
   providers: [InboxRepository, InboxService, InboxHub, InboxStreamService, StreamTickets, SubscriberTokens, InboxAuthGuard, InboxMaintenance],
   exports: [InboxService, InboxHub],
