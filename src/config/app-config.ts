@@ -19,6 +19,7 @@ import { workflowsSection } from './sections/workflows.config.js';
 import { smsProvidersSection } from './sections/sms-providers.config.js';
 import { whatsappProvidersSection } from './sections/whatsapp-providers.config.js';
 import { chatProvidersSection } from './sections/chat-providers.config.js';
+import { segmentsSection } from './sections/segments.config.js';
 
 /**
  * The one typed configuration object, built from the environment at boot. To add settings,
@@ -45,6 +46,7 @@ const sections = {
   mcp: mcpSection,
   pushProviders: pushProvidersSection,
   digest: digestSection,
+  segments: segmentsSection,
 };
 
 type Sections = typeof sections;

@@ -9,6 +9,9 @@ import { SendWindowsService } from './send-windows/send-windows.service.js';
 import { CapsController } from './caps/caps.controller.js';
 import { CapsRepository } from './caps/caps.repository.js';
 import { CapsService } from './caps/caps.service.js';
+import { SegmentsController } from './segments/segments.controller.js';
+import { SegmentsRepository } from './segments/segments.repository.js';
+import { SegmentsService } from './segments/segments.service.js';
 
 /**
  * Who may be sent what: suppressions (every channel), and the worker's per-batch screening.
@@ -21,6 +24,7 @@ import { CapsService } from './caps/caps.service.js';
     // Issue 6b: send windows, per-recipient caps.
     SendWindowsController,
     CapsController,
+    SegmentsController,
   ],
   providers: [
     GovernanceService,
@@ -31,6 +35,8 @@ import { CapsService } from './caps/caps.service.js';
     SendWindowsService,
     CapsRepository,
     CapsService,
+    SegmentsRepository,
+    SegmentsService,
   ],
   exports: [
     GovernanceService,
@@ -38,6 +44,7 @@ import { CapsService } from './caps/caps.service.js';
     // Issue 6b.
     SendWindowsService,
     CapsService,
+    SegmentsService,
   ],
 })
 export class GovernanceModule {}

@@ -1,4 +1,6 @@
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsOptional, IsString, Matches } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsObject, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
+import { SEGMENT_SCHEMA } from '../../governance/segments/dto/segment.dto.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 import { MessageContentDto } from './send.dto.js';
 
@@ -7,15 +9,26 @@ export const BATCH_MAX_SUBSCRIBERS = 10_000;
 
 export class BatchRequestDto extends MessageContentDto {
   /**
-   * Subscriber ids to send to (at most 10 000 per call; duplicates are sent once).
+   * Subscriber ids to send to (at most 10 000 per call; duplicates are sent once). Give
+   * either `subscribers` or `segment`.
    * @example ["user_1", "user_2", "user_3"]
    */
+  @ValidateIf((o: BatchRequestDto) => o.segment === undefined || o.subscribers !== undefined)
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(BATCH_MAX_SUBSCRIBERS, { message: `subscribers may hold at most ${BATCH_MAX_SUBSCRIBERS} ids per call; split the audience into several calls` })
   @IsString({ each: true })
   @Matches(SUBSCRIBER_ID_PATTERN, { each: true, message: 'each value in subscribers must be 1–255 printable characters' })
-  subscribers: string[];
+  subscribers?: string[];
+
+  /**
+   * Send to every subscriber a segment matches (instead of `subscribers`), read and queued in
+   * pages of SEGMENT_PAGE_SIZE: no size limit.
+   */
+  @ApiProperty({ required: false, allOf: [SEGMENT_SCHEMA] })
+  @IsOptional()
+  @IsObject()
+  segment?: Record<string, unknown>;
 
   /**
    * Makes the whole batch safe to replay: each job's key is `<key>-<subscriber>-<channel>`.
