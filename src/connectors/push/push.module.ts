@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { PushTokensModule } from '../../push-tokens/push-tokens.module.js';
+import { FcmSender } from './fcm/fcm.sender.js';
 import { PushConnector } from './push.connector.js';
 import { WebPushSender } from './web-push/web-push.sender.js';
 
 /** PUSH_PROVIDER=native: Web Push, FCM and APNs behind one push connector. */
 @Module({
   imports: [PushTokensModule],
-  providers: [PushConnector, WebPushSender],
+  providers: [PushConnector, WebPushSender, FcmSender],
 })
 export class PushModule {}
