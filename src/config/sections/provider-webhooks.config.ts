@@ -1,7 +1,20 @@
 import { z } from 'zod';
 import { sendgridPublicKey } from '../../governance/provider-webhooks/verifiers/sendgrid-ecdsa.js';
 import { defineSection } from '../define-section.js';
-import { envInt, envString } from '../env-helpers.js';
+import { envInt, envList, envString, envUrl } from '../env-helpers.js';
+
+/** The SNS test base: loopback only, never in production (it would let forged SNS messages verify). */
+function testEndpointBase(value: string | undefined, nodeEnv: unknown): string | undefined {
+  if (!value) return undefined;
+  const problem =
+    String(nodeEnv ?? '').trim().toLowerCase() === 'production'
+      ? 'is refused when NODE_ENV=production: it is for tests only. Remove it.'
+      : !['127.0.0.1', '[::1]', 'localhost'].includes(new URL(value).hostname)
+        ? 'must be a loopback URL (127.0.0.1, [::1] or localhost): it is for tests only.'
+        : null;
+  if (problem) throw new Error(`Invalid configuration:\n  - SNS_TEST_ENDPOINT_BASE ${problem}`);
+  return value.endsWith('/') ? value : `${value}/`;
+}
 
 function isSendgridKey(value: string): boolean {
   try {
@@ -41,6 +54,15 @@ export const providerWebhooksSection = defineSection(
         .refine(isSendgridKey, { message: 'must be the base64 ECDSA P-256 public key SendGrid shows for the signed Event Webhook (it starts with MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE)' })
         .optional(),
     ),
+    /** Amazon SES via SNS: the topic ARNs whose messages are accepted (comma list); unset turns /webhooks/ses off. */
+    SES_SNS_TOPIC_ARNS: envList(),
+    /**
+     * Tests only: a loopback base URL (e.g. http://127.0.0.1:4567/) from which SNS certificates and
+     * SubscribeURLs may also be fetched. Refused with NODE_ENV=production.
+     */
+    SNS_TEST_ENDPOINT_BASE: envUrl({ protocols: ['http', 'https'] }),
+    /** Read here too (defined by the outbound section): production refuses SNS_TEST_ENDPOINT_BASE. */
+    NODE_ENV: envString(),
     /** Largest clock difference accepted on signed timestamps (Svix, SendGrid), seconds. */
     PROVIDER_WEBHOOK_TOLERANCE_SECS: envInt({ default: 300, min: 30, max: 3_600 }),
   },
@@ -53,6 +75,7 @@ export const providerWebhooksSection = defineSection(
       postmark: { username: env.POSTMARK_WEBHOOK_USERNAME, password: env.POSTMARK_WEBHOOK_PASSWORD },
       whatsapp: { appSecret: env.WHATSAPP_APP_SECRET, verifyToken: env.WHATSAPP_VERIFY_TOKEN },
       sendgridPublicKey: env.SENDGRID_WEBHOOK_PUBLIC_KEY ? sendgridPublicKey(env.SENDGRID_WEBHOOK_PUBLIC_KEY) : undefined,
+      ses: { topicArns: env.SES_SNS_TOPIC_ARNS ?? [], testEndpointBase: testEndpointBase(env.SNS_TEST_ENDPOINT_BASE, env.NODE_ENV) },
       toleranceSecs: env.PROVIDER_WEBHOOK_TOLERANCE_SECS,
     };
   },

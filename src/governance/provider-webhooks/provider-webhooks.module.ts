@@ -6,6 +6,8 @@ import { ProviderEvidenceService } from './provider-evidence.service.js';
 import { PostmarkWebhookController } from './postmark-webhook.controller.js';
 import { ResendWebhookController } from './resend-webhook.controller.js';
 import { SendgridWebhookController } from './sendgrid-webhook.controller.js';
+import { SesWebhookController } from './ses-webhook.controller.js';
+import { SnsClient } from './sns-client.js';
 import { TwilioWebhookController } from './twilio-webhook.controller.js';
 import { WhatsAppWebhookController } from './whatsapp-webhook.controller.js';
 
@@ -15,7 +17,7 @@ import { WhatsAppWebhookController } from './whatsapp-webhook.controller.js';
  */
 @Module({
   imports: [WebhooksModule],
-  controllers: [ResendWebhookController, PostmarkWebhookController, TwilioWebhookController, WhatsAppWebhookController, SendgridWebhookController],
-  providers: [ProviderEventsRepository, ProviderEvidenceService, EvidenceSuppressions],
+  controllers: [ResendWebhookController, PostmarkWebhookController, TwilioWebhookController, WhatsAppWebhookController, SendgridWebhookController, SesWebhookController],
+  providers: [ProviderEventsRepository, ProviderEvidenceService, EvidenceSuppressions, SnsClient],
 })
 export class ProviderWebhooksModule {}

@@ -11,11 +11,16 @@ export function requireSecret<T>(value: T | undefined, variable: string, provide
 
 /** Runs a verifier; a refusal becomes a 401 that says what failed (never the expected value). */
 export function verified<T>(provider: string, verify: () => T): T {
-  try {
-    return verify();
-  } catch (err) {
+  const refuse = (err: unknown): never => {
     if (err instanceof VerificationError) throw new ApiError(401, 'invalid_signature', `${provider} webhook refused: ${err.message}.`);
     throw err;
+  };
+  try {
+    const result = verify();
+    // Asynchronous verifiers (a certificate to fetch) refuse through their promise.
+    return (result instanceof Promise ? result.catch(refuse) : result) as T;
+  } catch (err) {
+    return refuse(err);
   }
 }
 
