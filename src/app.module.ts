@@ -25,6 +25,7 @@ import { ProviderWebhooksModule } from './governance/provider-webhooks/provider-
 import { PushTokensModule } from './push-tokens/push-tokens.module.js';
 import { PushModule } from './connectors/push/push.module.js';
 import { SubscribersModule } from './subscribers/subscribers.module.js';
+import { TemplatesModule } from './templates/templates.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { WorkflowsModule } from './workflows/workflows.module.js';
 
@@ -58,6 +59,7 @@ export class AppModule {
         ChatModule,
         PacingModule,
         GovernanceModule,
+        TemplatesModule,
         JobsModule,
         DigestModule,
         McpModule,

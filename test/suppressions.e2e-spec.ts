@@ -1,30 +1,8 @@
-import { Module } from '@nestjs/common';
-import type { Connector, DeliveryResult, OutboundMessage } from '../src/connectors/connector.js';
-import { NotifyConnector } from '../src/connectors/connector.decorator.js';
 import { ProviderError } from '../src/connectors/provider-error.js';
 import { SuppressionsRepository } from '../src/governance/suppressions/suppressions.repository.js';
 import { RecordingConnector, RecordingConnectorModule } from './helpers/recording-connector.js';
+import { RecordingEmailConnector, RecordingEmailModule } from './helpers/recording-email-connector.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
-
-/** An email provider that records messages and answers as scripted (hard bounce by address). */
-@NotifyConnector()
-class RecordingEmailConnector implements Connector {
-  readonly channel = 'email' as const;
-  readonly provider = 'recording-email';
-  readonly batchMax = 10;
-  messages: OutboundMessage[] = [];
-  bounce = new Set<string>();
-  async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
-    this.messages.push(...messages);
-    return messages.map((m) =>
-      this.bounce.has(m.recipient.toLowerCase())
-        ? { ok: false, error: ProviderError.permanent('HTTP 422: mailbox does not exist', { deadRecipient: true }) }
-        : { ok: true, providerMessageId: `em_${m.jobId}` },
-    );
-  }
-}
-@Module({ providers: [RecordingEmailConnector] })
-class RecordingEmailModule {}
 
 describe('suppressions', () => {
   let t: TestApp;
@@ -46,8 +24,7 @@ describe('suppressions', () => {
   afterAll(() => t.close());
   beforeEach(async () => {
     sms.reset();
-    email.messages = [];
-    email.bounce.clear();
+    email.reset();
     await t.db.sql(`DELETE FROM jobs`);
     await t.db.sql(`DELETE FROM suppressions`);
   });

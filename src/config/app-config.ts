@@ -20,6 +20,7 @@ import { smsProvidersSection } from './sections/sms-providers.config.js';
 import { whatsappProvidersSection } from './sections/whatsapp-providers.config.js';
 import { chatProvidersSection } from './sections/chat-providers.config.js';
 import { segmentsSection } from './sections/segments.config.js';
+import { templatesSection } from './sections/templates.config.js';
 
 /**
  * The one typed configuration object, built from the environment at boot. To add settings,
@@ -47,6 +48,7 @@ const sections = {
   pushProviders: pushProvidersSection,
   digest: digestSection,
   segments: segmentsSection,
+  templates: templatesSection,
 };
 
 type Sections = typeof sections;

@@ -16,6 +16,7 @@ import { MARKETING_PRIORITY, PRIORITY_NAMES, parsePriority } from './priority.js
 import { WorkerWakeup } from './worker/worker-wakeup.js';
 import { PacingService } from '../pacing/pacing.service.js';
 import { GovernanceService } from '../governance/governance.service.js';
+import { TemplatesService } from '../templates/templates.service.js';
 import { SendWindowsService } from '../governance/send-windows/send-windows.service.js';
 import { CapsService } from '../governance/caps/caps.service.js';
 import { SegmentsService } from '../governance/segments/segments.service.js';
@@ -33,6 +34,7 @@ export class BatchService {
     private readonly events: EnqueueEvents,
     private readonly pacing: PacingService,
     private readonly governance: GovernanceService,
+    private readonly templates: TemplatesService,
     private readonly sendWindows: SendWindowsService,
     private readonly caps: CapsService,
     private readonly segments: SegmentsService,
@@ -81,6 +83,7 @@ export class BatchService {
       );
     }
 
+    const template = dto.template ? await this.templates.forSend(project.id, dto.template) : undefined;
     const ids = [...new Set(dto.subscribers ?? [])];
     const known = await this.subscribers.findAddresses(project.id, ids);
     const priority = parsePriority(dto.priority) ?? PRIORITY_NAMES.bulk;
@@ -131,8 +134,8 @@ export class BatchService {
       payload,
       priority,
       maxAttempts: this.config.worker.maxAttempts,
-      templateId: null,
-      topic: dto.topic ?? null,
+      templateId: dto.template ?? null,
+      topic: dto.topic ?? template?.topic ?? null,
     };
     let created = 0;
     if (rows.length && (await this.events.wantsIds(project.id))) {

@@ -18,6 +18,7 @@ import { parseWait } from './wait/wait-duration.js';
 import { WorkerWakeup } from './worker/worker-wakeup.js';
 import { PacingService } from '../pacing/pacing.service.js';
 import { GovernanceService } from '../governance/governance.service.js';
+import { TemplatesService } from '../templates/templates.service.js';
 import { SendWindowsService } from '../governance/send-windows/send-windows.service.js';
 import { CapsService } from '../governance/caps/caps.service.js';
 
@@ -37,6 +38,7 @@ export class EnqueueService {
     private readonly events: EnqueueEvents,
     private readonly pacing: PacingService,
     private readonly governance: GovernanceService,
+    private readonly templates: TemplatesService,
     private readonly sendWindows: SendWindowsService,
     private readonly caps: CapsService,
   ) {}
@@ -47,6 +49,7 @@ export class EnqueueService {
       throw ApiError.unprocessable('missing_recipient', "Missing 'to' or 'subscriber_id': say who receives the message.");
     }
     assertEmailOptions(dto, channels);
+    const template = dto.template ? await this.templates.forSend(project.id, dto.template) : undefined;
 
     const subscriber =
       !dto.to && dto.subscriber_id ? (await this.subscribers.findAddresses(project.id, [dto.subscriber_id])).get(dto.subscriber_id) : undefined;
@@ -92,8 +95,8 @@ export class EnqueueService {
       payload,
       priority,
       maxAttempts: this.config.worker.maxAttempts,
-      templateId: null,
-      topic: dto.topic ?? null,
+      templateId: dto.template ?? null,
+      topic: dto.topic ?? template?.topic ?? null,
     };
     // Per-recipient caps: a channel already at its cap is skipped (the worker checks again, and counts).
     const overCap = await this.caps.overCap(

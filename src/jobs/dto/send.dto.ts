@@ -33,6 +33,7 @@ import { ChatOptionsDto, WhatsAppOptionsDto } from './channel-options.dto.js';
 import { JobOutcomeDto } from './job-outcome.dto.js';
 import { IsSendWindowOrFalse, SEND_WINDOW_SCHEMA } from '../../governance/send-windows/send-window.validator.js';
 import { IsTopic } from '../../governance/topics/topic.js';
+import { TEMPLATE_ID_HELP, TEMPLATE_ID_PATTERN } from '../../templates/template-id.js';
 
 export class TagDto {
   /** @example "category" */
@@ -205,6 +206,16 @@ export class MessageContentDto {
   @IsOptional()
   @IsTopic()
   topic?: string;
+
+  /**
+   * Stored template id, rendered per channel (and locale) at send time; channels without a
+   * variant use the inline subject/body.
+   * @example "order_shipped"
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(TEMPLATE_ID_PATTERN, { message: TEMPLATE_ID_HELP })
+  template?: string;
 }
 
 export class SendRequestDto extends MessageContentDto {

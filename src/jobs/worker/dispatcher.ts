@@ -13,6 +13,7 @@ import type { ClaimedJob } from './claimed-job.js';
 import { DeliveryEvents } from './delivery-events.js';
 import { buildMessage, type Sender } from './message-builder.js';
 import { Outcomes } from './outcomes.js';
+import { type RenderOutcome, TemplateRenderer } from '../../templates/template-renderer.js';
 import { runPool, withTimeout } from './pool.js';
 import { retryDelayMs } from './retry-policy.js';
 import { WorkerRepository } from './worker.repository.js';
@@ -58,6 +59,7 @@ export class Dispatcher {
     private readonly repository: WorkerRepository,
     private readonly events: DeliveryEvents,
     private readonly breaker: FailoverBreaker,
+    private readonly templates: TemplateRenderer,
   ) {}
 
   async dispatch(jobs: ClaimedJob[], control: DispatchControl): Promise<void> {
@@ -84,7 +86,7 @@ export class Dispatcher {
 
   /** Screens the batch and cuts it into provider calls; jobs settled without a call go straight to outcomes. */
   private async plan(jobs: ClaimedJob[], outcomes: Outcomes): Promise<Chunk[]> {
-    const [screening, senders] = await Promise.all([
+    const [screening, senders, rendered] = await Promise.all([
       this.governance.screen(
         jobs.map((j) => ({
           id: j.id,
@@ -98,6 +100,8 @@ export class Dispatcher {
         })),
       ),
       this.projects.senders([...new Set(jobs.map((j) => j.projectId))]),
+      // Templates and recipients' locales: one read each per batch, alongside the screening.
+      this.templates.renderBatch(jobs),
     ]);
     await this.breaker.refresh().catch((err) => this.logger.warn(`failover breakers not read: ${(err as Error).message}`));
     const byLane = new Map<string, { lane: Lane; connector: Connector; fallback?: Connector; jobs: ClaimedJob[] }>();
@@ -122,6 +126,16 @@ export class Dispatcher {
         outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: verdict.reason, runAt: verdict.until ?? new Date(Date.now() + DEFER_MS) });
         continue;
       }
+      const render = rendered.get(job.id);
+      if (render && 'error' in render) {
+        // A template that cannot render never will: fail this job only, with the reason.
+        outcomes.failed.push({ id: job.id, attempts: job.attempts, provider: null, error: render.error });
+        continue;
+      }
+      if (render && 'unavailable' in render) {
+        outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: render.unavailable, runAt: new Date(Date.now() + DEFER_MS) });
+        continue;
+      }
       const primaryLane: Lane = { channel: job.channel, provider: connector.provider };
       const fallback = this.registry.fallbackFor(job.channel);
       // While the primary's breaker rests it, its traffic goes straight to the fallback.
@@ -141,7 +155,7 @@ export class Dispatcher {
     }
     const chunks: Chunk[] = [];
     for (const { lane, connector, fallback, jobs: laneJobs } of byLane.values()) {
-      chunks.push(...this.cut(lane, connector, laneJobs, (j) => buildMessage(j, this.sender(j.projectId, senders)), fallback));
+      chunks.push(...this.cut(lane, connector, laneJobs, (j) => buildMessage(j, this.sender(j.projectId, senders), contentOf(rendered.get(j.id))), fallback));
     }
     return chunks;
   }
@@ -358,3 +372,5 @@ class Flusher {
     }
   }
 }
+
+const contentOf = (r: RenderOutcome | undefined) => (r && 'content' in r ? r.content : undefined);

@@ -1,4 +1,5 @@
 import type { OutboundMessage } from '../../connectors/connector.js';
+import type { RenderedContent } from '../../templates/template-engine.js';
 import type { ClaimedJob } from './claimed-job.js';
 
 export interface Sender {
@@ -20,18 +21,27 @@ export function renderVars(text: string | undefined, vars: Record<string, unknow
   });
 }
 
-/** A claimed job, rendered and addressed, as a connector receives it. */
-export function buildMessage(job: ClaimedJob, sender: Sender | undefined): OutboundMessage {
+/**
+ * A claimed job, rendered and addressed, as a connector receives it. `content` is the job's
+ * stored template rendered by the worker; without it the inline fields are used.
+ */
+export function buildMessage(job: ClaimedJob, sender: Sender | undefined, content?: RenderedContent): OutboundMessage {
   const vars = job.payload.vars;
+  const inline = {
+    subject: renderVars(job.payload.subject, vars),
+    body: renderVars(job.payload.body, vars),
+    bodyHtml: renderVars(job.payload.body_html, vars),
+  };
   return {
     jobId: job.id,
     projectId: job.projectId,
     channel: job.channel,
     recipient: job.recipient,
     subscriberId: job.subscriberId,
-    subject: renderVars(job.payload.subject, vars),
-    body: renderVars(job.payload.body, vars),
-    bodyHtml: renderVars(job.payload.body_html, vars),
+    // A template part that is absent (no subject, no HTML) falls back to the inline one.
+    subject: content?.subject ?? inline.subject,
+    body: content?.body ?? inline.body,
+    bodyHtml: content?.bodyHtml ?? inline.bodyHtml,
     from: job.channel === 'email' ? sender : undefined,
     marketing: job.payload.marketing === true,
     priority: job.priority,

@@ -1,0 +1,234 @@
+import { Transform, Type } from 'class-transformer';
+import { IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { CHANNELS } from '../../config/sections/connectors.config.js';
+import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
+import { IsSingleLine } from '../../common/validation/validators.js';
+import { IsTopic } from '../../governance/topics/topic.js';
+import { normaliseChannel } from '../../jobs/channels.js';
+import { TEMPLATE_ID_HELP, TEMPLATE_ID_PATTERN } from '../template-id.js';
+
+const toLocale = ({ value }: { value: unknown }) => canonicalLocale(value) ?? value;
+
+export class UpsertTemplateDto {
+  /**
+   * Your name for the template; sends refer to it as `template`.
+   * @example "order_shipped"
+   */
+  @IsString()
+  @Matches(TEMPLATE_ID_PATTERN, { message: TEMPLATE_ID_HELP })
+  id: string;
+
+  /** @example "email" */
+  @Transform(({ value }) => normaliseChannel(value))
+  @IsIn(CHANNELS, { message: `channel must be one of ${CHANNELS.join(', ')}` })
+  channel: string;
+
+  /**
+   * Language of this variant (BCP 47); absent = the channel's default variant. A recipient
+   * in `es-MX` gets `es-MX`, else `es`, else the default.
+   * @example "es-MX"
+   */
+  @IsOptional()
+  @IsString()
+  @IsBcp47()
+  @Transform(toLocale)
+  locale?: string;
+
+  /**
+   * Subject (email, push title); Liquid, not escaped.
+   * @example "Your order {{order_id}} has shipped"
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(998)
+  @IsSingleLine()
+  subject?: string;
+
+  /**
+   * Plain-text body; Liquid (`{{var}}`, filters, `{% if %}`, `{% for %}`), not escaped.
+   * @example "Hi {{name}}, order {{order_id}} is on its way."
+   */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100_000)
+  body: string;
+
+  /**
+   * HTML body (email); every `{{ }}` output is HTML-escaped unless piped through `| raw`.
+   * @example "<p>Hi {{name}}, order <b>{{order_id}}</b> is on its way.</p>"
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(1_000_000)
+  body_html?: string;
+
+  /**
+   * Default topic of sends that use this template (a request's own topic wins).
+   * @example "order-updates"
+   */
+  @IsOptional()
+  @IsTopic()
+  topic?: string;
+}
+
+export class ListTemplatesQueryDto {
+  /** @example 50 */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
+
+  /** @example 0 */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  offset?: number;
+
+  /**
+   * Only variants of this channel.
+   * @example "email"
+   */
+  @IsOptional()
+  @Transform(({ value }) => normaliseChannel(value))
+  @IsIn(CHANNELS, { message: `channel must be one of ${CHANNELS.join(', ')}` })
+  channel?: string;
+}
+
+export class DeleteTemplateQueryDto {
+  /**
+   * Delete only this channel's variants.
+   * @example "sms"
+   */
+  @IsOptional()
+  @Transform(({ value }) => normaliseChannel(value))
+  @IsIn(CHANNELS, { message: `channel must be one of ${CHANNELS.join(', ')}` })
+  channel?: string;
+
+  /**
+   * Delete only this locale's variants (`default` for the default variant).
+   * @example "es-MX"
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^(default|[A-Za-z0-9-]{1,35})$/, { message: 'locale must be a language tag such as es-MX, or default' })
+  locale?: string;
+}
+
+export class PreviewTemplateDto {
+  /**
+   * Which channel's variant; required when the template has several channels.
+   * @example "email"
+   */
+  @IsOptional()
+  @Transform(({ value }) => normaliseChannel(value))
+  @IsIn(CHANNELS, { message: `channel must be one of ${CHANNELS.join(', ')}` })
+  channel?: string;
+
+  /**
+   * Render as for a recipient in this locale (with the usual fallback).
+   * @example "es-MX"
+   */
+  @IsOptional()
+  @IsString()
+  @IsBcp47()
+  @Transform(toLocale)
+  locale?: string;
+
+  /**
+   * Sample variables.
+   * @example {"name": "Jane", "order_id": "A-1042"}
+   */
+  @IsOptional()
+  @IsObject()
+  vars?: Record<string, unknown>;
+}
+
+export class TemplateVariantDto {
+  /** @example "order_shipped" */
+  id: string;
+  /** @example "email" */
+  channel: string;
+  /**
+   * null for the channel's default variant.
+   * @example "es-MX"
+   */
+  locale: string | null;
+  /** @example "Your order {{order_id}} has shipped" */
+  subject: string | null;
+  /** @example "Hi {{name}}, order {{order_id}} is on its way." */
+  body: string;
+  /** @example "<p>Hi {{name}}</p>" */
+  body_html: string | null;
+  /** @example "order-updates" */
+  topic: string | null;
+  /** @example "2026-11-30T10:00:00.000Z" */
+  created_at: string;
+  /** @example "2026-11-30T10:00:00.000Z" */
+  updated_at: string;
+}
+
+export class UpsertTemplateResponseDto {
+  /** @example true */
+  success: boolean;
+  /** @example "order_shipped" */
+  id: string;
+  /** @example "email" */
+  channel: string;
+  /** @example null */
+  locale: string | null;
+  /**
+   * true when this call created the variant.
+   * @example true
+   */
+  created: boolean;
+}
+
+export class TemplateListDto {
+  items: TemplateVariantDto[];
+  /** @example 1 */
+  total: number;
+  /** @example 50 */
+  limit: number;
+  /** @example 0 */
+  offset: number;
+}
+
+export class TemplateDto {
+  /** @example "order_shipped" */
+  template_id: string;
+  variants: TemplateVariantDto[];
+}
+
+export class DeleteTemplateResponseDto {
+  /** @example true */
+  success: boolean;
+  /**
+   * Variants deleted.
+   * @example 2
+   */
+  deleted: number;
+}
+
+export class TemplatePreviewDto {
+  /** @example "order_shipped" */
+  template_id: string;
+  /** @example "email" */
+  channel: string;
+  /**
+   * The variant used (null = default).
+   * @example "es"
+   */
+  locale: string | null;
+  /** @example "Tu pedido A-1042 ha sido enviado" */
+  subject: string | null;
+  /** @example "Hola Jane, tu pedido A-1042 está en camino." */
+  body: string;
+  /** @example "<p>Hola Jane</p>" */
+  body_html: string | null;
+  /** @example "order-updates" */
+  topic: string | null;
+}

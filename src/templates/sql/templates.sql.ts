@@ -1,0 +1,38 @@
+const TEMPLATE_COLUMNS = `
+  id, channel, locale, subject, body, body_html AS "bodyHtml", topic, created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/** Create or replace one variant (project × id × channel × locale); xmax = 0 tells an insert apart. Primary key. */
+export const UPSERT_TEMPLATE = `
+  INSERT INTO templates AS t (project_id, id, channel, locale, subject, body, body_html, topic)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+  ON CONFLICT (project_id, id, channel, locale) DO UPDATE SET
+    subject = EXCLUDED.subject, body = EXCLUDED.body, body_html = EXCLUDED.body_html,
+    topic = EXCLUDED.topic, updated_at = now()
+  RETURNING (xmax = 0) AS created`;
+
+/** A page of a project's variants in id order, with the total; primary key prefix (project_id). */
+export const LIST_TEMPLATES = `
+  SELECT ${TEMPLATE_COLUMNS}, count(*) OVER ()::int AS total
+    FROM templates
+   WHERE project_id = $1 AND ($2::text IS NULL OR channel = $2)
+   ORDER BY id, channel, locale
+   LIMIT $3 OFFSET $4`;
+
+/** Every variant of one template; primary key prefix (project_id, id). */
+export const FIND_TEMPLATE = `
+  SELECT ${TEMPLATE_COLUMNS} FROM templates WHERE project_id = $1 AND id = $2 ORDER BY channel, locale`;
+
+/** Deletes a template's variants: all, one channel's, or one locale's. Primary key prefix. */
+export const DELETE_TEMPLATE = `
+  DELETE FROM templates
+   WHERE project_id = $1 AND id = $2 AND ($3::text IS NULL OR channel = $3) AND ($4::text IS NULL OR locale = $4)`;
+
+/**
+ * Every variant of many (project, template id) pairs: the worker's
+ * once-per-batch prefetch. One primary-key probe per distinct pair.
+ */
+export const VARIANTS_FOR_KEYS = `
+  SELECT t.project_id AS "projectId", t.id, t.channel, t.locale, t.subject, t.body, t.body_html AS "bodyHtml",
+         t.topic, t.created_at AS "createdAt", t.updated_at AS "updatedAt"
+    FROM unnest($1::text[], $2::text[]) AS k(project_id, id)
+    JOIN templates t ON t.project_id = k.project_id AND t.id = k.id`;

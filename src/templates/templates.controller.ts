@@ -1,0 +1,65 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import type { ProjectRef } from '../projects/project.types.js';
+import {
+  DeleteTemplateQueryDto,
+  DeleteTemplateResponseDto,
+  ListTemplatesQueryDto,
+  PreviewTemplateDto,
+  TemplateDto,
+  TemplateListDto,
+  TemplatePreviewDto,
+  UpsertTemplateDto,
+  UpsertTemplateResponseDto,
+} from './dto/template.dto.js';
+import { presentVariant, TemplatesService } from './templates.service.js';
+
+@ApiTags('Templates')
+@ProjectAuth()
+@Controller('v1/templates')
+export class TemplatesController {
+  constructor(private readonly templates: TemplatesService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'upsertTemplate', summary: 'Create or replace a template variant (id × channel × locale); Liquid is checked on save' })
+  @ApiErrors(400, 422)
+  async upsertTemplate(@CurrentProject() project: ProjectRef, @Body() body: UpsertTemplateDto): Promise<UpsertTemplateResponseDto> {
+    const created = await this.templates.upsert(project.id, body);
+    return { success: true, id: body.id, channel: body.channel, locale: body.locale ?? null, created };
+  }
+
+  @Get()
+  @ApiOperation({ operationId: 'listTemplates', summary: 'List template variants, by id, channel and locale' })
+  @ApiErrors(400, 422)
+  async listTemplates(@CurrentProject() project: ProjectRef, @Query() query: ListTemplatesQueryDto): Promise<TemplateListDto> {
+    const limit = query.limit ?? 50;
+    const offset = query.offset ?? 0;
+    const { items, total } = await this.templates.list(project.id, limit, offset, query.channel);
+    return { items: items.map(presentVariant), total, limit, offset };
+  }
+
+  @Get(':id')
+  @ApiOperation({ operationId: 'getTemplate', summary: 'Get a template with all its channel and locale variants' })
+  @ApiErrors(404)
+  async getTemplate(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<TemplateDto> {
+    return { template_id: id, variants: (await this.templates.get(project.id, id)).map(presentVariant) };
+  }
+
+  @Delete(':id')
+  @ApiOperation({ operationId: 'deleteTemplate', summary: 'Delete a template (all variants, or one channel’s or locale’s)' })
+  @ApiErrors(404, 422)
+  async deleteTemplate(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Query() query: DeleteTemplateQueryDto): Promise<DeleteTemplateResponseDto> {
+    return { success: true, deleted: await this.templates.delete(project.id, id, query) };
+  }
+
+  @Post(':id/preview')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'previewTemplate', summary: 'Render a template with sample vars, as a send would (locale fallback included)' })
+  @ApiErrors(404, 422)
+  async previewTemplate(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Body() body: PreviewTemplateDto): Promise<TemplatePreviewDto> {
+    return this.templates.preview(project.id, id, body);
+  }
+}

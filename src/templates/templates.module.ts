@@ -1,0 +1,17 @@
+import { Global, Module } from '@nestjs/common';
+import { SubscribersModule } from '../subscribers/subscribers.module.js';
+import { TemplateEngine } from './template-engine.js';
+import { TemplateRenderer } from './template-renderer.js';
+import { TemplatesController } from './templates.controller.js';
+import { TemplatesRepository } from './templates.repository.js';
+import { TemplatesService } from './templates.service.js';
+
+/** Stored templates (Liquid, per channel and locale) and their rendering for the worker. */
+@Global()
+@Module({
+  imports: [SubscribersModule],
+  controllers: [TemplatesController],
+  providers: [TemplatesRepository, TemplatesService, TemplateEngine, TemplateRenderer],
+  exports: [TemplatesService, TemplateRenderer],
+})
+export class TemplatesModule {}

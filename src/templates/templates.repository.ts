@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { Db } from '../database/db.js';
+import * as sql from './sql/templates.sql.js';
+import type { TemplateRow, TemplateVariantRow } from './template.types.js';
+
+export interface TemplateVariantInput {
+  id: string;
+  channel: string;
+  locale: string;
+  subject: string | null;
+  body: string;
+  bodyHtml: string | null;
+  topic: string | null;
+}
+
+/** All SQL of stored templates. */
+@Injectable()
+export class TemplatesRepository {
+  constructor(private readonly db: Db) {}
+
+  async upsert(projectId: string, t: TemplateVariantInput): Promise<boolean> {
+    const row = await this.db.one<{ created: boolean }>(sql.UPSERT_TEMPLATE, [projectId, t.id, t.channel, t.locale, t.subject, t.body, t.bodyHtml, t.topic]);
+    return row?.created ?? false;
+  }
+
+  list(projectId: string, channel: string | undefined, limit: number, offset: number): Promise<(TemplateRow & { total: number })[]> {
+    return this.db.rows(sql.LIST_TEMPLATES, [projectId, channel ?? null, limit, offset]);
+  }
+
+  find(projectId: string, id: string): Promise<TemplateRow[]> {
+    return this.db.rows<TemplateRow>(sql.FIND_TEMPLATE, [projectId, id]);
+  }
+
+  delete(projectId: string, id: string, channel: string | undefined, locale: string | undefined): Promise<number> {
+    return this.db.exec(sql.DELETE_TEMPLATE, [projectId, id, channel ?? null, locale ?? null]);
+  }
+
+  variantsFor(keys: readonly { projectId: string; id: string }[]): Promise<TemplateVariantRow[]> {
+    return this.db.rows<TemplateVariantRow>(sql.VARIANTS_FOR_KEYS, [keys.map((k) => k.projectId), keys.map((k) => k.id)]);
+  }
+}

@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error.js';
+import type { DeleteTemplateQueryDto, PreviewTemplateDto, TemplatePreviewDto, TemplateVariantDto, UpsertTemplateDto } from './dto/template.dto.js';
+import { pickVariant } from './locale-fallback.js';
+import { TemplateEngine, TemplateError } from './template-engine.js';
+import type { TemplateRow } from './template.types.js';
+import { TemplatesRepository } from './templates.repository.js';
+
+/** Stored templates: CRUD, preview, and what enqueue needs (does it exist, its topic). */
+@Injectable()
+export class TemplatesService {
+  constructor(
+    private readonly repository: TemplatesRepository,
+    private readonly engine: TemplateEngine,
+  ) {}
+
+  /** Saves one variant after checking that every part parses (422 naming the part otherwise). */
+  async upsert(projectId: string, dto: UpsertTemplateDto): Promise<boolean> {
+    const source = { subject: dto.subject ?? null, body: dto.body, bodyHtml: dto.body_html ?? null };
+    try {
+      this.engine.compile(source);
+    } catch (err) {
+      if (err instanceof TemplateError) throw ApiError.unprocessable('template_invalid', `${err.message}. Fix the Liquid syntax (e.g. close every {% if %} with {% endif %}).`);
+      throw err;
+    }
+    return this.repository.upsert(projectId, { id: dto.id, channel: dto.channel, locale: dto.locale ?? '', ...source, topic: dto.topic ?? null });
+  }
+
+  async list(projectId: string, limit: number, offset: number, channel?: string): Promise<{ items: TemplateRow[]; total: number }> {
+    const rows = await this.repository.list(projectId, channel, limit, offset);
+    // A page past the end has no rows to carry the total: count again from the start.
+    const total = rows[0]?.total ?? (offset > 0 ? ((await this.repository.list(projectId, channel, 1, 0))[0]?.total ?? 0) : 0);
+    return { items: rows, total };
+  }
+
+  async get(projectId: string, id: string): Promise<TemplateRow[]> {
+    const variants = await this.repository.find(projectId, id);
+    if (variants.length === 0) throw ApiError.notFound('Template', id);
+    return variants;
+  }
+
+  async delete(projectId: string, id: string, query: DeleteTemplateQueryDto): Promise<number> {
+    const locale = query.locale === undefined ? undefined : query.locale === 'default' ? '' : query.locale;
+    const deleted = await this.repository.delete(projectId, id, query.channel, locale);
+    if (deleted === 0) throw ApiError.notFound('Template', id);
+    return deleted;
+  }
+
+  /** Renders a variant with sample vars, exactly as the worker would. */
+  async preview(projectId: string, id: string, dto: PreviewTemplateDto): Promise<TemplatePreviewDto> {
+    const variants = await this.get(projectId, id);
+    const channels = [...new Set(variants.map((v) => v.channel))];
+    const channel = dto.channel ?? (channels.length === 1 ? channels[0] : undefined);
+    if (!channel) throw ApiError.unprocessable('validation_failed', `channel is required: template '${id}' has variants for ${channels.join(', ')}.`);
+    const variant = pickVariant(variants.filter((v) => v.channel === channel), dto.locale);
+    if (!variant) throw ApiError.notFound(`Template '${id}' variant for channel`, channel);
+    try {
+      const rendered = await this.engine.render(this.engine.compile(variant), dto.vars ?? {});
+      return {
+        template_id: id,
+        channel,
+        locale: variant.locale || null,
+        subject: rendered.subject ?? null,
+        body: rendered.body,
+        body_html: rendered.bodyHtml ?? null,
+        topic: variant.topic,
+      };
+    } catch (err) {
+      if (err instanceof TemplateError) throw ApiError.unprocessable('template_render_failed', err.message);
+      throw err;
+    }
+  }
+
+  /**
+   * For a send naming a template: its topic (the first variant's that has one). 422 naming the
+   * field when the template does not exist: a send would otherwise go out empty.
+   */
+  async forSend(projectId: string, id: string): Promise<{ topic: string | null }> {
+    const variants = await this.repository.find(projectId, id);
+    if (variants.length === 0) {
+      throw ApiError.unprocessable('template_not_found', `template '${id}' does not exist in this project; create it with POST /v1/templates or send inline subject/body.`);
+    }
+    return { topic: variants.find((v) => v.topic)?.topic ?? null };
+  }
+}
+
+export function presentVariant(t: TemplateRow): TemplateVariantDto {
+  return {
+    id: t.id,
+    channel: t.channel,
+    locale: t.locale || null,
+    subject: t.subject,
+    body: t.body,
+    body_html: t.bodyHtml,
+    topic: t.topic,
+    created_at: t.createdAt.toISOString(),
+    updated_at: t.updatedAt.toISOString(),
+  };
+}
