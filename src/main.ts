@@ -8,6 +8,7 @@ import { type AppConfig, loadConfig } from './config/app-config.js';
 import { type Database, openDatabase } from './database/database.js';
 import { runMigrations } from './database/migration-runner.js';
 import { devBanner, loadOrCreateDevCredentials, type DevCredentials } from './dev-credentials.js';
+import { loadExtensionModules } from './extensions/load-extension-modules.js';
 import { createLogger } from './logger.js';
 import { ProjectsService } from './projects/projects.service.js';
 import { SubscribersService } from './subscribers/subscribers.service.js';
@@ -47,6 +48,8 @@ export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd>
     config = loadConfig({ ...env, ADMIN_API_KEY: credentials.adminApiKey, JWT_SECRET: env.JWT_SECRET || credentials.jwtSecret });
   }
 
+  // An enterprise team's own modules (NOTIFYD_MODULES), loaded before anything is opened.
+  const extensions = await loadExtensionModules(config.extensions.modules);
   const database = await openDatabase(config.database, log);
   let app: NestFastifyApplication | undefined;
   try {
@@ -55,7 +58,7 @@ export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd>
       if (applied.length) log.log(`applied migrations: ${applied.join(', ')}`, 'Database');
     }
     app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.forRoot({ config, database, imports: options.imports }),
+      AppModule.forRoot({ config, database, imports: [...(options.imports ?? []), ...extensions] }),
       new FastifyAdapter(fastifyOptions(config)),
       { logger: logger === false ? false : logger, abortOnError: false },
     );

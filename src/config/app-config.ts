@@ -4,6 +4,7 @@ import { connectorsSection } from './sections/connectors.config.js';
 import { databaseSection } from './sections/database.config.js';
 import { digestSection } from './sections/digest.config.js';
 import { emailProvidersSection } from './sections/email-providers.config.js';
+import { extensionsSection } from './sections/extensions.config.js';
 import { failoverSection } from './sections/failover.config.js';
 import { inboxSection } from './sections/inbox.config.js';
 import { mcpSection } from './sections/mcp.config.js';
@@ -40,6 +41,7 @@ const sections = {
   inbox: inboxSection,
   emailProviders: emailProvidersSection,
   failover: failoverSection,
+  extensions: extensionsSection,
   sms: smsProvidersSection,
   whatsapp: whatsappProvidersSection,
   chat: chatProvidersSection,

@@ -39,8 +39,10 @@ export class ConnectorRegistry implements OnModuleInit {
     for (const channel of CHANNELS) this.register(new LogConnector(channel, this.config.connectors.logBatchMax), 'built-in log');
     for (const wrapper of this.discovery.getProviders()) {
       const { instance, metatype } = wrapper;
-      if (!instance || !metatype || !Reflect.getMetadata(CONNECTOR_METADATA, metatype)) continue;
-      this.register(instance as Connector, metatype.name);
+      // The instance's own class, so that a connector made by a factory provider is found too.
+      const type = (instance as object | undefined)?.constructor ?? metatype;
+      if (!instance || !type || !Reflect.getMetadata(CONNECTOR_METADATA, type)) continue;
+      this.register(instance as Connector, type.name);
     }
     for (const channel of CHANNELS) {
       const provider = this.config.connectors.providers[channel];
