@@ -1,8 +1,8 @@
 // Regenerates docs/llms.txt and the tools table of docs/MCP.md from the OpenAPI document and
 // the MCP tool registry: `npm run llms` (it builds first). test/llms.e2e-spec.ts fails while
-// either file is stale. The application needs a database to boot: DATABASE_URL if set (its
-// migrations are applied, as on start), otherwise an embedded PostgreSQL in a temporary
-// directory that is removed afterwards.
+// either file is stale. The application needs a database to boot: with DATABASE_URL, a
+// temporary database created on that server (and dropped afterwards); otherwise an embedded
+// PostgreSQL in a temporary directory that is removed afterwards.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -12,11 +12,30 @@ import { startNotifyd } from '../dist/src/main.js';
 import { McpToolRegistry } from '../dist/src/mcp/mcp-tool-registry.js';
 import { renderLlmsTxt, withToolsTable } from '../dist/src/mcp/llms/llms-txt.js';
 import { toolListing } from '../dist/src/mcp/server/mcp-server.factory.js';
+import pg from 'pg';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dataDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'notifyd-llms-'));
+const server = process.env.DATABASE_URL;
+const scratch = `notifyd_llms_${process.pid}`;
+const admin = async (sql) => {
+  const client = new pg.Client({ connectionString: server });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+};
+let databaseUrl;
+if (server) {
+  await admin(`CREATE DATABASE ${scratch}`);
+  const url = new URL(server);
+  url.pathname = `/${scratch}`;
+  databaseUrl = url.toString();
+}
+const dataDir = server ? undefined : mkdtempSync(join(tmpdir(), 'notifyd-llms-'));
 const notifyd = await startNotifyd({
-  env: { ...process.env, NOTIFYD_ROLE: 'api', LOG_LEVEL: 'error', ...(dataDir ? { NOTIFYD_DATA_DIR: dataDir } : {}) },
+  env: { ...process.env, NOTIFYD_ROLE: 'api', LOG_LEVEL: 'error', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { NOTIFYD_DATA_DIR: dataDir }) },
   listen: false,
   logger: false,
 });
@@ -30,4 +49,5 @@ try {
 } finally {
   await notifyd.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  if (server) await admin(`DROP DATABASE IF EXISTS ${scratch}`);
 }

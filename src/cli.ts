@@ -16,7 +16,7 @@ Commands:
 
 Client commands, against a running instance (NOTIFYD_URL, default http://localhost:3400, and
 NOTIFYD_ADMIN_API_KEY, or --url and --key); tables for people, --json for scripts:
-  digest [--window 24h]                         ranked findings with the action for each
+  digest [--window 24h] [--to slack:…|telegram:…] ranked findings with the action for each
   jobs [--status --project --channel --topic --recipient --since 24h --limit 50]
   job <id>                                      one job
   retry <id>… | retry --failed [filters]        re-queue failed or cancelled jobs

@@ -137,5 +137,8 @@ describe('notifyd client commands against a running instance', () => {
     const markdown = await notifyd(['digest'], env);
     expect(markdown.stdout).toMatch(/^#/m);
     expect((await notifyd(['digest', '--window', '2y'], env)).code).toBe(65);
+    const badTarget = await notifyd(['digest', '--to', 'pigeon:loft-7'], env);
+    expect(badTarget.code).toBe(65);
+    expect(badTarget.stderr).toMatch(/pigeon|slack|telegram/);
   });
 });
