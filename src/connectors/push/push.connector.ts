@@ -11,6 +11,7 @@ import { combineDeviceOutcomes, type DeviceAttempt } from './fan-out-result.js';
 import { mapLimit } from './map-limit.js';
 import type { DeviceOutcome, PlatformSender } from './push-device.js';
 import { buildPushNotification, type PushNotification } from './push-notification.js';
+import { ApnsSender } from './apns/apns.sender.js';
 import { FcmSender } from './fcm/fcm.sender.js';
 import { WebPushSender } from './web-push/web-push.sender.js';
 
@@ -37,8 +38,9 @@ export class PushConnector implements Connector {
     private readonly tokens: PushTokensService,
     webPush: WebPushSender,
     fcm: FcmSender,
+    apns: ApnsSender,
   ) {
-    this.senders = new Map<PushPlatform, PlatformSender>([webPush, fcm].map((s) => [s.platform, s]));
+    this.senders = new Map<PushPlatform, PlatformSender>([webPush, fcm, apns].map((s) => [s.platform, s]));
   }
 
   validateConfiguration(): void {

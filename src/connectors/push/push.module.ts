@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PushTokensModule } from '../../push-tokens/push-tokens.module.js';
+import { ApnsSender } from './apns/apns.sender.js';
 import { FcmSender } from './fcm/fcm.sender.js';
 import { PushConnector } from './push.connector.js';
 import { WebPushSender } from './web-push/web-push.sender.js';
@@ -7,6 +8,6 @@ import { WebPushSender } from './web-push/web-push.sender.js';
 /** PUSH_PROVIDER=native: Web Push, FCM and APNs behind one push connector. */
 @Module({
   imports: [PushTokensModule],
-  providers: [PushConnector, WebPushSender, FcmSender],
+  providers: [PushConnector, WebPushSender, FcmSender, ApnsSender],
 })
 export class PushModule {}
