@@ -1,5 +1,5 @@
 import { Controller, Get, Headers, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../common/errors/api-error.js';
 import { ApiErrors } from '../../common/http/api-errors.decorator.js';
@@ -29,6 +29,7 @@ export class WhatsAppWebhookController {
   @ApiQuery({ name: 'hub.mode', required: true, example: 'subscribe' })
   @ApiQuery({ name: 'hub.verify_token', required: true })
   @ApiQuery({ name: 'hub.challenge', required: true, example: '1158201444' })
+  @ApiOkResponse({ description: 'The hub.challenge value, as text/plain.', content: { 'text/plain': { schema: { type: 'string', example: '1158201444' } } } })
   @ApiErrors(403, 503)
   whatsappWebhookChallenge(
     @Query('hub.mode') mode: unknown,
