@@ -112,6 +112,9 @@ describe('SMS: Telnyx', () => {
     await t.worker.drainOnce();
     expect(await job(stop)).toMatchObject({ status: 'failed', attempts: 1, provider: 'telnyx' });
     expect((await job(stop)).error).toMatch(/^telnyx 40300: Blocked due to STOP message/);
+    expect(await t.db.sql(`SELECT channel, address, reason, scope FROM suppressions WHERE project_id = $1`, [project.id])).toEqual([
+      { channel: 'sms', address: '+15005550004', reason: 'stop', scope: 'all' },
+    ]);
 
     const stalled = await send('+15005550777');
     await t.worker.drainOnce();

@@ -140,6 +140,9 @@ describe('SMS: Twilio', () => {
     await t.worker.drainOnce();
     expect(await job(stop)).toMatchObject({ status: 'failed', attempts: 1, provider: 'twilio' });
     expect((await job(stop)).error).toMatch(/^twilio 21610/);
+    expect(await t.db.sql(`SELECT channel, address, reason, scope FROM suppressions WHERE project_id = $1`, [project.id])).toEqual([
+      { channel: 'sms', address: '+15005550004', reason: 'stop', scope: 'all' },
+    ]);
 
     const stalled = await send('+15005550777');
     await t.worker.drainOnce();

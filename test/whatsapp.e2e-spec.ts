@@ -252,3 +252,24 @@ describe('WhatsApp: Twilio', () => {
     expect((await job(withoutTemplate)).error).toMatch(/^twilio 63016: .*send an approved template \(whatsapp\.content_sid\)/);
   });
 });
+
+describe('channel options without their channel', () => {
+  let t: TestApp;
+  let project: { id: string; key: string };
+  beforeAll(async () => {
+    t = await startTestApp({ env: { WHATSAPP_PROVIDER: 'log', SLACK_PROVIDER: 'log' } });
+    project = await t.createProject();
+  });
+  afterAll(async () => t?.close());
+
+  it('are refused with a 422 naming the option, on /v1/send and /v1/batch, instead of being silently ignored', async () => {
+    const send = (body: Record<string, unknown>) => t.http.post('/v1/send').set('X-Api-Key', project.key).send({ to: '+15551234567', body: 'x', ...body });
+    const wa = await send({ channels: ['sms'], whatsapp: { template: { name: 'order_shipped', language: 'en' } } });
+    expect([wa.status, wa.body.message]).toEqual([422, expect.stringMatching(/^whatsapp applies to the whatsapp channel only/)]);
+    const chat = await send({ channels: ['sms'], chat: { text: 'hi' } });
+    expect([chat.status, chat.body.message]).toEqual([422, expect.stringMatching(/^chat applies to the slack, discord and telegram channels only/)]);
+    const batch = await t.http.post('/v1/batch').set('X-Api-Key', project.key).send({ channels: ['in_app'], subscribers: ['u1'], body: 'x', chat: { text: 'hi' } });
+    expect(batch.status).toBe(422);
+    expect((await send({ channels: ['whatsapp', 'slack'], whatsapp: { content_sid: `HX${'0'.repeat(32)}` }, chat: { text: 'hi' } })).status).toBe(200);
+  });
+});

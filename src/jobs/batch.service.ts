@@ -11,7 +11,7 @@ import type { BatchRequestDto, BatchResponseDto } from './dto/batch.dto.js';
 import { EnqueueEvents } from './enqueue-events.js';
 import type { NewJob } from './job.types.js';
 import { JobsRepository } from './jobs.repository.js';
-import { buildPayload, requestedChannels } from './message-options.js';
+import { assertChannelOptions, buildPayload, requestedChannels } from './message-options.js';
 import { MARKETING_PRIORITY, PRIORITY_NAMES, parsePriority } from './priority.js';
 import { WorkerWakeup } from './worker/worker-wakeup.js';
 import { PacingService } from '../pacing/pacing.service.js';
@@ -73,6 +73,7 @@ export class BatchService {
       );
     }
     const channels = requestedChannels(dto);
+    assertChannelOptions(dto, channels);
     // Stricter than /send: a fan-out on a channel that cannot deliver is refused as a whole.
     const refusals = channels.map((c) => ({ channel: c, reason: this.registry.refusal(c) })).filter((r) => r.reason);
     if (refusals.length) {

@@ -11,7 +11,7 @@ import type { SendRequestDto, SendResponseDto, SkippedChannelDto } from './dto/s
 import type { NewJob } from './job.types.js';
 import { EnqueueEvents } from './enqueue-events.js';
 import { type InsertOptions, JobsRepository } from './jobs.repository.js';
-import { assertEmailOptions, buildPayload, requestedChannels } from './message-options.js';
+import { assertChannelOptions, assertEmailOptions, buildPayload, requestedChannels } from './message-options.js';
 import { isCampaign, MARKETING_PRIORITY, PRIORITY_NAMES, parsePriority } from './priority.js';
 import { OutcomeWaitService } from './wait/outcome-wait.service.js';
 import { parseWait } from './wait/wait-duration.js';
@@ -50,6 +50,7 @@ export class EnqueueService {
     }
     assertEmailOptions(dto, channels);
     const template = dto.template ? await this.templates.forSend(project.id, dto.template) : undefined;
+    assertChannelOptions(dto, channels);
 
     const subscriber =
       !dto.to && dto.subscriber_id ? (await this.subscribers.findAddresses(project.id, [dto.subscriber_id])).get(dto.subscriber_id) : undefined;

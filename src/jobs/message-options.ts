@@ -29,6 +29,16 @@ export function assertEmailOptions(dto: SendRequestDto, channels: readonly Chann
   }
 }
 
+/** WhatsApp and chat options must come with a channel that reads them, or they would be silently ignored. */
+export function assertChannelOptions(dto: MessageContentDto, channels: readonly Channel[]): void {
+  if (dto.whatsapp !== undefined && !channels.includes('whatsapp')) {
+    throw ApiError.unprocessable('validation_failed', 'whatsapp applies to the whatsapp channel only; add "whatsapp" to channels or remove it.');
+  }
+  if (dto.chat !== undefined && !channels.some((c) => c === 'slack' || c === 'discord' || c === 'telegram')) {
+    throw ApiError.unprocessable('validation_failed', 'chat applies to the slack, discord and telegram channels only; add one to channels or remove it.');
+  }
+}
+
 /** The job payload: content and options exactly as sent, nothing dropped. */
 export function buildPayload(dto: SendRequestDto | MessageContentDto, marketing: boolean): JobPayload {
   const send = dto as SendRequestDto;
