@@ -49,8 +49,8 @@ export class EnqueueService {
       throw ApiError.unprocessable('missing_recipient', "Missing 'to' or 'subscriber_id': say who receives the message.");
     }
     assertEmailOptions(dto, channels);
-    const template = dto.template ? await this.templates.forSend(project.id, dto.template) : undefined;
     assertChannelOptions(dto, channels);
+    const template = dto.template ? await this.templates.forSend(project.id, dto.template) : undefined;
 
     const subscriber =
       !dto.to && dto.subscriber_id ? (await this.subscribers.findAddresses(project.id, [dto.subscriber_id])).get(dto.subscriber_id) : undefined;
