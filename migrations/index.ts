@@ -13,6 +13,7 @@ import { Workflows1764460800051 } from './0051-workflows.js';
 import { InboxStream1764460800052 } from './0052-inbox-stream.js';
 import { DigestIndexes1764460800060 } from './0060-digest-indexes.js';
 import { PeriodicRuns1764460800061 } from './0061-periodic-runs.js';
+import { MetricsSnapshots1764460800062 } from './0062-metrics-snapshots.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -44,4 +45,5 @@ export const MIGRATIONS = [
   // Issue 8a: digest, metrics, audit.
   DigestIndexes1764460800060,
   PeriodicRuns1764460800061,
+  MetricsSnapshots1764460800062,
 ];

@@ -18,6 +18,7 @@ import { HealthModule } from './health/health.module.js';
 import { InboxModule } from './inbox/inbox.module.js';
 import { JobsModule } from './jobs/jobs.module.js';
 import { McpModule } from './mcp/mcp.module.js';
+import { ObservabilityModule } from './observability/observability.module.js';
 import { PacingModule } from './pacing/pacing.module.js';
 import { PeriodicModule } from './periodic/periodic.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
@@ -62,6 +63,7 @@ export class AppModule {
         TemplatesModule,
         JobsModule,
         DigestModule,
+        ObservabilityModule,
         McpModule,
         WebhooksModule,
         WorkflowsModule,

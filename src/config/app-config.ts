@@ -3,6 +3,7 @@ import { authSection } from './sections/auth.config.js';
 import { connectorsSection } from './sections/connectors.config.js';
 import { databaseSection } from './sections/database.config.js';
 import { digestSection } from './sections/digest.config.js';
+import { observabilitySection } from './sections/observability.config.js';
 import { emailProvidersSection } from './sections/email-providers.config.js';
 import { extensionsSection } from './sections/extensions.config.js';
 import { failoverSection } from './sections/failover.config.js';
@@ -51,6 +52,7 @@ const sections = {
   digest: digestSection,
   segments: segmentsSection,
   templates: templatesSection,
+  observability: observabilitySection,
 };
 
 type Sections = typeof sections;

@@ -178,7 +178,8 @@ export class Dispatcher {
   }
 
   private async sendChunk(chunk: Chunk, outcomes: Outcomes, control: DispatchControl, refusals: Refusal[]): Promise<void> {
-    let results = await this.call(chunk.connector, chunk.lane, chunk.messages, control);
+    const timing = { ms: 0 };
+    let results = await this.call(chunk.connector, chunk.lane, chunk.messages, control, timing);
     if (results === 'paused' && chunk.fallback) return this.failOverChunk(chunk, chunk.fallback, outcomes, control, refusals);
     if (results === 'paused') return this.holdBack(chunk.jobs, chunk.lane, outcomes);
     if (chunk.jobs.length > 1 && results.every((r) => !r.ok && r.error.kind === 'permanent')) {
@@ -196,6 +197,14 @@ export class Dispatcher {
       results = single;
     }
     const pause = await this.pauseForRefusals(chunk, results);
+    // The primary's answers as they came (the failover below may replace some with the fallback's).
+    this.events.emitProviderCall({
+      channel: chunk.lane.channel,
+      provider: chunk.connector.provider,
+      durationMs: timing.ms,
+      attempts: chunk.jobs.map((j) => ({ attempt: j.attempts, maxAttempts: j.maxAttempts })),
+      results: [...results],
+    });
     const providers = results.map(() => chunk.connector.provider);
     const pauses = results.map(() => pause);
     if (chunk.fallback) await this.failOver(chunk, chunk.fallback, results, providers, pauses, control);
@@ -272,10 +281,12 @@ export class Dispatcher {
   }
 
   /** One paced provider call; a throw, a timeout or a wrong result count fails every message transiently. */
-  private async call(connector: Connector, lane: Lane, messages: OutboundMessage[], control: DispatchControl): Promise<DeliveryResult[] | 'paused'> {
+  private async call(connector: Connector, lane: Lane, messages: OutboundMessage[], control: DispatchControl, timing?: { ms: number }): Promise<DeliveryResult[] | 'paused'> {
     const permit = await this.pacing.acquire(lane, connector.meters === 'messages' ? messages.length : 1, control);
     if (!permit.granted) return 'paused';
     const failAll = (message: string): DeliveryResult[] => messages.map(() => ({ ok: false, error: ProviderError.transient(message) }));
+    // The provider's own time (send latency metric), without the wait for the pacing slot.
+    const started = performance.now();
     try {
       const results = await withTimeout(
         connector.send(messages),
@@ -289,6 +300,8 @@ export class Dispatcher {
     } catch (err) {
       if (err instanceof ProviderError) return messages.map(() => ({ ok: false, error: err }));
       return failAll(`${connector.provider} call failed: ${(err as Error)?.message ?? String(err)}`);
+    } finally {
+      if (timing) timing.ms = performance.now() - started;
     }
   }
 

@@ -1,0 +1,28 @@
+import { Controller, Get, Header, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { AdminAuth } from '../../common/auth/auth.decorators.js';
+import { MetricsService } from './metrics.service.js';
+
+@ApiTags('Metrics')
+@Controller('v1/metrics')
+export class MetricsController {
+  constructor(private readonly metrics: MetricsService) {}
+
+  @Get('prometheus')
+  @AdminAuth({ readers: true })
+  @Header('cache-control', 'no-store')
+  @ApiOperation({
+    operationId: 'getPrometheusMetrics',
+    summary: 'Prometheus text: outcomes, provider errors, send latency, lane pauses, queue depth and oldest pending age, failovers',
+  })
+  @ApiOkResponse({
+    description: 'Prometheus text exposition format 0.0.4 (admin or read-only key; Prometheus can send it as bearer_token)',
+    content: { 'text/plain': { schema: { type: 'string' }, example: '# TYPE notifyd_jobs_queue_depth gauge\nnotifyd_jobs_queue_depth{status="pending"} 12\n' } },
+  })
+  async prometheus(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const text = await this.metrics.render();
+    void reply.type(this.metrics.contentType);
+    return text;
+  }
+}

@@ -1,0 +1,127 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Db } from '../../database/db.js';
+import { DeliveryEvents, type ProviderCall } from '../../jobs/worker/delivery-events.js';
+import * as sql from './sql/metrics.sql.js';
+
+export const QUEUE_SNAPSHOT = 'queue';
+
+export interface QueueGauges {
+  depth: { pending: number; retry: number; processing: number };
+  oldest: { urgent: number; normal: number; bulk: number };
+  lane_pauses: { lane: string; channel: string; provider: string; pauses: number }[];
+}
+
+/** Provider call durations, 50 ms to 20 s (notifyd's buckets). */
+const LATENCY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
+
+/**
+ * notifyd's Prometheus series, in one registry per app (two apps in one process — tests,
+ * embedded use — never share counters). Counters are this process's; the queue gauges are the
+ * cluster's, computed by one replica per tick (QueueGaugesTask) and read here at scrape.
+ */
+@Injectable()
+export class MetricsService implements OnModuleInit {
+  readonly registry = new Registry();
+
+  private readonly outcomes = new Counter({
+    name: 'notifyd_jobs_outcome_total',
+    help: 'Jobs settled by this process, by channel, provider and outcome (sent, skipped, retry, failed, rate_limited).',
+    labelNames: ['channel', 'provider', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly providerErrors = new Counter({
+    name: 'notifyd_provider_errors_total',
+    help: 'Provider refusals by kind (rate_limited, transient, permanent, suppressed).',
+    labelNames: ['channel', 'provider', 'kind'] as const,
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'notifyd_send_latency_seconds',
+    help: 'Duration of one provider call (a batch counts once), without the wait for the pacing slot.',
+    labelNames: ['channel', 'provider'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly failovers = new Counter({
+    name: 'notifyd_email_failovers_total',
+    help: 'Email sends routed from the primary provider to the fallback, by outcome.',
+    labelNames: ['from', 'to', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly lanePauses = new Gauge({
+    name: 'notifyd_lane_pauses_total',
+    help: 'Times each lane was paused since it was created, across all replicas (monotonic).',
+    labelNames: ['lane', 'channel', 'provider'] as const,
+    registers: [this.registry],
+  });
+  private readonly queueDepth = new Gauge({
+    name: 'notifyd_jobs_queue_depth',
+    help: 'Live jobs by status (cluster-wide, computed every METRICS_GAUGE_INTERVAL_SECS by one replica).',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+  private readonly oldestPending = new Gauge({
+    name: 'notifyd_oldest_pending_age_seconds',
+    help: 'Age of the oldest due pending/retry job by priority band (urgent < 50, normal 50–79, bulk ≥ 80); 0 when none waits.',
+    labelNames: ['band'] as const,
+    registers: [this.registry],
+  });
+  private readonly snapshotAge = new Gauge({
+    name: 'notifyd_queue_gauges_age_seconds',
+    help: 'How old the queue gauges are: a value far above METRICS_GAUGE_INTERVAL_SECS means no replica computes them.',
+    registers: [this.registry],
+  });
+
+  constructor(
+    private readonly db: Db,
+    private readonly events: DeliveryEvents,
+  ) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'notifyd_process_' });
+  }
+
+  onModuleInit(): void {
+    this.events.onProviderCall((call) => this.observe(call));
+  }
+
+  /** For the failover breaker: one send routed from `from` to `to`. */
+  failover(from: string, to: string, outcome: 'sent' | 'failed'): void {
+    this.failovers.inc({ from, to, outcome });
+  }
+
+  /** The Prometheus text: this process's counters and the latest cluster gauges. */
+  async render(): Promise<string> {
+    const row = await this.db.one<{ value: QueueGauges; age_seconds: number }>(sql.READ_SNAPSHOT, [QUEUE_SNAPSHOT]);
+    if (row) this.setGauges(row.value, row.age_seconds);
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  private setGauges(g: QueueGauges, ageSeconds: number): void {
+    for (const status of ['pending', 'retry', 'processing'] as const) this.queueDepth.set({ status }, Number(g.depth[status]));
+    for (const band of ['urgent', 'normal', 'bulk'] as const) this.oldestPending.set({ band }, Math.max(0, Number(g.oldest[band])));
+    this.lanePauses.reset();
+    for (const l of g.lane_pauses) this.lanePauses.set({ lane: l.lane, channel: l.channel, provider: l.provider }, Number(l.pauses));
+    this.snapshotAge.set(ageSeconds);
+  }
+
+  private observe(call: ProviderCall): void {
+    const labels = { channel: call.channel, provider: call.provider };
+    this.latency.observe(labels, call.durationMs / 1000);
+    call.results.forEach((r, i) => {
+      if (r.ok) {
+        this.outcomes.inc({ ...labels, outcome: r.skipped ? 'skipped' : 'sent' });
+        return;
+      }
+      const kind = r.error.kind;
+      this.providerErrors.inc({ ...labels, kind });
+      const a = call.attempts[i];
+      const outcome =
+        kind === 'rate_limited' || r.error.quotaExhausted ? 'rate_limited' : kind === 'transient' && a && a.attempt < a.maxAttempts ? 'retry' : 'failed';
+      this.outcomes.inc({ ...labels, outcome });
+    });
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The queue gauges, computed by one replica per tick: live jobs by status and the age of the
+ * oldest due job per band (urgent < 50, normal 50–79, bulk ≥ 80), plus every lane's pause
+ * total. Served by jobs_claim_idx and jobs_processing_idx (live rows only); pacing_lanes is a
+ * handful of rows. Stored as one JSON document in metrics_snapshots.
+ */
+export const COMPUTE_QUEUE_GAUGES = `
+  WITH live AS (
+    SELECT status, priority, run_at FROM jobs WHERE status IN ('pending','retry')
+    UNION ALL
+    SELECT status, priority, run_at FROM jobs WHERE status = 'processing'
+  )
+  SELECT json_build_object(
+    'depth', json_build_object(
+      'pending',    count(*) FILTER (WHERE status = 'pending'),
+      'retry',      count(*) FILTER (WHERE status = 'retry'),
+      'processing', count(*) FILTER (WHERE status = 'processing')),
+    'oldest', json_build_object(
+      'urgent', COALESCE(extract(epoch FROM now() - min(run_at) FILTER (WHERE status IN ('pending','retry') AND run_at <= now() AND priority < 50)), 0),
+      'normal', COALESCE(extract(epoch FROM now() - min(run_at) FILTER (WHERE status IN ('pending','retry') AND run_at <= now() AND priority >= 50 AND priority < 80)), 0),
+      'bulk',   COALESCE(extract(epoch FROM now() - min(run_at) FILTER (WHERE status IN ('pending','retry') AND run_at <= now() AND priority >= 80)), 0)),
+    'lane_pauses', (SELECT COALESCE(json_agg(json_build_object('lane', lane_key, 'channel', channel, 'provider', provider, 'pauses', pauses_total)), '[]'::json)
+                      FROM pacing_lanes)
+  ) AS value
+  FROM live`;
+
+/** Store a computed snapshot under its name ($1), replacing the previous one. */
+export const SAVE_SNAPSHOT = `
+  INSERT INTO metrics_snapshots (name, value, computed_at) VALUES ($1, $2::jsonb, now())
+  ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, computed_at = EXCLUDED.computed_at`;
+
+/** A replica's scrape: one primary-key lookup. */
+export const READ_SNAPSHOT = `
+  SELECT value, extract(epoch FROM now() - computed_at)::float8 AS age_seconds FROM metrics_snapshots WHERE name = $1`;
