@@ -84,4 +84,24 @@ describe('GET /v1/metrics/prometheus', () => {
     expect(sample(await scrape(), 'notifyd_lane_pauses_total{lane="sms:recording",channel="sms",provider="recording"}')).toBeGreaterThanOrEqual(1);
     await pacing.resume({ channel: 'sms', provider: 'recording' });
   });
+
+  it('reports failover breakers from the shared breaker table', async () => {
+    await t.db.sql(
+      `INSERT INTO provider_breakers (lane_key, channel, provider, fallback_provider, resting_until, trips_total, failovers_total)
+       VALUES ('email:resend', 'email', 'resend', 'smtp', now() + interval '1 minute', 2, 57)`,
+    );
+    await t.notifyd.app.get(QueueGaugesTask).compute();
+    const text = await scrape();
+    const labels = '{lane="email:resend",channel="email",from="resend",to="smtp"}';
+    expect(sample(text, `notifyd_failovers_total${labels}`)).toBe(57);
+    expect(sample(text, `notifyd_failover_trips_total${labels}`)).toBe(2);
+    expect(sample(text, `notifyd_failover_breaker_open${labels}`)).toBe(1);
+
+    // The digest sees the same breaker open.
+    const digest = (await t.http.get('/v1/admin/digest').set('X-Api-Key', ADMIN_KEY)).body;
+    const finding = digest.findings.find((f: { code: string }) => f.code === 'failover_breaker_open');
+    expect(finding).toMatchObject({ severity: 'warning' });
+    expect(finding.message).toContain('resend is resting');
+    await t.db.sql(`DELETE FROM provider_breakers`);
+  });
 });

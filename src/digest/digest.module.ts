@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { BreakerFailoverState } from './breaker-failover-state.js';
 import { DigestController } from './digest.controller.js';
 import { DigestRepository } from './digest.repository.js';
 import { DigestService } from './digest.service.js';
+import { FAILOVER_STATE } from './failover-state.js';
 import { DigestNotifier } from './notify/digest-notifier.service.js';
 import { DigestSender } from './notify/digest-sender.js';
 
@@ -13,7 +15,7 @@ import { DigestSender } from './notify/digest-sender.js';
 @Module({
   imports: [WebhooksModule],
   controllers: [DigestController],
-  providers: [DigestRepository, DigestService, DigestSender, DigestNotifier],
+  providers: [DigestRepository, DigestService, DigestSender, DigestNotifier, { provide: FAILOVER_STATE, useClass: BreakerFailoverState }],
   exports: [DigestService, DigestNotifier],
 })
 export class DigestModule {}

@@ -1,9 +1,9 @@
 import type { BreakerView } from './digest.types.js';
 
 /**
- * Where the digest reads failover breakers from. The connectors' failover breaker binds this
- * token (`{ provide: FAILOVER_STATE, useExisting: … }`); until a module does, the digest shows
- * no breaker and no fallback provider.
+ * Where the digest reads failover breakers from: bound in DigestModule to BreakerFailoverState
+ * (the connectors' FailoverBreaker and <CHANNEL>_FALLBACK_PROVIDER). A token rather than the
+ * class, so the findings can be exercised with any source.
  */
 export const FAILOVER_STATE = Symbol('notifyd:failover-state');
 

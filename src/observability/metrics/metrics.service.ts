@@ -10,6 +10,7 @@ export interface QueueGauges {
   depth: { pending: number; retry: number; processing: number };
   oldest: { urgent: number; normal: number; bulk: number };
   lane_pauses: { lane: string; channel: string; provider: string; pauses: number }[];
+  failovers?: { lane: string; channel: string; from: string; to: string; trips: number; moved: number; resting: boolean }[];
 }
 
 /** Provider call durations, 50 ms to 20 s (notifyd's buckets). */
@@ -17,8 +18,9 @@ const LATENCY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
 
 /**
  * notifyd's Prometheus series, in one registry per app (two apps in one process — tests,
- * embedded use — never share counters). Counters are this process's; the queue gauges are the
- * cluster's, computed by one replica per tick (QueueGaugesTask) and read here at scrape.
+ * embedded use — never share counters). Counters are this process's; the queue, lane and
+ * failover gauges are the cluster's, computed by one replica per tick (QueueGaugesTask) and
+ * read here at scrape.
  */
 @Injectable()
 export class MetricsService implements OnModuleInit {
@@ -43,10 +45,22 @@ export class MetricsService implements OnModuleInit {
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
-  private readonly failovers = new Counter({
-    name: 'notifyd_email_failovers_total',
-    help: 'Email sends routed from the primary provider to the fallback, by outcome.',
-    labelNames: ['from', 'to', 'outcome'] as const,
+  private readonly failovers = new Gauge({
+    name: 'notifyd_failovers_total',
+    help: 'Messages sent through the fallback provider instead of the primary, per breaker, across all replicas (monotonic).',
+    labelNames: ['lane', 'channel', 'from', 'to'] as const,
+    registers: [this.registry],
+  });
+  private readonly breakerTrips = new Gauge({
+    name: 'notifyd_failover_trips_total',
+    help: 'Times each failover breaker opened (primary rested), across all replicas (monotonic).',
+    labelNames: ['lane', 'channel', 'from', 'to'] as const,
+    registers: [this.registry],
+  });
+  private readonly breakerOpen = new Gauge({
+    name: 'notifyd_failover_breaker_open',
+    help: '1 while the primary rests and the fallback delivers, else 0.',
+    labelNames: ['lane', 'channel', 'from', 'to'] as const,
     registers: [this.registry],
   });
   private readonly lanePauses = new Gauge({
@@ -84,11 +98,6 @@ export class MetricsService implements OnModuleInit {
     this.events.onProviderCall((call) => this.observe(call));
   }
 
-  /** For the failover breaker: one send routed from `from` to `to`. */
-  failover(from: string, to: string, outcome: 'sent' | 'failed'): void {
-    this.failovers.inc({ from, to, outcome });
-  }
-
   /** The Prometheus text: this process's counters and the latest cluster gauges. */
   async render(): Promise<string> {
     const row = await this.db.one<{ value: QueueGauges; age_seconds: number }>(sql.READ_SNAPSHOT, [QUEUE_SNAPSHOT]);
@@ -105,6 +114,15 @@ export class MetricsService implements OnModuleInit {
     for (const band of ['urgent', 'normal', 'bulk'] as const) this.oldestPending.set({ band }, Math.max(0, Number(g.oldest[band])));
     this.lanePauses.reset();
     for (const l of g.lane_pauses) this.lanePauses.set({ lane: l.lane, channel: l.channel, provider: l.provider }, Number(l.pauses));
+    this.failovers.reset();
+    this.breakerTrips.reset();
+    this.breakerOpen.reset();
+    for (const f of g.failovers ?? []) {
+      const labels = { lane: f.lane, channel: f.channel, from: f.from, to: f.to };
+      this.failovers.set(labels, Number(f.moved));
+      this.breakerTrips.set(labels, Number(f.trips));
+      this.breakerOpen.set(labels, f.resting ? 1 : 0);
+    }
     this.snapshotAge.set(ageSeconds);
   }
 

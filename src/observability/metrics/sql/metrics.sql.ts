@@ -1,8 +1,8 @@
 /**
  * The queue gauges, computed by one replica per tick: live jobs by status and the age of the
- * oldest due job per band (urgent < 50, normal 50–79, bulk ≥ 80), plus every lane's pause
- * total. Served by jobs_claim_idx and jobs_processing_idx (live rows only); pacing_lanes is a
- * handful of rows. Stored as one JSON document in metrics_snapshots.
+ * oldest due job per band (urgent < 50, normal 50–79, bulk ≥ 80), every lane's pause total and
+ * every failover breaker's totals. Served by jobs_claim_idx and jobs_processing_idx (live rows
+ * only); pacing_lanes and provider_breakers are a handful of rows. Stored as one JSON document in metrics_snapshots.
  */
 export const COMPUTE_QUEUE_GAUGES = `
   WITH live AS (
@@ -20,7 +20,10 @@ export const COMPUTE_QUEUE_GAUGES = `
       'normal', COALESCE(extract(epoch FROM now() - min(run_at) FILTER (WHERE status IN ('pending','retry') AND run_at <= now() AND priority >= 50 AND priority < 80)), 0),
       'bulk',   COALESCE(extract(epoch FROM now() - min(run_at) FILTER (WHERE status IN ('pending','retry') AND run_at <= now() AND priority >= 80)), 0)),
     'lane_pauses', (SELECT COALESCE(json_agg(json_build_object('lane', lane_key, 'channel', channel, 'provider', provider, 'pauses', pauses_total)), '[]'::json)
-                      FROM pacing_lanes)
+                      FROM pacing_lanes),
+    'failovers', (SELECT COALESCE(json_agg(json_build_object('lane', lane_key, 'channel', channel, 'from', provider, 'to', fallback_provider,
+                                                             'trips', trips_total, 'moved', failovers_total, 'resting', resting_until > now())), '[]'::json)
+                    FROM provider_breakers)
   ) AS value
   FROM live`;
 
