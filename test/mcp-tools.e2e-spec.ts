@@ -132,4 +132,18 @@ describe('MCP tools over the operator surface', () => {
     const after = structured(await admin.callTool({ name: 'list_workflow_runs', arguments: { project_id: project.id, workflow_id: 'onboarding' } }));
     expect(after.runs[0].status).toBe('cancelled');
   });
+
+  it('templates: upsert, list, preview, then send with it', async () => {
+    const saved = await admin.callTool({ name: 'upsert_template', arguments: { project_id: project.id, id: 'order_shipped', channel: 'sms', body: 'Order {{ order_id }} is on its way' } });
+    expect(structured(saved)).toMatchObject({ id: 'order_shipped', channel: 'sms', created: true });
+    const broken = await admin.callTool({ name: 'upsert_template', arguments: { project_id: project.id, id: 'broken', channel: 'sms', body: '{% if x %}never closed' } });
+    expect(broken.isError).toBe(true);
+    expect(text(broken)).toMatch(/Liquid/);
+    const listed = await admin.callTool({ name: 'list_templates', arguments: { project_id: project.id } });
+    expect(structured(listed).templates.map((t: { id: string }) => t.id)).toEqual(['order_shipped']);
+    const preview = await admin.callTool({ name: 'preview_template', arguments: { project_id: project.id, id: 'order_shipped', vars: { order_id: 'A-7' } } });
+    expect(structured(preview)).toMatchObject({ channel: 'sms', body: 'Order A-7 is on its way' });
+    const sent = await admin.callTool({ name: 'send', arguments: { project_id: project.id, channels: ['sms'], to: '+33600000403', template: 'order_shipped', vars: { order_id: 'A-8' }, wait: '10s' } });
+    expect(structured(sent).outcomes[0]).toMatchObject({ status: 'sent' });
+  });
 });

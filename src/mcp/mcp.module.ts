@@ -17,13 +17,14 @@ import { ProjectsTools } from './tools/projects.tools.js';
 import { SendTools } from './tools/send.tools.js';
 import { SubscribersTools } from './tools/subscribers.tools.js';
 import { SuppressionsTools } from './tools/suppressions.tools.js';
+import { TemplatesTools } from './tools/templates.tools.js';
 import { WebhooksTools } from './tools/webhooks.tools.js';
 import { WorkflowsTools } from './tools/workflows.tools.js';
 
 /**
  * The MCP server: POST /mcp (Streamable HTTP) and `notifyd mcp` (stdio) serve the tools the
  * providers below register. A tool calls the owning module's service, never its SQL.
- * Suppressions come from the global GovernanceModule.
+ * Suppressions and templates come from global modules (GovernanceModule, TemplatesModule).
  */
 @Module({
   imports: [JobsModule, PacingModule, ProjectsModule, DigestModule, SubscribersModule, WebhooksModule, WorkflowsModule],
@@ -39,6 +40,7 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
     LanesTools,
     SuppressionsTools,
     SubscribersTools,
+    TemplatesTools,
     WebhooksTools,
     WorkflowsTools,
   ],

@@ -23,6 +23,8 @@ const content = {
   priority: z.union([z.enum(['critical', 'high', 'normal', 'low', 'bulk']), z.number().int().min(0).max(100)]).optional(),
   scheduled_at: z.string().optional().describe('RFC 3339 time to send at; default now'),
   url: z.string().max(2048).optional(),
+  template: z.string().max(200).optional().describe('Stored template id (see list_templates), rendered per channel and locale; channels without a variant use subject/body'),
+  topic: z.string().max(64).optional().describe('What the message is about: subscribers who opted out of the topic are skipped'),
 };
 
 const outcome = z.object({

@@ -1,0 +1,100 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { z } from 'zod';
+import { CHANNELS } from '../../config/sections/connectors.config.js';
+import { PreviewTemplateDto, UpsertTemplateDto } from '../../templates/dto/template.dto.js';
+import { presentVariant, TemplatesService } from '../../templates/templates.service.js';
+import { McpToolRegistry } from '../mcp-tool-registry.js';
+import { defineTool, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
+import { projectIdArg } from './schemas.js';
+import { validateDto } from './validate-dto.js';
+
+const variantView = z.object({
+  id: z.string(),
+  channel: z.string(),
+  locale: z.string().nullable(),
+  subject: z.string().nullable(),
+  body: z.string(),
+  body_html: z.string().nullable(),
+  topic: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+const templateIdArg = z.string().min(1).max(200).describe('Template id');
+
+/** Stored templates (Liquid, per channel and locale): list_templates, preview_template, upsert_template. */
+@Injectable()
+export class TemplatesTools implements OnModuleInit {
+  constructor(
+    private readonly registry: McpToolRegistry,
+    private readonly templates: TemplatesService,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(
+      defineTool({
+        name: 'list_templates',
+        title: 'List templates',
+        description: 'A project’s template variants (one per id × channel × locale) with their subject, body and topic. Sends name a template with template_id.',
+        annotations: READ_ONLY,
+        audience: 'project',
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          channel: z.enum(CHANNELS).optional(),
+          limit: z.number().int().min(1).max(200).default(50),
+          offset: z.number().int().min(0).max(1_000_000).default(0),
+        }),
+        output: z.object({ templates: z.array(variantView), total: z.number() }),
+        run: async (args, context) => {
+          const { items, total } = await this.templates.list(context.project(args.project_id, true), args.limit, args.offset, args.channel);
+          const templates = items.map(presentVariant);
+          return { structured: { templates, total }, text: templates.length ? templates.map((t) => `${t.id} ${t.channel}${t.locale ? ` ${t.locale}` : ''}${t.topic ? ` (topic ${t.topic})` : ''}`).join('\n') : 'No templates.' };
+        },
+      }),
+      defineTool({
+        name: 'preview_template',
+        title: 'Preview a template',
+        description: 'Render a template with sample vars exactly as the worker would (locale fallback included), without sending anything. Use it to check a fix before send_test.',
+        annotations: READ_ONLY,
+        audience: 'project',
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          id: templateIdArg,
+          channel: z.enum(CHANNELS).optional().describe('Required when the template has variants for several channels'),
+          locale: z.string().max(35).optional(),
+          vars: z.record(z.string(), z.unknown()).optional(),
+        }),
+        output: z.object({ template_id: z.string(), channel: z.string(), locale: z.string().nullable(), subject: z.string().nullable(), body: z.string(), body_html: z.string().nullable(), topic: z.string().nullable() }),
+        run: async ({ project_id: projectId, id, ...rest }, context) => {
+          const preview = await this.templates.preview(context.project(projectId, true), id, await validateDto(PreviewTemplateDto, rest));
+          return { structured: preview, text: `${preview.subject ? `Subject: ${preview.subject}\n` : ''}${preview.body}` };
+        },
+      }),
+      defineTool({
+        name: 'upsert_template',
+        title: 'Create or replace a template variant',
+        description:
+          'Save one template variant (id × channel × locale; no locale = the channel’s default) in Liquid ({{ name }}, {% if %}). Refused with the parse error if it does not parse. ' +
+          'Saving the same content again changes nothing. Check it with preview_template.',
+        annotations: IDEMPOTENT_WRITE,
+        audience: 'project',
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          id: templateIdArg,
+          channel: z.enum(CHANNELS),
+          locale: z.string().max(35).optional(),
+          subject: z.string().max(998).optional(),
+          body: z.string().max(100_000),
+          body_html: z.string().max(1_000_000).optional(),
+          topic: z.string().max(64).optional(),
+        }),
+        output: z.object({ id: z.string(), channel: z.string(), locale: z.string().nullable(), created: z.boolean() }),
+        run: async ({ project_id: projectId, ...fields }, context) => {
+          const dto = await validateDto(UpsertTemplateDto, fields);
+          const created = await this.templates.upsert(context.project(projectId, true), dto);
+          return { structured: { id: dto.id, channel: dto.channel, locale: dto.locale || null, created }, text: `Template ${dto.id} (${dto.channel}${dto.locale ? `, ${dto.locale}` : ''}) ${created ? 'created' : 'saved'}.` };
+        },
+      }),
+    );
+  }
+}
