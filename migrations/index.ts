@@ -6,6 +6,7 @@ import { PacingLanes1764460800020 } from './0020-pacing-lanes.js';
 import { JobWaiters1764460800030 } from './0030-job-waiters.js';
 import { Suppressions1764460800040 } from './0040-suppressions.js';
 import { Templates1764460800041 } from './0041-templates.js';
+import { Preferences1764460800042 } from './0042-preferences.js';
 import { RecipientCaps1764460800045 } from './0045-recipient-caps.js';
 import { ProviderEvents1764460800048 } from './0048-provider-events.js';
 import { Webhooks1764460800050 } from './0050-webhooks.js';
@@ -34,6 +35,7 @@ export const MIGRATIONS = [
   // Issue 6a: governance (suppressions, preferences, templates).
   Suppressions1764460800040,
   Templates1764460800041,
+  Preferences1764460800042,
   // Issue 6b: per-recipient caps.
   RecipientCaps1764460800045,
   // Issue 6c: provider events (webhooks in), jobs.complained_at.

@@ -12,6 +12,10 @@ import { CapsService } from './caps/caps.service.js';
 import { SegmentsController } from './segments/segments.controller.js';
 import { SegmentsRepository } from './segments/segments.repository.js';
 import { SegmentsService } from './segments/segments.service.js';
+import { SubscribersModule } from '../subscribers/subscribers.module.js';
+import { PreferencesController } from './preferences/preferences.controller.js';
+import { PreferencesRepository } from './preferences/preferences.repository.js';
+import { PreferencesService } from './preferences/preferences.service.js';
 
 /**
  * Who may be sent what: suppressions (every channel), and the worker's per-batch screening.
@@ -19,12 +23,15 @@ import { SegmentsService } from './segments/segments.service.js';
  */
 @Global()
 @Module({
+  imports: [SubscribersModule],
   controllers: [
     SuppressionsController,
     // Issue 6b: send windows, per-recipient caps.
     SendWindowsController,
     CapsController,
     SegmentsController,
+    // Issue 6a: preferences.
+    PreferencesController,
   ],
   providers: [
     GovernanceService,
@@ -37,6 +44,9 @@ import { SegmentsService } from './segments/segments.service.js';
     CapsService,
     SegmentsRepository,
     SegmentsService,
+    // Issue 6a: preferences.
+    PreferencesRepository,
+    PreferencesService,
   ],
   exports: [
     GovernanceService,
@@ -45,6 +55,7 @@ import { SegmentsService } from './segments/segments.service.js';
     SendWindowsService,
     CapsService,
     SegmentsService,
+    PreferencesService,
   ],
 })
 export class GovernanceModule {}

@@ -5,6 +5,9 @@ import { maskRecipient } from '../common/pii/mask.js';
 import { suppressionFromRefusal } from './suppressions/provider-evidence.js';
 import type { ActiveSuppression } from './suppressions/suppressions.repository.js';
 import { blocks, SuppressionsService } from './suppressions/suppressions.service.js';
+import type { PreferenceRow } from './preferences/preference.types.js';
+import { optOutReason, scopeIdsOf } from './preferences/preference-rules.js';
+import { PreferencesService, subscriberKey } from './preferences/preferences.service.js';
 import { SendWindowsService } from './send-windows/send-windows.service.js';
 import { CapsService } from './caps/caps.service.js';
 
@@ -30,6 +33,8 @@ export interface ScreenedJob {
   topic: string | null;
   payload: Record<string, unknown>;
   marketing: boolean;
+  /** The job's stored template: a preference scope (workflow-or-template). */
+  templateId?: string | null;
 }
 
 /** The rules for a claimed batch, loaded once per batch (never one query per job). */
@@ -48,6 +53,7 @@ export interface Refusal {
 }
 
 const SEND: Verdict = { action: 'send' };
+const isTransactional = (job: ScreenedJob) => job.payload.transactional === true;
 /** How many per-job lookups run at once when the batch prefetch failed. */
 const FALLBACK_CONCURRENCY = 8;
 
@@ -64,15 +70,27 @@ export class GovernanceService {
     private readonly suppressions: SuppressionsService,
     private readonly sendWindows: SendWindowsService,
     private readonly caps: CapsService,
+    private readonly preferences: PreferencesService,
   ) {}
 
   async screen(jobs: readonly ScreenedJob[]): Promise<Screening> {
-    const [{ found, unknown }, outsideWindow] = await Promise.all([this.prefetchSuppressions(jobs), this.sendWindows.screen(jobs)]);
+    const [{ found, unknown }, outsideWindow, { prefs, unreadable }] = await Promise.all([
+      this.prefetchSuppressions(jobs),
+      this.sendWindows.screen(jobs),
+      this.prefetchPreferences(jobs),
+    ]);
     const before = (job: ScreenedJob): Verdict => {
         if (unknown.has(job.id)) return { action: 'defer', reason: 'suppression list unreadable; retrying' };
         const s = SuppressionsService.match(found, { projectId: job.projectId, channel: job.channel, address: job.recipient });
         // transactional never bypasses a suppression; a marketing-scope one spares non-marketing messages.
         if (s && blocks(s, job.marketing)) return { action: 'suppress', reason: `${job.channel} address is on the suppression list (${s.reason}, scope ${s.scope}, id ${s.id})` };
+        // Preferences (not for transactional messages): an opt-out closes the job unsent (notifyd: sent, provider skipped).
+        if (!isTransactional(job) && job.subscriberId) {
+          const key = subscriberKey(job.projectId, job.subscriberId);
+          if (unreadable.has(key)) return { action: 'defer', reason: 'preferences unreadable; retrying' };
+          const reason = optOutReason(prefs.get(key) ?? [], { channel: job.channel, topic: job.topic, scopeIds: scopeIdsOf(job.payload, job.templateId) });
+          if (reason) return { action: 'skip', reason };
+        }
         // After suppressions: a suppressed job fails now rather than waiting for its window.
         const deferral = outsideWindow.get(job.id);
         if (deferral) return { action: 'defer', until: deferral.until, reason: deferral.reason };
@@ -105,6 +123,24 @@ export class GovernanceService {
     });
   }
 
+  /**
+   * Enqueue's preference check for one or many subscribers (one query): for each target, the
+   * opt-out reason, or null. Transactional sends do not call it.
+   */
+  async optedOutTargets(
+    projectId: string,
+    message: { topic: string | null; payload: { vars?: Record<string, unknown> }; templateId: string | null },
+    targets: readonly { channel: Channel; subscriberId: string | null }[],
+  ): Promise<(string | null)[]> {
+    const ids = targets.flatMap((t) => (t.subscriberId ? [{ projectId, subscriberId: t.subscriberId }] : []));
+    if (ids.length === 0) return targets.map(() => null);
+    const prefs = await this.preferences.forSubscribers(ids);
+    const scopeIds = scopeIdsOf(message.payload, message.templateId);
+    return targets.map((t) =>
+      t.subscriberId ? optOutReason(prefs.get(subscriberKey(projectId, t.subscriberId)) ?? [], { channel: t.channel, topic: message.topic, scopeIds }) : null,
+    );
+  }
+
   /** Records the suppressions that synchronous provider refusals prove (hard bounce, STOP…). */
   async recordRefusals(refusals: readonly Refusal[]): Promise<void> {
     for (const r of refusals) {
@@ -127,6 +163,26 @@ export class GovernanceService {
         this.logger.warn(`could not record suppression for ${maskRecipient(r.recipient, r.channel)} (job ${r.jobId}): ${(err as Error).message}`);
       }
     }
+  }
+
+  /** The batch's subscribers' preferences in one query; on failure per subscriber; a subscriber still unreadable is deferred. */
+  private async prefetchPreferences(jobs: readonly ScreenedJob[]): Promise<{ prefs: Map<string, PreferenceRow[]>; unreadable: Set<string> }> {
+    const keys = jobs.filter((j) => j.subscriberId && !isTransactional(j)).map((j) => ({ projectId: j.projectId, subscriberId: j.subscriberId! }));
+    try {
+      return { prefs: await this.preferences.forSubscribers(keys), unreadable: new Set() };
+    } catch (err) {
+      this.logger.warn(`preference prefetch failed for ${keys.length} job(s), reading each subscriber: ${(err as Error).message}`);
+    }
+    const prefs = new Map<string, PreferenceRow[]>();
+    const unreadable = new Set<string>();
+    for (const k of new Map(keys.map((k) => [subscriberKey(k.projectId, k.subscriberId), k])).values()) {
+      try {
+        for (const [key, rows] of await this.preferences.forSubscribers([k])) prefs.set(key, rows);
+      } catch {
+        unreadable.add(subscriberKey(k.projectId, k.subscriberId));
+      }
+    }
+    return { prefs, unreadable };
   }
 
   private async prefetchSuppressions(jobs: readonly ScreenedJob[]): Promise<{ found: Map<string, ActiveSuppression>; unknown: Set<string> }> {

@@ -46,6 +46,12 @@ export class BatchService {
    * Counts add up across pages; the audit log gets one entry for the whole send.
    */
   async batch(project: ProjectRef, dto: BatchRequestDto): Promise<BatchResponseDto> {
+    if (dto.transactional === true) {
+      throw ApiError.badRequest(
+        'transactional_not_allowed',
+        'transactional is not accepted by /v1/batch: a fan-out must honour opt-outs. Remove it, or send undeclinable messages one by one with POST /v1/send.',
+      );
+    }
     if ((dto.segment === undefined) === (dto.subscribers === undefined)) {
       throw ApiError.unprocessable('validation_failed', 'Send either subscribers (a list of ids) or segment (a filter), not both and not neither.');
     }
@@ -66,12 +72,6 @@ export class BatchService {
   }
 
   private async queue(project: ProjectRef, dto: BatchRequestDto, audit: boolean): Promise<BatchResponseDto> {
-    if (dto.transactional === true) {
-      throw ApiError.badRequest(
-        'transactional_not_allowed',
-        'transactional is not accepted by /v1/batch: a fan-out must honour opt-outs. Remove it, or send undeclinable messages one by one with POST /v1/send.',
-      );
-    }
     const channels = requestedChannels(dto);
     assertChannelOptions(dto, channels);
     // Stricter than /send: a fan-out on a channel that cannot deliver is refused as a whole.
@@ -85,6 +85,7 @@ export class BatchService {
     }
 
     const template = dto.template ? await this.templates.forSend(project.id, dto.template) : undefined;
+    const topic = dto.topic ?? template?.topic ?? null;
     const ids = [...new Set(dto.subscribers ?? [])];
     const known = await this.subscribers.findAddresses(project.id, ids);
     const priority = parsePriority(dto.priority) ?? PRIORITY_NAMES.bulk;
@@ -121,10 +122,13 @@ export class BatchService {
     const suppressed = await this.governance.suppressedTargets(project.id, marketing, rows);
     const before = rows.length;
     rows = rows.filter((_, i) => !suppressed[i]);
+    // Opted-out subscribers count as skipped too (one query for the batch's preferences).
+    const optedOut = await this.governance.optedOutTargets(project.id, { topic, payload, templateId: dto.template ?? null }, rows);
+    rows = rows.filter((_, i) => !optedOut[i]);
     // Per-recipient caps: a subscriber already at a cap is skipped (the worker checks again, and counts).
     const overCap = await this.caps.overCap(
       project.id,
-      rows.map((r, i) => ({ id: String(i), projectId: project.id, subscriberId: r.subscriberId, channel: r.channel, topic: dto.topic ?? null })),
+      rows.map((r, i) => ({ id: String(i), projectId: project.id, subscriberId: r.subscriberId, channel: r.channel, topic })),
     );
     rows = rows.filter((_, i) => !overCap.has(String(i)));
     const skippedCount = before - rows.length;
@@ -136,7 +140,7 @@ export class BatchService {
       priority,
       maxAttempts: this.config.worker.maxAttempts,
       templateId: dto.template ?? null,
-      topic: dto.topic ?? template?.topic ?? null,
+      topic,
     };
     let created = 0;
     if (rows.length && (await this.events.wantsIds(project.id))) {

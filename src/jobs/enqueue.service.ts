@@ -99,6 +99,12 @@ export class EnqueueService {
       templateId: dto.template ?? null,
       topic: dto.topic ?? template?.topic ?? null,
     };
+    // Preferences (unless transactional): an opted-out channel is skipped (the worker checks again).
+    if (dto.subscriber_id && payload.transactional !== true) {
+      const optedOut = await this.governance.optedOutTargets(project.id, { topic: options.topic, payload, templateId: options.templateId }, targets.map((t) => ({ channel: t.channel, subscriberId: dto.subscriber_id! })));
+      for (const [i, reason] of optedOut.entries()) if (reason) skipped.push({ channel: targets[i].channel, reason });
+      targets = targets.filter((_, i) => !optedOut[i]);
+    }
     // Per-recipient caps: a channel already at its cap is skipped (the worker checks again, and counts).
     const overCap = await this.caps.overCap(
       project.id,

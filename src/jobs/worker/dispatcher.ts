@@ -97,6 +97,7 @@ export class Dispatcher {
           topic: j.topic,
           payload: j.payload,
           marketing: j.payload.marketing === true,
+          templateId: j.templateId,
         })),
       ),
       this.projects.senders([...new Set(jobs.map((j) => j.projectId))]),

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { Db } from '../../database/db.js';
+import type { PreferenceRow, PreferenceScopeKind } from './preference.types.js';
+import * as sql from './sql/preferences.sql.js';
+
+export interface PreferenceWrite {
+  channel: string;
+  scopeKind: PreferenceScopeKind;
+  scope: string;
+  enabled: boolean;
+}
+
+/** All SQL of subscriber preferences. */
+@Injectable()
+export class PreferencesRepository {
+  constructor(private readonly db: Db) {}
+
+  forSubscriber(projectId: string, subscriberId: string): Promise<PreferenceRow[]> {
+    return this.db.rows<PreferenceRow>(sql.LIST_FOR_SUBSCRIBER, [projectId, subscriberId]);
+  }
+
+  forSubscribers(keys: readonly { projectId: string; subscriberId: string }[]): Promise<PreferenceRow[]> {
+    return this.db.rows<PreferenceRow>(sql.LIST_FOR_SUBSCRIBERS, [keys.map((k) => k.projectId), keys.map((k) => k.subscriberId)]);
+  }
+
+  upsert(projectId: string, subscriberId: string, rows: readonly PreferenceWrite[]): Promise<number> {
+    return this.db.exec(sql.UPSERT_PREFERENCES, [
+      projectId,
+      subscriberId,
+      rows.map((r) => r.channel),
+      rows.map((r) => r.scopeKind),
+      rows.map((r) => r.scope),
+      rows.map((r) => r.enabled),
+    ]);
+  }
+
+  clear(projectId: string, subscriberId: string): Promise<number> {
+    return this.db.exec(sql.DELETE_FOR_SUBSCRIBER, [projectId, subscriberId]);
+  }
+}

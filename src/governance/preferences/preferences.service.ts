@@ -1,0 +1,94 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { ApiError } from '../../common/errors/api-error.js';
+import { SubscribersService } from '../../subscribers/subscribers.service.js';
+import { WebhookEvents } from '../../webhooks/webhook-events.service.js';
+import type { PreferenceDto, PreferenceInputDto } from './dto/preference.dto.js';
+import type { PreferenceRow } from './preference.types.js';
+import { type PreferenceWrite, PreferencesRepository } from './preferences.repository.js';
+
+/** Map key of one subscriber's preferences. */
+export const subscriberKey = (projectId: string, subscriberId: string) => `${projectId}\n${subscriberId}`;
+
+/**
+ * Subscribers' own choices per channel × scope (topic, workflow/template, everything): read,
+ * write (announced as `subscriber.preference_changed`), and the lookups enqueue and the worker
+ * use. The decision itself is optOutReason() in preference-rules.ts.
+ */
+@Injectable()
+export class PreferencesService {
+  private readonly logger = new Logger(PreferencesService.name);
+
+  constructor(
+    private readonly repository: PreferencesRepository,
+    private readonly subscribers: SubscribersService,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  async get(projectId: string, subscriberId: string): Promise<PreferenceRow[]> {
+    await this.subscribers.get(projectId, subscriberId);
+    return this.repository.forSubscriber(projectId, subscriberId);
+  }
+
+  /** Upserts the rows (the last of duplicates wins); 404 for an unknown subscriber. */
+  async put(projectId: string, subscriberId: string, input: readonly PreferenceInputDto[]): Promise<number> {
+    await this.subscribers.get(projectId, subscriberId);
+    const rows = new Map<string, PreferenceWrite>();
+    for (const p of input) {
+      if (p.topic !== undefined && p.workflow_id !== undefined && p.workflow_id !== '*') {
+        throw ApiError.unprocessable('validation_failed', 'A preference is scoped by topic or by workflow_id, not both: split it into two rows.');
+      }
+      const write: PreferenceWrite =
+        p.topic !== undefined
+          ? { channel: p.channel, scopeKind: 'topic', scope: p.topic, enabled: p.enabled }
+          : p.workflow_id !== undefined && p.workflow_id !== '*'
+            ? { channel: p.channel, scopeKind: 'workflow', scope: p.workflow_id, enabled: p.enabled }
+            : { channel: p.channel, scopeKind: 'all', scope: '*', enabled: p.enabled };
+      rows.set(`${write.channel}\n${write.scopeKind}\n${write.scope}`, write);
+    }
+    const written = await this.repository.upsert(projectId, subscriberId, [...rows.values()]);
+    await this.announce(projectId, subscriberId, [...rows.values()]);
+    return written;
+  }
+
+  /** Preferences of many subscribers in one query, grouped by subscriberKey. Throws if the database does. */
+  async forSubscribers(keys: readonly { projectId: string; subscriberId: string }[]): Promise<Map<string, PreferenceRow[]>> {
+    const unique = new Map(keys.map((k) => [subscriberKey(k.projectId, k.subscriberId), k]));
+    const grouped = new Map<string, PreferenceRow[]>();
+    if (unique.size === 0) return grouped;
+    for (const row of await this.repository.forSubscribers([...unique.values()])) {
+      const key = subscriberKey(row.projectId, row.subscriberId);
+      if (!grouped.has(key)) grouped.set(key, []);
+      grouped.get(key)!.push(row);
+    }
+    return grouped;
+  }
+
+  /**
+   * `subscriber.preference_changed` to the project's webhook endpoints. WebhookEvents is looked
+   * up lazily (the webhooks module depends on jobs, which depends on governance); an instance
+   * without it, or a failed emit, never fails the write that already happened.
+   */
+  private async announce(projectId: string, subscriberId: string, rows: PreferenceWrite[]): Promise<void> {
+    try {
+      const events = this.moduleRef.get(WebhookEvents, { strict: false });
+      await events.emit(projectId, 'subscriber.preference_changed', {
+        subscriber_id: subscriberId,
+        preferences: rows.map((r) => ({ channel: r.channel, topic: r.scopeKind === 'topic' ? r.scope : null, workflow_id: r.scope, enabled: r.enabled })),
+      });
+    } catch (err) {
+      this.logger.warn(`subscriber.preference_changed not emitted: ${(err as Error).message}`);
+    }
+  }
+}
+
+export function presentPreference(p: PreferenceRow): PreferenceDto {
+  return {
+    channel: p.channel,
+    topic: p.scopeKind === 'topic' ? p.scope : null,
+    workflow_id: p.scope,
+    scope_kind: p.scopeKind,
+    enabled: p.enabled,
+    updated_at: p.updatedAt.toISOString(),
+  };
+}

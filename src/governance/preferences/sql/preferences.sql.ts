@@ -1,0 +1,33 @@
+const PREFERENCE_COLUMNS = `
+  project_id AS "projectId", subscriber_id AS "subscriberId", channel, scope_kind AS "scopeKind", scope, enabled,
+  updated_at AS "updatedAt"`;
+
+/** One subscriber's preferences; primary key prefix (project_id, subscriber_id). */
+export const LIST_FOR_SUBSCRIBER = `
+  SELECT ${PREFERENCE_COLUMNS} FROM subscriber_preferences
+   WHERE project_id = $1 AND subscriber_id = $2
+   ORDER BY channel, scope_kind, scope`;
+
+/**
+ * The preferences of many subscribers: enqueue's batch check and the worker's once-per-batch
+ * prefetch. One primary-key range per distinct (project, subscriber).
+ */
+export const LIST_FOR_SUBSCRIBERS = `
+  SELECT p.project_id AS "projectId", p.subscriber_id AS "subscriberId", p.channel, p.scope_kind AS "scopeKind",
+         p.scope, p.enabled, p.updated_at AS "updatedAt"
+    FROM unnest($1::text[], $2::text[]) AS k(project_id, subscriber_id)
+    JOIN subscriber_preferences p ON p.project_id = k.project_id AND p.subscriber_id = k.subscriber_id`;
+
+/**
+ * Writes many rows of one subscriber in one statement (upsert per channel × scope).
+ *   $1 project  $2 subscriber  $3 channel[]  $4 scope_kind[]  $5 scope[]  $6 enabled[]
+ */
+export const UPSERT_PREFERENCES = `
+  INSERT INTO subscriber_preferences (project_id, subscriber_id, channel, scope_kind, scope, enabled)
+  SELECT $1, $2, r.channel, r.kind, r.scope, r.enabled
+    FROM unnest($3::text[], $4::text[], $5::text[], $6::boolean[]) AS r(channel, kind, scope, enabled)
+  ON CONFLICT (project_id, subscriber_id, channel, scope_kind, scope)
+  DO UPDATE SET enabled = EXCLUDED.enabled, updated_at = now()`;
+
+/** Removes all of one subscriber's preferences (back to "everything allowed"). */
+export const DELETE_FOR_SUBSCRIBER = `DELETE FROM subscriber_preferences WHERE project_id = $1 AND subscriber_id = $2`;
