@@ -5,13 +5,11 @@ import type { SuppressionReason, SuppressionScope } from './suppression.types.js
 /**
  * Provider codes that are an opt-out, not a delivery fault:
  * - Twilio 21610: the recipient replied STOP to this sender; every later message is refused.
- * - Telnyx 40300: the recipient texted STOP to this sender.
  * - WhatsApp (Meta Cloud API) 131050: the user stopped marketing messages from this business.
  * - Telnyx 40300: the number is blocked because its owner replied STOP.
  */
 const OPT_OUT_CODES: Record<string, { reason: SuppressionReason; scope: SuppressionScope }> = {
   '21610': { reason: 'stop', scope: 'all' },
-  '40300': { reason: 'stop', scope: 'all' },
   '131050': { reason: 'stop', scope: 'marketing' },
   '40300': { reason: 'stop', scope: 'all' },
 };
