@@ -139,6 +139,21 @@ describe('push: APNs over HTTP/2', () => {
     expect(row.provider_message_id).toMatch(/^apns:[0-9A-F-]{36}$/);
   });
 
+  it("end to end: the request's push options reach APNs (sound none, badge, thread, category, mutable content, collapse id, ttl); bad options are a 422", async () => {
+    const id = await subscriber(iphone('ok'));
+    const jobId = await sendPush(id, { push: { badge: 2, sound: 'none', thread_id: 'order-7', category: 'ORDER', mutable_content: true, collapse_id: 'order-7', ttl_secs: 120, data: { order: 7 } } });
+    await t.worker.drainOnce();
+    const [push] = apns.received;
+    expect(push.payload).toEqual({ aps: { alert: { title: 'Shipped', body: 'On its way' }, 'mutable-content': 1, badge: 2, 'thread-id': 'order-7', category: 'ORDER' }, data: { order: 7, notifyd_job_id: jobId } });
+    expect(push.headers).toMatchObject({ 'apns-collapse-id': 'order-7', 'apns-push-type': 'alert' });
+    expect(push.headers['apns-expiration']).toMatch(/^\d{10}$/);
+    for (const push of [{ ttl_secs: -1 }, { badge: 'three' }, { collapse_id: 'x'.repeat(65) }, { data: 'nope' }, { colour: 'red' }]) {
+      const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['push'], subscriber_id: id, body: 'x', push });
+      expect([JSON.stringify(push), res.status]).toEqual([JSON.stringify(push), 422]);
+      expect(res.body.message).toMatch(/push\./);
+    }
+  });
+
   it('a background push carries only content-available, at priority 5, with expiration and collapse id', async () => {
     const id = await subscriber(iphone('ok'));
     const before = Math.floor(Date.now() / 1000);

@@ -52,6 +52,7 @@ export function buildPayload(dto: SendRequestDto | MessageContentDto, marketing:
     sms: dto.sms ? { ...dto.sms } : null,
     whatsapp: dto.whatsapp ? { ...dto.whatsapp } : undefined,
     chat: dto.chat ? { ...dto.chat } : undefined,
+    push: dto.push ? { ...dto.push } : undefined,
     tags: send.tags?.map((t) => ({ name: t.name, value: t.value })),
     email_headers: send.email_headers,
     cc: send.cc ? [...new Set(send.cc.map((c) => c.toLowerCase()))] : undefined,

@@ -31,6 +31,7 @@ import { normaliseChannel } from '../channels.js';
 import { IsWaitDuration } from '../wait/wait-duration.js';
 import { ChatOptionsDto, WhatsAppOptionsDto } from './channel-options.dto.js';
 import { JobOutcomeDto } from './job-outcome.dto.js';
+import { PushOptionsDto } from './push-options.dto.js';
 import { IsSendWindowOrFalse, SEND_WINDOW_SCHEMA } from '../../governance/send-windows/send-window.validator.js';
 import { IsTopic } from '../../governance/topics/topic.js';
 import { TEMPLATE_ID_HELP, TEMPLATE_ID_PATTERN } from '../../templates/template-id.js';
@@ -188,6 +189,11 @@ export class MessageContentDto {
   @ValidateNested()
   @Type(() => ChatOptionsDto)
   chat?: ChatOptionsDto;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PushOptionsDto)
+  push?: PushOptionsDto;
 
   /**
    * When this message may be sent, in the recipient's time zone (overrides the project's
