@@ -23,6 +23,8 @@ export function fastifyOptions(config: AppConfig) {
     bodyLimit: config.server.bodyLimitBytes,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(req.headers['x-request-id']),
     trustProxy: true,
+    // Signed one-click unsubscribe links carry their claim in one path segment (/u/<token>).
+    maxParamLength: 2_048,
   };
 }
 

@@ -22,6 +22,7 @@ import { smsProvidersSection } from './sections/sms-providers.config.js';
 import { whatsappProvidersSection } from './sections/whatsapp-providers.config.js';
 import { chatProvidersSection } from './sections/chat-providers.config.js';
 import { segmentsSection } from './sections/segments.config.js';
+import { unsubscribeSection } from './sections/unsubscribe.config.js';
 import { templatesSection } from './sections/templates.config.js';
 
 /**
@@ -51,6 +52,7 @@ const sections = {
   pushProviders: pushProvidersSection,
   digest: digestSection,
   segments: segmentsSection,
+  unsubscribe: unsubscribeSection,
   templates: templatesSection,
   observability: observabilitySection,
 };

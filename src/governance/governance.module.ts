@@ -16,6 +16,8 @@ import { SubscribersModule } from '../subscribers/subscribers.module.js';
 import { PreferencesController } from './preferences/preferences.controller.js';
 import { PreferencesRepository } from './preferences/preferences.repository.js';
 import { PreferencesService } from './preferences/preferences.service.js';
+import { UnsubscribeController } from './unsubscribe/unsubscribe.controller.js';
+import { UnsubscribeService } from './unsubscribe/unsubscribe.service.js';
 
 /**
  * Who may be sent what: suppressions (every channel), and the worker's per-batch screening.
@@ -32,6 +34,7 @@ import { PreferencesService } from './preferences/preferences.service.js';
     SegmentsController,
     // Issue 6a: preferences.
     PreferencesController,
+    UnsubscribeController,
   ],
   providers: [
     GovernanceService,
@@ -47,6 +50,7 @@ import { PreferencesService } from './preferences/preferences.service.js';
     // Issue 6a: preferences.
     PreferencesRepository,
     PreferencesService,
+    UnsubscribeService,
   ],
   exports: [
     GovernanceService,

@@ -1,4 +1,5 @@
 import type { OutboundMessage } from '../connector.js';
+import { unsubscribeUrl } from '../../governance/unsubscribe/unsubscribe-url.js';
 
 /**
  * Where a recipient unsubscribes with one click, relative to PUBLIC_URL. The governance module
@@ -18,7 +19,8 @@ export function unsubscribeHeaders(message: OutboundMessage, callerHeaders: Reco
   if (Object.keys(callerHeaders).some((name) => name.toLowerCase() === 'list-unsubscribe')) return {};
   const vars = message.payload.vars as Record<string, unknown> | undefined;
   const own = message.payload.unsubscribe_url ?? vars?.unsubscribe_url;
-  const url = typeof own === 'string' && /^https?:\/\//i.test(own) ? own : publicUrl ? `${publicUrl}${UNSUBSCRIBE_PATH}${encodeURIComponent(message.jobId)}` : undefined;
+  // The governance module's signed link (PUBLIC_URL/u/<token>, see unsubscribeUrl); none without PUBLIC_URL.
+  const url = typeof own === 'string' && /^https?:\/\//i.test(own) ? own : publicUrl ? unsubscribeUrl(message) : undefined;
   if (!url) return {};
   return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }

@@ -1,0 +1,101 @@
+/** The words of the unsubscribe pages; English, and a translation where one exists. */
+interface Copy {
+  title: string;
+  question: (address: string) => string;
+  topicButton: (topic: string) => string;
+  allButton: string;
+  doneAll: (address: string) => string;
+  doneTopic: (topic: string) => string;
+  invalid: string;
+}
+
+const COPY: Record<string, Copy> = {
+  en: {
+    title: 'Unsubscribe',
+    question: (a) => `Stop receiving these emails at ${a}?`,
+    topicButton: (t) => `Unsubscribe from “${t}” only`,
+    allButton: 'Unsubscribe from all marketing emails',
+    doneAll: (a) => `${a} will no longer receive marketing emails.`,
+    doneTopic: (t) => `You will no longer receive “${t}” emails.`,
+    invalid: 'This unsubscribe link is not valid or has expired.',
+  },
+  fr: {
+    title: 'Désinscription',
+    question: (a) => `Ne plus recevoir ces e-mails à l’adresse ${a} ?`,
+    topicButton: (t) => `Me désinscrire de « ${t} » seulement`,
+    allButton: 'Me désinscrire de tous les e-mails commerciaux',
+    doneAll: (a) => `${a} ne recevra plus d’e-mails commerciaux.`,
+    doneTopic: (t) => `Vous ne recevrez plus les e-mails « ${t} ».`,
+    invalid: 'Ce lien de désinscription n’est pas valide ou a expiré.',
+  },
+  es: {
+    title: 'Darse de baja',
+    question: (a) => `¿Dejar de recibir estos correos en ${a}?`,
+    topicButton: (t) => `Darme de baja solo de «${t}»`,
+    allButton: 'Darme de baja de todos los correos comerciales',
+    doneAll: (a) => `${a} ya no recibirá correos comerciales.`,
+    doneTopic: (t) => `Ya no recibirás correos de «${t}».`,
+    invalid: 'Este enlace para darse de baja no es válido o ha caducado.',
+  },
+  de: {
+    title: 'Abmelden',
+    question: (a) => `Keine dieser E-Mails mehr an ${a} erhalten?`,
+    topicButton: (t) => `Nur von „${t}“ abmelden`,
+    allButton: 'Von allen Werbe-E-Mails abmelden',
+    doneAll: (a) => `${a} erhält keine Werbe-E-Mails mehr.`,
+    doneTopic: (t) => `Sie erhalten keine „${t}“-E-Mails mehr.`,
+    invalid: 'Dieser Abmeldelink ist ungültig oder abgelaufen.',
+  },
+};
+
+/** The language of a page: the first supported of the given locales (es-MX → es), else English. */
+export function pageLanguage(...locales: (string | null | undefined)[]): string {
+  for (const locale of locales) {
+    const lang = locale?.trim().toLowerCase().split(/[-_]/)[0];
+    if (lang && lang in COPY) return lang;
+  }
+  return 'en';
+}
+
+/** The first language tags of an Accept-Language header, best first. */
+export function acceptedLanguages(header: string | undefined): string[] {
+  if (!header) return [];
+  return header
+    .split(',')
+    .map((part) => {
+      const [tag, q] = part.trim().split(';q=');
+      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q) || 0 };
+    })
+    .filter((l) => l.tag && l.q > 0)
+    .sort((a, b) => b.q - a.q)
+    .slice(0, 5)
+    .map((l) => l.tag);
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function page(lang: string, title: string, body: string): string {
+  return `<!doctype html>
+<html lang="${lang}"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow">
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;line-height:1.5}button{display:block;width:100%;margin:.75rem 0;padding:.75rem;font-size:1rem;cursor:pointer}</style>
+</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+}
+
+/** The confirmation page a GET shows: buttons that POST; nothing changes until one is pressed. */
+export function confirmPage(lang: string, address: string, topic: string | null, action: string): string {
+  const c = COPY[lang];
+  const a = escapeHtml(action);
+  const topicForm = topic ? `<form method="post" action="${a}?scope=topic"><button type="submit">${escapeHtml(c.topicButton(topic))}</button></form>` : '';
+  return page(lang, c.title, `<p>${escapeHtml(c.question(address))}</p>${topicForm}<form method="post" action="${a}"><button type="submit">${escapeHtml(c.allButton)}</button></form>`);
+}
+
+export function donePage(lang: string, address: string, topic: string | null): string {
+  const c = COPY[lang];
+  return page(lang, c.title, `<p>${escapeHtml(topic ? c.doneTopic(topic) : c.doneAll(address))}</p>`);
+}
+
+export function invalidPage(lang: string): string {
+  const c = COPY[lang];
+  return page(lang, c.title, `<p>${escapeHtml(c.invalid)}</p>`);
+}

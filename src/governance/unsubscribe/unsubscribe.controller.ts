@@ -1,0 +1,55 @@
+import { Controller, Get, Header, Headers, HttpCode, Ip, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { RawBody } from '../provider-webhooks/raw-body.hook.js';
+import { acceptedLanguages, confirmPage, donePage, invalidPage, pageLanguage } from './unsubscribe-pages.js';
+import { UnsubscribeService } from './unsubscribe.service.js';
+
+/**
+ * The public unsubscribe pages behind List-Unsubscribe links (no key: the link is signed).
+ * GET never changes anything (mail scanners and link previews follow links); POST does, and
+ * answers the RFC 8058 one-click POST mail clients send (body `List-Unsubscribe=One-Click`,
+ * accepted whatever its content type). Human pages, so not in the OpenAPI document.
+ */
+@ApiExcludeController()
+@Controller('u')
+export class UnsubscribeController {
+  constructor(private readonly unsubscribe: UnsubscribeService) {}
+
+  @Get(':token')
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  @Header('Cache-Control', 'no-store')
+  @Header('X-Robots-Tag', 'noindex, nofollow')
+  async confirm(@Param('token') token: string, @Headers('accept-language') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const claim = this.unsubscribe.verify(token);
+    if (!claim) {
+      reply.status(404);
+      return invalidPage(pageLanguage(...acceptedLanguages(accept)));
+    }
+    const lang = pageLanguage(await this.unsubscribe.localeOf(claim), ...acceptedLanguages(accept));
+    // Topic-only opt-out needs subscriber preferences; until then the page offers the broad choice.
+    return confirmPage(lang, claim.address, null, `/u/${token}`);
+  }
+
+  @Post(':token')
+  @HttpCode(200)
+  @RawBody()
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  @Header('Cache-Control', 'no-store')
+  @Header('X-Robots-Tag', 'noindex, nofollow')
+  async confirmed(
+    @Param('token') token: string,
+    @Query('scope') _scope: string | undefined,
+    @Headers('accept-language') accept: string | undefined,
+    @Ip() ip: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const claim = this.unsubscribe.verify(token);
+    if (!claim || !(await this.unsubscribe.unsubscribe(claim, ip))) {
+      reply.status(404);
+      return invalidPage(pageLanguage(...acceptedLanguages(accept)));
+    }
+    const lang = pageLanguage(await this.unsubscribe.localeOf(claim), ...acceptedLanguages(accept));
+    return donePage(lang, claim.address, null);
+  }
+}
