@@ -26,11 +26,15 @@ describe('audience: subscribers (time zone, locale, deletion) and topics', () =>
     expect((await post('/v1/subscribers', { id: 'tz2', locale: 'zh-Hant-TW' })).status).toBe(200);
   });
 
-  it('deleting a subscriber deletes their inbox messages (and everything else keyed by them)', async () => {
+  it('deleting a subscriber deletes their inbox messages, push tokens and preferences', async () => {
     await post('/v1/subscribers', { id: 'gone', email: 'gone@example.com' });
     await t.db.sql(`INSERT INTO inbox_messages (project_id, subscriber_id, body) VALUES ($1, 'gone', 'hello')`, [project.id]);
+    await t.db.sql(`INSERT INTO push_tokens (project_id, subscriber_id, token, platform) VALUES ($1, 'gone', 'fcm-token-1', 'fcm')`, [project.id]);
+    await t.db.sql(`INSERT INTO subscriber_preferences (project_id, subscriber_id, channel, scope_kind, scope, enabled) VALUES ($1, 'gone', '*', 'all', '*', false)`, [project.id]);
     expect((await t.http.delete('/v1/subscribers/gone').set('X-Api-Key', project.key)).status).toBe(200);
-    expect(await t.db.sql(`SELECT 1 FROM inbox_messages WHERE project_id = $1 AND subscriber_id = 'gone'`, [project.id])).toEqual([]);
+    for (const table of ['inbox_messages', 'push_tokens', 'subscriber_preferences']) {
+      expect([table, await t.db.sql(`SELECT 1 FROM ${table} WHERE project_id = $1 AND subscriber_id = 'gone'`, [project.id])]).toEqual([table, []]);
+    }
   });
 
   it('a send carries its topic, lower-cased, onto its jobs and the answer', async () => {

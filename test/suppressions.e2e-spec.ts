@@ -2,7 +2,7 @@ import { ProviderError } from '../src/connectors/provider-error.js';
 import { SuppressionsRepository } from '../src/governance/suppressions/suppressions.repository.js';
 import { RecordingConnector, RecordingConnectorModule } from './helpers/recording-connector.js';
 import { RecordingEmailConnector, RecordingEmailModule } from './helpers/recording-email-connector.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
 
 describe('suppressions', () => {
   let t: TestApp;
@@ -134,6 +134,36 @@ describe('suppressions', () => {
       }
       expect(seen.map((s) => s.address)).toEqual(['p4', 'p3', 'p2', 'p1', 'p0'].map((p) => `${p}@example.com`));
       expect((await api().get('/v1/suppressions?cursor=bogus')).status).toBe(400);
+    });
+  });
+
+  describe('operator routes (/v1/admin/suppressions)', () => {
+    it('lists active suppressions masked for the read-only key, adds and releases with the admin key', async () => {
+      await api().post('/v1/suppressions', { email: 'jane.doe@example.com' });
+      await api(other.key).post('/v1/suppressions', { channel: 'sms', address: '+33699999999' });
+      const all = await t.http.get('/v1/admin/suppressions').set('X-Api-Key', READONLY_KEY);
+      expect(all.status).toBe(200);
+      expect(all.body.count).toBe(2);
+      const mine = await t.http.get(`/v1/admin/suppressions?project_id=${project.id}`).set('X-Api-Key', READONLY_KEY);
+      expect(mine.body.suppressions).toEqual([expect.objectContaining({ project_id: project.id, channel: 'email', address: 'j***@example.com', email: 'j***@example.com' })]);
+      expect(JSON.stringify(all.body)).not.toMatch(/jane\.doe|99999999/);
+
+      const denied = await t.http.post('/v1/admin/suppressions').set('X-Api-Key', READONLY_KEY).send({ project_id: project.id, email: 'x@example.com' });
+      expect(denied.status).toBe(403);
+      const unknown = await t.http.post('/v1/admin/suppressions').set('X-Api-Key', ADMIN_KEY).send({ project_id: 'nope', email: 'x@example.com' });
+      expect(unknown.status).toBe(422);
+      const added = await t.http.post('/v1/admin/suppressions').set('X-Api-Key', ADMIN_KEY).send({ project_id: project.id, email: 'ops@example.com', detail: 'legal hold' });
+      expect(added.status).toBe(200);
+      expect(added.body).toMatchObject({ success: true, created: true, suppression: { address: 'o***@example.com', reason: 'manual', source: 'admin', detail: 'legal hold (by admin)' } });
+
+      const released = await t.http.delete(`/v1/admin/suppressions/${added.body.suppression.id}`).set('X-Api-Key', ADMIN_KEY);
+      expect(released.body).toEqual({ id: added.body.suppression.id, released: true });
+      expect((await t.http.delete(`/v1/admin/suppressions/${added.body.suppression.id}`).set('X-Api-Key', ADMIN_KEY)).status).toBe(404);
+      const audit = await t.db.sql(`SELECT action, actor, project_id FROM audit_log WHERE resource = $1 ORDER BY id`, [added.body.suppression.id]);
+      expect(audit).toEqual([
+        { action: 'suppression.created', actor: 'admin', project_id: project.id },
+        { action: 'suppression.released', actor: 'admin', project_id: project.id },
+      ]);
     });
   });
 

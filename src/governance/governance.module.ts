@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { GovernanceService } from './governance.service.js';
+import { AdminSuppressionsController } from './suppressions/admin-suppressions.controller.js';
 import { SuppressionsController } from './suppressions/suppressions.controller.js';
 import { SuppressionsRepository } from './suppressions/suppressions.repository.js';
 import { SuppressionsService } from './suppressions/suppressions.service.js';
@@ -28,6 +29,7 @@ import { UnsubscribeService } from './unsubscribe/unsubscribe.service.js';
   imports: [SubscribersModule],
   controllers: [
     SuppressionsController,
+    AdminSuppressionsController,
     // Issue 6b: send windows, per-recipient caps.
     SendWindowsController,
     CapsController,

@@ -1,4 +1,5 @@
-import type { SuppressionDto } from './dto/suppression.dto.js';
+import { maskRecipient } from '../../common/pii/mask.js';
+import type { AdminSuppressionDto, SuppressionDto } from './dto/suppression.dto.js';
 import type { SuppressionRow } from './suppression.types.js';
 
 /** A suppression as the project API shows it: the project's own data, unmasked. */
@@ -36,4 +37,21 @@ export function decodeSuppressionCursor(cursor: string): { createdAt: string; id
     // fall through
   }
   return undefined;
+}
+
+/** Operators' view: recipients masked (they are the projects' data, not the operator's). */
+export function presentSuppressionMasked(s: SuppressionRow): AdminSuppressionDto {
+  const address = maskRecipient(s.address, s.channel);
+  return {
+    id: s.id,
+    project_id: s.projectId,
+    channel: s.channel,
+    address,
+    email: s.channel === 'email' ? address : null,
+    reason: s.reason,
+    scope: s.scope,
+    source: s.source,
+    detail: s.detail,
+    created_at: s.createdAt.toISOString(),
+  };
 }

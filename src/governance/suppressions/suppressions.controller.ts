@@ -15,6 +15,7 @@ import {
   SuppressionResponseDto,
 } from './dto/suppression.dto.js';
 import { decodeSuppressionCursor, encodeSuppressionCursor, presentSuppression } from './suppression.presenter.js';
+import { suppressionRequest } from './suppression-request.js';
 import { SuppressionsService } from './suppressions.service.js';
 
 @ApiTags('Suppressions')
@@ -40,21 +41,9 @@ export class SuppressionsController {
   @ApiOperation({ operationId: 'createSuppression', summary: 'Suppress an address on a channel (idempotent; scope all or marketing)' })
   @ApiErrors(400, 422)
   async createSuppression(@CurrentProject() project: ProjectRef, @Body() body: CreateSuppressionDto, @Req() req: FastifyRequest): Promise<CreateSuppressionResponseDto> {
-    if (body.email !== undefined && body.address !== undefined) {
-      throw ApiError.unprocessable('validation_failed', 'Send either email, or channel and address, not both.');
-    }
-    const channel = body.email !== undefined ? 'email' : (body.channel ?? 'email');
-    if (body.email !== undefined && body.channel !== undefined && body.channel !== 'email') {
-      throw ApiError.unprocessable('validation_failed', `email applies to the email channel; for ${body.channel} send address instead.`);
-    }
-    const scope = body.scope ?? 'all';
     const { suppression, created } = await this.suppressions.suppress({
       projectId: project.id,
-      channel,
-      address: (body.email ?? body.address)!,
-      scope,
-      // notifyd: a marketing-scope entry is an unsubscribe, a full block is manual.
-      reason: scope === 'marketing' ? 'unsubscribe' : 'manual',
+      ...suppressionRequest(body),
       source: 'api_key',
       detail: body.detail ?? null,
       ip: req.ip,

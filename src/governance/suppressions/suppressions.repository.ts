@@ -59,7 +59,8 @@ export class SuppressionsRepository {
     return this.db.one<SuppressionRow>(sql.FIND_SUPPRESSION, [id, projectId]);
   }
 
-  release(projectId: string, id: string, by: string, reason: string | null): Promise<SuppressionRow | undefined> {
+  /** projectId null: any project (operators). */
+  release(projectId: string | null, id: string, by: string, reason: string | null): Promise<SuppressionRow | undefined> {
     return this.db.one<SuppressionRow>(sql.RELEASE_SUPPRESSION, [id, projectId, by, reason]);
   }
 
@@ -73,6 +74,10 @@ export class SuppressionsRepository {
       f.after?.id ?? null,
       f.limit,
     ]);
+  }
+
+  listActiveForOperators(projectId: string | null, limit: number): Promise<SuppressionRow[]> {
+    return this.db.rows<SuppressionRow>(sql.ADMIN_LIST_ACTIVE, [projectId, limit]);
   }
 
   activeFor(keys: readonly SuppressionKey[]): Promise<ActiveSuppression[]> {

@@ -64,12 +64,15 @@ export class SuppressionsService {
     return { suppression: row, created };
   }
 
-  /** Soft release: the row stays as history. 404 when missing, another project's, or already released. */
-  async release(projectId: string, id: string, by: { actor: string; ip?: string | null }, reason: string | null = null): Promise<SuppressionRow> {
+  /**
+   * Soft release: the row stays as history. 404 when missing, another project's, or already
+   * released. projectId null: any project (operators).
+   */
+  async release(projectId: string | null, id: string, by: { actor: string; ip?: string | null }, reason: string | null = null): Promise<SuppressionRow> {
     const row = isUuid(id) ? await this.repository.release(projectId, id, by.actor, reason) : undefined;
     if (!row) throw ApiError.notFound('Active suppression', id);
     await this.audit.record({
-      projectId,
+      projectId: row.projectId,
       actor: by.actor,
       action: 'suppression.released',
       resource: row.id,
@@ -89,6 +92,11 @@ export class SuppressionsService {
   list(projectId: string, filter: Omit<SuppressionFilter, 'address'> & { address?: string }): Promise<SuppressionRow[]> {
     const address = filter.address === undefined ? undefined : lookupAddress((filter.channel as Channel | undefined) ?? 'email', filter.address);
     return this.repository.list(projectId, { ...filter, address });
+  }
+
+  /** Operators' listing: active suppressions of one project or all, newest first. */
+  listActiveForOperators(projectId: string | null, limit: number): Promise<SuppressionRow[]> {
+    return this.repository.listActiveForOperators(projectId, limit);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { PROJECT_ID_PATTERN } from '../../../projects/project.types.js';
 import { CHANNELS, type Channel } from '../../../config/sections/connectors.config.js';
 import { normaliseChannel } from '../../../jobs/channels.js';
 import { SUPPRESSION_SCOPES, type SuppressionScope } from '../suppression.types.js';
@@ -192,4 +193,81 @@ export class ReleaseSuppressionResponseDto {
   /** @example "0b8f3c1e-6d0f-4a3e-9a55-2f1e5d6c7b8a" */
   id: string;
   suppression: SuppressionDto;
+}
+
+export class AdminListSuppressionsQueryDto {
+  /**
+   * Only this project's suppressions.
+   * @example "acme"
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(PROJECT_ID_PATTERN, { message: 'project_id must be a project id such as acme' })
+  project_id?: string;
+
+  /**
+   * At most this many, 1–500 (default 100).
+   * @example 100
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  limit?: number;
+}
+
+export class AdminCreateSuppressionDto extends CreateSuppressionDto {
+  /** @example "acme" */
+  @IsString()
+  @Matches(PROJECT_ID_PATTERN, { message: 'project_id must be a project id such as acme' })
+  project_id: string;
+}
+
+/** An active suppression as operators see it: the address masked. */
+export class AdminSuppressionDto {
+  /** @example "0b8f3c1e-6d0f-4a3e-9a55-2f1e5d6c7b8a" */
+  id: string;
+  /** @example "acme" */
+  project_id: string;
+  /** @example "email" */
+  channel: string;
+  /** @example "j***@example.com" */
+  address: string;
+  /**
+   * The masked address when the channel is email, else null (notifyd's field).
+   * @example "j***@example.com"
+   */
+  email: string | null;
+  /** @example "bounce" */
+  reason: string;
+  /** @example "all" */
+  scope: string;
+  /** @example "worker" */
+  source: string;
+  /** @example "HTTP 422: mailbox does not exist" */
+  detail: string | null;
+  /** @example "2026-11-30T10:00:00.000Z" */
+  created_at: string;
+}
+
+export class AdminSuppressionListDto {
+  suppressions: AdminSuppressionDto[];
+  /** @example 1 */
+  count: number;
+}
+
+export class AdminCreateSuppressionResponseDto {
+  /** @example true */
+  success: boolean;
+  /** @example true */
+  created: boolean;
+  suppression: AdminSuppressionDto;
+}
+
+export class AdminReleaseSuppressionResponseDto {
+  /** @example "0b8f3c1e-6d0f-4a3e-9a55-2f1e5d6c7b8a" */
+  id: string;
+  /** @example true */
+  released: boolean;
 }

@@ -32,11 +32,21 @@ export const FIND_ACTIVE = `
 /** One suppression of a project, active or released; primary key. */
 export const FIND_SUPPRESSION = `SELECT ${SUPPRESSION_COLUMNS} FROM suppressions WHERE id = $1 AND project_id = $2`;
 
-/** Soft release: the row stays as history. Only an active row is released. Primary key. */
+/** Soft release: the row stays as history. Only an active row is released; $2 null = any project (operators). Primary key. */
 export const RELEASE_SUPPRESSION = `
   UPDATE suppressions SET released_at = now(), released_by = $3, release_reason = $4
-   WHERE id = $1 AND project_id = $2 AND released_at IS NULL
+   WHERE id = $1 AND ($2::text IS NULL OR project_id = $2) AND released_at IS NULL
   RETURNING ${SUPPRESSION_COLUMNS}`;
+
+/**
+ * Operators' view: active suppressions of one project ($1) or of all ($1 null), newest first.
+ * With a project suppressions_project_idx serves it; across projects it sorts the active rows.
+ */
+export const ADMIN_LIST_ACTIVE = `
+  SELECT ${SUPPRESSION_COLUMNS} FROM suppressions
+   WHERE released_at IS NULL AND ($1::text IS NULL OR project_id = $1)
+   ORDER BY created_at DESC, id DESC
+   LIMIT $2`;
 
 /**
  * A project's suppressions, newest first, keyset-paged on (created_at, id); suppressions_project_idx.

@@ -1,0 +1,64 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminAuth, CurrentOperator } from '../../common/auth/auth.decorators.js';
+import { ApiError } from '../../common/errors/api-error.js';
+import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { ProjectsService, type Actor } from '../../projects/projects.service.js';
+import {
+  AdminCreateSuppressionDto,
+  AdminCreateSuppressionResponseDto,
+  AdminListSuppressionsQueryDto,
+  AdminReleaseSuppressionResponseDto,
+  AdminSuppressionListDto,
+} from './dto/suppression.dto.js';
+import { presentSuppressionMasked } from './suppression.presenter.js';
+import { suppressionRequest } from './suppression-request.js';
+import { SuppressionsService } from './suppressions.service.js';
+
+/** notifyd's operator routes over every project's suppressions (addresses masked). */
+@ApiTags('Admin: suppressions')
+@Controller('v1/admin/suppressions')
+export class AdminSuppressionsController {
+  constructor(
+    private readonly suppressions: SuppressionsService,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  @Get()
+  @AdminAuth({ readers: true })
+  @ApiOperation({ operationId: 'adminListSuppressions', summary: 'Active suppressions of one project or all, newest first, addresses masked' })
+  @ApiErrors(422)
+  async adminListSuppressions(@Query() query: AdminListSuppressionsQueryDto): Promise<AdminSuppressionListDto> {
+    const rows = await this.suppressions.listActiveForOperators(query.project_id ?? null, query.limit ?? 100);
+    return { suppressions: rows.map(presentSuppressionMasked), count: rows.length };
+  }
+
+  @Post()
+  @HttpCode(200)
+  @AdminAuth()
+  @ApiOperation({ operationId: 'adminCreateSuppression', summary: 'Suppress an address for a project (idempotent; audited as the operator)' })
+  @ApiErrors(422)
+  async adminCreateSuppression(@Body() body: AdminCreateSuppressionDto, @CurrentOperator() by: Actor): Promise<AdminCreateSuppressionResponseDto> {
+    await this.projects.get(body.project_id).catch(() => {
+      throw ApiError.unprocessable('unknown_project', `Project '${body.project_id}' does not exist; list projects with GET /v1/admin/projects.`);
+    });
+    const { suppression, created } = await this.suppressions.suppress({
+      projectId: body.project_id,
+      ...suppressionRequest(body),
+      source: by.actor,
+      // notifyd marks operator entries in the detail.
+      detail: `${body.detail ?? 'added'} (by admin)`,
+      ip: by.ip,
+    });
+    return { success: true, created, suppression: presentSuppressionMasked(suppression) };
+  }
+
+  @Delete(':id')
+  @AdminAuth()
+  @ApiOperation({ operationId: 'adminReleaseSuppression', summary: 'Release any project’s suppression (kept as history, audited)' })
+  @ApiErrors(404)
+  async adminReleaseSuppression(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<AdminReleaseSuppressionResponseDto> {
+    const row = await this.suppressions.release(null, id, by);
+    return { id: row.id, released: true };
+  }
+}
