@@ -15,6 +15,7 @@ import { InboxStream1764460800052 } from './0052-inbox-stream.js';
 import { DigestIndexes1764460800060 } from './0060-digest-indexes.js';
 import { PeriodicRuns1764460800061 } from './0061-periodic-runs.js';
 import { MetricsSnapshots1764460800062 } from './0062-metrics-snapshots.js';
+import { AuditLogFilters1764460800063 } from './0063-audit-log-filters.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -48,4 +49,5 @@ export const MIGRATIONS = [
   DigestIndexes1764460800060,
   PeriodicRuns1764460800061,
   MetricsSnapshots1764460800062,
+  AuditLogFilters1764460800063,
 ];

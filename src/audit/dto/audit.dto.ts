@@ -1,0 +1,78 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsRfc3339 } from '../../common/validation/validators.js';
+
+export class AuditQueryDto {
+  /** Who acted: admin, readonly, api_key, mcp, system, a provider… @example "admin" */
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  actor?: string;
+
+  /** Exact action, dotted. @example "project.key_rotated" */
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  action?: string;
+
+  /** The object acted on (project id, job id, lane…). @example "acme" */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  target?: string;
+
+  /** @example "acme" */
+  @IsOptional()
+  @IsString()
+  @MaxLength(63)
+  project_id?: string;
+
+  /** From this time (RFC 3339, inclusive). @example "2026-11-29T00:00:00Z" */
+  @IsOptional()
+  @IsRfc3339()
+  since?: string;
+
+  /** Before this time (RFC 3339, exclusive). @example "2026-11-30T00:00:00Z" */
+  @IsOptional()
+  @IsRfc3339()
+  until?: string;
+
+  /** next_cursor from the previous page. @example "WyIxMjMiXQ" */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+
+  /** 1–500, default 100. @example 100 */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'must be a whole number between 1 and 500' })
+  @Min(1, { message: 'must be a whole number between 1 and 500' })
+  @Max(500, { message: 'must be a whole number between 1 and 500' })
+  limit?: number;
+}
+
+export class AuditEntryDto {
+  /** @example "1042" */
+  id: string;
+  /** @example "acme" */
+  project_id: string | null;
+  /** @example "admin" */
+  actor: string;
+  /** @example "project.key_rotated" */
+  action: string;
+  /** @example "acme" */
+  resource: string | null;
+  /** Names and ids only, never message bodies, recipients or secrets. @example {} */
+  metadata: Record<string, unknown>;
+  /** @example "203.0.113.7" */
+  ip: string | null;
+  /** @example "2026-11-30T06:00:00.000Z" */
+  created_at: string;
+}
+
+export class AuditListDto {
+  items: AuditEntryDto[];
+  /** Pass as cursor for the next (older) page; null on the last page. @example null */
+  next_cursor: string | null;
+}

@@ -1,0 +1,21 @@
+/**
+ * The audit log, newest first, every filter in SQL: $1 actor, $2 action, $3 target (resource),
+ * $4 project, $5 since, $6 until (null = no filter), $7 cursor (rows with a smaller id), $8
+ * limit. A single filter is served by its (column, id DESC) index; created_at by BRIN.
+ */
+export const LIST_AUDIT = `
+  SELECT id::text AS id, project_id, actor, action, resource, metadata, ip, created_at
+    FROM audit_log
+   WHERE ($1::text IS NULL OR actor = $1)
+     AND ($2::text IS NULL OR action = $2)
+     AND ($3::text IS NULL OR resource = $3)
+     AND ($4::text IS NULL OR project_id = $4)
+     AND ($5::timestamptz IS NULL OR created_at >= $5)
+     AND ($6::timestamptz IS NULL OR created_at < $6)
+     AND ($7::bigint IS NULL OR id < $7)
+   ORDER BY audit_log.id DESC  -- the bigint, not the text alias
+   LIMIT $8`;
+
+/** Writes one audit line. */
+export const INSERT_AUDIT = `
+  INSERT INTO audit_log (project_id, actor, action, resource, metadata, ip) VALUES ($1, $2, $3, $4, $5, $6)`;
