@@ -109,6 +109,50 @@ describe('provider webhooks: Twilio status callbacks', () => {
   });
 });
 
+describe('provider webhooks: Twilio incoming STOP (Advanced Opt-Out)', () => {
+  let t: TestApp;
+  let project: { id: string; key: string };
+  beforeAll(async () => {
+    t = await startTestApp({ env: { TWILIO_AUTH_TOKEN: TOKEN, PUBLIC_URL } });
+    project = await t.createProject();
+  });
+  afterAll(() => t.close());
+
+  const inbound = (projectId: string, params: Record<string, string>) => {
+    const path = `/webhooks/twilio/inbound?project=${projectId}`;
+    const signature = createHmac('sha1', TOKEN).update(PUBLIC_URL + path + Object.keys(params).sort().map((k) => k + params[k]).join('')).digest('base64');
+    return t.http.post(path).set('content-type', 'application/x-www-form-urlencoded').set('x-twilio-signature', signature).send(new URLSearchParams(params).toString());
+  };
+  const stops = (address: string) => t.db.sql(`SELECT channel, scope, reason, source FROM suppressions WHERE project_id = $1 AND address = $2 AND released_at IS NULL`, [project.id, address]);
+
+  it('OptOutType=STOP suppresses the sender once (answering empty TwiML); other messages are not stored', async () => {
+    const stop = { MessageSid: 'SMstop1', From: '+33611111111', To: '+15005550006', Body: 'STOP', OptOutType: 'STOP' };
+    const res = await inbound(project.id, stop);
+    expect([res.status, res.headers['content-type']]).toEqual([200, 'text/xml; charset=utf-8']);
+    expect(res.text).toContain('<Response></Response>');
+    await inbound(project.id, stop);
+    expect(await stops('+33611111111')).toEqual([{ channel: 'sms', scope: 'all', reason: 'stop', source: 'twilio-webhook' }]);
+    const stored = await t.db.sql(`SELECT project_id, payload::text AS p FROM provider_events WHERE event_id = 'SMstop1:inbound'`);
+    expect(stored).toHaveLength(1);
+    expect(stored[0].project_id).toBe(project.id);
+    expect(stored[0].p).not.toContain('+33611111111');
+
+    // WhatsApp senders are suppressed on the whatsapp channel.
+    await inbound(project.id, { MessageSid: 'SMstop2', From: 'whatsapp:+33622222222', OptOutType: 'STOP' });
+    expect((await stops('+33622222222')).map((r) => r.channel)).toEqual(['whatsapp']);
+
+    expect((await inbound(project.id, { MessageSid: 'SMhello', From: '+33633333333', Body: 'hello' })).status).toBe(200);
+    expect(await t.db.sql(`SELECT 1 FROM provider_events WHERE event_id LIKE 'SMhello%'`)).toHaveLength(0);
+  });
+
+  it('an unknown project is 404, a bad signature 401', async () => {
+    expect((await inbound('no-such-project', { MessageSid: 'SMx', From: '+33644444444', OptOutType: 'STOP' })).status).toBe(404);
+    const bad = await t.http.post(`/webhooks/twilio/inbound?project=${project.id}`).set('content-type', 'application/x-www-form-urlencoded').set('x-twilio-signature', 'AAAA').send('MessageSid=SMy&From=%2B33655555555&OptOutType=STOP');
+    expect(bad.status).toBe(401);
+    expect(await stops('+33655555555')).toEqual([]);
+  });
+});
+
 describe('provider webhooks: Twilio route off', () => {
   let t: TestApp;
   beforeAll(async () => (t = await startTestApp({ env: { TWILIO_AUTH_TOKEN: TOKEN } })));

@@ -45,6 +45,11 @@ export interface ProviderEvent {
    * another MessageSid).
    */
   strictMessageId?: boolean;
+  /**
+   * The project the webhook URL names, for events about an address rather than a job (a Twilio
+   * STOP reply): its suppression is created in that project.
+   */
+  projectId?: string;
   /** What is kept of the payload: ids, types, codes, never message bodies. */
   payload: Record<string, unknown>;
 }

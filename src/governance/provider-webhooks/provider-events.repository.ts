@@ -39,7 +39,7 @@ export class ProviderEventsRepository {
   async insertEvent(runner: QueryRunner, e: ProviderEvent, job: EvidenceJob | undefined): Promise<boolean> {
     const rows = await this.db.rows(
       sql.INSERT_EVENT,
-      [e.provider, e.eventId, job?.projectId ?? null, job?.id ?? null, e.kind, e.providerType, e.providerMessageId, e.recipients, e.error, e.occurredAt, e.payload],
+      [e.provider, e.eventId, job?.projectId ?? e.projectId ?? null, job?.id ?? null, e.kind, e.providerType, e.providerMessageId, e.recipients, e.error, e.occurredAt, e.payload],
       runner,
     );
     return rows.length > 0;

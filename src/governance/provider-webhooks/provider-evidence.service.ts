@@ -63,6 +63,12 @@ export class ProviderEvidenceService {
     // A callback naming a job whose message is another one: kept as evidence, not applied.
     if (job && event.strictMessageId && job.providerMessageId && job.providerMessageId !== event.providerMessageId) job = undefined;
     if (!(await this.repository.insertEvent(runner, event, job))) return 'duplicate';
+    if (!job && event.projectId && event.suppress) {
+      // About an address, not a message (a STOP reply): suppress it in the project the URL names.
+      const actor = `${event.provider}-webhook`;
+      await this.suppressions.suppress(runner, this.suppressionsFor(event, { projectId: event.projectId, id: null, recipient: null }, actor));
+      return { queued: 0 };
+    }
     if (!job) {
       // Untagged or unknown message (e.g. a provider account shared with another system):
       // kept as evidence, nothing to change.
@@ -94,9 +100,9 @@ export class ProviderEvidenceService {
     return { queued };
   }
 
-  private suppressionsFor(event: ProviderEvent, job: EvidenceJob, actor: string): EvidenceSuppression[] {
+  private suppressionsFor(event: ProviderEvent, job: Pick<EvidenceJob, 'projectId'> & { id: string | null; recipient: string | null }, actor: string): EvidenceSuppression[] {
     const request = event.suppress!;
-    const addresses = request.addresses.length ? request.addresses : [job.recipient];
+    const addresses = request.addresses.length ? request.addresses : job.recipient ? [job.recipient] : [];
     return [...new Set(addresses)].map((address) => ({
       projectId: job.projectId,
       channel: request.channel,

@@ -1,20 +1,24 @@
-import { Controller, Headers, HttpCode, HttpStatus, Inject, Post, Query, Req } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import { Controller, Headers, HttpCode, HttpStatus, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../common/errors/api-error.js';
 import { ApiErrors } from '../../common/http/api-errors.decorator.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
+import { ProjectsService } from '../../projects/projects.service.js';
 import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
 import { ProviderEvidenceService } from './provider-evidence.service.js';
-import { twilioStatusEvent } from './providers/twilio.events.js';
+import { twilioInboundEvent, twilioStatusEvent } from './providers/twilio.events.js';
 import { RawBody, rawBodyOf } from './raw-body.hook.js';
 import { verifyTwilioSignature } from './verifiers/twilio-signature.js';
 import { header } from './verifiers/verification.js';
 import { badPayload, requireSecret, verified } from './webhook-request.js';
 
-/** Twilio status callbacks are small; notifyd refuses more than 64 KiB. */
+/** Twilio callbacks are small; notifyd refuses more than 64 KiB. */
 const TWILIO_BODY_LIMIT = 64 * 1024;
+
+/** An empty TwiML answer: nothing is sent back to the person who texted. */
+const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
 @ApiTags('Provider webhooks')
 @Controller('webhooks')
@@ -22,6 +26,7 @@ export class TwilioWebhookController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly evidence: ProviderEvidenceService,
+    private readonly projects: ProjectsService,
   ) {}
 
   @Post('twilio/status')
@@ -42,15 +47,7 @@ export class TwilioWebhookController {
     @Headers() headers: Record<string, string | string[] | undefined>,
     @Query('job') job: string | undefined,
   ): Promise<ProviderWebhookResponseDto> {
-    const token = requireSecret(this.config.sms.twilio.authToken, 'TWILIO_AUTH_TOKEN', 'Twilio');
-    const publicUrl = requireSecret(this.config.server.publicUrl, 'PUBLIC_URL', 'Twilio status');
-    const { raw, contentType } = rawBodyOf(req);
-    if (raw.length > TWILIO_BODY_LIMIT) throw new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, 'payload_too_large', 'A Twilio status callback is at most 64 KiB.');
-    if (!/^application\/x-www-form-urlencoded\b/i.test(contentType ?? '')) {
-      throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_media_type', 'Twilio status callbacks are form-encoded (application/x-www-form-urlencoded).');
-    }
-    const form = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
-    verified('Twilio', () => verifyTwilioSignature(token, header(headers, 'x-twilio-signature'), `${publicUrl}${req.url}`, form));
+    const form = this.verifiedForm(req, headers);
     let event;
     try {
       event = twilioStatusEvent(typeof job === 'string' ? job : undefined, form);
@@ -58,5 +55,52 @@ export class TwilioWebhookController {
       throw badPayload('Twilio', err);
     }
     return { success: true, ...(await this.evidence.apply([event])) };
+  }
+
+  @Post('twilio/inbound')
+  @HttpCode(200)
+  @RawBody()
+  @ApiOperation({
+    operationId: 'twilioInboundWebhook',
+    summary: 'Twilio incoming messages: a STOP reply (Advanced Opt-Out, OptOutType=STOP) suppresses the sender',
+    description:
+      'Set the messaging service’s (or number’s) incoming message webhook to `PUBLIC_URL/webhooks/twilio/inbound?project=<project id>`. Signed like status callbacks. ' +
+      '`OptOutType=STOP` suppresses `From` (sms, or whatsapp for `whatsapp:` senders) in that project, once per MessageSid. Other messages are acknowledged and not stored. Answers empty TwiML.',
+  })
+  @ApiQuery({ name: 'project', required: true, description: 'The project whose suppression list receives STOP replies.' })
+  @ApiOkResponse({ description: 'Empty TwiML.', content: { 'text/xml': { schema: { type: 'string', example: EMPTY_TWIML } } } })
+  @ApiErrors(400, 401, 404, 413, 415, 503)
+  async twilioInboundWebhook(
+    @Req() req: FastifyRequest,
+    @Headers() headers: Record<string, string | string[] | undefined>,
+    @Query('project') project: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const form = this.verifiedForm(req, headers);
+    if (typeof project !== 'string' || !project) throw ApiError.badRequest('invalid_query', 'project is required: the webhook URL is PUBLIC_URL/webhooks/twilio/inbound?project=<project id>.');
+    await this.projects.get(project);
+    let event;
+    try {
+      event = twilioInboundEvent(project, form);
+    } catch (err) {
+      throw badPayload('Twilio', err);
+    }
+    if (event) await this.evidence.apply([event]);
+    void reply.type('text/xml; charset=utf-8');
+    return EMPTY_TWIML;
+  }
+
+  /** Shared checks of every Twilio callback: configured, small, form-encoded, signed. */
+  private verifiedForm(req: FastifyRequest, headers: Record<string, string | string[] | undefined>): Record<string, string> {
+    const token = requireSecret(this.config.sms.twilio.authToken, 'TWILIO_AUTH_TOKEN', 'Twilio');
+    const publicUrl = requireSecret(this.config.server.publicUrl, 'PUBLIC_URL', 'Twilio callback');
+    const { raw, contentType } = rawBodyOf(req);
+    if (raw.length > TWILIO_BODY_LIMIT) throw new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, 'payload_too_large', 'A Twilio callback is at most 64 KiB.');
+    if (!/^application\/x-www-form-urlencoded\b/i.test(contentType ?? '')) {
+      throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_media_type', 'Twilio callbacks are form-encoded (application/x-www-form-urlencoded).');
+    }
+    const form = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+    verified('Twilio', () => verifyTwilioSignature(token, header(headers, 'x-twilio-signature'), `${publicUrl}${req.url}`, form));
+    return form;
   }
 }
