@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Agent, fetch } from 'undici';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
@@ -18,22 +18,28 @@ import { buildFcmMessage } from './fcm-message.js';
  * and retries once. Base URLs are the operator's, not users', so they are not SSRF-guarded.
  */
 @Injectable()
-export class FcmSender implements PlatformSender {
+export class FcmSender implements PlatformSender, OnModuleDestroy {
   readonly platform = 'fcm' as const;
   readonly configureHint = 'FCM_SERVICE_ACCOUNT_FILE';
   readonly tokens: FcmAccessTokens | undefined;
   private readonly fetcher: Fetcher;
+  private readonly dispatcher: Agent;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     const push = config.pushProviders;
     // HTTP/2 when the server offers it (FCM does), with a bounded pool; PUSH_CA_FILE for private test/staging services.
     const dispatcher = new Agent({ allowH2: true, connections: 16, ...(push.ca ? { connect: { ca: push.ca } } : {}) });
+    this.dispatcher = dispatcher;
     this.fetcher = (url, init) => fetch(url, { ...init, redirect: 'manual', dispatcher });
     this.tokens = push.fcm ? new FcmAccessTokens(push.fcm, this.fetcher, config.outbound.timeoutMs) : undefined;
   }
 
   get configured(): boolean {
     return this.config.pushProviders.fcm !== undefined;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.dispatcher.close().catch(() => undefined);
   }
 
   async send(device: PushTokenRow, n: PushNotification): Promise<DeviceOutcome> {

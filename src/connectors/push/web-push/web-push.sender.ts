@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Agent } from 'node:https';
 import webpush from 'web-push';
 import type { AppConfig } from '../../../config/app-config.js';
@@ -24,7 +24,7 @@ const TOPIC = /^[A-Za-z0-9_-]{1,32}$/;
  * every address the host resolves to; the library never follows redirects.
  */
 @Injectable()
-export class WebPushSender implements PlatformSender {
+export class WebPushSender implements PlatformSender, OnModuleDestroy {
   readonly platform = 'web' as const;
   readonly configureHint = 'VAPID_PRIVATE_KEY and VAPID_SUBJECT';
   private agent: Agent | undefined;
@@ -36,6 +36,11 @@ export class WebPushSender implements PlatformSender {
 
   get configured(): boolean {
     return this.config.pushProviders.webPush !== undefined;
+  }
+
+  /** Kept-alive sockets to push services must not hold the process open at shutdown. */
+  onModuleDestroy(): void {
+    this.agent?.destroy();
   }
 
   async send(device: PushTokenRow, n: PushNotification): Promise<DeviceOutcome> {
