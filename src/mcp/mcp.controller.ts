@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Logger, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -15,6 +15,8 @@ import { createMcpServer } from './server/mcp-server.factory.js';
 @ApiExcludeController()
 @Controller('mcp')
 export class McpController {
+  private readonly logger = new Logger('Mcp');
+
   constructor(
     private readonly auth: McpAuthService,
     private readonly registry: McpToolRegistry,
@@ -33,8 +35,17 @@ export class McpController {
       void transport.close();
       void server.close();
     });
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, request.body);
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    } catch (err) {
+      // The reply is ours now, so Nest's exception filter cannot answer: answer here, and log.
+      this.logger.error(`MCP request failed: ${(err as Error)?.stack ?? String(err)}`);
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/json' });
+        reply.raw.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error; the server log has the details.' } }));
+      }
+    }
   }
 
   @Get()
