@@ -68,7 +68,7 @@ describe('MCP tools over the operator surface', () => {
     expect(twice.isError).toBe(true);
   });
 
-  it('subscribers: upsert, get, list (masked for operators)', async () => {
+  it('subscribers: upsert, get, list (masked for operators), preferences set and honoured', async () => {
     const created = await admin.callTool({ name: 'upsert_subscriber', arguments: { project_id: project.id, id: 'sub_1', email: 'ann@example.com', phone: '+33600000401', timezone: 'Europe/Paris' } });
     expect(structured(created)).toEqual({ id: 'sub_1', created: true });
     const updated = await admin.callTool({ name: 'upsert_subscriber', arguments: { project_id: project.id, id: 'sub_1', first_name: 'Ann' } });
@@ -84,6 +84,18 @@ describe('MCP tools over the operator surface', () => {
     expect(text(badPhone)).toMatch(/phone/);
     const missing = await admin.callTool({ name: 'get_subscriber', arguments: { project_id: project.id, id: 'nobody' } });
     expect(text(missing)).toMatch(/not found/);
+
+    const set = await admin.callTool({ name: 'set_preferences', arguments: { project_id: project.id, subscriber_id: 'sub_1', preferences: [{ channel: 'sms', enabled: false }, { channel: '*', topic: 'tips', enabled: false }] } });
+    expect(structured(set)).toEqual({ subscriber_id: 'sub_1', updated: 2 });
+    const prefs = structured(await admin.callTool({ name: 'get_preferences', arguments: { project_id: project.id, subscriber_id: 'sub_1' } }));
+    expect(prefs.preferences).toHaveLength(2);
+    expect(prefs.preferences).toEqual(expect.arrayContaining([expect.objectContaining({ channel: 'sms', enabled: false }), expect.objectContaining({ channel: '*', topic: 'tips', enabled: false })]));
+    // The opt-out is honoured: an SMS to sub_1 is skipped.
+    const skipped = await admin.callTool({ name: 'send', arguments: { project_id: project.id, channels: ['sms'], subscriber_id: 'sub_1', body: 'promo', wait: '0s' } });
+    expect(skipped.isError).toBe(true);
+    expect(structured(skipped).skipped[0]).toMatchObject({ channel: 'sms' });
+    const badChannel = await admin.callTool({ name: 'set_preferences', arguments: { project_id: project.id, subscriber_id: 'sub_1', preferences: [{ channel: 'pigeon', enabled: false }] } });
+    expect(text(badChannel)).toMatch(/channel must be one of/);
   });
 
   it('webhooks: lists endpoints and their delivery log', async () => {

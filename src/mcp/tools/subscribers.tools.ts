@@ -1,6 +1,8 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { z } from 'zod';
 import { maskEmail, maskPhone } from '../../common/pii/mask.js';
+import { PutPreferencesDto } from '../../governance/preferences/dto/preference.dto.js';
+import { presentPreference, PreferencesService } from '../../governance/preferences/preferences.service.js';
 import { ListSubscribersQueryDto, UpsertSubscriberDto } from '../../subscribers/dto/subscriber.dto.js';
 import type { SubscriberRow } from '../../subscribers/subscriber.types.js';
 import { presentSubscriber, SubscribersService } from '../../subscribers/subscribers.service.js';
@@ -29,12 +31,25 @@ function present(s: SubscriberRow, context: McpToolContext): z.input<typeof subs
   return { ...view, email: view.email && maskEmail(view.email), phone: view.phone && maskPhone(view.phone) };
 }
 
-/** Subscribers (the people a project sends to): list_subscribers, get_subscriber, upsert_subscriber. */
+const preferenceView = z.object({
+  channel: z.string(),
+  topic: z.string().nullable(),
+  workflow_id: z.string(),
+  scope_kind: z.string(),
+  enabled: z.boolean(),
+  updated_at: z.string(),
+});
+
+/**
+ * Subscribers (the people a project sends to) and their preferences: list_subscribers,
+ * get_subscriber, upsert_subscriber, get_preferences, set_preferences.
+ */
 @Injectable()
 export class SubscribersTools implements OnModuleInit {
   constructor(
     private readonly registry: McpToolRegistry,
     private readonly subscribers: SubscribersService,
+    private readonly preferences: PreferencesService,
   ) {}
 
   onModuleInit(): void {
@@ -92,6 +107,53 @@ export class SubscribersTools implements OnModuleInit {
         run: async ({ project_id: projectId, ...fields }, context) => {
           const created = await this.subscribers.upsert(context.project(projectId, true), await validateDto(UpsertSubscriberDto, fields));
           return { structured: { id: fields.id, created }, text: `Subscriber ${fields.id} ${created ? 'created' : 'updated'}.` };
+        },
+      }),
+      defineTool({
+        name: 'get_preferences',
+        title: 'Get a subscriber’s preferences',
+        description:
+          'What a subscriber opted out of (or back into): per channel or all (*), for everything, a topic or a workflow/template. Explains jobs skipped as opted out.',
+        annotations: READ_ONLY,
+        audience: 'project',
+        input: z.strictObject({ project_id: projectIdArg.optional(), subscriber_id: z.string().min(1).max(255) }),
+        output: z.object({ subscriber_id: z.string(), preferences: z.array(preferenceView) }),
+        run: async ({ project_id: projectId, subscriber_id: subscriberId }, context) => {
+          const preferences = (await this.preferences.get(context.project(projectId, true), subscriberId)).map(presentPreference);
+          return {
+            structured: { subscriber_id: subscriberId, preferences },
+            text: preferences.length ? preferences.map((p) => `${p.channel} ${p.scope_kind} ${p.topic ?? p.workflow_id}: ${p.enabled ? 'in' : 'out'}`).join('\n') : `${subscriberId} has no preferences: everything is sent.`,
+          };
+        },
+      }),
+      defineTool({
+        name: 'set_preferences',
+        title: 'Set a subscriber’s preferences',
+        description:
+          'Opt a subscriber out of (enabled false) or back into (true) a channel or all channels (*), for everything, one topic or one workflow/template. ' +
+          'Each row is upserted by channel × scope, so setting the same choice again changes nothing. Transactional messages ignore opt-outs.',
+        annotations: IDEMPOTENT_WRITE,
+        audience: 'project',
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          subscriber_id: z.string().min(1).max(255),
+          preferences: z
+            .array(
+              z.strictObject({
+                channel: z.string().min(1).max(20).describe('A channel or * for all'),
+                topic: z.string().max(64).optional(),
+                workflow_id: z.string().max(128).optional(),
+                enabled: z.boolean(),
+              }),
+            )
+            .min(1)
+            .max(100),
+        }),
+        output: z.object({ subscriber_id: z.string(), updated: z.number() }),
+        run: async ({ project_id: projectId, subscriber_id: subscriberId, preferences }, context) => {
+          const dto = await validateDto(PutPreferencesDto, { preferences });
+          const updated = await this.preferences.put(context.project(projectId, true), subscriberId, dto.preferences);
+          return { structured: { subscriber_id: subscriberId, updated }, text: `${updated} preference(s) of ${subscriberId} written.` };
         },
       }),
     );
