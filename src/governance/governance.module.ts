@@ -19,6 +19,8 @@ import { PreferencesRepository } from './preferences/preferences.repository.js';
 import { PreferencesService } from './preferences/preferences.service.js';
 import { UnsubscribeController } from './unsubscribe/unsubscribe.controller.js';
 import { UnsubscribeService } from './unsubscribe/unsubscribe.service.js';
+import { TrackingController } from './tracking/tracking.controller.js';
+import { TrackingService } from './tracking/tracking.service.js';
 
 /**
  * Who may be sent what: suppressions (every channel), and the worker's per-batch screening.
@@ -37,6 +39,7 @@ import { UnsubscribeService } from './unsubscribe/unsubscribe.service.js';
     // Issue 6a: preferences.
     PreferencesController,
     UnsubscribeController,
+    TrackingController,
   ],
   providers: [
     GovernanceService,
@@ -53,6 +56,7 @@ import { UnsubscribeService } from './unsubscribe/unsubscribe.service.js';
     PreferencesRepository,
     PreferencesService,
     UnsubscribeService,
+    TrackingService,
   ],
   exports: [
     GovernanceService,
@@ -62,6 +66,7 @@ import { UnsubscribeService } from './unsubscribe/unsubscribe.service.js';
     CapsService,
     SegmentsService,
     PreferencesService,
+    TrackingService,
   ],
 })
 export class GovernanceModule {}

@@ -61,6 +61,8 @@ export function buildPayload(dto: SendRequestDto | MessageContentDto, marketing:
     marketing,
     // The request's own window (normalised) or false, so the worker re-checks the same rule.
     send_window: dto.send_window === false ? false : dto.send_window ? normaliseSendWindow(dto.send_window) : undefined,
+    // Own open/click tracking override (see governance/tracking/tracking-policy.ts).
+    track: dto.track,
     // Persisted so that the worker skips preferences too (suppressions always apply).
     transactional: send.transactional === true ? true : undefined,
   };

@@ -33,6 +33,7 @@ import { ChatOptionsDto, WhatsAppOptionsDto } from './channel-options.dto.js';
 import { JobOutcomeDto } from './job-outcome.dto.js';
 import { PushOptionsDto } from './push-options.dto.js';
 import { IsSendWindowOrFalse, SEND_WINDOW_SCHEMA } from '../../governance/send-windows/send-window.validator.js';
+import { IsTrackOption } from '../../governance/tracking/track-option.validator.js';
 import { IsTopic } from '../../governance/topics/topic.js';
 import { TEMPLATE_ID_HELP, TEMPLATE_ID_PATTERN } from '../../templates/template-id.js';
 
@@ -203,6 +204,15 @@ export class MessageContentDto {
   @IsOptional()
   @IsSendWindowOrFalse()
   send_window?: Record<string, unknown> | false;
+
+  /**
+   * Own open/click tracking for this message: `false` turns it off, `{opens, clicks}` narrows
+   * it; `true` or an object opts a transactional email in. Never more than the project allows.
+   */
+  @ApiProperty({ required: false, oneOf: [{ type: 'boolean' }, { type: 'object', properties: { opens: { type: 'boolean' }, clicks: { type: 'boolean' } } }], example: { opens: false, clicks: true } })
+  @IsOptional()
+  @IsTrackOption()
+  track?: boolean | { opens?: boolean; clicks?: boolean };
 
   /**
    * What the message is about, for preferences and unsubscribe (lower-cased; default: the

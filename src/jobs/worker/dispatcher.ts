@@ -6,6 +6,7 @@ import { ConnectorRegistry } from '../../connectors/connector-registry.js';
 import { FailoverBreaker } from '../../connectors/failover/failover-breaker.js';
 import { ProviderError } from '../../connectors/provider-error.js';
 import { GovernanceService, type Refusal } from '../../governance/governance.service.js';
+import { TrackingService } from '../../governance/tracking/tracking.service.js';
 import { type Lane, laneKey } from '../../pacing/lane.js';
 import { type LanePause, PacingService } from '../../pacing/pacing.service.js';
 import { ProjectsService } from '../../projects/projects.service.js';
@@ -55,6 +56,7 @@ export class Dispatcher {
     private readonly registry: ConnectorRegistry,
     private readonly pacing: PacingService,
     private readonly governance: GovernanceService,
+    private readonly tracking: TrackingService,
     private readonly projects: ProjectsService,
     private readonly repository: WorkerRepository,
     private readonly events: DeliveryEvents,
@@ -158,6 +160,8 @@ export class Dispatcher {
     for (const { lane, connector, fallback, jobs: laneJobs } of byLane.values()) {
       chunks.push(...this.cut(lane, connector, laneJobs, (j) => buildMessage(j, this.sender(j.projectId, senders), contentOf(rendered.get(j.id))), fallback));
     }
+    // Own open/click tracking on the email HTML (PUBLIC_URL and the project's rules allowing).
+    await this.tracking.instrument(chunks.flatMap((c) => c.messages));
     return chunks;
   }
 

@@ -1,0 +1,81 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { OutboundMessage } from '../../connectors/connector.js';
+import { Db } from '../../database/db.js';
+import { instrumentHtml } from './instrument-html.js';
+import { PROJECT_TRACKING, RECORD_ENGAGEMENT } from './sql/tracking.sql.js';
+import { trackingFor } from './tracking-policy.js';
+import { signTracking, type TrackingClaim, verifyTracking } from './tracking-token.js';
+
+/**
+ * notifyd's own open and click tracking, independent of the provider: the worker wraps links
+ * and adds a pixel to the HTML of email it is about to send (when PUBLIC_URL is set and the
+ * rules of tracking-policy.ts allow), and the public /t/ routes record the first open and
+ * click on the job.
+ */
+@Injectable()
+export class TrackingService {
+  private readonly logger = new Logger(TrackingService.name);
+  private readonly secret: string;
+  private readonly publicUrl: string | undefined;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly db: Db,
+  ) {
+    // Its own key, derived so that a tracking link can never pass for an unsubscribe link.
+    this.secret = createHmac('sha256', config.unsubscribe.secret ?? config.auth.jwtSecret ?? '').update('notifyd tracking links').digest('hex');
+    this.publicUrl = config.server.publicUrl;
+  }
+
+  /** Instruments the email messages of a batch in place; one settings query for the batch. Never blocks a send. */
+  async instrument(messages: OutboundMessage[]): Promise<void> {
+    const publicUrl = this.publicUrl;
+    const candidates = messages.filter((m) => m.channel === 'email' && m.bodyHtml);
+    if (!publicUrl || candidates.length === 0) return;
+    let settings: Map<string, unknown>;
+    try {
+      const rows = await this.db.rows<{ id: string; tracking: unknown }>(PROJECT_TRACKING, [[...new Set(candidates.map((m) => m.projectId))]]);
+      settings = new Map(rows.map((r) => [r.id, r.tracking]));
+    } catch (err) {
+      this.logger.warn(`tracking settings unreadable, sending ${candidates.length} email(s) without tracking: ${(err as Error).message}`);
+      return;
+    }
+    for (const m of candidates) {
+      const choice = trackingFor(settings.get(m.projectId), m.payload.track, m.marketing);
+      if (!choice.opens && !choice.clicks) continue;
+      m.bodyHtml = instrumentHtml(m.bodyHtml!, {
+        ...choice,
+        publicUrl,
+        link: (url) => `${publicUrl}/t/c/${signTracking({ kind: 'c', jobId: m.jobId, projectId: m.projectId, url }, this.secret)}`,
+        pixel: () => `${publicUrl}/t/o/${signTracking({ kind: 'o', jobId: m.jobId, projectId: m.projectId }, this.secret)}.gif`,
+      });
+    }
+  }
+
+  /** Records an open when the pixel's token is genuine (the pixel is served either way). */
+  async open(token: string): Promise<void> {
+    const claim = verifyTracking(token.replace(/\.gif$/i, ''), this.secret);
+    if (claim?.kind === 'o') await this.record(claim, 'opened', {});
+  }
+
+  /** The destination of a genuine click link (recorded), else undefined. */
+  async click(token: string): Promise<string | undefined> {
+    const claim = verifyTracking(token, this.secret);
+    if (claim?.kind !== 'c') return undefined;
+    // Only the host is kept: full URLs can carry personal data in their query.
+    await this.record(claim, 'clicked', { host: new URL(claim.url).host });
+    return claim.url;
+  }
+
+  private async record(claim: TrackingClaim, type: 'opened' | 'clicked', payload: Record<string, unknown>): Promise<void> {
+    try {
+      await this.db.exec(RECORD_ENGAGEMENT, [claim.jobId, claim.projectId, type, `notifyd:${type}:${randomUUID()}`, JSON.stringify(payload)]);
+    } catch (err) {
+      // A recipient's mail client must never see an error for a tracking write.
+      this.logger.warn(`could not record ${type} for job ${claim.jobId}: ${(err as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { instrumentHtml, PIXEL_GIF, wrappable } from './instrument-html.js';
+import { trackingFor } from './tracking-policy.js';
+import { signTracking, verifyTracking } from './tracking-token.js';
+
+describe('trackingFor (notifyd §6.5)', () => {
+  const both = { opens: true, clicks: true };
+  const none = { opens: false, clicks: false };
+  it.each([
+    ['default: marketing tracked', undefined, undefined, true, both],
+    ['default: transactional not tracked', undefined, undefined, false, none],
+    ['project off', false, undefined, true, none],
+    ['project off cannot be re-enabled by a request', false, true, false, none],
+    ['project opens only', { opens: false }, undefined, true, { opens: false, clicks: true }],
+    ['applies_to all tracks transactional', { applies_to: 'all' }, undefined, false, both],
+    ['request false', undefined, false, true, none],
+    ['request narrows', undefined, { clicks: false }, true, { opens: true, clicks: false }],
+    ['request true opts a transactional in', undefined, true, false, both],
+    ['request object opts in, within the project', { clicks: false }, { opens: true }, false, { opens: true, clicks: false }],
+  ])('%s', (_name, project, request, marketing, expected) => {
+    expect(trackingFor(project, request, marketing as boolean)).toEqual(expected);
+  });
+});
+
+describe('instrumentHtml', () => {
+  const t = { opens: true, clicks: true, publicUrl: 'https://n.example', link: (u: string) => `https://n.example/t/c/[${u}]`, pixel: () => 'https://n.example/t/o/P.gif' };
+
+  it('wraps http(s) links and adds the pixel before </body>', () => {
+    const html = `<html><body><a href="https://shop.example/a?x=1&amp;y=2">A</a> <a class="b" href='http://b.example'>B</a></body></html>`;
+    expect(instrumentHtml(html, t)).toBe(
+      `<html><body><a href="https://n.example/t/c/[https://shop.example/a?x=1&y=2]">A</a> <a class="b" href='https://n.example/t/c/[http://b.example]'>B</a><img src="https://n.example/t/o/P.gif" width="1" height="1" alt="" style="display:none"></body></html>`,
+    );
+  });
+
+  it('leaves mailto, placeholders and our own unsubscribe/tracking links alone; appends the pixel without </body>', () => {
+    const html = `<a href="mailto:a@b.example">m</a><a href="https://x.example/{{id}}">p</a><a href="https://n.example/u/tok">u</a>`;
+    expect(instrumentHtml(html, t)).toBe(`${html}<img src="https://n.example/t/o/P.gif" width="1" height="1" alt="" style="display:none">`);
+    expect(wrappable('https://N.example/t/c/x', 'https://n.example')).toBe(false);
+  });
+
+  it('does only what is asked', () => {
+    const html = '<body><a href="https://a.example">a</a></body>';
+    expect(instrumentHtml(html, { ...t, opens: false })).not.toContain('<img');
+    expect(instrumentHtml(html, { ...t, clicks: false })).toContain('href="https://a.example"');
+  });
+
+  it('serves a 43-byte GIF', () => {
+    expect(PIXEL_GIF.length).toBe(43);
+    expect(PIXEL_GIF.subarray(0, 6).toString()).toBe('GIF89a');
+  });
+});
+
+describe('tracking tokens', () => {
+  it('round-trip and refuse tampering', () => {
+    const token = signTracking({ kind: 'c', jobId: 'j', projectId: 'p', url: 'https://a.example/x' }, 'secret');
+    expect(verifyTracking(token, 'secret')).toEqual({ kind: 'c', jobId: 'j', projectId: 'p', url: 'https://a.example/x' });
+    expect(verifyTracking(token, 'other')).toBeUndefined();
+    const forged = Buffer.from(JSON.stringify(['c', 'j', 'p', 'https://evil.example'])).toString('base64url');
+    expect(verifyTracking(`${forged}.${token.split('.')[1]}`, 'secret')).toBeUndefined();
+    const js = signTracking({ kind: 'c', jobId: 'j', projectId: 'p', url: 'javascript:alert(1)' }, 'secret');
+    expect(verifyTracking(js, 'secret')).toBeUndefined();
+  });
+});
