@@ -151,6 +151,21 @@ describe('templates', () => {
     expect(unknown.body.message).toMatch(/^template 'nope' does not exist/);
   });
 
+  it('a send may name the locale (a `to` send has no subscriber to take it from); a bad tag is a 422', async () => {
+    await save({ id: 'hello', channel: 'sms', body: 'Hello' });
+    await save({ id: 'hello', channel: 'sms', locale: 'es-MX', body: 'Quiubo' });
+    await save({ id: 'hello', channel: 'sms', locale: 'fr', body: 'Bonjour' });
+    await api().post('/v1/send', { channel: 'sms', to: '+33600000071', template: 'hello', locale: 'es-mx' });
+    await api().post('/v1/send', { channel: 'sms', to: '+33600000072', template: 'hello' });
+    // The request's locale wins over the subscriber's (de-DE here).
+    await api().post('/v1/send', { channel: 'sms', subscriber_id: 'de', template: 'hello', locale: 'fr-CA' });
+    await t.worker.drainOnce();
+    expect(Object.fromEntries(sms.messages.map((m) => [m.recipient, m.body]))).toEqual({ '+33600000071': 'Quiubo', '+33600000072': 'Hello', '+4915100000001': 'Bonjour' });
+    const bad = await api().post('/v1/send', { channel: 'sms', to: '+33600000073', template: 'hello', locale: 'not a locale' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.message).toMatch(/locale must be a language tag/);
+  });
+
   it('an unbounded loop template is stopped by the limits and fails only its job, permanently, with a readable error', async () => {
     await save({ id: 'fine', channel: 'sms', body: 'fine {{n}}' });
     await save({ id: 'runaway', channel: 'sms', body: 'x' });

@@ -65,6 +65,8 @@ export function buildPayload(dto: SendRequestDto | MessageContentDto, marketing:
     track: dto.track,
     // Persisted so that the worker skips preferences too (suppressions always apply).
     transactional: send.transactional === true ? true : undefined,
+    // The template variant's language when the request names one (else the subscriber's).
+    locale: dto.locale,
   };
   // JSON drops undefined keys anyway; removing them keeps the stored payload tidy.
   for (const key of Object.keys(payload)) if (payload[key] === undefined) delete payload[key];

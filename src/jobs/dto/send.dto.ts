@@ -35,6 +35,7 @@ import { PushOptionsDto } from './push-options.dto.js';
 import { IsSendWindowOrFalse, SEND_WINDOW_SCHEMA } from '../../governance/send-windows/send-window.validator.js';
 import { IsTrackOption } from '../../governance/tracking/track-option.validator.js';
 import { IsTopic } from '../../governance/topics/topic.js';
+import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
 import { TEMPLATE_ID_HELP, TEMPLATE_ID_PATTERN } from '../../templates/template-id.js';
 
 export class TagDto {
@@ -232,6 +233,17 @@ export class MessageContentDto {
   @IsString()
   @Matches(TEMPLATE_ID_PATTERN, { message: TEMPLATE_ID_HELP })
   template?: string;
+
+  /**
+   * Language for the template (BCP 47); default: the subscriber's locale. A send with `to`
+   * has no subscriber, so this picks its variant (`es-MX` → `es` → default).
+   * @example "es-MX"
+   */
+  @IsOptional()
+  @IsString()
+  @IsBcp47()
+  @Transform(({ value }) => canonicalLocale(value) ?? value)
+  locale?: string;
 }
 
 export class SendRequestDto extends MessageContentDto {
