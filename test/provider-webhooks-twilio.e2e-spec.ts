@@ -98,6 +98,16 @@ describe('provider webhooks: Twilio status callbacks', () => {
     expect(json.status).toBe(415);
   });
 
+  it('a failure reported before the worker finalised the send leaves the job bounced, not sent', async () => {
+    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], to: '+33600099999', body: 'early' });
+    const id = res.body.job_ids[0] as string;
+    // The callback beats the send's own bookkeeping (the job has no message id yet).
+    expect((await callback(id, { MessageSid: 'SMearly', MessageStatus: 'failed', ErrorCode: '30003' })).body.recorded).toBe(1);
+    await t.worker.drainOnce();
+    const page = await job(id);
+    expect([page.status, page.error, page.bounced_at === null]).toEqual(['bounced', 'twilio 30003', false]);
+  });
+
   it('the same callback replayed 10 times concurrently changes state once', async () => {
     const sms = await sentSms();
     const params = { MessageSid: sms.sid, MessageStatus: 'failed', ErrorCode: '30003' };

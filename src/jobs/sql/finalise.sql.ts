@@ -22,7 +22,8 @@ export const FENCE = `j.id = ANY($1::uuid[]) AND j.attempts = (${V} ->> 'a')::in
  */
 export const MARK_SENT = `
   UPDATE jobs j
-     SET status = CASE WHEN j.bounced_at IS NOT NULL THEN 'bounced' ELSE 'sent' END, sent_at = now(), finished_at = now(), error = NULL, next_retry_at = NULL,
+     SET status = CASE WHEN j.bounced_at IS NOT NULL THEN 'bounced' ELSE 'sent' END, sent_at = now(), finished_at = now(),
+         error = CASE WHEN j.bounced_at IS NOT NULL THEN j.error END, next_retry_at = NULL,
          provider = ${V} ->> 'p', provider_message_id = ${V} ->> 'm'
    WHERE ${FENCE}`;
 
