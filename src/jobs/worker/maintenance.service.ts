@@ -5,9 +5,6 @@ import { PeriodicTasks } from '../../periodic/periodic-tasks.service.js';
 import { WorkerWakeup } from './worker-wakeup.js';
 import { WorkerRepository } from './worker.repository.js';
 
-/** Advisory lock keys: one per periodic task, shared by every replica. */
-const REAPER_LOCK = 0x6e6f7401;
-const RETENTION_LOCK = 0x6e6f7402;
 /** Rows per statement, so one run never holds many locks or writes a huge WAL burst. */
 const REAP_BATCH = 1_000;
 const PURGE_BATCH = 5_000;
@@ -15,8 +12,10 @@ const DAY_MS = 86_400_000;
 
 /**
  * Periodic work of the worker role: the reaper (expired leases) and the retention purge.
- * Each tick runs on one replica, whatever the count (PeriodicTasks claims it in periodic_runs);
- * the advisory lock inside also keeps a call by hand from overlapping a scheduled run.
+ * Each tick runs on one replica, whatever the count (PeriodicTasks claims it in periodic_runs).
+ * No transaction-held advisory lock around the work: it pinned one pool connection while the
+ * work waited for another, and three tasks starting together at boot could exhaust a small
+ * pool. Both statements are safe to overlap anyway (SKIP LOCKED; a delete of gone rows).
  */
 @Injectable()
 export class MaintenanceService implements OnApplicationBootstrap {
@@ -37,15 +36,12 @@ export class MaintenanceService implements OnApplicationBootstrap {
 
   /** Re-queues jobs whose worker died (lease expired). Returns how many it touched. */
   async reap(): Promise<number> {
-    const total =
-      (await this.repository.asLeader(REAPER_LOCK, async () => {
-        let count = 0;
-        for (;;) {
-          const rows = await this.repository.reap(this.config.worker.leaseMs / 1000, REAP_BATCH);
-          count += rows.length;
-          if (rows.length < REAP_BATCH) return count;
-        }
-      })) ?? 0;
+    let total = 0;
+    for (;;) {
+      const rows = await this.repository.reap(this.config.worker.leaseMs / 1000, REAP_BATCH);
+      total += rows.length;
+      if (rows.length < REAP_BATCH) break;
+    }
     if (total) {
       this.logger.warn(`re-queued ${total} job(s) whose worker stopped answering (lease ${this.config.worker.leaseMs / 1000} s)`);
       this.wakeup.jobsDue();
@@ -60,15 +56,12 @@ export class MaintenanceService implements OnApplicationBootstrap {
     const now = Date.now();
     const finishedBefore = retentionDays ? new Date(now - retentionDays * DAY_MS) : null;
     const failedBefore = failedRetentionDays ? new Date(now - failedRetentionDays * DAY_MS) : null;
-    const total =
-      (await this.repository.asLeader(RETENTION_LOCK, async () => {
-        let count = 0;
-        for (;;) {
-          const deleted = await this.repository.purge(finishedBefore, failedBefore, PURGE_BATCH);
-          count += deleted;
-          if (deleted < PURGE_BATCH) return count;
-        }
-      })) ?? 0;
+    let total = 0;
+    for (;;) {
+      const deleted = await this.repository.purge(finishedBefore, failedBefore, PURGE_BATCH);
+      total += deleted;
+      if (deleted < PURGE_BATCH) break;
+    }
     if (total) this.logger.log(`retention: deleted ${total} finished job(s)`);
     return total;
   }

@@ -52,16 +52,5 @@ export class WorkerRepository {
   purge(finishedBefore: Date | null, failedBefore: Date | null, limit: number): Promise<number> {
     return this.db.exec(PURGE_FINISHED, [finishedBefore, failedBefore, limit]);
   }
-
-  /**
-   * Runs fn only if no other replica runs the same periodic task right now (a transaction-level
-   * advisory lock, released at commit). Returns undefined when another replica has it.
-   */
-  async asLeader<T>(lockKey: number, fn: () => Promise<T>): Promise<T | undefined> {
-    return this.db.transaction(async (runner) => {
-      const [row] = await this.db.rows<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [lockKey], runner);
-      return row.locked ? fn() : undefined;
-    });
-  }
 }
 

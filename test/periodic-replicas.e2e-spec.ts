@@ -1,0 +1,61 @@
+import { spawnNotifyd, type NotifydProcess } from './helpers/spawn-notifyd.js';
+import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
+
+/**
+ * Periodic work across real replicas: three worker processes on one database, each with its
+ * own timers, run each periodic task once per tick between them (periodic_runs), not once
+ * per tick each.
+ */
+describe('periodic work once per tick across 3 replicas', () => {
+  let db: TestDatabase;
+  const replicas: NotifydProcess[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    await db.sql(`INSERT INTO projects (id, name) VALUES ('acme', 'Acme')`);
+  });
+  afterAll(async () => {
+    for (const r of replicas) r.kill('SIGKILL');
+    await Promise.all(replicas.map((r) => r.exited));
+    await db.drop();
+  });
+
+  it('the reaper and the metrics gauges run at most once per interval between the three, and a lost job is taken back', async () => {
+    // A job its worker lost 20 minutes ago (lease 10 min): the reaper must re-queue it exactly once.
+    const [{ id }] = await db.sql<{ id: string }>(
+      `INSERT INTO jobs (project_id, channel, recipient, status, attempts, claimed_at, error)
+       VALUES ('acme', 'email', 'a@example.com', 'processing', 1, now() - interval '20 minutes', 'first try') RETURNING id`,
+    );
+    // Nothing delivers (no email provider): the re-queued job stays visible.
+    const env = { WORKER_REAPER_INTERVAL_SECS: '1', METRICS_GAUGE_INTERVAL_SECS: '1', RETENTION_INTERVAL_SECS: '3600', EMAIL_PROVIDER: '', SMS_PROVIDER: '' };
+    const [{ t0 }] = await db.sql<{ t0: Date }>(`SELECT now() AS t0`);
+    replicas.push(...(await Promise.all([0, 1, 2].map(() => spawnNotifyd({ databaseUrl: db.url, env })))));
+
+    await new Promise((r) => setTimeout(r, 6_000));
+    const runs = await db.sql<{ task: string; runs: number; elapsed: number; last_ok: boolean | null }>(
+      `SELECT task, runs::int AS runs, extract(epoch FROM now() - $1::timestamptz)::float8 AS elapsed, last_ok FROM periodic_runs ORDER BY task`,
+      [t0],
+    );
+    const byTask = Object.fromEntries(runs.map((r) => [r.task, r]));
+    for (const task of ['reaper', 'metrics-gauges']) {
+      const r = byTask[task];
+      expect([task, r !== undefined]).toEqual([task, true]);
+      // One run per 1 s tick at most, whatever the replica count (three uncoordinated timers
+      // beating every second would make about three per second).
+      expect(r.runs).toBeGreaterThanOrEqual(2);
+      expect(r.runs).toBeLessThanOrEqual(Math.floor(r.elapsed) + 1);
+      expect(r.last_ok).toBe(true);
+    }
+    // Retention (1 h) ran once, on its first tick, on one replica.
+    expect(byTask.retention.runs).toBe(1);
+
+    const [job] = await db.sql<{ status: string; attempts: number; error: string }>(`SELECT status, attempts, error FROM jobs WHERE id = $1`, [id]);
+    // Reaped (its lease long expired), claimed once more by one of the replicas, and failed
+    // there for want of an email provider: one more attempt, not one per replica.
+    expect(job).toMatchObject({ status: 'failed', attempts: 2 });
+    expect(job.error).toContain('EMAIL_PROVIDER');
+
+    // Every replica is alive and answered throughout.
+    for (const r of replicas) expect(r.child.exitCode).toBeNull();
+  });
+});
