@@ -24,7 +24,7 @@ export function fastifyOptions(config: AppConfig) {
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(req.headers['x-request-id']),
     trustProxy: true,
     // Signed one-click unsubscribe links carry their claim in one path segment (/u/<token>).
-    maxParamLength: 2_048,
+    routerOptions: { maxParamLength: 2_048 },
   };
 }
 
