@@ -1,5 +1,6 @@
 import { InitialSchema1764460800001 } from './0001-initial-schema.js';
 import { ProviderBreakers1764460800010 } from './0010-provider-breakers.js';
+import { ProjectProviders1764460800011 } from './0011-project-providers.js';
 import { InboxMessages1764460800015 } from './0015-inbox-messages.js';
 import { PushTokens1764460800018 } from './0018-push-tokens.js';
 import { PacingLanes1764460800020 } from './0020-pacing-lanes.js';
@@ -26,6 +27,8 @@ export const MIGRATIONS = [
   InitialSchema1764460800001,
   // Issue 3a: failover breakers.
   ProviderBreakers1764460800010,
+  // Issue 3a: per-project providers.
+  ProjectProviders1764460800011,
   // Issue 3b (taken from issue-3-connectors-b for the inbox): in-app inbox.
   InboxMessages1764460800015,
   // Issue 3c: push device tokens.

@@ -21,6 +21,7 @@ import { McpModule } from './mcp/mcp.module.js';
 import { ObservabilityModule } from './observability/observability.module.js';
 import { PacingModule } from './pacing/pacing.module.js';
 import { PeriodicModule } from './periodic/periodic.module.js';
+import { ProjectProvidersModule } from './project-providers/project-providers.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { ProviderWebhooksModule } from './governance/provider-webhooks/provider-webhooks.module.js';
 import { PushTokensModule } from './push-tokens/push-tokens.module.js';
@@ -55,6 +56,7 @@ export class AppModule {
         ConnectorsModule,
         InAppModule,
         EmailConnectorsModule,
+        ProjectProvidersModule,
         SmsModule,
         WhatsAppModule,
         ChatModule,

@@ -7,6 +7,7 @@ import { observabilitySection } from './sections/observability.config.js';
 import { emailProvidersSection } from './sections/email-providers.config.js';
 import { extensionsSection } from './sections/extensions.config.js';
 import { failoverSection } from './sections/failover.config.js';
+import { secretsSection } from './sections/secrets.config.js';
 import { inboxSection } from './sections/inbox.config.js';
 import { mcpSection } from './sections/mcp.config.js';
 import { outboundSection } from './sections/outbound.config.js';
@@ -44,6 +45,7 @@ const sections = {
   emailProviders: emailProvidersSection,
   failover: failoverSection,
   extensions: extensionsSection,
+  secrets: secretsSection,
   sms: smsProvidersSection,
   whatsapp: whatsappProvidersSection,
   chat: chatProvidersSection,

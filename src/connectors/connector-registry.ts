@@ -107,6 +107,11 @@ export class ConnectorRegistry implements OnModuleInit {
     return this.available.get(key(channel, provider));
   }
 
+  /** Providers a project may configure with its own account on this channel. */
+  perProjectProviders(channel: Channel): string[] {
+    return [...this.available.values()].filter((c) => c.channel === channel && c.projectSettings && c.forProject).map((c) => c.provider);
+  }
+
   isConfigured(channel: Channel): boolean {
     return this.selected.has(channel);
   }

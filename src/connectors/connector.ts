@@ -76,4 +76,17 @@ export interface Connector {
    * and settings here and throw an Error that names the variable to fix.
    */
   validateConfiguration?(): void | Promise<void>;
+  /**
+   * Per-project providers: the settings a project may give for its own account with this
+   * provider (admin API `PUT /v1/admin/projects/:id/providers/:channel`). Connectors without
+   * it cannot be configured per project.
+   */
+  readonly projectSettings?: ProjectSettingsSpec;
+  /** A connector for one project's own account, from settings checked against projectSettings. */
+  forProject?(settings: Readonly<Record<string, string>>): Connector;
+}
+
+/** The fields of a per-project provider configuration; secret fields are encrypted at rest and never shown. */
+export interface ProjectSettingsSpec {
+  fields: Record<string, { required?: boolean; secret?: boolean; pattern?: RegExp; hint?: string }>;
 }

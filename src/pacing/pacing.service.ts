@@ -202,7 +202,8 @@ export class PacingService {
     const paused = [...(await this.pauses.current(PAUSE_VISIBILITY_MS)).values()];
     for (const p of paused) {
       // A pause of a provider this replica does not use for the channel does not hold its jobs.
-      if (this.registry.forChannel(p.channel as Channel)?.provider !== p.provider) continue;
+      // (A project's own lane holds that project's jobs whatever the instance's provider.)
+      if (!p.projectId && this.registry.forChannel(p.channel as Channel)?.provider !== p.provider) continue;
       // Nor does the primary's pause while the channel's fallback is free to take its traffic.
       const fallback = this.registry.fallbackFor(p.channel as Channel)?.provider;
       if (fallback && !paused.some((q) => q.channel === p.channel && q.provider === fallback && (q.projectId ?? null) === (p.projectId ?? null))) continue;

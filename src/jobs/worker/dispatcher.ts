@@ -9,6 +9,7 @@ import { GovernanceService, type Refusal } from '../../governance/governance.ser
 import { TrackingService } from '../../governance/tracking/tracking.service.js';
 import { type Lane, laneKey } from '../../pacing/lane.js';
 import { type LanePause, PacingService } from '../../pacing/pacing.service.js';
+import { ProjectProvidersService } from '../../project-providers/project-providers.service.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import type { ClaimedJob } from './claimed-job.js';
 import { DeliveryEvents } from './delivery-events.js';
@@ -62,6 +63,7 @@ export class Dispatcher {
     private readonly events: DeliveryEvents,
     private readonly breaker: FailoverBreaker,
     private readonly templates: TemplateRenderer,
+    private readonly projectProviders: ProjectProvidersService,
   ) {}
 
   async dispatch(jobs: ClaimedJob[], control: DispatchControl): Promise<void> {
@@ -88,7 +90,8 @@ export class Dispatcher {
 
   /** Screens the batch and cuts it into provider calls; jobs settled without a call go straight to outcomes. */
   private async plan(jobs: ClaimedJob[], outcomes: Outcomes): Promise<Chunk[]> {
-    const [screening, senders, rendered] = await Promise.all([
+    const projectIds = [...new Set(jobs.map((j) => j.projectId))];
+    const [screening, senders, rendered, own] = await Promise.all([
       this.governance.screen(
         jobs.map((j) => ({
           id: j.id,
@@ -102,15 +105,29 @@ export class Dispatcher {
           templateId: j.templateId,
         })),
       ),
-      this.projects.senders([...new Set(jobs.map((j) => j.projectId))]),
+      this.projects.senders(projectIds),
       // Templates and recipients' locales: one read each per batch, alongside the screening.
       this.templates.renderBatch(jobs),
+      // Projects with their own provider account: one read per batch (built connectors are cached).
+      this.projectProviders.connectorsFor(projectIds).catch((err: Error) => err),
     ]);
+    if (own instanceof Error) {
+      // Without knowing which projects send through their own account, send nothing: back to the queue.
+      for (const job of jobs) outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: `project providers unreadable: ${own.message}`, runAt: new Date(Date.now() + DEFER_MS) });
+      return [];
+    }
     await this.breaker.refresh().catch((err) => this.logger.warn(`failover breakers not read: ${(err as Error).message}`));
     const byLane = new Map<string, { lane: Lane; connector: Connector; fallback?: Connector; jobs: ClaimedJob[] }>();
     const restingMoved = new Map<string, { lane: Lane; count: number }>();
     for (const job of jobs) {
-      const connector = this.registry.forChannel(job.channel);
+      const projectConnector = own.get(`${job.projectId}/${job.channel}`);
+      if (projectConnector instanceof Error) {
+        // Its credentials cannot be opened (key removed before a reseal): never sent through the instance's account.
+        if (job.attempts >= job.maxAttempts) outcomes.failed.push({ id: job.id, attempts: job.attempts, provider: null, error: projectConnector.message });
+        else outcomes.retry.push({ id: job.id, attempts: job.attempts, provider: null, error: projectConnector.message, runAt: new Date(Date.now() + retryDelayMs(job.attempts)) });
+        continue;
+      }
+      const connector = projectConnector ?? this.registry.forChannel(job.channel);
       if (!connector) {
         outcomes.failed.push({ id: job.id, attempts: job.attempts, provider: null, error: this.registry.refusal(job.channel)! });
         continue;
@@ -137,6 +154,14 @@ export class Dispatcher {
       }
       if (render && 'unavailable' in render) {
         outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: render.unavailable, runAt: new Date(Date.now() + DEFER_MS) });
+        continue;
+      }
+      if (projectConnector) {
+        // The project's own account: a lane of its own (paced and paused apart), no instance fallback.
+        const lane: Lane = { channel: job.channel, provider: projectConnector.provider, projectId: job.projectId };
+        const key = `${laneKey(lane)}#own`;
+        if (!byLane.has(key)) byLane.set(key, { lane, connector: projectConnector, jobs: [] });
+        byLane.get(key)!.jobs.push(job);
         continue;
       }
       const primaryLane: Lane = { channel: job.channel, provider: connector.provider };

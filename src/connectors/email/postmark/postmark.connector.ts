@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { PostmarkSettings } from '../../../config/sections/email-providers.config.js';
-import type { Connector, DeliveryResult, OutboundMessage } from '../../connector.js';
+import type { Connector, DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../../connector.js';
 import { NotifyConnector } from '../../connector.decorator.js';
 import { ProviderError } from '../../provider-error.js';
 import { type EmailContent, emailContent, formatAddress } from '../email-content.js';
@@ -21,6 +21,15 @@ export class PostmarkConnector implements Connector {
   readonly provider = 'postmark';
   readonly batchMax = 500;
 
+  /** A project's own postmark account (per-project providers); the base URL stays the operator's. */
+  readonly projectSettings: ProjectSettingsSpec = {
+    fields: {
+      server_token: { required: true, secret: true, pattern: /^\S{8,200}$/, hint: 'a Postmark server API token' },
+      message_stream: { pattern: /^[A-Za-z0-9_-]{1,100}$/, hint: 'a Postmark stream id' },
+      broadcast_stream: { pattern: /^[A-Za-z0-9_-]{1,100}$/, hint: 'a Postmark stream id' },
+    },
+  };
+
   constructor(
     private readonly settings: PostmarkSettings,
     private readonly defaults: EmailDefaults,
@@ -28,6 +37,10 @@ export class PostmarkConnector implements Connector {
 
   validateConfiguration(): void {
     if (!this.settings.serverToken) throw new Error('EMAIL_PROVIDER=postmark needs POSTMARK_SERVER_TOKEN (the server API token, under Servers → API Tokens).');
+  }
+
+  forProject(s: Readonly<Record<string, string>>): PostmarkConnector {
+    return new PostmarkConnector({ ...this.settings, serverToken: s.server_token, messageStream: s.message_stream ?? 'outbound', broadcastStream: s.broadcast_stream }, this.defaults);
   }
 
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {

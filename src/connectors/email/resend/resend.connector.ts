@@ -3,7 +3,7 @@ import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { ResendSettings } from '../../../config/sections/email-providers.config.js';
-import type { Connector, DeliveryResult, OutboundMessage } from '../../connector.js';
+import type { Connector, DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../../connector.js';
 import { NotifyConnector } from '../../connector.decorator.js';
 import { readQuota } from '../../http-outcome.js';
 import { ProviderError } from '../../provider-error.js';
@@ -24,6 +24,9 @@ export class ResendConnector implements Connector {
   readonly provider = 'resend';
   readonly batchMax = 100;
 
+  /** A project's own resend account (per-project providers); the base URL stays the operator's. */
+  readonly projectSettings: ProjectSettingsSpec = { fields: { api_key: { required: true, secret: true, pattern: /^\S{8,200}$/, hint: 'a Resend API key' } } };
+
   constructor(
     private readonly settings: ResendSettings,
     private readonly defaults: EmailDefaults,
@@ -31,6 +34,10 @@ export class ResendConnector implements Connector {
 
   validateConfiguration(): void {
     if (!this.settings.apiKey) throw new Error('EMAIL_PROVIDER=resend needs RESEND_API_KEY (an API key with sending access, from resend.com/api-keys).');
+  }
+
+  forProject(s: Readonly<Record<string, string>>): ResendConnector {
+    return new ResendConnector({ ...this.settings, apiKey: s.api_key }, this.defaults);
   }
 
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { SendgridSettings } from '../../../config/sections/email-providers.config.js';
-import type { Connector, DeliveryResult, OutboundMessage } from '../../connector.js';
+import type { Connector, DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../../connector.js';
 import { NotifyConnector } from '../../connector.decorator.js';
 import { type EmailContent, emailContent } from '../email-content.js';
 import { type EmailDefaults, emailDefaults } from '../email-defaults.js';
@@ -20,6 +20,9 @@ export class SendgridConnector implements Connector {
   readonly provider = 'sendgrid';
   readonly batchMax = 1;
 
+  /** A project's own sendgrid account (per-project providers); the base URL stays the operator's. */
+  readonly projectSettings: ProjectSettingsSpec = { fields: { api_key: { required: true, secret: true, pattern: /^\S{8,200}$/, hint: 'a SendGrid API key' } } };
+
   constructor(
     private readonly settings: SendgridSettings,
     private readonly defaults: EmailDefaults,
@@ -27,6 +30,10 @@ export class SendgridConnector implements Connector {
 
   validateConfiguration(): void {
     if (!this.settings.apiKey) throw new Error('EMAIL_PROVIDER=sendgrid needs SENDGRID_API_KEY (an API key with Mail Send access).');
+  }
+
+  forProject(s: Readonly<Record<string, string>>): SendgridConnector {
+    return new SendgridConnector({ ...this.settings, apiKey: s.api_key }, this.defaults);
   }
 
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {

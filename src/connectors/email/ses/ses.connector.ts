@@ -3,7 +3,7 @@ import aws4 from 'aws4';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { SesSettings } from '../../../config/sections/email-providers.config.js';
-import type { Connector, DeliveryResult, OutboundMessage } from '../../connector.js';
+import type { Connector, DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../../connector.js';
 import { NotifyConnector } from '../../connector.decorator.js';
 import { ProviderError } from '../../provider-error.js';
 import { type EmailContent, emailContent } from '../email-content.js';
@@ -23,6 +23,16 @@ export class SesConnector implements Connector {
   readonly provider = 'ses';
   readonly batchMax = 50;
 
+  /** A project's own ses account (per-project providers); the base URL stays the operator's. */
+  readonly projectSettings: ProjectSettingsSpec = {
+    fields: {
+      region: { required: true, pattern: /^[a-z]{2}(-[a-z]+)+-\d$/, hint: 'an AWS region such as eu-west-1' },
+      access_key_id: { required: true, secret: true, pattern: /^[A-Z0-9]{16,128}$/, hint: 'an AWS access key id' },
+      secret_access_key: { required: true, secret: true, pattern: /^\S{16,128}$/, hint: 'an AWS secret access key' },
+      configuration_set: { pattern: /^[A-Za-z0-9_-]{1,64}$/, hint: 'an SES configuration set name' },
+    },
+  };
+
   constructor(
     private readonly settings: SesSettings,
     private readonly defaults: EmailDefaults,
@@ -35,6 +45,10 @@ export class SesConnector implements Connector {
       !this.settings.secretAccessKey && 'AWS_SECRET_ACCESS_KEY',
     ].filter(Boolean);
     if (missing.length) throw new Error(`EMAIL_PROVIDER=ses needs ${missing.join(', ')} (an IAM identity allowed ses:SendEmail and ses:SendBulkEmail).`);
+  }
+
+  forProject(s: Readonly<Record<string, string>>): SesConnector {
+    return new SesConnector({ ...this.settings, region: s.region, accessKeyId: s.access_key_id, secretAccessKey: s.secret_access_key, sessionToken: undefined, configurationSet: s.configuration_set, baseUrl: this.settings.region === s.region && this.settings.baseUrl ? this.settings.baseUrl : `https://email.${s.region}.amazonaws.com` }, this.defaults);
   }
 
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {

@@ -1,0 +1,64 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminAuth, CurrentOperator } from '../common/auth/auth.decorators.js';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { DeletedProjectProviderDto, ProjectProviderDto, ProjectProviderListDto, PutProjectProviderDto, ResealResultDto } from './dto/project-provider.dto.js';
+import { type ProjectProviderView, ProjectProvidersService } from './project-providers.service.js';
+
+const present = (v: ProjectProviderView): ProjectProviderDto => ({
+  project_id: v.projectId,
+  channel: v.channel,
+  provider: v.provider,
+  settings: v.settings,
+  key_id: v.keyId,
+  created_at: new Date(v.createdAt).toISOString(),
+  updated_at: new Date(v.updatedAt).toISOString(),
+});
+
+@ApiTags('Admin: project providers')
+@Controller('v1/admin')
+export class ProjectProvidersController {
+  constructor(private readonly providers: ProjectProvidersService) {}
+
+  @Put('projects/:id/providers/:channel')
+  @AdminAuth()
+  @ApiOperation({ operationId: 'putProjectProvider', summary: 'Give a project its own provider account on a channel (credentials encrypted at rest)' })
+  @ApiErrors(404, 422)
+  async put(@Param('id') id: string, @Param('channel') channel: string, @Body() body: PutProjectProviderDto, @CurrentOperator() by: { actor: string; ip?: string }): Promise<ProjectProviderDto> {
+    return present(await this.providers.put(id, channel, body.provider, body.settings, by));
+  }
+
+  @Get('projects/:id/providers')
+  @AdminAuth({ readers: true })
+  @ApiOperation({ operationId: 'listProjectProviders', summary: 'A project’s own providers, secrets masked' })
+  @ApiErrors(404)
+  async list(@Param('id') id: string): Promise<ProjectProviderListDto> {
+    return { providers: (await this.providers.list(id)).map(present) };
+  }
+
+  @Get('projects/:id/providers/:channel')
+  @AdminAuth({ readers: true })
+  @ApiOperation({ operationId: 'getProjectProvider', summary: 'A project’s own provider on a channel, secrets masked' })
+  @ApiErrors(404)
+  async get(@Param('id') id: string, @Param('channel') channel: string): Promise<ProjectProviderDto> {
+    return present(await this.providers.get(id, channel));
+  }
+
+  @Delete('projects/:id/providers/:channel')
+  @AdminAuth()
+  @ApiOperation({ operationId: 'deleteProjectProvider', summary: 'Remove a project’s own provider: its jobs use the instance’s provider again' })
+  @ApiErrors(404)
+  async delete(@Param('id') id: string, @Param('channel') channel: string, @CurrentOperator() by: { actor: string; ip?: string }): Promise<DeletedProjectProviderDto> {
+    await this.providers.delete(id, channel, by);
+    return { success: true };
+  }
+
+  @Post('project-providers/reseal')
+  @HttpCode(200)
+  @AdminAuth()
+  @ApiOperation({ operationId: 'resealProjectProviders', summary: 'Key rotation: re-encrypt every project’s credentials under the current NOTIFYD_SECRET_KEY' })
+  @ApiErrors(422)
+  async reseal(@CurrentOperator() by: { actor: string; ip?: string }): Promise<ResealResultDto> {
+    return this.providers.reseal(by);
+  }
+}

@@ -1,0 +1,167 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AuditService } from '../audit/audit.service.js';
+import { ApiError } from '../common/errors/api-error.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { CHANNELS, type Channel } from '../config/sections/connectors.config.js';
+import type { Connector } from '../connectors/connector.js';
+import { ConnectorRegistry } from '../connectors/connector-registry.js';
+import { ProjectsService } from '../projects/projects.service.js';
+import { maskSecret, splitSettings } from './project-settings.js';
+import { type ProjectProviderRow, ProjectProvidersRepository } from './project-providers.repository.js';
+import { SecretBox } from './secret-box.js';
+
+export interface ProjectProviderView {
+  projectId: string;
+  channel: string;
+  provider: string;
+  /** Plain settings as stored, secret ones masked. */
+  settings: Record<string, string>;
+  keyId: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+type Actor = { actor: string; ip?: string };
+
+/**
+ * Per-project providers: a project's own account with a provider for a channel, its secrets
+ * sealed at rest (SecretBox, NOTIFYD_SECRET_KEY), never returned in plaintext. The worker asks
+ * for the connectors of a batch's projects once per batch; built connectors are cached until
+ * the row changes.
+ */
+@Injectable()
+export class ProjectProvidersService {
+  private readonly logger = new Logger(ProjectProvidersService.name);
+  private readonly box: SecretBox;
+  private readonly built = new Map<string, { updatedAt: number; connector: Connector | Error }>();
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly repository: ProjectProvidersRepository,
+    private readonly registry: ConnectorRegistry,
+    private readonly projects: ProjectsService,
+    private readonly audit: AuditService,
+  ) {
+    this.box = new SecretBox(config.secrets.current, config.secrets.previous);
+  }
+
+  async put(projectId: string, channel: string, provider: string, settings: Record<string, unknown>, by: Actor): Promise<ProjectProviderView> {
+    if (!this.box.enabled) {
+      throw ApiError.unprocessable('secret_key_not_configured', 'Set NOTIFYD_SECRET_KEY (32 random bytes: openssl rand -base64 32) to store provider credentials.');
+    }
+    await this.projects.get(projectId);
+    const connector = this.configurable(channel, provider);
+    const { plain, secret } = splitSettings(connector.projectSettings!, provider, settings);
+    try {
+      await connector.forProject!({ ...plain, ...secret }).validateConfiguration?.();
+    } catch (err) {
+      throw ApiError.unprocessable('validation_failed', `${provider} settings: ${(err as Error).message}`);
+    }
+    const row = await this.repository.upsert({
+      projectId,
+      channel,
+      provider,
+      settings: plain,
+      secrets: this.box.seal(JSON.stringify(secret), context(projectId, channel)),
+      keyId: this.box.currentKeyId!,
+    });
+    await this.audit.record({ projectId, actor: by.actor, ip: by.ip, action: 'project_provider.set', resource: `${projectId}/${channel}`, metadata: { provider, fields: Object.keys(settings) } });
+    return this.present(row);
+  }
+
+  async get(projectId: string, channel: string): Promise<ProjectProviderView> {
+    await this.projects.get(projectId);
+    const row = await this.repository.get(projectId, channel);
+    if (!row) throw ApiError.notFound('Provider of project', `${projectId}/${channel}`);
+    return this.present(row);
+  }
+
+  async list(projectId: string): Promise<ProjectProviderView[]> {
+    await this.projects.get(projectId);
+    return (await this.repository.list(projectId)).map((row) => this.present(row));
+  }
+
+  async delete(projectId: string, channel: string, by: Actor): Promise<void> {
+    await this.projects.get(projectId);
+    if (!(await this.repository.delete(projectId, channel))) throw ApiError.notFound('Provider of project', `${projectId}/${channel}`);
+    await this.audit.record({ projectId, actor: by.actor, ip: by.ip, action: 'project_provider.deleted', resource: `${projectId}/${channel}` });
+  }
+
+  /** Key rotation: re-seals every row sealed with another key than NOTIFYD_SECRET_KEY_ID. */
+  async reseal(by: Actor): Promise<{ resealed: number; unreadable: string[] }> {
+    if (!this.box.enabled) throw ApiError.unprocessable('secret_key_not_configured', 'Set NOTIFYD_SECRET_KEY first.');
+    let resealed = 0;
+    const unreadable: string[] = [];
+    for (;;) {
+      const rows = (await this.repository.sealedWithOtherKeys(this.box.currentKeyId!, 100)).filter((r) => !unreadable.includes(`${r.projectId}/${r.channel}`));
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        try {
+          const secrets = this.box.seal(this.box.open(row.secrets, context(row.projectId, row.channel)), context(row.projectId, row.channel));
+          if (await this.repository.reseal(row, secrets, this.box.currentKeyId!)) resealed++;
+        } catch {
+          unreadable.push(`${row.projectId}/${row.channel}`);
+        }
+      }
+    }
+    await this.audit.record({ actor: by.actor, ip: by.ip, action: 'project_provider.resealed', metadata: { resealed, unreadable: unreadable.length, key_id: this.box.currentKeyId } });
+    return { resealed, unreadable };
+  }
+
+  /**
+   * The own connectors of these projects, keyed `project/channel` (one read per claimed batch).
+   * A row whose secrets cannot be opened maps to the Error, for the worker to report on the job.
+   */
+  async connectorsFor(projectIds: readonly string[]): Promise<Map<string, Connector | Error>> {
+    const result = new Map<string, Connector | Error>();
+    if (projectIds.length === 0) return result;
+    for (const row of await this.repository.forProjects(projectIds)) {
+      const key = context(row.projectId, row.channel);
+      const cached = this.built.get(key);
+      const updatedAt = new Date(row.updatedAt).getTime();
+      if (cached?.updatedAt === updatedAt) {
+        result.set(key, cached.connector);
+        continue;
+      }
+      const connector = this.build(row);
+      this.built.set(key, { updatedAt, connector });
+      result.set(key, connector);
+    }
+    return result;
+  }
+
+  private build(row: ProjectProviderRow): Connector | Error {
+    try {
+      const base = this.registry.connector(row.channel as Channel, row.provider);
+      if (!base?.forProject) return new Error(`no connector implements ${row.channel}/${row.provider} per project any more`);
+      const secret = JSON.parse(this.box.open(row.secrets, context(row.projectId, row.channel))) as Record<string, string>;
+      return base.forProject({ ...row.settings, ...secret });
+    } catch (err) {
+      this.logger.error(`project ${row.projectId} ${row.channel} provider unusable: ${(err as Error).message}`);
+      return new Error(`the project's own ${row.provider} credentials cannot be read (${(err as Error).message}); set them again with PUT /v1/admin/projects/${row.projectId}/providers/${row.channel}`);
+    }
+  }
+
+  private configurable(channel: string, provider: string): Connector {
+    if (!CHANNELS.includes(channel as Channel) || channel === 'in_app') {
+      throw ApiError.unprocessable('validation_failed', `channel must be one of ${CHANNELS.filter((c) => c !== 'in_app').join(', ')}.`);
+    }
+    const connector = this.registry.connector(channel as Channel, provider);
+    if (connector?.projectSettings && connector.forProject) return connector;
+    const choices = this.registry.perProjectProviders(channel as Channel);
+    throw ApiError.unprocessable('validation_failed', `provider '${provider}' cannot be configured per project on ${channel}; use ${choices.length ? choices.join(', ') : 'none (no connector supports it yet)'}.`);
+  }
+
+  private present(row: ProjectProviderRow): ProjectProviderView {
+    let masked: Record<string, string>;
+    try {
+      masked = Object.fromEntries(Object.entries(JSON.parse(this.box.open(row.secrets, context(row.projectId, row.channel))) as Record<string, string>).map(([k, v]) => [k, maskSecret(v)]));
+    } catch {
+      masked = { secrets: `(unreadable with the configured keys; sealed with '${row.keyId}')` };
+    }
+    return { projectId: row.projectId, channel: row.channel, provider: row.provider, settings: { ...row.settings, ...masked }, keyId: row.keyId, createdAt: row.createdAt, updatedAt: row.updatedAt };
+  }
+}
+
+const context = (projectId: string, channel: string) => `${projectId}/${channel}`;
