@@ -79,7 +79,7 @@ describe('email through Postmark', () => {
     expect(fake.messages).toHaveLength(10);
     expect(new Set(fake.messages.map((m) => m.MessageStream))).toEqual(new Set(['broadcast']));
     expect(fake.messages[0].Headers).toEqual([
-      { Name: 'List-Unsubscribe', Value: expect.stringMatching(/^<https:\/\/notify\.acme\.example\/u\/[0-9a-f-]{36}>$/) },
+      { Name: 'List-Unsubscribe', Value: expect.stringMatching(/^<https:\/\/notify\.acme\.example\/u\/u1\.[A-Za-z0-9_.-]+>$/) },
       { Name: 'List-Unsubscribe-Post', Value: 'List-Unsubscribe=One-Click' },
     ]);
     for (let i = 0; i < 8; i++) expect(await kit.job(ids[`ok${i}`])).toMatchObject({ status: 'sent', provider: 'postmark' });
