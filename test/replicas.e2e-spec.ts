@@ -23,7 +23,11 @@ describe('replicas: worker processes sharing one queue', () => {
 
   it('two worker processes drain 10 000 jobs and the provider sees each exactly once', async () => {
     const gateway = { url: providerUrl, channel: 'sms', batchMax: 50 };
-    const env = { SMS_PROVIDER: 'gateway', WORKER_BATCH_SIZE: '200', WORKER_POLL_INTERVAL_MS: '50' };
+    // A generous send timeout: on a machine saturated by other suites a call may take seconds,
+    // and a timeout (a transient failure, retried 30 s later) is not what this test is about.
+    // 10 ms per provider call keeps the drain long enough that both processes take part.
+    const env = { SMS_PROVIDER: 'gateway', WORKER_BATCH_SIZE: '200', WORKER_POLL_INTERVAL_MS: '50', WORKER_SEND_TIMEOUT_MS: '120000' };
+    provider.script = (r) => ({ results: r.messages.map(() => ({ ok: true })), delayMs: 10 });
     workers.push(...(await Promise.all([spawnNotifyd({ databaseUrl: db.url, env, gateway }), spawnNotifyd({ databaseUrl: db.url, env, gateway })])));
     // Both are polling before the jobs appear, so both compete for them.
     await db.sql(`

@@ -142,9 +142,6 @@ export class WebhooksRepository {
 
   /** Runs fn only if no other replica holds the lock (transaction advisory lock). */
   async asLeader<T>(lockKey: number, fn: () => Promise<T>): Promise<T | undefined> {
-    return this.db.transaction(async (runner) => {
-      const [row] = await this.db.rows<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [lockKey], runner);
-      return row.locked ? fn() : undefined;
-    });
+    return this.db.asLeader(lockKey, fn);
   }
 }
