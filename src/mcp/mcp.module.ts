@@ -13,6 +13,7 @@ import { McpCallService } from './server/mcp-call.service.js';
 import { DigestTools } from './tools/digest.tools.js';
 import { JobsTools } from './tools/jobs.tools.js';
 import { LanesTools } from './tools/lanes.tools.js';
+import { ProjectProvidersTools } from './tools/project-providers.tools.js';
 import { ProjectsTools } from './tools/projects.tools.js';
 import { SendTools } from './tools/send.tools.js';
 import { SubscribersTools } from './tools/subscribers.tools.js';
@@ -24,7 +25,8 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
 /**
  * The MCP server: POST /mcp (Streamable HTTP) and `notifyd mcp` (stdio) serve the tools the
  * providers below register. A tool calls the owning module's service, never its SQL.
- * Suppressions and templates come from global modules (GovernanceModule, TemplatesModule).
+ * Suppressions, templates and project providers come from global modules (GovernanceModule,
+ * TemplatesModule, ProjectProvidersModule).
  */
 @Module({
   imports: [JobsModule, PacingModule, ProjectsModule, DigestModule, SubscribersModule, WebhooksModule, WorkflowsModule],
@@ -37,6 +39,7 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
     JobsTools,
     SendTools,
     ProjectsTools,
+    ProjectProvidersTools,
     LanesTools,
     SuppressionsTools,
     SubscribersTools,
