@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { Logger } from 'pino';
+import { loggableUrl } from './logging/redact.js';
 import type { AppConfig } from './config/app-config.js';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter.js';
 import { addPluginSuccessResponses } from './common/http/plugin-success-responses.js';
@@ -18,8 +20,10 @@ export function requestIdFrom(header: string | string[] | undefined): string {
 }
 
 /** The Fastify options every notifyd app uses (main.ts and tests). */
-export function fastifyOptions(config: AppConfig) {
+export function fastifyOptions(config: AppConfig, logger?: Logger) {
   return {
+    // notifyd's pino logger (JSON lines with reqId); one line per request from the onResponse hook below.
+    ...(logger ? { loggerInstance: logger.child({ context: 'http' }), disableRequestLogging: true } : {}),
     bodyLimit: config.server.bodyLimitBytes,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(req.headers['x-request-id']),
     trustProxy: true,
@@ -72,6 +76,9 @@ export async function setupApp(app: NestFastifyApplication, config: AppConfig): 
   fastify.removeContentTypeParser('text/plain');
   fastify.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    request.log.info({ method: request.method, url: loggableUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
   // Provider webhooks verify signatures over the bytes received, before any parsing.
   keepRawBodyOnMarkedRoutes(fastify, config.server.bodyLimitBytes);

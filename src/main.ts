@@ -9,7 +9,7 @@ import { type Database, openDatabase } from './database/database.js';
 import { runMigrations } from './database/migration-runner.js';
 import { devBanner, loadOrCreateDevCredentials, type DevCredentials } from './dev-credentials.js';
 import { loadExtensionModules } from './extensions/load-extension-modules.js';
-import { createLogger } from './logger.js';
+import { createLogger, PinoLogger } from './logger.js';
 import { ProjectsService } from './projects/projects.service.js';
 import { SubscribersService } from './subscribers/subscribers.service.js';
 
@@ -59,7 +59,7 @@ export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd>
     }
     app = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot({ config, database, imports: [...(options.imports ?? []), ...extensions] }),
-      new FastifyAdapter(fastifyOptions(config)),
+      new FastifyAdapter(fastifyOptions(config, logger instanceof PinoLogger ? logger.pino : undefined)),
       { logger: logger === false ? false : logger, abortOnError: false },
     );
     await setupApp(app, config);
