@@ -18,6 +18,7 @@ import { ProjectsTools } from './tools/projects.tools.js';
 import { SendTools } from './tools/send.tools.js';
 import { SubscribersTools } from './tools/subscribers.tools.js';
 import { SuppressionsTools } from './tools/suppressions.tools.js';
+import { TemplateMetricsTools } from './tools/template-metrics.tools.js';
 import { TemplatesTools } from './tools/templates.tools.js';
 import { WebhooksTools } from './tools/webhooks.tools.js';
 import { WorkflowsTools } from './tools/workflows.tools.js';
@@ -44,6 +45,7 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
     SuppressionsTools,
     SubscribersTools,
     TemplatesTools,
+    TemplateMetricsTools,
     WebhooksTools,
     WorkflowsTools,
   ],

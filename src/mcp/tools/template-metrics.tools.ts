@@ -1,0 +1,50 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { z } from 'zod';
+import { TemplateMetricsService } from '../../observability/template-metrics/template-metrics.service.js';
+import { McpToolRegistry } from '../mcp-tool-registry.js';
+import { defineTool, READ_ONLY } from '../mcp-tool.js';
+
+const row = z.object({
+  template: z.string(),
+  bucket: z.string(),
+  sent: z.number(),
+  failed: z.number(),
+  delivered: z.number(),
+  bounced: z.number(),
+  complained: z.number(),
+  opened: z.number(),
+  clicked: z.number(),
+});
+
+/** notifyd's template_metrics: the email funnel per template, to find the one that bounces. */
+@Injectable()
+export class TemplateMetricsTools implements OnModuleInit {
+  constructor(
+    private readonly registry: McpToolRegistry,
+    private readonly metrics: TemplateMetricsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(
+      defineTool({
+        name: 'template_metrics',
+        title: 'Email funnel per template',
+        description:
+          'Sent, failed, delivered, bounced, complained, opened and clicked per email template and hour or day. Use it after the digest flags a bounce or complaint rate, to find the template (or campaign tag) behind it.',
+        annotations: READ_ONLY,
+        audience: 'operator',
+        input: z.strictObject({
+          window: z.enum(['1h', '6h', '24h', '7d', '30d']).optional().describe('Default 7d'),
+          bucket: z.enum(['1h', '1d']).optional().describe('Default 1d'),
+          project_id: z.string().min(1).max(64).optional().describe('Only this project'),
+        }),
+        output: z.object({ window: z.string(), bucket: z.string(), rows: z.array(row) }),
+        run: async ({ window, bucket, project_id }) => {
+          const funnel = await this.metrics.funnel({ window, bucket, projectId: project_id });
+          const lines = funnel.rows.map((r) => `${r.bucket.slice(0, r.bucket.indexOf('T') + (funnel.bucket === '1h' ? 6 : 0))} ${r.template}: sent ${r.sent}, delivered ${r.delivered}, bounced ${r.bounced}, complained ${r.complained}, opened ${r.opened}, clicked ${r.clicked}, failed ${r.failed}`);
+          return { structured: funnel, text: lines.length ? lines.join('\n') : `No email in the last ${funnel.window}.` };
+        },
+      }),
+    );
+  }
+}

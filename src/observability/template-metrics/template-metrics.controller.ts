@@ -1,0 +1,20 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminAuth } from '../../common/auth/auth.decorators.js';
+import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { TemplateMetricsDto, TemplateMetricsQueryDto } from './dto/template-metrics.dto.js';
+import { TemplateMetricsService } from './template-metrics.service.js';
+
+@ApiTags('Metrics')
+@Controller('v1/admin/metrics')
+export class TemplateMetricsController {
+  constructor(private readonly metrics: TemplateMetricsService) {}
+
+  @Get('templates')
+  @AdminAuth({ readers: true })
+  @ApiOperation({ operationId: 'getTemplateMetrics', summary: 'Email funnel per template × hour or day: sent, failed, delivered, bounced, complained, opened, clicked' })
+  @ApiErrors(400, 422)
+  async getTemplateMetrics(@Query() query: TemplateMetricsQueryDto): Promise<TemplateMetricsDto> {
+    return this.metrics.funnel({ window: query.window, bucket: query.bucket, projectId: query.project_id });
+  }
+}
