@@ -1,6 +1,7 @@
 import { DigestNotifier } from '../src/digest/notify/digest-notifier.service.js';
 import { PeriodicTasks } from '../src/periodic/periodic-tasks.service.js';
 import { WebhookReceiver } from './fakes/webhook-receiver.js';
+import { installLoopbackOnlyGuard } from './helpers/loopback-only.js';
 import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
 
 const BOT_TOKEN = '123456:ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef';
@@ -10,8 +11,11 @@ describe('digest notifications', () => {
   let t: TestApp;
   const receiver = new WebhookReceiver();
   let base: string;
+  // A bug in the URL checks must fail here, not reach a private address.
+  let guard: ReturnType<typeof installLoopbackOnlyGuard>;
 
   beforeAll(async () => {
+    guard = installLoopbackOnlyGuard();
     base = await receiver.start();
     t = await startTestApp({
       env: {
@@ -26,6 +30,7 @@ describe('digest notifications', () => {
   afterAll(async () => {
     await t?.close();
     await receiver.stop();
+    guard.restore();
   });
   beforeEach(() => receiver.reset());
 
@@ -81,7 +86,8 @@ describe('digest notifications', () => {
     expect(privateUrl.body.error).toBe('unsafe_url');
     expect((await notify({ window: '2h' })).status).toBe(400);
     expect((await notify({}, READONLY_KEY)).status).toBe(403);
-    expect(receiver.connections).toBe(0);
+    expect(receiver.connections).toBe(0); // the loopback canary saw nothing
+    expect(guard.attempts.filter((host) => !/^(127\.|::1|::ffff:127\.|localhost$)/.test(host))).toEqual([]);
   });
 
   it('the scheduled run sends only when a finding reaches DIGEST_NOTIFY_LEVEL, once per tick across replicas', async () => {
