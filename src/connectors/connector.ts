@@ -20,6 +20,11 @@ export interface OutboundMessage {
   from?: { email: string; name?: string };
   /** Marketing/bulk messages get RFC 8058 unsubscribe headers and honour marketing suppressions. */
   marketing: boolean;
+  /**
+   * The job's topic (the request's, else its template's): the unsubscribe link is signed for it,
+   * so that one click stops this topic only. Absent for messages that are not jobs (digests).
+   */
+  topic?: string | null;
   priority: number;
   /** The attempt this send is (1 = first). */
   attempt: number;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { QueryRunner } from 'typeorm';
 import { Db } from '../../database/db.js';
 import type { PreferenceRow, PreferenceScopeKind } from './preference.types.js';
 import * as sql from './sql/preferences.sql.js';
@@ -32,6 +33,12 @@ export class PreferencesRepository {
       rows.map((r) => r.scope),
       rows.map((r) => r.enabled),
     ]);
+  }
+
+  /** The subscribers whose preference changed (see OPT_OUT_OF_TOPIC). */
+  async optOutOfTopic(projectId: string, subscriberIds: readonly string[], channel: string, topic: string, runner?: QueryRunner): Promise<string[]> {
+    const rows = await this.db.rows<{ subscriberId: string }>(sql.OPT_OUT_OF_TOPIC, [projectId, subscriberIds, channel, topic], runner);
+    return rows.map((r) => r.subscriberId);
   }
 
   clear(projectId: string, subscriberId: string): Promise<number> {

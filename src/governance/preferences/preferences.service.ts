@@ -1,5 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { AuditService } from '../../audit/audit.service.js';
+import { Db } from '../../database/db.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import { SubscribersService } from '../../subscribers/subscribers.service.js';
 import { WebhookEvents } from '../../webhooks/webhook-events.service.js';
@@ -23,6 +25,8 @@ export class PreferencesService {
     private readonly repository: PreferencesRepository,
     private readonly subscribers: SubscribersService,
     private readonly moduleRef: ModuleRef,
+    private readonly audit: AuditService,
+    private readonly db: Db,
   ) {}
 
   async get(projectId: string, subscriberId: string): Promise<PreferenceRow[]> {
@@ -49,6 +53,26 @@ export class PreferencesService {
     const written = await this.repository.upsert(projectId, subscriberId, [...rows.values()]);
     await this.announce(projectId, subscriberId, [...rows.values()]);
     return written;
+  }
+
+  /**
+   * A subscriber's own opt-out of one topic on one channel, from an unsubscribe link: the
+   * (channel, topic) row is the most specific scope, so it decides over any broader choice.
+   * Audited and announced per subscriber whose preference changed; returns those subscribers
+   * (none when every one was already opted out: the click changes nothing).
+   */
+  async optOutOfTopic(projectId: string, subscriberIds: readonly string[], channel: string, topic: string, by: { actor: string; ip: string | null }): Promise<string[]> {
+    if (subscriberIds.length === 0) return [];
+    // The change and its audit lines commit together.
+    const changed = await this.db.transaction(async (runner) => {
+      const ids = await this.repository.optOutOfTopic(projectId, subscriberIds, channel, topic, runner);
+      for (const subscriberId of ids) {
+        await this.audit.record({ projectId, actor: by.actor, action: 'preference.opted_out', resource: subscriberId, metadata: { channel, topic }, ip: by.ip }, runner);
+      }
+      return ids;
+    });
+    for (const subscriberId of changed) await this.announce(projectId, subscriberId, [{ channel, scopeKind: 'topic', scope: topic, enabled: false }]);
+    return changed;
   }
 
   /** Preferences of many subscribers in one query, grouped by subscriberKey. Throws if the database does. */

@@ -1,3 +1,5 @@
+import type { UnsubscribeOutcome } from './unsubscribe-scope.js';
+
 /** The words of the unsubscribe pages; English, and a translation where one exists. */
 interface Copy {
   title: string;
@@ -6,6 +8,10 @@ interface Copy {
   allButton: string;
   doneAll: (address: string) => string;
   doneTopic: (topic: string) => string;
+  /** A topic was asked for, but no subscriber has the address: all marketing stopped instead. */
+  doneInstead: (topic: string, address: string) => string;
+  /** A POST whose `scope` the link does not offer (the English detail follows it). */
+  badScope: string;
   invalid: string;
 }
 
@@ -17,6 +23,8 @@ const COPY: Record<string, Copy> = {
     allButton: 'Unsubscribe from all marketing emails',
     doneAll: (a) => `${a} will no longer receive marketing emails.`,
     doneTopic: (t) => `You will no longer receive “${t}” emails.`,
+    doneInstead: (t, a) => `${a} has no subscription settings here, so “${t}” alone could not be stopped: ${a} will no longer receive any marketing emails.`,
+    badScope: 'This request asked for a choice the link does not offer. Open the link again and press one of its buttons.',
     invalid: 'This unsubscribe link is not valid or has expired.',
   },
   fr: {
@@ -26,6 +34,8 @@ const COPY: Record<string, Copy> = {
     allButton: 'Me désinscrire de tous les e-mails commerciaux',
     doneAll: (a) => `${a} ne recevra plus d’e-mails commerciaux.`,
     doneTopic: (t) => `Vous ne recevrez plus les e-mails « ${t} ».`,
+    doneInstead: (t, a) => `Nous n’avons pas de préférences pour ${a} et ne pouvons donc pas arrêter « ${t} » seulement : ${a} ne recevra plus aucun e-mail commercial.`,
+    badScope: 'Cette demande porte sur un choix que le lien ne propose pas. Ouvrez de nouveau le lien et utilisez l’un de ses boutons.',
     invalid: 'Ce lien de désinscription n’est pas valide ou a expiré.',
   },
   es: {
@@ -35,6 +45,8 @@ const COPY: Record<string, Copy> = {
     allButton: 'Darme de baja de todos los correos comerciales',
     doneAll: (a) => `${a} ya no recibirá correos comerciales.`,
     doneTopic: (t) => `Ya no recibirás correos de «${t}».`,
+    doneInstead: (t, a) => `No guardamos preferencias para ${a}, así que no podemos dar de baja solo «${t}»: ${a} ya no recibirá ningún correo comercial.`,
+    badScope: 'Esta solicitud pide una opción que el enlace no ofrece. Abre de nuevo el enlace y pulsa uno de sus botones.',
     invalid: 'Este enlace para darse de baja no es válido o ha caducado.',
   },
   de: {
@@ -44,6 +56,8 @@ const COPY: Record<string, Copy> = {
     allButton: 'Von allen Werbe-E-Mails abmelden',
     doneAll: (a) => `${a} erhält keine Werbe-E-Mails mehr.`,
     doneTopic: (t) => `Sie erhalten keine „${t}“-E-Mails mehr.`,
+    doneInstead: (t, a) => `Für ${a} sind keine Einstellungen gespeichert, daher lässt sich nicht nur „${t}“ abbestellen: ${a} erhält keine Werbe-E-Mails mehr.`,
+    badScope: 'Diese Anfrage verlangt eine Auswahl, die der Link nicht anbietet. Öffnen Sie den Link erneut und wählen Sie eine der Schaltflächen.',
     invalid: 'Dieser Abmeldelink ist ungültig oder abgelaufen.',
   },
 };
@@ -82,17 +96,29 @@ function page(lang: string, title: string, body: string): string {
 </head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
 }
 
-/** The confirmation page a GET shows: buttons that POST; nothing changes until one is pressed. */
+/**
+ * The confirmation page a GET shows: buttons that POST; nothing changes until one is pressed.
+ * A link signed for a topic offers that topic first, then all marketing; each button names its
+ * scope, since a POST without one (the RFC 8058 one-click POST) follows the link's topic.
+ */
 export function confirmPage(lang: string, address: string, topic: string | null, action: string): string {
   const c = COPY[lang];
   const a = escapeHtml(action);
   const topicForm = topic ? `<form method="post" action="${a}?scope=topic"><button type="submit">${escapeHtml(c.topicButton(topic))}</button></form>` : '';
-  return page(lang, c.title, `<p>${escapeHtml(c.question(address))}</p>${topicForm}<form method="post" action="${a}"><button type="submit">${escapeHtml(c.allButton)}</button></form>`);
+  return page(lang, c.title, `<p>${escapeHtml(c.question(address))}</p>${topicForm}<form method="post" action="${a}?scope=marketing"><button type="submit">${escapeHtml(c.allButton)}</button></form>`);
 }
 
-export function donePage(lang: string, address: string, topic: string | null): string {
+/** What a POST recorded: the topic left, all marketing stopped, or all marketing instead of a topic. */
+export function donePage(lang: string, address: string, outcome: UnsubscribeOutcome): string {
   const c = COPY[lang];
-  return page(lang, c.title, `<p>${escapeHtml(topic ? c.doneTopic(topic) : c.doneAll(address))}</p>`);
+  const text = outcome.done === 'topic' ? c.doneTopic(outcome.topic) : outcome.done === 'marketing-instead' ? c.doneInstead(outcome.topic, address) : c.doneAll(address);
+  return page(lang, c.title, `<p>${escapeHtml(text)}</p>`);
+}
+
+/** A POST asking for a scope the link does not offer: the translated line, then the field and the fix. */
+export function badScopePage(lang: string, detail: string): string {
+  const c = COPY[lang];
+  return page(lang, c.title, `<p>${escapeHtml(c.badScope)}</p><p><code>${escapeHtml(detail)}</code></p>`);
 }
 
 export function invalidPage(lang: string): string {

@@ -2,14 +2,16 @@ import { Controller, Get, Header, Headers, HttpCode, Ip, Param, Post, Query, Res
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { RawBody } from '../provider-webhooks/raw-body.hook.js';
-import { acceptedLanguages, confirmPage, donePage, invalidPage, pageLanguage } from './unsubscribe-pages.js';
+import { acceptedLanguages, badScopePage, confirmPage, donePage, invalidPage, pageLanguage } from './unsubscribe-pages.js';
+import { requestedScope } from './unsubscribe-scope.js';
 import { UnsubscribeService } from './unsubscribe.service.js';
 
 /**
  * The public unsubscribe pages behind List-Unsubscribe links (no key: the link is signed).
  * GET never changes anything (mail scanners and link previews follow links); POST does, and
  * answers the RFC 8058 one-click POST mail clients send (body `List-Unsubscribe=One-Click`,
- * accepted whatever its content type). Human pages, so not in the OpenAPI document.
+ * accepted whatever its content type; no `?scope=`, so a link signed for a topic stops that
+ * topic). `?scope=topic|marketing` is the page's buttons. Human pages, so not in the OpenAPI document.
  */
 @ApiExcludeController()
 @Controller('u')
@@ -27,8 +29,7 @@ export class UnsubscribeController {
       return invalidPage(pageLanguage(...acceptedLanguages(accept)));
     }
     const lang = pageLanguage(await this.unsubscribe.localeOf(claim), ...acceptedLanguages(accept));
-    // Topic-only opt-out needs subscriber preferences; until then the page offers the broad choice.
-    return confirmPage(lang, claim.address, null, `/u/${token}`);
+    return confirmPage(lang, claim.address, claim.topic, `/u/${token}`);
   }
 
   @Post(':token')
@@ -39,17 +40,23 @@ export class UnsubscribeController {
   @Header('X-Robots-Tag', 'noindex, nofollow')
   async confirmed(
     @Param('token') token: string,
-    @Query('scope') _scope: string | undefined,
+    @Query('scope') scope: string | undefined,
     @Headers('accept-language') accept: string | undefined,
     @Ip() ip: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     const claim = this.unsubscribe.verify(token);
-    if (!claim || !(await this.unsubscribe.unsubscribe(claim, ip))) {
+    const asked = claim ? requestedScope(scope, claim) : undefined;
+    if (claim && asked && 'error' in asked) {
+      reply.status(400);
+      return badScopePage(pageLanguage(await this.unsubscribe.localeOf(claim), ...acceptedLanguages(accept)), asked.error);
+    }
+    const outcome = claim && asked && 'scope' in asked ? await this.unsubscribe.unsubscribe(claim, asked.scope, ip) : undefined;
+    if (!claim || !outcome) {
       reply.status(404);
       return invalidPage(pageLanguage(...acceptedLanguages(accept)));
     }
     const lang = pageLanguage(await this.unsubscribe.localeOf(claim), ...acceptedLanguages(accept));
-    return donePage(lang, claim.address, null);
+    return donePage(lang, claim.address, outcome);
   }
 }

@@ -5,14 +5,17 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { Channel } from '../../config/sections/connectors.config.js';
 import { Db } from '../../database/db.js';
 import { SuppressionsService } from '../suppressions/suppressions.service.js';
-import { LOCALE_BY_EMAIL, LOCALE_BY_PHONE } from './sql/unsubscribe.sql.js';
+import { PreferencesService } from '../preferences/preferences.service.js';
+import { LOCALE_BY_EMAIL, LOCALE_BY_PHONE, SUBSCRIBERS_BY_EMAIL, SUBSCRIBERS_BY_PHONE } from './sql/unsubscribe.sql.js';
+import type { UnsubscribeOutcome, UnsubscribeScope } from './unsubscribe-scope.js';
 import { type SigningKey, type UnsubscribeClaim, verifyUnsubscribeToken } from './unsubscribe-token.js';
 import { registerUnsubscribeSigner } from './unsubscribe-url.js';
 
 /**
  * One-click unsubscribe (RFC 8058): verifies links, finds the page's language, and records the
- * choice. The broad choice (and the one-click POST mail clients send) is a marketing-scope
- * suppression of the address on its channel: marketing stops, transactional mail still goes.
+ * choice. A link signed for a topic stops that topic only (a subscriber preference, notifyd's
+ * most specific scope); the broad choice is a marketing-scope suppression of the address on its
+ * channel. Either way transactional mail still goes.
  */
 @Injectable()
 export class UnsubscribeService {
@@ -23,6 +26,7 @@ export class UnsubscribeService {
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly db: Db,
     private readonly suppressions: SuppressionsService,
+    private readonly preferences: PreferencesService,
   ) {
     const u = config.unsubscribe;
     const current: SigningKey = u.secret
@@ -49,8 +53,32 @@ export class UnsubscribeService {
     }
   }
 
-  /** Records the choice (idempotent: a second click changes nothing). False when the project no longer exists. */
-  async unsubscribe(claim: UnsubscribeClaim, ip: string | undefined): Promise<boolean> {
+  /**
+   * Records the choice (idempotent: a second click changes nothing). `topic`: an opt-out
+   * preference for this topic on the link's channel, for the subscribers the address belongs to;
+   * an address with no subscriber (a raw recipient) has no preferences, so it gets the marketing
+   * suppression instead, and the outcome says so. `marketing`: a marketing-scope suppression.
+   * Undefined when the project no longer exists.
+   */
+  async unsubscribe(claim: UnsubscribeClaim, scope: UnsubscribeScope, ip: string | undefined): Promise<UnsubscribeOutcome | undefined> {
+    if (scope === 'topic' && claim.topic) {
+      const subscribers = await this.subscribersOf(claim);
+      if (subscribers.length > 0) {
+        await this.preferences.optOutOfTopic(claim.projectId, subscribers, claim.channel, claim.topic, { actor: 'unsubscribe', ip: ip ?? null });
+        return { done: 'topic', topic: claim.topic };
+      }
+      return (await this.suppressMarketing(claim, ip, `one-click unsubscribe link for topic ${claim.topic}; no subscriber has this address`)) ? { done: 'marketing-instead', topic: claim.topic } : undefined;
+    }
+    return (await this.suppressMarketing(claim, ip, 'one-click unsubscribe link')) ? { done: 'marketing' } : undefined;
+  }
+
+  private async subscribersOf(claim: UnsubscribeClaim): Promise<string[]> {
+    const sql = claim.channel === 'email' ? SUBSCRIBERS_BY_EMAIL : claim.channel === 'sms' || claim.channel === 'whatsapp' ? SUBSCRIBERS_BY_PHONE : undefined;
+    if (!sql) return [];
+    return (await this.db.rows<{ id: string }>(sql, [claim.projectId, claim.address])).map((r) => r.id);
+  }
+
+  private async suppressMarketing(claim: UnsubscribeClaim, ip: string | undefined, detail: string): Promise<boolean> {
     try {
       await this.suppressions.suppress({
         projectId: claim.projectId,
@@ -59,7 +87,7 @@ export class UnsubscribeService {
         scope: 'marketing',
         reason: 'unsubscribe',
         source: 'unsubscribe',
-        detail: 'one-click unsubscribe link',
+        detail,
         ip: ip ?? null,
       });
       return true;

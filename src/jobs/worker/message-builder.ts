@@ -44,6 +44,7 @@ export function buildMessage(job: ClaimedJob, sender: Sender | undefined, conten
     bodyHtml: content?.bodyHtml ?? inline.bodyHtml,
     from: job.channel === 'email' ? sender : undefined,
     marketing: job.payload.marketing === true,
+    topic: job.topic,
     priority: job.priority,
     attempt: job.attempts,
     idempotencyKey: job.id,

@@ -31,3 +31,20 @@ export const UPSERT_PREFERENCES = `
 
 /** Removes all of one subscriber's preferences (back to "everything allowed"). */
 export const DELETE_FOR_SUBSCRIBER = `DELETE FROM subscriber_preferences WHERE project_id = $1 AND subscriber_id = $2`;
+
+/**
+ * Opts subscribers out of one topic on one channel (the unsubscribe link's topic choice) and
+ * returns only the subscribers whose preference changed: a row already opted out is left as it
+ * is (no new updated_at), so a second click writes, audits and announces nothing. Subscribers
+ * deleted meanwhile are skipped by the join rather than failing the foreign key. Primary key.
+ *   $1 project  $2 subscriber[]  $3 channel  $4 topic
+ */
+export const OPT_OUT_OF_TOPIC = `
+  INSERT INTO subscriber_preferences (project_id, subscriber_id, channel, scope_kind, scope, enabled)
+  SELECT s.project_id, s.id, $3, 'topic', $4, false
+    FROM subscribers s
+   WHERE s.project_id = $1 AND s.id = ANY($2::text[])
+  ON CONFLICT (project_id, subscriber_id, channel, scope_kind, scope)
+  DO UPDATE SET enabled = false, updated_at = now()
+   WHERE subscriber_preferences.enabled
+  RETURNING subscriber_id AS "subscriberId"`;
