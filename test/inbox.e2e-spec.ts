@@ -1,5 +1,6 @@
 import { SignJWT } from 'jose';
 import { InboxMaintenance } from '../src/inbox/inbox-maintenance.service.js';
+import { PeriodicTasks } from '../src/periodic/periodic-tasks.service.js';
 import { InboxHub } from '../src/inbox/stream/inbox-hub.js';
 import { WorkflowEngine } from '../src/workflows/engine/workflow-engine.js';
 import { SseClient } from './helpers/sse-client.js';
@@ -204,8 +205,10 @@ describe('in-app inbox', () => {
     await asU1(t.http.patch(`/v1/inbox/u1/${m}`)).send({ snoozed_until: new Date(Date.now() + 60_000).toISOString() });
     const s = await open(t);
     await s.next((e) => e.event === 'counts' && e.data.total === 0);
+    // This test ends the snooze by hand: the periodic task must not take it first.
+    t.notifyd.app.get(PeriodicTasks).stop('inbox-snoozes');
     await t.db.sql(`UPDATE inbox_messages SET snoozed_until = now() - interval '1 second' WHERE id = $1`, [m]);
-    expect(await t.notifyd.app.get(InboxMaintenance).tick()).toBe(1);
+    expect(await t.notifyd.app.get(InboxMaintenance).wakeSnoozed()).toBe(1);
     expect((await s.next((e) => e.event === 'message.updated')).data.message).toMatchObject({ id: m, snoozed_until: null });
     await s.next((e) => e.event === 'counts' && e.data.total === 1);
 

@@ -20,7 +20,7 @@ describe('periodic work once per tick across 3 replicas', () => {
     await db.drop();
   });
 
-  it('the reaper and the metrics gauges run at most once per interval between the three, and a lost job is taken back', async () => {
+  it('the reaper, the gauges and the webhook, workflow and inbox maintenance run at most once per interval between the three, and a lost job is taken back', async () => {
     // A job its worker lost 20 minutes ago (lease 10 min): the reaper must re-queue it exactly once.
     const [{ id }] = await db.sql<{ id: string }>(
       `INSERT INTO jobs (project_id, channel, recipient, status, attempts, claimed_at, error)
@@ -46,8 +46,15 @@ describe('periodic work once per tick across 3 replicas', () => {
       expect(r.runs).toBeLessThanOrEqual(Math.floor(r.elapsed) + 1);
       expect(r.last_ok).toBe(true);
     }
-    // Retention (1 h) ran once, on its first tick, on one replica.
-    expect(byTask.retention.runs).toBe(1);
+    // Retention (1 h), the webhook and workflow maintenance (1 min) and the inbox purge
+    // (10 min) ran once, on their first tick, on one replica.
+    for (const task of ['retention', 'webhook-maintenance', 'workflow-maintenance', 'inbox-purge']) {
+      expect([task, byTask[task]?.runs, byTask[task]?.last_ok]).toEqual([task, 1, true]);
+    }
+    // The inbox snoozes (10 s): once per 10 s between the three.
+    const snoozes = byTask['inbox-snoozes'];
+    expect(snoozes?.last_ok).toBe(true);
+    expect(snoozes.runs).toBeLessThanOrEqual(Math.floor(snoozes.elapsed / 10) + 1);
 
     const [job] = await db.sql<{ status: string; attempts: number; error: string }>(`SELECT status, attempts, error FROM jobs WHERE id = $1`, [id]);
     // Reaped (its lease long expired), claimed once more by one of the replicas, and failed

@@ -6,9 +6,6 @@ import { DataSource, QueryFailedError, type QueryRunner } from 'typeorm';
  * rows for SELECT/INSERT but `[rows, count]` for UPDATE/DELETE; these helpers always give rows.)
  * Pass a runner to stay inside a transaction.
  */
-/** The tail of this process's queue of leader sections (see Db.asLeader). */
-let leaderSections: Promise<unknown> = Promise.resolve();
-
 @Injectable()
 export class Db {
   constructor(readonly dataSource: DataSource) {}
@@ -43,26 +40,6 @@ export class Db {
     } finally {
       await runner.release();
     }
-  }
-
-  /**
-   * Runs fn only if no other replica runs the same periodic task right now: a transaction-level
-   * advisory lock, released at commit. Returns undefined when another replica has it.
-   *
-   * The lock's transaction holds one pooled connection while fn runs its statements on others,
-   * so leader sections of one process run one at a time: several at once (the reaper, the
-   * retention purge, the webhook, workflow and inbox maintenance all fire at boot) would each
-   * hold a connection and wait for another, and a small pool would deadlock for good.
-   */
-  async asLeader<T>(lockKey: number, fn: () => Promise<T>): Promise<T | undefined> {
-    const section = leaderSections.then(() =>
-      this.transaction(async (runner) => {
-        const [row] = await this.rows<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [lockKey], runner);
-        return row.locked ? fn() : undefined;
-      }),
-    );
-    leaderSections = section.catch(() => undefined);
-    return section;
   }
 
   private async run(sql: string, params: unknown[], runner?: QueryRunner) {

@@ -75,8 +75,4 @@ export class InboxRepository {
     await this.db.exec(stream.PURGE_TICKETS);
     while ((await this.db.exec(stream.PURGE_EVENTS, [retentionHours, 5_000])) === 5_000);
   }
-
-  async asLeader<T>(lockKey: number, fn: () => Promise<T>): Promise<T | undefined> {
-    return this.db.asLeader(lockKey, fn);
-  }
 }

@@ -139,9 +139,4 @@ export class WebhooksRepository {
   redeliver(id: string, endpointId: string): Promise<DeliveryRow | undefined> {
     return this.db.one<DeliveryRow>(deliveries.REDELIVER, [id, endpointId]);
   }
-
-  /** Runs fn only if no other replica holds the lock (transaction advisory lock). */
-  async asLeader<T>(lockKey: number, fn: () => Promise<T>): Promise<T | undefined> {
-    return this.db.asLeader(lockKey, fn);
-  }
 }

@@ -112,10 +112,6 @@ export class WorkflowsRepository {
   cancelRun(projectId: string, id: string): Promise<{ id: string; digestsCancelled: number } | undefined> {
     return this.db.one(runs.CANCEL_RUN, [id, projectId]);
   }
-
-  async asLeader<T>(lockKey: number, fn: () => Promise<T>): Promise<T | undefined> {
-    return this.db.asLeader(lockKey, fn);
-  }
 }
 
 /** The run was cancelled or reaped while this engine held it: drop this pass. */

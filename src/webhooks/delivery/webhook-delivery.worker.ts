@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { SignalsService } from '../../database/signals/signals.service.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import { Sleeper } from '../../common/sleeper.js';
+import { SignalWokenLoop } from '../../database/signals/signal-woken-loop.js';
+import { PeriodicTasks } from '../../periodic/periodic-tasks.service.js';
 import { runPool } from '../../jobs/worker/pool.js';
 import { decryptSecret, secretsKey } from '../webhook-secrets.js';
 import { type ClaimedDelivery, type EndpointSecrets, webhookId } from '../webhook.types.js';
@@ -11,8 +12,7 @@ import { webhookRetryDelayMs } from './webhook-retry.js';
 import { WebhookSender } from './webhook-sender.js';
 import { webhookHeaders } from './webhook-signature.js';
 
-/** Advisory lock of the delivery maintenance (reaper, retention): one replica per tick. */
-const MAINTENANCE_LOCK = 0x6e6f7450;
+/** The delivery maintenance (reaper, retention) runs once a minute on one replica (PeriodicTasks). */
 const MAINTENANCE_EVERY_MS = 60_000;
 const REAP_BATCH = 1_000;
 const PURGE_BATCH = 5_000;
@@ -34,39 +34,44 @@ export interface DeliveryRound {
  * bounded concurrency, then write every outcome in one statement, touch endpoint health, and
  * disable endpoints that answered 410, pointed at a refused address, or failed for a day.
  * Nothing is held open across a request. A lease reaper and the log's retention run once per
- * minute on one replica.
+ * minute on one replica (the `webhook-maintenance` periodic task).
  */
 @Injectable()
 export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Webhooks');
-  private readonly sleeper = new Sleeper();
-  private loop: Promise<void> | undefined;
-  private stopping = false;
-  private lastMaintenance = 0;
+  private readonly loop: SignalWokenLoop;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: WebhooksRepository,
     private readonly sender: WebhookSender,
-    private readonly signals: SignalsService,
-  ) {}
+    private readonly periodic: PeriodicTasks,
+    signals: SignalsService,
+  ) {
+    this.loop = new SignalWokenLoop({
+      what: 'webhook delivery round',
+      logger: this.logger,
+      signals,
+      topic: DUE_TOPIC,
+      round: async () => (await this.round()).claimed,
+      batchSize: config.webhooks.batchSize,
+      pollIntervalMs: config.webhooks.pollIntervalMs,
+    });
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.server.role === 'api') return;
-    this.signals.subscribe(DUE_TOPIC, { received: () => this.sleeper.wake(), resync: () => this.sleeper.wake() });
-    this.loop = this.run();
+    this.periodic.every('webhook-maintenance', MAINTENANCE_EVERY_MS, () => this.maintain());
+    this.loop.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    this.sleeper.wake();
-    await this.loop;
+    await this.loop.stop();
   }
 
   /** Something was queued (and committed): send it now instead of at the next poll, on this replica or a worker one. */
   wake(): void {
-    this.sleeper.wake();
-    this.signals.send(DUE_TOPIC, '*');
+    this.loop.wake();
   }
 
   /** Sends everything due now; for tests and tools that drive the sender by hand. */
@@ -80,24 +85,6 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       total.retried += round.retried;
       total.failed += round.failed;
       total.disabledEndpoints.push(...round.disabledEndpoints);
-    }
-  }
-
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (!this.stopping) {
-      let claimed = 0;
-      try {
-        if (Date.now() - this.lastMaintenance >= MAINTENANCE_EVERY_MS) await this.maintain();
-        claimed = (await this.round()).claimed;
-        failures = 0;
-      } catch (err) {
-        failures++;
-        this.logger.warn(`delivery round failed (${(err as Error).message}); retrying`);
-        await this.sleeper.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
-        continue;
-      }
-      if (claimed < this.config.webhooks.batchSize && !this.stopping) await this.sleeper.sleep(this.config.webhooks.pollIntervalMs);
     }
   }
 
@@ -189,17 +176,18 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     return list;
   }
 
-  /** Reaper (a worker died mid-request) and retention of the delivery log, on one replica. */
+  /**
+   * Reaper (a worker died mid-request) and retention of the delivery log. PeriodicTasks runs
+   * it on one replica per tick; overlapping runs would be harmless anyway (the reap skips
+   * locked rows, the purge deletes by id), and no statement waits while holding a connection.
+   */
   async maintain(): Promise<void> {
-    this.lastMaintenance = Date.now();
     const leaseSeconds = Math.ceil((this.config.webhooks.timeoutMs * 2) / 1000) + 60;
     const retentionDays = this.config.webhooks.retentionDays;
-    await this.repository.asLeader(MAINTENANCE_LOCK, async () => {
-      while ((await this.repository.reap(leaseSeconds, REAP_BATCH)) === REAP_BATCH);
-      if (retentionDays) {
-        const before = new Date(Date.now() - retentionDays * 86_400_000);
-        while ((await this.repository.purge(before, PURGE_BATCH)) === PURGE_BATCH);
-      }
-    });
+    while ((await this.repository.reap(leaseSeconds, REAP_BATCH)) === REAP_BATCH);
+    if (retentionDays) {
+      const before = new Date(Date.now() - retentionDays * 86_400_000);
+      while ((await this.repository.purge(before, PURGE_BATCH)) === PURGE_BATCH);
+    }
   }
 }

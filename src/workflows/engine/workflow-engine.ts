@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import { Sleeper } from '../../common/sleeper.js';
+import { SignalWokenLoop } from '../../database/signals/signal-woken-loop.js';
 import { SignalsService } from '../../database/signals/signals.service.js';
+import { PeriodicTasks } from '../../periodic/periodic-tasks.service.js';
 import { runPool } from '../../jobs/worker/pool.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { ProjectsService } from '../../projects/projects.service.js';
@@ -11,9 +12,9 @@ import type { ClaimedRun, RunUpdate } from '../workflow.types.js';
 import { StaleRunError, WorkflowsRepository } from '../workflows.repository.js';
 import { ENDED_IN_STEP, type PassFacts, RunExecutor } from './run-executor.js';
 
-const MAINTENANCE_LOCK = 0x6e6f7451;
 /** Signal topic: runs were started (any replica's engine may take them now). */
 const DUE_TOPIC = 'workflows.due';
+/** The run reaper and retention run once a minute on one replica (PeriodicTasks). */
 const MAINTENANCE_EVERY_MS = 60_000;
 /** A run held longer than this by an engine that stopped answering is handed out again. */
 const LEASE_SECONDS = 300;
@@ -32,10 +33,7 @@ export type InboxReadLookup = (projectId: string, jobIds: string[]) => Promise<b
 @Injectable()
 export class WorkflowEngine implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Workflows');
-  private readonly sleeper = new Sleeper();
-  private loop: Promise<void> | undefined;
-  private stopping = false;
-  private lastMaintenance = 0;
+  private readonly loop: SignalWokenLoop;
   private inboxRead: InboxReadLookup | undefined;
 
   constructor(
@@ -44,25 +42,33 @@ export class WorkflowEngine implements OnApplicationBootstrap, OnApplicationShut
     private readonly executor: RunExecutor,
     private readonly projects: ProjectsService,
     private readonly subscribers: SubscribersService,
-    private readonly signals: SignalsService,
-  ) {}
+    private readonly periodic: PeriodicTasks,
+    signals: SignalsService,
+  ) {
+    this.loop = new SignalWokenLoop({
+      what: 'workflow round',
+      logger: this.logger,
+      signals,
+      topic: DUE_TOPIC,
+      round: () => this.round(),
+      batchSize: config.workflows.batchSize,
+      pollIntervalMs: config.workflows.pollIntervalMs,
+    });
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.server.role === 'api') return;
-    this.signals.subscribe(DUE_TOPIC, { received: () => this.sleeper.wake(), resync: () => this.sleeper.wake() });
-    this.loop = this.run();
+    this.periodic.every('workflow-maintenance', MAINTENANCE_EVERY_MS, () => this.maintain());
+    this.loop.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    this.sleeper.wake();
-    await this.loop;
+    await this.loop.stop();
   }
 
   /** Runs were started (committed): resume them now, on this replica or a worker one. */
   wake(): void {
-    this.sleeper.wake();
-    this.signals.send(DUE_TOPIC, '*');
+    this.loop.wake();
   }
 
   /** The inbox module tells conditions on `inbox.is_read` how to find out. */
@@ -77,24 +83,6 @@ export class WorkflowEngine implements OnApplicationBootstrap, OnApplicationShut
       const n = await this.round();
       if (n === 0) return total;
       total += n;
-    }
-  }
-
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (!this.stopping) {
-      let claimed = 0;
-      try {
-        if (Date.now() - this.lastMaintenance >= MAINTENANCE_EVERY_MS) await this.maintain();
-        claimed = await this.round();
-        failures = 0;
-      } catch (err) {
-        failures++;
-        this.logger.warn(`workflow round failed (${(err as Error).message}); retrying`);
-        await this.sleeper.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
-        continue;
-      }
-      if (claimed < this.config.workflows.batchSize && !this.stopping) await this.sleeper.sleep(this.config.workflows.pollIntervalMs);
     }
   }
 
@@ -157,16 +145,16 @@ export class WorkflowEngine implements OnApplicationBootstrap, OnApplicationShut
     });
   }
 
-  /** Reaper and retention, on one replica per tick. */
+  /**
+   * Reaper and retention, on one replica per tick (PeriodicTasks). Overlapping runs would be
+   * harmless (the reap skips locked rows, the purge deletes by id).
+   */
   async maintain(): Promise<void> {
-    this.lastMaintenance = Date.now();
     const retentionDays = this.config.workflows.retentionDays;
-    await this.repository.asLeader(MAINTENANCE_LOCK, async () => {
-      while ((await this.repository.reap(LEASE_SECONDS, 1_000)) === 1_000);
-      if (retentionDays) {
-        const before = new Date(Date.now() - retentionDays * 86_400_000);
-        while ((await this.repository.purge(before, 5_000)) === 5_000);
-      }
-    });
+    while ((await this.repository.reap(LEASE_SECONDS, 1_000)) === 1_000);
+    if (retentionDays) {
+      const before = new Date(Date.now() - retentionDays * 86_400_000);
+      while ((await this.repository.purge(before, 5_000)) === 5_000);
+    }
   }
 }
