@@ -59,8 +59,9 @@ describe('per-recipient caps', () => {
   });
 
   it('the worker lets N through per window and skips the rest with the reason; enqueue then refuses the channel', async () => {
-    await putCap({ channel: 'email', max_messages: 2, window_seconds: 3600 });
+    // Queued before the cap exists, so that only the worker's check can stop them.
     for (let i = 0; i < 5; i++) expect((await send()).body.job_ids).toHaveLength(1);
+    await putCap({ channel: 'email', max_messages: 2, window_seconds: 3600 });
     const sms = await send({ channels: ['sms'] }); // another channel: not capped
     await drain();
     const rows = await jobs();
@@ -99,13 +100,76 @@ describe('per-recipient caps', () => {
   });
 
   it('two workers racing over one subscriber’s jobs send exactly N', async () => {
-    await putCap({ channel: 'email', max_messages: 3, window_seconds: 3600 });
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) ids.push((await send({ body: `m${i}` })).body.job_ids[0]);
+    await putCap({ channel: 'email', max_messages: 3, window_seconds: 3600 }); // after: enqueue would refuse 9
     await Promise.all([drain(t), drain(replica)]);
     const rows = (await jobs()).filter((r) => ids.includes(r.id));
     expect(rows.every((r) => r.status === 'sent')).toBe(true);
     expect(rows.filter((r) => r.provider === 'log')).toHaveLength(3);
     expect(rows.filter((r) => r.provider === 'skipped')).toHaveLength(9);
+  });
+
+  describe('at enqueue, jobs accepted but not yet sent count too', () => {
+    it('10 concurrent sends to a subscriber capped at 3: exactly 3 accepted, 7 refused with the reason, 3 sent', async () => {
+      await putCap({ channel: 'email', max_messages: 3, window_seconds: 3600 });
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => send({ body: `m${i}` })));
+      expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+      const accepted = answers.filter((a) => a.body.job_ids.length === 1);
+      const refused = answers.filter((a) => a.body.job_ids.length === 0);
+      expect(accepted).toHaveLength(3);
+      expect(refused).toHaveLength(7);
+      for (const r of refused) {
+        expect(r.body.channels).toEqual([]);
+        expect(r.body.skipped).toEqual([{ channel: 'email', reason: expect.stringMatching(/^recipient cap reached: at most 3 per 1 h \(email; cap [0-9a-f-]{36}\); not sent$/) }]);
+      }
+      await Promise.all([drain(t), drain(replica)]);
+      const rows = await jobs();
+      expect(rows).toHaveLength(3);
+      expect(rows.every((r) => r.status === 'sent' && r.provider === 'log')).toBe(true);
+      expect(rows.map((r) => r.id).sort()).toEqual(accepted.map((a) => a.body.job_ids[0]).sort());
+    });
+
+    it('holds count on their channel and topic only, other subscribers are not affected, and a sent or cancelled job stops holding', async () => {
+      await putCap({ channel: 'email', topic: 'promo', max_messages: 1, window_seconds: 3600 });
+      const first = await send({ topic: 'promo' });
+      expect(first.body.channels).toEqual(['email']);
+      expect((await send({ topic: 'promo', channels: ['email', 'sms'] })).body).toMatchObject({ channels: ['sms'], skipped: [{ channel: 'email' }] });
+      expect((await send({ topic: 'news' })).body.channels).toEqual(['email']);
+      expect((await send({ topic: 'promo', subscriber_id: 'u2' })).body.channels).toEqual(['email']);
+
+      // Cancelled: the slot is free again.
+      await t.http.delete(`/v1/jobs/${first.body.job_ids[0]}`).set('X-Api-Key', project.key).expect(200);
+      const second = await send({ topic: 'promo' });
+      expect(second.body.channels).toEqual(['email']);
+      // Sent: counted once, by the ledger (not twice, ledger and hold).
+      await drain();
+      expect((await t.db.sql(`SELECT status FROM jobs WHERE id = $1`, [second.body.job_ids[0]]))[0].status).toBe('sent');
+      await t.db.sql(`UPDATE recipient_cap_sends SET sent_at = now() - interval '61 minutes' WHERE project_id = $1`, [project.id]);
+      expect((await send({ topic: 'promo' })).body.channels).toEqual(['email']);
+    });
+
+    it('a retried request with its idempotency key finds its own job instead of being refused because of it', async () => {
+      await putCap({ channel: 'email', max_messages: 1, window_seconds: 3600 });
+      const first = await send({ idempotency_key: 'order-1' });
+      const again = await send({ idempotency_key: 'order-1' });
+      expect(again.body).toMatchObject({ job_ids: first.body.job_ids, deduplicated: true, skipped: [] });
+      expect((await send({ idempotency_key: 'order-2' })).body).toMatchObject({ job_ids: [], skipped: [{ channel: 'email' }] });
+    });
+
+    it('a job scheduled later holds its slot around its own time, not now', async () => {
+      await putCap({ channel: 'email', max_messages: 1, window_seconds: 3600 });
+      const later = new Date(Date.now() + 3 * 3600_000).toISOString();
+      expect((await send({ scheduled_at: later })).body.channels).toEqual(['email']);
+      expect((await send()).body.channels).toEqual(['email']); // now: 3 h away from the held slot
+      expect((await send({ scheduled_at: new Date(Date.now() + 3.5 * 3600_000).toISOString() })).body.channels).toEqual([]);
+    });
+
+    it('batch sees the jobs /send accepted', async () => {
+      await putCap({ channel: 'email', max_messages: 1, window_seconds: 3600 });
+      await send();
+      const res = await t.http.post('/v1/batch').set('X-Api-Key', project.key).send({ channels: ['email'], subscribers: ['u1', 'u2'], body: 'sale' });
+      expect(res.body).toMatchObject({ jobs_created: 1, jobs_skipped: 1 });
+    });
   });
 });

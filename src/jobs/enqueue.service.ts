@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { QueryRunner } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { Channel } from '../config/sections/connectors.config.js';
@@ -105,22 +106,31 @@ export class EnqueueService {
       for (const [i, reason] of optedOut.entries()) if (reason) skipped.push({ channel: targets[i].channel, reason });
       targets = targets.filter((_, i) => !optedOut[i]);
     }
-    // Per-recipient caps: a channel already at its cap is skipped (the worker checks again, and counts).
-    const overCap = await this.caps.overCap(
-      project.id,
-      targets.map((t) => ({ id: t.channel, projectId: project.id, subscriberId: dto.subscriber_id ?? null, channel: t.channel, topic: options.topic })),
-    );
-    for (const t of targets) if (overCap.has(t.channel)) skipped.push({ channel: t.channel, reason: overCap.get(t.channel)! });
-    targets = targets.filter((t) => !overCap.has(t.channel));
-    const newJobs: NewJob[] = targets.map((t) => ({
+    const candidates: NewJob[] = targets.map((t) => ({
       channel: t.channel,
       recipient: t.recipient,
       subscriberId: dto.subscriber_id ?? null,
       scheduledAt,
       idempotencyKey: dto.idempotency_key ? `${dto.idempotency_key}-${t.channel}` : null,
     }));
-    for (const [i, runAt] of (await this.pacing.fairRunAts(project.id, priority, newJobs)).entries()) newJobs[i].runAt = runAt;
-    const { ids, created, deduplicated } = newJobs.length ? await this.insertIdempotent(options, newJobs) : { ids: new Map(), created: [], deduplicated: false };
+    // Per-recipient caps: a channel at its cap, counting jobs accepted and not yet sent, is
+    // skipped; the check and the insert share one transaction under the subscriber's lock
+    // (the worker checks again, and counts).
+    const { over: overCap, value: inserted } = await this.caps.enqueueUnderCaps(
+      project.id,
+      candidates.map((j) => ({ id: j.channel, projectId: project.id, subscriberId: j.subscriberId, channel: j.channel, topic: options.topic })),
+      scheduledAt,
+      candidates.flatMap((j) => (j.idempotencyKey ? [j.idempotencyKey] : [])),
+      async (admitted, runner) => {
+        const jobs = candidates.filter((j) => admitted.has(j.channel));
+        for (const [i, runAt] of (await this.pacing.fairRunAts(project.id, priority, jobs, runner)).entries()) jobs[i].runAt = runAt;
+        const result = jobs.length ? await this.insertIdempotent(options, jobs, runner) : { ids: new Map<string, string>(), created: [], deduplicated: false };
+        const created = new Map([...result.ids].filter(([, id]) => result.created.includes(id)));
+        return { value: { ...result, jobs }, created };
+      },
+    );
+    for (const t of targets) if (overCap.has(t.channel)) skipped.push({ channel: t.channel, reason: overCap.get(t.channel)! });
+    const { ids, created, deduplicated, jobs: newJobs } = inserted;
     await this.events.emitQueued(project.id, created);
     if (newJobs.length) this.wakeup.queued(scheduledAt, newJobs.map((j) => j.channel));
 
@@ -148,19 +158,19 @@ export class EnqueueService {
    * turn failed/cancelled between the insert and the lookup (freeing the key), so the
    * remaining rows are tried again a few times before giving up with 409.
    */
-  private async insertIdempotent(options: InsertOptions, jobs: NewJob[]): Promise<{ ids: Map<string, string>; created: string[]; deduplicated: boolean }> {
+  private async insertIdempotent(options: InsertOptions, jobs: NewJob[], runner?: QueryRunner): Promise<{ ids: Map<string, string>; created: string[]; deduplicated: boolean }> {
     const ids = new Map<string, string>();
     const created: string[] = [];
     let remaining = jobs;
     let deduplicated = false;
     for (let round = 0; round < IDEMPOTENCY_ROUNDS && remaining.length; round++) {
-      for (const row of await this.jobs.insertReturning(options, remaining)) {
+      for (const row of await this.jobs.insertReturning(options, remaining, runner)) {
         ids.set(row.channel, row.id);
         created.push(row.id);
       }
       remaining = remaining.filter((j) => !ids.has(j.channel));
       if (remaining.length === 0) break;
-      const held = await this.jobs.findHeldKeys(options.projectId, remaining.map((j) => j.idempotencyKey!));
+      const held = await this.jobs.findHeldKeys(options.projectId, remaining.map((j) => j.idempotencyKey!), runner);
       for (const h of held) {
         ids.set(h.channel, h.id);
         deduplicated = true;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { QueryRunner } from 'typeorm';
 import { Db, sqlState } from '../database/db.js';
 import type { JobPayload, JobProviderEvent, JobRow, NewJob } from './job.types.js';
 import * as insertSql from './sql/insert.sql.js';
@@ -57,8 +58,8 @@ export class JobsRepository {
   }
 
   /** Inserts jobs and returns those created (rows whose key was held are skipped). */
-  insertReturning(options: InsertOptions, jobs: readonly NewJob[]): Promise<{ id: string; channel: string; idempotencyKey: string | null }[]> {
-    return this.db.rows(insertSql.INSERT_JOBS_RETURNING, this.insertParams(options, jobs));
+  insertReturning(options: InsertOptions, jobs: readonly NewJob[], runner?: QueryRunner): Promise<{ id: string; channel: string; idempotencyKey: string | null }[]> {
+    return this.db.rows(insertSql.INSERT_JOBS_RETURNING, this.insertParams(options, jobs), runner);
   }
 
   /** Inserts jobs and returns the ids of those created. */
@@ -72,8 +73,8 @@ export class JobsRepository {
     return row?.created ?? 0;
   }
 
-  findHeldKeys(projectId: string, keys: string[]): Promise<HeldKey[]> {
-    return this.db.rows<HeldKey>(insertSql.FIND_BY_IDEMPOTENCY_KEYS, [projectId, keys]);
+  findHeldKeys(projectId: string, keys: string[], runner?: QueryRunner): Promise<HeldKey[]> {
+    return this.db.rows<HeldKey>(insertSql.FIND_BY_IDEMPOTENCY_KEYS, [projectId, keys], runner);
   }
 
   /** $projectId null = any project (operators). */

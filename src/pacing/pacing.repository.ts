@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { QueryRunner } from 'typeorm';
 import { Db } from '../database/db.js';
 import type { Lane } from './lane.js';
 import * as sql from './sql/pacing.sql.js';
@@ -138,9 +139,9 @@ export class PacingRepository {
   }
 
   /** Moves fair-share clocks; returns the new clock per channel. */
-  async advanceFairClocks(projectId: string, priority: number, channels: string[], spans: number[]): Promise<Map<string, Date>> {
+  async advanceFairClocks(projectId: string, priority: number, channels: string[], spans: number[], runner?: QueryRunner): Promise<Map<string, Date>> {
     this.roundTrips++;
-    const rows = await this.db.rows<{ channel: string; nextAt: Date }>(sql.ADVANCE_FAIR_CLOCKS, [projectId, priority, channels, spans]);
+    const rows = await this.db.rows<{ channel: string; nextAt: Date }>(sql.ADVANCE_FAIR_CLOCKS, [projectId, priority, channels, spans], runner);
     return new Map(rows.map((r) => [r.channel, r.nextAt]));
   }
 }

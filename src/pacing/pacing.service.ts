@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { QueryRunner } from 'typeorm';
 import { AuditService } from '../audit/audit.service.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -223,9 +224,11 @@ export class PacingService {
    * Fair share: spaces a project's due jobs on each paced lane at the lane's rate, from where
    * the project's earlier jobs at this priority end (its clock). The claim takes jobs by
    * (priority, run_at), so projects interleave instead of queueing behind one campaign.
-   * Returns a run_at per job (undefined = its scheduled_at).
+   * Returns a run_at per job (undefined = its scheduled_at). Pass the runner of a transaction
+   * that holds other connections' locks, so that the clock's round trip needs no second
+   * pooled connection.
    */
-  async fairRunAts(projectId: string, priority: number, jobs: readonly { channel: Channel; scheduledAt: Date }[]): Promise<(Date | undefined)[]> {
+  async fairRunAts(projectId: string, priority: number, jobs: readonly { channel: Channel; scheduledAt: Date }[], runner?: QueryRunner): Promise<(Date | undefined)[]> {
     if (!this.config.pacing.fairShare) return jobs.map(() => undefined);
     const now = Date.now();
     const perChannel = new Map<Channel, { step: number; count: number }>();
@@ -244,6 +247,7 @@ export class PacingService {
       priority,
       channels,
       channels.map((c) => perChannel.get(c)!.step * perChannel.get(c)!.count),
+      runner,
     );
     return jobs.map((job, i) => {
       if (slot[i] < 0) return undefined;

@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import type { QueryRunner } from 'typeorm';
 import { Db } from '../../database/db.js';
 import { type CappedJob, type RecipientCap, usageKey } from './cap-rules.js';
+import * as holdSql from './sql/cap-holds.sql.js';
 import * as sql from './sql/caps.sql.js';
+
+/** A job accepted at enqueue, holding a slot until the worker sends (or drops) it. */
+export interface CapHold extends CappedJob {
+  dueAt: Date;
+}
 
 export interface CapRow extends RecipientCap {
   createdAt: Date;
@@ -37,6 +43,36 @@ export class CapsRepository {
       runner,
     );
     return new Map(rows.map((r) => [usageKey(r.capId, r.subscriberId), r.used]));
+  }
+
+  /**
+   * Enqueue's count per usageKey(cap, subscriber): ledger sends plus holds of live jobs around
+   * each pair's due time (null = now), not counting jobs that hold `idempotencyKeys`.
+   */
+  async usageAtEnqueue(
+    pairs: { projectId: string; subscriberId: string; dueAt: Date | null }[],
+    idempotencyKeys: string[],
+    runner?: QueryRunner,
+  ): Promise<Map<string, number>> {
+    const rows = await this.db.rows<{ capId: string; subscriberId: string; used: number }>(
+      holdSql.COUNT_USAGE_AT_ENQUEUE,
+      [pairs.map((p) => p.projectId), pairs.map((p) => p.subscriberId), pairs.map((p) => p.dueAt), idempotencyKeys],
+      runner,
+    );
+    return new Map(rows.map((r) => [usageKey(r.capId, r.subscriberId), r.used]));
+  }
+
+  async recordHolds(holds: CapHold[], runner: QueryRunner): Promise<void> {
+    if (holds.length === 0) return;
+    await this.db.exec(
+      holdSql.RECORD_HOLDS,
+      [holds.map((h) => h.id), holds.map((h) => h.projectId), holds.map((h) => h.subscriberId), holds.map((h) => h.channel), holds.map((h) => h.topic), holds.map((h) => h.dueAt)],
+      runner,
+    );
+  }
+
+  purgeOldHolds(limit: number): Promise<number> {
+    return this.db.exec(holdSql.PURGE_OLD_HOLDS, [limit]);
   }
 
   async lockSubscribers(keys: string[], runner: QueryRunner): Promise<void> {

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { QueryRunner } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error.js';
 import { allot, capMatches, type CappedJob, type RecipientCap } from './cap-rules.js';
 import { type CapRow, CapsRepository } from './caps.repository.js';
@@ -33,17 +34,51 @@ export class CapsService {
   }
 
   /**
-   * Enqueue's check, for jobs about to be queued (ids may be placeholders): the reason for each
-   * one over a cap given the subscriber's recent sends. Nothing is recorded; the worker's
-   * check is the one that counts (jobs queued together are not sent yet).
+   * /v1/batch's check, for jobs about to be queued (ids may be placeholders): the reason for
+   * each one over a cap given the subscriber's recent sends and the jobs /v1/send accepted and
+   * has not sent yet (holds). Unlocked and nothing recorded: the worker's check is the one that
+   * counts.
    */
   async overCap(projectId: string, jobs: readonly CappedJob[]): Promise<Map<string, string>> {
     if (!jobs.some((j) => j.subscriberId !== null)) return new Map();
     const caps = await this.repository.list(projectId);
     const capped = jobs.filter((j) => caps.some((c) => capMatches(c, j)));
     if (capped.length === 0) return new Map();
-    const used = await this.repository.usage(pairsOf(capped), []);
+    const used = await this.repository.usageAtEnqueue(pairsOf(capped).map((p) => ({ ...p, dueAt: null })), []);
     return allot(capped, caps, used).over;
+  }
+
+  /**
+   * /v1/send's check and insert, serialised per subscriber. Under the advisory lock the worker
+   * takes for the subscriber, it counts the ledger and the holds of jobs accepted but not yet
+   * sent, leaves out the jobs over a cap (reasons in `over`), lets `insert` queue the rest in
+   * the same transaction and holds a slot for each job `insert` created (placeholder id → job
+   * id). Two concurrent sends to one subscriber thus see each other's jobs, and the answer
+   * already says which were refused; the worker's check stays the final word. With no cap
+   * matching, `insert` runs on its own, outside any transaction.
+   * `jobs` share one subscriber (or none) and one due time; their ids are placeholders.
+   */
+  async enqueueUnderCaps<T>(
+    projectId: string,
+    jobs: readonly CappedJob[],
+    dueAt: Date,
+    idempotencyKeys: string[],
+    insert: (admitted: ReadonlySet<string>, runner?: QueryRunner) => Promise<{ value: T; created: ReadonlyMap<string, string> }>,
+  ): Promise<{ over: Map<string, string>; value: T }> {
+    const subscribed = jobs.filter((j) => j.subscriberId !== null);
+    const caps = subscribed.length ? await this.repository.list(projectId) : [];
+    const capped = subscribed.filter((j) => caps.some((c) => capMatches(c, j)));
+    const all = new Set(jobs.map((j) => j.id));
+    if (capped.length === 0) return { over: new Map(), value: (await insert(all)).value };
+    return this.repository.db.transaction(async (runner) => {
+      await this.repository.lockSubscribers([...new Set(capped.map(subscriberKey))].sort(), runner);
+      const used = await this.repository.usageAtEnqueue(pairsOf(capped).map((p) => ({ ...p, dueAt })), idempotencyKeys, runner);
+      const { over, counted } = allot(capped, caps, used);
+      const { value, created } = await insert(new Set([...all].filter((id) => !over.has(id))), runner);
+      const holds = counted.filter((j) => created.has(j.id)).map((j) => ({ ...j, id: created.get(j.id)!, dueAt }));
+      await this.repository.recordHolds(holds, runner);
+      return { over, value };
+    });
   }
 
   /**
@@ -100,6 +135,7 @@ export class CapsService {
     if (Date.now() - this.lastPurge < PURGE_EVERY_MS) return;
     this.lastPurge = Date.now();
     this.repository.purgeOld(PURGE_SLICE).catch((err) => this.logger.warn(`recipient cap ledger purge failed: ${(err as Error).message}`));
+    this.repository.purgeOldHolds(PURGE_SLICE).catch((err) => this.logger.warn(`recipient cap holds purge failed: ${(err as Error).message}`));
   }
 }
 
