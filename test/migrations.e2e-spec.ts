@@ -17,17 +17,8 @@ const env = (url: string, extra: Record<string, string> = {}) => ({
 });
 
 describe('migrations', () => {
-  it('five replicas booting together on an empty database migrate exactly once', async () => {
-    const db = await createEmptyDatabase();
-    try {
-      const replicas = await Promise.all(Array.from({ length: 5 }, () => startNotifyd({ env: env(db.url), logger: false })));
-      await Promise.all(replicas.map((r) => r.close()));
-      const rows = await db.sql(`SELECT name, count(*)::int AS n FROM notifyd_migrations GROUP BY name ORDER BY min(id)`);
-      expect(rows).toEqual(MIGRATIONS.map((m) => ({ name: m.name, n: 1 })));
-    } finally {
-      await db.drop();
-    }
-  });
+  // Five instances booting together on an empty database: test/faults/boot.fault-spec.ts
+  // (real processes, in the slow suite).
 
   it('every migration reverts cleanly and applies again', async () => {
     const db = await createEmptyDatabase();

@@ -55,7 +55,7 @@ describe('pacing: lane pauses, quota exhaustion, operator surface', () => {
   });
   /**
    * Ends the pauses now, as if their time had passed (the tests that wait for real time are in
-   * pacing-replicas.e2e-spec.ts): a machine under load would otherwise outlive short pauses.
+   * test/faults/pacing-storms.fault-spec.ts): a machine under load would otherwise outlive short pauses.
    */
   const timePasses = async () => {
     await t.db.sql(`UPDATE pacing_lanes SET paused_until = now() WHERE paused_until > now()`);

@@ -26,6 +26,8 @@ export async function spawnNotifyd(options: {
   databaseUrl: string;
   env?: Record<string, string>;
   gateway?: { url: string; channel: string; provider?: string; batchMax?: number; meters?: 'requests' | 'messages' };
+  /** How long to wait for "ready" (default 60 s; several processes booting at once on 2 cores need more). */
+  startTimeoutMs?: number;
 }): Promise<NotifydProcess> {
   const entry = join(root, 'dist', 'src', 'main.js');
   if (!existsSync(entry)) throw new Error('dist/ is missing: run `npm run build` before the multi-process tests');
@@ -52,7 +54,7 @@ export async function spawnNotifyd(options: {
   );
   createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
   const url = await new Promise<string | null>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`notifyd child did not start:\n${output.join('\n')}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`notifyd child did not start:\n${output.join('\n')}`)), options.startTimeoutMs ?? 60_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output.push(line);
       if (line.startsWith('{"ready":true')) {

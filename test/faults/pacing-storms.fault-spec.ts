@@ -1,6 +1,7 @@
-import { GatewayProvider, type GatewayRequest } from './fakes/gateway-provider.js';
-import { spawnNotifyd, type NotifydProcess } from './helpers/spawn-notifyd.js';
-import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
+import { GatewayProvider, type GatewayRequest } from '../fakes/gateway-provider.js';
+import { spawnNotifyd, type NotifydProcess } from '../helpers/spawn-notifyd.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
+import { verdict } from './verdict.js';
 
 /**
  * The long pacing scenarios: real notifyd worker processes sharing one lane against a loopback
@@ -100,6 +101,7 @@ describe('pacing across replicas (worker processes, loopback provider)', () => {
     // It did send (well past one burst), and all three processes shared the lane.
     expect(messages).toBeGreaterThan(burst * 5);
     expect(new Set(seen.map((r) => r.pid))).toEqual(new Set(workers.map((w) => String(w.child.pid))));
+    verdict('shared-lane-three-workers', { ratePerSec: rate, burst, peakPerSec: peak(seen, 1_000), messagesIn30s: messages, bound: burst + rate * 30, providerRefusals: 0 });
   }, 90_000);
 
   it('429 with Retry-After: 2 for 10 s across two workers: nothing fails, no attempt is used, no request lands inside a pause, sending resumes by itself', async () => {
@@ -157,6 +159,16 @@ describe('pacing across replicas (worker processes, loopback provider)', () => {
     const after = provider.requests.filter((r) => r.at >= storm.to);
     expect(new Set(after.map((r) => r.pid)).size).toBe(2);
     expect(new Set(provider.messages.map((m) => m.job_id)).size).toBe(300);
+    verdict('429-storm-two-workers', {
+      jobs: 300,
+      refusals: refusals.length,
+      pausesStored: pauses.size,
+      failed,
+      attemptsSpent: extra,
+      callsInsidePause: 0,
+      delivered: new Set(provider.messages.map((m) => m.job_id)).size,
+      processesSendingAfter: new Set(after.map((r) => r.pid)).size,
+    });
   }, 90_000);
 
   it('quota headers lower the rate before the provider’s hard limit is reached', async () => {
@@ -193,5 +205,6 @@ describe('pacing across replicas (worker processes, loopback provider)', () => {
     expect(answers.length).toBeGreaterThan(limit);
     const [lane] = await db.sql(`SELECT quota_limit, calls_total FROM pacing_lanes WHERE lane_key = 'sms:gateway'`);
     expect(Number(lane.quota_limit)).toBe(limit);
+    verdict('quota-headers-two-workers', { windowLimit: limit, calls: answers.length, refusals: 0, learnedLimit: Number(lane.quota_limit) });
   }, 90_000);
 });
