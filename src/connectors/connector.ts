@@ -72,6 +72,12 @@ export interface Connector {
    */
   readonly meters?: 'requests' | 'messages';
   /**
+   * True when each result is its own message's answer even within one call (the connector
+   * calls the provider per message, as push does per device). The dispatcher then never
+   * retries a call whose messages were all refused item by item: that would only send again.
+   */
+  readonly perMessageResults?: boolean;
+  /**
    * Send the messages; resolve with exactly one result per message, in the same order.
    * Throwing is treated as a transient failure of every message.
    */

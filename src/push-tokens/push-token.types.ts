@@ -30,3 +30,21 @@ export interface PushTokenRegistration {
   expirationTime: number | null;
   userAgent: string | null;
 }
+
+/** A subscriber of a project (push jobs of one connector call may span projects). */
+export interface SubscriberKey {
+  projectId: string;
+  subscriberId: string;
+}
+
+/** The map key of a subscriber of a project (NUL separates: PostgreSQL text never holds one). */
+export function subscriberKey(k: SubscriberKey): string {
+  return `${k.projectId}\u0000${k.subscriberId}`;
+}
+
+/** A device a provider declared gone, as the connector deletes it. */
+export interface DeadPushToken {
+  projectId: string;
+  id: string;
+  token: string;
+}

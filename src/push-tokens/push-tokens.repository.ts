@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.js';
-import type { PushTokenRegistration, PushTokenRow } from './push-token.types.js';
+import type { DeadPushToken, PushTokenRegistration, PushTokenRow, SubscriberKey } from './push-token.types.js';
 import * as sql from './sql/push-tokens.sql.js';
 
 @Injectable()
@@ -32,8 +32,13 @@ export class PushTokensRepository {
     return (await this.db.exec(sql.DELETE_PUSH_TOKEN, [id, projectId])) > 0;
   }
 
-  async deleteDead(projectId: string, tokens: readonly Pick<PushTokenRow, 'id' | 'token'>[]): Promise<number> {
+  forSubscribers(keys: readonly SubscriberKey[]): Promise<(PushTokenRow & { projectId: string })[]> {
+    if (keys.length === 0) return Promise.resolve([]);
+    return this.db.rows(sql.LIST_SUBSCRIBERS_TOKENS, [keys.map((k) => k.projectId), keys.map((k) => k.subscriberId)]);
+  }
+
+  async deleteDead(tokens: readonly DeadPushToken[]): Promise<number> {
     if (tokens.length === 0) return 0;
-    return this.db.exec(sql.DELETE_DEAD_TOKENS, [projectId, tokens.map((t) => t.id), tokens.map((t) => t.token)]);
+    return this.db.exec(sql.DELETE_DEAD_TOKENS, [tokens.map((t) => t.projectId), tokens.map((t) => t.id), tokens.map((t) => t.token)]);
   }
 }

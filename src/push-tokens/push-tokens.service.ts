@@ -8,7 +8,7 @@ import { UnsafeUrlError } from '../connectors/ssrf/unsafe-url.error.js';
 import { sqlState } from '../database/db.js';
 import type { RegisterPushTokenDto } from './dto/push-token.dto.js';
 import { toRegistration } from './push-token-rules.js';
-import type { PushTokenRow } from './push-token.types.js';
+import { type DeadPushToken, type PushTokenRow, type SubscriberKey, subscriberKey } from './push-token.types.js';
 import { PushTokensRepository } from './push-tokens.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -51,14 +51,26 @@ export class PushTokensService {
     await this.repository.delete(projectId, id);
   }
 
-  /** The push connector's view: every device of a subscriber, most recently used first. */
-  devicesOf(projectId: string, subscriberId: string): Promise<PushTokenRow[]> {
-    return this.repository.forSubscriber(projectId, subscriberId);
+  /**
+   * The push connector's view: every device of each subscriber, most recently used first, in
+   * one query for a whole batch of jobs. Keyed by subscriberKey(); a subscriber without
+   * devices has no entry.
+   */
+  async devicesOf(keys: readonly SubscriberKey[]): Promise<Map<string, PushTokenRow[]>> {
+    const unique = new Map(keys.map((k) => [subscriberKey(k), k]));
+    const devices = new Map<string, PushTokenRow[]>();
+    for (const { projectId, ...row } of await this.repository.forSubscribers([...unique.values()])) {
+      const key = subscriberKey({ projectId, subscriberId: row.subscriberId });
+      const list = devices.get(key);
+      if (list) list.push(row);
+      else devices.set(key, [row]);
+    }
+    return devices;
   }
 
-  /** Deletes devices a provider declared gone; returns how many were deleted. */
-  deleteDead(projectId: string, tokens: readonly Pick<PushTokenRow, 'id' | 'token'>[]): Promise<number> {
-    return this.repository.deleteDead(projectId, tokens);
+  /** Deletes devices a provider declared gone (any projects, one statement); returns how many were deleted. */
+  deleteDead(tokens: readonly DeadPushToken[]): Promise<number> {
+    return this.repository.deleteDead(tokens);
   }
 
   /**

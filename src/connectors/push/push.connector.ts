@@ -2,7 +2,7 @@ import { Inject, Logger } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { maskOpaque } from '../../common/pii/mask.js';
-import type { PushPlatform, PushTokenRow } from '../../push-tokens/push-token.types.js';
+import { type DeadPushToken, type PushPlatform, type PushTokenRow, subscriberKey } from '../../push-tokens/push-token.types.js';
 import { PushTokensService } from '../../push-tokens/push-tokens.service.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import type { Connector, DeliveryResult, OutboundMessage } from '../connector.js';
@@ -15,21 +15,32 @@ import { ApnsSender } from './apns/apns.sender.js';
 import { FcmSender } from './fcm/fcm.sender.js';
 import { WebPushSender } from './web-push/web-push.sender.js';
 
+/** What one job's fan-out came to: its result and the devices found dead on the way. */
+interface JobFanOut {
+  result: DeliveryResult;
+  dead: (DeadPushToken & { platform: PushPlatform })[];
+}
+
 /**
  * PUSH_PROVIDER=native: one push job is one subscriber; it fans out to every device the
  * subscriber registered, each through the sender of its platform (Web Push, FCM, APNs), at
  * most PUSH_FANOUT_CONCURRENCY at a time. The job is sent when any device accepted it; devices
- * a provider declared gone are deleted in the same pass; a subscriber without devices closes
- * the job as skipped. A device whose platform is not configured is refused (and kept).
+ * a provider declared gone are deleted after the call; a subscriber without devices closes the
+ * job as skipped. A device whose platform is not configured is refused (and kept).
  *
- * One job per call (batchMax 1): a push provider call is per device anyway (none of the three
- * has a batch endpoint), and a job's result must stay its own.
+ * A call takes up to 100 jobs (none of the three providers has a batch endpoint, but the
+ * devices of every subscriber of the call are read in one query and the dead ones deleted in
+ * one statement) and works through them WORKER_CONCURRENCY at a time, the parallelism the
+ * dispatcher gave calls of one job. Each result stays its job's own, so a call refused whole
+ * is never retried item by item (perMessageResults), and pacing counts jobs (meters).
  */
 @NotifyConnector()
 export class PushConnector implements Connector {
   readonly channel = 'push' as const;
   readonly provider = 'native';
-  readonly batchMax = 1;
+  readonly batchMax = 100;
+  readonly meters = 'messages' as const;
+  readonly perMessageResults = true;
   private readonly logger = new Logger(PushConnector.name);
   private readonly senders: Map<PushPlatform, PlatformSender>;
 
@@ -51,31 +62,47 @@ export class PushConnector implements Connector {
   }
 
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
-    return Promise.all(messages.map((m) => this.sendOne(m)));
+    // The dispatcher gives the whole call WORKER_SEND_TIMEOUT_MS and counts every job of a call
+    // that overruns it as failed, sent or not (a retry would push twice). A job started by
+    // this point ends in time, each device request being bounded by OUTBOUND_TIMEOUT_MS; later
+    // ones are not attempted. The first wave always starts, as single-job calls did.
+    const startBy = Date.now() + this.config.worker.sendTimeoutMs - this.config.outbound.timeoutMs;
+    const keys = messages.map((m) => ({ projectId: m.projectId, subscriberId: m.subscriberId ?? m.recipient }));
+    const devices = await this.tokens.devicesOf(keys);
+    const jobs = messages.map((message, i) => ({ message, devices: devices.get(subscriberKey(keys[i])) ?? [] }));
+    const fanOuts = await mapLimit(jobs, this.config.worker.concurrency, (job) =>
+      Date.now() > startBy ? Promise.resolve(notAttempted()) : this.fanOut(job.message, job.devices),
+    );
+    await this.deleteDead(fanOuts.flatMap((f) => f.dead));
+    return fanOuts.map((f) => f.result);
   }
 
-  private async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
-    const subscriberId = message.subscriberId ?? message.recipient;
-    const devices = await this.tokens.devicesOf(message.projectId, subscriberId);
-    if (devices.length === 0) return { ok: true, providerMessageId: null, skipped: 'subscriber has no registered push device' };
+  private async fanOut(message: OutboundMessage, devices: readonly PushTokenRow[]): Promise<JobFanOut> {
+    if (devices.length === 0) return { result: { ok: true, providerMessageId: null, skipped: 'subscriber has no registered push device' }, dead: [] };
     const notification = buildPushNotification(message);
     const attempts = await mapLimit(devices, this.config.pushProviders.fanoutConcurrency, async (device): Promise<DeviceAttempt> => ({
       platform: device.platform,
       outcome: await this.sendTo(device, notification),
     }));
-    const dead = devices.filter((_, i) => {
-      const outcome = attempts[i].outcome;
-      return !outcome.ok && outcome.error.deadRecipient;
+    const dead = devices
+      .filter((_, i) => {
+        const outcome = attempts[i].outcome;
+        return !outcome.ok && outcome.error.deadRecipient;
+      })
+      .map((d) => ({ projectId: message.projectId, id: d.id, token: d.token, platform: d.platform }));
+    return { result: combineDeviceOutcomes(attempts), dead };
+  }
+
+  /** One statement for the whole call. A failed delete only means a later job tries the device again and deletes it then. */
+  private async deleteDead(dead: JobFanOut['dead']): Promise<void> {
+    if (dead.length === 0) return;
+    // Two jobs of the call for one subscriber both find its dead device.
+    const unique = [...new Map(dead.map((d) => [d.id, d])).values()];
+    const removed = await this.tokens.deleteDead(unique).catch((err: Error) => {
+      this.logger.warn(`could not delete ${unique.length} dead push device(s): ${err.message}`);
+      return 0;
     });
-    if (dead.length) {
-      // A failed delete only means the next job tries the device again and deletes it then.
-      const removed = await this.tokens.deleteDead(message.projectId, dead).catch((err: Error) => {
-        this.logger.warn(`could not delete ${dead.length} dead push device(s): ${err.message}`);
-        return 0;
-      });
-      this.logger.log(`deleted ${removed} dead push device(s) of a subscriber: ${dead.map((d) => `${d.platform} ${maskOpaque(d.token)}`).join(', ')}`);
-    }
-    return combineDeviceOutcomes(attempts);
+    this.logger.log(`deleted ${removed} dead push device(s): ${unique.map((d) => `${d.platform} ${maskOpaque(d.token)}`).join(', ')}`);
   }
 
   private async sendTo(device: PushTokenRow, notification: PushNotification): Promise<DeviceOutcome> {
@@ -89,4 +116,12 @@ export class PushConnector implements Connector {
       return { ok: false, error: ProviderError.transient(`${device.platform} push failed: ${(err as Error)?.message ?? String(err)}`) };
     }
   }
+}
+
+/** A job of the call left unsent because the call ran short of time: retried like a transient failure. */
+function notAttempted(): JobFanOut {
+  return {
+    result: { ok: false, error: ProviderError.transient('not attempted: this batch of push jobs ran short of WORKER_SEND_TIMEOUT_MS before reaching it (slow push services)') },
+    dead: [],
+  };
 }

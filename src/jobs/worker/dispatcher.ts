@@ -212,7 +212,7 @@ export class Dispatcher {
     let results = await this.call(chunk.connector, chunk.lane, chunk.messages, control, timing);
     if (results === 'paused' && chunk.fallback) return this.failOverChunk(chunk, chunk.fallback, outcomes, control, refusals);
     if (results === 'paused') return this.holdBack(chunk.jobs, chunk.lane, outcomes);
-    if (chunk.jobs.length > 1 && results.every((r) => !r.ok && r.error.kind === 'permanent')) {
+    if (chunk.jobs.length > 1 && !chunk.connector.perMessageResults && results.every((r) => !r.ok && r.error.kind === 'permanent')) {
       // A whole batch refused (e.g. one bad address in a Resend batch): retry item by item so
       // that one bad message does not fail the good ones.
       const single: DeliveryResult[] = [];
