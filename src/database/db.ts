@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError, type QueryRunner } from 'typeorm';
+import { prepareParams } from './pg-array.js';
 
 /**
  * Raw SQL through TypeORM's query runners, with one result shape. (`DataSource.query` returns
@@ -45,7 +46,7 @@ export class Db {
   private async run(sql: string, params: unknown[], runner?: QueryRunner) {
     const own = runner ?? this.dataSource.createQueryRunner();
     try {
-      return (await own.query(sql, params, true)) as { records?: unknown[]; affected?: number };
+      return (await own.query(sql, prepareParams(params), true)) as { records?: unknown[]; affected?: number };
     } finally {
       if (!runner) await own.release();
     }
