@@ -117,6 +117,8 @@ export class GovernanceService {
   async suppressedTargets(projectId: string, marketing: boolean, targets: readonly { channel: Channel; recipient: string }[]): Promise<(string | null)[]> {
     if (targets.length === 0) return [];
     const found = await this.suppressions.activeFor(targets.map((t) => ({ projectId, channel: t.channel, address: t.recipient })));
+    // The common case of a fan-out: none of its addresses is suppressed; skip normalising them again.
+    if (found.size === 0) return targets.map(() => null);
     return targets.map((t) => {
       const s = SuppressionsService.match(found, { projectId, channel: t.channel, address: t.recipient });
       return s && blocks(s, marketing) ? `recipient is suppressed on ${t.channel} (${s.reason}, scope ${s.scope})` : null;

@@ -64,11 +64,13 @@ export class JobsRepository {
 
   /** Inserts jobs and returns the ids of those created. */
   async insertIds(options: InsertOptions, jobs: readonly NewJob[]): Promise<string[]> {
-    return (await this.db.rows<{ id: string }>(insertSql.INSERT_JOBS_IDS, this.insertParams(options, jobs))).map((r) => r.id);
+    const sql = jobs.some((j) => j.idempotencyKey !== null) ? insertSql.INSERT_JOBS_IDS : insertSql.INSERT_UNKEYED_JOBS_IDS;
+    return (await this.db.rows<{ id: string }>(sql, this.insertParams(options, jobs))).map((r) => r.id);
   }
 
   /** Inserts jobs and returns how many were created. */
   async insertCount(options: InsertOptions, jobs: readonly NewJob[]): Promise<number> {
+    if (!jobs.some((j) => j.idempotencyKey !== null)) return this.db.exec(insertSql.INSERT_UNKEYED_JOBS, this.insertParams(options, jobs));
     const row = await this.db.one<{ created: number }>(insertSql.INSERT_JOBS_COUNT, this.insertParams(options, jobs));
     return row?.created ?? 0;
   }

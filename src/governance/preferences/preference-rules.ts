@@ -16,6 +16,8 @@ export interface PreferenceSubject {
  * Returns the reason when the subscriber opted out, else null.
  */
 export function optOutReason(prefs: readonly PreferenceRow[], m: PreferenceSubject): string | null {
+  // Most recipients of a fan-out have no stored preference: skip building six reasons for them.
+  if (prefs.length === 0) return null;
   const find = (channel: string, kind: PreferenceRow['scopeKind'], scope: string) =>
     prefs.find((p) => p.channel === channel && p.scopeKind === kind && p.scope === scope);
   const steps: [PreferenceRow | undefined, string][] = [];

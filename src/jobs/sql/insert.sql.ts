@@ -7,12 +7,14 @@
  *   $7 channel[]  $8 subscriber_id[]  $9 recipient[]  $10 scheduled_at[]  $11 idempotency_key[]
  *   $12 run_at[] (null = scheduled_at; a fair-share slot otherwise, see PacingService.fairRunAts)
  */
-const INSERT_ROWS = `
+const INSERT_UNKEYED_ROWS = `
   INSERT INTO jobs (project_id, payload, priority, max_attempts, template_id, topic,
                     channel, subscriber_id, recipient, scheduled_at, run_at, idempotency_key)
   SELECT $1, $2::jsonb, $3, $4, $5, $6, r.channel, r.subscriber_id, r.recipient, r.scheduled_at, COALESCE(r.run_at, r.scheduled_at), r.idem
     FROM unnest($7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::text[], $12::timestamptz[])
-         AS r(channel, subscriber_id, recipient, scheduled_at, idem, run_at)
+         AS r(channel, subscriber_id, recipient, scheduled_at, idem, run_at)`;
+
+const INSERT_ROWS = `${INSERT_UNKEYED_ROWS}
   ON CONFLICT (project_id, idempotency_key)
      WHERE idempotency_key IS NOT NULL AND status NOT IN ('failed','cancelled')
      DO NOTHING`;
@@ -25,6 +27,15 @@ export const INSERT_JOBS_IDS = `${INSERT_ROWS} RETURNING id`;
 
 /** /v1/batch: only the count; returning 5 000 ids would cost more than the insert. */
 export const INSERT_JOBS_COUNT = `WITH inserted AS (${INSERT_ROWS} RETURNING 1) SELECT count(*)::int AS created FROM inserted`;
+
+/**
+ * /v1/batch without an idempotency key (every $11 is null, so no row can conflict): a plain
+ * INSERT. ON CONFLICT makes each row a speculative insertion (checked against the arbiter
+ * index, then confirmed with a second WAL record), which a keyless batch pays for nothing.
+ * Callers take the count from the command tag, or the ids from RETURNING.
+ */
+export const INSERT_UNKEYED_JOBS = INSERT_UNKEYED_ROWS;
+export const INSERT_UNKEYED_JOBS_IDS = `${INSERT_UNKEYED_ROWS} RETURNING id`;
 
 /** The live or sent jobs holding some idempotency keys (served by jobs_idempotency_idx). */
 export const FIND_BY_IDEMPOTENCY_KEYS = `
