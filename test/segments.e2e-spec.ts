@@ -104,6 +104,40 @@ describe('segments', () => {
     expect(bad.body.message).toMatch(/'password' is not a segment field/);
   });
 
+  it('applies every enqueue rule page by page: each match queued once, suppressions, opt-outs and caps skipped wherever they fall', async () => {
+    // 1 200 subscribers in pages of 500 (500, 500, 200): rules hit subscribers in every page.
+    const p = await t.createProject();
+    const api = (method: 'post' | 'put', path: string, body: object) => t.http[method](path).set('X-Api-Key', p.key).send(body);
+    await t.db.sql(
+      `INSERT INTO subscribers (project_id, id, email) SELECT $1, 'g' || lpad(g::text, 4, '0'), 'g' || g || '@example.com' FROM generate_series(1, 1200) g`,
+      [p.id],
+    );
+    const suppressed = ['g0003', 'g0700', 'g1150'];
+    for (const id of suppressed) expect((await api('post', '/v1/suppressions', { email: `${id.replace(/^g0*/, 'g')}@example.com` })).body.created).toBe(true);
+    const optedOut = ['g0010', 'g0600', 'g1199'];
+    for (const id of optedOut) expect((await api('put', `/v1/subscribers/${id}/preferences`, { preferences: [{ channel: 'email', enabled: false }] })).status).toBe(200);
+    // A cap of one email a day, already used by g0020 and g0800 (sent before the batch).
+    expect((await api('put', '/v1/caps', { channel: 'email', max_messages: 1, window_seconds: 86_400 })).status).toBe(200);
+    const capped = ['g0020', 'g0800'];
+    for (const id of capped) expect((await api('post', '/v1/send', { subscriber_id: id, channels: ['email'], body: 'earlier' })).status).toBe(200);
+    while ((await t.worker.drainOnce()) > 0);
+
+    const spy = jest.spyOn(t.notifyd.app.get(SegmentsRepository), 'page');
+    const res = await api('post', '/v1/batch', { channels: ['email'], segment: {}, body: 'paged' });
+    expect(res.status).toBe(200);
+    const excluded = [...suppressed, ...optedOut, ...capped];
+    expect(res.body).toMatchObject({ subscribers: 1200, jobs_created: 1200 - excluded.length, jobs_skipped: excluded.length, jobs_without_address: 0, jobs_deduplicated: 0 });
+    // Bounded pages: never more than SEGMENT_PAGE_SIZE ids read at once.
+    expect(spy.mock.calls.map((c) => c[3])).toEqual([500, 500, 500]);
+    spy.mockRestore();
+
+    const rows = await t.db.sql(`SELECT subscriber_id, count(*)::int AS n FROM jobs WHERE project_id = $1 AND payload->>'body' = 'paged' GROUP BY 1`, [p.id]);
+    expect(rows.every((r) => r.n === 1)).toBe(true);
+    const queued = new Set(rows.map((r) => r.subscriber_id));
+    expect(queued.size).toBe(1200 - excluded.length);
+    for (const id of excluded) expect(queued.has(id)).toBe(false);
+  });
+
   /** The last id of each full page of the segment, in id order (where the next page starts). */
   async function pageEnds(total: number): Promise<string[]> {
     const rows = await t.db.sql(`SELECT id FROM subscribers WHERE project_id = $1 AND locale IN ('fr','es') ORDER BY id`, [project.id]);

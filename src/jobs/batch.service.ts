@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AuditService } from '../audit/audit.service.js';
@@ -24,6 +24,8 @@ import { SegmentsService } from '../governance/segments/segments.service.js';
 /** POST /v1/batch: many subscribers in one set-based insert. */
 @Injectable()
 export class BatchService {
+  private readonly logger = new Logger(BatchService.name);
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly registry: ConnectorRegistry,
@@ -58,10 +60,17 @@ export class BatchService {
     if (dto.segment === undefined) return this.queue(project, dto, true);
     const segment = dto.segment;
     const total: BatchResponseDto = { ...EMPTY_RESULT, channels: requestedChannels(dto), topic: dto.topic ?? null };
+    const started = Date.now();
+    let pages = 0;
+    const progress = () =>
+      `segment batch of project ${project.id}: ${total.subscribers} subscribers read in ${pages} pages, ${total.jobs_created} jobs queued, ${total.jobs_skipped} skipped, ${((Date.now() - started) / 1000).toFixed(1)} s`;
     for await (const ids of this.segments.pages(project.id, segment)) {
       const page = await this.queue(project, { ...dto, segment: undefined, subscribers: ids }, false);
       for (const key of ['jobs_created', 'jobs_deduplicated', 'jobs_skipped', 'jobs_without_address', 'subscribers'] as const) total[key] += page[key];
+      // A large audience holds the request for a while: the log shows how far it got.
+      if (++pages % PROGRESS_EVERY_PAGES === 0) this.logger.log(progress());
     }
+    if (pages >= PROGRESS_EVERY_PAGES) this.logger.log(`${progress()} (done)`);
     await this.audit.record({
       projectId: project.id,
       actor: 'api_key',
@@ -87,27 +96,38 @@ export class BatchService {
     const template = dto.template ? await this.templates.forSend(project.id, dto.template) : undefined;
     const topic = dto.topic ?? template?.topic ?? null;
     const ids = [...new Set(dto.subscribers ?? [])];
-    const known = await this.subscribers.findAddresses(project.id, ids);
     const priority = parsePriority(dto.priority) ?? PRIORITY_NAMES.bulk;
     const scheduledAt = dto.scheduled_at ? new Date(dto.scheduled_at) : new Date();
     const marketing = priority >= MARKETING_PRIORITY;
     const payload = buildPayload(dto, marketing);
+    // Preferences need only subscriber × channel, not addresses: read them alongside the
+    // addresses (two round trips at once) and apply them after the address and suppression
+    // checks, so each pair is still counted under the first rule that stops it.
+    const pairs = ids.flatMap((id) => channels.map((channel) => ({ channel, subscriberId: id })));
+    const [known, optedOutPairs] = await Promise.all([
+      this.subscribers.findAddresses(project.id, ids),
+      this.governance.optedOutTargets(project.id, { topic, payload, templateId: dto.template ?? null }, pairs),
+    ]);
     // Send window (quiet hours): each recipient's first send time in their own zone.
     const window = this.sendWindows.effective(payload.send_window, project.id, project.settings.send_window);
     const rule = { marketing, transactional: payload.transactional === true };
     let firstDue = Infinity;
     let rows: NewJob[] = [];
+    const rowOptedOut: boolean[] = [];
     let withoutAddress = 0;
+    let pair = 0;
     for (const id of ids) {
       const subscriber = known.get(id);
       const at = this.sendWindows.scheduleAt(window, rule, subscriber?.timezone, scheduledAt);
       firstDue = Math.min(firstDue, at.getTime());
       for (const channel of channels) {
+        const optedOut = optedOutPairs[pair++] !== null;
         const recipient = subscriber ? addressFor(channel, subscriber) : undefined;
         if (!recipient) {
           withoutAddress++;
           continue;
         }
+        rowOptedOut.push(optedOut);
         rows.push({
           channel,
           recipient,
@@ -121,10 +141,8 @@ export class BatchService {
     // Suppressed addresses count as skipped (one query for the whole batch).
     const suppressed = await this.governance.suppressedTargets(project.id, marketing, rows);
     const before = rows.length;
-    rows = rows.filter((_, i) => !suppressed[i]);
-    // Opted-out subscribers count as skipped too (one query for the batch's preferences).
-    const optedOut = await this.governance.optedOutTargets(project.id, { topic, payload, templateId: dto.template ?? null }, rows);
-    rows = rows.filter((_, i) => !optedOut[i]);
+    // Opted-out subscribers count as skipped too (read above, one query for the batch's preferences).
+    rows = rows.filter((_, i) => !suppressed[i] && !rowOptedOut[i]);
     // Per-recipient caps: a subscriber already at a cap is skipped (the worker checks again, and counts).
     const overCap = await this.caps.overCap(
       project.id,
@@ -172,5 +190,8 @@ export class BatchService {
     };
   }
 }
+
+/** Segment batches log their progress every this many pages (100 000 subscribers at the default page size). */
+const PROGRESS_EVERY_PAGES = 20;
 
 const EMPTY_RESULT = { success: true, jobs_created: 0, jobs_deduplicated: 0, jobs_skipped: 0, jobs_without_address: 0, subscribers: 0 } as const;
