@@ -1,5 +1,6 @@
 // Shared helpers for the bench scripts: start notifyd processes from dist/, a throwaway
 // database, RSS sampling, percentiles. Benchmarks are scripts, not tests: they print numbers.
+import { createWriteStream } from 'node:fs';
 import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -51,11 +52,17 @@ export async function createBenchDatabase() {
 
 /** Starts `notifyd serve` as a child process; resolves when it listens. */
 export async function startNotifyd(env) {
-  const child = spawn(process.execPath, [join(root, 'dist', 'src', 'cli.js'), 'serve'], {
+  // BENCH_NODE_ARGS: extra node flags for the notifyd processes (e.g. --cpu-prof, --trace-gc) when profiling a run.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist', 'src', 'cli.js'), 'serve'], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ADMIN_API_KEY: ADMIN_KEY, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines = [];
+  if (process.env.BENCH_CHILD_LOG) {
+    child.stdout.pipe(createWriteStream(`${process.env.BENCH_CHILD_LOG}.${child.pid}.out`));
+    child.stderr.pipe(createWriteStream(`${process.env.BENCH_CHILD_LOG}.${child.pid}.err`));
+  }
   createInterface({ input: child.stderr }).on('line', (l) => lines.push(l));
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`notifyd did not start:\n${lines.join('\n')}`)), 60_000);
