@@ -17,6 +17,7 @@ import { DigestIndexes1764460800060 } from './0060-digest-indexes.js';
 import { PeriodicRuns1764460800061 } from './0061-periodic-runs.js';
 import { MetricsSnapshots1764460800062 } from './0062-metrics-snapshots.js';
 import { AuditLogFilters1764460800063 } from './0063-audit-log-filters.js';
+import { JobOutcomeHourly1764460800064 } from './0064-job-outcome-hourly.js';
 import { RecipientCapHolds1764460800067 } from './0067-recipient-cap-holds.js';
 
 /**
@@ -54,6 +55,8 @@ export const MIGRATIONS = [
   PeriodicRuns1764460800061,
   MetricsSnapshots1764460800062,
   AuditLogFilters1764460800063,
+  // Issue 8: the digest's hourly rollup.
+  JobOutcomeHourly1764460800064,
   // Issue 6 (gap): holds on recipient caps, counted at enqueue.
   RecipientCapHolds1764460800067,
 ];

@@ -7,6 +7,8 @@ import { DigestService } from './digest.service.js';
 import { FAILOVER_STATE } from './failover-state.js';
 import { DigestNotifier } from './notify/digest-notifier.service.js';
 import { DigestSender } from './notify/digest-sender.js';
+import { RollupRepository } from './rollup/rollup.repository.js';
+import { DigestRollup } from './rollup/rollup.service.js';
 
 /**
  * The operator digest: ranked findings with actions (one rule per file in findings/), as JSON
@@ -15,7 +17,7 @@ import { DigestSender } from './notify/digest-sender.js';
 @Module({
   imports: [WebhooksModule],
   controllers: [DigestController],
-  providers: [DigestRepository, DigestService, DigestSender, DigestNotifier, { provide: FAILOVER_STATE, useClass: BreakerFailoverState }],
-  exports: [DigestService, DigestNotifier],
+  providers: [DigestRepository, DigestService, DigestSender, DigestNotifier, RollupRepository, DigestRollup, { provide: FAILOVER_STATE, useClass: BreakerFailoverState }],
+  exports: [DigestService, DigestNotifier, DigestRollup],
 })
 export class DigestModule {}

@@ -1,14 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.js';
-import type {
-  Band,
-  DatabaseHealth,
-  FailureCause,
-  LatencyRow,
-  OutcomeRow,
-  RetriesWaitingRow,
-} from './digest.types.js';
+import type { Band, DatabaseHealth, RetriesWaitingRow } from './digest.types.js';
 import * as sql from './sql/digest.sql.js';
+import * as windowSql from './sql/window.sql.js';
+import { foldWindow, type WindowReading, type WindowRow } from './window-fold.js';
 
 export interface QueueReading {
   pending: number;
@@ -17,18 +12,6 @@ export interface QueueReading {
   stuckProcessing: number;
   oldestWaitingSeconds: Record<Band, number | null>;
   retriesWaiting: RetriesWaitingRow[];
-}
-
-export interface WindowReading {
-  outcomes: OutcomeRow[];
-  failures: FailureCause[];
-  latency: LatencyRow[];
-  delivered: number;
-  bounced: number;
-  /** null when jobs has no complained_at column. */
-  complained: number | null;
-  perProject: Record<string, { sent: number; failed: number }>;
-  lastFinishedAt: string | null;
 }
 
 export interface ProjectReading {
@@ -40,57 +23,14 @@ export interface ProjectReading {
   rate_limit_per_min: number;
 }
 
-/** Length of the "YYYYMMDDHHMMSSffffff" stamp before the job id in WindowRow.newest. */
-const NEWEST_STAMP_LENGTH = 20;
-
-interface WindowRow {
-  project_id: string;
-  channel: string;
-  provider: string;
-  reason: string | null;
-  bucket: number | null;
-  sent: number;
-  failed: number;
-  bounced: number;
-  cancelled: number;
-  delivered_events: number;
-  bounced_events: number;
-  complained_events: number;
-  n: number;
-  last_finished_at: Date | null;
-  /** "YYYYMMDDHHMMSSffffff" + job id of the newest finished job in the group. */
-  newest: string | null;
-}
-
-/**
- * p50/p95 from the log-scale histogram: the percentile's bucket, reported at its geometric
- * middle (so within about 2.5 % of the exact value).
- */
-export function latencyOf(channel: string, histogram: { bucket: number; n: number }[]): LatencyRow {
-  const sorted = [...histogram].sort((a, b) => a.bucket - b.bucket);
-  const total = sorted.reduce((n, b) => n + b.n, 0);
-  const at = (p: number) => {
-    const rank = Math.ceil(p * total);
-    let seen = 0;
-    for (const b of sorted) {
-      seen += b.n;
-      if (seen >= rank) return Math.max(0, Math.exp((b.bucket + 0.5) / sql.LATENCY_BUCKETS_PER_E) - 0.001);
-    }
-    return 0;
-  };
-  return { channel, p50_seconds: round(at(0.5), 3), p95_seconds: round(at(0.95), 3), samples: total };
-}
-
 const seconds = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.max(0, Math.round(v)));
 const iso = (v: string | Date | null | undefined) => (v ? new Date(v).toISOString() : null);
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
+const HOUR_MS = 3_600_000;
 
 /** All SQL of the digest (statements in sql/digest.sql.ts). */
 @Injectable()
 export class DigestRepository {
-  /** Decided once per process: a column appears only through a migration, which needs a restart. */
-  private complaintColumn: Promise<boolean> | undefined;
-
   constructor(private readonly db: Db) {}
 
   async queue(leaseSeconds: number): Promise<QueueReading> {
@@ -109,66 +49,31 @@ export class DigestRepository {
     };
   }
 
+  /**
+   * The window [since, now): rolled hours from job_outcome_hourly, the rest (the partial first
+   * hour, the hours not rolled yet, the rolled hours changed since) from jobs, in one snapshot.
+   */
   async window(since: Date): Promise<WindowReading> {
-    const complaints = await this.hasComplaintColumn();
+    const firstWholeHour = new Date(Math.ceil(since.getTime() / HOUR_MS) * HOUR_MS);
     const rows = await this.db.transaction(async (runner) => {
-      // The planner cannot tell how few groups the expressions make and would sort the whole
-      // window (spilling at the default work_mem); with room for the hash it aggregates in one pass.
-      await this.db.exec(sql.WINDOW_WORK_MEM, [], runner);
-      return this.db.rows<WindowRow>(complaints ? sql.WINDOW_STATS_WITH_COMPLAINTS : sql.WINDOW_STATS, [since.toISOString()], runner);
+      await this.db.exec(windowSql.WINDOW_SNAPSHOT, [], runner);
+      // The planner cannot tell how few groups the expressions make and would sort the window
+      // (spilling at the default work_mem); with room for the hash it aggregates in one pass.
+      await this.db.exec(windowSql.WINDOW_WORK_MEM, [], runner);
+      const state = await this.db.one<{ rolled_through: Date | null; dirty: Date[] }>(windowSql.ROLLUP_STATE, [], runner);
+      const rolledThrough = state?.rolled_through ? new Date(state.rolled_through) : null;
+      // Rolled hours inside the window: [firstWholeHour, rolledEnd). Empty when the rollup is behind.
+      const rolledEnd = rolledThrough && rolledThrough > firstWholeHour ? rolledThrough : firstWholeHour;
+      const dirty = (state?.dirty ?? []).map((d) => new Date(d)).filter((d) => d >= firstWholeHour && d < rolledEnd);
+      const dirtyFrom = dirty.length ? dirty[0] : rolledEnd;
+      const dirtyTo = dirty.length ? new Date(dirty[dirty.length - 1].getTime() + HOUR_MS) : rolledEnd;
+      return this.db.rows<WindowRow>(
+        windowSql.WINDOW_ROWS,
+        [since.toISOString(), firstWholeHour.toISOString(), rolledEnd.toISOString(), dirtyFrom.toISOString(), dirtyTo.toISOString(), dirty.map((d) => d.toISOString())],
+        runner,
+      );
     });
-    const outcomes = new Map<string, OutcomeRow>();
-    const perProject: Record<string, { sent: number; failed: number }> = {};
-    const histograms = new Map<string, { bucket: number; n: number }[]>();
-    const failures: FailureCause[] = [];
-    let delivered = 0;
-    let bounced = 0;
-    let complained = 0;
-    let lastFinished: Date | null = null;
-    const causes = new Map<string, FailureCause & { newest: string }>();
-    for (const r of rows) {
-      const key = `${r.channel}\u0000${r.provider}`;
-      const o = outcomes.get(key) ?? { channel: r.channel, provider: r.provider, sent: 0, failed: 0, bounced: 0, cancelled: 0 };
-      o.sent += r.sent;
-      o.failed += r.failed;
-      o.bounced += r.bounced;
-      o.cancelled += r.cancelled;
-      outcomes.set(key, o);
-      const p = (perProject[r.project_id] ??= { sent: 0, failed: 0 });
-      p.sent += r.sent;
-      p.failed += r.failed;
-      delivered += r.delivered_events;
-      bounced += r.bounced_events;
-      complained += r.complained_events;
-      if (r.last_finished_at && (!lastFinished || r.last_finished_at > lastFinished)) lastFinished = r.last_finished_at;
-      if (r.reason !== null && r.failed > 0) {
-        const causeKey = `${r.channel}\u0000${r.reason}`;
-        const c = causes.get(causeKey) ?? { channel: r.channel, reason: r.reason, count: 0, sample_job_id: '', last_seen: '', newest: '' };
-        c.count += r.failed;
-        if ((r.newest ?? '') > c.newest) {
-          c.newest = r.newest!;
-          c.sample_job_id = r.newest!.slice(NEWEST_STAMP_LENGTH);
-          c.last_seen = iso(r.last_finished_at) ?? '';
-        }
-        causes.set(causeKey, c);
-      }
-      if (r.bucket !== null) {
-        const h = histograms.get(r.channel) ?? [];
-        h.push({ bucket: r.bucket, n: r.n });
-        histograms.set(r.channel, h);
-      }
-    }
-    for (const c of causes.values()) failures.push({ channel: c.channel, reason: c.reason, count: c.count, sample_job_id: c.sample_job_id, last_seen: c.last_seen });
-    return {
-      outcomes: [...outcomes.values()].filter((o) => o.sent + o.failed + o.bounced + o.cancelled > 0).sort((a, b) => a.channel.localeCompare(b.channel) || a.provider.localeCompare(b.provider)),
-      failures: failures.sort((a, b) => b.count - a.count || b.last_seen.localeCompare(a.last_seen)).slice(0, 10),
-      latency: [...histograms.entries()].map(([channel, h]) => latencyOf(channel, h)).sort((a, b) => a.channel.localeCompare(b.channel)),
-      delivered,
-      bounced,
-      complained: complaints ? complained : null,
-      perProject,
-      lastFinishedAt: iso(lastFinished),
-    };
+    return foldWindow(rows);
   }
 
   projects(): Promise<ProjectReading[]> {
@@ -186,16 +91,5 @@ export class DigestRepository {
       jobs_last_autovacuum: iso(row?.last_vacuum),
       notify_lock_waiters: row?.notify_lock_waiters ?? 0,
     };
-  }
-
-  private hasComplaintColumn(): Promise<boolean> {
-    this.complaintColumn ??= this.db.one<{ present: boolean }>(sql.HAS_COMPLAINT_COLUMN).then(
-      (r) => !!r?.present,
-      (err: unknown) => {
-        this.complaintColumn = undefined; // ask again next time
-        throw err;
-      },
-    );
-    return this.complaintColumn;
   }
 }

@@ -199,8 +199,8 @@ describe('ranking', () => {
 
 describe('latency percentiles from the histogram', () => {
   it('reads p50 and p95 within 5 % of the exact values', async () => {
-    const { latencyOf } = await import('../digest.repository.js');
-    const { LATENCY_BUCKETS_PER_E } = await import('../sql/digest.sql.js');
+    const { latencyOf } = await import('../window-fold.js');
+    const { LATENCY_BUCKETS_PER_E } = await import('../sql/window.sql.js');
     // 1 000 latencies from 0.1 s to 10 s, spread evenly in log space.
     const values = Array.from({ length: 1_000 }, (_, i) => 0.1 * 100 ** (i / 999));
     const histogram = new Map<number, number>();

@@ -1,8 +1,7 @@
 /**
- * The digest's readings. Three round trips in all: the live queue, the window, and the
- * database's own statistics. The live queue only touches live rows (the partial indexes);
- * the window reads the jobs created or finished in it once (BRIN on created_at and on
- * finished_at) and aggregates every section in that one pass.
+ * The digest's readings: the live queue, the projects and the database's own statistics. The
+ * live queue only touches live rows (the partial indexes). The window (outcomes, causes,
+ * latency, evidence) has its own file, window.sql.ts, with the hourly rollup it reads.
  */
 
 /**
@@ -30,64 +29,6 @@ export const QUEUE_SNAPSHOT = `
        SELECT channel, attempts, count(*)::int AS count, min(next_retry_at) AS next_retry_at
          FROM live WHERE status = 'retry' GROUP BY channel, attempts) r) AS retries_waiting
   FROM live`;
-
-/** Latency histogram resolution: buckets per factor e (20 → each bucket about 5 % wide). */
-export const LATENCY_BUCKETS_PER_E = 20;
-
-/**
- * Everything about the window starting at $1, in one pass over the jobs created or finished
- * in it (jobs_created_at_brin and jobs_finished_at_brin, a BitmapOr of both; a seq scan when
- * the window covers most of the table), one hash aggregation by
- *   (project, channel, provider, reason, latency bucket)
- * where reason is set on failed jobs only (the error normalised: UUIDs and 3+ digit numbers →
- * #, addresses → <email>, 160 characters) and bucket on sent jobs only (log scale of
- * sent_at − scheduled_at, about 5 % wide). That keeps the groups few (projects × channels ×
- * (causes + buckets)) and the caller folds them into outcomes, projects, top causes and
- * p50/p95 — no sort of the window, no second scan. The "newest job" of a failure cause is the
- * max of a fixed-width "finish time + id" text, which a hash aggregate can compute.
- */
-const windowStats = (complaints: boolean) => `
-  WITH w AS (
-    SELECT project_id, channel, COALESCE(provider, 'none') AS provider, status, finished_at,
-           CASE WHEN status = 'failed' THEN to_char(finished_at AT TIME ZONE 'UTC', 'YYYYMMDDHH24MISSUS') || id::text END AS newest,
-           delivered_at >= $1 AS delivered, bounced_at >= $1 AS bounced,
-           ${complaints ? 'complained_at >= $1' : 'false'} AS complained,
-           COALESCE(finished_at, sent_at, created_at) >= $1 AS done,
-           CASE WHEN status = 'failed' AND COALESCE(finished_at, created_at) >= $1 THEN
-             left(regexp_replace(regexp_replace(COALESCE(NULLIF(error, ''), 'no error recorded'),
-               '[^\\s<>"'',;:()]+@[^\\s<>"'',;:()]+', '<email>', 'g'),
-               '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9]{3,}', '#', 'g'), 160)
-           END AS reason,
-           CASE WHEN sent_at >= scheduled_at AND sent_at >= $1 THEN
-             floor(ln(date_part('epoch', sent_at - scheduled_at) + 0.001) * ${LATENCY_BUCKETS_PER_E})::int
-           END AS bucket
-      FROM jobs
-     WHERE created_at >= $1 OR finished_at >= $1
-  )
-  SELECT project_id, channel, provider, reason, bucket,
-         count(*) FILTER (WHERE done AND status = 'sent')::int      AS sent,
-         count(*) FILTER (WHERE done AND status = 'failed')::int    AS failed,
-         count(*) FILTER (WHERE done AND status = 'bounced')::int   AS bounced,
-         count(*) FILTER (WHERE done AND status = 'cancelled')::int AS cancelled,
-         count(*) FILTER (WHERE delivered)::int                     AS delivered_events,
-         count(*) FILTER (WHERE bounced)::int                       AS bounced_events,
-         count(*) FILTER (WHERE complained)::int                    AS complained_events,
-         count(*)::int AS n,
-         max(finished_at) AS last_finished_at,
-         max(newest) AS newest
-    FROM w
-   GROUP BY project_id, channel, provider, reason, bucket`;
-
-export const WINDOW_STATS = windowStats(false);
-/** For the window's transaction only: enough memory that the aggregation is hashed, not sorted. */
-export const WINDOW_WORK_MEM = `SET LOCAL work_mem = '64MB'`;
-export const WINDOW_STATS_WITH_COMPLAINTS = windowStats(true);
-
-/** Whether jobs has a complained_at column yet (the governance issue adds complaint ingestion). */
-export const HAS_COMPLAINT_COLUMN = `
-  SELECT EXISTS (
-    SELECT 1 FROM information_schema.columns
-     WHERE table_schema = current_schema() AND table_name = 'jobs' AND column_name = 'complained_at') AS present`;
 
 /** Every project with its sender; a handful of rows (primary key scan). */
 export const PROJECTS = `
