@@ -1,3 +1,6 @@
+import { DigestRollup } from '../src/digest/rollup/rollup.service.js';
+import { windowBeforeRollup } from './helpers/digest-window-before-rollup.js';
+import { RecordingConnector, RecordingConnectorModule, permanent, transient } from './helpers/recording-connector.js';
 import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
 
 /**
@@ -167,5 +170,177 @@ describe('GET /v1/admin/digest', () => {
     expect(md).toContain('| channel | provider | sent | failed | bounced | cancelled |');
     expect(md).toContain('invalid number +# for <email> \\| code #');
     expect(md).toContain('## Deliverability');
+  });
+});
+
+/**
+ * The hourly rollup (job_outcome_hourly) against the jobs it summarises: a real drain (sends,
+ * permanent failures, a transient failure retried to success), provider evidence through the
+ * Postmark webhook, then the history moved three hours back so that the rollup, not the jobs
+ * table, answers for it.
+ */
+describe('digest rollup', () => {
+  const USER = 'rollup-hooks';
+  const PASS = 'pm-rollup-0123456789abcdef';
+  let t: TestApp;
+  let project: { id: string; key: string };
+  let sms: RecordingConnector;
+  let rollup: DigestRollup;
+  const emails: { id: string; to: string; messageId?: string }[] = [];
+  const failedSms: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      env: { SMS_PROVIDER: 'recording', POSTMARK_WEBHOOK_USERNAME: USER, POSTMARK_WEBHOOK_PASSWORD: PASS, JOB_RETENTION_DAYS: '0', FAILED_JOB_RETENTION_DAYS: '0' },
+      imports: [RecordingConnectorModule],
+    });
+    project = await t.createProject('rollupco');
+    sms = t.notifyd.app.get(RecordingConnector);
+    rollup = t.notifyd.app.get(DigestRollup);
+  });
+  afterAll(() => t?.close());
+
+  const digest = async (window: string) => (await t.http.get(`/v1/admin/digest?window=${window}`).set('X-Api-Key', ADMIN_KEY)).body;
+  const send = async (channel: 'email' | 'sms', to: string) => {
+    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: [channel], to, subject: 'Hi', body: 'Hello' });
+    expect(res.status).toBe(200);
+    return res.body.job_ids[0] as string;
+  };
+  const postmark = (body: unknown) => t.http.post('/webhooks/postmark').auth(USER, PASS).set('content-type', 'application/json').send(JSON.stringify(body));
+  /** Sums the rollup's rows over every hour, per the digest's sections. */
+  const rolled = () =>
+    t.db.sql(`
+      SELECT channel, provider, sum(sent)::int AS sent, sum(failed)::int AS failed, sum(bounced)::int AS bounced, sum(cancelled)::int AS cancelled,
+             sum(delivered_events)::int AS delivered, sum(bounced_events)::int AS bounced_events, sum(complained_events)::int AS complained
+        FROM job_outcome_hourly WHERE project_id IS NOT NULL GROUP BY channel, provider ORDER BY channel, provider`);
+  /** The same numbers counted directly over jobs. */
+  const counted = () =>
+    t.db.sql(`
+      SELECT channel, COALESCE(provider, 'none') AS provider, count(*) FILTER (WHERE status = 'sent')::int AS sent,
+             count(*) FILTER (WHERE status = 'failed')::int AS failed, count(*) FILTER (WHERE status = 'bounced')::int AS bounced,
+             count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled, count(delivered_at)::int AS delivered,
+             count(bounced_at)::int AS bounced_events, count(complained_at)::int AS complained
+        FROM jobs WHERE finished_at IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2`);
+  const latencySamples = async () => ({
+    rolled: await t.db.sql(`SELECT channel, sum(n)::int AS n FROM job_outcome_hourly WHERE project_id IS NULL GROUP BY channel ORDER BY channel`),
+    counted: await t.db.sql(`SELECT channel, count(*)::int AS n FROM jobs WHERE finished_at IS NOT NULL AND sent_at >= scheduled_at GROUP BY channel ORDER BY channel`),
+  });
+  /** What the digest says next to what the pre-rollup query says over the same rows. */
+  async function expectSameAsBefore(window: string) {
+    const r = await digest(window);
+    const before = await windowBeforeRollup(t.db, r.since);
+    expect(r.outcomes).toEqual(before.outcomes);
+    expect(r.failures).toEqual(before.failures);
+    expect(r.latency).toEqual(before.latency);
+    expect(r.deliverability).toMatchObject({ delivered: before.delivered, bounced: before.bounced, complained: before.complained });
+    expect(r.last_finished_at).toBe(before.lastFinishedAt);
+    expect(r.projects.find((p: { id: string }) => p.id === project.id)).toMatchObject(before.perProject[project.id]);
+    return r;
+  }
+
+  it('after a drain with sends, failures, a retry and webhook evidence, the rolled hours equal a direct count over jobs', async () => {
+    const tries = new Map<string, number>();
+    sms.script = (m, call) => {
+      tries.set(m.recipient, (tries.get(m.recipient) ?? 0) + 1);
+      if (m.recipient.endsWith('0')) return permanent(`HTTP 422: invalid recipient ${m.recipient}`);
+      if (m.recipient.endsWith('1') && tries.get(m.recipient) === 1) return transient('HTTP 503: unavailable');
+      return { ok: true, providerMessageId: `rec_${m.recipient}_${call}` };
+    };
+    for (let i = 0; i < 12; i++) emails.push({ to: `r${i}@customer.example`, id: await send('email', `r${i}@customer.example`) });
+    const smsIds: string[] = [];
+    for (let i = 0; i < 6; i++) smsIds.push(await send('sms', `+3361234567${i}`));
+    await t.worker.drainOnce();
+    // The transient failure is due again in 30 s: make it due now and drain it to success.
+    expect(await t.db.sql(`UPDATE jobs SET run_at = now(), next_retry_at = now() WHERE status = 'retry' RETURNING id`)).toHaveLength(1);
+    await t.worker.drainOnce();
+    failedSms.push(...smsIds.filter((_, i) => i === 0));
+
+    const at = new Date().toISOString();
+    // Postmark identifies an event by (MessageID, RecordType): each job's own message id.
+    const messageIds = new Map((await t.db.sql(`SELECT id, provider_message_id FROM jobs WHERE channel = 'email'`)).map((j) => [j.id as string, j.provider_message_id as string]));
+    for (const e of emails) e.messageId = messageIds.get(e.id)!;
+    for (const e of emails.slice(0, 8)) expect((await postmark({ RecordType: 'Delivery', MessageID: e.messageId, Recipient: e.to, DeliveredAt: at, Metadata: { notifyd_job_id: e.id } })).status).toBe(200);
+    for (const e of emails.slice(8, 10)) {
+      expect((await postmark({ RecordType: 'Bounce', Type: 'HardBounce', TypeCode: 1, MessageID: e.messageId, Email: e.to, Description: 'mailbox not found', Inactive: true, BouncedAt: at, Metadata: { notifyd_job_id: e.id } })).status).toBe(200);
+    }
+    expect((await postmark({ RecordType: 'SpamComplaint', Type: 'SpamComplaint', TypeCode: 512, MessageID: emails[0].messageId, Email: emails[0].to, BouncedAt: at, Metadata: { notifyd_job_id: emails[0].id } })).status).toBe(200);
+
+    // Three hours back: these hours were rolled (empty) at boot. A back-dated write is not an
+    // update the trigger sees as late, so mark the hours as the trigger would.
+    await t.db.sql(`
+      UPDATE jobs SET created_at = created_at - interval '3 hours', scheduled_at = scheduled_at - interval '3 hours', run_at = run_at - interval '3 hours',
+                      sent_at = sent_at - interval '3 hours', finished_at = finished_at - interval '3 hours', delivered_at = delivered_at - interval '3 hours',
+                      bounced_at = bounced_at - interval '3 hours', complained_at = complained_at - interval '3 hours'`);
+    await t.db.sql(`INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT date_trunc('hour', finished_at, 'UTC') FROM jobs WHERE finished_at IS NOT NULL ON CONFLICT DO NOTHING`);
+    // Read from jobs while dirty, from the rollup once re-rolled: the same answer both times.
+    const whileDirty = await expectSameAsBefore('7d');
+    const run = await rollup.run();
+    expect(run.rerolled.length).toBeGreaterThan(0);
+    expect(await t.db.sql(`SELECT hour FROM job_rollup_dirty`)).toEqual([]);
+    const [{ rolled_through }] = await t.db.sql(`SELECT rolled_through FROM job_rollup_state`);
+    expect(new Date(rolled_through).getTime()).toBeGreaterThan(Date.now() - 2 * 3_600_000);
+
+    expect(await rolled()).toEqual(await counted());
+    const samples = await latencySamples();
+    expect(samples.rolled).toEqual(samples.counted);
+    expect(await rolled()).toEqual([
+      { channel: 'email', provider: 'log', sent: 10, failed: 0, bounced: 2, cancelled: 0, delivered: 8, bounced_events: 2, complained: 1 },
+      { channel: 'sms', provider: 'recording', sent: 5, failed: 1, bounced: 0, cancelled: 0, delivered: 0, bounced_events: 0, complained: 0 },
+    ]);
+    const r = await expectSameAsBefore('7d');
+    expect(r.outcomes).toEqual(whileDirty.outcomes);
+    // The retried SMS counts once, as sent; the failure cause names the permanent refusal.
+    expect(r.outcomes.find((o: { channel: string }) => o.channel === 'sms')).toMatchObject({ sent: 5, failed: 1 });
+    expect(r.failures).toEqual([expect.objectContaining({ channel: 'sms', reason: 'HTTP #: invalid recipient +#', count: 1, sample_job_id: failedSms[0] })]);
+    expect(r.deliverability).toMatchObject({ delivered: 8, bounced: 2, complained: 1 });
+    await expectSameAsBefore('30d');
+    await expectSameAsBefore('24h');
+  });
+
+  it('late evidence and a manual retry mark the rolled hour dirty: the digest stays exact and the next run re-rolls it', async () => {
+    // A delivery report for a job of a rolled hour (three hours ago).
+    const late = emails[10];
+    expect((await postmark({ RecordType: 'Delivery', MessageID: late.messageId, Recipient: late.to, DeliveredAt: new Date().toISOString(), Metadata: { notifyd_job_id: late.id } })).status).toBe(200);
+    // A failed SMS retried by hand: it leaves its old hour and will be sent in this one.
+    expect((await t.http.post(`/v1/admin/jobs/${failedSms[0]}/retry`).set('X-Api-Key', ADMIN_KEY)).status).toBe(200);
+    expect((await t.db.sql(`SELECT hour FROM job_rollup_dirty`)).length).toBeGreaterThan(0);
+
+    let r = await expectSameAsBefore('24h');
+    expect(r.deliverability.delivered).toBe(9);
+    expect(r.outcomes.find((o: { channel: string }) => o.channel === 'sms')).toMatchObject({ sent: 5, failed: 0 });
+
+    sms.reset();
+    await t.worker.drainOnce();
+    r = await expectSameAsBefore('24h');
+    expect(r.outcomes.find((o: { channel: string }) => o.channel === 'sms')).toMatchObject({ sent: 6, failed: 0 });
+
+    const run = await rollup.run();
+    expect(run.rerolled).toHaveLength(1);
+    expect(await t.db.sql(`SELECT hour FROM job_rollup_dirty`)).toEqual([]);
+    r = await expectSameAsBefore('24h');
+    expect(r.outcomes.find((o: { channel: string }) => o.channel === 'sms')).toMatchObject({ sent: 6, failed: 0 });
+    // The rolled hours hold the retried job no more; it now finishes in the current hour.
+    const rolledSms = (await rolled()).find((x) => x.channel === 'sms');
+    expect(rolledSms).toMatchObject({ sent: 5, failed: 0 });
+    await expectSameAsBefore('7d');
+  });
+
+  it('a run is idempotent: rolling again changes no row', async () => {
+    const before = await t.db.sql(`SELECT * FROM job_outcome_hourly ORDER BY hour, channel, project_id, provider, reason, bucket`);
+    await t.db.sql(`INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT hour FROM job_outcome_hourly ON CONFLICT DO NOTHING`);
+    await rollup.run();
+    expect(await t.db.sql(`SELECT * FROM job_outcome_hourly ORDER BY hour, channel, project_id, provider, reason, bucket`)).toEqual(before);
+  });
+
+  it('rolled hours outlive the retention purge: the 7d digest still counts purged jobs', async () => {
+    const before = await digest('7d');
+    // What the retention purge deletes (PURGE_FINISHED): finished jobs, here those of the rolled hours.
+    const purged = await t.db.sql(`DELETE FROM jobs WHERE finished_at < now() - interval '2 hours' RETURNING id`);
+    expect(purged.length).toBeGreaterThan(0);
+    const after = await digest('7d');
+    expect(after.outcomes).toEqual(before.outcomes);
+    expect(after.failures).toEqual(before.failures);
+    expect(after.latency).toEqual(before.latency);
+    expect(after.deliverability).toEqual(before.deliverability);
   });
 });
