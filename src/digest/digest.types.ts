@@ -98,7 +98,7 @@ export interface LatencyRow {
 export interface Deliverability {
   delivered: number;
   bounced: number;
-  /** null when this instance records no complaints (no complaint column or events yet). */
+  /** Complaints among the window's jobs (complained_at); a number since migration 48, typed nullable for reports of older versions. */
   complained: number | null;
   /** bounced / (delivered + bounced) × 100, 2 decimals; null without events. */
   bounce_rate_percent: number | null;
