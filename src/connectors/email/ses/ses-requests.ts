@@ -1,4 +1,3 @@
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { type EmailContent, formatAddress } from '../email-content.js';
 import { mimeOptions } from '../mime-options.js';
 
@@ -26,8 +25,13 @@ export function simpleEmailRequest(email: EmailContent, configurationSet: string
   };
 }
 
-/** `POST /v2/email/outbound-emails` with Raw content: the MIME message nodemailer builds (attachments). */
+/**
+ * `POST /v2/email/outbound-emails` with Raw content: the MIME message nodemailer builds
+ * (attachments). nodemailer is imported here, on the first message with attachments, so an
+ * SES worker that sends none never loads it.
+ */
 export async function rawEmailRequest(email: EmailContent, configurationSet: string | undefined): Promise<Record<string, unknown>> {
+  const { default: MailComposer } = await import('nodemailer/lib/mail-composer/index.js');
   const mime = await new MailComposer(mimeOptions(email)).compile().build();
   return {
     FromEmailAddress: formatAddress(email.from),

@@ -1,5 +1,4 @@
 import { Inject } from '@nestjs/common';
-import aws4 from 'aws4';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { SesSettings } from '../../../config/sections/email-providers.config.js';
@@ -93,8 +92,9 @@ export class SesConnector implements Connector {
     });
   }
 
-  /** One SigV4-signed JSON POST to the SES v2 endpoint. */
-  private post(path: string, body: Record<string, unknown>): Promise<ProviderAnswer> {
+  /** One SigV4-signed JSON POST to the SES v2 endpoint. aws4 is imported on first use (cached by the module loader). */
+  private async post(path: string, body: Record<string, unknown>): Promise<ProviderAnswer> {
+    const { default: aws4 } = await import('aws4');
     const url = new URL(`${this.settings.baseUrl}${path}`);
     const signed = aws4.sign(
       { host: url.host, path: url.pathname, method: 'POST', service: 'ses', region: this.settings.region, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } },

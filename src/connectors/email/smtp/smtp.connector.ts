@@ -1,6 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import { Inject } from '@nestjs/common';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { SmtpSettings } from '../../../config/sections/email-providers.config.js';
@@ -17,13 +17,14 @@ import { classifySmtpError, type SmtpFailure } from './smtp-errors.js';
  * Reply-To, Cc, a Message-ID stable across retries (`<job id@sender domain>`, so a receiver can
  * drop a duplicate after an at-least-once resend), multipart/alternative text + HTML inside
  * multipart/mixed with the attachments, the caller's headers, optional DKIM signature.
- * One message per call (batchMax 1); connections are pooled and reused.
+ * One message per call (batchMax 1); connections are pooled and reused. nodemailer (~25 MB
+ * resident) is imported on the first send, so a process that never sends over SMTP never loads it.
  */
 export class SmtpConnector implements Connector {
   readonly channel = 'email' as const;
   readonly provider = 'smtp';
   readonly batchMax = 1;
-  private transporter: Transporter | undefined;
+  private transporter: Promise<Transporter> | undefined;
 
   constructor(
     private readonly settings: SmtpSettings,
@@ -54,14 +55,14 @@ export class SmtpConnector implements Connector {
 
   /** Closes pooled connections (tests, shutdown). */
   close(): void {
-    this.transporter?.close();
+    void this.transporter?.then((t) => t.close(), () => undefined);
     this.transporter = undefined;
   }
 
   private async sendOne(email: EmailContent): Promise<DeliveryResult> {
     const options = mimeOptions(email);
     try {
-      const info = await this.transport().sendMail(options);
+      const info = await (await this.transport()).sendMail(options);
       // With Cc, the relay may accept the message for some recipients and refuse the main one.
       const refused = (info.rejected as unknown[]).map(String).includes(email.to);
       if (refused) {
@@ -75,11 +76,15 @@ export class SmtpConnector implements Connector {
     }
   }
 
-  private transport(): Transporter {
-    if (this.transporter) return this.transporter;
+  private transport(): Promise<Transporter> {
+    return (this.transporter ??= this.createTransport());
+  }
+
+  private async createTransport(): Promise<Transporter> {
+    const { default: nodemailer } = await import('nodemailer');
     const s = this.settings;
     const dkim = s.dkim?.domain && s.dkim.selector && s.dkim.privateKey ? { domainName: s.dkim.domain, keySelector: s.dkim.selector, privateKey: s.dkim.privateKey } : undefined;
-    this.transporter = nodemailer.createTransport({
+    return nodemailer.createTransport({
       pool: true,
       maxConnections: 5,
       host: s.host,
@@ -94,7 +99,6 @@ export class SmtpConnector implements Connector {
       tls: { rejectUnauthorized: !s.tlsInsecure },
       dkim,
     });
-    return this.transporter;
   }
 }
 

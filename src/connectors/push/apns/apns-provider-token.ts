@@ -1,4 +1,5 @@
-import { importPKCS8, SignJWT } from 'jose';
+// jose is imported when the first token is signed: a process without this platform never loads it.
+import type { importPKCS8 } from 'jose';
 import type { ApnsConfig } from '../../../config/sections/push-providers.config.js';
 
 /**
@@ -33,6 +34,7 @@ export class ApnsProviderToken {
 
   private sign(): Promise<string> {
     this.signing ??= (async () => {
+      const { importPKCS8, SignJWT } = await import('jose');
       this.key ??= importPKCS8(this.config.privateKey, 'ES256');
       // Strictly later than the previous iat, so that a renewal never reproduces the refused token.
       const iat = Math.max(Math.floor(this.now() / 1000), (this.current?.iat ?? 0) + 1);

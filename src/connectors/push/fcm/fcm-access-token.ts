@@ -1,4 +1,5 @@
-import { importPKCS8, SignJWT } from 'jose';
+// jose is imported when the first token is signed: a process without this platform never loads it.
+import type { importPKCS8 } from 'jose';
 import type { FcmConfig } from '../../../config/sections/push-providers.config.js';
 import type { Fetcher } from '../../json-http.js';
 import { parseRetryAfter } from '../../http-outcome.js';
@@ -40,6 +41,7 @@ export class FcmAccessTokens {
   }
 
   private async exchange(): Promise<string> {
+    const { importPKCS8, SignJWT } = await import('jose');
     this.key ??= importPKCS8(this.config.privateKey, 'RS256');
     const issuedAt = Math.floor(this.now() / 1000);
     const assertion = await new SignJWT({ scope: FCM_SCOPE })

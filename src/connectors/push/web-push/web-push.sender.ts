@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Agent } from 'node:https';
-import webpush from 'web-push';
+import type WebPush from 'web-push';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import { headerLookup } from '../../http-outcome.js';
@@ -21,13 +21,16 @@ const TOPIC = /^[A-Za-z0-9_-]{1,32}$/;
  * encrypted (aes128gcm) for the subscription's keys and signed with the instance's VAPID key.
  * Endpoints were supplied by browsers, so each one is checked again (https, allow-listed push
  * service, no private IP literal) and connected through the SSRF guard's agent, which checks
- * every address the host resolves to; the library never follows redirects.
+ * every address the host resolves to; the library never follows redirects. The library is
+ * imported on the first send, so a process without web push configured never loads it.
  */
 @Injectable()
 export class WebPushSender implements PlatformSender, OnModuleDestroy {
   readonly platform = 'web' as const;
   readonly configureHint = 'VAPID_PRIVATE_KEY and VAPID_SUBJECT';
   private agent: Agent | undefined;
+  /** The web-push module, once the first send has loaded it. */
+  private lib: typeof WebPush | undefined;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -62,6 +65,7 @@ export class WebPushSender implements PlatformSender, OnModuleDestroy {
       data: n.data,
     });
     try {
+      const webpush = (this.lib ??= (await import('web-push')).default);
       const res = await webpush.sendNotification({ endpoint: device.endpoint!, keys: { p256dh: device.p256dh!, auth: device.auth! } }, payload, {
         vapidDetails: { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
         ...(n.ttlSecs !== undefined ? { TTL: n.ttlSecs } : {}),
@@ -79,7 +83,7 @@ export class WebPushSender implements PlatformSender, OnModuleDestroy {
   }
 
   private classify(err: unknown): ProviderError {
-    if (err instanceof webpush.WebPushError) {
+    if (this.lib && err instanceof this.lib.WebPushError) {
       return classifyWebPushRefusal(err.statusCode, headerLookup((err.headers ?? {}) as Record<string, string>), err.body ?? '');
     }
     if (err instanceof UnsafeUrlError) return ProviderError.permanent(`web push endpoint refused before connecting: ${err.message}`);
@@ -93,3 +97,4 @@ export class WebPushSender implements PlatformSender, OnModuleDestroy {
     return this.agent;
   }
 }
+

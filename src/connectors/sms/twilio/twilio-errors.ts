@@ -1,6 +1,6 @@
 import { headerLookup, parseRetryAfter } from '../../http-outcome.js';
 import { ProviderError } from '../../provider-error.js';
-import { TwilioHttpError } from './twilio-transport.js';
+import { TwilioHttpError } from './twilio-http-error.js';
 
 type Rule = { kind: 'rate_limited' | 'transient' | 'permanent'; dead?: boolean; advice?: string };
 

@@ -1,7 +1,6 @@
-import twilio from 'twilio';
+import type { Twilio } from 'twilio';
 import type { DeliveryResult } from '../../connector.js';
 import { classifyTwilioError } from './twilio-errors.js';
-import { TwilioTransport } from './twilio-transport.js';
 
 export interface TwilioAccount {
   accountSid?: string;
@@ -22,10 +21,11 @@ export interface TwilioMessage {
 
 /**
  * The Twilio Messages API through the official SDK, shared by the SMS and WhatsApp connectors.
- * The SDK client is built on first use, so an unconfigured account costs nothing at boot.
+ * The SDK (~30 MB resident once loaded) is imported and its client built on first use, so a
+ * process with no Twilio account configured, or one that never sends through it, never loads it.
  */
 export class TwilioMessages {
-  private client: twilio.Twilio | undefined;
+  private client: Promise<Twilio> | undefined;
 
   constructor(
     private readonly account: TwilioAccount,
@@ -41,7 +41,7 @@ export class TwilioMessages {
 
   async create(message: TwilioMessage): Promise<DeliveryResult> {
     try {
-      const created = await this.sdk().messages.create({
+      const created = await (await this.sdk()).messages.create({
         from: message.from,
         to: message.to,
         ...(message.body !== undefined ? { body: message.body } : {}),
@@ -55,14 +55,16 @@ export class TwilioMessages {
     }
   }
 
-  private sdk(): twilio.Twilio {
-    if (!this.client) {
-      this.client = twilio(this.account.accountSid, this.account.authToken, {
-        accountSid: this.account.accountSid,
-        httpClient: new TwilioTransport(this.account.apiBase, this.timeoutMs),
-        autoRetry: false,
-      });
-    }
-    return this.client;
+  private sdk(): Promise<Twilio> {
+    return (this.client ??= this.load());
+  }
+
+  private async load(): Promise<Twilio> {
+    const [{ default: twilio }, { TwilioTransport }] = await Promise.all([import('twilio'), import('./twilio-transport.js')]);
+    return twilio(this.account.accountSid, this.account.authToken, {
+      accountSid: this.account.accountSid,
+      httpClient: new TwilioTransport(this.account.apiBase, this.timeoutMs),
+      autoRetry: false,
+    });
   }
 }
