@@ -17,7 +17,6 @@ import { GovernanceModule } from './governance/governance.module.js';
 import { HealthModule } from './health/health.module.js';
 import { InboxModule } from './inbox/inbox.module.js';
 import { JobsModule } from './jobs/jobs.module.js';
-import { McpModule } from './mcp/mcp.module.js';
 import { ObservabilityModule } from './observability/observability.module.js';
 import { PacingModule } from './pacing/pacing.module.js';
 import { PeriodicModule } from './periodic/periodic.module.js';
@@ -38,7 +37,11 @@ export interface AppModuleOptions {
   imports?: ModuleMetadata['imports'];
 }
 
-/** The whole application; config and database are opened before Nest starts (see main.ts). */
+/**
+ * The application without its HTTP surface: every service, the worker and the scheduled work.
+ * A worker replica runs exactly this; api and all replicas add AppHttpModule (controllers and
+ * MCP). Config and database are opened before Nest starts (see main.ts).
+ */
 @Module({})
 export class AppModule {
   static forRoot(options: AppModuleOptions): DynamicModule {
@@ -66,7 +69,6 @@ export class AppModule {
         JobsModule,
         DigestModule,
         ObservabilityModule,
-        McpModule,
         WebhooksModule,
         WorkflowsModule,
         InboxModule,

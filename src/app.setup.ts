@@ -66,7 +66,7 @@ export async function buildOpenApiDocument(app: NestFastifyApplication) {
   });
 }
 
-/** Pipes, filters, request ids, role gate and API docs: shared by main.ts and the e2e tests. */
+/** Pipes, filters, request ids and API docs of the api and all roles (a worker has no Fastify app: see main.ts). */
 export async function setupApp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
@@ -82,22 +82,9 @@ export async function setupApp(app: NestFastifyApplication, config: AppConfig): 
   });
   // Provider webhooks verify signatures over the bytes received, before any parsing.
   keepRawBodyOnMarkedRoutes(fastify, config.server.bodyLimitBytes);
-  if (config.server.role === 'worker') {
-    // A worker replica serves only its health checks; API calls belong to api replicas.
-    fastify.addHook('onRequest', async (request, reply) => {
-      if (!request.url.startsWith('/v1/health')) {
-        await reply.status(404).send({
-          error: 'not_found',
-          message: 'This instance runs NOTIFYD_ROLE=worker and serves only /v1/health; send API calls to an api instance.',
-        });
-      }
-    });
-  }
   // Every method the API uses: @fastify/cors allows only GET, HEAD and POST by default, and the
   // inbox web component marks messages read with PATCH from the product's own origin.
   app.enableCors({ origin: config.server.corsOrigins.length ? config.server.corsOrigins : true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] });
-  // A worker replica serves no API, so it builds no API document (a few tens of MB of heap).
-  if (config.server.role === 'worker') return;
   const document = await buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', customSiteTitle: 'notifyd API' });
 }

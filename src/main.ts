@@ -1,15 +1,15 @@
 import 'reflect-metadata';
-import type { LoggerService, ModuleMetadata } from '@nestjs/common';
+import type { INestApplicationContext, LoggerService, ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
-import { fastifyOptions, setupApp } from './app.setup.js';
 import { type AppConfig, loadConfig } from './config/app-config.js';
 import { type Database, openDatabase } from './database/database.js';
 import { runMigrations } from './database/migration-runner.js';
 import { devBanner, loadOrCreateDevCredentials, type DevCredentials } from './dev-credentials.js';
 import { loadExtensionModules } from './extensions/load-extension-modules.js';
-import { createLogger, PinoLogger } from './logger.js';
+import { HealthService } from './health/health.service.js';
+import { WorkerHealthServer } from './health/worker-health.server.js';
+import { createLogger } from './logger.js';
 import { ProjectsService } from './projects/projects.service.js';
 import { SubscribersService } from './subscribers/subscribers.service.js';
 
@@ -23,7 +23,8 @@ export interface StartOptions {
 }
 
 export interface Notifyd {
-  app: NestFastifyApplication;
+  /** The Nest application: a Fastify app for the api and all roles, an application context for a worker. */
+  app: INestApplicationContext;
   config: AppConfig;
   database: Database;
   /** Base URL when listening. */
@@ -32,9 +33,19 @@ export interface Notifyd {
   close(): Promise<void>;
 }
 
+/** The URL a local client uses: a wildcard bind address is reached on loopback. */
+function baseUrl(config: AppConfig, port: number): string {
+  const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
+  return `http://${host}:${port}`;
+}
+
 /**
  * Boot order: config → database (embedded if DATABASE_URL is unset) → migrations under an
  * advisory lock → Nest app → listen. Every step fails with a message that names the fix.
+ *
+ * NOTIFYD_ROLE=worker boots AppModule as an application context, without Fastify, controllers,
+ * DTOs, @nestjs/swagger or MCP (http-app.ts is never imported), and answers its health probes
+ * with a node:http server: the worker's resident memory is what issue 9 measures.
  */
 export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd> {
   const env = options.env ?? process.env;
@@ -51,19 +62,29 @@ export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd>
   // An enterprise team's own modules (NOTIFYD_MODULES), loaded before anything is opened.
   const extensions = await loadExtensionModules(config.extensions.modules);
   const database = await openDatabase(config.database, log);
-  let app: NestFastifyApplication | undefined;
+  const appModule = (extra: ModuleMetadata['imports'] = []) =>
+    AppModule.forRoot({ config, database, imports: [...extra, ...(options.imports ?? []), ...extensions] });
+  let app: INestApplicationContext | undefined;
+  let healthServer: WorkerHealthServer | undefined;
   try {
     if (config.database.migrateOnBoot) {
       const applied = await runMigrations(database.dataSource);
       if (applied.length) log.log(`applied migrations: ${applied.join(', ')}`, 'Database');
     }
-    app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.forRoot({ config, database, imports: [...(options.imports ?? []), ...extensions] }),
-      new FastifyAdapter(fastifyOptions(config, logger instanceof PinoLogger ? logger.pino : undefined)),
-      { logger: logger === false ? false : logger, abortOnError: false },
-    );
-    await setupApp(app, config);
-    await app.init();
+    const nestLogger = logger === false ? false : logger;
+    let listen: () => Promise<number>;
+    if (config.server.role === 'worker') {
+      // createApplicationContext runs the lifecycle hooks (the worker starts in them) like app.init().
+      const context = await NestFactory.createApplicationContext(appModule(), { logger: nestLogger, abortOnError: false });
+      app = context;
+      listen = () => (healthServer = new WorkerHealthServer(context.get(HealthService))).listen(config.server.port, config.server.host);
+    } else {
+      const { createHttpApp, listenHttpApp } = await import('./http-app.js');
+      const http = await createHttpApp(appModule, config, nestLogger);
+      app = http;
+      await http.init();
+      listen = () => listenHttpApp(http, config);
+    }
     if (credentials) {
       await app.get(ProjectsService).ensureProject('default', 'Default project', credentials.defaultProjectKey);
       // The banner's curl sends an in-app message to "alice": she exists so that it is delivered.
@@ -72,26 +93,26 @@ export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd>
 
     let url: string | undefined;
     if (options.listen !== false) {
-      await app.listen({ port: config.server.port, host: config.server.host });
-      const address = app.getHttpServer().address();
-      const port = typeof address === 'object' && address ? address.port : config.server.port;
-      const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
-      url = `http://${host}:${port}`;
+      url = baseUrl(config, await listen());
       log.log(`listening on ${url} (role ${config.server.role})`, 'notifyd');
       if (credentials) process.stdout.write(`${devBanner(url, database.embedded?.dataDir ?? config.database.dataDir, credentials)}\n`);
     }
 
     let closing: Promise<void> | undefined;
     const started = app;
-    return {
-      app: started,
-      config,
-      database,
-      url,
-      close: () => (closing ??= started.close().finally(() => database.close())),
+    // The worker drains inside app.close(); its health server answers until that is done.
+    const close = async () => {
+      try {
+        await started.close();
+      } finally {
+        await healthServer?.close();
+        await database.close();
+      }
     };
+    return { app: started, config, database, url, close: () => (closing ??= close()) };
   } catch (err) {
     await app?.close().catch(() => undefined);
+    await healthServer?.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw err;
   }

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { BreakerFailoverState } from './breaker-failover-state.js';
-import { DigestController } from './digest.controller.js';
 import { DigestRepository } from './digest.repository.js';
 import { DigestService } from './digest.service.js';
 import { FAILOVER_STATE } from './failover-state.js';
@@ -16,7 +15,6 @@ import { DigestRollup } from './rollup/rollup.service.js';
  */
 @Module({
   imports: [WebhooksModule],
-  controllers: [DigestController],
   providers: [DigestRepository, DigestService, DigestSender, DigestNotifier, RollupRepository, DigestRollup, { provide: FAILOVER_STATE, useClass: BreakerFailoverState }],
   exports: [DigestService, DigestNotifier, DigestRollup],
 })

@@ -1,25 +1,17 @@
 import { Global, Module } from '@nestjs/common';
 import { GovernanceService } from './governance.service.js';
-import { AdminSuppressionsController } from './suppressions/admin-suppressions.controller.js';
-import { SuppressionsController } from './suppressions/suppressions.controller.js';
 import { SuppressionsRepository } from './suppressions/suppressions.repository.js';
 import { SuppressionsService } from './suppressions/suppressions.service.js';
-import { SendWindowsController } from './send-windows/send-windows.controller.js';
 import { SendWindowsRepository } from './send-windows/send-windows.repository.js';
 import { SendWindowsService } from './send-windows/send-windows.service.js';
-import { CapsController } from './caps/caps.controller.js';
 import { CapsRepository } from './caps/caps.repository.js';
 import { CapsService } from './caps/caps.service.js';
-import { SegmentsController } from './segments/segments.controller.js';
 import { SegmentsRepository } from './segments/segments.repository.js';
 import { SegmentsService } from './segments/segments.service.js';
 import { SubscribersModule } from '../subscribers/subscribers.module.js';
-import { PreferencesController } from './preferences/preferences.controller.js';
 import { PreferencesRepository } from './preferences/preferences.repository.js';
 import { PreferencesService } from './preferences/preferences.service.js';
-import { UnsubscribeController } from './unsubscribe/unsubscribe.controller.js';
 import { UnsubscribeService } from './unsubscribe/unsubscribe.service.js';
-import { TrackingController } from './tracking/tracking.controller.js';
 import { TrackingService } from './tracking/tracking.service.js';
 
 /**
@@ -29,18 +21,6 @@ import { TrackingService } from './tracking/tracking.service.js';
 @Global()
 @Module({
   imports: [SubscribersModule],
-  controllers: [
-    SuppressionsController,
-    AdminSuppressionsController,
-    // Issue 6b: send windows, per-recipient caps.
-    SendWindowsController,
-    CapsController,
-    SegmentsController,
-    // Issue 6a: preferences.
-    PreferencesController,
-    UnsubscribeController,
-    TrackingController,
-  ],
   providers: [
     GovernanceService,
     SuppressionsRepository,
@@ -67,6 +47,7 @@ import { TrackingService } from './tracking/tracking.service.js';
     SegmentsService,
     PreferencesService,
     TrackingService,
+    UnsubscribeService,
   ],
 })
 export class GovernanceModule {}

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { HealthController } from './health.controller.js';
 import { HealthService } from './health.service.js';
 
-@Module({ controllers: [HealthController], providers: [HealthService] })
+/** HealthService: the probes' answers, served by HealthController (api) or WorkerHealthServer (worker). */
+@Module({ providers: [HealthService], exports: [HealthService] })
 export class HealthModule {}

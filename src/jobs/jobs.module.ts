@@ -1,13 +1,10 @@
 import { Module } from '@nestjs/common';
 import { SubscribersModule } from '../subscribers/subscribers.module.js';
-import { AdminJobsController } from './admin-jobs.controller.js';
 import { BatchService } from './batch.service.js';
 import { EnqueueEvents } from './enqueue-events.js';
 import { EnqueueService } from './enqueue.service.js';
-import { JobsController } from './jobs.controller.js';
 import { JobsRepository } from './jobs.repository.js';
 import { JobsService } from './jobs.service.js';
-import { SendController } from './send.controller.js';
 import { DeliveryEvents } from './worker/delivery-events.js';
 import { Dispatcher } from './worker/dispatcher.js';
 import { MaintenanceService } from './worker/maintenance.service.js';
@@ -22,7 +19,6 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
 /** The queue: enqueue (send, batch), job reads and steering, and the worker that drains it. */
 @Module({
   imports: [SubscribersModule],
-  controllers: [SendController, JobsController, AdminJobsController],
   providers: [
     JobsRepository,
     EnqueueService,
@@ -40,6 +36,6 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
     JobEndSignals,
     OutcomeWaitService,
   ],
-  exports: [EnqueueService, BatchService, JobsService, WorkerService, WorkerWakeup, MaintenanceService, DeliveryEvents, EnqueueEvents],
+  exports: [EnqueueService, BatchService, JobsService, OutcomeWaitService, WorkerService, WorkerWakeup, MaintenanceService, DeliveryEvents, EnqueueEvents],
 })
 export class JobsModule {}

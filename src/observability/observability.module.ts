@@ -1,16 +1,13 @@
 import { Global, Module } from '@nestjs/common';
 import { JobsModule } from '../jobs/jobs.module.js';
-import { MetricsController } from './metrics/metrics.controller.js';
 import { MetricsService } from './metrics/metrics.service.js';
 import { QueueGaugesTask } from './metrics/queue-gauges.task.js';
-import { TemplateMetricsController } from './template-metrics/template-metrics.controller.js';
 import { TemplateMetricsService } from './template-metrics/template-metrics.service.js';
 
 /** Metrics (Prometheus, one registry per app), the queue gauges computed once per tick, the template funnel. */
 @Global()
 @Module({
   imports: [JobsModule],
-  controllers: [MetricsController, TemplateMetricsController],
   providers: [MetricsService, QueueGaugesTask, TemplateMetricsService],
   exports: [MetricsService, TemplateMetricsService],
 })

@@ -1,5 +1,4 @@
 import { Global, Module } from '@nestjs/common';
-import { AdminLanesController } from './admin-lanes.controller.js';
 import { LaneStateService } from './lane-state.service.js';
 import { PacingRepository } from './pacing.repository.js';
 import { PacingService } from './pacing.service.js';
@@ -11,7 +10,6 @@ import { PacingService } from './pacing.service.js';
  */
 @Global()
 @Module({
-  controllers: [AdminLanesController],
   providers: [PacingRepository, PacingService, LaneStateService],
   exports: [PacingService, LaneStateService],
 })

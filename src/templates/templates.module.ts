@@ -2,7 +2,6 @@ import { Global, Module } from '@nestjs/common';
 import { SubscribersModule } from '../subscribers/subscribers.module.js';
 import { TemplateEngine } from './template-engine.js';
 import { TemplateRenderer } from './template-renderer.js';
-import { TemplatesController } from './templates.controller.js';
 import { TemplatesRepository } from './templates.repository.js';
 import { TemplatesService } from './templates.service.js';
 
@@ -10,7 +9,6 @@ import { TemplatesService } from './templates.service.js';
 @Global()
 @Module({
   imports: [SubscribersModule],
-  controllers: [TemplatesController],
   providers: [TemplatesRepository, TemplatesService, TemplateEngine, TemplateRenderer],
   exports: [TemplatesService, TemplateRenderer],
 })

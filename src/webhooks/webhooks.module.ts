@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
 import { JobsModule } from '../jobs/jobs.module.js';
-import { AdminWebhooksController } from './admin-webhooks.controller.js';
 import { WebhookDeliveryWorker } from './delivery/webhook-delivery.worker.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
 import { WebhookDigestSource } from './webhook-digest.source.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { WebhookEvents } from './webhook-events.service.js';
-import { WebhooksController } from './webhooks.controller.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 
 /**
@@ -16,7 +14,6 @@ import { WebhooksRepository } from './webhooks.repository.js';
  */
 @Module({
   imports: [JobsModule],
-  controllers: [WebhooksController, AdminWebhooksController],
   providers: [WebhooksRepository, WebhookSender, WebhookDeliveryWorker, WebhookEvents, WebhookEndpointsService, WebhookDigestSource],
   exports: [WebhookEvents, WebhookDigestSource, WebhookEndpointsService],
 })

@@ -3,14 +3,12 @@ import { JobsModule } from '../jobs/jobs.module.js';
 import { SubscribersModule } from '../subscribers/subscribers.module.js';
 import { RunExecutor } from './engine/run-executor.js';
 import { WorkflowEngine } from './engine/workflow-engine.js';
-import { WorkflowsController } from './workflows.controller.js';
 import { WorkflowsRepository } from './workflows.repository.js';
 import { WorkflowsService } from './workflows.service.js';
 
 /** Event-triggered workflows: definitions, triggers, runs resumed by the worker role. */
 @Module({
   imports: [JobsModule, SubscribersModule],
-  controllers: [WorkflowsController],
   providers: [WorkflowsRepository, RunExecutor, WorkflowEngine, WorkflowsService],
   exports: [WorkflowEngine, WorkflowsService],
 })

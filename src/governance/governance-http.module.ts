@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AdminSuppressionsController } from './suppressions/admin-suppressions.controller.js';
+import { CapsController } from './caps/caps.controller.js';
+import { PreferencesController } from './preferences/preferences.controller.js';
+import { SegmentsController } from './segments/segments.controller.js';
+import { SendWindowsController } from './send-windows/send-windows.controller.js';
+import { SuppressionsController } from './suppressions/suppressions.controller.js';
+import { TrackingController } from './tracking/tracking.controller.js';
+import { UnsubscribeController } from './unsubscribe/unsubscribe.controller.js';
+import { GovernanceModule } from './governance.module.js';
+
+/** GovernanceModule's HTTP routes. Only api and all replicas load it (see app-http.module.ts). */
+@Module({ imports: [GovernanceModule], controllers: [SuppressionsController, AdminSuppressionsController, SendWindowsController, CapsController, SegmentsController, PreferencesController, UnsubscribeController, TrackingController] })
+export class GovernanceHttpModule {}

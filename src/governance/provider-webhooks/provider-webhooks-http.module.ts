@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { PostmarkWebhookController } from './postmark-webhook.controller.js';
+import { ResendWebhookController } from './resend-webhook.controller.js';
+import { SendgridWebhookController } from './sendgrid-webhook.controller.js';
+import { SesWebhookController } from './ses-webhook.controller.js';
+import { TwilioWebhookController } from './twilio-webhook.controller.js';
+import { WhatsAppWebhookController } from './whatsapp-webhook.controller.js';
+import { ProviderWebhooksModule } from './provider-webhooks.module.js';
+
+/** ProviderWebhooksModule's HTTP routes. Only api and all replicas load it (see app-http.module.ts). */
+@Module({ imports: [ProviderWebhooksModule], controllers: [ResendWebhookController, PostmarkWebhookController, TwilioWebhookController, WhatsAppWebhookController, SendgridWebhookController, SesWebhookController] })
+export class ProviderWebhooksHttpModule {}

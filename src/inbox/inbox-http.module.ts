@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { SubscribersModule } from '../subscribers/subscribers.module.js';
+import { InboxAuthGuard } from './auth/inbox-auth.guard.js';
+import { SubscriberTokens } from './auth/subscriber-tokens.js';
+import { InboxStreamController } from './inbox-stream.controller.js';
+import { InboxController } from './inbox.controller.js';
+import { InboxModule } from './inbox.module.js';
+import { InboxStreamService } from './stream/inbox-stream.service.js';
+import { StreamTickets } from './stream/stream-tickets.js';
+import { SubscriberTokensController } from './subscriber-tokens.controller.js';
+import { InboxWidgetController } from './web/inbox-widget.controller.js';
+
+/**
+ * InboxModule's HTTP side: the API, subscriber tokens, the SSE stream with replay and the web
+ * component. Only api and all replicas load it (see app-http.module.ts).
+ */
+@Module({
+  imports: [InboxModule, SubscribersModule],
+  controllers: [InboxController, InboxStreamController, SubscriberTokensController, InboxWidgetController],
+  providers: [InboxStreamService, StreamTickets, SubscriberTokens, InboxAuthGuard],
+})
+export class InboxHttpModule {}

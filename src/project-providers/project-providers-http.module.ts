@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { ProjectProvidersController } from './project-providers.controller.js';
+import { ProjectProvidersModule } from './project-providers.module.js';
+
+/** ProjectProvidersModule's HTTP routes. Only api and all replicas load it (see app-http.module.ts). */
+@Module({ imports: [ProjectProvidersModule], controllers: [ProjectProvidersController] })
+export class ProjectProvidersHttpModule {}

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { SubscribersController } from './subscribers.controller.js';
+import { SubscribersModule } from './subscribers.module.js';
+
+/** SubscribersModule's HTTP routes. Only api and all replicas load it (see app-http.module.ts). */
+@Module({ imports: [SubscribersModule], controllers: [SubscribersController] })
+export class SubscribersHttpModule {}

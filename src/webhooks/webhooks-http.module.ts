@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { AdminWebhooksController } from './admin-webhooks.controller.js';
+import { WebhooksController } from './webhooks.controller.js';
+import { WebhooksModule } from './webhooks.module.js';
+
+/** WebhooksModule's HTTP routes. Only api and all replicas load it (see app-http.module.ts). */
+@Module({ imports: [WebhooksModule], controllers: [WebhooksController, AdminWebhooksController] })
+export class WebhooksHttpModule {}
