@@ -126,24 +126,35 @@ describe('the notifyd command', () => {
     }
   }, 120_000);
 
-  it('a worker replica serves only health', async () => {
+  it('a worker replica serves only health, and never loads the HTTP layer', async () => {
     const db = await createEmptyDatabase();
+    const probeDir = mkdtempSync(join(tmpdir(), 'notifyd-probe-'));
+    const probeOut = join(probeDir, 'http-layer.txt');
     try {
-      const env = { DATABASE_URL: db.url, NOTIFYD_ROLE: 'worker', PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: 'x'.repeat(20), LOG_LEVEL: 'info' };
-      const child = spawn(process.execPath, [cli, 'serve'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const env = { DATABASE_URL: db.url, NOTIFYD_ROLE: 'worker', PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: 'x'.repeat(20), LOG_LEVEL: 'info', HTTP_LAYER_PROBE_OUT: probeOut };
+      const probe = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'http-layer-probe.mjs');
+      const child = spawn(process.execPath, ['--import', probe, cli, 'serve'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
       const url = await new Promise<string>((resolve) =>
         createInterface({ input: child.stdout }).on('line', (line) => {
           const m = line.match(/listening on (http:\/\/[\d.:]+)/);
           if (m) resolve(m[1]);
         }),
       );
-      expect((await fetch(`${url}/v1/health`)).status).toBe(200);
+      const health = await fetch(`${url}/v1/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ status: 'ok', db: 'ok', role: 'worker' });
+      const ready = await fetch(`${url}/v1/health/ready`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ ready: true, db: 'ok', pending_migrations: [], reason: null });
       const api = await fetch(`${url}/v1/send`, { method: 'POST' });
       expect(api.status).toBe(404);
       expect(((await api.json()) as { message: string }).message).toMatch(/NOTIFYD_ROLE=worker/);
       child.kill('SIGTERM');
       expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
+      // Fastify, @nestjs/swagger, MCP and the controllers stay unloaded in a worker.
+      expect(existsSync(probeOut) ? readFileSync(probeOut, 'utf8').split('\n').filter(Boolean) : []).toEqual([]);
     } finally {
+      rmSync(probeDir, { recursive: true, force: true });
       await db.drop();
     }
   });
