@@ -6,24 +6,10 @@ import { DiscordFake, discordError } from './fakes/discord-fake.js';
 import type { FakeAnswer } from './fakes/provider-fake.js';
 import { SLACK_TOKEN, SlackFake, slackApiError, slackHookError } from './fakes/slack-fake.js';
 import { TELEGRAM_TOKEN, TelegramFake, telegramError } from './fakes/telegram-fake.js';
-import { installLoopbackOnlyGuard } from './helpers/loopback-only.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { outboundMessage, useProviderApp } from './helpers/provider-app.js';
 
-const message = (channel: 'slack' | 'discord' | 'telegram', recipient: string, extra: Partial<OutboundMessage> = {}): OutboundMessage => ({
-  jobId: '00000000-0000-4000-8000-000000000004',
-  projectId: 'p',
-  channel,
-  recipient,
-  subscriberId: null,
-  subject: 'Deploy',
-  body: 'api v1.42 is live',
-  marketing: false,
-  priority: 50,
-  attempt: 1,
-  idempotencyKey: 'k',
-  payload: {},
-  ...extra,
-});
+const message = (channel: 'slack' | 'discord' | 'telegram', recipient: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
+  outboundMessage({ jobId: '00000000-0000-4000-8000-000000000004', channel, recipient, subject: 'Deploy', body: 'api v1.42 is live', ...extra });
 
 type Outcome = [label: string, kind: string, dead: boolean, retryAfterMs?: number];
 const outcome = (label: string, r: Awaited<ReturnType<SlackConnector['send']>>[number]): Outcome | [string, 'ok'] =>
@@ -31,53 +17,35 @@ const outcome = (label: string, r: Awaited<ReturnType<SlackConnector['send']>>[n
 
 /** Slack, Discord and Telegram against local fakes that speak their APIs; webhook URLs through the SSRF guard. */
 describe('chat connectors', () => {
-  let t: TestApp;
   const slack = new SlackFake();
   const discord = new DiscordFake();
   const telegram = new TelegramFake();
-  let project: { id: string; key: string };
-  let guard: ReturnType<typeof installLoopbackOnlyGuard>;
-
-  beforeAll(async () => {
-    guard = installLoopbackOnlyGuard();
-    await Promise.all([slack.start(), discord.start(), telegram.start()]);
-    t = await startTestApp({
-      env: {
-        SLACK_PROVIDER: 'slack',
-        DISCORD_PROVIDER: 'discord',
-        TELEGRAM_PROVIDER: 'telegram',
-        SLACK_BOT_TOKEN: SLACK_TOKEN,
-        SLACK_API_BASE: `${slack.url}/api`,
-        SLACK_WEBHOOK_HOSTS: '127.0.0.1',
-        // The private and metadata hosts are allowed by name so that the SSRF guard is what refuses them.
-        DISCORD_WEBHOOK_HOSTS: '127.0.0.1,169.254.169.254,10.0.0.5',
-        TELEGRAM_BOT_TOKEN: TELEGRAM_TOKEN,
-        TELEGRAM_API_BASE: telegram.url,
-        OUTBOUND_ALLOW_LOOPBACK: 'true',
-        OUTBOUND_TIMEOUT_MS: '400',
-      },
-    });
-    project = await t.createProject();
+  const app = useProviderApp({
+    fakes: [slack, discord, telegram],
+    loopbackOnly: true,
+    env: () => ({
+      SLACK_PROVIDER: 'slack',
+      DISCORD_PROVIDER: 'discord',
+      TELEGRAM_PROVIDER: 'telegram',
+      SLACK_BOT_TOKEN: SLACK_TOKEN,
+      SLACK_API_BASE: `${slack.url}/api`,
+      SLACK_WEBHOOK_HOSTS: '127.0.0.1',
+      // The private and metadata hosts are allowed by name so that the SSRF guard is what refuses them.
+      DISCORD_WEBHOOK_HOSTS: '127.0.0.1,169.254.169.254,10.0.0.5',
+      TELEGRAM_BOT_TOKEN: TELEGRAM_TOKEN,
+      TELEGRAM_API_BASE: telegram.url,
+      OUTBOUND_ALLOW_LOOPBACK: 'true',
+      OUTBOUND_TIMEOUT_MS: '400',
+    }),
+    clearRequests: true,
   });
-  afterAll(async () => {
-    await t?.close();
-    await Promise.all([slack.stop(), discord.stop(), telegram.stop()]);
-    guard.restore();
-  });
-  beforeEach(() => {
-    for (const fake of [slack, discord, telegram]) fake.requests.length = 0;
-  });
-
-  const job = async (id: string) => (await t.db.sql(`SELECT status, attempts, provider, provider_message_id, error FROM jobs WHERE id = $1`, [id]))[0];
-  const send = async (channel: string, to: string, extra: Record<string, unknown> = {}) => {
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: [channel], to, subject: 'Deploy', body: 'api v1.42 is live', ...extra });
-    expect(res.status).toBe(200);
-    return res.body.job_ids[0] as string;
-  };
+  const { job } = app;
+  const send = (channel: string, to: string, extra: Record<string, unknown> = {}) =>
+    app.send({ channels: [channel], to, subject: 'Deploy', body: 'api v1.42 is live', ...extra });
 
   describe('Slack', () => {
     it('maps every documented Slack error (Web API and incoming webhooks) to an outcome kind', async () => {
-      const connector = t.notifyd.app.get(SlackConnector);
+      const connector = app.t.notifyd.app.get(SlackConnector);
       type Row = [label: string, via: 'api' | 'hook', answer: FakeAnswer, kind: string, dead: boolean, retryAfterMs?: number];
       const api = (error: string, kind: string, dead = false): Row => [error, 'api', slackApiError(error), kind, dead];
       const rows: Row[] = [
@@ -146,7 +114,7 @@ describe('chat connectors', () => {
       const viaApi = await send('slack', 'C0123ABCD', { url: 'https://acme.example/deploys/42', body: 'api <!channel> & co' });
       const hook = `${slack.url}/services/T000/B000/XXXXSECRET`;
       const viaHook = await send('slack', hook, { chat: { text: 'Deploy *done*' } });
-      await t.worker.drainOnce();
+      await app.t.worker.drainOnce();
       const apiCall = slack.requests.find((r) => r.path === '/api/chat.postMessage')!;
       expect(apiCall.headers.authorization).toBe(`Bearer ${SLACK_TOKEN}`);
       expect(JSON.parse(apiCall.raw)).toEqual({ channel: 'C0123ABCD', text: '*Deploy*\napi &lt;!channel&gt; &amp; co\n<https://acme.example/deploys/42|Open>', unfurl_links: false });
@@ -159,17 +127,17 @@ describe('chat connectors', () => {
 
     it('a webhook URL on a host that is not Slack fails without any request', async () => {
       const id = await send('slack', 'https://evil.example/services/T/B/X');
-      await t.worker.drainOnce();
+      await app.t.worker.drainOnce();
       expect(await job(id)).toMatchObject({ status: 'failed' });
       expect((await job(id)).error).toMatch(/Not a Slack incoming-webhook URL/);
       expect(slack.requests).toHaveLength(0);
-      expect(guard.attempts).not.toContain('evil.example');
+      expect(app.connectionAttempts).not.toContain('evil.example');
     });
   });
 
   describe('Discord', () => {
     it('maps every documented Discord answer to an outcome kind (429 retry_after from the body, at least 1 s)', async () => {
-      const connector = t.notifyd.app.get(DiscordConnector);
+      const connector = app.t.notifyd.app.get(DiscordConnector);
       type Row = [label: string, answer: FakeAnswer, kind: string, dead: boolean, retryAfterMs?: number];
       const rows: Row[] = [
         ['429 retry_after 2.5', discordError(429, 0, 'You are being rate limited.', { retry_after: 2.5, global: false }, { 'Retry-After': '3' }), 'rate_limited', false, 2500],
@@ -205,7 +173,7 @@ describe('chat connectors', () => {
       const hook = `${discord.url}/api/webhooks/1180000000000000042/aBcD-token`;
       const embed = await send('discord', hook, { url: 'https://acme.example/deploys/42', body: '@everyone api v1.42 is live' });
       const content = await send('discord', `${hook}?thread_id=77`, { chat: { text: 'short and plain' } });
-      await t.worker.drainOnce();
+      await app.t.worker.drainOnce();
       expect(discord.requests).toHaveLength(2);
       const byBody = (has: string) => discord.requests.find((r) => has in r.body)!;
       expect(byBody('embeds').query.get('wait')).toBe('true');
@@ -222,28 +190,28 @@ describe('chat connectors', () => {
     it('end to end: a 429 pauses the discord lane for retry_after without using an attempt', async () => {
       discord.hooks.set('1180000000000000429', discordError(429, 0, 'You are being rate limited.', { retry_after: 30, global: false }));
       const id = await send('discord', `${discord.url}/api/webhooks/1180000000000000429/tok`);
-      await t.worker.drainOnce();
+      await app.t.worker.drainOnce();
       expect(await job(id)).toMatchObject({ status: 'pending', attempts: 0 });
-      const [lane] = await t.db.sql(
+      const [lane] = await app.t.db.sql(
         `SELECT pause_kind, paused_until > now() + interval '25 seconds' AS long_enough FROM pacing_lanes WHERE lane_key = 'discord:discord'`,
       );
       expect(lane).toEqual({ pause_kind: 'rate_limited', long_enough: true });
-      await t.db.sql(`UPDATE pacing_lanes SET paused_until = now() WHERE lane_key = 'discord:discord'`);
+      await app.t.db.sql(`UPDATE pacing_lanes SET paused_until = now() WHERE lane_key = 'discord:discord'`);
     });
 
     it('SSRF: webhook URLs on metadata, private or non-Discord hosts are refused before any connection', async () => {
       const targets = ['http://169.254.169.254/api/webhooks/1/x', 'http://10.0.0.5/api/webhooks/1/x', `${discord.url}/not-a-webhook`, 'https://example.com/api/webhooks/1/x'];
       const seen = [];
-      for (const url of targets) seen.push(outcome(url, (await t.notifyd.app.get(DiscordConnector).send([message('discord', url)]))[0]));
+      for (const url of targets) seen.push(outcome(url, (await app.t.notifyd.app.get(DiscordConnector).send([message('discord', url)]))[0]));
       expect(seen).toEqual(targets.map((url) => [url, 'permanent', expect.any(Boolean), undefined]));
-      expect(guard.attempts.filter((a) => !/^(127\.0\.0\.1|localhost|::1)$/.test(a))).toEqual([]);
+      expect(app.connectionAttempts.filter((a) => !/^(127\.0\.0\.1|localhost|::1)$/.test(a))).toEqual([]);
       expect(discord.requests).toHaveLength(0);
     });
   });
 
   describe('Telegram', () => {
     it('maps every documented Bot API refusal to an outcome kind (parameters.retry_after, dead chats)', async () => {
-      const connector = t.notifyd.app.get(TelegramConnector);
+      const connector = app.t.notifyd.app.get(TelegramConnector);
       type Row = [label: string, answer: FakeAnswer, kind: string, dead: boolean, retryAfterMs?: number];
       const rows: Row[] = [
         ['429 parameters.retry_after', telegramError(429, 'Too Many Requests: retry after 5', { retry_after: 5 }), 'rate_limited', false, 5000],
@@ -285,7 +253,7 @@ describe('chat connectors', () => {
         chat: { button: 'View deploy', telegram_thread_id: 42 },
       });
       const plain = await send('telegram', '@acme_ops', { chat: { text: 'plain <b>text</b>' } });
-      await t.worker.drainOnce();
+      await app.t.worker.drainOnce();
       expect(telegram.requests.map((r) => r.path)).toEqual([`/bot${TELEGRAM_TOKEN}/sendMessage`, `/bot${TELEGRAM_TOKEN}/sendMessage`]);
       const byChat = (chat: unknown) => JSON.parse(telegram.requests.find((r) => r.body.chat_id === chat)!.raw);
       expect(byChat(-1001234567890)).toEqual({
@@ -303,13 +271,13 @@ describe('chat connectors', () => {
     it('end to end: a chat that blocked the bot fails the job, and the error never carries the bot token', async () => {
       telegram.chats.set('555000111', telegramError(403, 'Forbidden: bot was blocked by the user'));
       const id = await send('telegram', '555000111');
-      await t.worker.drainOnce();
+      await app.t.worker.drainOnce();
       const row = await job(id);
       expect(row).toMatchObject({ status: 'failed', attempts: 1 });
       expect(row.error).toBe('telegram 403: Forbidden: bot was blocked by the user');
       const stalled = await send('telegram', '555000112');
       telegram.chats.set('555000112', 'stall');
-      await t.worker.drainOnce();
+      await app.t.worker.drainOnce();
       expect(await job(stalled)).toMatchObject({ status: 'retry' });
       expect((await job(stalled)).error).not.toContain(TELEGRAM_TOKEN.split(':')[1]);
     });

@@ -1,6 +1,6 @@
 import { PushTokensRepository } from '../src/push-tokens/push-tokens.repository.js';
 import { FcmFake } from './fakes/fcm-fake.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { useProviderApp } from './helpers/provider-app.js';
 
 /**
  * Push jobs are sent in batches: one connector call takes a claimed batch's push jobs, reads
@@ -8,44 +8,36 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
  * subscriber's devices and deletes the dead ones, with every job's outcome its own.
  */
 describe('push: a batch of jobs for many subscribers', () => {
-  let t: TestApp;
-  let fake: FcmFake;
-  let a: { id: string; key: string };
+  const fake = new FcmFake();
+  const app = useProviderApp({
+    fakes: [fake],
+    env: () => ({ PUSH_PROVIDER: 'native', FCM_SERVICE_ACCOUNT_JSON: JSON.stringify(fake.serviceAccount), FCM_API_BASE: fake.url, OUTBOUND_TIMEOUT_MS: '2000' }),
+  });
   let b: { id: string; key: string };
   let seq = 0;
-
+  // A second project: jobs of one call may belong to several.
   beforeAll(async () => {
-    fake = new FcmFake();
-    await fake.start();
-    t = await startTestApp({
-      env: { PUSH_PROVIDER: 'native', FCM_SERVICE_ACCOUNT_JSON: JSON.stringify(fake.serviceAccount), FCM_API_BASE: fake.url, OUTBOUND_TIMEOUT_MS: '2000' },
-    });
-    a = await t.createProject();
-    b = await t.createProject();
-  });
-  afterAll(async () => {
-    await t?.close();
-    await fake.stop();
+    b = await app.t.createProject();
   });
 
   /** A subscriber with FCM devices whose tokens start with the fake's scripts ('ok', 'unregistered'…). */
   const subscriber = async (project: { key: string }, id: string, ...scripts: string[]) => {
-    expect((await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id })).status).toBe(200);
+    expect((await app.t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id })).status).toBe(200);
     const tokens: string[] = [];
     for (const script of scripts) {
       const token = `${script}:APA91b${++seq}batch`;
-      expect((await t.http.post('/v1/push-tokens').set('X-Api-Key', project.key).send({ subscriber_id: id, platform: 'fcm', token })).status).toBe(200);
+      expect((await app.t.http.post('/v1/push-tokens').set('X-Api-Key', project.key).send({ subscriber_id: id, platform: 'fcm', token })).status).toBe(200);
       tokens.push(token);
     }
     return tokens;
   };
   const send = async (project: { key: string }, subscriberId: string) => {
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['push'], subscriber_id: subscriberId, body: `to ${subscriberId}` });
+    const res = await app.t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['push'], subscriber_id: subscriberId, body: `to ${subscriberId}` });
     expect(res.status).toBe(200);
     return res.body.job_ids[0] as string;
   };
   const jobs = async (ids: string[]) =>
-    (await t.db.sql(`SELECT id, status, attempts, provider, provider_message_id, error FROM jobs WHERE id = ANY($1)`, [ids])) as {
+    (await app.t.db.sql(`SELECT id, status, attempts, provider, provider_message_id, error FROM jobs WHERE id = ANY($1)`, [ids])) as {
       id: string;
       status: string;
       attempts: number;
@@ -55,7 +47,7 @@ describe('push: a batch of jobs for many subscribers', () => {
     }[];
   /** Counts the device lookups (the real query still runs). */
   const countLookups = () => {
-    const repository = t.notifyd.app.get(PushTokensRepository);
+    const repository = app.t.notifyd.app.get(PushTokensRepository);
     const real = repository.forSubscribers.bind(repository);
     const calls: number[] = [];
     repository.forSubscribers = (keys) => {
@@ -66,16 +58,16 @@ describe('push: a batch of jobs for many subscribers', () => {
   };
 
   it('10 jobs for 6 subscribers of two projects: one device lookup, each job fanned out to its own subscriber, dead devices deleted', async () => {
-    const [one] = await subscriber(a, 'one', 'ok');
-    const two = await subscriber(a, 'two', 'ok', 'ok');
-    const [halfOk, halfDead] = await subscriber(a, 'half', 'ok', 'unregistered');
-    const [gone] = await subscriber(a, 'gone', 'unregistered');
-    await subscriber(a, 'none');
-    // The same subscriber id in another project: its own device, never project a's.
+    const [one] = await subscriber(app.project, 'one', 'ok');
+    const two = await subscriber(app.project, 'two', 'ok', 'ok');
+    const [halfOk, halfDead] = await subscriber(app.project, 'half', 'ok', 'unregistered');
+    const [gone] = await subscriber(app.project, 'gone', 'unregistered');
+    await subscriber(app.project, 'none');
+    // The same subscriber id in another project: its own device, never the first project's.
     const [otherOne] = await subscriber(b, 'one', 'ok');
 
-    const plan: [project: typeof a, subscriber: string][] = [
-      [a, 'one'], [a, 'two'], [a, 'half'], [b, 'one'], [a, 'one'], [a, 'gone'], [a, 'none'], [a, 'two'], [b, 'one'], [a, 'one'],
+    const plan: [project: { key: string }, subscriber: string][] = [
+      [app.project, 'one'], [app.project, 'two'], [app.project, 'half'], [b, 'one'], [app.project, 'one'], [app.project, 'gone'], [app.project, 'none'], [app.project, 'two'], [b, 'one'], [app.project, 'one'],
     ];
     const ids: string[] = [];
     for (const [project, id] of plan) ids.push(await send(project, id));
@@ -83,7 +75,7 @@ describe('push: a batch of jobs for many subscribers', () => {
 
     const lookups = countLookups();
     try {
-      expect(await t.worker.drainOnce()).toBe(10);
+      expect(await app.t.worker.drainOnce()).toBe(10);
     } finally {
       lookups.restore();
     }
@@ -117,23 +109,23 @@ describe('push: a batch of jobs for many subscribers', () => {
     expect(byId.get(ids[5])!.error).toMatch(/^no device accepted the push: fcm: FCM HTTP 404 UNREGISTERED/);
 
     // Dead devices are gone, every other device is kept (another project's included).
-    const left = await t.db.sql(`SELECT project_id, subscriber_id, token FROM push_tokens ORDER BY project_id, subscriber_id, token`);
+    const left = await app.t.db.sql(`SELECT project_id, subscriber_id, token FROM push_tokens ORDER BY project_id, subscriber_id, token`);
     expect(left).toEqual(
       [
-        { project_id: a.id, subscriber_id: 'half', token: halfOk },
-        { project_id: a.id, subscriber_id: 'one', token: one },
-        ...two.map((token) => ({ project_id: a.id, subscriber_id: 'two', token })),
+        { project_id: app.project.id, subscriber_id: 'half', token: halfOk },
+        { project_id: app.project.id, subscriber_id: 'one', token: one },
+        ...two.map((token) => ({ project_id: app.project.id, subscriber_id: 'two', token })),
         { project_id: b.id, subscriber_id: 'one', token: otherOne },
       ].sort((x, y) => `${x.project_id} ${x.subscriber_id} ${x.token}`.localeCompare(`${y.project_id} ${y.subscriber_id} ${y.token}`)),
     );
   });
 
   it('a batch whose jobs are all refused is not sent again item by item: each result is already its job’s own', async () => {
-    await subscriber(a, 'bad-1', 'invalid');
-    await subscriber(a, 'bad-2', 'invalid');
-    const ids = [await send(a, 'bad-1'), await send(a, 'bad-2')];
+    await subscriber(app.project, 'bad-1', 'invalid');
+    await subscriber(app.project, 'bad-2', 'invalid');
+    const ids = [await send(app.project, 'bad-1'), await send(app.project, 'bad-2')];
     fake.requests.length = 0;
-    expect(await t.worker.drainOnce()).toBe(2);
+    expect(await app.t.worker.drainOnce()).toBe(2);
     expect(fake.sends).toHaveLength(2);
     expect((await jobs(ids)).map((j) => [j.status, j.attempts])).toEqual([
       ['failed', 1],
@@ -149,46 +141,35 @@ describe('push: a batch of jobs for many subscribers', () => {
  * then reported failed.
  */
 describe('push: a batch behind a stalling push service', () => {
-  let t: TestApp;
-  let fake: FcmFake;
-  let project: { id: string; key: string };
-
-  beforeAll(async () => {
-    fake = new FcmFake();
-    await fake.start();
-    t = await startTestApp({
-      env: {
-        PUSH_PROVIDER: 'native',
-        FCM_SERVICE_ACCOUNT_JSON: JSON.stringify(fake.serviceAccount),
-        FCM_API_BASE: fake.url,
-        // One job at a time; a stalled request ends after 1 s; the call may take 2.5 s. Three
-        // stalls in a row would overrun it, so only jobs started in the first 1.5 s may run.
-        WORKER_CONCURRENCY: '1',
-        OUTBOUND_TIMEOUT_MS: '1000',
-        WORKER_SEND_TIMEOUT_MS: '2500',
-      },
-    });
-    project = await t.createProject();
-  });
-  afterAll(async () => {
-    await t?.close();
-    await fake.stop();
+  const fake = new FcmFake();
+  const app = useProviderApp({
+    fakes: [fake],
+    env: () => ({
+      PUSH_PROVIDER: 'native',
+      FCM_SERVICE_ACCOUNT_JSON: JSON.stringify(fake.serviceAccount),
+      FCM_API_BASE: fake.url,
+      // One job at a time; a stalled request ends after 1 s; the call may take 2.5 s. Three
+      // stalls in a row would overrun it, so only jobs started in the first 1.5 s may run.
+      WORKER_CONCURRENCY: '1',
+      OUTBOUND_TIMEOUT_MS: '1000',
+      WORKER_SEND_TIMEOUT_MS: '2500',
+    }),
   });
 
   it('jobs it cannot start in time are not attempted; every job pushed is recorded as such', async () => {
     const ids: string[] = [];
     for (const [i, script] of ['ok', 'stall', 'stall', 'stall'].entries()) {
       const id = `slow-${i}`;
-      expect((await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id })).status).toBe(200);
+      expect((await app.t.http.post('/v1/subscribers').set('X-Api-Key', app.project.key).send({ id })).status).toBe(200);
       const token = `${script}:APA91b${i}slow`;
-      expect((await t.http.post('/v1/push-tokens').set('X-Api-Key', project.key).send({ subscriber_id: id, platform: 'fcm', token })).status).toBe(200);
-      const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['push'], subscriber_id: id, body: 'x' });
+      expect((await app.t.http.post('/v1/push-tokens').set('X-Api-Key', app.project.key).send({ subscriber_id: id, platform: 'fcm', token })).status).toBe(200);
+      const res = await app.t.http.post('/v1/send').set('X-Api-Key', app.project.key).send({ channels: ['push'], subscriber_id: id, body: 'x' });
       ids.push(res.body.job_ids[0]);
     }
     fake.requests.length = 0;
-    expect(await t.worker.drainOnce()).toBe(4);
+    expect(await app.t.worker.drainOnce()).toBe(4);
 
-    const rows = (await t.db.sql(`SELECT id, status, error FROM jobs WHERE id = ANY($1)`, [ids])) as { id: string; status: string; error: string | null }[];
+    const rows = (await app.t.db.sql(`SELECT id, status, error FROM jobs WHERE id = ANY($1)`, [ids])) as { id: string; status: string; error: string | null }[];
     const pushed = new Set(fake.sends.map((r) => (r.body as { message: { data: { notifyd_job_id: string } } }).message.data.notifyd_job_id));
     // The call ended in time: no job carries the dispatcher's timeout.
     expect(rows.filter((r) => /WORKER_SEND_TIMEOUT_MS \(/.test(r.error ?? ''))).toEqual([]);

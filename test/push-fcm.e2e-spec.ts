@@ -6,7 +6,7 @@ import { PushConnector } from '../src/connectors/push/push.connector.js';
 import { ProviderError } from '../src/connectors/provider-error.js';
 import { PacingService } from '../src/pacing/pacing.service.js';
 import { FCM_CLIENT_EMAIL, FCM_PROJECT, FcmFake, type FcmScript } from './fakes/fcm-fake.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { outboundMessage, useProviderApp } from './helpers/provider-app.js';
 
 /**
  * FCM HTTP v1 through PUSH_PROVIDER=native, against a local FCM with its OAuth2 token
@@ -14,55 +14,40 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
  * every documented error mapped, dead tokens deleted.
  */
 describe('push: FCM HTTP v1', () => {
-  let t: TestApp;
-  let fake: FcmFake;
-  let project: { id: string; key: string };
+  const fake = new FcmFake();
+  const app = useProviderApp({
+    fakes: [fake],
+    env: () => ({ PUSH_PROVIDER: 'native', FCM_SERVICE_ACCOUNT_JSON: JSON.stringify(fake.serviceAccount), FCM_API_BASE: fake.url, OUTBOUND_TIMEOUT_MS: '500' }),
+  });
+  const { job } = app;
   let seq = 0;
-
-  beforeAll(async () => {
-    fake = new FcmFake();
-    await fake.start();
-    t = await startTestApp({
-      env: { PUSH_PROVIDER: 'native', FCM_SERVICE_ACCOUNT_JSON: JSON.stringify(fake.serviceAccount), FCM_API_BASE: fake.url, OUTBOUND_TIMEOUT_MS: '500' },
-    });
-    project = await t.createProject();
-  });
-  afterAll(async () => {
-    await t?.close();
-    await fake.stop();
-  });
 
   const subscriber = async (...tokens: { token: string; platform?: string }[]) => {
     const id = `fcm-sub-${++seq}`;
-    expect((await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id })).status).toBe(200);
+    expect((await app.t.http.post('/v1/subscribers').set('X-Api-Key', app.project.key).send({ id })).status).toBe(200);
     for (const device of tokens) {
-      const res = await t.http.post('/v1/push-tokens').set('X-Api-Key', project.key).send({ subscriber_id: id, platform: 'fcm', ...device });
+      const res = await app.t.http.post('/v1/push-tokens').set('X-Api-Key', app.project.key).send({ subscriber_id: id, platform: 'fcm', ...device });
       expect(res.status).toBe(200);
     }
     return id;
   };
   const device = (script: FcmScript) => ({ token: `${script}:APA91b${++seq}xYz` });
   const remaining = async (subscriberId: string) =>
-    (await t.db.sql(`SELECT platform, token FROM push_tokens WHERE project_id = $1 AND subscriber_id = $2 ORDER BY token`, [project.id, subscriberId])) as { platform: string; token: string }[];
-  const message = (subscriberId: string, extra: Partial<OutboundMessage> = {}): OutboundMessage => ({
-    jobId: `00000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`,
-    projectId: project.id,
-    channel: 'push',
-    recipient: subscriberId,
-    subscriberId,
-    subject: 'Title',
-    body: 'Text',
-    marketing: false,
-    priority: 50,
-    attempt: 1,
-    idempotencyKey: 'k',
-    payload: {},
-    ...extra,
-  });
-  const job = async (id: string) => (await t.db.sql(`SELECT status, attempts, provider, provider_message_id, error FROM jobs WHERE id = $1`, [id]))[0];
+    (await app.t.db.sql(`SELECT platform, token FROM push_tokens WHERE project_id = $1 AND subscriber_id = $2 ORDER BY token`, [app.project.id, subscriberId])) as { platform: string; token: string }[];
+  const message = (subscriberId: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
+    outboundMessage({
+      jobId: `00000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`,
+      projectId: app.project.id,
+      channel: 'push',
+      recipient: subscriberId,
+      subscriberId,
+      subject: 'Title',
+      body: 'Text',
+      ...extra,
+    });
 
   it('maps every documented FCM error to an outcome, deleting only tokens FCM declared gone; one access token serves them all', async () => {
-    const connector = t.notifyd.app.get(PushConnector);
+    const connector = app.t.notifyd.app.get(PushConnector);
     type Row = [script: FcmScript, kind: string, dead: boolean, deleted: boolean, code: string | undefined, retryAfterMs?: number];
     const rows: Row[] = [
       ['ok', 'ok', false, false, undefined],
@@ -91,10 +76,10 @@ describe('push: FCM HTTP v1', () => {
   it('end to end: the worker sends exactly the v1 message FCM expects, with the cached bearer token, and stores the message name', async () => {
     const token = `ok:${'x'.repeat(20)}`;
     const id = await subscriber({ token });
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['push'], subscriber_id: id, subject: 'Hi {{n}}', body: 'Body', vars: { n: 'Jo' }, url: 'https://acme.example/o/1', priority: 'high' });
+    const res = await app.t.http.post('/v1/send').set('X-Api-Key', app.project.key).send({ channels: ['push'], subscriber_id: id, subject: 'Hi {{n}}', body: 'Body', vars: { n: 'Jo' }, url: 'https://acme.example/o/1', priority: 'high' });
     const jobId = res.body.job_ids[0];
     fake.requests.length = 0;
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(fake.requests).toHaveLength(1);
     const [req] = fake.requests;
     expect([req.method, req.path]).toEqual(['POST', `/v1/projects/${FCM_PROJECT}/messages:send`]);
@@ -119,42 +104,42 @@ describe('push: FCM HTTP v1', () => {
     const id = await subscriber(device('ok'));
     fake.revokeAll();
     const before = fake.tokenRequests;
-    const [result] = await t.notifyd.app.get(PushConnector).send([message(id)]);
+    const [result] = await app.t.notifyd.app.get(PushConnector).send([message(id)]);
     expect(result.ok).toBe(true);
     expect(fake.tokenRequests).toBe(before + 1);
   });
 
   it('end to end: UNREGISTERED fails the job and deletes the token; QUOTA_EXCEEDED pauses the push lane for Retry-After without using an attempt', async () => {
     const gone = await subscriber(device('unregistered'));
-    const goneJob = (await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['push'], subscriber_id: gone, body: 'x' })).body.job_ids[0];
-    await t.worker.drainOnce();
+    const goneJob = (await app.t.http.post('/v1/send').set('X-Api-Key', app.project.key).send({ channels: ['push'], subscriber_id: gone, body: 'x' })).body.job_ids[0];
+    await app.t.worker.drainOnce();
     expect(await job(goneJob)).toMatchObject({ status: 'failed', attempts: 1 });
     expect((await job(goneJob)).error).toMatch(/^no device accepted the push: fcm: FCM HTTP 404 UNREGISTERED: Requested entity was not found\. \(token deleted\)$/);
     expect(await remaining(gone)).toEqual([]);
 
     const limited = await subscriber(device('quota'));
-    const limitedJob = (await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['push'], subscriber_id: limited, body: 'x' })).body.job_ids[0];
-    await t.worker.drainOnce();
+    const limitedJob = (await app.t.http.post('/v1/send').set('X-Api-Key', app.project.key).send({ channels: ['push'], subscriber_id: limited, body: 'x' })).body.job_ids[0];
+    await app.t.worker.drainOnce();
     expect(await job(limitedJob)).toMatchObject({ status: 'pending', attempts: 0 });
-    const [lane] = await t.db.sql(`SELECT pause_kind, paused_until > now() + interval '80 seconds' AS paused FROM pacing_lanes WHERE lane_key = 'push:native'`);
+    const [lane] = await app.t.db.sql(`SELECT pause_kind, paused_until > now() + interval '80 seconds' AS paused FROM pacing_lanes WHERE lane_key = 'push:native'`);
     expect(lane).toEqual({ pause_kind: 'rate_limited', paused: true });
-    await t.notifyd.app.get(PacingService).resume({ channel: 'push', provider: 'native' });
+    await app.t.notifyd.app.get(PacingService).resume({ channel: 'push', provider: 'native' });
   });
 
   it('fans out across platforms: the FCM device accepts, the APNs device of an instance without APNs is refused and kept', async () => {
     const id = await subscriber(device('ok'), { token: 'ab'.repeat(32), platform: 'apns' });
-    const [result] = await t.notifyd.app.get(PushConnector).send([message(id)]);
+    const [result] = await app.t.notifyd.app.get(PushConnector).send([message(id)]);
     expect(result).toMatchObject({ ok: true });
     expect(result.ok && result.providerMessageId).toMatch(/^fcm:projects\//);
     expect((await remaining(id)).map((r) => r.platform).sort()).toEqual(['apns', 'fcm']);
-    const [alone] = await t.notifyd.app.get(PushConnector).send([message(await subscriber({ token: 'cd'.repeat(32), platform: 'apns' }))]);
+    const [alone] = await app.t.notifyd.app.get(PushConnector).send([message(await subscriber({ token: 'cd'.repeat(32), platform: 'apns' }))]);
     expect(!alone.ok && [alone.error.kind, alone.error.message]).toEqual(['permanent', expect.stringMatching(/^no device accepted the push: apns: apns push is not configured on this instance \(set /)]);
   });
 
   it('caches the access token until five minutes before it expires, and shares one exchange between concurrent callers', async () => {
     // The clock starts in the past: assertions carry it as iat, and the token endpoint refuses a future iat.
     let now = Date.now() - 58 * 60_000;
-    const config = t.notifyd.config.pushProviders.fcm!;
+    const config = app.t.notifyd.config.pushProviders.fcm!;
     const tokens = new FcmAccessTokens(config, (url, init) => fetch(url, init), 2_000, () => now);
     const before = fake.tokenRequests;
     const [a, b] = await Promise.all([tokens.get(), tokens.get()]);
@@ -169,7 +154,7 @@ describe('push: FCM HTTP v1', () => {
 
   it('a token endpoint that refuses the service account (invalid_grant) is a permanent error that names the setting', async () => {
     const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-    const config = { ...t.notifyd.config.pushProviders.fcm!, privateKey: stranger, clientEmail: FCM_CLIENT_EMAIL };
+    const config = { ...app.t.notifyd.config.pushProviders.fcm!, privateKey: stranger, clientEmail: FCM_CLIENT_EMAIL };
     const tokens = new FcmAccessTokens(config, (url, init) => fetch(url, init), 2_000);
     const error = await tokens.get().catch((err: unknown) => err);
     expect(error).toBeInstanceOf(ProviderError);

@@ -2,59 +2,31 @@ import type { OutboundMessage } from '../src/connectors/connector.js';
 import { TelnyxSmsConnector } from '../src/connectors/sms/telnyx-sms.connector.js';
 import type { FakeAnswer } from './fakes/provider-fake.js';
 import { TELNYX_KEY, TELNYX_PROFILE, TelnyxFake, telnyxError } from './fakes/telnyx-fake.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { outboundMessage, useProviderApp } from './helpers/provider-app.js';
 
-const message = (recipient: string, extra: Partial<OutboundMessage> = {}): OutboundMessage => ({
-  jobId: '00000000-0000-4000-8000-000000000002',
-  projectId: 'p',
-  channel: 'sms',
-  recipient,
-  subscriberId: null,
-  body: 'Your code is 123456',
-  marketing: false,
-  priority: 50,
-  attempt: 1,
-  idempotencyKey: 'k',
-  payload: {},
-  ...extra,
-});
+const message = (recipient: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
+  outboundMessage({ jobId: '00000000-0000-4000-8000-000000000002', channel: 'sms', recipient, body: 'Your code is 123456', ...extra });
 
 /** SMS over Telnyx's v2 Messaging API, against a local fake that speaks it. */
 describe('SMS: Telnyx', () => {
-  let t: TestApp;
-  let fake: TelnyxFake;
-  let project: { id: string; key: string };
-
-  beforeAll(async () => {
-    fake = new TelnyxFake();
-    await fake.start();
-    t = await startTestApp({
-      env: {
-        SMS_PROVIDER: 'telnyx',
-        SMS_FROM: '+15005550006',
-        TELNYX_API_KEY: TELNYX_KEY,
-        TELNYX_MESSAGING_PROFILE_ID: TELNYX_PROFILE,
-        TELNYX_API_BASE: fake.url,
-        OUTBOUND_TIMEOUT_MS: '400',
-      },
-    });
-    project = await t.createProject();
+  const fake = new TelnyxFake();
+  const app = useProviderApp({
+    fakes: [fake],
+    env: () => ({
+      SMS_PROVIDER: 'telnyx',
+      SMS_FROM: '+15005550006',
+      TELNYX_API_KEY: TELNYX_KEY,
+      TELNYX_MESSAGING_PROFILE_ID: TELNYX_PROFILE,
+      TELNYX_API_BASE: fake.url,
+      OUTBOUND_TIMEOUT_MS: '400',
+    }),
+    clearRequests: true,
   });
-  afterAll(async () => {
-    await t?.close();
-    await fake.stop();
-  });
-  beforeEach(() => void (fake.requests.length = 0));
-
-  const job = async (id: string) => (await t.db.sql(`SELECT status, attempts, provider, provider_message_id, error FROM jobs WHERE id = $1`, [id]))[0];
-  const send = async (to: string, extra: Record<string, unknown> = {}) => {
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], to, body: 'hi', ...extra });
-    expect(res.status).toBe(200);
-    return res.body.job_ids[0] as string;
-  };
+  const { job } = app;
+  const send = (to: string, extra: Record<string, unknown> = {}) => app.send({ channels: ['sms'], to, body: 'hi', ...extra });
 
   it('maps every documented Telnyx error code to rate_limited / transient / permanent, keeping the code and marking dead numbers', async () => {
-    const connector = t.notifyd.app.get(TelnyxSmsConnector);
+    const connector = app.t.notifyd.app.get(TelnyxSmsConnector);
     type Row = [label: string, answer: FakeAnswer, kind: string, dead: boolean, code: string | undefined, retryAfterMs?: number];
     const rows: Row[] = [
       ['10005 not found', telnyxError(404, '10005', 'Resource not found'), 'permanent', false, '10005'],
@@ -95,7 +67,7 @@ describe('SMS: Telnyx', () => {
 
   it('end to end: the worker posts exactly what Telnyx expects (Bearer key, JSON body with the profile) and stores data.id', async () => {
     const id = await send('+15551234567', { body: 'Code {{code}}', vars: { code: '77' }, sms: { from: 'Acme' } });
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(fake.requests).toHaveLength(1);
     const [req] = fake.requests;
     expect([req.method, req.path]).toEqual(['POST', '/v2/messages']);
@@ -109,27 +81,27 @@ describe('SMS: Telnyx', () => {
 
   it('end to end: a STOP fails the job with the code, a stall is retried, a 429 pauses the lane without using an attempt', async () => {
     const stop = await send('+15005550004');
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await job(stop)).toMatchObject({ status: 'failed', attempts: 1, provider: 'telnyx' });
     expect((await job(stop)).error).toMatch(/^telnyx 40300: Blocked due to STOP message/);
-    expect(await t.db.sql(`SELECT channel, address, reason, scope FROM suppressions WHERE project_id = $1`, [project.id])).toEqual([
+    expect(await app.t.db.sql(`SELECT channel, address, reason, scope FROM suppressions WHERE project_id = $1`, [app.project.id])).toEqual([
       { channel: 'sms', address: '+15005550004', reason: 'stop', scope: 'all' },
     ]);
 
     const stalled = await send('+15005550777');
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await job(stalled)).toMatchObject({ status: 'retry', attempts: 1 });
     expect((await job(stalled)).error).toMatch(/no answer within OUTBOUND_TIMEOUT_MS/);
 
     const limited = await send('+15005550429');
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await job(limited)).toMatchObject({ status: 'pending', attempts: 0 });
-    const [lane] = await t.db.sql(`SELECT pause_kind, paused_until > now() AS paused FROM pacing_lanes WHERE lane_key = 'sms:telnyx'`);
+    const [lane] = await app.t.db.sql(`SELECT pause_kind, paused_until > now() AS paused FROM pacing_lanes WHERE lane_key = 'sms:telnyx'`);
     expect(lane).toEqual({ pause_kind: 'rate_limited', paused: true });
   });
 
   it('an alphanumeric sender without a messaging profile fails before any call', async () => {
-    const bare = new TelnyxSmsConnector({ ...t.notifyd.config, sms: { ...t.notifyd.config.sms, telnyx: { ...t.notifyd.config.sms.telnyx, messagingProfileId: undefined } } });
+    const bare = new TelnyxSmsConnector({ ...app.t.notifyd.config, sms: { ...app.t.notifyd.config.sms, telnyx: { ...app.t.notifyd.config.sms.telnyx, messagingProfileId: undefined } } });
     const [result] = await bare.send([message('+15551234567', { payload: { sms: { from: 'Acme' } } })]);
     expect(!result.ok && [result.error.kind, result.error.message]).toEqual(['permanent', expect.stringMatching(/TELNYX_MESSAGING_PROFILE_ID/)]);
     expect(fake.requests).toHaveLength(0);

@@ -2,60 +2,32 @@ import type { OutboundMessage } from '../src/connectors/connector.js';
 import { TwilioSmsConnector } from '../src/connectors/sms/twilio-sms.connector.js';
 import type { FakeAnswer } from './fakes/provider-fake.js';
 import { TWILIO_SID, TWILIO_TOKEN, TwilioFake, twilioError } from './fakes/twilio-fake.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { outboundMessage, useProviderApp } from './helpers/provider-app.js';
 
-const message = (recipient: string, extra: Partial<OutboundMessage> = {}): OutboundMessage => ({
-  jobId: '00000000-0000-4000-8000-000000000001',
-  projectId: 'p',
-  channel: 'sms',
-  recipient,
-  subscriberId: null,
-  body: 'Your code is 123456',
-  marketing: false,
-  priority: 50,
-  attempt: 1,
-  idempotencyKey: 'k',
-  payload: {},
-  ...extra,
-});
+const message = (recipient: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
+  outboundMessage({ jobId: '00000000-0000-4000-8000-000000000001', channel: 'sms', recipient, body: 'Your code is 123456', ...extra });
 
 /** SMS over Twilio: the SDK pointed at a local fake that speaks Twilio's REST API. */
 describe('SMS: Twilio', () => {
-  let t: TestApp;
-  let fake: TwilioFake;
-  let project: { id: string; key: string };
-
-  beforeAll(async () => {
-    fake = new TwilioFake();
-    await fake.start();
-    t = await startTestApp({
-      env: {
-        SMS_PROVIDER: 'twilio',
-        SMS_FROM: '+15005550006',
-        TWILIO_ACCOUNT_SID: TWILIO_SID,
-        TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
-        TWILIO_API_BASE: fake.url,
-        PUBLIC_URL: 'https://notify.example.com/',
-        OUTBOUND_TIMEOUT_MS: '400',
-      },
-    });
-    project = await t.createProject();
+  const fake = new TwilioFake();
+  const app = useProviderApp({
+    fakes: [fake],
+    env: () => ({
+      SMS_PROVIDER: 'twilio',
+      SMS_FROM: '+15005550006',
+      TWILIO_ACCOUNT_SID: TWILIO_SID,
+      TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
+      TWILIO_API_BASE: fake.url,
+      PUBLIC_URL: 'https://notify.example.com/',
+      OUTBOUND_TIMEOUT_MS: '400',
+    }),
+    clearRequests: true,
   });
-  afterAll(async () => {
-    await t?.close();
-    await fake.stop();
-  });
-  beforeEach(() => void (fake.requests.length = 0));
-
-  const job = async (id: string) => (await t.db.sql(`SELECT status, attempts, provider, provider_message_id, error FROM jobs WHERE id = $1`, [id]))[0];
-  const send = async (to: string, extra: Record<string, unknown> = {}) => {
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], to, body: 'hi', ...extra });
-    expect(res.status).toBe(200);
-    return res.body.job_ids[0] as string;
-  };
+  const { job } = app;
+  const send = (to: string, extra: Record<string, unknown> = {}) => app.send({ channels: ['sms'], to, body: 'hi', ...extra });
 
   it('maps every documented Twilio error to rate_limited / transient / permanent, keeping the code and marking dead numbers', async () => {
-    const connector = t.notifyd.app.get(TwilioSmsConnector);
+    const connector = app.t.notifyd.app.get(TwilioSmsConnector);
     type Row = [label: string, answer: FakeAnswer, kind: string, dead: boolean, code: string | undefined, retryAfterMs?: number];
     const rows: Row[] = [
       ['20429 too many concurrent requests', twilioError(429, 20429, 'Too Many Requests', { 'Retry-After': '3' }), 'rate_limited', false, '20429', 3000],
@@ -100,7 +72,7 @@ describe('SMS: Twilio', () => {
   });
 
   it('refuses without calling Twilio: a To that is not E.164 (dead), a bad sender, nothing to say', async () => {
-    const connector = t.notifyd.app.get(TwilioSmsConnector);
+    const connector = app.t.notifyd.app.get(TwilioSmsConnector);
     const results = await connector.send([
       message('0612345678'),
       message('+15551230000', { payload: { sms: { from: 'Not-valid!' } } }),
@@ -116,7 +88,7 @@ describe('SMS: Twilio', () => {
 
   it('end to end: the worker sends exactly what Twilio expects (Basic auth, form fields, status callback) and stores the sid', async () => {
     const id = await send('+15551234567', { body: 'Your code is {{code}}', vars: { code: '4242' }, sms: { from: 'Acme' } });
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(fake.requests).toHaveLength(1);
     const [req] = fake.requests;
     expect(req.method).toBe('POST');
@@ -137,22 +109,22 @@ describe('SMS: Twilio', () => {
 
   it('end to end: STOP fails the job with the code, a stalled call is retried, a 429 pauses the lane without using an attempt', async () => {
     const stop = await send('+15005550004');
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await job(stop)).toMatchObject({ status: 'failed', attempts: 1, provider: 'twilio' });
     expect((await job(stop)).error).toMatch(/^twilio 21610/);
-    expect(await t.db.sql(`SELECT channel, address, reason, scope FROM suppressions WHERE project_id = $1`, [project.id])).toEqual([
+    expect(await app.t.db.sql(`SELECT channel, address, reason, scope FROM suppressions WHERE project_id = $1`, [app.project.id])).toEqual([
       { channel: 'sms', address: '+15005550004', reason: 'stop', scope: 'all' },
     ]);
 
     const stalled = await send('+15005550777');
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await job(stalled)).toMatchObject({ status: 'retry', attempts: 1 });
     expect((await job(stalled)).error).toMatch(/timeout/i);
 
     const limited = await send('+15005550429');
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await job(limited)).toMatchObject({ status: 'pending', attempts: 0 });
-    const [lane] = await t.db.sql(`SELECT pause_kind, paused_until > now() AS paused, paused_until - paused_at AS pause FROM pacing_lanes WHERE lane_key = 'sms:twilio'`);
+    const [lane] = await app.t.db.sql(`SELECT pause_kind, paused_until > now() AS paused, paused_until - paused_at AS pause FROM pacing_lanes WHERE lane_key = 'sms:twilio'`);
     expect(lane).toMatchObject({ pause_kind: 'rate_limited', paused: true });
     expect(fake.requests.map((r) => r.body.To)).toEqual(['+15005550004', '+15005550777', '+15005550429']);
   });

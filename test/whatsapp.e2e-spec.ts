@@ -3,59 +3,33 @@ import { MetaWhatsAppConnector } from '../src/connectors/whatsapp/meta-whatsapp.
 import { graphError, META_PHONE_NUMBER_ID, META_TOKEN, META_VERSION, MetaGraphFake } from './fakes/meta-graph-fake.js';
 import type { FakeAnswer } from './fakes/provider-fake.js';
 import { TWILIO_SID, TWILIO_TOKEN, TwilioFake } from './fakes/twilio-fake.js';
+import { outboundMessage, useProviderApp } from './helpers/provider-app.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
-const message = (recipient: string, extra: Partial<OutboundMessage> = {}): OutboundMessage => ({
-  jobId: '00000000-0000-4000-8000-000000000003',
-  projectId: 'p',
-  channel: 'whatsapp',
-  recipient,
-  subscriberId: null,
-  body: 'Your order shipped',
-  marketing: false,
-  priority: 50,
-  attempt: 1,
-  idempotencyKey: 'k',
-  payload: {},
-  ...extra,
-});
+const message = (recipient: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
+  outboundMessage({ jobId: '00000000-0000-4000-8000-000000000003', channel: 'whatsapp', recipient, body: 'Your order shipped', ...extra });
 
 const TEMPLATE = { name: 'order_shipped', language: 'en_US', components: [{ type: 'body', parameters: [{ type: 'text', text: 'A-1042' }] }] };
 
 describe('WhatsApp: Meta Cloud API', () => {
-  let t: TestApp;
-  let fake: MetaGraphFake;
-  let project: { id: string; key: string };
-
-  beforeAll(async () => {
-    fake = new MetaGraphFake();
-    await fake.start();
-    t = await startTestApp({
-      env: {
-        WHATSAPP_PROVIDER: 'meta',
-        WHATSAPP_ACCESS_TOKEN: META_TOKEN,
-        WHATSAPP_PHONE_NUMBER_ID: META_PHONE_NUMBER_ID,
-        WHATSAPP_API_BASE: `${fake.url}/${META_VERSION}`,
-        OUTBOUND_TIMEOUT_MS: '400',
-      },
-    });
-    project = await t.createProject();
+  const fake = new MetaGraphFake();
+  const app = useProviderApp({
+    fakes: [fake],
+    env: () => ({
+      WHATSAPP_PROVIDER: 'meta',
+      WHATSAPP_ACCESS_TOKEN: META_TOKEN,
+      WHATSAPP_PHONE_NUMBER_ID: META_PHONE_NUMBER_ID,
+      WHATSAPP_API_BASE: `${fake.url}/${META_VERSION}`,
+      OUTBOUND_TIMEOUT_MS: '400',
+    }),
+    clearRequests: true,
   });
-  afterAll(async () => {
-    await t?.close();
-    await fake.stop();
-  });
-  beforeEach(() => void (fake.requests.length = 0));
-
-  const job = async (id: string) => (await t.db.sql(`SELECT status, attempts, provider, provider_message_id, error FROM jobs WHERE id = $1`, [id]))[0];
-  const send = async (to: string, extra: Record<string, unknown> = {}) => {
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['whatsapp'], to, body: 'Your order {{order}} shipped', vars: { order: 'A-1042' }, ...extra });
-    expect(res.status).toBe(200);
-    return res.body.job_ids[0] as string;
-  };
+  const { job } = app;
+  const send = (to: string, extra: Record<string, unknown> = {}) =>
+    app.send({ channels: ['whatsapp'], to, body: 'Your order {{order}} shipped', vars: { order: 'A-1042' }, ...extra });
 
   it('maps every documented WhatsApp error code to rate_limited / transient / permanent, keeping the code', async () => {
-    const connector = t.notifyd.app.get(MetaWhatsAppConnector);
+    const connector = app.t.notifyd.app.get(MetaWhatsAppConnector);
     type Row = [code: number | string, answer: FakeAnswer, kind: string, retryAfterMs?: number];
     const e = (code: number, status = 400) => graphError(code, `error ${code}`, { status });
     const rows: Row[] = [
@@ -121,7 +95,7 @@ describe('WhatsApp: Meta Cloud API', () => {
 
   it('end to end: free text inside the window is exactly the Cloud API text message, and the wamid is stored', async () => {
     const id = await send('+15551234567');
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(fake.requests).toHaveLength(1);
     const [req] = fake.requests;
     expect([req.method, req.path]).toEqual(['POST', `/${META_VERSION}/${META_PHONE_NUMBER_ID}/messages`]);
@@ -141,7 +115,7 @@ describe('WhatsApp: Meta Cloud API', () => {
 
   it('end to end: outside the window, the template goes out when one was given; without one the job fails saying a template is needed', async () => {
     const withTemplate = await send('+15550100047', { whatsapp: { template: TEMPLATE } });
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(fake.requests.map((r) => r.body.type)).toEqual(['text', 'template']);
     expect(JSON.parse(fake.requests[1].raw)).toEqual({
       messaging_product: 'whatsapp',
@@ -153,34 +127,34 @@ describe('WhatsApp: Meta Cloud API', () => {
     expect(await job(withTemplate)).toMatchObject({ status: 'sent', attempts: 1 });
 
     const withoutTemplate = await send('+15550100047');
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await job(withoutTemplate)).toMatchObject({ status: 'failed', attempts: 1 });
     expect((await job(withoutTemplate)).error).toMatch(/131047.*needs an approved template: pass whatsapp\.template/);
 
     const templateOnly = await send('+15559990000', { body: undefined, vars: undefined, whatsapp: { template: TEMPLATE } });
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(fake.requests.at(-1)!.body.type).toBe('template');
     expect(await job(templateOnly)).toMatchObject({ status: 'sent' });
   });
 
   it('end to end: 131050 fails the job and governance records a marketing stop; a 130429 pauses the lane without using an attempt', async () => {
     const stopped = await send('+15005550004');
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await job(stopped)).toMatchObject({ status: 'failed', attempts: 1, provider: 'meta' });
-    const suppressions = await t.db.sql(`SELECT channel, address, reason, scope FROM suppressions WHERE project_id = $1`, [project.id]);
+    const suppressions = await app.t.db.sql(`SELECT channel, address, reason, scope FROM suppressions WHERE project_id = $1`, [app.project.id]);
     expect(suppressions).toEqual([{ channel: 'whatsapp', address: '+15005550004', reason: 'stop', scope: 'marketing' }]);
 
     const limited = await send('+15005550429');
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await job(limited)).toMatchObject({ status: 'pending', attempts: 0 });
-    const [lane] = await t.db.sql(`SELECT pause_kind, paused_until > now() AS paused FROM pacing_lanes WHERE lane_key = 'whatsapp:meta'`);
+    const [lane] = await app.t.db.sql(`SELECT pause_kind, paused_until > now() AS paused FROM pacing_lanes WHERE lane_key = 'whatsapp:meta'`);
     expect(lane).toEqual({ pause_kind: 'rate_limited', paused: true });
   });
 
   it('refuses bad WhatsApp options at the API with the field named', async () => {
-    const res = await t.http
+    const res = await app.t.http
       .post('/v1/send')
-      .set('X-Api-Key', project.key)
+      .set('X-Api-Key', app.project.key)
       .send({ channels: ['whatsapp'], to: '+15551234567', whatsapp: { template: { name: 'Order Shipped!', language: 'english' } } });
     expect(res.status).toBe(422);
     expect(res.body.message).toMatch(/whatsapp\.template\.name must be the template name/);
@@ -189,41 +163,25 @@ describe('WhatsApp: Meta Cloud API', () => {
 });
 
 describe('WhatsApp: Twilio', () => {
-  let t: TestApp;
-  let fake: TwilioFake;
-  let project: { id: string; key: string };
-
-  beforeAll(async () => {
-    fake = new TwilioFake();
-    await fake.start();
-    t = await startTestApp({
-      env: {
-        WHATSAPP_PROVIDER: 'twilio',
-        WHATSAPP_FROM: '+14155238886',
-        TWILIO_ACCOUNT_SID: TWILIO_SID,
-        TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
-        TWILIO_API_BASE: fake.url,
-        PUBLIC_URL: 'https://notify.example.com',
-      },
-    });
-    project = await t.createProject();
+  const fake = new TwilioFake();
+  const app = useProviderApp({
+    fakes: [fake],
+    env: () => ({
+      WHATSAPP_PROVIDER: 'twilio',
+      WHATSAPP_FROM: '+14155238886',
+      TWILIO_ACCOUNT_SID: TWILIO_SID,
+      TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
+      TWILIO_API_BASE: fake.url,
+      PUBLIC_URL: 'https://notify.example.com',
+    }),
+    clearRequests: true,
   });
-  afterAll(async () => {
-    await t?.close();
-    await fake.stop();
-  });
-  beforeEach(() => void (fake.requests.length = 0));
-
-  const job = async (id: string) => (await t.db.sql(`SELECT status, attempts, provider, provider_message_id, error FROM jobs WHERE id = $1`, [id]))[0];
-  const send = async (to: string, extra: Record<string, unknown> = {}) => {
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['whatsapp'], to, body: 'Your order shipped', ...extra });
-    expect(res.status).toBe(200);
-    return res.body.job_ids[0] as string;
-  };
+  const { job } = app;
+  const send = (to: string, extra: Record<string, unknown> = {}) => app.send({ channels: ['whatsapp'], to, body: 'Your order shipped', ...extra });
 
   it('end to end: whatsapp: addresses, Basic auth, form body with a status callback; the sid is stored', async () => {
     const id = await send('+15551234567');
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     const [req] = fake.requests;
     expect(req.path).toBe(`/2010-04-01/Accounts/${TWILIO_SID}/Messages.json`);
     expect(req.headers.authorization).toBe(`Basic ${Buffer.from(`${TWILIO_SID}:${TWILIO_TOKEN}`).toString('base64')}`);
@@ -240,14 +198,14 @@ describe('WhatsApp: Twilio', () => {
     fake.windowClosed.add('whatsapp:+15550100063');
     const content = { content_sid: `HX${'ab'.repeat(16)}`, content_variables: { '1': 'A-1042' } };
     const withTemplate = await send('+15550100063', { whatsapp: content });
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(fake.requests.map((r) => r.body.ContentSid ?? 'text')).toEqual(['text', content.content_sid]);
     expect(fake.requests[1].body).toMatchObject({ To: 'whatsapp:+15550100063', ContentSid: content.content_sid, ContentVariables: '{"1":"A-1042"}' });
     expect(fake.requests[1].body.Body).toBeUndefined();
     expect(await job(withTemplate)).toMatchObject({ status: 'sent' });
 
     const withoutTemplate = await send('+15550100063');
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await job(withoutTemplate)).toMatchObject({ status: 'failed' });
     expect((await job(withoutTemplate)).error).toMatch(/^twilio 63016: .*send an approved template \(whatsapp\.content_sid\)/);
   });
