@@ -86,6 +86,78 @@ describe('projects and keys (admin API)', () => {
   });
 });
 
+describe('cached project keys (AUTH_KEY_CACHE_MS): a revoked key stops working within a bounded time', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const admin = { 'X-Api-Key': ADMIN_KEY };
+  const probe = (app: TestApp, key: string) => app.http.get('/v1/subscribers').set('X-Api-Key', key);
+  const revokeOld = async (id: string) => {
+    await t.http.post(`/v1/admin/projects/${id}/rotate-key`).set(admin).expect(200);
+    await t.http.post(`/v1/admin/projects/${id}/revoke-secondary`).set(admin).expect(200);
+  };
+  const until401 = async (app: TestApp, key: string, limitMs: number) => {
+    const deadline = Date.now() + limitMs;
+    while ((await probe(app, key)).status !== 401) {
+      if (Date.now() > deadline) throw new Error(`the revoked key still worked after ${limitMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  it('another process drops its cached key on the revocation signal, long before its TTL', async () => {
+    const replica = await startTestApp({ database: t.db, env: { AUTH_KEY_CACHE_MS: '60000' } });
+    try {
+      const { id, key } = await t.createProject();
+      expect((await probe(replica, key)).status).toBe(200); // cached there for up to 60 s
+      await revokeOld(id);
+      expect((await probe(t, key)).status).toBe(401); // the revoking process: at once
+      await until401(replica, key, 20_000);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('without signals, the TTL is the bound', async () => {
+    const replica = await startTestApp({ database: t.db, env: { AUTH_KEY_CACHE_MS: '1000', SIGNALS_ENABLED: 'false' } });
+    try {
+      const { id, key } = await t.createProject();
+      expect((await probe(replica, key)).status).toBe(200);
+      await revokeOld(id);
+      await new Promise((r) => setTimeout(r, 1_100));
+      expect((await probe(replica, key)).status).toBe(401);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('a deleted project and a changed rate limit reach other processes too; 0 turns the cache off', async () => {
+    const replica = await startTestApp({ database: t.db, env: { AUTH_KEY_CACHE_MS: '60000' } });
+    const uncached = await startTestApp({ database: t.db, env: { AUTH_KEY_CACHE_MS: '0', SIGNALS_ENABLED: 'false' } });
+    try {
+      const limited = await t.createProject();
+      expect((await probe(replica, limited.key)).status).toBe(200);
+      await t.http.patch(`/v1/admin/projects/${limited.id}`).set(admin).send({ rate_limit_per_min: 1 }).expect(200);
+      const deadline = Date.now() + 20_000;
+      let status = 200;
+      while (status !== 429 && Date.now() < deadline) status = (await probe(replica, limited.key)).status;
+      expect(status).toBe(429);
+
+      const doomed = await t.createProject();
+      expect((await probe(replica, doomed.key)).status).toBe(200);
+      expect((await probe(uncached, doomed.key)).status).toBe(200);
+      await t.http.delete(`/v1/admin/projects/${doomed.id}`).set(admin).expect(200);
+      expect((await probe(uncached, doomed.key)).status).toBe(401);
+      await until401(replica, doomed.key, 20_000);
+    } finally {
+      await uncached.close();
+      await replica.close();
+    }
+  });
+});
+
 describe('admin routes without ADMIN_API_KEY', () => {
   it('are disabled with a message that says what to set', async () => {
     const t = await startTestApp({ env: { ADMIN_API_KEY: '' } });

@@ -1,6 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import { generateProjectKey, hashKey, keyHint } from '../common/auth/api-keys.js';
+import { InvalidatedCache } from '../common/cache/invalidated-cache.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { SignalsService } from '../database/signals/signals.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { CreateProjectDto, UpdateProjectDto } from './dto/project.dto.js';
 import type { ProjectRef, ProjectRow } from './project.types.js';
@@ -12,18 +16,51 @@ export interface Actor {
   ip?: string;
 }
 
+/** Other processes drop their cached keys of a project on this signal (key = project id). */
+const PROJECTS_CHANGED = 'projects.changed';
+/** Enough for every active project's two keys; a miss costs one query. */
+const KEY_CACHE_ENTRIES = 10_000;
+
 @Injectable()
-export class ProjectsService {
+export class ProjectsService implements OnModuleInit {
+  /**
+   * Key hash → project, so that a send does not pay a round trip for its project (issue 9).
+   * Every change below drops the project's entries here and signals the other processes;
+   * AUTH_KEY_CACHE_MS bounds the rest (see InvalidatedCache).
+   */
+  private readonly keys: InvalidatedCache<ProjectRef>;
+
   constructor(
     private readonly repository: ProjectsRepository,
     private readonly audit: AuditService,
-  ) {}
+    private readonly signals: SignalsService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.keys = new InvalidatedCache(config.auth.keyCacheMs, KEY_CACHE_ENTRIES);
+  }
+
+  onModuleInit(): void {
+    // A reconnected listener may have missed signals: forget everything.
+    this.signals.subscribe(PROJECTS_CHANGED, { received: (id) => this.keys.drop(id), resync: () => this.keys.clear() });
+  }
 
   /** The project a presented key belongs to (primary or not-yet-revoked secondary key). */
   async authenticate(key: string): Promise<ProjectRef | undefined> {
     // Cheap shape check first: anything that is not `sk_<id>_<hex>` cannot match a hash.
     if (!/^sk_[a-z0-9][a-z0-9_-]{0,62}_[0-9a-f]{32}$/.test(key)) return undefined;
-    return this.repository.findByKeyHash(hashKey(key));
+    return this.keys.get(hashKey(key), async () => {
+      const project = await this.repository.findByKeyHash(hashKey(key));
+      return project && { value: project, tag: project.id };
+    });
+  }
+
+  /**
+   * After a change to a project's row (keys, settings, rate limit, deletion) has committed:
+   * cached keys of the project are dropped here and, by signal, in every other process.
+   */
+  changed(id: string): void {
+    this.keys.drop(id);
+    this.signals.send(PROJECTS_CHANGED, id);
   }
 
   list(): Promise<ProjectRow[]> {
@@ -70,6 +107,7 @@ export class ProjectsService {
       settings: dto.settings ?? {},
     });
     if (!project) throw ApiError.notFound('Project', id);
+    this.changed(id);
     await this.audit.record({
       projectId: id,
       actor: by.actor,
@@ -85,6 +123,7 @@ export class ProjectsService {
     const apiKey = generateProjectKey(id);
     const project = await this.repository.rotateKey(id, hashKey(apiKey), keyHint(apiKey));
     if (!project) throw ApiError.notFound('Project', id);
+    this.changed(id);
     await this.audit.record({ projectId: id, actor: by.actor, action: 'project.key_rotated', resource: id, ip: by.ip });
     return apiKey;
   }
@@ -92,11 +131,13 @@ export class ProjectsService {
   async revokeSecondary(id: string, by: Actor): Promise<void> {
     const project = await this.repository.revokeSecondary(id);
     if (!project) throw ApiError.notFound('Project', id);
+    this.changed(id);
     await this.audit.record({ projectId: id, actor: by.actor, action: 'project.secondary_key_revoked', resource: id, ip: by.ip });
   }
 
   async delete(id: string, by: Actor): Promise<void> {
     if (!(await this.repository.delete(id))) throw ApiError.notFound('Project', id);
+    this.changed(id);
     await this.audit.record({ projectId: id, actor: by.actor, action: 'project.deleted', resource: id, ip: by.ip });
   }
 
@@ -109,5 +150,6 @@ export class ProjectsService {
   /** First start in embedded mode: make sure the `default` project exists with this key. */
   async ensureProject(id: string, name: string, apiKey: string): Promise<void> {
     await this.repository.ensure(id, name, ['email', 'in_app'], hashKey(apiKey), keyHint(apiKey));
+    this.changed(id);
   }
 }

@@ -1,5 +1,5 @@
 import { defineSection } from '../define-section.js';
-import { envString } from '../env-helpers.js';
+import { envInt, envString } from '../env-helpers.js';
 
 const KEY_HINT = 'use at least 16 random characters, e.g. the output of `openssl rand -hex 24`';
 
@@ -11,11 +11,19 @@ export const authSection = defineSection(
     READONLY_API_KEY: envString({ min: 16, hint: KEY_HINT }),
     /** Signs subscriber tokens and unsubscribe/tracking links. */
     JWT_SECRET: envString({ min: 16, hint: KEY_HINT }),
+    /**
+     * How long a process may keep answering for a project key without asking PostgreSQL again.
+     * A revoked key stops working at once in the process that revoked it and a few ms later in
+     * the others (signal 'projects.changed'); this is the bound when that signal is lost.
+     * 0: every request reads the key.
+     */
+    AUTH_KEY_CACHE_MS: envInt({ default: 5_000, min: 0, max: 60_000 }),
   },
   (env) => ({
     adminApiKey: env.ADMIN_API_KEY,
     readonlyApiKey: env.READONLY_API_KEY,
     jwtSecret: env.JWT_SECRET,
+    keyCacheMs: env.AUTH_KEY_CACHE_MS,
   }),
 );
 

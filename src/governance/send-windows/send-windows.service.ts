@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ProjectsService } from '../../projects/projects.service.js';
 import { isValidTimeZone } from './local-time.js';
 import { nextAllowed, parseSendWindow, type SendWindow } from './send-window.js';
 import { SendWindowsRepository, subscriberKey } from './send-windows.repository.js';
@@ -30,7 +31,10 @@ export class SendWindowsService {
   private readonly logger = new Logger(SendWindowsService.name);
   private readonly warned = new Set<string>();
 
-  constructor(private readonly repository: SendWindowsRepository) {}
+  constructor(
+    private readonly repository: SendWindowsRepository,
+    private readonly projects: ProjectsService,
+  ) {}
 
   /** The window of a request: its own (validated by the DTO), none when `false`, else the project's. */
   effective(request: unknown, projectId: string, projectWindow: unknown): SendWindow | null {
@@ -98,7 +102,10 @@ export class SendWindowsService {
 
   /** Stores a validated window (null clears it); false when the project does not exist. */
   async setProjectWindow(projectId: string, window: SendWindow | null): Promise<boolean> {
-    return (await this.repository.setProjectWindow(projectId, window)) !== undefined;
+    const found = (await this.repository.setProjectWindow(projectId, window)) !== undefined;
+    // The window lives in the project's settings, which authenticated requests carry (cached).
+    if (found) this.projects.changed(projectId);
+    return found;
   }
 
   private valid(raw: unknown, where: string): SendWindow | null {
