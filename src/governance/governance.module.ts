@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { GovernanceService } from './governance.service.js';
+import { SendChecksRepository } from './send-checks.repository.js';
 import { SuppressionsRepository } from './suppressions/suppressions.repository.js';
 import { SuppressionsService } from './suppressions/suppressions.service.js';
 import { SendWindowsRepository } from './send-windows/send-windows.repository.js';
@@ -23,6 +24,7 @@ import { TrackingService } from './tracking/tracking.service.js';
   imports: [SubscribersModule],
   providers: [
     GovernanceService,
+    SendChecksRepository,
     SuppressionsRepository,
     SuppressionsService,
     // Issue 6b.

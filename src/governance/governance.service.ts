@@ -4,12 +4,15 @@ import type { ProviderError } from '../connectors/provider-error.js';
 import { maskRecipient } from '../common/pii/mask.js';
 import { suppressionFromRefusal } from './suppressions/provider-evidence.js';
 import type { ActiveSuppression } from './suppressions/suppressions.repository.js';
-import { blocks, SuppressionsService } from './suppressions/suppressions.service.js';
+import { blocks, SuppressionsService, suppressionKey } from './suppressions/suppressions.service.js';
 import type { PreferenceRow } from './preferences/preference.types.js';
 import { optOutReason, scopeIdsOf } from './preferences/preference-rules.js';
 import { PreferencesService, subscriberKey } from './preferences/preferences.service.js';
 import { SendWindowsService } from './send-windows/send-windows.service.js';
 import { CapsService } from './caps/caps.service.js';
+import type { RecipientCap } from './caps/cap-rules.js';
+import { lookupAddress } from './suppressions/suppression-address.js';
+import { SendChecksRepository } from './send-checks.repository.js';
 
 /** What governance decides for one claimed job before its provider call. */
 export type Verdict =
@@ -53,6 +56,7 @@ export interface Refusal {
 }
 
 const SEND: Verdict = { action: 'send' };
+const suppressedReason = (channel: Channel, s: ActiveSuppression) => `recipient is suppressed on ${channel} (${s.reason}, scope ${s.scope})`;
 const isTransactional = (job: ScreenedJob) => job.payload.transactional === true;
 /** How many per-job lookups run at once when the batch prefetch failed. */
 const FALLBACK_CONCURRENCY = 8;
@@ -71,6 +75,7 @@ export class GovernanceService {
     private readonly sendWindows: SendWindowsService,
     private readonly caps: CapsService,
     private readonly preferences: PreferencesService,
+    private readonly sendCheckRows: SendChecksRepository,
   ) {}
 
   async screen(jobs: readonly ScreenedJob[]): Promise<Screening> {
@@ -121,7 +126,7 @@ export class GovernanceService {
     if (found.size === 0) return targets.map(() => null);
     return targets.map((t) => {
       const s = SuppressionsService.match(found, { projectId, channel: t.channel, address: t.recipient });
-      return s && blocks(s, marketing) ? `recipient is suppressed on ${t.channel} (${s.reason}, scope ${s.scope})` : null;
+      return s && blocks(s, marketing) ? suppressedReason(t.channel, s) : null;
     });
   }
 
@@ -141,6 +146,32 @@ export class GovernanceService {
     return targets.map((t) =>
       t.subscriberId ? optOutReason(prefs.get(subscriberKey(projectId, t.subscriberId)) ?? [], { channel: t.channel, topic: message.topic, scopeIds }) : null,
     );
+  }
+
+  /**
+   * /v1/send's enqueue checks in one round trip (issue 9): for each target, the suppression
+   * that stops it and, when `preferencesOf` is a subscriber (not for transactional sends), the
+   * opt-out — the same answers as suppressedTargets and optedOutTargets (null = none) — and the
+   * project's caps when `withCaps`. The worker checks all of them again before sending.
+   */
+  async sendChecks(
+    projectId: string,
+    message: { marketing: boolean; topic: string | null; payload: { vars?: Record<string, unknown> }; templateId: string | null },
+    targets: readonly { channel: Channel; recipient: string }[],
+    preferencesOf: string | null,
+    withCaps: boolean,
+  ): Promise<{ suppressed: (string | null)[]; optedOut: (string | null)[]; caps: RecipientCap[] }> {
+    if (targets.length === 0) return { suppressed: [], optedOut: [], caps: [] };
+    const keys = targets.map((t) => ({ channel: t.channel, address: lookupAddress(t.channel, t.recipient) }));
+    const rows = await this.sendCheckRows.read(projectId, keys, preferencesOf, withCaps);
+    const found = new Map(rows.suppressions.map((r) => [suppressionKey(r), r]));
+    const suppressed = targets.map((t) => {
+      const s = SuppressionsService.match(found, { projectId, channel: t.channel, address: t.recipient });
+      return s && blocks(s, message.marketing) ? suppressedReason(t.channel, s) : null;
+    });
+    const scopeIds = scopeIdsOf(message.payload, message.templateId);
+    const optedOut = targets.map((t) => (preferencesOf ? optOutReason(rows.preferences, { channel: t.channel, topic: message.topic, scopeIds }) : null));
+    return { suppressed, optedOut, caps: rows.caps };
   }
 
   /** Records the suppressions that synchronous provider refusals prove (hard bounce, STOP…). */

@@ -83,10 +83,6 @@ export class EnqueueService {
     const campaign = isCampaign(dto.tags);
     const priority = parsePriority(dto.priority) ?? (campaign ? PRIORITY_NAMES.bulk : PRIORITY_NAMES.normal);
     const marketing = priority >= MARKETING_PRIORITY || campaign;
-    // Suppressed addresses are skipped here (and checked again by the worker before sending).
-    const suppressed = await this.governance.suppressedTargets(project.id, marketing, targets);
-    for (const [i, reason] of suppressed.entries()) if (reason) skipped.push({ channel: targets[i].channel, reason });
-    targets = targets.filter((_, i) => !suppressed[i]);
     const requestedAt = dto.scheduled_at ? new Date(dto.scheduled_at) : new Date();
     const payload = buildPayload(dto, marketing);
     // Send window (quiet hours) in the recipient's zone: the job waits for the next opening.
@@ -100,12 +96,19 @@ export class EnqueueService {
       templateId: dto.template ?? null,
       topic: dto.topic ?? template?.topic ?? null,
     };
-    // Preferences (unless transactional): an opted-out channel is skipped (the worker checks again).
-    if (dto.subscriber_id && payload.transactional !== true) {
-      const optedOut = await this.governance.optedOutTargets(project.id, { topic: options.topic, payload, templateId: options.templateId }, targets.map((t) => ({ channel: t.channel, subscriberId: dto.subscriber_id! })));
-      for (const [i, reason] of optedOut.entries()) if (reason) skipped.push({ channel: targets[i].channel, reason });
-      targets = targets.filter((_, i) => !optedOut[i]);
-    }
+    // Suppressed addresses and opted-out channels (preferences; not for transactional sends)
+    // are skipped, and the project's caps read for the cap check below: one round trip for the
+    // three. The worker checks them all again before sending.
+    const checks = await this.governance.sendChecks(
+      project.id,
+      { marketing, topic: options.topic, payload, templateId: options.templateId },
+      targets,
+      dto.subscriber_id && payload.transactional !== true ? dto.subscriber_id : null,
+      dto.subscriber_id !== undefined,
+    );
+    for (const [i, reason] of checks.suppressed.entries()) if (reason) skipped.push({ channel: targets[i].channel, reason });
+    for (const [i, reason] of checks.optedOut.entries()) if (reason && !checks.suppressed[i]) skipped.push({ channel: targets[i].channel, reason });
+    targets = targets.filter((_, i) => !checks.suppressed[i] && !checks.optedOut[i]);
     const candidates: NewJob[] = targets.map((t) => ({
       channel: t.channel,
       recipient: t.recipient,
@@ -128,6 +131,7 @@ export class EnqueueService {
         const created = new Map([...result.ids].filter(([, id]) => result.created.includes(id)));
         return { value: { ...result, jobs }, created };
       },
+      checks.caps,
     );
     for (const t of targets) if (overCap.has(t.channel)) skipped.push({ channel: t.channel, reason: overCap.get(t.channel)! });
     const { ids, created, deduplicated, jobs: newJobs } = inserted;

@@ -57,6 +57,7 @@ export class CapsService {
    * already says which were refused; the worker's check stays the final word. With no cap
    * matching, `insert` runs on its own, outside any transaction.
    * `jobs` share one subscriber (or none) and one due time; their ids are placeholders.
+   * `knownCaps`: the project's caps when the caller read them already (GovernanceService.sendChecks).
    */
   async enqueueUnderCaps<T>(
     projectId: string,
@@ -64,9 +65,10 @@ export class CapsService {
     dueAt: Date,
     idempotencyKeys: string[],
     insert: (admitted: ReadonlySet<string>, runner?: QueryRunner) => Promise<{ value: T; created: ReadonlyMap<string, string> }>,
+    knownCaps?: readonly RecipientCap[],
   ): Promise<{ over: Map<string, string>; value: T }> {
     const subscribed = jobs.filter((j) => j.subscriberId !== null);
-    const caps = subscribed.length ? await this.repository.list(projectId) : [];
+    const caps = subscribed.length ? (knownCaps ?? (await this.repository.list(projectId))) : [];
     const capped = subscribed.filter((j) => caps.some((c) => capMatches(c, j)));
     const all = new Set(jobs.map((j) => j.id));
     if (capped.length === 0) return { over: new Map(), value: (await insert(all)).value };

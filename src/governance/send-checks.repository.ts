@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import type { Channel } from '../config/sections/connectors.config.js';
+import { Db } from '../database/db.js';
+import type { RecipientCap } from './caps/cap-rules.js';
+import type { PreferenceRow } from './preferences/preference.types.js';
+import type { ActiveSuppression } from './suppressions/suppressions.repository.js';
+import { SEND_CHECKS } from './sql/send-checks.sql.js';
+
+export interface SendCheckRows {
+  suppressions: ActiveSuppression[];
+  preferences: PreferenceRow[];
+  caps: RecipientCap[];
+}
+
+/** The rows /v1/send checks, read together (see SEND_CHECKS). */
+@Injectable()
+export class SendChecksRepository {
+  constructor(private readonly db: Db) {}
+
+  async read(projectId: string, keys: readonly { channel: Channel; address: string }[], preferencesOf: string | null, withCaps: boolean): Promise<SendCheckRows> {
+    const row = (await this.db.one<SendCheckRows>(SEND_CHECKS, [projectId, keys.map((k) => k.channel), keys.map((k) => k.address), preferencesOf, withCaps]))!;
+    // jsonb carries timestamps as text.
+    return { ...row, preferences: row.preferences.map((p) => ({ ...p, updatedAt: new Date(p.updatedAt) })) };
+  }
+}
