@@ -125,6 +125,29 @@ describe('outbound webhooks', () => {
     expect(queued.filter((d) => d.event_type === 'job.queued')).toHaveLength(2);
   });
 
+  it('job.queued: whether a project wants it is cached per process; a new endpoint reaches this process at once and others by signal', async () => {
+    const replica = await startTestApp({
+      database: t.db,
+      env: { OUTBOUND_ALLOW_LOOPBACK: 'true', SMS_PROVIDER: 'recording', WEBHOOK_TIMEOUT_MS: '2000' },
+      imports: [RecordingConnectorModule],
+    });
+    try {
+      const sendVia = async (app: TestApp) =>
+        (await app.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], to: '+33600000001', body: 'hi' }).expect(200)).body.job_ids[0] as string;
+      const queuedFor = async (jobId: string) => (await t.db.sql(`SELECT 1 FROM webhook_deliveries WHERE event_type = 'job.queued' AND payload->'data'->>'job_id' = $1`, [jobId])).length;
+      expect(await queuedFor(await sendVia(replica))).toBe(0); // no endpoint yet: the replica remembers "none"
+      await create({ events: ['job.queued'] });
+      expect(await queuedFor(await sendVia(t))).toBe(1); // the process that created it: at once
+      const deadline = Date.now() + 20_000;
+      while (!(await queuedFor(await sendVia(replica)))) {
+        if (Date.now() > deadline) throw new Error('the replica never emitted job.queued for the new endpoint');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      await replica.close();
+    }
+  });
+
   it('lets other modules emit events (subscriber.preference_changed) through WebhookEvents', async () => {
     const hook = await create({ events: ['subscriber.preference_changed'] });
     const other = await t.createProject();

@@ -13,6 +13,7 @@ import { WebhookSender } from './delivery/webhook-sender.js';
 import { ALL_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES } from './webhook-event-types.js';
 import { encryptSecret, generateSecret, isValidSecret, secretHint, secretsKey } from './webhook-secrets.js';
 import type { DeliveryRow, EndpointRow } from './webhook.types.js';
+import { WebhookSubscriptions } from './webhook-subscriptions.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -40,6 +41,7 @@ export class WebhookEndpointsService {
     private readonly sender: WebhookSender,
     private readonly worker: WebhookDeliveryWorker,
     private readonly audit: AuditService,
+    private readonly subscriptions: WebhookSubscriptions,
   ) {}
 
   async create(projectId: string, input: EndpointInput, by: Actor): Promise<{ endpoint: EndpointRow; secret: string }> {
@@ -60,6 +62,7 @@ export class WebhookEndpointsService {
       secretEnc: encryptSecret(this.key(), id, secret),
       secretHint: secretHint(secret),
     });
+    this.subscriptions.changed(projectId);
     await this.audit.record({ projectId, actor: by.actor, action: 'webhook.created', resource: id, metadata: { host: new URL(url).host, events }, ip: by.ip });
     return { endpoint, secret };
   }
@@ -88,6 +91,7 @@ export class WebhookEndpointsService {
       disabledReason: reason,
     });
     if (!endpoint) throw ApiError.notFound('Webhook endpoint', id);
+    this.subscriptions.changed(endpoint.projectId);
     if (input.enabled === false) await this.repository.cancelQueued(id, reason);
     await this.audit.record({ projectId: endpoint.projectId, actor: by.actor, action: 'webhook.updated', resource: id, metadata: { fields: Object.keys(input) }, ip: by.ip });
     return endpoint;
@@ -96,6 +100,7 @@ export class WebhookEndpointsService {
   async delete(id: string, projectId: string | null, by: Actor): Promise<void> {
     const endpoint = await this.get(id, projectId);
     await this.repository.deleteEndpoint(id, projectId);
+    this.subscriptions.changed(endpoint.projectId);
     await this.audit.record({ projectId: endpoint.projectId, actor: by.actor, action: 'webhook.deleted', resource: id, ip: by.ip });
   }
 

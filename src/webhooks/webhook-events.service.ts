@@ -6,6 +6,7 @@ import type { Outcomes } from '../jobs/worker/outcomes.js';
 import { WebhookDeliveryWorker } from './delivery/webhook-delivery.worker.js';
 import { WEBHOOK_MAX_ATTEMPTS } from './delivery/webhook-retry.js';
 import { isWebhookEventType, type WebhookEventType } from './webhook-event-types.js';
+import { WebhookSubscriptions } from './webhook-subscriptions.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 
 /** A job event: its data is the job's row, read when the event is queued, plus `extra`. */
@@ -32,13 +33,18 @@ export class WebhookEvents implements OnModuleInit {
     private readonly deliveryEvents: DeliveryEvents,
     private readonly enqueueEvents: EnqueueEvents,
     private readonly worker: WebhookDeliveryWorker,
+    private readonly subscriptions: WebhookSubscriptions,
   ) {}
 
   onModuleInit(): void {
     this.deliveryEvents.onFinalised((outcomes) => this.finalised(outcomes));
+    // Most projects have no job.queued endpoint: asking a (cached) question first saves every
+    // send the emit's round trip.
     this.enqueueEvents.onQueued({
-      wantsIds: (projectId) => this.repository.wantsEvent(projectId, 'job.queued'),
-      queued: async (_projectId, jobIds) => void (await this.emitJobs(jobIds.map((jobId) => ({ jobId, type: 'job.queued' })))),
+      wantsIds: (projectId) => this.subscriptions.wants(projectId, 'job.queued'),
+      queued: async (projectId, jobIds) => {
+        if (await this.subscriptions.wants(projectId, 'job.queued')) await this.emitJobs(jobIds.map((jobId) => ({ jobId, type: 'job.queued' })));
+      },
     });
   }
 

@@ -5,6 +5,7 @@ import { WebhookSender } from './delivery/webhook-sender.js';
 import { WebhookDigestSource } from './webhook-digest.source.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { WebhookEvents } from './webhook-events.service.js';
+import { WebhookSubscriptions } from './webhook-subscriptions.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 
 /**
@@ -14,7 +15,7 @@ import { WebhooksRepository } from './webhooks.repository.js';
  */
 @Module({
   imports: [JobsModule],
-  providers: [WebhooksRepository, WebhookSender, WebhookDeliveryWorker, WebhookEvents, WebhookEndpointsService, WebhookDigestSource],
+  providers: [WebhooksRepository, WebhookSubscriptions, WebhookSender, WebhookDeliveryWorker, WebhookEvents, WebhookEndpointsService, WebhookDigestSource],
   exports: [WebhookEvents, WebhookDigestSource, WebhookEndpointsService],
 })
 export class WebhooksModule {}
