@@ -79,6 +79,9 @@ export class GovernanceService {
   ) {}
 
   async screen(jobs: readonly ScreenedJob[]): Promise<Screening> {
+    // The caps' rules are read alongside the other rules (not one round trip after them);
+    // admit() below counts and records under its own lock, so caps stay exact.
+    const capRules = this.caps.rulesFor(jobs);
     const [{ found, unknown }, outsideWindow, { prefs, unreadable }] = await Promise.all([
       this.prefetchSuppressions(jobs),
       this.sendWindows.screen(jobs),
@@ -101,11 +104,17 @@ export class GovernanceService {
         if (deferral) return { action: 'defer', until: deferral.until, reason: deferral.reason };
         return SEND;
     };
+    // One verdict per job (the worker asks once per job; the caps filter below asked too).
+    const verdicts = new Map<string, Verdict>();
+    for (const job of jobs) verdicts.set(job.id, before(job));
     // Caps last: only a job that would be sent takes a slot (recorded as it is let through).
-    const capped = await this.caps.admit(jobs.filter((j) => before(j).action === 'send'));
+    const capped = await this.caps.admit(
+      jobs.filter((j) => verdicts.get(j.id)!.action === 'send'),
+      capRules,
+    );
     return {
       verdict: (job) => {
-        const verdict = before(job);
+        const verdict = verdicts.get(job.id) ?? before(job);
         if (verdict.action !== 'send') return verdict;
         if (capped.unchecked.has(job.id)) return { action: 'defer', reason: 'recipient caps unreadable; retrying' };
         const over = capped.over.get(job.id);

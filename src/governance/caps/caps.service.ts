@@ -89,14 +89,16 @@ export class CapsService {
    * transaction fails, each subscriber is tried on its own; jobs whose check still fails are
    * returned as `unchecked` (the caller defers them: never sent unchecked).
    */
-  async admit(jobs: readonly CappedJob[]): Promise<{ over: Map<string, string>; unchecked: Set<string> }> {
+  async admit(jobs: readonly CappedJob[], rules?: Promise<RecipientCap[] | Error>): Promise<{ over: Map<string, string>; unchecked: Set<string> }> {
     const over = new Map<string, string>();
     const unchecked = new Set<string>();
     const withSubscriber = jobs.filter((j) => j.subscriberId !== null);
     if (withSubscriber.length === 0) return { over, unchecked };
     let caps: RecipientCap[];
     try {
-      caps = await this.repository.ofProjects([...new Set(withSubscriber.map((j) => j.projectId))]);
+      const read = await (rules ?? this.rulesFor(withSubscriber));
+      if (read instanceof Error) throw read;
+      caps = read;
     } catch (err) {
       this.logger.warn(`recipient caps unreadable for ${withSubscriber.length} job(s), deferring them: ${(err as Error).message}`);
       for (const j of withSubscriber) unchecked.add(j.id);
@@ -120,6 +122,18 @@ export class CapsService {
     }
     this.purgeNowAndThen();
     return { over, unchecked };
+  }
+
+  /**
+   * The caps of the projects of these jobs (of those with a subscriber: caps are per person),
+   * read before admit() needs them so that the worker reads them alongside its other per-batch
+   * rules instead of one round trip later. Never rejects: a failed read is returned, and
+   * admit() defers the jobs it concerns.
+   */
+  rulesFor(jobs: readonly CappedJob[]): Promise<RecipientCap[] | Error> {
+    const projectIds = [...new Set(jobs.flatMap((j) => (j.subscriberId !== null ? [j.projectId] : [])))];
+    if (projectIds.length === 0) return Promise.resolve([]);
+    return this.repository.ofProjects(projectIds).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
   }
 
   private admitTogether(jobs: CappedJob[], caps: RecipientCap[]): Promise<Map<string, string>> {

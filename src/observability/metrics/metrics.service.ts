@@ -129,17 +129,22 @@ export class MetricsService implements OnModuleInit {
   private observe(call: ProviderCall): void {
     const labels = { channel: call.channel, provider: call.provider };
     this.latency.observe(labels, call.durationMs / 1000);
+    // Counted per call, then one inc per label set: a batch call of 100 answers is 1–3 incs,
+    // not 100 (prom-client validates the labels on every inc; this runs on the send path).
+    const outcomes = new Map<string, number>();
+    const errors = new Map<string, number>();
+    const add = (m: Map<string, number>, key: string) => m.set(key, (m.get(key) ?? 0) + 1);
     call.results.forEach((r, i) => {
       if (r.ok) {
-        this.outcomes.inc({ ...labels, outcome: r.skipped ? 'skipped' : 'sent' });
+        add(outcomes, r.skipped ? 'skipped' : 'sent');
         return;
       }
       const kind = r.error.kind;
-      this.providerErrors.inc({ ...labels, kind });
+      add(errors, kind);
       const a = call.attempts[i];
-      const outcome =
-        kind === 'rate_limited' || r.error.quotaExhausted ? 'rate_limited' : kind === 'transient' && a && a.attempt < a.maxAttempts ? 'retry' : 'failed';
-      this.outcomes.inc({ ...labels, outcome });
+      add(outcomes, kind === 'rate_limited' || r.error.quotaExhausted ? 'rate_limited' : kind === 'transient' && a && a.attempt < a.maxAttempts ? 'retry' : 'failed');
     });
+    for (const [outcome, n] of outcomes) this.outcomes.inc({ ...labels, outcome }, n);
+    for (const [kind, n] of errors) this.providerErrors.inc({ ...labels, kind }, n);
   }
 }
