@@ -9,6 +9,11 @@ export const workerSection = defineSection(
     WORKER_POLL_INTERVAL_MS: envInt({ default: 500, min: 10, max: 600_000 }),
     /** Attempts for transient failures before a job is failed. */
     WORKER_MAX_ATTEMPTS: envInt({ default: 5, min: 1, max: 50 }),
+    /**
+     * Claimed batches a worker holds at once: one being claimed while others are screened,
+     * sent and finalised, so that the database and the worker's own CPU overlap.
+     */
+    WORKER_BATCHES_IN_FLIGHT: envInt({ default: 3, min: 1, max: 16 }),
     /** Provider calls in flight at once per worker process. */
     WORKER_CONCURRENCY: envInt({ default: 8, min: 1, max: 1_000 }),
     /** Upper bound on one provider call; a slower call is treated as transient. */
@@ -26,6 +31,7 @@ export const workerSection = defineSection(
     batchSize: env.WORKER_BATCH_SIZE,
     pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
     maxAttempts: env.WORKER_MAX_ATTEMPTS,
+    batchesInFlight: env.WORKER_BATCHES_IN_FLIGHT,
     concurrency: env.WORKER_CONCURRENCY,
     sendTimeoutMs: env.WORKER_SEND_TIMEOUT_MS,
     leaseMs: env.WORKER_LEASE_SECS * 1000,

@@ -1,9 +1,8 @@
-/** The columns a worker needs from a claimed job. */
+/** The columns a worker needs from a claimed job (ClaimedJob: no due times, nothing unused). */
 export const CLAIMED_COLUMNS = `
   j.id, j.project_id AS "projectId", j.channel, j.subscriber_id AS "subscriberId", j.recipient,
   j.template_id AS "templateId", j.topic, j.payload, j.priority, j.attempts,
-  j.max_attempts AS "maxAttempts", j.scheduled_at AS "scheduledAt", j.run_at AS "runAt",
-  j.idempotency_key AS "idempotencyKey"`;
+  j.max_attempts AS "maxAttempts", j.idempotency_key AS "idempotencyKey"`;
 
 /**
  * Claim up to $1 due jobs, most urgent first, skipping rows other workers hold and lanes

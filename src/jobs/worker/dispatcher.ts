@@ -91,20 +91,20 @@ export class Dispatcher {
   /** Screens the batch and cuts it into provider calls; jobs settled without a call go straight to outcomes. */
   private async plan(jobs: ClaimedJob[], outcomes: Outcomes): Promise<Chunk[]> {
     const projectIds = [...new Set(jobs.map((j) => j.projectId))];
+    // Built once: screened here and asked for each job's verdict below (index i is jobs[i]).
+    const screened = jobs.map((j) => ({
+      id: j.id,
+      projectId: j.projectId,
+      channel: j.channel,
+      recipient: j.recipient,
+      subscriberId: j.subscriberId,
+      topic: j.topic,
+      payload: j.payload,
+      marketing: j.payload.marketing === true,
+      templateId: j.templateId,
+    }));
     const [screening, senders, rendered, own] = await Promise.all([
-      this.governance.screen(
-        jobs.map((j) => ({
-          id: j.id,
-          projectId: j.projectId,
-          channel: j.channel,
-          recipient: j.recipient,
-          subscriberId: j.subscriberId,
-          topic: j.topic,
-          payload: j.payload,
-          marketing: j.payload.marketing === true,
-          templateId: j.templateId,
-        })),
-      ),
+      this.governance.screen(screened),
       this.projects.senders(projectIds),
       // Templates and recipients' locales: one read each per batch, alongside the screening.
       this.templates.renderBatch(jobs),
@@ -119,8 +119,8 @@ export class Dispatcher {
     await this.breaker.refresh().catch((err) => this.logger.warn(`failover breakers not read: ${(err as Error).message}`));
     const byLane = new Map<string, { lane: Lane; connector: Connector; fallback?: Connector; jobs: ClaimedJob[] }>();
     const restingMoved = new Map<string, { lane: Lane; count: number }>();
-    for (const job of jobs) {
-      const projectConnector = own.get(`${job.projectId}/${job.channel}`);
+    for (const [i, job] of jobs.entries()) {
+      const projectConnector = own.size ? own.get(`${job.projectId}/${job.channel}`) : undefined;
       if (projectConnector instanceof Error) {
         // Its credentials cannot be opened (key removed before a reseal): never sent through the instance's account.
         if (job.attempts >= job.maxAttempts) outcomes.failed.push({ id: job.id, attempts: job.attempts, provider: null, error: projectConnector.message });
@@ -132,7 +132,7 @@ export class Dispatcher {
         outcomes.failed.push({ id: job.id, attempts: job.attempts, provider: null, error: this.registry.refusal(job.channel)! });
         continue;
       }
-      const verdict = screening.verdict({ ...job, marketing: job.payload.marketing === true });
+      const verdict = screening.verdict(screened[i]);
       if (verdict.action === 'skip') {
         outcomes.skipped.push({ id: job.id, attempts: job.attempts, reason: verdict.reason });
         continue;

@@ -23,7 +23,11 @@ export class WorkerRepository {
     const write = <T extends { id: string; attempts: number }>(sql: string, rows: T[], values: (row: T) => Record<string, unknown>) => {
       if (rows.length === 0) return;
       const byId: Record<string, Record<string, unknown>> = {};
-      for (const row of rows) byId[row.id] = { a: row.attempts, ...values(row) };
+      for (const row of rows) {
+        const v = values(row);
+        v.a = row.attempts;
+        byId[row.id] = v;
+      }
       writes.push(this.db.exec(sql, [rows.map((r) => r.id), byId]));
     };
     write(MARK_SENT, o.sent, (r) => ({ p: r.provider, m: r.providerMessageId }));

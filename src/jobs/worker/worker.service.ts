@@ -8,9 +8,6 @@ import { WorkerRepository } from './worker.repository.js';
 import { WorkerIdle } from './worker-idle.js';
 import { WorkerWakeup } from './worker-wakeup.js';
 
-/** Batches in flight at once: one being sent while the next is claimed. */
-const MAX_BATCHES_IN_FLIGHT = 2;
-
 /**
  * The worker loop: claim a batch, hand it to the dispatcher, and claim the next one while it
  * is being sent. When a claim comes back short the queue is drained: sleep until woken
@@ -77,7 +74,10 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
         continue;
       }
       if (jobs.length) this.track(this.dispatcher.dispatch(jobs, this));
-      if (this.inFlight.size >= MAX_BATCHES_IN_FLIGHT) await Promise.race(this.inFlight);
+      // WORKER_BATCHES_IN_FLIGHT (default 3): a dispatch is a chain of awaits (rules, provider
+      // calls, finalise, its listeners); with only one other batch beside it, the database and
+      // this process took turns more than they overlapped during a drain.
+      if (this.inFlight.size >= this.config.worker.batchesInFlight) await Promise.race(this.inFlight);
       // A full batch means more is probably due: loop at once. A short one means idle: sleep
       // until a signal, the next known due time or the fallback poll.
       if (jobs.length < this.config.worker.batchSize && !this.stopping) await this.idle.sleep();
