@@ -1,36 +1,26 @@
 import { InstancePostmarkConnector } from '../src/connectors/email/postmark/postmark.connector.js';
 import { PostmarkFake, type PostmarkScript } from './fakes/postmark-fake.js';
 import { emailTestKit, type ErrorRow, outboundEmail, refusalOf } from './helpers/email-test-kit.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { useProviderApp } from './helpers/provider-app.js';
 
 /** Postmark, end to end: API → queue → worker → the Postmark fake (single and batch API). */
 describe('email through Postmark', () => {
   const fake = new PostmarkFake('pm-server-token');
-  let t: TestApp;
-  let project: { id: string; key: string };
-  const kit = emailTestKit(() => t, () => project, 'postmark');
-
-  beforeAll(async () => {
-    const baseUrl = await fake.start();
-    t = await startTestApp({
-      env: {
-        EMAIL_PROVIDER: 'postmark',
-        POSTMARK_SERVER_TOKEN: 'pm-server-token',
-        POSTMARK_BASE_URL: baseUrl,
-        POSTMARK_BROADCAST_STREAM: 'broadcast',
-        OUTBOUND_TIMEOUT_MS: '1000',
-        EMAIL_FROM: 'hello@acme.example',
-        EMAIL_FROM_NAME: 'Acme, Inc.',
-        PUBLIC_URL: 'https://notify.acme.example',
-        WORKER_BATCH_SIZE: '600',
-      },
-    });
-    project = await t.createProject();
+  const app = useProviderApp({
+    fakes: [fake],
+    env: () => ({
+      EMAIL_PROVIDER: 'postmark',
+      POSTMARK_SERVER_TOKEN: 'pm-server-token',
+      POSTMARK_BASE_URL: fake.url,
+      POSTMARK_BROADCAST_STREAM: 'broadcast',
+      OUTBOUND_TIMEOUT_MS: '1000',
+      EMAIL_FROM: 'hello@acme.example',
+      EMAIL_FROM_NAME: 'Acme, Inc.',
+      PUBLIC_URL: 'https://notify.acme.example',
+      WORKER_BATCH_SIZE: '600',
+    }),
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.stop();
-  });
+  const kit = emailTestKit(() => app.t, () => app.project, 'postmark');
   beforeEach(async () => {
     fake.reset();
     await kit.fresh();
@@ -46,7 +36,7 @@ describe('email through Postmark', () => {
       tags: [{ name: 'category', value: 'receipt' }],
       attachments: [{ filename: 'a.txt', content: 'aGk=', content_type: 'text/plain' }],
     });
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await kit.job(id)).toMatchObject({ status: 'sent', provider: 'postmark', provider_message_id: 'pm-000001' });
     const [request] = fake.requests;
     expect(request.path).toBe('/email');
@@ -74,7 +64,7 @@ describe('email through Postmark', () => {
     for (let i = 0; i < 8; i++) ids[`ok${i}`] = await kit.send({ to: `ok${i}@customer.example`, priority: 'bulk' });
     ids.gone = await kit.send({ to: 'gone@customer.example', priority: 'bulk' });
     ids.bad = await kit.send({ to: 'bad@customer.example', priority: 'bulk' });
-    expect(await t.worker.drainOnce()).toBe(10);
+    expect(await app.t.worker.drainOnce()).toBe(10);
     expect(fake.requests.map((r) => r.path)).toEqual(['/email/batch']);
     expect(fake.messages).toHaveLength(10);
     expect(new Set(fake.messages.map((m) => m.MessageStream))).toEqual(new Set(['broadcast']));
@@ -116,13 +106,13 @@ describe('email through Postmark', () => {
   it.each(table)('$label → job $status', async ({ answer, status, attempts, error, pause, kind, dead }) => {
     fake.script = (to) => (to.startsWith('scripted') ? answer : 'accept');
     const id = await kit.send({ to: `scripted-${++addressNo}@customer.example` });
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     const job = await kit.job(id);
     expect({ status: job.status, attempts: job.attempts }).toEqual({ status, attempts });
     expect(job.error).toMatch(error);
     expect((await kit.pause())?.kind).toBe(pause);
     if (answer === 'stall') return; // a stall is the dispatcher's timeout, not the connector's answer
-    const refusal = await refusalOf(t.notifyd.app.get(InstancePostmarkConnector), outboundEmail(`scripted-${++addressNo}@customer.example`));
+    const refusal = await refusalOf(app.t.notifyd.app.get(InstancePostmarkConnector), outboundEmail(`scripted-${++addressNo}@customer.example`));
     expect(refusal.kind).toBe(kind);
     expect(refusal.dead).toBe(!!dead);
   });

@@ -1,25 +1,15 @@
 import { ResendFake, type ResendScript } from './fakes/resend-fake.js';
 import { emailTestKit, type ErrorRow } from './helpers/email-test-kit.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { useProviderApp } from './helpers/provider-app.js';
 
 /** Resend, end to end: API → queue → worker → the Resend fake (single and batch API). */
 describe('email through Resend', () => {
   const fake = new ResendFake('re_test_key');
-  let t: TestApp;
-  let project: { id: string; key: string };
-  const kit = emailTestKit(() => t, () => project, 'resend');
-
-  beforeAll(async () => {
-    const baseUrl = await fake.start();
-    t = await startTestApp({
-      env: { EMAIL_PROVIDER: 'resend', RESEND_API_KEY: 're_test_key', RESEND_BASE_URL: baseUrl, OUTBOUND_TIMEOUT_MS: '1000', EMAIL_FROM: 'hello@acme.example', EMAIL_FROM_NAME: 'Acme', PUBLIC_URL: 'https://notify.acme.example' },
-    });
-    project = await t.createProject();
+  const app = useProviderApp({
+    fakes: [fake],
+    env: () => ({ EMAIL_PROVIDER: 'resend', RESEND_API_KEY: 're_test_key', RESEND_BASE_URL: fake.url, OUTBOUND_TIMEOUT_MS: '1000', EMAIL_FROM: 'hello@acme.example', EMAIL_FROM_NAME: 'Acme', PUBLIC_URL: 'https://notify.acme.example' }),
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.stop();
-  });
+  const kit = emailTestKit(() => app.t, () => app.project, 'resend');
   beforeEach(async () => {
     fake.reset();
     await kit.fresh();
@@ -35,7 +25,7 @@ describe('email through Resend', () => {
       tags: [{ name: 'category', value: 'newsletter' }],
       attachments: [{ filename: 'a.txt', content: Buffer.from('hello').toString('base64'), content_type: 'text/plain' }],
     });
-    expect(await t.worker.drainOnce()).toBe(1);
+    expect(await app.t.worker.drainOnce()).toBe(1);
     expect(await kit.job(id)).toMatchObject({ status: 'sent', provider: 'resend', provider_message_id: 're_000001' });
     expect(fake.requests).toHaveLength(1);
     const [request] = fake.requests;
@@ -64,7 +54,7 @@ describe('email through Resend', () => {
     const ids = [];
     for (let i = 0; i < 5; i++) ids.push(await kit.send({ to: `user${i}@customer.example` }));
     const withFile = await kit.send({ to: 'file@customer.example', attachments: [{ filename: 'a.txt', content: 'aGk=' }] });
-    expect(await t.worker.drainOnce()).toBe(6);
+    expect(await app.t.worker.drainOnce()).toBe(6);
     const batch = fake.requests.filter((r) => r.path === '/emails/batch');
     const singles = fake.requests.filter((r) => r.path === '/emails');
     expect(batch).toHaveLength(1);
@@ -72,7 +62,7 @@ describe('email through Resend', () => {
     expect(batch[0].headers['idempotency-key']).toMatch(/^batch-[0-9a-f]{64}$/);
     expect(singles.map((r) => r.body.to[0])).toEqual(['file@customer.example']);
     for (const id of [...ids, withFile]) expect(await kit.job(id)).toMatchObject({ status: 'sent', provider: 'resend' });
-    const mids = await t.db.sql(`SELECT provider_message_id FROM jobs`);
+    const mids = await app.t.db.sql(`SELECT provider_message_id FROM jobs`);
     expect(new Set(mids.map((r) => r.provider_message_id as string)).size).toBe(6);
   });
 
@@ -81,7 +71,7 @@ describe('email through Resend', () => {
     const good1 = await kit.send({ to: 'good1@customer.example' });
     const bad = await kit.send({ to: 'bad@customer.example' });
     const good2 = await kit.send({ to: 'good2@customer.example' });
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(fake.requests.map((r) => r.path)).toEqual(['/emails/batch', '/emails', '/emails', '/emails']);
     expect(await kit.job(good1)).toMatchObject({ status: 'sent' });
     expect(await kit.job(good2)).toMatchObject({ status: 'sent' });
@@ -115,7 +105,7 @@ describe('email through Resend', () => {
   it.each(table)('$label → job $status', async ({ answer, status, attempts, error, pause }) => {
     fake.script = (to) => (to.startsWith('scripted') ? answer : 'accept');
     const id = await kit.send({ to: `scripted-${++addressNo}@customer.example` });
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     const row = await kit.job(id);
     expect({ status: row.status, attempts: row.attempts }).toEqual({ status, attempts });
     expect(row.error).toMatch(error);

@@ -1,26 +1,16 @@
 import { InstanceSendgridConnector } from '../src/connectors/email/sendgrid/sendgrid.connector.js';
 import { SendgridFake, type SendgridScript } from './fakes/sendgrid-fake.js';
 import { emailTestKit, type ErrorRow, outboundEmail, refusalOf } from './helpers/email-test-kit.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { useProviderApp } from './helpers/provider-app.js';
 
 /** SendGrid v3, end to end: API → queue → worker → the SendGrid fake. */
 describe('email through SendGrid v3', () => {
   const fake = new SendgridFake('SG.test-key');
-  let t: TestApp;
-  let project: { id: string; key: string };
-  const kit = emailTestKit(() => t, () => project, 'sendgrid');
-
-  beforeAll(async () => {
-    const baseUrl = await fake.start();
-    t = await startTestApp({
-      env: { EMAIL_PROVIDER: 'sendgrid', SENDGRID_API_KEY: 'SG.test-key', SENDGRID_BASE_URL: baseUrl, OUTBOUND_TIMEOUT_MS: '1000', EMAIL_FROM: 'hello@acme.example', EMAIL_FROM_NAME: 'Acme' },
-    });
-    project = await t.createProject();
+  const app = useProviderApp({
+    fakes: [fake],
+    env: () => ({ EMAIL_PROVIDER: 'sendgrid', SENDGRID_API_KEY: 'SG.test-key', SENDGRID_BASE_URL: fake.url, OUTBOUND_TIMEOUT_MS: '1000', EMAIL_FROM: 'hello@acme.example', EMAIL_FROM_NAME: 'Acme' }),
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.stop();
-  });
+  const kit = emailTestKit(() => app.t, () => app.project, 'sendgrid');
   beforeEach(async () => {
     fake.reset();
     await kit.fresh();
@@ -36,7 +26,7 @@ describe('email through SendGrid v3', () => {
       tags: [{ name: 'category', value: 'receipt' }],
       attachments: [{ filename: 'a.txt', content: 'aGk=', content_type: 'text/plain' }],
     });
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await kit.job(id)).toMatchObject({ status: 'sent', provider: 'sendgrid', provider_message_id: 'sg-000001' });
     const [request] = fake.requests;
     expect(request.headers.authorization).toBe('Bearer SG.test-key');
@@ -78,13 +68,13 @@ describe('email through SendGrid v3', () => {
   it.each(table)('$label → job $status', async ({ answer, status, attempts, error, pause, kind }) => {
     fake.script = (to) => (to.startsWith('scripted') ? answer : 'accept');
     const id = await kit.send({ to: `scripted-${++addressNo}@customer.example` });
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     const job = await kit.job(id);
     expect({ status: job.status, attempts: job.attempts }).toEqual({ status, attempts });
     expect(job.error).toMatch(error);
     expect((await kit.pause())?.kind).toBe(pause);
     if (answer === 'stall') return;
-    const refusal = await refusalOf(t.notifyd.app.get(InstanceSendgridConnector), outboundEmail(`scripted-${++addressNo}@customer.example`));
+    const refusal = await refusalOf(app.t.notifyd.app.get(InstanceSendgridConnector), outboundEmail(`scripted-${++addressNo}@customer.example`));
     expect(refusal).toMatchObject({ kind, dead: false });
     if (pause === 'rate_limited') expect(refusal.retryAfterMs).toBeGreaterThan(0);
   });

@@ -2,39 +2,29 @@ import { simpleParser } from 'mailparser';
 import { InstanceSesConnector } from '../src/connectors/email/ses/ses.connector.js';
 import { SesFake, type SesScript } from './fakes/ses-fake.js';
 import { emailTestKit, type ErrorRow, outboundEmail, refusalOf } from './helpers/email-test-kit.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { useProviderApp } from './helpers/provider-app.js';
+import { startTestApp } from './helpers/test-app.js';
 
 /** Amazon SES v2, end to end: API → queue → worker → SigV4-signed calls to the SES fake. */
 describe('email through Amazon SES v2', () => {
   const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', region: 'eu-west-1' };
   const fake = new SesFake(credentials);
-  let t: TestApp;
-  let project: { id: string; key: string };
-  const kit = emailTestKit(() => t, () => project, 'ses');
-  let baseUrl: string;
-
-  beforeAll(async () => {
-    baseUrl = await fake.start();
-    t = await startTestApp({
-      env: {
-        EMAIL_PROVIDER: 'ses',
-        SES_REGION: 'eu-west-1',
-        AWS_ACCESS_KEY_ID: credentials.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-        SES_BASE_URL: baseUrl,
-        SES_CONFIGURATION_SET: 'notifyd-events',
-        OUTBOUND_TIMEOUT_MS: '1000',
-        EMAIL_FROM: 'hello@acme.example',
-        EMAIL_FROM_NAME: 'Acme',
-        PUBLIC_URL: 'https://notify.acme.example',
-      },
-    });
-    project = await t.createProject();
+  const app = useProviderApp({
+    fakes: [fake],
+    env: () => ({
+      EMAIL_PROVIDER: 'ses',
+      SES_REGION: 'eu-west-1',
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      SES_BASE_URL: fake.url,
+      SES_CONFIGURATION_SET: 'notifyd-events',
+      OUTBOUND_TIMEOUT_MS: '1000',
+      EMAIL_FROM: 'hello@acme.example',
+      EMAIL_FROM_NAME: 'Acme',
+      PUBLIC_URL: 'https://notify.acme.example',
+    }),
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.stop();
-  });
+  const kit = emailTestKit(() => app.t, () => app.project, 'ses');
   beforeEach(async () => {
     fake.reset();
     await kit.fresh();
@@ -42,7 +32,7 @@ describe('email through Amazon SES v2', () => {
 
   it('sends one signed SendEmail with Simple content, headers, tags and the configuration set', async () => {
     const id = await kit.send({ to: 'jane@customer.example', body_html: '<p>Hi</p>', cc: ['boss@customer.example'], reply_to: 'support@acme.example', email_headers: { 'X-Ref': 'abc' } });
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await kit.job(id)).toMatchObject({ status: 'sent', provider: 'ses', provider_message_id: 'ses-000001' });
     const [request] = fake.requests;
     expect(request.path).toBe('/v2/email/outbound-emails');
@@ -65,7 +55,7 @@ describe('email through Amazon SES v2', () => {
 
   it('sends an email with attachments as raw MIME built by nodemailer', async () => {
     const id = await kit.send({ to: 'jane@customer.example', attachments: [{ filename: 'a.txt', content: Buffer.from('attached').toString('base64'), content_type: 'text/plain' }] });
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await kit.job(id)).toMatchObject({ status: 'sent' });
     const mime = await simpleParser(Buffer.from(fake.requests[0].body.Content.Raw.Data, 'base64'));
     expect(mime.subject).toBe('Hello');
@@ -78,7 +68,7 @@ describe('email through Amazon SES v2', () => {
     const ok1 = await kit.send({ to: 'a@customer.example', subject: 'For {{name}}', vars: { name: 'A & <B>' }, priority: 'bulk' });
     const bad = await kit.send({ to: 'rejected@customer.example', priority: 'bulk' });
     const ok2 = await kit.send({ to: 'c@customer.example', priority: 'bulk' });
-    expect(await t.worker.drainOnce()).toBe(3);
+    expect(await app.t.worker.drainOnce()).toBe(3);
     expect(fake.requests.map((r) => r.path)).toEqual(['/v2/email/outbound-bulk-emails']);
     const bulk = fake.requests[0].body;
     expect(bulk.DefaultContent.Template.TemplateContent).toEqual({ Subject: '{{{subject}}}', Text: '{{{text}}}' });
@@ -95,8 +85,8 @@ describe('email through Amazon SES v2', () => {
 
   it('a wrong secret is refused by the signature check (403) and fails the job', async () => {
     const wrong = await startTestApp({
-      database: t.db,
-      env: { EMAIL_PROVIDER: 'ses', SES_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: 'not-the-secret', SES_BASE_URL: baseUrl },
+      database: app.t.db,
+      env: { EMAIL_PROVIDER: 'ses', SES_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: 'not-the-secret', SES_BASE_URL: fake.url },
     });
     try {
       const id = await kit.send({ to: 'jane@customer.example' });
@@ -152,14 +142,14 @@ describe('email through Amazon SES v2', () => {
     const id = await kit.send({ to: `scripted-${++addressNo}@customer.example` });
     // Entry statuses exist only in bulk calls: a second message makes the chunk a bulk call.
     const other = bulk ? await kit.send({ to: 'other@customer.example' }) : undefined;
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     const job = await kit.job(id);
     expect({ status: job.status, attempts: job.attempts }).toEqual({ status, attempts });
     expect(job.error).toMatch(error);
     expect((await kit.pause())?.kind).toBe(pause);
     if (other && !pause) expect(await kit.job(other)).toMatchObject({ status: 'sent' });
     if (answer === 'stall') return;
-    const connector = t.notifyd.app.get(InstanceSesConnector);
+    const connector = app.t.notifyd.app.get(InstanceSesConnector);
     const messages = [outboundEmail(`scripted-${++addressNo}@customer.example`), ...(bulk ? [outboundEmail('other@customer.example')] : [])];
     const [result] = await connector.send(messages);
     expect(result.ok ? 'sent' : result.error.kind).toBe(kind);

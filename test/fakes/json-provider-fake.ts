@@ -35,7 +35,13 @@ export abstract class JsonProviderFake {
   async start(): Promise<string> {
     this.server = createServer((req, res) => void this.handle(req, res));
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  /** The base URL to point the app at (once started). */
+  get url(): string {
+    if (!this.server?.listening) throw new Error('fake not started');
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
   async stop(): Promise<void> {
