@@ -62,13 +62,14 @@ describe('faults: graceful SIGTERM', () => {
   });
 
   it('SIGTERM with 10 sends in flight: no new claims, the 10 finish, exit 0; the rest stay claimable', async () => {
-    // Each provider call takes 1.5 s. Two batches of 5 are in flight at once (one sent while
-    // the next is claimed), 5 calls each: ten sends in flight at the signal.
+    // Each provider call takes 1.5 s. Two batches of 5 are in flight at once
+    // (WORKER_BATCHES_IN_FLIGHT=2: one sent while the next is claimed), 5 calls each: ten sends
+    // in flight at the signal.
     provider.script = async (r) => {
       await sleep(1_500);
       return { results: r.messages.map(() => ({ ok: true as const })) };
     };
-    const worker = await start({ WORKER_CONCURRENCY: '5', WORKER_BATCH_SIZE: '5', SHUTDOWN_GRACE_SECS: '20' });
+    const worker = await start({ WORKER_CONCURRENCY: '5', WORKER_BATCH_SIZE: '5', WORKER_BATCHES_IN_FLIGHT: '2', SHUTDOWN_GRACE_SECS: '20' });
     await enqueue(50);
     await until('ten sends in flight', () => provider.requests.length >= 10);
     await sleep(200);

@@ -14,7 +14,7 @@ export const workerSection = defineSection(
      * sent and finalised, so that the database and the worker's own CPU overlap.
      */
     WORKER_BATCHES_IN_FLIGHT: envInt({ default: 3, min: 1, max: 16 }),
-    /** Provider calls in flight at once per worker process. */
+    /** Provider calls in flight at once per claimed batch (times WORKER_BATCHES_IN_FLIGHT per worker). */
     WORKER_CONCURRENCY: envInt({ default: 8, min: 1, max: 1_000 }),
     /** Upper bound on one provider call; a slower call is treated as transient. */
     WORKER_SEND_TIMEOUT_MS: envInt({ default: 30_000, min: 100, max: 600_000 }),
