@@ -35,7 +35,7 @@ describe('chat connectors', () => {
       TELEGRAM_BOT_TOKEN: TELEGRAM_TOKEN,
       TELEGRAM_API_BASE: telegram.url,
       OUTBOUND_ALLOW_LOOPBACK: 'true',
-      OUTBOUND_TIMEOUT_MS: '400',
+      OUTBOUND_TIMEOUT_MS: '2000',
     }),
     clearRequests: true,
   });

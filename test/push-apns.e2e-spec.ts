@@ -51,7 +51,7 @@ describe('push: APNs over HTTP/2', () => {
         WEB_PUSH_ENDPOINT_HOSTS: '127.0.0.1',
         OUTBOUND_ALLOW_LOOPBACK: 'true',
         PUSH_CA_FILE: tls.caFile,
-        OUTBOUND_TIMEOUT_MS: '500',
+        OUTBOUND_TIMEOUT_MS: '2000',
       },
     });
     project = await t.createProject();

@@ -17,7 +17,7 @@ describe('push: FCM HTTP v1', () => {
   const fake = new FcmFake();
   const app = useProviderApp({
     fakes: [fake],
-    env: () => ({ PUSH_PROVIDER: 'native', FCM_SERVICE_ACCOUNT_JSON: JSON.stringify(fake.serviceAccount), FCM_API_BASE: fake.url, OUTBOUND_TIMEOUT_MS: '500' }),
+    env: () => ({ PUSH_PROVIDER: 'native', FCM_SERVICE_ACCOUNT_JSON: JSON.stringify(fake.serviceAccount), FCM_API_BASE: fake.url, OUTBOUND_TIMEOUT_MS: '2000' }),
   });
   const { job } = app;
   let seq = 0;

@@ -18,7 +18,7 @@ describe('SMS: Telnyx', () => {
       TELNYX_API_KEY: TELNYX_KEY,
       TELNYX_MESSAGING_PROFILE_ID: TELNYX_PROFILE,
       TELNYX_API_BASE: fake.url,
-      OUTBOUND_TIMEOUT_MS: '400',
+      OUTBOUND_TIMEOUT_MS: '2000',
     }),
     clearRequests: true,
   });

@@ -19,7 +19,7 @@ describe('SMS: Twilio', () => {
       TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
       TWILIO_API_BASE: fake.url,
       PUBLIC_URL: 'https://notify.example.com/',
-      OUTBOUND_TIMEOUT_MS: '400',
+      OUTBOUND_TIMEOUT_MS: '2000',
     }),
     clearRequests: true,
   });

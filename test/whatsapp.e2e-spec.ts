@@ -20,7 +20,7 @@ describe('WhatsApp: Meta Cloud API', () => {
       WHATSAPP_ACCESS_TOKEN: META_TOKEN,
       WHATSAPP_PHONE_NUMBER_ID: META_PHONE_NUMBER_ID,
       WHATSAPP_API_BASE: `${fake.url}/${META_VERSION}`,
-      OUTBOUND_TIMEOUT_MS: '400',
+      OUTBOUND_TIMEOUT_MS: '2000',
     }),
     clearRequests: true,
   });

@@ -20,7 +20,7 @@ export const CLAIM_TICK = `
   )
   SELECT run FROM first WHERE run UNION ALL SELECT run FROM next`;
 
-/** Record how the run this replica claimed ended (for GET /v1/admin/periodic and the tests). */
+/** Record how the run this replica claimed ended (read by the tests and by an operator with SQL: `SELECT * FROM periodic_runs`). */
 export const FINISH_TICK = `
   UPDATE periodic_runs SET last_ok = $3, last_error = $4, finished_at = now()
    WHERE task = $1 AND run_by = $2`;
