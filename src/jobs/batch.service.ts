@@ -93,6 +93,11 @@ export class BatchService {
       );
     }
 
+    // Reads that need nothing but the project start now, overlapping the ones below (each is
+    // awaited where it is used; the catch only keeps an early throw from leaving it unhandled).
+    const projectCaps = this.caps.list(project.id);
+    const wantsIds = this.events.wantsIds(project.id);
+    projectCaps.catch(() => undefined);
     const template = dto.template ? await this.templates.forSend(project.id, dto.template) : undefined;
     const topic = dto.topic ?? template?.topic ?? null;
     const ids = [...new Set(dto.subscribers ?? [])];
@@ -144,10 +149,14 @@ export class BatchService {
     // Opted-out subscribers count as skipped too (read above, one query for the batch's preferences).
     rows = rows.filter((_, i) => !suppressed[i] && !rowOptedOut[i]);
     // Per-recipient caps: a subscriber already at a cap is skipped (the worker checks again, and counts).
-    const overCap = await this.caps.overCap(
-      project.id,
-      rows.map((r, i) => ({ id: String(i), projectId: project.id, subscriberId: r.subscriberId, channel: r.channel, topic })),
-    );
+    const caps = await projectCaps;
+    const overCap = caps.length
+      ? await this.caps.overCap(
+          project.id,
+          rows.map((r, i) => ({ id: String(i), projectId: project.id, subscriberId: r.subscriberId, channel: r.channel, topic })),
+          caps,
+        )
+      : new Map<string, string>();
     rows = rows.filter((_, i) => !overCap.has(String(i)));
     const skippedCount = before - rows.length;
 
@@ -161,7 +170,7 @@ export class BatchService {
       topic,
     };
     let created = 0;
-    if (rows.length && (await this.events.wantsIds(project.id))) {
+    if (rows.length && (await wantsIds)) {
       // Someone listens for job.queued: return the new ids (costlier than a count) and tell them.
       const ids = await this.jobs.insertIds(options, rows);
       created = ids.length;

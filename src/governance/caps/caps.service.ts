@@ -37,11 +37,11 @@ export class CapsService {
    * /v1/batch's check, for jobs about to be queued (ids may be placeholders): the reason for
    * each one over a cap given the subscriber's recent sends and the jobs /v1/send accepted and
    * has not sent yet (holds). Unlocked and nothing recorded: the worker's check is the one that
-   * counts.
+   * counts. `known`: the project's caps if the caller already read them (list()).
    */
-  async overCap(projectId: string, jobs: readonly CappedJob[]): Promise<Map<string, string>> {
+  async overCap(projectId: string, jobs: readonly CappedJob[], known?: readonly RecipientCap[]): Promise<Map<string, string>> {
     if (!jobs.some((j) => j.subscriberId !== null)) return new Map();
-    const caps = await this.repository.list(projectId);
+    const caps = known ?? (await this.repository.list(projectId));
     const capped = jobs.filter((j) => caps.some((c) => capMatches(c, j)));
     if (capped.length === 0) return new Map();
     const used = await this.repository.usageAtEnqueue(pairsOf(capped).map((p) => ({ ...p, dueAt: null })), []);
