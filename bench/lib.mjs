@@ -51,9 +51,9 @@ export async function createBenchDatabase() {
 }
 
 /** Starts `notifyd serve` as a child process; resolves when it listens. */
-export async function startNotifyd(env) {
+export async function startNotifyd(env, { nodeArgs: ownArgs = [] } = {}) {
   // BENCH_NODE_ARGS: extra node flags for the notifyd processes (e.g. --cpu-prof, --trace-gc) when profiling a run.
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = [...ownArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist', 'src', 'cli.js'), 'serve'], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ADMIN_API_KEY: ADMIN_KEY, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -79,6 +79,8 @@ export async function startNotifyd(env) {
   return {
     url,
     pid: child.pid,
+    /** Every line the process printed so far (stdout and stderr). */
+    lines,
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => child.on('exit', r));
