@@ -19,7 +19,8 @@ type ExecVe = (file: string, args: string[], env: NodeJS.ProcessEnv) => never;
  * where process.execve does not exist (Node before 22.15, Windows) the worker runs unchanged.
  */
 export function reexecWorkerWithV8Flags(env: NodeJS.ProcessEnv = process.env): void {
-  if (env.NOTIFYD_ROLE !== 'worker') return;
+  // Read as the config reads it (envEnum trims and lowercases): NOTIFYD_ROLE=Worker runs a worker.
+  if (env.NOTIFYD_ROLE?.trim().toLowerCase() !== 'worker') return;
   const given = [...process.execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)];
   if (given.some((arg) => arg.startsWith('--max-semi-space-size'))) return;
   const execve = (process as unknown as { execve?: ExecVe }).execve;
