@@ -27,21 +27,17 @@ export function renderVars(text: string | undefined, vars: Record<string, unknow
  */
 export function buildMessage(job: ClaimedJob, sender: Sender | undefined, content?: RenderedContent): OutboundMessage {
   const vars = job.payload.vars;
-  const inline = {
-    subject: renderVars(job.payload.subject, vars),
-    body: renderVars(job.payload.body, vars),
-    bodyHtml: renderVars(job.payload.body_html, vars),
-  };
   return {
     jobId: job.id,
     projectId: job.projectId,
     channel: job.channel,
     recipient: job.recipient,
     subscriberId: job.subscriberId,
-    // A template part that is absent (no subject, no HTML) falls back to the inline one.
-    subject: content?.subject ?? inline.subject,
-    body: content?.body ?? inline.body,
-    bodyHtml: content?.bodyHtml ?? inline.bodyHtml,
+    // A template part that is absent (no subject, no HTML) falls back to the inline one,
+    // rendered only then (not for every job whose template supplied it).
+    subject: content?.subject ?? renderVars(job.payload.subject, vars),
+    body: content?.body ?? renderVars(job.payload.body, vars),
+    bodyHtml: content?.bodyHtml ?? renderVars(job.payload.body_html, vars),
     from: job.channel === 'email' ? sender : undefined,
     marketing: job.payload.marketing === true,
     topic: job.topic,
