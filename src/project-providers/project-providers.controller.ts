@@ -3,17 +3,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAuth, CurrentOperator } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { DeletedProjectProviderDto, ProjectProviderDto, ProjectProviderListDto, PutProjectProviderDto, ResealResultDto } from './dto/project-provider.dto.js';
-import { type ProjectProviderView, ProjectProvidersService } from './project-providers.service.js';
-
-const present = (v: ProjectProviderView): ProjectProviderDto => ({
-  project_id: v.projectId,
-  channel: v.channel,
-  provider: v.provider,
-  settings: v.settings,
-  key_id: v.keyId,
-  created_at: new Date(v.createdAt).toISOString(),
-  updated_at: new Date(v.updatedAt).toISOString(),
-});
+import { presentProjectProvider } from './project-provider.presenter.js';
+import { ProjectProvidersService } from './project-providers.service.js';
 
 @ApiTags('Admin: project providers')
 @Controller('v1/admin')
@@ -25,7 +16,7 @@ export class ProjectProvidersController {
   @ApiOperation({ operationId: 'putProjectProvider', summary: 'Give a project its own provider account on a channel (credentials encrypted at rest)' })
   @ApiErrors(404, 422)
   async put(@Param('id') id: string, @Param('channel') channel: string, @Body() body: PutProjectProviderDto, @CurrentOperator() by: { actor: string; ip?: string }): Promise<ProjectProviderDto> {
-    return present(await this.providers.put(id, channel, body.provider, body.settings, by));
+    return presentProjectProvider(await this.providers.put(id, channel, body.provider, body.settings, by));
   }
 
   @Get('projects/:id/providers')
@@ -33,7 +24,7 @@ export class ProjectProvidersController {
   @ApiOperation({ operationId: 'listProjectProviders', summary: 'A project’s own providers, secrets masked' })
   @ApiErrors(404)
   async list(@Param('id') id: string): Promise<ProjectProviderListDto> {
-    return { providers: (await this.providers.list(id)).map(present) };
+    return { providers: (await this.providers.list(id)).map(presentProjectProvider) };
   }
 
   @Get('projects/:id/providers/:channel')
@@ -41,7 +32,7 @@ export class ProjectProvidersController {
   @ApiOperation({ operationId: 'getProjectProvider', summary: 'A project’s own provider on a channel, secrets masked' })
   @ApiErrors(404)
   async get(@Param('id') id: string, @Param('channel') channel: string): Promise<ProjectProviderDto> {
-    return present(await this.providers.get(id, channel));
+    return presentProjectProvider(await this.providers.get(id, channel));
   }
 
   @Delete('projects/:id/providers/:channel')

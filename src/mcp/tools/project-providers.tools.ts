@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { z } from 'zod';
-import { type ProjectProviderView, ProjectProvidersService } from '../../project-providers/project-providers.service.js';
+import { presentProjectProvider } from '../../project-providers/project-provider.presenter.js';
+import { ProjectProvidersService } from '../../project-providers/project-providers.service.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
 
@@ -12,16 +13,6 @@ const providerView = z.object({
   key_id: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
-});
-
-const present = (v: ProjectProviderView): z.infer<typeof providerView> => ({
-  project_id: v.projectId,
-  channel: v.channel,
-  provider: v.provider,
-  settings: v.settings,
-  key_id: v.keyId,
-  created_at: new Date(v.createdAt).toISOString(),
-  updated_at: new Date(v.updatedAt).toISOString(),
 });
 
 const projectArg = z.string().min(1).max(64).describe('Project id (see list_projects)');
@@ -49,7 +40,7 @@ export class ProjectProvidersTools implements OnModuleInit {
         input: z.strictObject({ project_id: projectArg }),
         output: z.object({ providers: z.array(providerView) }),
         run: async ({ project_id }) => {
-          const providers = (await this.providers.list(project_id)).map(present);
+          const providers = (await this.providers.list(project_id)).map(presentProjectProvider);
           return {
             structured: { providers },
             text: providers.length ? providers.map((p) => `${p.channel}: ${p.provider} (key ${p.key_id})`).join('\n') : `Project ${project_id} uses the instance's providers on every channel.`,
@@ -71,7 +62,7 @@ export class ProjectProvidersTools implements OnModuleInit {
         }),
         output: providerView,
         run: async ({ project_id, channel, provider, settings }, context) => {
-          const view = present(await this.providers.put(project_id, channel, provider, settings, context.actor));
+          const view = presentProjectProvider(await this.providers.put(project_id, channel, provider, settings, context.actor));
           return { structured: view, text: `${project_id} now sends ${channel} through its own ${provider} account.` };
         },
       }),
