@@ -22,8 +22,9 @@ export interface SignalWokenLoopOptions {
  * until one comes back short, then sleep until a signal on the topic (from this process or
  * any replica, and after every listener reconnection, when signals may have been missed),
  * or the poll interval. Errors back off exponentially up to 30 s; they never end the loop.
- * The job worker has its own loop (WorkerService): it overlaps two batches and sleeps until
- * the next known due time, which this one does not need.
+ * The job worker has its own loop (WorkerService): it overlaps several batches
+ * (WORKER_BATCHES_IN_FLIGHT) and sleeps until the next known due time, which this one does
+ * not need.
  */
 export class SignalWokenLoop {
   private readonly sleeper = new Sleeper();
