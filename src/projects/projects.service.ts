@@ -48,8 +48,9 @@ export class ProjectsService implements OnModuleInit {
   async authenticate(key: string): Promise<ProjectRef | undefined> {
     // Cheap shape check first: anything that is not `sk_<id>_<hex>` cannot match a hash.
     if (!/^sk_[a-z0-9][a-z0-9_-]{0,62}_[0-9a-f]{32}$/.test(key)) return undefined;
-    return this.keys.get(hashKey(key), async () => {
-      const project = await this.repository.findByKeyHash(hashKey(key));
+    const hash = hashKey(key);
+    return this.keys.get(hash, async () => {
+      const project = await this.repository.findByKeyHash(hash);
       return project && { value: project, tag: project.id };
     });
   }
