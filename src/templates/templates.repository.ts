@@ -3,15 +3,8 @@ import { Db } from '../database/db.js';
 import * as sql from './sql/templates.sql.js';
 import type { TemplateRow, TemplateVariantRow } from './template.types.js';
 
-export interface TemplateVariantInput {
-  id: string;
-  channel: string;
-  locale: string;
-  subject: string | null;
-  body: string;
-  bodyHtml: string | null;
-  topic: string | null;
-}
+/** A variant as written: a stored row without its timestamps. */
+export type TemplateVariantInput = Omit<TemplateRow, 'createdAt' | 'updatedAt'>;
 
 /** All SQL of stored templates. */
 @Injectable()
