@@ -58,6 +58,21 @@ export interface Refusal {
 const SEND: Verdict = { action: 'send' };
 const suppressedReason = (channel: Channel, s: ActiveSuppression) => `recipient is suppressed on ${channel} (${s.reason}, scope ${s.scope})`;
 const isTransactional = (job: ScreenedJob) => job.payload.transactional === true;
+
+/** Enqueue's answer per target from the active suppressions `found`: the reason one blocks it, or null. */
+function suppressionReasons(
+  found: Map<string, ActiveSuppression>,
+  projectId: string,
+  marketing: boolean,
+  targets: readonly { channel: Channel; recipient: string }[],
+): (string | null)[] {
+  // The common case of a fan-out: none of its addresses is suppressed; skip normalising them again.
+  if (found.size === 0) return targets.map(() => null);
+  return targets.map((t) => {
+    const s = SuppressionsService.match(found, { projectId, channel: t.channel, address: t.recipient });
+    return s && blocks(s, marketing) ? suppressedReason(t.channel, s) : null;
+  });
+}
 /** How many per-job lookups run at once when the batch prefetch failed. */
 const FALLBACK_CONCURRENCY = 8;
 
@@ -131,12 +146,7 @@ export class GovernanceService {
   async suppressedTargets(projectId: string, marketing: boolean, targets: readonly { channel: Channel; recipient: string }[]): Promise<(string | null)[]> {
     if (targets.length === 0) return [];
     const found = await this.suppressions.activeFor(targets.map((t) => ({ projectId, channel: t.channel, address: t.recipient })));
-    // The common case of a fan-out: none of its addresses is suppressed; skip normalising them again.
-    if (found.size === 0) return targets.map(() => null);
-    return targets.map((t) => {
-      const s = SuppressionsService.match(found, { projectId, channel: t.channel, address: t.recipient });
-      return s && blocks(s, marketing) ? suppressedReason(t.channel, s) : null;
-    });
+    return suppressionReasons(found, projectId, marketing, targets);
   }
 
   /**
@@ -174,10 +184,7 @@ export class GovernanceService {
     const keys = targets.map((t) => ({ channel: t.channel, address: lookupAddress(t.channel, t.recipient) }));
     const rows = await this.sendCheckRows.read(projectId, keys, preferencesOf, withCaps);
     const found = new Map(rows.suppressions.map((r) => [suppressionKey(r), r]));
-    const suppressed = targets.map((t) => {
-      const s = SuppressionsService.match(found, { projectId, channel: t.channel, address: t.recipient });
-      return s && blocks(s, message.marketing) ? suppressedReason(t.channel, s) : null;
-    });
+    const suppressed = suppressionReasons(found, projectId, message.marketing, targets);
     const scopeIds = scopeIdsOf(message.payload, message.templateId);
     const optedOut = targets.map((t) => (preferencesOf ? optOutReason(rows.preferences, { channel: t.channel, topic: message.topic, scopeIds }) : null));
     return { suppressed, optedOut, caps: rows.caps };
