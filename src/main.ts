@@ -10,6 +10,7 @@ import { loadExtensionModules } from './extensions/load-extension-modules.js';
 import { HealthService } from './health/health.service.js';
 import { WorkerHealthServer } from './health/worker-health.server.js';
 import { createLogger } from './logger.js';
+import { MetricsService } from './observability/metrics/metrics.service.js';
 import { ProjectsService } from './projects/projects.service.js';
 import { SubscribersService } from './subscribers/subscribers.service.js';
 
@@ -45,7 +46,7 @@ function baseUrl(config: AppConfig, port: number): string {
  *
  * NOTIFYD_ROLE=worker boots AppModule as an application context, without Fastify, controllers,
  * DTOs, @nestjs/swagger or MCP (http-app.ts is never imported), and answers its health probes
- * with a node:http server: the worker's resident memory is what issue 9 measures.
+ * and Prometheus scrapes with a node:http server: the worker's resident memory is what issue 9 measures.
  */
 export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd> {
   const env = options.env ?? process.env;
@@ -77,7 +78,7 @@ export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd>
       // createApplicationContext runs the lifecycle hooks (the worker starts in them) like app.init().
       const context = await NestFactory.createApplicationContext(appModule(), { logger: nestLogger, abortOnError: false });
       app = context;
-      listen = () => (healthServer = new WorkerHealthServer(context.get(HealthService))).listen(config.server.port, config.server.host);
+      listen = () => (healthServer = new WorkerHealthServer(context.get(HealthService), context.get(MetricsService), config)).listen(config.server.port, config.server.host);
     } else {
       const { createHttpApp, listenHttpApp } = await import('./http-app.js');
       const http = await createHttpApp(appModule, config, nestLogger);

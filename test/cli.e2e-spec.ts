@@ -146,7 +146,7 @@ describe('the notifyd command', () => {
     }
   });
 
-  it('a worker replica serves only health, and never loads the HTTP layer', async () => {
+  it('a worker replica serves only health and metrics, and never loads the HTTP layer', async () => {
     const db = await createEmptyDatabase();
     const probeDir = mkdtempSync(join(tmpdir(), 'notifyd-probe-'));
     const probeOut = join(probeDir, 'http-layer.txt');
@@ -166,6 +166,12 @@ describe('the notifyd command', () => {
       const ready = await fetch(`${url}/v1/health/ready`);
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({ ready: true, db: 'ok', pending_migrations: [], reason: null });
+      // The per-process counters live where jobs are sent: a worker serves the scrape too.
+      expect((await fetch(`${url}/v1/metrics/prometheus`)).status).toBe(401);
+      const metrics = await fetch(`${url}/v1/metrics/prometheus`, { headers: { authorization: `Bearer ${'x'.repeat(20)}` } });
+      expect(metrics.status).toBe(200);
+      expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(await metrics.text()).toContain('notifyd_process_');
       const api = await fetch(`${url}/v1/send`, { method: 'POST' });
       expect(api.status).toBe(404);
       expect(((await api.json()) as { message: string }).message).toMatch(/NOTIFYD_ROLE=worker/);

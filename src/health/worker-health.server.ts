@@ -1,22 +1,32 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { operatorRole } from '../common/auth/admin-auth.guard.js';
+import { presentedKey } from '../common/auth/api-keys.js';
+import type { AppConfig } from '../config/app-config.js';
+import type { MetricsService } from '../observability/metrics/metrics.service.js';
 import type { HealthService } from './health.service.js';
 
 const NOT_FOUND = {
   error: 'not_found',
-  message: 'This instance runs NOTIFYD_ROLE=worker and serves only /v1/health; send API calls to an api instance.',
+  message: 'This instance runs NOTIFYD_ROLE=worker and serves only /v1/health and /v1/metrics/prometheus; send API calls to an api instance.',
 };
 
 /**
  * The HTTP surface of a worker replica: GET /v1/health and /v1/health/ready, the same answers
- * as an api replica's (HealthService), for the Docker HEALTHCHECK and orchestrator probes;
- * every other path is a 404 naming the role. A worker does not load Fastify, the controllers
+ * as an api replica's (HealthService), for the Docker HEALTHCHECK and orchestrator probes, and
+ * GET /v1/metrics/prometheus (admin or read-only key, as on an api replica): the outcome,
+ * provider-error and latency counters are per process, and only workers send, so Prometheus
+ * must scrape the workers. Every other path is a 404 naming the role. A worker does not load Fastify, the controllers
  * or the OpenAPI layer (about 40 MB resident), so this is plain node:http.
  */
 export class WorkerHealthServer {
   private readonly server: Server;
 
-  constructor(private readonly health: HealthService) {
+  constructor(
+    private readonly health: HealthService,
+    private readonly metrics: MetricsService,
+    private readonly config: AppConfig,
+  ) {
     this.server = createServer((req, res) => void this.handle(req, res));
     // Probes are short requests: no reason to keep idle sockets that would delay close().
     this.server.keepAliveTimeout = 1_000;
@@ -47,10 +57,24 @@ export class WorkerHealthServer {
         const readiness = await this.health.readiness();
         return send(res, readiness.ready ? 200 : 503, readiness);
       }
+      if (isRead && path === '/v1/metrics/prometheus') return await this.prometheus(req, res);
       send(res, 404, NOT_FOUND);
     } catch {
       send(res, 500, { error: 'internal_error', message: 'The health check failed unexpectedly; see the worker log.' });
     }
+  }
+
+  /** The same answers as MetricsController behind AdminAuth({ readers: true }). */
+  private async prometheus(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!this.config.auth.adminApiKey) {
+      return send(res, 503, { error: 'admin_disabled', message: 'Admin routes are disabled on this instance: set ADMIN_API_KEY and restart.' });
+    }
+    if (!operatorRole(this.config, presentedKey(req.headers))) {
+      return send(res, 401, { error: 'unauthorized', message: 'Missing or invalid admin key: send the admin or read-only key as X-Api-Key or Authorization: Bearer.' });
+    }
+    const text = await this.metrics.render();
+    res.writeHead(200, { 'content-type': this.metrics.contentType, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+    res.end(req.method === 'HEAD' ? undefined : text);
   }
 }
 
