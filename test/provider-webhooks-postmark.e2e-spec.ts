@@ -1,43 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config/app-config.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { sentEmail as sentEmailVia, useProviderApp } from './helpers/provider-app.js';
 
 const USER = 'postmark-hooks';
 const PASS = 'pm-0123456789abcdef-secret';
 
 /** Postmark events in: Basic credentials from the webhook URL, dedup by (MessageID, RecordType). */
 describe('provider webhooks: Postmark', () => {
-  let t: TestApp;
-  let project: { id: string; key: string };
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { POSTMARK_WEBHOOK_USERNAME: USER, POSTMARK_WEBHOOK_PASSWORD: PASS } });
-    project = await t.createProject();
-  });
-  afterAll(() => t.close());
-
-  const sentEmail = async () => {
-    const to = `pm+${randomUUID().slice(0, 8)}@example.com`;
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['email'], to, subject: 'Hi', body: 'Hello' });
-    const id = res.body.job_ids[0] as string;
-    await t.worker.drainOnce();
-    const job = (await t.http.get(`/v1/jobs/${id}`).set('X-Api-Key', project.key)).body;
-    expect(job.status).toBe('sent');
-    return { id, to, messageId: job.provider_message_id as string };
-  };
-  const post = (body: unknown, user = USER, pass = PASS) => t.http.post('/webhooks/postmark').auth(user, pass).set('content-type', 'application/json').send(JSON.stringify(body));
-  const job = async (id: string) => (await t.http.get(`/v1/jobs/${id}`).set('X-Api-Key', project.key)).body;
-  const suppressions = (address: string) => t.db.sql(`SELECT reason, source FROM suppressions WHERE project_id = $1 AND address = $2 AND released_at IS NULL`, [project.id, address]);
+  const app = useProviderApp({ fakes: [], env: () => ({ POSTMARK_WEBHOOK_USERNAME: USER, POSTMARK_WEBHOOK_PASSWORD: PASS }) });
+  const sentEmail = () => sentEmailVia(app, `pm+${randomUUID().slice(0, 8)}@example.com`);
+  const post = (body: unknown, user = USER, pass = PASS) => app.t.http.post('/webhooks/postmark').auth(user, pass).set('content-type', 'application/json').send(JSON.stringify(body));
+  const job = async (id: string) => (await app.t.http.get(`/v1/jobs/${id}`).set('X-Api-Key', app.project.key)).body;
+  const suppressions = (address: string) => app.t.db.sql(`SELECT reason, source FROM suppressions WHERE project_id = $1 AND address = $2 AND released_at IS NULL`, [app.project.id, address]);
 
   it('refuses missing or wrong credentials with 401, before reading the body', async () => {
     const sent = await sentEmail();
     const delivery = { RecordType: 'Delivery', MessageID: sent.messageId, Recipient: sent.to, DeliveredAt: new Date().toISOString() };
     expect((await post(delivery, USER, 'wrong-password-0000')).status).toBe(401);
     expect((await post(delivery, 'someone', PASS)).status).toBe(401);
-    const none = await t.http.post('/webhooks/postmark').set('content-type', 'application/json').send(JSON.stringify(delivery));
+    const none = await app.t.http.post('/webhooks/postmark').set('content-type', 'application/json').send(JSON.stringify(delivery));
     expect(none.status).toBe(401);
     expect(none.body.message).toMatch(/missing Authorization/);
-    expect((await t.http.post('/webhooks/postmark').set('content-type', 'application/json').send('{oops')).status).toBe(401);
+    expect((await app.t.http.post('/webhooks/postmark').set('content-type', 'application/json').send('{oops')).status).toBe(401);
     expect((await job(sent.id)).delivered_at).toBeNull();
   });
 

@@ -1,45 +1,33 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { sentEmail as sentEmailVia, useProviderApp } from './helpers/provider-app.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 
 /** Resend events in: Svix verification on the raw body, dedup by svix-id, effects once. */
 describe('provider webhooks: Resend', () => {
-  let t: TestApp;
-  let project: { id: string; key: string };
-
+  const app = useProviderApp({ fakes: [], env: () => ({ RESEND_WEBHOOK_SECRET: SECRET, OUTBOUND_ALLOW_LOOPBACK: 'true' }) });
   beforeAll(async () => {
-    t = await startTestApp({ env: { RESEND_WEBHOOK_SECRET: SECRET, OUTBOUND_ALLOW_LOOPBACK: 'true' } });
-    project = await t.createProject();
     // An endpoint so that job events become queued deliveries we can count.
-    const hook = await t.http.post('/v1/webhooks').set('X-Api-Key', project.key).send({ url: 'http://127.0.0.1:9/hook', events: ['*'] });
+    const hook = await app.t.http.post('/v1/webhooks').set('X-Api-Key', app.project.key).send({ url: 'http://127.0.0.1:9/hook', events: ['*'] });
     expect(hook.status).toBe(201);
   });
-  afterAll(() => t.close());
 
   /** An email job sent through the API and the worker (log connector). */
-  const sentEmail = async (to = `jane+${randomUUID().slice(0, 8)}@example.com`) => {
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['email'], to, subject: 'Hi', body: 'Hello' });
-    expect(res.status).toBe(200);
-    const id = res.body.job_ids[0] as string;
-    await t.worker.drainOnce();
-    const job = (await t.http.get(`/v1/jobs/${id}`).set('X-Api-Key', project.key)).body;
-    expect(job.status).toBe('sent');
-    return { id, to, messageId: job.provider_message_id as string };
-  };
+  const sentEmail = (to = `jane+${randomUUID().slice(0, 8)}@example.com`) => sentEmailVia(app, to);
   const signed = (payload: string, id = `msg_${randomUUID()}`, at = new Date()) => ({
     'content-type': 'application/json',
     'svix-id': id,
     'svix-timestamp': String(Math.floor(at.getTime() / 1000)),
     'svix-signature': new Webhook(SECRET).sign(id, at, payload),
   });
-  const post = (payload: string, headers: Record<string, string>) => t.http.post('/webhooks/resend').set(headers).send(payload);
+  const post = (payload: string, headers: Record<string, string>) => app.t.http.post('/webhooks/resend').set(headers).send(payload);
   const event = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, created_at: new Date().toISOString(), data });
-  const job = async (id: string) => (await t.http.get(`/v1/jobs/${id}`).set('X-Api-Key', project.key)).body;
-  const deliveries = (jobId: string) => t.db.sql(`SELECT event_type FROM webhook_deliveries WHERE payload->'data'->>'job_id' = $1 AND event_type <> 'job.queued' AND event_type <> 'job.sent' ORDER BY created_at`, [jobId]);
-  const suppressions = (address: string) => t.db.sql(`SELECT channel, scope, reason, source, source_job_id FROM suppressions WHERE project_id = $1 AND address = $2 AND released_at IS NULL`, [project.id, address]);
-  const audits = (jobId: string) => t.db.sql(`SELECT actor, action FROM audit_log WHERE resource = $1 ORDER BY id`, [jobId]);
+  const job = async (id: string) => (await app.t.http.get(`/v1/jobs/${id}`).set('X-Api-Key', app.project.key)).body;
+  const deliveries = (jobId: string) => app.t.db.sql(`SELECT event_type FROM webhook_deliveries WHERE payload->'data'->>'job_id' = $1 AND event_type <> 'job.queued' AND event_type <> 'job.sent' ORDER BY created_at`, [jobId]);
+  const suppressions = (address: string) => app.t.db.sql(`SELECT channel, scope, reason, source, source_job_id FROM suppressions WHERE project_id = $1 AND address = $2 AND released_at IS NULL`, [app.project.id, address]);
+  const audits = (jobId: string) => app.t.db.sql(`SELECT actor, action FROM audit_log WHERE resource = $1 ORDER BY id`, [jobId]);
 
   it('refuses a bad signature with 401 and stores nothing', async () => {
     const sent = await sentEmail();
@@ -57,7 +45,7 @@ describe('provider webhooks: Resend', () => {
     expect(stale.body.message).toMatch(/300 s/);
     // A bad signature is refused before the body is parsed: broken JSON still gets 401, not 400.
     expect((await post('{not json', { ...headers, 'svix-id': 'msg_x' })).status).toBe(401);
-    expect(await t.db.sql(`SELECT 1 FROM provider_events WHERE job_id = $1`, [sent.id])).toHaveLength(0);
+    expect(await app.t.db.sql(`SELECT 1 FROM provider_events WHERE job_id = $1`, [sent.id])).toHaveLength(0);
     expect((await job(sent.id)).delivered_at).toBeNull();
   });
 
@@ -105,7 +93,7 @@ describe('provider webhooks: Resend', () => {
     expect(await audits(sent.id)).toContainEqual({ actor: 'resend-webhook', action: 'job.bounced' });
     expect(await suppressions(sent.to)).toEqual([{ channel: 'email', scope: 'all', reason: 'bounce', source: 'resend-webhook', source_job_id: sent.id }]);
     // Visible through the API, and the next email to the address is stopped by it.
-    const listed = await t.http.get('/v1/suppressions').set('X-Api-Key', project.key);
+    const listed = await app.t.http.get('/v1/suppressions').set('X-Api-Key', app.project.key);
     expect(JSON.stringify(listed.body)).toContain(sent.to);
   });
 
@@ -135,7 +123,7 @@ describe('provider webhooks: Resend', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(answers.reduce((n, a) => n + a.body.recorded, 0)).toBe(1);
     expect(answers.reduce((n, a) => n + a.body.duplicates, 0)).toBe(9);
-    expect(await t.db.sql(`SELECT 1 FROM provider_events WHERE job_id = $1`, [sent.id])).toHaveLength(1);
+    expect(await app.t.db.sql(`SELECT 1 FROM provider_events WHERE job_id = $1`, [sent.id])).toHaveLength(1);
     expect(await deliveries(sent.id)).toEqual([{ event_type: 'job.bounced' }]);
     expect((await audits(sent.id)).filter((a) => a.action === 'job.bounced')).toHaveLength(1);
     expect((await job(sent.id)).status).toBe('bounced');
@@ -146,7 +134,7 @@ describe('provider webhooks: Resend', () => {
     const payload = event('email.delivered', { email_id: `unknown-${randomUUID()}`, to: ['x@example.com'] });
     const res = await post(payload, signed(payload));
     expect(res.body).toEqual({ success: true, recorded: 1, duplicates: 0 });
-    const rows = await t.db.sql(`SELECT job_id, project_id FROM provider_events WHERE provider = 'resend' AND provider_message_id = $1`, [JSON.parse(payload).data.email_id]);
+    const rows = await app.t.db.sql(`SELECT job_id, project_id FROM provider_events WHERE provider = 'resend' AND provider_message_id = $1`, [JSON.parse(payload).data.email_id]);
     expect(rows).toEqual([{ job_id: null, project_id: null }]);
   });
 });

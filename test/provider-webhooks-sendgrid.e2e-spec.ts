@@ -1,35 +1,19 @@
 import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { loadConfig } from '../src/config/app-config.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { sentEmail as sentEmailVia, useProviderApp } from './helpers/provider-app.js';
 
 const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const PUBLIC_KEY = pair.publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
 
 /** SendGrid signed Event Webhook: ECDSA over timestamp + raw body, events keyed by sg_event_id. */
 describe('provider webhooks: SendGrid', () => {
-  let t: TestApp;
-  let project: { id: string; key: string };
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { SENDGRID_WEBHOOK_PUBLIC_KEY: PUBLIC_KEY } });
-    project = await t.createProject();
-  });
-  afterAll(() => t.close());
-
-  const sentEmail = async () => {
-    const to = `sg+${randomUUID().slice(0, 8)}@example.com`;
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['email'], to, subject: 'Hi', body: 'Hello' });
-    const id = res.body.job_ids[0] as string;
-    await t.worker.drainOnce();
-    const job = (await t.http.get(`/v1/jobs/${id}`).set('X-Api-Key', project.key)).body;
-    expect(job.status).toBe('sent');
-    return { id, to, messageId: job.provider_message_id as string };
-  };
+  const app = useProviderApp({ fakes: [], env: () => ({ SENDGRID_WEBHOOK_PUBLIC_KEY: PUBLIC_KEY }) });
+  const sentEmail = () => sentEmailVia(app, `sg+${randomUUID().slice(0, 8)}@example.com`);
   const post = (events: unknown[], opts: { at?: Date; tamper?: boolean } = {}) => {
     const raw = JSON.stringify(events);
     const ts = String(Math.floor((opts.at ?? new Date()).getTime() / 1000));
     const signature = sign('sha256', Buffer.from(ts + raw), pair.privateKey).toString('base64');
-    return t.http
+    return app.t.http
       .post('/webhooks/sendgrid')
       .set('content-type', 'application/json')
       .set('x-twilio-email-event-webhook-signature', signature)
@@ -39,8 +23,8 @@ describe('provider webhooks: SendGrid', () => {
   const ev = (event: string, sent: { id?: string; to: string; messageId: string }, extra: Record<string, unknown> = {}) => ({
     email: sent.to, timestamp: 1764496800, event, sg_event_id: `sg_${randomUUID()}`, sg_message_id: `${sent.messageId}.filterdrecv-5645d9c87f-78xgx-1-5F4F4A70-1A-0`, ...extra,
   });
-  const job = async (id: string) => (await t.http.get(`/v1/jobs/${id}`).set('X-Api-Key', project.key)).body;
-  const suppressions = (address: string) => t.db.sql(`SELECT scope, reason, source FROM suppressions WHERE project_id = $1 AND address = $2 AND released_at IS NULL`, [project.id, address]);
+  const job = async (id: string) => (await app.t.http.get(`/v1/jobs/${id}`).set('X-Api-Key', app.project.key)).body;
+  const suppressions = (address: string) => app.t.db.sql(`SELECT scope, reason, source FROM suppressions WHERE project_id = $1 AND address = $2 AND released_at IS NULL`, [app.project.id, address]);
 
   it('a batch of events: delivered (by sg_message_id), hard bounce (by custom arg), blocked, spamreport, unsubscribe', async () => {
     const [a, b, c, d, e] = [await sentEmail(), await sentEmail(), await sentEmail(), await sentEmail(), await sentEmail()];
@@ -72,14 +56,14 @@ describe('provider webhooks: SendGrid', () => {
     const stale = await post([ev('delivered', a)], { at: new Date(Date.now() - 3_600_000) });
     expect(stale.status).toBe(401);
     expect(stale.body.message).toMatch(/300 s/);
-    expect((await t.http.post('/webhooks/sendgrid').set('content-type', 'application/json').send('[]')).status).toBe(401);
+    expect((await app.t.http.post('/webhooks/sendgrid').set('content-type', 'application/json').send('[]')).status).toBe(401);
     expect((await job(a.id)).delivered_at).toBeNull();
   });
 
   it('a message id shared by several jobs (one batch call) is ambiguous: kept, applied to none', async () => {
     const a = await sentEmail();
     const b = await sentEmail();
-    await t.db.sql(`UPDATE jobs SET provider_message_id = 'shared-batch-id' WHERE id = ANY($1::uuid[])`, [[a.id, b.id]]);
+    await app.t.db.sql(`UPDATE jobs SET provider_message_id = 'shared-batch-id' WHERE id = ANY($1::uuid[])`, [[a.id, b.id]]);
     expect((await post([ev('delivered', { to: a.to, messageId: 'shared-batch-id' })])).body.recorded).toBe(1);
     expect([(await job(a.id)).delivered_at, (await job(b.id)).delivered_at]).toEqual([null, null]);
   });
@@ -90,7 +74,7 @@ describe('provider webhooks: SendGrid', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => post(events)));
     expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(answers.reduce((s, r) => s + r.body.recorded, 0)).toBe(1);
-    expect(await t.db.sql(`SELECT 1 FROM audit_log WHERE resource = $1 AND action = 'job.bounced'`, [a.id])).toHaveLength(1);
+    expect(await app.t.db.sql(`SELECT 1 FROM audit_log WHERE resource = $1 AND action = 'job.bounced'`, [a.id])).toHaveLength(1);
     expect(await suppressions(a.to)).toHaveLength(1);
   });
 

@@ -1,44 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config/app-config.js';
 import { SnsFake } from './fakes/sns-signer.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { sentEmail as sentEmailVia, useProviderApp } from './helpers/provider-app.js';
 
 const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:ses-events';
 
 /** Amazon SES events through SNS: topic allowlist, SNS signature, subscription confirmation. */
 describe('provider webhooks: Amazon SES via SNS', () => {
-  let t: TestApp;
-  let sns: SnsFake;
-  let project: { id: string; key: string };
-
-  beforeAll(async () => {
-    sns = new SnsFake();
-    const base = await sns.start();
-    // The test base is the only way a loopback certificate URL is accepted (never in production).
-    t = await startTestApp({ env: { SES_SNS_TOPIC_ARNS: TOPIC, SNS_TEST_ENDPOINT_BASE: base } });
-    project = await t.createProject();
-  });
-  afterAll(async () => {
-    await t.close();
-    await sns.stop();
-  });
-
-  const sentEmail = async () => {
-    const to = `ses+${randomUUID().slice(0, 8)}@example.com`;
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['email'], to, subject: 'Hi', body: 'Hello' });
-    const id = res.body.job_ids[0] as string;
-    await t.worker.drainOnce();
-    const job = (await t.http.get(`/v1/jobs/${id}`).set('X-Api-Key', project.key)).body;
-    expect(job.status).toBe('sent');
-    return { id, to, messageId: job.provider_message_id as string };
-  };
+  const sns = new SnsFake();
+  // The test base is the only way a loopback certificate URL is accepted (never in production).
+  const app = useProviderApp({ fakes: [sns], env: () => ({ SES_SNS_TOPIC_ARNS: TOPIC, SNS_TEST_ENDPOINT_BASE: sns.base }) });
+  const sentEmail = () => sentEmailVia(app, `ses+${randomUUID().slice(0, 8)}@example.com`);
   // SNS posts JSON with Content-Type text/plain.
   const post = (body: unknown) =>
-    t.http.post('/webhooks/ses').set('content-type', 'text/plain; charset=UTF-8').set('x-amz-sns-message-type', (body as { Type: string }).Type).send(JSON.stringify(body));
+    app.t.http.post('/webhooks/ses').set('content-type', 'text/plain; charset=UTF-8').set('x-amz-sns-message-type', (body as { Type: string }).Type).send(JSON.stringify(body));
   const sesMessage = (sent: { id?: string; to: string; messageId: string }, event: Record<string, unknown>) =>
     JSON.stringify({ mail: { messageId: sent.messageId, timestamp: '2026-11-30T10:00:00.000Z', destination: [sent.to], tags: sent.id ? { notifyd_job_id: [sent.id] } : {} }, ...event });
-  const job = async (id: string) => (await t.http.get(`/v1/jobs/${id}`).set('X-Api-Key', project.key)).body;
-  const suppressions = (address: string) => t.db.sql(`SELECT reason, source FROM suppressions WHERE project_id = $1 AND address = $2 AND released_at IS NULL`, [project.id, address]);
+  const job = async (id: string) => (await app.t.http.get(`/v1/jobs/${id}`).set('X-Api-Key', app.project.key)).body;
+  const suppressions = (address: string) => app.t.db.sql(`SELECT reason, source FROM suppressions WHERE project_id = $1 AND address = $2 AND released_at IS NULL`, [app.project.id, address]);
 
   it('confirms a subscription by visiting SubscribeURL, after verifying it', async () => {
     const confirm = sns.message({ Type: 'SubscriptionConfirmation', Message: 'You have chosen to subscribe…', SubscribeURL: `${sns.base}confirm?Token=abc`, Token: 'abc' });
@@ -104,7 +83,7 @@ describe('provider webhooks: Amazon SES via SNS', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => post(m)));
     expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(answers.reduce((s, r) => s + r.body.recorded, 0)).toBe(1);
-    expect(await t.db.sql(`SELECT 1 FROM audit_log WHERE resource = $1 AND action = 'job.bounced'`, [sent.id])).toHaveLength(1);
+    expect(await app.t.db.sql(`SELECT 1 FROM audit_log WHERE resource = $1 AND action = 'job.bounced'`, [sent.id])).toHaveLength(1);
     expect(await suppressions(sent.to)).toHaveLength(1);
   });
 

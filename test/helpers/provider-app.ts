@@ -106,3 +106,12 @@ export function outboundMessage(fields: { channel: Channel; recipient: string } 
     ...fields,
   };
 }
+
+/** An email job sent through the API and finished by one worker pass; what the provider-webhook specs report events about. */
+export async function sentEmail(app: ProviderApp, to: string): Promise<{ id: string; to: string; messageId: string }> {
+  const id = await app.send({ channels: ['email'], to, subject: 'Hi', body: 'Hello' });
+  await app.t.worker.drainOnce();
+  const job = await app.job(id);
+  expect(job.status).toBe('sent');
+  return { id, to, messageId: job.provider_message_id as string };
+}
