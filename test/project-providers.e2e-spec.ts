@@ -126,6 +126,27 @@ describe('per-project providers', () => {
     expect(await job(id)).toMatchObject({ status: 'retry', provider: null, error: expect.stringMatching(/own resend credentials cannot be read.*PUT \/v1\/admin\/projects\//) });
   });
 
+  it('reseals every row even when a whole page of rows no configured key opens comes first', async () => {
+    // 100 rows (one reseal page) sealed with a key that is gone, ordered before the readable one.
+    const lost = Array.from({ length: 100 }, (_, i) => `0lost-${String(i).padStart(3, '0')}`);
+    await t.db.sql(`INSERT INTO projects (id, name) SELECT unnest($1::text[]), 'lost'`, [lost]);
+    await t.db.sql(`INSERT INTO project_providers (project_id, channel, provider, secrets, key_id) SELECT unnest($1::text[]), 'email', 'resend', 'v1.k0.gone', 'k0'`, [lost]);
+    await put(t, own.id, 'email', { provider: 'resend', settings: { api_key: 're_project_key_0123456789' } });
+    const k2 = randomBytes(32).toString('hex');
+    const rotated = await startTestApp({ database: t.db, env: { EMAIL_PROVIDER: 'log', RESEND_BASE_URL: baseUrl, NOTIFYD_SECRET_KEY: k2, NOTIFYD_SECRET_KEY_ID: 'k2', NOTIFYD_PREVIOUS_SECRET_KEYS: `k1:${k1}` } });
+    try {
+      const reseal = await rotated.http.post('/v1/admin/project-providers/reseal').set('X-Api-Key', ADMIN_KEY);
+      expect(reseal.body.resealed).toBe(1);
+      expect(reseal.body.unreadable).toEqual(lost.map((id) => `${id}/email`));
+      expect((await t.db.sql(`SELECT key_id FROM project_providers WHERE project_id = $1`, [own.id]))[0].key_id).toBe('k2');
+    } finally {
+      await rotated.notifyd.close();
+      await t.db.sql(`DELETE FROM projects WHERE id = ANY($1::text[])`, [lost]);
+      // Back to k1 for the tests after this one.
+      await put(t, own.id, 'email', { provider: 'resend', settings: { api_key: 're_project_key_0123456789' } });
+    }
+  });
+
   it('refuses to store credentials without NOTIFYD_SECRET_KEY', async () => {
     const keyless = await startTestApp({ database: t.db, env: { EMAIL_PROVIDER: 'log' } });
     try {

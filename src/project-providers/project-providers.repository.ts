@@ -38,8 +38,9 @@ export class ProjectProvidersRepository {
     return (await this.db.rows(sql.DELETE_PROJECT_PROVIDER, [projectId, channel])).length > 0;
   }
 
-  sealedWithOtherKeys(keyId: string, limit: number): Promise<ProjectProviderRow[]> {
-    return this.db.rows<ProjectProviderRow>(sql.SEALED_WITH_OTHER_KEYS, [keyId, limit]);
+  /** The next page of rows sealed with another key, after `after` (project id, channel order). */
+  sealedWithOtherKeys(keyId: string, after: { projectId: string; channel: string }, limit: number): Promise<ProjectProviderRow[]> {
+    return this.db.rows<ProjectProviderRow>(sql.SEALED_WITH_OTHER_KEYS, [keyId, after.projectId, after.channel, limit]);
   }
 
   async reseal(row: ProjectProviderRow, secrets: string, keyId: string): Promise<boolean> {

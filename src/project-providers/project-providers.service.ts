@@ -93,9 +93,9 @@ export class ProjectProvidersService {
     if (!this.box.enabled) throw ApiError.unprocessable('secret_key_not_configured', 'Set NOTIFYD_SECRET_KEY first.');
     let resealed = 0;
     const unreadable: string[] = [];
+    let after = { projectId: '', channel: '' };
     for (;;) {
-      const rows = (await this.repository.sealedWithOtherKeys(this.box.currentKeyId!, 100)).filter((r) => !unreadable.includes(`${r.projectId}/${r.channel}`));
-      if (rows.length === 0) break;
+      const rows = await this.repository.sealedWithOtherKeys(this.box.currentKeyId!, after, RESEAL_PAGE);
       for (const row of rows) {
         try {
           const secrets = this.box.seal(this.box.open(row.secrets, context(row.projectId, row.channel)), context(row.projectId, row.channel));
@@ -104,6 +104,8 @@ export class ProjectProvidersService {
           unreadable.push(`${row.projectId}/${row.channel}`);
         }
       }
+      if (rows.length < RESEAL_PAGE) break;
+      after = rows[rows.length - 1];
     }
     await this.audit.record({ actor: by.actor, ip: by.ip, action: 'project_provider.resealed', metadata: { resealed, unreadable: unreadable.length, key_id: this.box.currentKeyId } });
     return { resealed, unreadable };
@@ -165,3 +167,6 @@ export class ProjectProvidersService {
 }
 
 const context = (projectId: string, channel: string) => `${projectId}/${channel}`;
+
+/** Rows read per reseal round. */
+const RESEAL_PAGE = 100;

@@ -21,8 +21,15 @@ export const PROJECT_PROVIDERS_FOR = `SELECT ${COLUMNS} FROM project_providers W
 /** Remove a project's provider for a channel; its jobs go back to the instance's provider. */
 export const DELETE_PROJECT_PROVIDER = `DELETE FROM project_providers WHERE project_id = $1 AND channel = $2 RETURNING project_id`;
 
-/** Rows sealed with another key than the current one (rotation). Sequential scan of a small table. */
-export const SEALED_WITH_OTHER_KEYS = `SELECT ${COLUMNS} FROM project_providers WHERE key_id <> $1 ORDER BY project_id, channel LIMIT $2`;
+/**
+ * Rows sealed with another key than the current one (rotation), a page at a time after
+ * ($2 project, $3 channel): keyset, so rows no key opens (left as they are) never fill a page
+ * again. Primary key range.
+ */
+export const SEALED_WITH_OTHER_KEYS = `
+  SELECT ${COLUMNS} FROM project_providers
+   WHERE key_id <> $1 AND (project_id, channel) > ($2, $3)
+   ORDER BY project_id, channel LIMIT $4`;
 
 /** Re-seal one row under the current key, unless it changed meanwhile. Primary key. */
 export const RESEAL = `
