@@ -24,6 +24,11 @@ export class TemplatesRepository {
     return this.db.rows<TemplateRow>(sql.FIND_TEMPLATE, [projectId, id]);
   }
 
+  /** Whether the template exists, and its topic (see TEMPLATE_FOR_SEND). */
+  async forSend(projectId: string, id: string): Promise<{ found: boolean; topic: string | null }> {
+    return (await this.db.one<{ found: boolean; topic: string | null }>(sql.TEMPLATE_FOR_SEND, [projectId, id]))!;
+  }
+
   delete(projectId: string, id: string, channel: string | undefined, locale: string | undefined): Promise<number> {
     return this.db.exec(sql.DELETE_TEMPLATE, [projectId, id, channel ?? null, locale ?? null]);
   }

@@ -76,11 +76,11 @@ export class TemplatesService {
    * field when the template does not exist: a send would otherwise go out empty.
    */
   async forSend(projectId: string, id: string): Promise<{ topic: string | null }> {
-    const variants = await this.repository.find(projectId, id);
-    if (variants.length === 0) {
+    const { found, topic } = await this.repository.forSend(projectId, id);
+    if (!found) {
       throw ApiError.unprocessable('template_not_found', `template '${id}' does not exist in this project; create it with POST /v1/templates or send inline subject/body.`);
     }
-    return { topic: variants.find((v) => v.topic)?.topic ?? null };
+    return { topic };
   }
 }
 

@@ -22,6 +22,15 @@ export const LIST_TEMPLATES = `
 export const FIND_TEMPLATE = `
   SELECT ${TEMPLATE_COLUMNS} FROM templates WHERE project_id = $1 AND id = $2 ORDER BY channel, locale`;
 
+/**
+ * What a send naming a template needs: whether it exists and its topic (the first variant with
+ * one, in FIND_TEMPLATE's order), without reading the bodies. Primary key prefix (project_id, id).
+ */
+export const TEMPLATE_FOR_SEND = `
+  SELECT EXISTS (SELECT 1 FROM templates WHERE project_id = $1 AND id = $2) AS found,
+         (SELECT topic FROM templates WHERE project_id = $1 AND id = $2 AND topic IS NOT NULL
+           ORDER BY channel, locale LIMIT 1) AS topic`;
+
 /** Deletes a template's variants: all, one channel's, or one locale's. Primary key prefix. */
 export const DELETE_TEMPLATE = `
   DELETE FROM templates
