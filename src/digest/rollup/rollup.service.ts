@@ -28,7 +28,7 @@ export interface RollupRun {
  * The digest's hourly rollup (job_outcome_hourly): rolls each hour once it has closed, and
  * again when a job of it changed later (job_rollup_dirty, set by a trigger on jobs). It runs
  * as a periodic task in every role (the digest is served by API replicas), never in the
- * worker's finalise path. See docs/ARCHITECTURE.md "Digest rollup".
+ * worker's finalise path. See docs/ARCHITECTURE.md §16, "The digest's hourly rollup".
  */
 @Injectable()
 export class DigestRollup implements OnApplicationBootstrap {
