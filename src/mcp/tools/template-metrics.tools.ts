@@ -1,8 +1,13 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { z } from 'zod';
-import { TemplateMetricsService } from '../../observability/template-metrics/template-metrics.service.js';
+import { DIGEST_WINDOWS, type DigestWindow } from '../../digest/digest.types.js';
+import { TEMPLATE_BUCKETS, type TemplateBucket, TemplateMetricsService } from '../../observability/template-metrics/template-metrics.service.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, READ_ONLY } from '../mcp-tool.js';
+
+// The choices the service accepts, named once (as digest.tools.ts does for the digest).
+const windows = Object.keys(DIGEST_WINDOWS) as [DigestWindow, ...DigestWindow[]];
+const buckets = Object.keys(TEMPLATE_BUCKETS) as [TemplateBucket, ...TemplateBucket[]];
 
 const row = z.object({
   template: z.string(),
@@ -34,8 +39,8 @@ export class TemplateMetricsTools implements OnModuleInit {
         annotations: READ_ONLY,
         audience: 'operator',
         input: z.strictObject({
-          window: z.enum(['1h', '6h', '24h', '7d', '30d']).optional().describe('Default 7d'),
-          bucket: z.enum(['1h', '1d']).optional().describe('Default 1d'),
+          window: z.enum(windows).optional().describe('Default 7d'),
+          bucket: z.enum(buckets).optional().describe('Default 1d'),
           project_id: z.string().min(1).max(64).optional().describe('Only this project'),
         }),
         output: z.object({ window: z.string(), bucket: z.string(), rows: z.array(row) }),
