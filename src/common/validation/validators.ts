@@ -1,4 +1,7 @@
-import { buildMessage, ValidateBy, type ValidationOptions } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { buildMessage, IsIn, ValidateBy, type ValidationOptions } from 'class-validator';
+import { CHANNELS } from '../../config/sections/connectors.config.js';
 import { PRIORITY_HELP, parsePriority } from '../../jobs/priority.js';
 import { CHANNEL_LIST, isChannel, normaliseChannel } from '../../jobs/channels.js';
 
@@ -38,6 +41,13 @@ export const IsPriority = (options?: ValidationOptions) =>
       },
     },
     options,
+  );
+
+/** A DTO field holding one channel: normalised (case, aliases), then one of CHANNELS. */
+export const IsOneChannel = () =>
+  applyDecorators(
+    Transform(({ value }) => normaliseChannel(value)),
+    IsIn(CHANNELS, { message: `channel must be one of ${CHANNELS.join(', ')}` }),
   );
 
 /** notifyd's `channel`: one channel or a comma-separated list. */

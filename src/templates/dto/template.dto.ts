@@ -1,10 +1,8 @@
 import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { CHANNELS } from '../../config/sections/connectors.config.js';
+import { IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
-import { IsSingleLine } from '../../common/validation/validators.js';
+import { IsOneChannel, IsSingleLine } from '../../common/validation/validators.js';
 import { IsTopic } from '../../governance/topics/topic.js';
-import { normaliseChannel } from '../../jobs/channels.js';
 import { TEMPLATE_ID_HELP, TEMPLATE_ID_PATTERN } from '../template-id.js';
 
 const toLocale = ({ value }: { value: unknown }) => canonicalLocale(value) ?? value;
@@ -19,8 +17,7 @@ export class UpsertTemplateDto {
   id: string;
 
   /** @example "email" */
-  @Transform(({ value }) => normaliseChannel(value))
-  @IsIn(CHANNELS, { message: `channel must be one of ${CHANNELS.join(', ')}` })
+  @IsOneChannel()
   channel: string;
 
   /**
@@ -93,8 +90,7 @@ export class ListTemplatesQueryDto {
    * @example "email"
    */
   @IsOptional()
-  @Transform(({ value }) => normaliseChannel(value))
-  @IsIn(CHANNELS, { message: `channel must be one of ${CHANNELS.join(', ')}` })
+  @IsOneChannel()
   channel?: string;
 }
 
@@ -104,8 +100,7 @@ export class DeleteTemplateQueryDto {
    * @example "sms"
    */
   @IsOptional()
-  @Transform(({ value }) => normaliseChannel(value))
-  @IsIn(CHANNELS, { message: `channel must be one of ${CHANNELS.join(', ')}` })
+  @IsOneChannel()
   channel?: string;
 
   /**
@@ -124,8 +119,7 @@ export class PreviewTemplateDto {
    * @example "email"
    */
   @IsOptional()
-  @Transform(({ value }) => normaliseChannel(value))
-  @IsIn(CHANNELS, { message: `channel must be one of ${CHANNELS.join(', ')}` })
+  @IsOneChannel()
   channel?: string;
 
   /**

@@ -1,8 +1,8 @@
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { PROJECT_ID_PATTERN } from '../../../projects/project.types.js';
-import { CHANNELS, type Channel } from '../../../config/sections/connectors.config.js';
-import { normaliseChannel } from '../../../jobs/channels.js';
+import type { Channel } from '../../../config/sections/connectors.config.js';
+import { IsOneChannel } from '../../../common/validation/validators.js';
 import { SUPPRESSION_SCOPES, type SuppressionScope } from '../suppression.types.js';
 
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
@@ -23,8 +23,7 @@ export class CreateSuppressionDto {
    * @example "sms"
    */
   @IsOptional()
-  @Transform(({ value }) => normaliseChannel(value))
-  @IsIn(CHANNELS, { message: `channel must be one of ${CHANNELS.join(', ')}` })
+  @IsOneChannel()
   channel?: Channel;
 
   /**
@@ -68,8 +67,7 @@ export class ListSuppressionsQueryDto {
 
   /** @example "email" */
   @IsOptional()
-  @Transform(({ value }) => normaliseChannel(value))
-  @IsIn(CHANNELS, { message: `channel must be one of ${CHANNELS.join(', ')}` })
+  @IsOneChannel()
   channel?: Channel;
 
   /**
