@@ -124,6 +124,11 @@ describe('per-project providers', () => {
     const id = await sendEmail(own, 'f@customer.example');
     await t.worker.drainOnce();
     expect(await job(id)).toMatchObject({ status: 'retry', provider: null, error: expect.stringMatching(/own resend credentials cannot be read.*PUT \/v1\/admin\/projects\//) });
+    // Its last attempt fails it for good, worded as every other exhausted retry.
+    await t.db.sql(`UPDATE jobs SET max_attempts = attempts + 1, run_at = now() WHERE id = $1`, [id]);
+    await t.worker.drainOnce();
+    expect(await job(id)).toMatchObject({ status: 'failed', provider: null, error: expect.stringMatching(/own resend credentials cannot be read.*\(gave up after 2 attempts\)$/) });
+    expect(resend.requests).toHaveLength(0);
   });
 
   it('reseals every row even when a whole page of rows no configured key opens comes first', async () => {

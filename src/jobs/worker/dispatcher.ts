@@ -17,7 +17,6 @@ import { buildMessage, type Sender } from './message-builder.js';
 import { Outcomes } from './outcomes.js';
 import { type RenderOutcome, TemplateRenderer } from '../../templates/template-renderer.js';
 import { runPool, withTimeout } from './pool.js';
-import { retryDelayMs } from './retry-policy.js';
 import { WorkerRepository } from './worker.repository.js';
 
 /** One provider call's worth of jobs on one lane. */
@@ -123,8 +122,7 @@ export class Dispatcher {
       const projectConnector = own.size ? own.get(`${job.projectId}/${job.channel}`) : undefined;
       if (projectConnector instanceof Error) {
         // Its credentials cannot be opened (key removed before a reseal): never sent through the instance's account.
-        if (job.attempts >= job.maxAttempts) outcomes.failed.push({ id: job.id, attempts: job.attempts, provider: null, error: projectConnector.message });
-        else outcomes.retry.push({ id: job.id, attempts: job.attempts, provider: null, error: projectConnector.message, runAt: new Date(Date.now() + retryDelayMs(job.attempts)) });
+        outcomes.retryOrFail(job, null, projectConnector.message);
         continue;
       }
       const connector = projectConnector ?? this.registry.forChannel(job.channel);
@@ -354,15 +352,9 @@ export class Dispatcher {
         // Unreachable (a rate_limited result always pauses the lane above); kept for exhaustiveness.
         outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: `rate limited: ${error.message}`, runAt: new Date(Date.now() + this.config.pacing.rateLimitPauseMs) });
         return;
-      case 'transient': {
-        if (job.attempts >= job.maxAttempts) {
-          outcomes.failed.push({ id: job.id, attempts: job.attempts, provider, error: `${error.message} (gave up after ${job.attempts} attempts)` });
-          return;
-        }
-        const delay = Math.max(retryDelayMs(job.attempts), error.retryAfterMs ?? 0);
-        outcomes.retry.push({ id: job.id, attempts: job.attempts, provider, error: error.message, runAt: new Date(Date.now() + delay) });
+      case 'transient':
+        outcomes.retryOrFail(job, provider, error.message, error.retryAfterMs ?? 0);
         return;
-      }
       case 'suppressed':
         outcomes.failed.push({ id: job.id, attempts: job.attempts, provider, error: `suppressed: ${error.message}` });
         return;

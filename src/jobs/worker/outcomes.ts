@@ -1,4 +1,6 @@
 import type { InboxDraft } from '../../connectors/in-app/inbox-draft.js';
+import type { ClaimedJob } from './claimed-job.js';
+import { retryDelayMs } from './retry-policy.js';
 
 /** The outcomes of a claimed batch, grouped by kind, waiting for one set-based write per kind. */
 export class Outcomes {
@@ -14,6 +16,20 @@ export class Outcomes {
    * listens here for new messages.
    */
   inbox: { id: string; attempts: number; provider: string; projectId: string; message: InboxDraft }[] = [];
+
+  /**
+   * The one retry-or-fail rule for a failure worth another attempt: retried after the backoff
+   * (at least `atLeastMs`, e.g. a provider's Retry-After), or failed for good once its attempts
+   * are spent, saying so in the error.
+   */
+  retryOrFail(job: Pick<ClaimedJob, 'id' | 'attempts' | 'maxAttempts'>, provider: string | null, error: string, atLeastMs = 0): void {
+    if (job.attempts >= job.maxAttempts) {
+      this.failed.push({ id: job.id, attempts: job.attempts, provider, error: `${error} (gave up after ${job.attempts} attempts)` });
+      return;
+    }
+    const delay = Math.max(retryDelayMs(job.attempts), atLeastMs);
+    this.retry.push({ id: job.id, attempts: job.attempts, provider, error, runAt: new Date(Date.now() + delay) });
+  }
 
   get size(): number {
     return this.sent.length + this.skipped.length + this.retry.length + this.failed.length + this.requeue.length + this.inbox.length;
