@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { PacingService } from '../src/pacing/pacing.service.js';
+import { ProjectProvidersService } from '../src/project-providers/project-providers.service.js';
 import { ResendFake } from './fakes/resend-fake.js';
 import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -18,6 +19,8 @@ describe('per-project providers', () => {
     return res.body.job_ids[0] as string;
   };
   const job = async (id: string) => (await t.db.sql(`SELECT status, provider, error FROM jobs WHERE id = $1`, [id]))[0];
+  /** The worker's cached connectors (`project/channel` keys); private, read here to see what it keeps. */
+  const cached = () => [...t.notifyd.app.get(ProjectProvidersService)['built'].keys()];
 
   beforeAll(async () => {
     baseUrl = await resend.start();
@@ -90,14 +93,33 @@ describe('per-project providers', () => {
     expect((await t.http.put(`/v1/admin/projects/${own.id}/providers/email`).set('X-Api-Key', READONLY_KEY).send({ provider: 'resend', settings: { api_key: 're_abcdefgh123' } })).status).toBe(403);
   });
 
-  it('DELETE returns the project to the instance’s provider', async () => {
+  it('DELETE returns the project to the instance’s provider, and the worker forgets the connector', async () => {
     await put(t, own.id, 'email', { provider: 'resend', settings: { api_key: 're_project_key_0123456789' } });
+    const before = await sendEmail(own, 'd@customer.example');
+    await t.worker.drainOnce();
+    expect(await job(before)).toMatchObject({ status: 'sent', provider: 'resend' });
+    expect(cached()).toContain(`${own.id}/email`);
+    resend.reset();
     expect((await t.http.delete(`/v1/admin/projects/${own.id}/providers/email`).set('X-Api-Key', ADMIN_KEY)).body).toEqual({ success: true });
     expect((await t.http.get(`/v1/admin/projects/${own.id}/providers/email`).set('X-Api-Key', ADMIN_KEY)).status).toBe(404);
     const id = await sendEmail(own, 'e@customer.example');
     await t.worker.drainOnce();
     expect(await job(id)).toMatchObject({ status: 'sent', provider: 'log' });
     expect(resend.requests).toHaveLength(0);
+    expect(cached()).not.toContain(`${own.id}/email`);
+  });
+
+  it('forgets the connectors of a deleted project', async () => {
+    const doomed = await t.createProject();
+    await put(t, doomed.id, 'email', { provider: 'resend', settings: { api_key: 're_project_key_0123456789' } });
+    const id = await sendEmail(doomed, 'g@customer.example');
+    await t.worker.drainOnce();
+    expect(await job(id)).toMatchObject({ status: 'sent', provider: 'resend' });
+    expect(cached()).toContain(`${doomed.id}/email`);
+    expect((await t.http.delete(`/v1/admin/projects/${doomed.id}`).set('X-Api-Key', ADMIN_KEY)).status).toBe(200);
+    // The projects.changed signal arrives a few ms after the delete commits.
+    for (let i = 0; i < 100 && cached().includes(`${doomed.id}/email`); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(cached()).not.toContain(`${doomed.id}/email`);
   });
 
   it('rotates the encryption key: the old key stays readable while listed, reseal moves every row to the new one', async () => {

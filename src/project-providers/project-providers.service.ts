@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -6,7 +6,8 @@ import { APP_CONFIG } from '../config/config.module.js';
 import { CHANNELS, type Channel } from '../config/sections/connectors.config.js';
 import type { Connector } from '../connectors/connector.js';
 import { ConnectorRegistry } from '../connectors/connector-registry.js';
-import { ProjectsService } from '../projects/projects.service.js';
+import { SignalsService } from '../database/signals/signals.service.js';
+import { PROJECTS_CHANGED, ProjectsService } from '../projects/projects.service.js';
 import { maskSecret, splitSettings } from './project-settings.js';
 import { type ProjectProviderRow, ProjectProvidersRepository } from './project-providers.repository.js';
 import { SecretBox } from './secret-box.js';
@@ -28,10 +29,11 @@ type Actor = { actor: string; ip?: string };
  * Per-project providers: a project's own account with a provider for a channel, its secrets
  * sealed at rest (SecretBox, NOTIFYD_SECRET_KEY), never returned in plaintext. The worker asks
  * for the connectors of a batch's projects once per batch; built connectors are cached until
- * the row changes.
+ * the row changes, and dropped once it is gone: when a read of the project no longer returns
+ * it, or when the project is deleted (projects.changed), so the cache holds only rows that exist.
  */
 @Injectable()
-export class ProjectProvidersService {
+export class ProjectProvidersService implements OnModuleInit {
   private readonly logger = new Logger(ProjectProvidersService.name);
   private readonly box: SecretBox;
   private readonly built = new Map<string, { updatedAt: number; connector: Connector | Error }>();
@@ -42,8 +44,15 @@ export class ProjectProvidersService {
     private readonly registry: ConnectorRegistry,
     private readonly projects: ProjectsService,
     private readonly audit: AuditService,
+    private readonly signals: SignalsService,
   ) {
     this.box = new SecretBox(config.secrets.current, config.secrets.previous);
+  }
+
+  onModuleInit(): void {
+    // A deleted project's rows go with it (ON DELETE CASCADE) and it is never read again; any
+    // change to a project drops its connectors (rebuilt on its next batch), a resync all of them.
+    this.signals.subscribe(PROJECTS_CHANGED, { received: (id) => this.forget(id), resync: () => this.built.clear() });
   }
 
   async put(projectId: string, channel: string, provider: string, settings: Record<string, unknown>, by: Actor): Promise<ProjectProviderView> {
@@ -118,7 +127,11 @@ export class ProjectProvidersService {
   async connectorsFor(projectIds: readonly string[]): Promise<Map<string, Connector | Error>> {
     const result = new Map<string, Connector | Error>();
     if (projectIds.length === 0) return result;
-    for (const row of await this.repository.forProjects(projectIds)) {
+    const rows = await this.repository.forProjects(projectIds);
+    const present = new Set(rows.map((row) => context(row.projectId, row.channel)));
+    // Rows deleted since they were built (by any process): their connectors go too.
+    for (const projectId of projectIds) this.forget(projectId, present);
+    for (const row of rows) {
       const key = context(row.projectId, row.channel);
       const cached = this.built.get(key);
       const updatedAt = new Date(row.updatedAt).getTime();
@@ -131,6 +144,14 @@ export class ProjectProvidersService {
       result.set(key, connector);
     }
     return result;
+  }
+
+  /** Drops the project's cached connectors, but those whose keys are in `keep`. */
+  private forget(projectId: string, keep?: ReadonlySet<string>): void {
+    for (const channel of CHANNELS) {
+      const key = context(projectId, channel);
+      if (!keep?.has(key)) this.built.delete(key);
+    }
   }
 
   private build(row: ProjectProviderRow): Connector | Error {

@@ -16,8 +16,8 @@ export interface Actor {
   ip?: string;
 }
 
-/** Other processes drop their cached keys of a project on this signal (key = project id). */
-const PROJECTS_CHANGED = 'projects.changed';
+/** Every process drops what it caches of a project (its keys, its own provider connectors) on this signal (key = project id). */
+export const PROJECTS_CHANGED = 'projects.changed';
 /** Enough for every active project's two keys; a miss costs one query. */
 const KEY_CACHE_ENTRIES = 10_000;
 
