@@ -336,6 +336,22 @@ describe('digest rollup', () => {
     expect(await t.db.sql(`SELECT * FROM job_outcome_hourly ORDER BY hour, channel, project_id, provider, reason, bucket`)).toEqual(before);
   });
 
+  it('a run with no closed hour to roll and no dirty mark writes nothing: not even the rollup lock', async () => {
+    // One `now` for both runs, so that no hour closes between them.
+    const now = new Date();
+    await rollup.run(now);
+    expect(await t.db.sql(`SELECT hour FROM job_rollup_dirty`)).toEqual([]);
+    // A row lock (FOR UPDATE) or an update of the state row changes its xmax or its ctid.
+    const state = () => t.db.sql(`SELECT xmax::text AS xmax, ctid::text AS ctid, rolled_through FROM job_rollup_state`);
+    const before = await state();
+    expect(await rollup.run(now)).toEqual({ rolledThrough: null, rerolled: [] });
+    expect(await state()).toEqual(before);
+    // A dirty mark of a rolled hour is still taken and re-rolled by the next run.
+    await t.db.sql(`INSERT INTO job_rollup_dirty (hour) SELECT max(hour) FROM job_outcome_hourly`);
+    expect((await rollup.run(now)).rerolled).toHaveLength(1);
+    expect(await t.db.sql(`SELECT hour FROM job_rollup_dirty`)).toEqual([]);
+  });
+
   it('rolled hours outlive the retention purge: the 7d digest still counts purged jobs', async () => {
     const before = await digest('7d');
     // What the retention purge deletes (PURGE_FINISHED): finished jobs, here those of the rolled hours.

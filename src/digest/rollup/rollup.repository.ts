@@ -7,6 +7,12 @@ import * as sql from '../sql/window.sql.js';
 export class RollupRepository {
   constructor(private readonly db: Db) {}
 
+  /** Where the rollup stands, read without a lock (the writes below check again under it). */
+  async progress(): Promise<{ rolledThrough: Date | null; dirty: boolean }> {
+    const row = await this.db.one<{ rolled_through: Date | null; dirty: boolean }>(sql.ROLLUP_PROGRESS, []);
+    return { rolledThrough: row?.rolled_through ? new Date(row.rolled_through) : null, dirty: row?.dirty ?? false };
+  }
+
   /**
    * Rolls the next hours after rolled_through, up to `to` and at most `maxHours` of them
    * (from `start` when nothing was rolled yet), and advances rolled_through. Returns the new

@@ -48,13 +48,21 @@ export class DigestRollup implements OnApplicationBootstrap {
   async run(now = new Date()): Promise<RollupRun> {
     const closed = new Date(Math.floor((now.getTime() - SETTLE_MS) / HOUR_MS) * HOUR_MS);
     const start = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - BACKFILL_DAYS * DAY_MS);
+    // Most minutes have no hour to roll and no mark to take: then one read, and no write
+    // transaction (each takes the rollup's row lock). Without a roll yet there is nothing to re-roll.
+    const progress = await this.repository.progress();
     let rolledThrough: Date | null = null;
-    for (;;) {
-      const next = await this.repository.rollNext(start, closed, HOURS_PER_STEP);
-      if (!next) break;
-      rolledThrough = next;
+    if (!progress.rolledThrough || progress.rolledThrough < closed) {
+      for (;;) {
+        const next = await this.repository.rollNext(start, closed, HOURS_PER_STEP);
+        if (!next) break;
+        rolledThrough = next;
+        // Caught up: no need to take the lock once more only to learn it.
+        if (next >= closed) break;
+      }
     }
-    const rerolled = await this.repository.rerollDirty(this.oldestIntact(now));
+    const rolled = rolledThrough ?? progress.rolledThrough;
+    const rerolled = progress.dirty && rolled ? await this.repository.rerollDirty(this.oldestIntact(now)) : [];
     if (rerolled.length) this.logger.log(`re-rolled ${rerolled.length} hour(s) whose jobs changed after they were rolled`);
     return { rolledThrough, rerolled };
   }

@@ -105,6 +105,14 @@ export const WINDOW_SNAPSHOT = `SET TRANSACTION ISOLATION LEVEL REPEATABLE READ`
  */
 export const LOCK_ROLLUP = `SELECT rolled_through FROM job_rollup_state FOR UPDATE`;
 
+/**
+ * The rollup's progress and whether any hour is marked dirty, without a lock: a run that finds
+ * nothing to do opens no write transaction. One-row table; the dirty table's primary key.
+ */
+export const ROLLUP_PROGRESS = `
+  SELECT (SELECT rolled_through FROM job_rollup_state) AS rolled_through,
+         EXISTS (SELECT 1 FROM job_rollup_dirty) AS dirty`;
+
 /** Forget hours [$1, $2) (only those in $3 when it is not null) before rolling them again. */
 export const DELETE_ROLLED = `
   DELETE FROM job_outcome_hourly
