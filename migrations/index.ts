@@ -19,6 +19,7 @@ import { MetricsSnapshots1764460800062 } from './0062-metrics-snapshots.js';
 import { AuditLogFilters1764460800063 } from './0063-audit-log-filters.js';
 import { JobOutcomeHourly1764460800064 } from './0064-job-outcome-hourly.js';
 import { RecipientCapHolds1764460800067 } from './0067-recipient-cap-holds.js';
+import { JobsUpdateRoom1764460800068 } from './0068-jobs-update-room.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -59,4 +60,6 @@ export const MIGRATIONS = [
   JobOutcomeHourly1764460800064,
   // Issue 6 (gap): holds on recipient caps, counted at enqueue.
   RecipientCapHolds1764460800067,
+  // Issue 9: room for job updates on their page; hash index on provider message ids.
+  JobsUpdateRoom1764460800068,
 ];

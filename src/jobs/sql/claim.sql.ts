@@ -16,15 +16,20 @@ export const CLAIMED_COLUMNS = `
  * are due or 1 000 000 are scheduled for tomorrow. The nested loop yields rows in priority
  * order and the outer LIMIT stops it early; FOR UPDATE SKIP LOCKED locks only rows returned.
  *
- * The UPDATE finds the picked rows through `id = ANY(ARRAY(…))`, a primary-key probe per id:
- * joined to the CTE instead, the planner hashes a sequential scan of the whole table.
+ * The UPDATE finds the picked rows by their physical address, `ctid = ANY(ARRAY(…))`: a TID
+ * scan reads each row's page directly, where `id = ANY` paid a primary-key descent per row
+ * (joined to the CTE instead, the planner hashes a sequential scan of the whole table). The
+ * addresses cannot go stale in between: the rows are locked by this statement, so nobody else
+ * can move them. A row another transaction updated after this statement's snapshot but before
+ * the lock is locked at its newer version, which the UPDATE's snapshot does not see: it is
+ * left pending (never half-claimed) and a later claim takes it.
  */
 export const CLAIM_JOBS = `
   WITH picked AS MATERIALIZED (
-    SELECT due.id
+    SELECT due.ctid
       FROM generate_series(0, 100) AS band(priority)
      CROSS JOIN LATERAL (
-       SELECT id FROM jobs
+       SELECT ctid FROM jobs
         WHERE status IN ('pending','retry')
           AND priority = band.priority
           AND run_at <= now()
@@ -38,5 +43,5 @@ export const CLAIM_JOBS = `
   )
   UPDATE jobs j
      SET status = 'processing', attempts = j.attempts + 1, claimed_at = now()
-   WHERE j.id = ANY(ARRAY(SELECT id FROM picked))
+   WHERE j.ctid = ANY(ARRAY(SELECT ctid FROM picked))
   RETURNING ${CLAIMED_COLUMNS}`;
