@@ -78,7 +78,7 @@ export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd>
       // createApplicationContext runs the lifecycle hooks (the worker starts in them) like app.init().
       const context = await NestFactory.createApplicationContext(appModule(), { logger: nestLogger, abortOnError: false });
       app = context;
-      listen = () => (healthServer = new WorkerHealthServer(context.get(HealthService), context.get(MetricsService), config)).listen(config.server.port, config.server.host);
+      listen = () => (healthServer = new WorkerHealthServer(context.get(HealthService), context.get(MetricsService), config, context.get(ProjectsService))).listen(config.server.port, config.server.host);
     } else {
       const { createHttpApp, listenHttpApp } = await import('./http-app.js');
       const http = await createHttpApp(appModule, config, nestLogger);

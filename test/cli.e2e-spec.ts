@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { generateProjectKey, hashKey, keyHint } from '../src/common/auth/api-keys.js';
 import { createEmptyDatabase } from './helpers/test-database.js';
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'src', 'cli.js');
@@ -23,6 +24,16 @@ function run(args: string[], env: Record<string, string>, until?: RegExp) {
   createInterface({ input: child.stderr }).on('line', (line) => stderr.push(line));
   return new Promise<{ code: number | null; stdout: string[]; stderr: string[] }>((resolve) =>
     child.on('exit', (code) => resolve({ code, stdout, stderr })),
+  );
+}
+
+/** The base URL a `notifyd serve` child prints once it listens. */
+function listeningUrl(child: ReturnType<typeof spawn>): Promise<string> {
+  return new Promise<string>((resolve) =>
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = line.match(/listening on (http:\/\/[\d.:]+)/);
+      if (m) resolve(m[1]);
+    }),
   );
 }
 
@@ -150,28 +161,50 @@ describe('the notifyd command', () => {
     const db = await createEmptyDatabase();
     const probeDir = mkdtempSync(join(tmpdir(), 'notifyd-probe-'));
     const probeOut = join(probeDir, 'http-layer.txt');
+    // Killed in finally: a failed expectation must not leave a replica holding Jest open.
+    const children: ReturnType<typeof spawn>[] = [];
     try {
-      const env = { DATABASE_URL: db.url, NOTIFYD_ROLE: 'worker', PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: 'x'.repeat(20), LOG_LEVEL: 'info', HTTP_LAYER_PROBE_OUT: probeOut };
+      const [adminKey, readonlyKey] = ['x'.repeat(20), 'r'.repeat(20)];
+      const env = { DATABASE_URL: db.url, NOTIFYD_ROLE: 'worker', PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: adminKey, READONLY_API_KEY: readonlyKey, LOG_LEVEL: 'info', HTTP_LAYER_PROBE_OUT: probeOut };
       const probe = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'http-layer-probe.mjs');
       const child = spawn(process.execPath, ['--import', probe, cli, 'serve'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-      const url = await new Promise<string>((resolve) =>
-        createInterface({ input: child.stdout }).on('line', (line) => {
-          const m = line.match(/listening on (http:\/\/[\d.:]+)/);
-          if (m) resolve(m[1]);
-        }),
-      );
+      children.push(child);
+      const url = await listeningUrl(child);
       const health = await fetch(`${url}/v1/health`);
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({ status: 'ok', db: 'ok', role: 'worker' });
       const ready = await fetch(`${url}/v1/health/ready`);
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({ ready: true, db: 'ok', pending_migrations: [], reason: null });
-      // The per-process counters live where jobs are sent: a worker serves the scrape too.
-      expect((await fetch(`${url}/v1/metrics/prometheus`)).status).toBe(401);
-      const metrics = await fetch(`${url}/v1/metrics/prometheus`, { headers: { authorization: `Bearer ${'x'.repeat(20)}` } });
-      expect(metrics.status).toBe(200);
-      expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
-      expect(await metrics.text()).toContain('notifyd_process_');
+      // The per-process counters live where jobs are sent: a worker serves the scrape too,
+      // and answers every key exactly as an api replica on the same database does.
+      const projectKey = generateProjectKey('scraper');
+      await db.sql('INSERT INTO projects (id, name, api_key_hash, api_key_hint) VALUES ($1, $1, $2, $3)', ['scraper', hashKey(projectKey), keyHint(projectKey)]);
+      const apiReplica = spawn(process.execPath, [cli, 'serve'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, NOTIFYD_ROLE: 'api', HTTP_LAYER_PROBE_OUT: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      children.push(apiReplica);
+      const apiUrl = await listeningUrl(apiReplica);
+      const scrape = async (base: string, key?: string) => {
+        const res = await fetch(`${base}/v1/metrics/prometheus`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+        return { status: res.status, body: res.status === 200 ? null : await res.json() };
+      };
+      const cases = [
+        [undefined, 401],
+        ['sk_nobody_' + '0'.repeat(32), 401],
+        [projectKey, 403],
+      ] as const;
+      for (const [key, status] of cases) {
+        const onWorker = await scrape(url, key);
+        expect(onWorker.status).toBe(status);
+        expect(onWorker.body).toMatchObject({ error: status === 401 ? 'unauthorized' : 'forbidden', message: expect.any(String) });
+        expect(onWorker).toEqual(await scrape(apiUrl, key));
+      }
+      for (const key of [adminKey, readonlyKey]) {
+        const metrics = await fetch(`${url}/v1/metrics/prometheus`, { headers: { authorization: `Bearer ${key}` } });
+        expect(metrics.status).toBe(200);
+        expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
+        expect(await metrics.text()).toContain('notifyd_process_');
+        expect((await scrape(apiUrl, key)).status).toBe(200);
+      }
       const api = await fetch(`${url}/v1/send`, { method: 'POST' });
       expect(api.status).toBe(404);
       expect(((await api.json()) as { message: string }).message).toMatch(/NOTIFYD_ROLE=worker/);
@@ -180,6 +213,11 @@ describe('the notifyd command', () => {
       // Fastify, @nestjs/swagger, MCP and the controllers stay unloaded in a worker.
       expect(existsSync(probeOut) ? readFileSync(probeOut, 'utf8').split('\n').filter(Boolean) : []).toEqual([]);
     } finally {
+      for (const running of children.filter((c) => c.exitCode === null && c.signalCode === null)) {
+        const exited = new Promise((resolve) => running.on('exit', resolve));
+        running.kill('SIGTERM');
+        await exited;
+      }
       rmSync(probeDir, { recursive: true, force: true });
       await db.drop();
     }

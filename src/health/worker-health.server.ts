@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { operatorRole } from '../common/auth/admin-auth.guard.js';
+import { authorizeOperator } from '../common/auth/admin-auth.guard.js';
 import { presentedKey } from '../common/auth/api-keys.js';
+import { ApiError } from '../common/errors/api-error.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { MetricsService } from '../observability/metrics/metrics.service.js';
+import type { ProjectsService } from '../projects/projects.service.js';
 import type { HealthService } from './health.service.js';
 
 const NOT_FOUND = {
@@ -26,6 +28,7 @@ export class WorkerHealthServer {
     private readonly health: HealthService,
     private readonly metrics: MetricsService,
     private readonly config: AppConfig,
+    private readonly projects: Pick<ProjectsService, 'authenticate'>,
   ) {
     this.server = createServer((req, res) => void this.handle(req, res));
     // Probes are short requests: no reason to keep idle sockets that would delay close().
@@ -64,13 +67,16 @@ export class WorkerHealthServer {
     }
   }
 
-  /** The same answers as MetricsController behind AdminAuth({ readers: true }). */
+  /**
+   * The same answers as MetricsController behind AdminAuth({ readers: true }): the decision is
+   * authorizeOperator, the api guard's own, so a project key is 403 here too, not 401.
+   */
   private async prometheus(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!this.config.auth.adminApiKey) {
-      return send(res, 503, { error: 'admin_disabled', message: 'Admin routes are disabled on this instance: set ADMIN_API_KEY and restart.' });
-    }
-    if (!operatorRole(this.config, presentedKey(req.headers))) {
-      return send(res, 401, { error: 'unauthorized', message: 'Missing or invalid admin key: send the admin or read-only key as X-Api-Key or Authorization: Bearer.' });
+    try {
+      await authorizeOperator(this.config, presentedKey(req.headers), this.projects, true);
+    } catch (err) {
+      if (err instanceof ApiError) return send(res, err.getStatus(), err.getResponse());
+      throw err;
     }
     const text = await this.metrics.render();
     res.writeHead(200, { 'content-type': this.metrics.contentType, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });

@@ -21,6 +21,36 @@ export function operatorRole(config: AppConfig, key: string | undefined): Operat
   return undefined;
 }
 
+/**
+ * The admin-route decision, shared by AdminAuthGuard (api replica) and WorkerHealthServer
+ * (worker replica, plain node:http) so both answer a key with the same status and body:
+ * 503 admin disabled, 401 no or unknown key, 403 a project key or a read-only key where
+ * readers are not allowed. Throws ApiError; resolves to the caller's role.
+ */
+export async function authorizeOperator(
+  config: AppConfig,
+  key: string | undefined,
+  projects: Pick<ProjectsService, 'authenticate'>,
+  readerAllowed: boolean,
+): Promise<OperatorRole> {
+  if (!config.auth.adminApiKey) {
+    throw ApiError.unavailable('admin_disabled', 'Admin routes are disabled on this instance: set ADMIN_API_KEY and restart.');
+  }
+  if (!key) throw ApiError.unauthorized('Missing admin key: send it as X-Api-Key or Authorization: Bearer.');
+  const role = operatorRole(config, key);
+  if (!role) {
+    // A valid project key is an identity without this right (403), not an unknown key (401).
+    if (await projects.authenticate(key)) {
+      throw ApiError.forbidden('A project key cannot call admin routes: use the admin key (ADMIN_API_KEY), or the read-only key (READONLY_API_KEY) for reads.');
+    }
+    throw ApiError.unauthorized('Invalid admin key.');
+  }
+  if (role === 'readonly' && !readerAllowed) {
+    throw ApiError.forbidden('Read-only key: this action needs the admin key (ADMIN_API_KEY).');
+  }
+  return role;
+}
+
 /** Admin routes: the admin key, or the read-only key where the route is marked @ReaderAllowed. */
 @Injectable()
 export class AdminAuthGuard implements CanActivate {
@@ -32,24 +62,8 @@ export class AdminAuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest & { operator?: OperatorRole }>();
-    if (!this.config.auth.adminApiKey) {
-      throw ApiError.unavailable('admin_disabled', 'Admin routes are disabled on this instance: set ADMIN_API_KEY and restart.');
-    }
-    const key = presentedKey(request.headers);
-    if (!key) throw ApiError.unauthorized('Missing admin key: send it as X-Api-Key or Authorization: Bearer.');
-    const role = operatorRole(this.config, key);
-    if (!role) {
-      // A valid project key is an identity without this right (403), not an unknown key (401).
-      if (await this.projects.authenticate(key)) {
-        throw ApiError.forbidden('A project key cannot call admin routes: use the admin key (ADMIN_API_KEY), or the read-only key (READONLY_API_KEY) for reads.');
-      }
-      throw ApiError.unauthorized('Invalid admin key.');
-    }
-    const readerAllowed = this.reflector.getAllAndOverride<boolean>(READER_ALLOWED, [context.getHandler(), context.getClass()]);
-    if (role === 'readonly' && !readerAllowed) {
-      throw ApiError.forbidden('Read-only key: this action needs the admin key (ADMIN_API_KEY).');
-    }
-    request.operator = role;
+    const readerAllowed = this.reflector.getAllAndOverride<boolean>(READER_ALLOWED, [context.getHandler(), context.getClass()]) ?? false;
+    request.operator = await authorizeOperator(this.config, presentedKey(request.headers), this.projects, readerAllowed);
     return true;
   }
 }
