@@ -75,6 +75,60 @@ describe('templates', () => {
     expect((await api().del('/v1/templates/welcome')).status).toBe(404);
   });
 
+  it('lists by keyset cursor: every variant once, in order, across pages; offset still works (deprecated); a bad cursor is a 400', async () => {
+    const variants: [string, string, string | undefined][] = [
+      ['a', 'email', undefined], ['a', 'email', 'es'], ['a', 'sms', undefined], ['b', 'email', 'de'],
+      ['b', 'push', undefined], ['c', 'email', undefined], ['c', 'email', 'fr'], ['c', 'sms', 'fr'],
+    ];
+    for (const [id, channel, locale] of variants) await save({ id, channel, locale, body: `${id} ${channel} ${locale ?? ''}` });
+    const key = (v: { id: string; channel: string; locale: string | null }) => `${v.id}/${v.channel}/${v.locale ?? ''}`;
+    const all = (await api().get('/v1/templates?limit=200')).body;
+    expect(all).toMatchObject({ total: 8, next_cursor: null });
+    expect(all.items.map(key)).toEqual(variants.map(([id, channel, locale]) => `${id}/${channel}/${locale ?? ''}`));
+
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await api().get(`/v1/templates?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      // total counts the whole listing (the late variant too), not the rows after the cursor.
+      expect(res.body).toMatchObject({ total: pages === 0 ? 8 : 9, limit: 3, offset: 0 });
+      paged.push(...res.body.items.map(key));
+      cursor = res.body.next_cursor;
+      // A variant sorting before the cursor, written between pages, neither repeats nor shifts a row.
+      if (pages++ === 0) await save({ id: 'a', channel: 'email', locale: 'de', body: 'late' });
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(paged).toEqual(all.items.map(key));
+
+    const emails: string[] = [];
+    let page = (await api().get('/v1/templates?limit=2&channel=email')).body;
+    emails.push(...page.items.map(key));
+    while (page.next_cursor) {
+      page = (await api().get(`/v1/templates?limit=2&channel=email&cursor=${page.next_cursor}`)).body;
+      emails.push(...page.items.map(key));
+    }
+    expect(emails).toEqual(['a/email/', 'a/email/de', 'a/email/es', 'b/email/de', 'c/email/', 'c/email/fr']);
+
+    const byOffset = await api().get('/v1/templates?limit=3&offset=3');
+    expect(byOffset.body).toMatchObject({ total: 9, limit: 3, offset: 3 });
+    expect(byOffset.body.items.map(key)).toEqual(['a/sms/', 'b/email/de', 'b/push/']);
+    expect((await api().get('/v1/templates?offset=50')).body).toMatchObject({ items: [], total: 9, next_cursor: null });
+
+    const subscriberCursor = Buffer.from(JSON.stringify(['user_1'])).toString('base64url');
+    const wrongChannel = Buffer.from(JSON.stringify(['a', 'fax', ''])).toString('base64url');
+    for (const bad of ['not-a-cursor', subscriberCursor, wrongChannel]) {
+      const res = await api().get(`/v1/templates?cursor=${bad}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: 'invalid_cursor', message: expect.stringContaining('cursor') });
+    }
+    const firstCursor = (await api().get('/v1/templates?limit=1')).body.next_cursor;
+    const both = await api().get(`/v1/templates?offset=3&cursor=${firstCursor}`);
+    expect(both.status).toBe(422);
+    expect(both.body.message).toMatch(/cursor or offset/);
+  });
+
   it('refuses a template that does not parse, naming the part, and invalid fields', async () => {
     const res = await api().post('/v1/templates', { id: 'broken', channel: 'email', body: 'ok', body_html: '<p>{% if x %}unclosed</p>' });
     expect(res.status).toBe(422);

@@ -36,9 +36,8 @@ export class TemplatesController {
   @ApiErrors(400, 422)
   async listTemplates(@CurrentProject() project: ProjectRef, @Query() query: ListTemplatesQueryDto): Promise<TemplateListDto> {
     const limit = query.limit ?? 50;
-    const offset = query.offset ?? 0;
-    const { items, total } = await this.templates.list(project.id, limit, offset, query.channel);
-    return { items: items.map(presentVariant), total, limit, offset };
+    const page = await this.templates.list(project.id, { limit, cursor: query.cursor, offset: query.offset, channel: query.channel });
+    return { items: page.items.map(presentVariant), next_cursor: page.nextCursor, total: page.total, limit, offset: query.offset ?? 0 };
   }
 
   @Get(':id')

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.js';
 import * as sql from './sql/templates.sql.js';
+import type { TemplateKey } from './template-cursor.js';
 import type { TemplateRow, TemplateVariantRow } from './template.types.js';
 
 /** A variant as written: a stored row without its timestamps. */
@@ -16,8 +17,14 @@ export class TemplatesRepository {
     return row?.created ?? false;
   }
 
-  list(projectId: string, channel: string | undefined, limit: number, offset: number): Promise<(TemplateRow & { total: number })[]> {
-    return this.db.rows(sql.LIST_TEMPLATES, [projectId, channel ?? null, limit, offset]);
+  /** A page after `after` (from the start without one), skipping `offset` more rows (deprecated). */
+  list(projectId: string, q: { channel?: string; after?: TemplateKey; limit: number; offset: number }): Promise<(TemplateRow & { total: number })[]> {
+    const after = q.after ?? { id: '', channel: '', locale: '' };
+    return this.db.rows(sql.LIST_TEMPLATES, [projectId, q.channel ?? null, q.limit, q.offset, after.id, after.channel, after.locale]);
+  }
+
+  async count(projectId: string, channel: string | undefined): Promise<number> {
+    return (await this.db.one<{ total: number }>(sql.COUNT_TEMPLATES, [projectId, channel ?? null]))?.total ?? 0;
   }
 
   find(projectId: string, id: string): Promise<TemplateRow[]> {

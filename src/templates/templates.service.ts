@@ -2,9 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import type { DeleteTemplateQueryDto, PreviewTemplateDto, TemplatePreviewDto, TemplateVariantDto, UpsertTemplateDto } from './dto/template.dto.js';
 import { pickVariant } from './locale-fallback.js';
+import { decodeTemplateCursor, encodeTemplateCursor } from './template-cursor.js';
 import { TemplateEngine, TemplateError } from './template-engine.js';
 import type { TemplateRow } from './template.types.js';
 import { TemplatesRepository } from './templates.repository.js';
+
+/** A page of variants; nextCursor is null on the last page. */
+export interface TemplatePage {
+  items: TemplateRow[];
+  total: number;
+  nextCursor: string | null;
+}
 
 /** Stored templates: CRUD, preview, and what enqueue needs (does it exist, its topic). */
 @Injectable()
@@ -26,11 +34,19 @@ export class TemplatesService {
     return this.repository.upsert(projectId, { id: dto.id, channel: dto.channel, locale: dto.locale ?? '', ...source, topic: dto.topic ?? null });
   }
 
-  async list(projectId: string, limit: number, offset: number, channel?: string): Promise<{ items: TemplateRow[]; total: number }> {
-    const rows = await this.repository.list(projectId, channel, limit, offset);
-    // A page past the end has no rows to carry the total: count again from the start.
-    const total = rows[0]?.total ?? (offset > 0 ? ((await this.repository.list(projectId, channel, 1, 0))[0]?.total ?? 0) : 0);
-    return { items: rows, total };
+  /**
+   * A page of variants after `cursor` (next_cursor of the previous page), or at the deprecated
+   * `offset`. Reads limit + 1 rows: the extra one says whether there is a next page.
+   */
+  async list(projectId: string, q: { limit: number; cursor?: string; offset?: number; channel?: string }): Promise<TemplatePage> {
+    const offset = q.offset ?? 0;
+    if (q.cursor !== undefined && offset > 0) throw ApiError.unprocessable('validation_failed', 'Send either cursor or offset, not both: cursor replaces offset (deprecated).');
+    const after = decodeTemplateCursor(q.cursor);
+    const rows = await this.repository.list(projectId, { channel: q.channel, after, limit: q.limit + 1, offset });
+    const items = rows.slice(0, q.limit);
+    // A page past the end has no rows to carry the total: count it on its own.
+    const total = rows[0]?.total ?? (after || offset > 0 ? await this.repository.count(projectId, q.channel) : 0);
+    return { items, total, nextCursor: rows.length > q.limit ? encodeTemplateCursor(items[items.length - 1]) : null };
   }
 
   async get(projectId: string, id: string): Promise<TemplateRow[]> {

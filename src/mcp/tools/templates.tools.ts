@@ -46,7 +46,7 @@ export class TemplatesTools implements OnModuleInit {
         }),
         output: z.object({ templates: z.array(variantView), total: z.number() }),
         run: async (args, context) => {
-          const { items, total } = await this.templates.list(context.project(args.project_id, true), args.limit, args.offset, args.channel);
+          const { items, total } = await this.templates.list(context.project(args.project_id, true), { limit: args.limit, offset: args.offset, channel: args.channel });
           const templates = items.map(presentVariant);
           return { structured: { templates, total }, text: templates.length ? templates.map((t) => `${t.id} ${t.channel}${t.locale ? ` ${t.locale}` : ''}${t.topic ? ` (topic ${t.topic})` : ''}`).join('\n') : 'No templates.' };
         },

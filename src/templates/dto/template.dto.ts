@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
@@ -77,7 +78,22 @@ export class ListTemplatesQueryDto {
   @Max(200)
   limit?: number;
 
-  /** @example 0 */
+  /**
+   * `next_cursor` of the previous page.
+   * @example "WyJvcmRlcl9zaGlwcGVkIiwiZW1haWwiLCIiXQ"
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  cursor?: string;
+
+  // Kept so that existing callers still work; the description is what clients see (OpenAPI, llms.txt).
+  @ApiProperty({
+    required: false,
+    deprecated: true,
+    example: 0,
+    description: 'Deprecated: page with `cursor` (the previous page\'s `next_cursor`) instead. Rows to skip, for callers that still page by offset; not with a cursor.',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -183,11 +199,22 @@ export class UpsertTemplateResponseDto {
 
 export class TemplateListDto {
   items: TemplateVariantDto[];
-  /** @example 1 */
+  /**
+   * Pass as `cursor` to get the next page; null on the last page.
+   * @example "WyJvcmRlcl9zaGlwcGVkIiwiZW1haWwiLCIiXQ"
+   */
+  next_cursor: string | null;
+  /**
+   * Variants in the whole listing (of `channel` if given), not only this page.
+   * @example 1
+   */
   total: number;
   /** @example 50 */
   limit: number;
-  /** @example 0 */
+  /**
+   * The `offset` asked for (0 without one). Deprecated with the `offset` parameter.
+   * @example 0
+   */
   offset: number;
 }
 

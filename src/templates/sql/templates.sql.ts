@@ -10,11 +10,23 @@ export const UPSERT_TEMPLATE = `
     topic = EXCLUDED.topic, updated_at = now()
   RETURNING (xmax = 0) AS created`;
 
-/** A page of a project's variants in id order, with the total; primary key prefix (project_id). */
+/** How many variants the project has (of one channel, or all): a page's total. Primary key prefix. */
+export const COUNT_TEMPLATES = `
+  SELECT count(*)::int AS total FROM templates WHERE project_id = $1 AND ($2::text IS NULL OR channel = $2)`;
+
+/**
+ * A page of a project's variants in (id, channel, locale) order after the keyset cursor
+ * ($5, $6, $7), each row carrying the filter's total (COUNT_TEMPLATES, run once: a window
+ * count would see only the rows after the cursor). No cursor is ('', '', ''), before every
+ * row: ids are never empty. $4 is the deprecated offset, 0 unless a caller still pages by it.
+ * The primary key (project_id, id, channel, locale) serves the equality, the row comparison
+ * and the order.
+ */
 export const LIST_TEMPLATES = `
-  SELECT ${TEMPLATE_COLUMNS}, count(*) OVER ()::int AS total
+  SELECT ${TEMPLATE_COLUMNS}, (${COUNT_TEMPLATES}) AS total
     FROM templates
    WHERE project_id = $1 AND ($2::text IS NULL OR channel = $2)
+     AND (id, channel, locale) > ($5::text, $6::text, $7::text)
    ORDER BY id, channel, locale
    LIMIT $3 OFFSET $4`;
 
