@@ -1,5 +1,6 @@
 import { ProviderError } from '../src/connectors/provider-error.js';
 import { SuppressionsRepository } from '../src/governance/suppressions/suppressions.repository.js';
+import { jobRow, projectApi } from './helpers/project-api.js';
 import { RecordingConnector, RecordingConnectorModule } from './helpers/recording-connector.js';
 import { RecordingEmailConnector, RecordingEmailModule } from './helpers/recording-email-connector.js';
 import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
@@ -29,12 +30,9 @@ describe('suppressions', () => {
     await t.db.sql(`DELETE FROM suppressions`);
   });
 
-  const api = (key = project.key) => ({
-    post: (path: string, body: object) => t.http.post(path).set('X-Api-Key', key).send(body),
-    get: (path: string) => t.http.get(path).set('X-Api-Key', key),
-    del: (path: string) => t.http.delete(path).set('X-Api-Key', key),
-  });
-  const job = async (id: string) => (await t.db.sql(`SELECT * FROM jobs WHERE id = $1`, [id]))[0];
+  // t and project exist only once beforeAll has run: bind them per call.
+  const api = (key = project.key) => projectApi(t, key);
+  const job = (id: string) => jobRow(t, id);
 
   describe('API', () => {
     it('stores an email case-insensitively, once, and answers a repeat with the same suppression', async () => {

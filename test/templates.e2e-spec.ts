@@ -1,3 +1,4 @@
+import { jobRow, projectApi } from './helpers/project-api.js';
 import { RecordingConnector, RecordingConnectorModule } from './helpers/recording-connector.js';
 import { RecordingEmailConnector, RecordingEmailModule } from './helpers/recording-email-connector.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -35,12 +36,9 @@ describe('templates', () => {
     await t.db.sql(`DELETE FROM templates`);
   });
 
-  const api = (key = project.key) => ({
-    post: (path: string, body: object) => t.http.post(path).set('X-Api-Key', key).send(body),
-    get: (path: string) => t.http.get(path).set('X-Api-Key', key),
-    del: (path: string) => t.http.delete(path).set('X-Api-Key', key),
-  });
-  const job = async (id: string) => (await t.db.sql(`SELECT * FROM jobs WHERE id = $1`, [id]))[0];
+  // t and project exist only once beforeAll has run: bind them per call.
+  const api = (key = project.key) => projectApi(t, key);
+  const job = (id: string) => jobRow(t, id);
   const save = async (body: object) => {
     const res = await api().post('/v1/templates', body);
     expect(res.status).toBe(200);
