@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -218,6 +219,49 @@ describe('the notifyd command', () => {
         running.kill('SIGTERM');
         await exited;
       }
+      rmSync(probeDir, { recursive: true, force: true });
+      await db.drop();
+    }
+  });
+
+  it('an api replica loads the twilio SDK on the first Twilio webhook, not at boot', async () => {
+    const db = await createEmptyDatabase();
+    const probeDir = mkdtempSync(join(tmpdir(), 'notifyd-probe-'));
+    const probeOut = join(probeDir, 'twilio.txt');
+    const token = 'twilio-auth-token-0123456789abcdef';
+    const publicUrl = 'https://notifyd.example.com';
+    const loaded = () => (existsSync(probeOut) ? readFileSync(probeOut, 'utf8').split('\n').filter(Boolean) : []);
+    let child: ReturnType<typeof spawn> | undefined;
+    try {
+      const env = {
+        DATABASE_URL: db.url, NOTIFYD_ROLE: 'api', PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: 'x'.repeat(20), LOG_LEVEL: 'info', PUBLIC_URL: publicUrl,
+        SMS_PROVIDER: 'twilio', SMS_FROM: '+15005550006', TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef', TWILIO_AUTH_TOKEN: token,
+        HTTP_LAYER_PROBE_OUT: probeOut, HTTP_LAYER_PROBE_PATTERN: '/node_modules/twilio/',
+      };
+      const probe = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'http-layer-probe.mjs');
+      const serve = spawn(process.execPath, ['--import', probe, cli, 'serve'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = serve;
+      const url = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: serve.stdout }).on('line', (line) => {
+          const m = line.match(/listening on (http:\/\/[\d.:]+)/);
+          if (m) resolve(m[1]);
+        });
+        serve.on('exit', (code) => reject(new Error(`notifyd serve exited (${code}) before listening`)));
+      });
+      expect(loaded()).toEqual([]);
+      // A signed status callback (for a job that does not exist): verified with the SDK, loaded now.
+      const path = '/webhooks/twilio/status?job=6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f';
+      const params = { MessageSid: 'SM123', MessageStatus: 'delivered' };
+      const signature = createHmac('sha1', token).update(publicUrl + path + Object.keys(params).sort().map((k) => k + params[k as keyof typeof params]).join('')).digest('base64');
+      const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature }, body: new URLSearchParams(params).toString() });
+      expect(res.status).toBe(200);
+      const refused = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'AAAA' }, body: new URLSearchParams(params).toString() });
+      expect(refused.status).toBe(401);
+      expect(loaded()).toContainEqual(expect.stringMatching(/\/node_modules\/twilio\//));
+      serve.kill('SIGTERM');
+      expect(await new Promise((resolve) => serve.on('exit', resolve))).toBe(0);
+    } finally {
+      if (child && child.exitCode === null) child.kill('SIGKILL');
       rmSync(probeDir, { recursive: true, force: true });
       await db.drop();
     }

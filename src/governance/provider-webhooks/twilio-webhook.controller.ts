@@ -47,7 +47,7 @@ export class TwilioWebhookController {
     @Headers() headers: Record<string, string | string[] | undefined>,
     @Query('job') job: string | undefined,
   ): Promise<ProviderWebhookResponseDto> {
-    const form = this.verifiedForm(req, headers);
+    const form = await this.verifiedForm(req, headers);
     let event;
     try {
       event = twilioStatusEvent(typeof job === 'string' ? job : undefined, form);
@@ -76,7 +76,7 @@ export class TwilioWebhookController {
     @Query('project') project: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const form = this.verifiedForm(req, headers);
+    const form = await this.verifiedForm(req, headers);
     if (typeof project !== 'string' || !project) throw ApiError.badRequest('invalid_query', 'project is required: the webhook URL is PUBLIC_URL/webhooks/twilio/inbound?project=<project id>.');
     await this.projects.get(project);
     let event;
@@ -91,7 +91,7 @@ export class TwilioWebhookController {
   }
 
   /** Shared checks of every Twilio callback: configured, small, form-encoded, signed. */
-  private verifiedForm(req: FastifyRequest, headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  private async verifiedForm(req: FastifyRequest, headers: Record<string, string | string[] | undefined>): Promise<Record<string, string>> {
     const token = requireSecret(this.config.sms.twilio.authToken, 'TWILIO_AUTH_TOKEN', 'Twilio');
     const publicUrl = requireSecret(this.config.server.publicUrl, 'PUBLIC_URL', 'Twilio callback');
     const { raw, contentType } = rawBodyOf(req);
@@ -100,7 +100,7 @@ export class TwilioWebhookController {
       throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_media_type', 'Twilio callbacks are form-encoded (application/x-www-form-urlencoded).');
     }
     const form = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
-    verified('Twilio', () => verifyTwilioSignature(token, header(headers, 'x-twilio-signature'), `${publicUrl}${req.url}`, form));
+    await verified('Twilio', () => verifyTwilioSignature(token, header(headers, 'x-twilio-signature'), `${publicUrl}${req.url}`, form));
     return form;
   }
 }
