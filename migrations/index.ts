@@ -20,6 +20,7 @@ import { AuditLogFilters1764460800063 } from './0063-audit-log-filters.js';
 import { JobOutcomeHourly1764460800064 } from './0064-job-outcome-hourly.js';
 import { RecipientCapHolds1764460800067 } from './0067-recipient-cap-holds.js';
 import { JobsUpdateRoom1764460800068 } from './0068-jobs-update-room.js';
+import { JobIdsTimeOrdered1764460800069 } from './0069-job-ids-time-ordered.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -62,4 +63,6 @@ export const MIGRATIONS = [
   RecipientCapHolds1764460800067,
   // Issue 9: room for job updates on their page; hash index on provider message ids.
   JobsUpdateRoom1764460800068,
+  // Issue 9: time-ordered job ids (UUIDv7), so a batch's primary-key entries sit together.
+  JobIdsTimeOrdered1764460800069,
 ];

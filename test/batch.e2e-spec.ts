@@ -37,6 +37,30 @@ describe('POST /v1/batch', () => {
     expect(audit[0].metadata).toMatchObject({ subscribers: 301, created: 260 });
   });
 
+  it('gives jobs time-ordered ids (UUIDv7): version 7, the creation millisecond up front, a later batch sorting after an earlier one', async () => {
+    // Why it matters: jobs queued together then sit side by side in jobs_pkey, so the claim and
+    // finalise of a batch touch a few adjacent index pages instead of one random page per job.
+    const before = Date.now();
+    const first = await batch({ channels: ['email'], subscribers: ids(20, 101), body: 'x', scheduled_at: new Date(before + 3_600_000).toISOString() });
+    await new Promise((r) => setTimeout(r, 5));
+    const second = await batch({ channels: ['email'], subscribers: ids(20, 201), body: 'x', scheduled_at: new Date(before + 3_600_000).toISOString() });
+    expect([first.body.jobs_created, second.body.jobs_created]).toEqual([13, 13]); // every third subscriber has no email
+    const rows: { id: string; created_at: Date; sub: string }[] = await t.db.sql(
+      `SELECT id, created_at, subscriber_id AS sub FROM jobs WHERE scheduled_at > now() + interval '30 minutes' AND subscriber_id = ANY($1)`,
+      [[...ids(20, 101), ...ids(20, 201)]],
+    );
+    expect(rows).toHaveLength(26);
+    for (const row of rows) {
+      expect(row.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      const millis = parseInt(row.id.replace(/-/g, '').slice(0, 12), 16);
+      expect(millis).toBeGreaterThanOrEqual(before - 1_000);
+      expect(Math.abs(millis - row.created_at.getTime())).toBeLessThan(1_000);
+    }
+    const newestOfFirst = rows.filter((r) => Number(r.sub.slice(1)) < 201).map((r) => r.id).sort().at(-1)!;
+    const oldestOfSecond = rows.filter((r) => Number(r.sub.slice(1)) >= 201).map((r) => r.id).sort()[0];
+    expect(newestOfFirst < oldestOfSecond).toBe(true);
+  });
+
   it('replays safely with an idempotency key: nothing is created twice', async () => {
     const body = { channels: ['email'], subscribers: ids(30), body: 'x', idempotency_key: 'winter-2026' };
     const first = await batch(body);
