@@ -61,6 +61,22 @@ describe('POST /v1/batch', () => {
     expect(newestOfFirst < oldestOfSecond).toBe(true);
   });
 
+  it('a one-channel batch (the shared channel and send time sent once, not per row) keeps every subscriber with its own address and time', async () => {
+    const at = new Date(Date.now() + 7_200_000);
+    at.setMilliseconds(0);
+    const res = await batch({ channels: ['sms'], subscribers: ids(50, 1), body: 'x', scheduled_at: at.toISOString() });
+    expect(res.body).toMatchObject({ jobs_created: 10, jobs_without_address: 40 });
+    const rows: { sub: string; recipient: string; channel: string; scheduled_at: Date; run_at: Date }[] = await t.db.sql(
+      `SELECT subscriber_id AS sub, recipient, channel, scheduled_at, run_at FROM jobs WHERE channel = 'sms' AND scheduled_at = $1 ORDER BY subscriber_id`,
+      [at],
+    );
+    expect(rows.map((r) => r.sub)).toEqual(['u10', 'u15', 'u20', 'u25', 'u30', 'u35', 'u40', 'u45', 'u5', 'u50']);
+    for (const row of rows) {
+      expect(row.recipient).toBe(`+3361000${row.sub.slice(1).padStart(4, '0')}`);
+      expect([row.channel, row.scheduled_at.getTime(), row.run_at.getTime()]).toEqual(['sms', at.getTime(), at.getTime()]);
+    }
+  });
+
   it('replays safely with an idempotency key: nothing is created twice', async () => {
     const body = { channels: ['email'], subscribers: ids(30), body: 'x', idempotency_key: 'winter-2026' };
     const first = await batch(body);

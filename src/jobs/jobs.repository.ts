@@ -57,6 +57,32 @@ export class JobsRepository {
     ];
   }
 
+  /**
+   * A keyless insert: the uniform statement when every row shares its channel and send time
+   * and none has its own run_at (one value instead of a 5 000-element array per such column),
+   * the general one otherwise.
+   */
+  private unkeyedInsert(options: InsertOptions, jobs: readonly NewJob[], returningIds: boolean): [string, unknown[]] {
+    const [first] = jobs;
+    const uniform = jobs.every((j) => j.channel === first.channel && j.scheduledAt.getTime() === first.scheduledAt.getTime() && !j.runAt);
+    if (!uniform) return [returningIds ? insertSql.INSERT_UNKEYED_JOBS_IDS : insertSql.INSERT_UNKEYED_JOBS, this.insertParams(options, jobs)];
+    return [
+      returningIds ? insertSql.INSERT_UNIFORM_JOBS_IDS : insertSql.INSERT_UNIFORM_JOBS,
+      [
+        options.projectId,
+        options.payload,
+        options.priority,
+        options.maxAttempts,
+        options.templateId,
+        options.topic,
+        first.channel,
+        first.scheduledAt.toISOString(),
+        jobs.map((j) => j.subscriberId),
+        jobs.map((j) => j.recipient),
+      ],
+    ];
+  }
+
   /** Inserts jobs and returns those created (rows whose key was held are skipped). */
   insertReturning(options: InsertOptions, jobs: readonly NewJob[], runner?: QueryRunner): Promise<{ id: string; channel: string; idempotencyKey: string | null }[]> {
     return this.db.rows(insertSql.INSERT_JOBS_RETURNING, this.insertParams(options, jobs), runner);
@@ -64,13 +90,16 @@ export class JobsRepository {
 
   /** Inserts jobs and returns the ids of those created. */
   async insertIds(options: InsertOptions, jobs: readonly NewJob[]): Promise<string[]> {
-    const sql = jobs.some((j) => j.idempotencyKey !== null) ? insertSql.INSERT_JOBS_IDS : insertSql.INSERT_UNKEYED_JOBS_IDS;
-    return (await this.db.rows<{ id: string }>(sql, this.insertParams(options, jobs))).map((r) => r.id);
+    if (jobs.length === 0) return [];
+    if (jobs.some((j) => j.idempotencyKey !== null)) return (await this.db.rows<{ id: string }>(insertSql.INSERT_JOBS_IDS, this.insertParams(options, jobs))).map((r) => r.id);
+    const [sql, params] = this.unkeyedInsert(options, jobs, true);
+    return (await this.db.rows<{ id: string }>(sql, params)).map((r) => r.id);
   }
 
   /** Inserts jobs and returns how many were created. */
   async insertCount(options: InsertOptions, jobs: readonly NewJob[]): Promise<number> {
-    if (!jobs.some((j) => j.idempotencyKey !== null)) return this.db.exec(insertSql.INSERT_UNKEYED_JOBS, this.insertParams(options, jobs));
+    if (jobs.length === 0) return 0;
+    if (!jobs.some((j) => j.idempotencyKey !== null)) return this.db.exec(...this.unkeyedInsert(options, jobs, false));
     const row = await this.db.one<{ created: number }>(insertSql.INSERT_JOBS_COUNT, this.insertParams(options, jobs));
     return row?.created ?? 0;
   }

