@@ -97,7 +97,20 @@ export class WebhookEvents implements OnModuleInit {
       ...o.skipped.map((x) => ({ jobId: x.id, type: 'job.sent' as const })),
       ...o.failed.map((x) => ({ jobId: x.id, type: x.error.startsWith('suppressed:') ? ('job.suppressed' as const) : ('job.failed' as const) })),
     ];
+    if (events.length === 0 || !(await this.anyoneWants(o.projectIds, new Set(events.map((e) => e.type))))) return;
     await this.emitJobs(events);
+  }
+
+  /**
+   * Whether any of these projects has an enabled endpoint for any of these types, from the
+   * cache the enqueue path already asks: a drain with no job-webhook endpoint then sends no
+   * statement per batch (it sent 1 000 ids for the database to find no endpoint). The emit's own
+   * SQL still decides per project which deliveries to queue. Unknown projects: ask the database.
+   */
+  private async anyoneWants(projectIds: ReadonlySet<string>, types: ReadonlySet<string>): Promise<boolean> {
+    if (projectIds.size === 0) return true;
+    for (const projectId of projectIds) for (const type of types) if (await this.subscriptions.wants(projectId, type)) return true;
+    return false;
   }
 }
 

@@ -67,6 +67,7 @@ export class Dispatcher {
 
   async dispatch(jobs: ClaimedJob[], control: DispatchControl): Promise<void> {
     const outcomes = new Outcomes();
+    outcomes.projectIds = new Set(jobs.map((j) => j.projectId));
     const flusher = new Flusher(this.repository, this.events, this.logger);
     const refusals: Refusal[] = [];
     try {
