@@ -59,6 +59,7 @@ export async function runDrain(batchMax, JOBS = DEFAULT_JOBS, { backlog = 0, aft
     await new Promise((r) => setTimeout(r, 1000)); // idle baseline
     const drainStart = performance.now();
     await db.pool.query(`UPDATE jobs SET scheduled_at = now(), run_at = now() WHERE status = 'pending' AND run_at = $1`, [RELEASE_AT]);
+    const releaseSeconds = (performance.now() - drainStart) / 1000;
     for (;;) {
       // EXISTS, not count(*): polling must not scan the backlog every 50 ms and slow the drain it measures.
       const { rows } = await db.pool.query(`SELECT EXISTS (SELECT 1 FROM jobs WHERE status IN ('pending','processing','retry') AND run_at < $1) AS busy`, [BACKLOG_AT]);
@@ -83,6 +84,7 @@ export async function runDrain(batchMax, JOBS = DEFAULT_JOBS, { backlog = 0, aft
       enqueueJobsPerSec: JOBS / enqueueSeconds,
       drainJobsPerSec: lat.sent / drainSeconds,
       drainSeconds,
+      releaseSeconds,
       rssIdleMb: memory.idleMb,
       rssPeakMb: memory.peakMb,
       p50: Number(lat.p50),

