@@ -2,10 +2,10 @@ import { FENCE, V } from '../../jobs/sql/finalise.sql.js';
 
 /**
  * Marks in-app jobs sent and inserts their inbox messages in ONE statement, so neither can
- * exist without the other. Same shape as every finalisation (jobs/sql/finalise.sql.ts): $1 the
- * job ids, $2 a JSON object keyed by job id ({"a": attempts, "p": provider, "m": message id,
- * "s": subscriber, "ti": title, "b": body, "ic": icon, "u": url, "d": data}), the primary key
- * the only access path. The update is fenced like the others (a stale outcome writes nothing,
+ * exist without the other. Same shape as every finalisation (jobs/sql/finalise.sql.ts): $1 a
+ * JSON object keyed by job id ({"a": attempts, "p": provider, "m": message id, "s": subscriber,
+ * "ti": title, "b": body, "ic": icon, "u": url, "d": data}), the primary key the only access
+ * path. The update is fenced like the others (a stale outcome writes nothing,
  * so inserts nothing); it also requires the subscriber to exist (the connector checked, a
  * concurrent delete could still win — the job then stays processing and the reaper hands it
  * back). `ON CONFLICT (job_id)` makes a replayed write harmless. Served by jobs_pkey,

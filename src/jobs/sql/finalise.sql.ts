@@ -1,20 +1,21 @@
 /*
  * Finalisation: one statement per outcome kind for a whole claimed batch.
  *
- * Shape: $1 is the array of job ids, $2 a JSON object keyed by job id holding that job's
- * values ({"a": attempts, "p": provider, "m": message id, "e": error, "t": run_at}). There is
- * deliberately no join: joined to an unnest() of the values, the planner trusts the column
- * statistics of `status` (almost no row is ever 'processing' when ANALYZE runs), starts from
- * a sequential scan of jobs, and loops over the values for each row — quadratic. Here the only
- * access path is the primary key (`id = ANY($1)`), and each row reads its values from $2.
+ * Shape: $1 is one JSON object keyed by job id holding that job's values ({"a": attempts,
+ * "p": provider, "m": message id, "e": error, "t": run_at}); the ids are its keys (read once,
+ * an InitPlan), so they are not sent a second time as an array. There is deliberately no join:
+ * joined to an unnest() of the values, the planner trusts the column statistics of `status`
+ * (almost no row is ever 'processing' when ANALYZE runs), starts from a sequential scan of
+ * jobs, and loops over the values for each row — quadratic. Here the only access path is the
+ * primary key (`id = ANY(…keys…)`), and each row reads its values from $1.
  *
  * The fence (attempts, status) makes each write apply only to the claim that produced it: if
  * the reaper re-queued a job and another worker claimed it again, attempts moved on and this
  * stale outcome is dropped. A reaped job not yet re-claimed (status retry, same attempts) is
  * still finalised, which spares a duplicate send.
  */
-export const V = `($2::jsonb -> j.id::text)`;
-export const FENCE = `j.id = ANY($1::uuid[]) AND j.attempts = (${V} ->> 'a')::int AND j.status IN ('processing','retry')`;
+export const V = `($1::jsonb -> j.id::text)`;
+export const FENCE = `j.id = ANY(ARRAY(SELECT jsonb_object_keys($1::jsonb)::uuid)) AND j.attempts = (${V} ->> 'a')::int AND j.status IN ('processing','retry')`;
 
 /**
  * A provider callback can beat this statement (Twilio reports a failure before the send call

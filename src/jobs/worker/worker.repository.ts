@@ -28,7 +28,7 @@ export class WorkerRepository {
         v.a = row.attempts;
         byId[row.id] = v;
       }
-      writes.push(this.db.exec(sql, [rows.map((r) => r.id), byId]));
+      writes.push(this.db.exec(sql, [byId]));
     };
     write(MARK_SENT, o.sent, (r) => ({ p: r.provider, m: r.providerMessageId }));
     write(MARK_SKIPPED, o.skipped, (r) => ({ e: r.reason }));
