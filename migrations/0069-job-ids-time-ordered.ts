@@ -14,15 +14,18 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * gen_random_uuid(): the first six bytes replaced by the millisecond timestamp and the version
  * nibble set to 7 (set_bit numbers bits from the least significant of each byte, so bits 52
  * and 53 turn version 0100 into 0111). The ids stay unguessable: 74 random bits remain. A job's
- * id now tells when it was created, as its created_at already does in every response.
+ * id now tells when it was created, as its created_at already does in every response. The body
+ * is chosen when the migration runs: a dump of a PostgreSQL 18 database restored into an older
+ * server needs `CREATE OR REPLACE FUNCTION notifyd_uuid_v7()` with the fallback body.
  */
 export class JobIdsTimeOrdered1764460800069 implements MigrationInterface {
   name = 'JobIdsTimeOrdered1764460800069';
 
   async up(q: QueryRunner): Promise<void> {
-    const [{ builtin }] = await q.query(`SELECT to_regprocedure('uuidv7()') IS NOT NULL AS builtin`);
+    // pg_catalog's own, never an extension's function of the same name earlier in the search path.
+    const [{ builtin }] = await q.query(`SELECT to_regprocedure('pg_catalog.uuidv7()') IS NOT NULL AS builtin`);
     const body = builtin
-      ? `SELECT uuidv7()`
+      ? `SELECT pg_catalog.uuidv7()`
       : `SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
                  placing substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3)
                  FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid`;

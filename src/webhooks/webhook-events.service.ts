@@ -106,11 +106,16 @@ export class WebhookEvents implements OnModuleInit {
    * cache the enqueue path already asks: a drain with no job-webhook endpoint then sends no
    * statement per batch (it sent 1 000 ids for the database to find no endpoint). The emit's own
    * SQL still decides per project which deliveries to queue. Unknown projects: ask the database.
+   *
+   * The price, as for job.queued: an endpoint created or enabled through another replica counts
+   * here once its signal arrives (milliseconds; SUBSCRIPTION_CACHE_MS if a signal is lost or
+   * signals are off). Jobs finalised inside that window emit nothing, as jobs finalised just
+   * before the endpoint's commit never did.
    */
   private async anyoneWants(projectIds: ReadonlySet<string>, types: ReadonlySet<string>): Promise<boolean> {
     if (projectIds.size === 0) return true;
-    for (const projectId of projectIds) for (const type of types) if (await this.subscriptions.wants(projectId, type)) return true;
-    return false;
+    const asks = [...projectIds].flatMap((projectId) => [...types].map((type) => this.subscriptions.wants(projectId, type)));
+    return (await Promise.all(asks)).some(Boolean);
   }
 }
 

@@ -15,6 +15,14 @@ let validator: Promise<(authToken: string, signature: string, url: string, param
  */
 export async function verifyTwilioSignature(authToken: string, signature: string | undefined, url: string, params: Record<string, string>): Promise<void> {
   if (!signature) throw new VerificationError('missing X-Twilio-Signature header');
-  const validateRequest = await (validator ??= import('twilio').then(({ default: twilio }) => twilio.validateRequest));
+  // A failed import is not kept: the next webhook tries again instead of failing until a restart.
+  validator ??= import('twilio').then(
+    ({ default: twilio }) => twilio.validateRequest,
+    (err: unknown) => {
+      validator = undefined;
+      throw err;
+    },
+  );
+  const validateRequest = await validator;
   if (!validateRequest(authToken, signature, url, params)) throw new VerificationError('X-Twilio-Signature does not match the URL and parameters');
 }
