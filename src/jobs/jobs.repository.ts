@@ -32,6 +32,9 @@ export interface JobSearch {
   limit: number;
 }
 
+/** $1–$6 of every job insert: the values all rows of one insert share. */
+const sharedParams = (o: InsertOptions): unknown[] => [o.projectId, o.payload, o.priority, o.maxAttempts, o.templateId, o.topic];
+
 /** All SQL of the jobs API (the worker's statements live in worker/). */
 @Injectable()
 export class JobsRepository {
@@ -42,12 +45,7 @@ export class JobsRepository {
     const iso = new Map<Date, string>();
     const at = (d: Date) => iso.get(d) ?? iso.set(d, d.toISOString()).get(d)!;
     return [
-      options.projectId,
-      options.payload,
-      options.priority,
-      options.maxAttempts,
-      options.templateId,
-      options.topic,
+      ...sharedParams(options),
       jobs.map((j) => j.channel),
       jobs.map((j) => j.subscriberId),
       jobs.map((j) => j.recipient),
@@ -69,12 +67,7 @@ export class JobsRepository {
     return [
       returningIds ? insertSql.INSERT_UNIFORM_JOBS_IDS : insertSql.INSERT_UNIFORM_JOBS,
       [
-        options.projectId,
-        options.payload,
-        options.priority,
-        options.maxAttempts,
-        options.templateId,
-        options.topic,
+        ...sharedParams(options),
         first.channel,
         first.scheduledAt.toISOString(),
         jobs.map((j) => j.subscriberId),
