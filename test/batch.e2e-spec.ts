@@ -77,6 +77,64 @@ describe('POST /v1/batch', () => {
     }
   });
 
+  describe('a large call (2 500 subscribers): every rule counted, all-or-nothing', () => {
+    let big: string;
+    beforeAll(async () => {
+      big = (await t.createProject('bigcall')).key;
+      // 2 500 subscribers: every 7th has no email; three suppressed addresses and three
+      // subscribers opted out of email, spread over the list.
+      await t.db.sql(`
+        INSERT INTO subscribers (project_id, id, email)
+        SELECT 'bigcall', 'b' || g, CASE WHEN g % 7 = 0 THEN NULL ELSE 'b' || g || '@example.com' END
+          FROM generate_series(1, 2500) g`);
+      await t.db.sql(`
+        INSERT INTO suppressions (project_id, channel, address, reason, source)
+        SELECT 'bigcall', 'email', 'b' || g || '@example.com', 'bounce', 'test' FROM unnest(ARRAY[10, 1010, 2010]) g`);
+      await t.db.sql(`
+        INSERT INTO subscriber_preferences (project_id, subscriber_id, channel, scope_kind, scope, enabled)
+        SELECT 'bigcall', 'b' || g, 'email', 'all', '*', false FROM unnest(ARRAY[11, 1011, 2011]) g`);
+    });
+    const bigIds = Array.from({ length: 2500 }, (_, i) => `b${i + 1}`);
+    const send = (body: Record<string, unknown>) => t.http.post('/v1/batch').set('X-Api-Key', big).send(body);
+
+    it('counts every rule and queues each pair exactly once', async () => {
+      const res = await send({ channels: ['email'], subscribers: [...bigIds, 'b1', 'nobody'], body: 'x', idempotency_key: 'parts' });
+      expect(res.status).toBe(200);
+      const withoutEmail = Math.floor(2500 / 7) + 1; // the 7th, 14th … and 'nobody'
+      expect(res.body).toMatchObject({ jobs_created: 2500 - (withoutEmail - 1) - 6, jobs_skipped: 6, jobs_without_address: withoutEmail, jobs_deduplicated: 0, subscribers: 2501 });
+      const [row] = await t.db.sql(
+        `SELECT count(*)::int AS n, count(DISTINCT subscriber_id)::int AS subs,
+                count(*) FILTER (WHERE subscriber_id IN ('b10','b1010','b2010','b11','b1011','b2011'))::int AS stopped
+           FROM jobs WHERE project_id = 'bigcall'`,
+      );
+      expect(row).toEqual({ n: res.body.jobs_created, subs: res.body.jobs_created, stopped: 0 });
+      // Replayed with the same key: every key is held.
+      const again = await send({ channels: ['email'], subscribers: bigIds, body: 'x', idempotency_key: 'parts' });
+      expect(again.body).toMatchObject({ jobs_created: 0, jobs_deduplicated: res.body.jobs_created });
+    });
+
+    it('is all-or-nothing: a failure on one row leaves no job of the call', async () => {
+      // A real failure inside PostgreSQL on one row near the end (subscriber b2400).
+      await t.db.sql(`
+        CREATE FUNCTION refuse_b2400() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.subscriber_id = 'b2400' THEN RAISE EXCEPTION 'refused for the test'; END IF; RETURN NEW; END $$`);
+      await t.db.sql(`CREATE TRIGGER refuse_b2400 BEFORE INSERT ON jobs FOR EACH ROW EXECUTE FUNCTION refuse_b2400()`);
+      try {
+        const [{ n: before }] = await t.db.sql(`SELECT count(*)::int AS n FROM jobs WHERE project_id = 'bigcall'`);
+        const res = await send({ channels: ['email'], subscribers: bigIds, body: 'y' });
+        expect(res.status).toBe(500);
+        const [{ n: after }] = await t.db.sql(`SELECT count(*)::int AS n FROM jobs WHERE project_id = 'bigcall'`);
+        expect(after).toBe(before);
+      } finally {
+        await t.db.sql(`DROP TRIGGER refuse_b2400 ON jobs`);
+        await t.db.sql(`DROP FUNCTION refuse_b2400()`);
+      }
+      // The same call without the failure goes through whole.
+      const ok = await send({ channels: ['email'], subscribers: bigIds, body: 'y' });
+      expect(ok.body.jobs_created).toBe(2500 - Math.floor(2500 / 7) - 6);
+    });
+  });
+
   it('replays safely with an idempotency key: nothing is created twice', async () => {
     const body = { channels: ['email'], subscribers: ids(30), body: 'x', idempotency_key: 'winter-2026' };
     const first = await batch(body);
