@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// bench/drain-cpu: bench/drain's protocol (POST /v1/batch in calls of 5 000, one release UPDATE,
+// one worker with the `log` connector), reporting CPU time per job instead of only wall time:
+// the api process and its database backends during the enqueue, the worker and the bench
+// database's backends during the drain (from /proc/<pid>/stat). CPU time moves far less with the
+// machine's load than wall time, so two builds or settings can be compared side by side.
+//
+//   npm run build && node bench/drain-cpu.mjs [--jobs 100000] [--worker-batch 1000] [--timeline]
+//   --worker-env '{"WORKER_BATCHES_IN_FLIGHT":"2"}'   extra environment for the worker
+//   --timeline                                      worker and database CPU every 250 ms
+// Linux only (/proc). The database's figure includes the release UPDATE, as the drain time does.
+import { readFileSync } from 'node:fs';
+import { ADMIN_KEY, api, arg, createBenchDatabase, ensureBuilt, flag, fmt, machine, startNotifyd } from './lib.mjs';
+
+const JOBS = Number(arg('jobs', 100_000));
+const CALL = 5_000;
+const WORKER_BATCH = arg('worker-batch', '1000');
+const WORKER_ENV = JSON.parse(arg('worker-env', '{}'));
+const CLOCK_TICKS_PER_SEC = 100; // USER_HZ on Linux
+
+/** CPU time (user + system) a process has used so far, in ms; 0 once it is gone. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SEC;
+  } catch {
+    return 0;
+  }
+}
+
+ensureBuilt();
+console.log(`bench/drain-cpu: ${fmt(JOBS)} jobs, worker batch ${WORKER_BATCH}; ${machine()}`);
+const db = await createBenchDatabase();
+const dbName = new URL(db.url).pathname.slice(1);
+/** The backends of the bench database (PostgreSQL runs on this machine, so /proc sees them). */
+const backends = async () =>
+  (await db.pool.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [dbName])).rows.map((r) => r.pid);
+/** CPU used since `start` (pid → ms at start; pids that appeared later started at 0). */
+const usedSince = (start) => [...start].reduce((sum, [pid, at]) => sum + cpuMs(pid) - at, 0);
+
+const common = { DATABASE_URL: db.url, EMAIL_PROVIDER: 'log', EMAIL_FROM: 'bench@example.invalid', DATABASE_MAX_CONNECTIONS: '20' };
+const apiProc = await startNotifyd({ ...common, NOTIFYD_ROLE: 'api' });
+try {
+  const { project } = await api(apiProc.url, '/v1/admin/projects', ADMIN_KEY, { id: 'bench', name: 'Bench', rate_limit_per_min: 10_000_000 });
+  await db.pool.query(`INSERT INTO subscribers (project_id, id, email) SELECT 'bench', 'u' || g, 'u' || g || '@example.invalid' FROM generate_series(1, $1) g`, [JOBS]);
+
+  const enqueueBackends = new Map((await backends()).map((pid) => [pid, cpuMs(pid)]));
+  const apiAtStart = cpuMs(apiProc.pid);
+  const enqueueStart = performance.now();
+  for (let from = 1; from <= JOBS; from += CALL) {
+    const ids = Array.from({ length: Math.min(CALL, JOBS - from + 1) }, (_, i) => `u${from + i}`);
+    await api(apiProc.url, '/v1/batch', project.api_key, { channel: 'email', subscribers: ids, subject: 'bench', body: 'x', scheduled_at: '2030-01-01T00:00:00Z' });
+  }
+  const enqueueSeconds = (performance.now() - enqueueStart) / 1000;
+  for (const pid of await backends()) if (!enqueueBackends.has(pid)) enqueueBackends.set(pid, 0);
+  console.log(
+    `enqueue: ${fmt(JOBS / enqueueSeconds)} jobs/s | CPU per job: api process ${fmt(((cpuMs(apiProc.pid) - apiAtStart) * 1000) / JOBS, 1)} µs, ` +
+      `database ${fmt((usedSince(enqueueBackends) * 1000) / JOBS, 1)} µs`,
+  );
+
+  await db.pool.query('CHECKPOINT');
+  const worker = await startNotifyd({
+    ...common,
+    NOTIFYD_ROLE: 'worker',
+    WORKER_BATCH_SIZE: WORKER_BATCH,
+    WORKER_POLL_INTERVAL_MS: '100',
+    LOG_CONNECTOR_BATCH_MAX: '100',
+    EMAIL_RATE_PER_SEC: '0',
+    ...WORKER_ENV,
+  });
+  await new Promise((r) => setTimeout(r, 1500)); // let its boot-time work settle
+  const drainBackends = new Map((await backends()).map((pid) => [pid, cpuMs(pid)]));
+  const workerAtStart = cpuMs(worker.pid);
+  const drainStart = performance.now();
+  await db.pool.query(`UPDATE jobs SET scheduled_at = now(), run_at = now() WHERE status = 'pending'`);
+  const releaseMs = performance.now() - drainStart;
+
+  const timeline = [];
+  let last = { at: performance.now(), worker: cpuMs(worker.pid), database: usedSince(drainBackends) };
+  const sampler = setInterval(() => {
+    const now = { at: performance.now(), worker: cpuMs(worker.pid), database: usedSince(drainBackends) };
+    const share = (key) => fmt(((now[key] - last[key]) / (now.at - last.at)) * 100);
+    timeline.push(`${fmt((now.at - drainStart) / 1000, 1)} s: worker ${share('worker')} %, database ${share('database')} %`);
+    last = now;
+  }, 250);
+  for (;;) {
+    for (const pid of await backends()) if (!drainBackends.has(pid)) drainBackends.set(pid, 0);
+    const { rows } = await db.pool.query(`SELECT EXISTS (SELECT 1 FROM jobs WHERE status IN ('pending','processing','retry')) AS busy`);
+    if (!rows[0].busy) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const drainSeconds = (performance.now() - drainStart) / 1000;
+  clearInterval(sampler);
+  if (flag('timeline')) for (const line of timeline) console.log(`  ${line}`);
+  console.log(
+    `drain: ${fmt(JOBS / drainSeconds)} jobs/s (release UPDATE ${fmt(releaseMs)} ms) | CPU per job: ` +
+      `worker ${fmt(((cpuMs(worker.pid) - workerAtStart) * 1000) / JOBS, 1)} µs, database ${fmt((usedSince(drainBackends) * 1000) / JOBS, 1)} µs`,
+  );
+  await worker.stop();
+} finally {
+  await apiProc.stop();
+  await db.drop();
+}
