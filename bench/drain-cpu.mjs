@@ -10,6 +10,7 @@
 //   --timeline                                      worker and database CPU every 250 ms
 // Linux only (/proc). The database's figure includes the release UPDATE, as the drain time does.
 import { readFileSync } from 'node:fs';
+import { drainWorkerEnv } from './drain.mjs';
 import { ADMIN_KEY, api, arg, createBenchDatabase, ensureBuilt, flag, fmt, machine, startNotifyd } from './lib.mjs';
 
 const JOBS = Number(arg('jobs', 100_000));
@@ -59,15 +60,7 @@ try {
   );
 
   await db.pool.query('CHECKPOINT');
-  const worker = await startNotifyd({
-    ...common,
-    NOTIFYD_ROLE: 'worker',
-    WORKER_BATCH_SIZE: WORKER_BATCH,
-    WORKER_POLL_INTERVAL_MS: '100',
-    LOG_CONNECTOR_BATCH_MAX: '100',
-    EMAIL_RATE_PER_SEC: '0',
-    ...WORKER_ENV,
-  });
+  const worker = await startNotifyd({ ...common, ...drainWorkerEnv(100, WORKER_BATCH), ...WORKER_ENV });
   await new Promise((r) => setTimeout(r, 1500)); // let its boot-time work settle
   const drainBackends = new Map((await backends()).map((pid) => [pid, cpuMs(pid)]));
   const workerAtStart = cpuMs(worker.pid);

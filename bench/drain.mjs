@@ -16,6 +16,15 @@ const RELEASE_AT = '2030-01-01T00:00:00Z';
 /** Backlog jobs are due later than the measured ones, so they sit in the claim index throughout. */
 const BACKLOG_AT = '2031-01-01T00:00:00Z';
 
+/** The worker of the protocol: one process, `log` connector taking batchMax per call, pacing off. */
+export const drainWorkerEnv = (batchMax, workerBatch) => ({
+  NOTIFYD_ROLE: 'worker',
+  WORKER_BATCH_SIZE: String(workerBatch),
+  WORKER_POLL_INTERVAL_MS: '100',
+  LOG_CONNECTOR_BATCH_MAX: String(batchMax),
+  EMAIL_RATE_PER_SEC: '0',
+});
+
 /**
  * One drain: JOBS through POST /v1/batch, released together, drained by one worker whose
  * connector takes `batchMax` messages per call. `backlog` more pending jobs, due later, stay
@@ -47,14 +56,7 @@ export async function runDrain(batchMax, JOBS = DEFAULT_JOBS, { backlog = 0, aft
     }
 
     // 2. One worker; release everything with one UPDATE; wait for the drain.
-    const worker = await startNotifyd({
-      ...common,
-      NOTIFYD_ROLE: 'worker',
-      WORKER_BATCH_SIZE: WORKER_BATCH,
-      WORKER_POLL_INTERVAL_MS: '100',
-      LOG_CONNECTOR_BATCH_MAX: String(batchMax),
-      EMAIL_RATE_PER_SEC: '0',
-    });
+    const worker = await startNotifyd({ ...common, ...drainWorkerEnv(batchMax, WORKER_BATCH) });
     const rss = sampleRss(worker.pid);
     await new Promise((r) => setTimeout(r, 1000)); // idle baseline
     const drainStart = performance.now();

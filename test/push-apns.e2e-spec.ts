@@ -9,7 +9,7 @@ import { FcmFake } from './fakes/fcm-fake.js';
 import { createTestCertificate, type TestCertificate } from './fakes/test-certificate.js';
 import { WebPushServiceFake } from './fakes/web-push-service-fake.js';
 import { installLoopbackOnlyGuard } from './helpers/loopback-only.js';
-import { outboundMessage } from './helpers/provider-app.js';
+import { pushMessage } from './helpers/provider-app.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 /**
@@ -76,17 +76,7 @@ describe('push: APNs over HTTP/2', () => {
   const iphone = (script: ApnsScript) => ({ platform: 'apns', token: apns.deviceToken(script) });
   const remaining = async (subscriberId: string) =>
     (await t.db.sql(`SELECT platform FROM push_tokens WHERE project_id = $1 AND subscriber_id = $2 ORDER BY platform`, [project.id, subscriberId])).map((r) => r.platform);
-  const message = (subscriberId: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
-    outboundMessage({
-      jobId: `00000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`,
-      projectId: project.id,
-      channel: 'push',
-      recipient: subscriberId,
-      subscriberId,
-      subject: 'Title',
-      body: 'Text',
-      ...extra,
-    });
+  const message = (subscriberId: string, extra: Partial<OutboundMessage> = {}): OutboundMessage => pushMessage(project.id, subscriberId, extra);
   const job = async (id: string) => (await t.db.sql(`SELECT status, attempts, provider, provider_message_id, error FROM jobs WHERE id = $1`, [id]))[0];
   const sendPush = async (subscriberId: string, extra: Record<string, unknown> = {}) =>
     (await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['push'], subscriber_id: subscriberId, subject: 'Shipped', body: 'On its way', ...extra })).body.job_ids[0] as string;

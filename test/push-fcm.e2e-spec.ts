@@ -6,7 +6,7 @@ import { PushConnector } from '../src/connectors/push/push.connector.js';
 import { ProviderError } from '../src/connectors/provider-error.js';
 import { PacingService } from '../src/pacing/pacing.service.js';
 import { FCM_CLIENT_EMAIL, FCM_PROJECT, FcmFake, type FcmScript } from './fakes/fcm-fake.js';
-import { outboundMessage, useProviderApp } from './helpers/provider-app.js';
+import { pushMessage, useProviderApp } from './helpers/provider-app.js';
 
 /**
  * FCM HTTP v1 through PUSH_PROVIDER=native, against a local FCM with its OAuth2 token
@@ -34,17 +34,7 @@ describe('push: FCM HTTP v1', () => {
   const device = (script: FcmScript) => ({ token: `${script}:APA91b${++seq}xYz` });
   const remaining = async (subscriberId: string) =>
     (await app.t.db.sql(`SELECT platform, token FROM push_tokens WHERE project_id = $1 AND subscriber_id = $2 ORDER BY token`, [app.project.id, subscriberId])) as { platform: string; token: string }[];
-  const message = (subscriberId: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
-    outboundMessage({
-      jobId: `00000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`,
-      projectId: app.project.id,
-      channel: 'push',
-      recipient: subscriberId,
-      subscriberId,
-      subject: 'Title',
-      body: 'Text',
-      ...extra,
-    });
+  const message = (subscriberId: string, extra: Partial<OutboundMessage> = {}): OutboundMessage => pushMessage(app.project.id, subscriberId, extra);
 
   it('maps every documented FCM error to an outcome, deleting only tokens FCM declared gone; one access token serves them all', async () => {
     const connector = app.t.notifyd.app.get(PushConnector);

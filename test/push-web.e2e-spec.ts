@@ -5,7 +5,7 @@ import { PacingService } from '../src/pacing/pacing.service.js';
 import { createTestCertificate, type TestCertificate } from './fakes/test-certificate.js';
 import { WebPushServiceFake, type WebPushScript } from './fakes/web-push-service-fake.js';
 import { installLoopbackOnlyGuard } from './helpers/loopback-only.js';
-import { outboundMessage } from './helpers/provider-app.js';
+import { pushMessage } from './helpers/provider-app.js';
 import { createTestDatabase } from './helpers/test-database.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -63,16 +63,7 @@ describe('push: Web Push (VAPID)', () => {
   const remaining = async (subscriberId: string) =>
     (await t.db.sql(`SELECT id FROM push_tokens WHERE project_id = $1 AND subscriber_id = $2 ORDER BY id`, [project.id, subscriberId])).map((r) => r.id);
   const message = (subscriberId: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
-    outboundMessage({
-      jobId: `00000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`,
-      projectId: project.id,
-      channel: 'push',
-      recipient: subscriberId,
-      subscriberId,
-      subject: 'Order shipped',
-      body: 'It is on its way',
-      ...extra,
-    });
+    pushMessage(project.id, subscriberId, { subject: 'Order shipped', body: 'It is on its way', ...extra });
   const job = async (id: string) => (await t.db.sql(`SELECT status, attempts, provider, provider_message_id, error FROM jobs WHERE id = $1`, [id]))[0];
   const sendPush = async (subscriberId: string, extra: Record<string, unknown> = {}) => {
     const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['push'], subscriber_id: subscriberId, subject: 'Hello {{name}}', body: 'Body', vars: { name: 'Jane' }, ...extra });

@@ -107,6 +107,22 @@ export function outboundMessage(fields: { channel: Channel; recipient: string } 
   };
 }
 
+let pushJobs = 0;
+
+/** A push message for a subscriber of `projectId`, each with its own job id, as the push specs ask the connector directly. */
+export function pushMessage(projectId: string, subscriberId: string, extra: Partial<OutboundMessage> = {}): OutboundMessage {
+  return outboundMessage({
+    jobId: `00000000-0000-4000-8000-${String(++pushJobs).padStart(12, '0')}`,
+    projectId,
+    channel: 'push',
+    recipient: subscriberId,
+    subscriberId,
+    subject: 'Title',
+    body: 'Text',
+    ...extra,
+  });
+}
+
 /** An email job sent through the API and finished by one worker pass; what the provider-webhook specs report events about. */
 export async function sentEmail(app: ProviderApp, to: string): Promise<{ id: string; to: string; messageId: string }> {
   const id = await app.send({ channels: ['email'], to, subject: 'Hi', body: 'Hello' });
