@@ -9,7 +9,7 @@
 //   --worker-env '{"WORKER_BATCHES_IN_FLIGHT":"2"}'   extra environment for the worker
 //   --timeline                                      worker and database CPU every 250 ms
 // Linux only (/proc). The database's figure includes the release UPDATE, as the drain time does.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { drainWorkerEnv } from './drain.mjs';
 import { ADMIN_KEY, api, arg, createBenchDatabase, ensureBuilt, flag, fmt, machine, startNotifyd } from './lib.mjs';
 
@@ -18,6 +18,24 @@ const CALL = 5_000;
 const WORKER_BATCH = arg('worker-batch', '1000');
 const WORKER_ENV = JSON.parse(arg('worker-env', '{}'));
 const CLOCK_TICKS_PER_SEC = 100; // USER_HZ on Linux
+
+/** CPU time the whole machine has spent busy so far (all cores), in ms, from /proc/stat. */
+function machineBusyMs() {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  const idle = ticks[3] + ticks[4]; // idle + iowait
+  return ((ticks.reduce((a, b) => a + b, 0) - idle) * 1000) / CLOCK_TICKS_PER_SEC;
+}
+
+/** Every PostgreSQL process on the machine (backends of all databases and the background workers). */
+function postgresPids() {
+  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
 
 /** CPU time (user + system) a process has used so far, in ms; 0 once it is gone. */
 function cpuMs(pid) {
@@ -63,6 +81,8 @@ try {
   const worker = await startNotifyd({ ...common, ...drainWorkerEnv(100, WORKER_BATCH), ...WORKER_ENV });
   await new Promise((r) => setTimeout(r, 1500)); // let its boot-time work settle
   const drainBackends = new Map((await backends()).map((pid) => [pid, cpuMs(pid)]));
+  const allPostgresAtStart = new Map(postgresPids().map((pid) => [pid, cpuMs(pid)]));
+  const machineAtStart = machineBusyMs();
   const workerAtStart = cpuMs(worker.pid);
   const drainStart = performance.now();
   await db.pool.query(`UPDATE jobs SET scheduled_at = now(), run_at = now() WHERE status = 'pending'`);
@@ -83,11 +103,16 @@ try {
     await new Promise((r) => setTimeout(r, 50));
   }
   const drainSeconds = (performance.now() - drainStart) / 1000;
+  const machineUsed = machineBusyMs() - machineAtStart;
+  for (const pid of postgresPids()) if (!allPostgresAtStart.has(pid)) allPostgresAtStart.set(pid, 0);
+  const allPostgresUsed = usedSince(allPostgresAtStart);
   clearInterval(sampler);
   if (flag('timeline')) for (const line of timeline) console.log(`  ${line}`);
   console.log(
     `drain: ${fmt(JOBS / drainSeconds)} jobs/s (release UPDATE ${fmt(releaseMs)} ms) | CPU per job: ` +
-      `worker ${fmt(((cpuMs(worker.pid) - workerAtStart) * 1000) / JOBS, 1)} µs, database ${fmt((usedSince(drainBackends) * 1000) / JOBS, 1)} µs`,
+      `worker ${fmt(((cpuMs(worker.pid) - workerAtStart) * 1000) / JOBS, 1)} µs, database ${fmt((usedSince(drainBackends) * 1000) / JOBS, 1)} µs, ` +
+      `every PostgreSQL process ${fmt((allPostgresUsed * 1000) / JOBS, 1)} µs, whole machine ${fmt((machineUsed * 1000) / JOBS, 1)} µs ` +
+      `(${fmt((machineUsed / 1000 / drainSeconds) * 100)} % of one core)`,
   );
   await worker.stop();
 } finally {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { QueryRunner } from 'typeorm';
 import { Db, sqlState } from '../database/db.js';
+import { newJobIds } from './job-ids.js';
 import type { JobPayload, JobProviderEvent, JobRow, NewJob } from './job.types.js';
 import * as insertSql from './sql/insert.sql.js';
 import * as querySql from './sql/queries.sql.js';
@@ -52,6 +53,7 @@ export class JobsRepository {
       jobs.map((j) => at(j.scheduledAt)),
       jobs.map((j) => j.idempotencyKey),
       jobs.map((j) => j.runAt?.toISOString() ?? null),
+      newJobIds(jobs.length),
     ];
   }
 
@@ -72,6 +74,7 @@ export class JobsRepository {
         first.scheduledAt.toISOString(),
         jobs.map((j) => j.subscriberId),
         jobs.map((j) => j.recipient),
+        newJobIds(jobs.length),
       ],
     ];
   }
