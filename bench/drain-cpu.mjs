@@ -5,7 +5,7 @@
 // database's backends during the drain (from /proc/<pid>/stat). CPU time moves far less with the
 // machine's load than wall time, so two builds or settings can be compared side by side.
 //
-//   npm run build && node bench/drain-cpu.mjs [--jobs 100000] [--worker-batch 1000] [--timeline]
+//   npm run build && node bench/drain-cpu.mjs [--jobs 100000] [--worker-batch 1000] [--timeline] [--enqueue-only]
 //   --worker-env '{"WORKER_BATCHES_IN_FLIGHT":"2"}'   extra environment for the worker
 //   --timeline                                      worker and database CPU every 250 ms
 // Linux only (/proc). The database's figure includes the release UPDATE, as the drain time does.
@@ -77,44 +77,47 @@ try {
       `database ${fmt((usedSince(enqueueBackends) * 1000) / JOBS, 1)} µs`,
   );
 
-  await db.pool.query('CHECKPOINT');
-  const worker = await startNotifyd({ ...common, ...drainWorkerEnv(100, WORKER_BATCH), ...WORKER_ENV });
-  await new Promise((r) => setTimeout(r, 1500)); // let its boot-time work settle
-  const drainBackends = new Map((await backends()).map((pid) => [pid, cpuMs(pid)]));
-  const allPostgresAtStart = new Map(postgresPids().map((pid) => [pid, cpuMs(pid)]));
-  const machineAtStart = machineBusyMs();
-  const workerAtStart = cpuMs(worker.pid);
-  const drainStart = performance.now();
-  await db.pool.query(`UPDATE jobs SET scheduled_at = now(), run_at = now() WHERE status = 'pending'`);
-  const releaseMs = performance.now() - drainStart;
+  // --enqueue-only: the enqueue's figures alone (about 3 s instead of 10).
+  if (!flag('enqueue-only')) {
+    await db.pool.query('CHECKPOINT');
+    const worker = await startNotifyd({ ...common, ...drainWorkerEnv(100, WORKER_BATCH), ...WORKER_ENV });
+    await new Promise((r) => setTimeout(r, 1500)); // let its boot-time work settle
+    const drainBackends = new Map((await backends()).map((pid) => [pid, cpuMs(pid)]));
+    const allPostgresAtStart = new Map(postgresPids().map((pid) => [pid, cpuMs(pid)]));
+    const machineAtStart = machineBusyMs();
+    const workerAtStart = cpuMs(worker.pid);
+    const drainStart = performance.now();
+    await db.pool.query(`UPDATE jobs SET scheduled_at = now(), run_at = now() WHERE status = 'pending'`);
+    const releaseMs = performance.now() - drainStart;
 
-  const timeline = [];
-  let last = { at: performance.now(), worker: cpuMs(worker.pid), database: usedSince(drainBackends) };
-  const sampler = setInterval(() => {
-    const now = { at: performance.now(), worker: cpuMs(worker.pid), database: usedSince(drainBackends) };
-    const share = (key) => fmt(((now[key] - last[key]) / (now.at - last.at)) * 100);
-    timeline.push(`${fmt((now.at - drainStart) / 1000, 1)} s: worker ${share('worker')} %, database ${share('database')} %`);
-    last = now;
-  }, 250);
-  for (;;) {
-    for (const pid of await backends()) if (!drainBackends.has(pid)) drainBackends.set(pid, 0);
-    const { rows } = await db.pool.query(`SELECT EXISTS (SELECT 1 FROM jobs WHERE status IN ('pending','processing','retry')) AS busy`);
-    if (!rows[0].busy) break;
-    await new Promise((r) => setTimeout(r, 50));
+    const timeline = [];
+    let last = { at: performance.now(), worker: cpuMs(worker.pid), database: usedSince(drainBackends) };
+    const sampler = setInterval(() => {
+      const now = { at: performance.now(), worker: cpuMs(worker.pid), database: usedSince(drainBackends) };
+      const share = (key) => fmt(((now[key] - last[key]) / (now.at - last.at)) * 100);
+      timeline.push(`${fmt((now.at - drainStart) / 1000, 1)} s: worker ${share('worker')} %, database ${share('database')} %`);
+      last = now;
+    }, 250);
+    for (;;) {
+      for (const pid of await backends()) if (!drainBackends.has(pid)) drainBackends.set(pid, 0);
+      const { rows } = await db.pool.query(`SELECT EXISTS (SELECT 1 FROM jobs WHERE status IN ('pending','processing','retry')) AS busy`);
+      if (!rows[0].busy) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const drainSeconds = (performance.now() - drainStart) / 1000;
+    const machineUsed = machineBusyMs() - machineAtStart;
+    for (const pid of postgresPids()) if (!allPostgresAtStart.has(pid)) allPostgresAtStart.set(pid, 0);
+    const allPostgresUsed = usedSince(allPostgresAtStart);
+    clearInterval(sampler);
+    if (flag('timeline')) for (const line of timeline) console.log(`  ${line}`);
+    console.log(
+      `drain: ${fmt(JOBS / drainSeconds)} jobs/s (release UPDATE ${fmt(releaseMs)} ms) | CPU per job: ` +
+        `worker ${fmt(((cpuMs(worker.pid) - workerAtStart) * 1000) / JOBS, 1)} µs, database ${fmt((usedSince(drainBackends) * 1000) / JOBS, 1)} µs, ` +
+        `every PostgreSQL process ${fmt((allPostgresUsed * 1000) / JOBS, 1)} µs, whole machine ${fmt((machineUsed * 1000) / JOBS, 1)} µs ` +
+        `(${fmt((machineUsed / 1000 / drainSeconds) * 100)} % of one core)`,
+    );
+    await worker.stop();
   }
-  const drainSeconds = (performance.now() - drainStart) / 1000;
-  const machineUsed = machineBusyMs() - machineAtStart;
-  for (const pid of postgresPids()) if (!allPostgresAtStart.has(pid)) allPostgresAtStart.set(pid, 0);
-  const allPostgresUsed = usedSince(allPostgresAtStart);
-  clearInterval(sampler);
-  if (flag('timeline')) for (const line of timeline) console.log(`  ${line}`);
-  console.log(
-    `drain: ${fmt(JOBS / drainSeconds)} jobs/s (release UPDATE ${fmt(releaseMs)} ms) | CPU per job: ` +
-      `worker ${fmt(((cpuMs(worker.pid) - workerAtStart) * 1000) / JOBS, 1)} µs, database ${fmt((usedSince(drainBackends) * 1000) / JOBS, 1)} µs, ` +
-      `every PostgreSQL process ${fmt((allPostgresUsed * 1000) / JOBS, 1)} µs, whole machine ${fmt((machineUsed * 1000) / JOBS, 1)} µs ` +
-      `(${fmt((machineUsed / 1000 / drainSeconds) * 100)} % of one core)`,
-  );
-  await worker.stop();
 } finally {
   await apiProc.stop();
   await db.drop();

@@ -21,6 +21,10 @@ export class PreferencesRepository {
   }
 
   forSubscribers(keys: readonly { projectId: string; subscriberId: string }[]): Promise<PreferenceRow[]> {
+    const projectId = keys[0]?.projectId;
+    if (keys.every((k) => k.projectId === projectId)) {
+      return this.db.rows<PreferenceRow>(sql.LIST_FOR_PROJECT_SUBSCRIBERS, [projectId, keys.map((k) => k.subscriberId)]);
+    }
     return this.db.rows<PreferenceRow>(sql.LIST_FOR_SUBSCRIBERS, [keys.map((k) => k.projectId), keys.map((k) => k.subscriberId)]);
   }
 

@@ -19,6 +19,16 @@ export const LIST_FOR_SUBSCRIBERS = `
     JOIN subscriber_preferences p ON p.project_id = k.project_id AND p.subscriber_id = k.subscriber_id`;
 
 /**
+ * The same for subscribers of one project (every /v1/batch call, most worker batches): the
+ * project travels once, not as a 5 000-element array, and the ids are one `= ANY` probe of the
+ * primary key. Measured over 5 000 ids: 14 → 3.7 ms with 20 000 preference rows in the
+ * project, 2.0 → 1.2 ms with none (the join above sorts both sides for a merge join).
+ */
+export const LIST_FOR_PROJECT_SUBSCRIBERS = `
+  SELECT ${PREFERENCE_COLUMNS} FROM subscriber_preferences
+   WHERE project_id = $1 AND subscriber_id = ANY($2::text[])`;
+
+/**
  * Writes many rows of one subscriber in one statement (upsert per channel × scope).
  *   $1 project  $2 subscriber  $3 channel[]  $4 scope_kind[]  $5 scope[]  $6 enabled[]
  */
