@@ -158,4 +158,25 @@ describe('MCP tools over the operator surface', () => {
     const sent = await admin.callTool({ name: 'send', arguments: { project_id: project.id, channels: ['sms'], to: '+33600000403', template: 'order_shipped', vars: { order_id: 'A-8' }, wait: '10s' } });
     expect(structured(sent).outcomes[0]).toMatchObject({ status: 'sent' });
   });
+
+  it('list_templates pages by cursor (next_cursor), as GET /v1/templates does; a forged cursor or cursor with offset is refused', async () => {
+    const other = await app.createProject();
+    for (const id of ['alpha', 'bravo', 'charlie']) {
+      const saved = await admin.callTool({ name: 'upsert_template', arguments: { project_id: other.id, id, channel: 'sms', body: `${id} body` } });
+      expect(saved.isError).toBe(false);
+    }
+    const first = structured(await admin.callTool({ name: 'list_templates', arguments: { project_id: other.id, limit: 2 } }));
+    expect(first.templates.map((t: { id: string }) => t.id)).toEqual(['alpha', 'bravo']);
+    expect(first.total).toBe(3);
+    expect(first.next_cursor).toEqual(expect.any(String));
+    const second = structured(await admin.callTool({ name: 'list_templates', arguments: { project_id: other.id, limit: 2, cursor: first.next_cursor } }));
+    expect(second.templates.map((t: { id: string }) => t.id)).toEqual(['charlie']);
+    expect(second.next_cursor).toBeNull();
+    const forged = await admin.callTool({ name: 'list_templates', arguments: { project_id: other.id, cursor: 'not-a-cursor' } });
+    expect(forged.isError).toBe(true);
+    expect(text(forged)).toMatch(/cursor/);
+    const both = await admin.callTool({ name: 'list_templates', arguments: { project_id: other.id, cursor: first.next_cursor, offset: 1 } });
+    expect(both.isError).toBe(true);
+    expect(text(both)).toMatch(/cursor or offset/);
+  });
 });

@@ -35,20 +35,24 @@ export class TemplatesTools implements OnModuleInit {
       defineTool({
         name: 'list_templates',
         title: 'List templates',
-        description: 'A project’s template variants (one per id × channel × locale) with their subject, body and topic. Sends name a template with template_id.',
+        description:
+          'A project’s template variants (one per id × channel × locale) with their subject, body and topic, a page at a time (next_cursor for the next page). Sends name a template with template_id.',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({
           project_id: projectIdArg.optional(),
           channel: z.enum(CHANNELS).optional(),
           limit: z.number().int().min(1).max(200).default(50),
-          offset: z.number().int().min(0).max(1_000_000).default(0),
+          cursor: z.string().max(1000).optional().describe('next_cursor of the previous page'),
+          offset: z.number().int().min(0).max(1_000_000).default(0).describe('Deprecated: pass cursor instead (an offset skips rows that moved when templates change between pages)'),
         }),
-        output: z.object({ templates: z.array(variantView), total: z.number() }),
+        output: z.object({ templates: z.array(variantView), total: z.number(), next_cursor: z.string().nullable() }),
         run: async (args, context) => {
-          const { items, total } = await this.templates.list(context.project(args.project_id, true), { limit: args.limit, offset: args.offset, channel: args.channel });
-          const templates = items.map(presentVariant);
-          return { structured: { templates, total }, text: templates.length ? templates.map((t) => `${t.id} ${t.channel}${t.locale ? ` ${t.locale}` : ''}${t.topic ? ` (topic ${t.topic})` : ''}`).join('\n') : 'No templates.' };
+          const page = await this.templates.list(context.project(args.project_id, true), { limit: args.limit, cursor: args.cursor, offset: args.offset, channel: args.channel });
+          const templates = page.items.map(presentVariant);
+          const lines = templates.map((t) => `${t.id} ${t.channel}${t.locale ? ` ${t.locale}` : ''}${t.topic ? ` (topic ${t.topic})` : ''}`);
+          if (page.nextCursor) lines.push('More with next_cursor.');
+          return { structured: { templates, total: page.total, next_cursor: page.nextCursor }, text: templates.length ? lines.join('\n') : 'No templates.' };
         },
       }),
       defineTool({
