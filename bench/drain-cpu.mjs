@@ -9,6 +9,8 @@
 //   --worker-env '{"WORKER_BATCHES_IN_FLIGHT":"2"}'   extra environment for the worker
 //   --timeline                                      worker and database CPU every 250 ms
 // Linux only (/proc). The database's figure includes the release UPDATE, as the drain time does.
+// The drain also reports the whole PostgreSQL cluster (autovacuum, WAL writer, checkpointer, and
+// children that exited, through the postmaster's cutime) and the whole machine (/proc/stat).
 import { readdirSync, readFileSync } from 'node:fs';
 import { drainWorkerEnv } from './drain.mjs';
 import { ADMIN_KEY, api, arg, createBenchDatabase, ensureBuilt, flag, fmt, machine, startNotifyd } from './lib.mjs';
@@ -21,30 +23,49 @@ const CLOCK_TICKS_PER_SEC = 100; // USER_HZ on Linux
 
 /** CPU time the whole machine has spent busy so far (all cores), in ms, from /proc/stat. */
 function machineBusyMs() {
-  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  // user nice system idle iowait irq softirq steal; guest time is already inside user and nice.
+  const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
   const idle = ticks[3] + ticks[4]; // idle + iowait
   return ((ticks.reduce((a, b) => a + b, 0) - idle) * 1000) / CLOCK_TICKS_PER_SEC;
 }
 
-/** Every PostgreSQL process on the machine (backends of all databases and the background workers). */
-function postgresPids() {
-  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
-    } catch {
-      return false;
-    }
-  }).map(Number);
+/** The fields of /proc/<pid>/stat after the command name (index 0 = state), or undefined once the process is gone. */
+function statFields(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  } catch {
+    return undefined;
+  }
 }
 
-/** CPU time (user + system) a process has used so far, in ms; 0 once it is gone. */
+/** The last CPU time seen of each process: a process that exits keeps what it used (see cpuMs). */
+const lastSeenCpu = new Map();
+
+/** CPU time (user + system) a process has used so far, in ms; its last seen value once it is gone. */
 function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SEC;
-  } catch {
-    return 0;
+  const fields = statFields(pid);
+  if (!fields) return lastSeenCpu.get(pid) ?? 0;
+  const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SEC;
+  lastSeenCpu.set(pid, ms);
+  return ms;
+}
+
+/**
+ * CPU time of the whole PostgreSQL cluster the bench database lives on: the postmaster, its live
+ * children (backends, autovacuum, WAL writer, checkpointer…) and, through the postmaster's
+ * cutime/cstime, every child that has exited. A child that exits moves its whole time from the
+ * live sum to cutime, so differences between two readings count each process once.
+ */
+function clusterCpuMs(postmasterPid) {
+  const own = statFields(postmasterPid);
+  if (!own) return 0;
+  let ms = ((Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14])) * 1000) / CLOCK_TICKS_PER_SEC;
+  for (const dir of readdirSync('/proc')) {
+    if (!/^\d+$/.test(dir)) continue;
+    const fields = statFields(dir);
+    if (fields && Number(fields[1]) === postmasterPid) ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SEC;
   }
+  return ms;
 }
 
 ensureBuilt();
@@ -83,7 +104,9 @@ try {
     const worker = await startNotifyd({ ...common, ...drainWorkerEnv(100, WORKER_BATCH), ...WORKER_ENV });
     await new Promise((r) => setTimeout(r, 1500)); // let its boot-time work settle
     const drainBackends = new Map((await backends()).map((pid) => [pid, cpuMs(pid)]));
-    const allPostgresAtStart = new Map(postgresPids().map((pid) => [pid, cpuMs(pid)]));
+    // The cluster's postmaster: the parent of any of its backends.
+    const postmasterPid = Number(statFields((await db.pool.query('SELECT pg_backend_pid() AS pid')).rows[0].pid)[1]);
+    const clusterAtStart = clusterCpuMs(postmasterPid);
     const machineAtStart = machineBusyMs();
     const workerAtStart = cpuMs(worker.pid);
     const drainStart = performance.now();
@@ -106,14 +129,13 @@ try {
     }
     const drainSeconds = (performance.now() - drainStart) / 1000;
     const machineUsed = machineBusyMs() - machineAtStart;
-    for (const pid of postgresPids()) if (!allPostgresAtStart.has(pid)) allPostgresAtStart.set(pid, 0);
-    const allPostgresUsed = usedSince(allPostgresAtStart);
+    const allPostgresUsed = clusterCpuMs(postmasterPid) - clusterAtStart;
     clearInterval(sampler);
     if (flag('timeline')) for (const line of timeline) console.log(`  ${line}`);
     console.log(
       `drain: ${fmt(JOBS / drainSeconds)} jobs/s (release UPDATE ${fmt(releaseMs)} ms) | CPU per job: ` +
         `worker ${fmt(((cpuMs(worker.pid) - workerAtStart) * 1000) / JOBS, 1)} µs, database ${fmt((usedSince(drainBackends) * 1000) / JOBS, 1)} µs, ` +
-        `every PostgreSQL process ${fmt((allPostgresUsed * 1000) / JOBS, 1)} µs, whole machine ${fmt((machineUsed * 1000) / JOBS, 1)} µs ` +
+        `the whole PostgreSQL cluster ${fmt((allPostgresUsed * 1000) / JOBS, 1)} µs, whole machine ${fmt((machineUsed * 1000) / JOBS, 1)} µs ` +
         `(${fmt((machineUsed / 1000 / drainSeconds) * 100)} % of one core)`,
     );
     await worker.stop();

@@ -1,17 +1,31 @@
+import { Db } from '../src/database/db.js';
 import { PreferencesRepository } from '../src/governance/preferences/preferences.repository.js';
+import * as preferenceSql from '../src/governance/preferences/sql/preferences.sql.js';
+import * as suppressionSql from '../src/governance/suppressions/sql/suppressions.sql.js';
 import { SuppressionsRepository } from '../src/governance/suppressions/suppressions.repository.js';
-import { SubscribersRepository } from '../src/subscribers/subscribers.repository.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 /**
  * The lookups behind enqueue and the worker's prefetch have a one-project statement (the
- * project sent once) beside the general one (a project per key). Both must find exactly the
- * same rows: a key of another project must never match, whichever statement ran.
+ * project sent once) beside the general one (a project per key). For the same keys both must
+ * find the same rows, and a key of another project must never match; the repositories must
+ * pick the one-project statement only when every key is of one project.
  */
-describe('enqueue lookups: one project and several projects give the same answers', () => {
+describe('enqueue lookups: the one-project and the general statements', () => {
   let t: TestApp;
+  let db: Db;
+  /** The SQL text of every statement the repositories ran since the last reset. */
+  let ran: string[] = [];
   beforeAll(async () => {
     t = await startTestApp();
+    db = t.notifyd.app.get(Db);
+    // Record which lookup statement the repositories send (the app's other work shares this Db).
+    const lookups = new Set([preferenceSql.LIST_FOR_SUBSCRIBERS, preferenceSql.LIST_FOR_PROJECT_SUBSCRIBERS, suppressionSql.ACTIVE_FOR_KEYS, suppressionSql.ACTIVE_FOR_PROJECT_KEYS]);
+    const rows = db.rows.bind(db);
+    db.rows = ((sql: string, params?: unknown[], runner?: Parameters<Db['rows']>[2]) => {
+      if (lookups.has(sql)) ran.push(sql);
+      return rows(sql, params, runner);
+    }) as Db['rows'];
     await t.createProject('north');
     await t.createProject('south');
     await t.db.sql(`
@@ -30,34 +44,47 @@ describe('enqueue lookups: one project and several projects give the same answer
       VALUES ('north', 'email', 'u6@north.example', 'bounce', 'all', 'manual', now())`);
   });
   afterAll(() => t.close());
+  beforeEach(() => (ran = []));
 
   const ids = (n: number) => Array.from({ length: n }, (_, i) => `u${i + 1}`);
+  const sorted = <T>(rows: T[], key: (r: T) => string) => rows.map(key).sort();
 
-  it('preferences: only the project’s own subscribers’ rows, alone or mixed with another project', async () => {
+  it('preferences: the same rows from both statements, only the project’s own', async () => {
+    const subscribers = ids(20);
+    const general = await db.rows<{ projectId: string; subscriberId: string }>(preferenceSql.LIST_FOR_SUBSCRIBERS, [subscribers.map(() => 'north'), subscribers]);
+    const oneProject = await db.rows<{ projectId: string; subscriberId: string }>(preferenceSql.LIST_FOR_PROJECT_SUBSCRIBERS, ['north', subscribers]);
+    const key = (r: { projectId: string; subscriberId: string }) => `${r.projectId}/${r.subscriberId}`;
+    expect(sorted(oneProject, key)).toEqual(sorted(general, key));
+    expect(sorted(oneProject, key)).toEqual(ids(10).map((id) => `north/${id}`).sort());
+    expect(await db.rows(preferenceSql.LIST_FOR_PROJECT_SUBSCRIBERS, ['south', subscribers])).toEqual([]);
+  });
+
+  it('preferences: the repository asks the one-project statement only when every key is of one project', async () => {
     const repo = t.notifyd.app.get(PreferencesRepository);
-    const north = await repo.forSubscribers(ids(20).map((subscriberId) => ({ projectId: 'north', subscriberId })));
-    expect(north.map((r) => `${r.projectId}/${r.subscriberId}`).sort()).toEqual(ids(10).map((id) => `north/${id}`).sort());
     expect(await repo.forSubscribers(ids(20).map((subscriberId) => ({ projectId: 'south', subscriberId })))).toEqual([]);
     const mixed = await repo.forSubscribers([
       ...ids(20).map((subscriberId) => ({ projectId: 'south', subscriberId })),
       ...ids(3).map((subscriberId) => ({ projectId: 'north', subscriberId })),
     ]);
-    expect(mixed.map((r) => `${r.projectId}/${r.subscriberId}`).sort()).toEqual(['north/u1', 'north/u2', 'north/u3']);
+    expect(sorted(mixed, (r) => `${r.projectId}/${r.subscriberId}`)).toEqual(['north/u1', 'north/u2', 'north/u3']);
+    expect(ran).toEqual([preferenceSql.LIST_FOR_PROJECT_SUBSCRIBERS, preferenceSql.LIST_FOR_SUBSCRIBERS]);
   });
 
-  it('suppressions: only active ones of the project, alone or mixed with another project', async () => {
+  it('suppressions: the same active rows from both statements (released ones neither), only the project’s own', async () => {
+    const addresses = ids(8).map((id) => `${id}@north.example`);
+    const general = await db.rows<{ address: string }>(suppressionSql.ACTIVE_FOR_KEYS, [addresses.map(() => 'north'), addresses.map(() => 'email'), addresses]);
+    const oneProject = await db.rows<{ address: string }>(suppressionSql.ACTIVE_FOR_PROJECT_KEYS, ['north', addresses.map(() => 'email'), addresses]);
+    expect(sorted(oneProject, (r) => r.address)).toEqual(sorted(general, (r) => r.address));
+    expect(sorted(oneProject, (r) => r.address)).toEqual(ids(5).map((id) => `${id}@north.example`).sort());
+    expect(await db.rows(suppressionSql.ACTIVE_FOR_PROJECT_KEYS, ['south', addresses.map(() => 'email'), addresses])).toEqual([]);
+  });
+
+  it('suppressions: the repository asks the one-project statement only when every key is of one project', async () => {
     const repo = t.notifyd.app.get(SuppressionsRepository);
     const northKeys = ids(8).map((id) => ({ projectId: 'north', channel: 'email' as const, address: `${id}@north.example` }));
-    const north = await repo.activeFor(northKeys);
-    expect(north.map((r) => r.address).sort()).toEqual(ids(5).map((id) => `${id}@north.example`).sort());
-    // The same addresses asked for south: suppressed in north only.
     expect(await repo.activeFor(northKeys.map((k) => ({ ...k, projectId: 'south' })))).toEqual([]);
-    const mixed = await repo.activeFor([...northKeys.slice(0, 2), ...northKeys.slice(2).map((k) => ({ ...k, projectId: 'south' }))]);
-    expect(mixed.map((r) => `${r.projectId}/${r.address}`).sort()).toEqual(['north/u1@north.example', 'north/u2@north.example']);
-  });
-
-  it('addresses: each id once, only the project’s own, unknown ids absent', async () => {
-    const rows = await t.notifyd.app.get(SubscribersRepository).findAddresses('south', ['u1', 'u2', 'nobody', 'u40']);
-    expect(rows.map((r) => `${r.id} ${r.email}`).sort()).toEqual(['u1 u1@south.example', 'u2 u2@south.example', 'u40 u40@south.example']);
+    const mixed = await repo.activeFor([...northKeys.slice(0, 2), northKeys[5], ...northKeys.slice(2, 5).map((k) => ({ ...k, projectId: 'south' }))]);
+    expect(sorted(mixed, (r) => `${r.projectId}/${r.address}`)).toEqual(['north/u1@north.example', 'north/u2@north.example']);
+    expect(ran).toEqual([suppressionSql.ACTIVE_FOR_PROJECT_KEYS, suppressionSql.ACTIVE_FOR_KEYS]);
   });
 });

@@ -2,6 +2,12 @@ import { newJobIds } from './job-ids.js';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const millisOf = (id: string) => parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+/** The 26-bit counter: rand_a (12 bits) and the 14 bits after the variant. */
+const counterOf = (id: string) => {
+  const [, , a, b] = id.split('-');
+  return (parseInt(a.slice(1), 16) << 14) | (parseInt(b, 16) & 0x3fff);
+};
+const increasing = (ids: string[]) => ids.every((id, i) => i === 0 || ids[i - 1] < id);
 
 describe('newJobIds', () => {
   it('makes UUIDv7 ids carrying the given millisecond', () => {
@@ -15,20 +21,37 @@ describe('newJobIds', () => {
   });
 
   it('counts up through one batch, so PostgreSQL appends them to the primary key in order', () => {
-    const ids = newJobIds(20_000);
+    const ids = newJobIds(20_000, Date.UTC(2026, 0, 1));
     expect(new Set(ids).size).toBe(20_000);
-    for (let i = 1; i < ids.length; i++) expect(ids[i - 1] < ids[i]).toBe(true);
+    expect(increasing(ids)).toBe(true);
+    for (let i = 1; i < ids.length; i++) expect(counterOf(ids[i])).toBe(counterOf(ids[i - 1]) + 1);
   });
 
-  it('keeps ids of separate batches in the same millisecond apart (random counter start and tail)', () => {
-    const now = Date.now();
-    const all = new Set<string>();
-    for (let batch = 0; batch < 200; batch++) for (const id of newJobIds(50, now)) all.add(id);
-    expect(all.size).toBe(10_000);
-    // The 48-bit tail is random, not derived from the counter: two batches never share one.
-    const tails = new Set([...all].map((id) => id.slice(-12)));
+  it('from the highest random start, a large batch still increases and keeps version and variant', () => {
+    const allOnes = (buffer: Buffer) => buffer.fill(0xff);
+    const ids = newJobIds(100_000, Date.UTC(2026, 0, 2), allOnes);
+    expect(counterOf(ids[0])).toBe(2 ** 25 - 1);
+    expect(increasing(ids)).toBe(true);
+    for (const id of [ids[0], ids[50_000], ids.at(-1)!]) expect(id).toMatch(UUID_V7);
+  });
+
+  it('a later call in the same millisecond continues above the earlier one; another millisecond starts afresh', () => {
+    const now = Date.UTC(2026, 0, 3);
+    const first = newJobIds(50, now);
+    const second = newJobIds(50, now);
+    expect(counterOf(second[0])).toBe(counterOf(first.at(-1)!) + 1);
+    expect(increasing([...first, ...second])).toBe(true);
+    const zeros = (buffer: Buffer) => buffer.fill(0);
+    expect(counterOf(newJobIds(1, now + 1, zeros)[0])).toBe(0);
+  });
+
+  it('keeps the last 48 bits random for every id', () => {
+    const tails = new Set(newJobIds(10_000, Date.UTC(2026, 0, 4)).map((id) => id.slice(-12)));
     expect(tails.size).toBe(10_000);
   });
 
-  it('returns nothing for an empty insert', () => expect(newJobIds(0)).toEqual([]));
+  it('refuses more ids than the counter has room for, and returns nothing for an empty insert', () => {
+    expect(() => newJobIds(2 ** 25 + 1)).toThrow(RangeError);
+    expect(newJobIds(0)).toEqual([]);
+  });
 });

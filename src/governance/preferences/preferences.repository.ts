@@ -20,6 +20,7 @@ export class PreferencesRepository {
     return this.db.rows<PreferenceRow>(sql.LIST_FOR_SUBSCRIBER, [projectId, subscriberId]);
   }
 
+  /** Keys must be distinct (the service dedupes them): the one-project statement returns each row once, the join once per key. */
   forSubscribers(keys: readonly { projectId: string; subscriberId: string }[]): Promise<PreferenceRow[]> {
     const projectId = keys[0]?.projectId;
     if (keys.every((k) => k.projectId === projectId)) {

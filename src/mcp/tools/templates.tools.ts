@@ -51,7 +51,7 @@ export class TemplatesTools implements OnModuleInit {
           const page = await this.templates.list(context.project(args.project_id, true), { limit: args.limit, cursor: args.cursor, offset: args.offset, channel: args.channel });
           const templates = page.items.map(presentVariant);
           const lines = templates.map((t) => `${t.id} ${t.channel}${t.locale ? ` ${t.locale}` : ''}${t.topic ? ` (topic ${t.topic})` : ''}`);
-          if (page.nextCursor) lines.push('More with next_cursor.');
+          if (page.nextCursor) lines.push(`More: call again with cursor ${page.nextCursor}`);
           return { structured: { templates, total: page.total, next_cursor: page.nextCursor }, text: templates.length ? lines.join('\n') : 'No templates.' };
         },
       }),
