@@ -161,6 +161,8 @@ export class GovernanceService {
     const ids = targets.flatMap((t) => (t.subscriberId ? [{ projectId, subscriberId: t.subscriberId }] : []));
     if (ids.length === 0) return targets.map(() => null);
     const prefs = await this.preferences.forSubscribers(ids);
+    // The common case of a fan-out: none of its subscribers has a stored preference.
+    if (prefs.size === 0) return targets.map(() => null);
     const scopeIds = scopeIdsOf(message.payload, message.templateId);
     return targets.map((t) =>
       t.subscriberId ? optOutReason(prefs.get(subscriberKey(projectId, t.subscriberId)) ?? [], { channel: t.channel, topic: message.topic, scopeIds }) : null,
