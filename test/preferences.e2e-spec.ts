@@ -103,6 +103,16 @@ describe('preferences', () => {
     expect(recipients.map((r) => r.subscriber_id)).toEqual(['ann', 'cid']);
   });
 
+  it('/v1/batch on two channels applies an opt-out to its own channel only, and a workflow opt-out to its template', async () => {
+    await prefer('bob', [{ channel: 'sms', enabled: false }]);
+    await prefer('cid', [{ channel: '*', workflow_id: 'welcome', enabled: false }]);
+    for (const channel of ['sms', 'email']) expect((await api.post('/v1/templates', { id: 'welcome', channel, subject: 'Hi', body: 'hi' })).status).toBeLessThan(300);
+    const res = await api.post('/v1/batch', { channels: ['email', 'sms'], subscribers: ['ann', 'bob', 'cid'], template: 'welcome' });
+    expect(res.body).toMatchObject({ jobs_created: 3, jobs_skipped: 3 });
+    const rows = await t.db.sql(`SELECT subscriber_id || '/' || channel AS job FROM jobs ORDER BY 1`);
+    expect(rows.map((r) => r.job)).toEqual(['ann/email', 'ann/sms', 'bob/email']);
+  });
+
   it('the worker checks again: an opt-out after enqueue closes the job unsent (sent, provider skipped); transactional goes', async () => {
     const normal = await api.post('/v1/send', { channel: 'sms', subscriber_id: 'ann', body: 'promo', topic: 'promo' });
     const tx = await api.post('/v1/send', { channel: 'sms', subscriber_id: 'ann', body: 'receipt', topic: 'promo', transactional: true });

@@ -145,34 +145,35 @@ export class GovernanceService {
    */
   async suppressedTargets(projectId: string, marketing: boolean, targets: readonly { channel: Channel; recipient: string }[]): Promise<(string | null)[]> {
     if (targets.length === 0) return [];
-    const found = await this.suppressions.activeFor(targets.map((t) => ({ projectId, channel: t.channel, address: t.recipient })));
+    const found = await this.suppressions.activeForProject(
+      projectId,
+      targets.map((t) => t.channel),
+      targets.map((t) => lookupAddress(t.channel, t.recipient)),
+    );
     return suppressionReasons(found, projectId, marketing, targets);
   }
 
   /**
-   * Enqueue's preference check for one or many subscribers (one query): for each target, the
-   * opt-out reason, or null. Transactional sends do not call it.
+   * Enqueue's preference check for distinct subscribers of one project (one query): a function
+   * giving the opt-out reason of a subscriber on a channel, or null. Transactional sends do not
+   * call it. Without any stored preference among them (the common case of a fan-out) the answer
+   * is null for all, with no work per subscriber.
    */
-  async optedOutTargets(
+  async optOutsOf(
     projectId: string,
     message: { topic: string | null; payload: { vars?: Record<string, unknown> }; templateId: string | null },
-    targets: readonly { channel: Channel; subscriberId: string | null }[],
-  ): Promise<(string | null)[]> {
-    const ids = targets.flatMap((t) => (t.subscriberId ? [{ projectId, subscriberId: t.subscriberId }] : []));
-    if (ids.length === 0) return targets.map(() => null);
-    const prefs = await this.preferences.forSubscribers(ids);
-    // The common case of a fan-out: none of its subscribers has a stored preference.
-    if (prefs.size === 0) return targets.map(() => null);
+    subscriberIds: readonly string[],
+  ): Promise<(subscriberId: string, channel: Channel) => string | null> {
+    const prefs = await this.preferences.forProjectSubscribers(projectId, subscriberIds);
+    if (prefs.size === 0) return () => null;
     const scopeIds = scopeIdsOf(message.payload, message.templateId);
-    return targets.map((t) =>
-      t.subscriberId ? optOutReason(prefs.get(subscriberKey(projectId, t.subscriberId)) ?? [], { channel: t.channel, topic: message.topic, scopeIds }) : null,
-    );
+    return (subscriberId, channel) => optOutReason(prefs.get(subscriberId) ?? [], { channel, topic: message.topic, scopeIds });
   }
 
   /**
    * /v1/send's enqueue checks in one round trip (issue 9): for each target, the suppression
    * that stops it and, when `preferencesOf` is a subscriber (not for transactional sends), the
-   * opt-out — the same answers as suppressedTargets and optedOutTargets (null = none) — and the
+   * opt-out — the same answers as suppressedTargets and optOutsOf (null = none) — and the
    * project's caps when `withCaps`. The worker checks all of them again before sending.
    */
   async sendChecks(

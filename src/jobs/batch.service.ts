@@ -108,10 +108,9 @@ export class BatchService {
     // Preferences need only subscriber × channel, not addresses: read them alongside the
     // addresses (two round trips at once) and apply them after the address and suppression
     // checks, so each pair is still counted under the first rule that stops it.
-    const pairs = ids.flatMap((id) => channels.map((channel) => ({ channel, subscriberId: id })));
-    const [known, optedOutPairs] = await Promise.all([
+    const [known, optOut] = await Promise.all([
       this.subscribers.findAddresses(project.id, ids),
-      this.governance.optedOutTargets(project.id, { topic, payload, templateId: dto.template ?? null }, pairs),
+      this.governance.optOutsOf(project.id, { topic, payload, templateId: dto.template ?? null }, ids),
     ]);
     // Send window (quiet hours): each recipient's first send time in their own zone.
     const window = this.sendWindows.effective(payload.send_window, project.id, project.settings.send_window);
@@ -120,19 +119,17 @@ export class BatchService {
     let rows: NewJob[] = [];
     const rowOptedOut: boolean[] = [];
     let withoutAddress = 0;
-    let pair = 0;
     for (const id of ids) {
       const subscriber = known.get(id);
       const at = this.sendWindows.scheduleAt(window, rule, subscriber?.timezone, scheduledAt);
       firstDue = Math.min(firstDue, at.getTime());
       for (const channel of channels) {
-        const optedOut = optedOutPairs[pair++] !== null;
         const recipient = subscriber ? addressFor(channel, subscriber) : undefined;
         if (!recipient) {
           withoutAddress++;
           continue;
         }
-        rowOptedOut.push(optedOut);
+        rowOptedOut.push(optOut(id, channel) !== null);
         rows.push({
           channel,
           recipient,

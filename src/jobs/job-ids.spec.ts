@@ -1,4 +1,8 @@
-import { newJobIds } from './job-ids.js';
+import { newJobIdsLiteral } from './job-ids.js';
+
+/** The ids of one literal, one by one. */
+const newJobIds = (count: number, now?: number, fillRandom?: (buffer: Buffer) => Buffer): string[] =>
+  count === 0 ? [] : newJobIdsLiteral(count, now, fillRandom).slice(1, -1).split(',');
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const millisOf = (id: string) => parseInt(id.replace(/-/g, '').slice(0, 12), 16);
@@ -9,7 +13,7 @@ const counterOf = (id: string) => {
 };
 const increasing = (ids: string[]) => ids.every((id, i) => i === 0 || ids[i - 1] < id);
 
-describe('newJobIds', () => {
+describe('newJobIdsLiteral', () => {
   it('makes UUIDv7 ids carrying the given millisecond', () => {
     const now = Date.UTC(2026, 10, 30, 12, 34, 56, 789);
     const ids = newJobIds(3, now);
@@ -48,6 +52,13 @@ describe('newJobIds', () => {
   it('keeps the last 48 bits random for every id', () => {
     const tails = new Set(newJobIds(10_000, Date.UTC(2026, 0, 4)).map((id) => id.slice(-12)));
     expect(tails.size).toBe(10_000);
+  });
+
+  it('as a PostgreSQL array literal: braces, commas, nothing else', () => {
+    const literal = newJobIdsLiteral(3, Date.UTC(2026, 0, 5));
+    expect(literal).toMatch(/^\{[0-9a-f-]{36},[0-9a-f-]{36},[0-9a-f-]{36}\}$/);
+    for (const id of literal.slice(1, -1).split(',')) expect(id).toMatch(UUID_V7);
+    expect(newJobIdsLiteral(0)).toBe('{}');
   });
 
   it('refuses more ids than the counter has room for, and returns nothing for an empty insert', () => {

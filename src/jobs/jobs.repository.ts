@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { QueryRunner } from 'typeorm';
 import { Db, sqlState } from '../database/db.js';
-import { newJobIds } from './job-ids.js';
+import { newJobIdsLiteral } from './job-ids.js';
 import type { JobPayload, JobProviderEvent, JobRow, NewJob } from './job.types.js';
 import * as insertSql from './sql/insert.sql.js';
 import * as querySql from './sql/queries.sql.js';
@@ -53,7 +53,7 @@ export class JobsRepository {
       jobs.map((j) => at(j.scheduledAt)),
       jobs.map((j) => j.idempotencyKey),
       jobs.map((j) => j.runAt?.toISOString() ?? null),
-      newJobIds(jobs.length),
+      newJobIdsLiteral(jobs.length),
     ];
   }
 
@@ -74,7 +74,7 @@ export class JobsRepository {
         first.scheduledAt.toISOString(),
         jobs.map((j) => j.subscriberId),
         jobs.map((j) => j.recipient),
-        newJobIds(jobs.length),
+        newJobIdsLiteral(jobs.length),
       ],
     ];
   }

@@ -23,10 +23,12 @@ export class PreferencesRepository {
   /** Keys must be distinct (the service dedupes them): the one-project statement returns each row once, the join once per key. */
   forSubscribers(keys: readonly { projectId: string; subscriberId: string }[]): Promise<PreferenceRow[]> {
     const projectId = keys[0]?.projectId;
-    if (keys.every((k) => k.projectId === projectId)) {
-      return this.db.rows<PreferenceRow>(sql.LIST_FOR_PROJECT_SUBSCRIBERS, [projectId, keys.map((k) => k.subscriberId)]);
-    }
+    if (keys.every((k) => k.projectId === projectId)) return this.forProjectSubscribers(projectId, keys.map((k) => k.subscriberId));
     return this.db.rows<PreferenceRow>(sql.LIST_FOR_SUBSCRIBERS, [keys.map((k) => k.projectId), keys.map((k) => k.subscriberId)]);
+  }
+
+  forProjectSubscribers(projectId: string, subscriberIds: readonly string[]): Promise<PreferenceRow[]> {
+    return this.db.rows<PreferenceRow>(sql.LIST_FOR_PROJECT_SUBSCRIBERS, [projectId, subscriberIds]);
   }
 
   upsert(projectId: string, subscriberId: string, rows: readonly PreferenceWrite[]): Promise<number> {

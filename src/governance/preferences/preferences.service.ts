@@ -75,6 +75,21 @@ export class PreferencesService {
     return changed;
   }
 
+  /**
+   * Preferences of distinct subscribers of one project (a /v1/batch call) in one query, grouped
+   * by subscriber id; no key string per subscriber. Throws if the database does.
+   */
+  async forProjectSubscribers(projectId: string, subscriberIds: readonly string[]): Promise<Map<string, PreferenceRow[]>> {
+    const grouped = new Map<string, PreferenceRow[]>();
+    if (subscriberIds.length === 0) return grouped;
+    for (const row of await this.repository.forProjectSubscribers(projectId, subscriberIds)) {
+      const rows = grouped.get(row.subscriberId);
+      if (rows) rows.push(row);
+      else grouped.set(row.subscriberId, [row]);
+    }
+    return grouped;
+  }
+
   /** Preferences of many subscribers in one query, grouped by subscriberKey. Throws if the database does. */
   async forSubscribers(keys: readonly { projectId: string; subscriberId: string }[]): Promise<Map<string, PreferenceRow[]>> {
     const unique = new Map(keys.map((k) => [subscriberKey(k.projectId, k.subscriberId), k]));

@@ -80,6 +80,11 @@ export class SuppressionsRepository {
     return this.db.rows<SuppressionRow>(sql.ADMIN_LIST_ACTIVE, [projectId, limit]);
   }
 
+  /** Keys of one project as parallel arrays (addresses normalised). */
+  activeForProject(projectId: string, channels: readonly string[], addresses: readonly string[]): Promise<ActiveSuppression[]> {
+    return this.db.rows<ActiveSuppression>(sql.ACTIVE_FOR_PROJECT_KEYS, [projectId, channels, addresses]);
+  }
+
   activeFor(keys: readonly SuppressionKey[]): Promise<ActiveSuppression[]> {
     const projectId = keys[0]?.projectId;
     if (keys.every((k) => k.projectId === projectId)) {

@@ -6,7 +6,7 @@
  *   $1 project  $2 payload  $3 priority  $4 max_attempts  $5 template_id  $6 topic
  *   $7 channel[]  $8 subscriber_id[]  $9 recipient[]  $10 scheduled_at[]  $11 idempotency_key[]
  *   $12 run_at[] (null = scheduled_at; a fair-share slot otherwise, see PacingService.fairRunAts)
- *   $13 id[] (made by newJobIds, not the column default: see src/jobs/job-ids.ts)
+ *   $13 id[] (made by newJobIdsLiteral, not the column default: see src/jobs/job-ids.ts)
  */
 const INSERT_UNKEYED_ROWS = `
   INSERT INTO jobs (id, project_id, payload, priority, max_attempts, template_id, topic,
