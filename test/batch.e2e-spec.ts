@@ -169,4 +169,17 @@ describe('POST /v1/batch', () => {
     expect(big.status).toBe(422);
     expect(big.body.message).toMatch(/at most 10000 ids per call/);
   });
+
+  it('names the first bad id of the list, and queues nothing', async () => {
+    const before = (await t.db.sql(`SELECT count(*)::int AS n FROM jobs`))[0].n;
+    const notString = await batch({ subscribers: ['u1', 'u2', 42], body: 'x' });
+    expect(notString.status).toBe(422);
+    expect(notString.body.message).toMatch(/subscribers\[2\] must be a string/);
+    for (const bad of ['', ' u1', 'u1\r\nBcc: x', 'x'.repeat(256)]) {
+      const res = await batch({ subscribers: ['u1', bad], body: 'x' });
+      expect(res.status).toBe(422);
+      expect(res.body.message).toMatch(/subscribers\[1\] must be 1–255 printable characters/);
+    }
+    expect((await t.db.sql(`SELECT count(*)::int AS n FROM jobs`))[0].n).toBe(before);
+  });
 });

@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsObject, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
 import { SEGMENT_SCHEMA } from '../../governance/segments/dto/segment.dto.js';
-import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 import { MessageContentDto } from './send.dto.js';
+import { IsSubscriberIdList } from './subscriber-id-list.validator.js';
 
 /** The largest fan-out of one call; bigger audiences go in several calls (or a segment later). */
 export const BATCH_MAX_SUBSCRIBERS = 10_000;
@@ -17,8 +17,7 @@ export class BatchRequestDto extends MessageContentDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(BATCH_MAX_SUBSCRIBERS, { message: `subscribers may hold at most ${BATCH_MAX_SUBSCRIBERS} ids per call; split the audience into several calls` })
-  @IsString({ each: true })
-  @Matches(SUBSCRIBER_ID_PATTERN, { each: true, message: 'each value in subscribers must be 1–255 printable characters' })
+  @IsSubscriberIdList()
   subscribers?: string[];
 
   /**
