@@ -14,8 +14,13 @@ export function describeValidationErrors(errors: ValidationError[], parent = '')
       if (rule === 'whitelistValidation') {
         lines.push(`${path} is not a field this route accepts; remove it (the fields are listed at /docs)`);
       } else {
-        const text = message.startsWith(`${error.property} `) ? message.slice(error.property.length + 1) : message;
-        lines.push(`${path} ${text}`);
+        if (message.startsWith(`${error.property}[`)) {
+          // A validator that names the element itself (e.g. `subscribers[2] must be a string`).
+          lines.push(`${path}${message.slice(error.property.length)}`);
+        } else {
+          const text = message.startsWith(`${error.property} `) ? message.slice(error.property.length + 1) : message;
+          lines.push(`${path} ${text}`);
+        }
       }
     }
     if (error.children?.length) lines.push(...describeValidationErrors(error.children, path));

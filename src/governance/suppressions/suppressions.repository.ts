@@ -87,9 +87,7 @@ export class SuppressionsRepository {
 
   activeFor(keys: readonly SuppressionKey[]): Promise<ActiveSuppression[]> {
     const projectId = keys[0]?.projectId;
-    if (keys.every((k) => k.projectId === projectId)) {
-      return this.db.rows<ActiveSuppression>(sql.ACTIVE_FOR_PROJECT_KEYS, [projectId, keys.map((k) => k.channel), keys.map((k) => k.address)]);
-    }
+    if (keys.every((k) => k.projectId === projectId)) return this.activeForProject(projectId, keys.map((k) => k.channel), keys.map((k) => k.address));
     return this.db.rows<ActiveSuppression>(sql.ACTIVE_FOR_KEYS, [keys.map((k) => k.projectId), keys.map((k) => k.channel), keys.map((k) => k.address)]);
   }
 }

@@ -118,7 +118,7 @@ export class SuppressionsService {
   /**
    * The same for recipients of one project (a /v1/batch call): the addresses given already
    * normalised (lookupAddress), in parallel arrays, not deduplicated (a repeated address finds
-   * its row twice, which the map absorbs). No object or key string per recipient: a 5 000-
+   * its row twice, which the map absorbs). No key object or key string per recipient: a 5 000-
    * recipient call made 2.5 MB of garbage here before.
    */
   async activeForProject(projectId: string, channels: readonly Channel[], addresses: readonly string[]): Promise<Map<string, ActiveSuppression>> {
@@ -127,7 +127,7 @@ export class SuppressionsService {
     return new Map(rows.map((r) => [suppressionKey(r), r]));
   }
 
-  /** The active suppression of one recipient, looked up in a map from activeFor. */
+  /** The active suppression of one recipient, looked up in a map from activeFor or activeForProject. */
   static match(found: Map<string, ActiveSuppression>, k: SuppressionKey): ActiveSuppression | undefined {
     return found.get(suppressionKey({ projectId: k.projectId, channel: k.channel, address: lookupAddress(k.channel, k.address) }));
   }

@@ -59,7 +59,7 @@ export class BatchResponseDto {
    */
   jobs_deduplicated: number;
   /**
-   * Jobs not queued by a subscriber's preferences.
+   * Jobs not queued because the address is suppressed, the subscriber opted out, or a recipient cap is reached.
    * @example 0
    */
   jobs_skipped: number;

@@ -9,8 +9,8 @@ export const LIST_FOR_SUBSCRIBER = `
    ORDER BY channel, scope_kind, scope`;
 
 /**
- * The preferences of many subscribers: enqueue's batch check and the worker's once-per-batch
- * prefetch. One primary-key range per distinct (project, subscriber).
+ * The preferences of many subscribers of several projects: the worker's once-per-batch
+ * prefetch (one project's subscribers take LIST_FOR_PROJECT_SUBSCRIBERS). One primary-key range per distinct (project, subscriber).
  */
 export const LIST_FOR_SUBSCRIBERS = `
   SELECT p.project_id AS "projectId", p.subscriber_id AS "subscriberId", p.channel, p.scope_kind AS "scopeKind",
