@@ -67,6 +67,28 @@ export const IsChannelList = (options?: ValidationOptions) =>
 /** Header names per RFC 5322 (printable, no colon or space). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,76}$/;
 /**
+ * A class-validator decorator from a function that says what is wrong with a value (undefined
+ * when nothing is). The message is the field's name, then the problem: "tags must be …", or,
+ * for a problem that names an element itself ("[2] must be …"), "subscribers[2] must be …".
+ */
+export const validatedBy =
+  (name: string, problem: (value: unknown) => string | undefined) =>
+  (options?: ValidationOptions): PropertyDecorator =>
+    ValidateBy(
+      {
+        name,
+        validator: {
+          validate: (value) => problem(value) === undefined,
+          defaultMessage: (args) => {
+            const text = problem(args?.value) ?? 'is not valid';
+            return `${args?.property}${text.startsWith('[') ? '' : ' '}${text}`;
+          },
+        },
+      },
+      options,
+    );
+
+/**
  * Headers a caller may not set: they would redirect the message, forge its sender or break
  * the signature. List-Unsubscribe is allowed (RFC 8058 lets a caller bring its own).
  */
@@ -89,17 +111,7 @@ export function headerMapProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-export const IsHeaderMap = (options?: ValidationOptions) =>
-  ValidateBy(
-    {
-      name: 'isHeaderMap',
-      validator: {
-        validate: (value) => headerMapProblem(value) === undefined,
-        defaultMessage: (args) => `${args?.property} ${headerMapProblem(args?.value)}`,
-      },
-    },
-    options,
-  );
+export const IsHeaderMap = validatedBy('isHeaderMap', headerMapProblem);
 
 /** SMS sender: E.164, or alphanumeric 1–11 ASCII letters, digits and spaces with at least one letter. */
 export function isSmsSender(value: unknown): boolean {

@@ -1,4 +1,4 @@
-import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { validatedBy } from '../../common/validation/validators.js';
 
 /** Why a value is not a small flat map of strings to strings, or undefined when it is. */
 export function stringMapProblem(value: unknown): string | undefined {
@@ -9,14 +9,4 @@ export function stringMapProblem(value: unknown): string | undefined {
   return bad ? `has '${bad[0].slice(0, 40)}': keys must be 1–100 characters and values strings of 1024 characters at most` : undefined;
 }
 
-export const IsStringMap = (options?: ValidationOptions) =>
-  ValidateBy(
-    {
-      name: 'isStringMap',
-      validator: {
-        validate: (value) => stringMapProblem(value) === undefined,
-        defaultMessage: (args) => `${args?.property} ${stringMapProblem(args?.value)}`,
-      },
-    },
-    options,
-  );
+export const IsStringMap = validatedBy('isStringMap', stringMapProblem);

@@ -1,4 +1,4 @@
-import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { validatedBy } from '../../common/validation/validators.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 
 /**
@@ -18,14 +18,4 @@ export function subscriberIdListProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-export const IsSubscriberIdList = (options?: ValidationOptions) =>
-  ValidateBy(
-    {
-      name: 'isSubscriberIdList',
-      validator: {
-        validate: (value) => subscriberIdListProblem(value) === undefined,
-        defaultMessage: (args) => `${args?.property}${subscriberIdListProblem(args?.value)}`,
-      },
-    },
-    options,
-  );
+export const IsSubscriberIdList = validatedBy('isSubscriberIdList', subscriberIdListProblem);
