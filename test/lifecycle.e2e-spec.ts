@@ -48,11 +48,11 @@ describe('lease expiry, reaper and retention', () => {
     const [fresh] = await repository.claim(1, []);
     expect(fresh.attempts).toBe(stale.attempts + 1);
     const { Outcomes } = await import('../src/jobs/worker/outcomes.js');
-    const late = new Outcomes();
+    const late = new Outcomes(new Set(['life']));
     late.failed.push({ id, attempts: stale.attempts, provider: 'log', error: 'stale answer' });
     await repository.finalise(late);
     expect(await row(id)).toMatchObject({ status: 'processing', error: expect.not.stringContaining('stale') });
-    const current = new Outcomes();
+    const current = new Outcomes(new Set(['life']));
     current.sent.push({ id, attempts: fresh.attempts, provider: 'log', providerMessageId: 'm1' });
     await repository.finalise(current);
     expect(await row(id)).toMatchObject({ status: 'sent', provider_message_id: 'm1' });

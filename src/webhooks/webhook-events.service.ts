@@ -105,7 +105,7 @@ export class WebhookEvents implements OnModuleInit {
    * Whether any of these projects has an enabled endpoint for any of these types, from the
    * cache the enqueue path already asks: a drain with no job-webhook endpoint then sends no
    * statement per batch (it sent 1 000 ids for the database to find no endpoint). The emit's own
-   * SQL still decides per project which deliveries to queue. Unknown projects: ask the database.
+   * SQL still decides per project which deliveries to queue.
    *
    * The price, as for job.queued: an endpoint created or enabled through another replica counts
    * here once its signal arrives (milliseconds; SUBSCRIPTION_CACHE_MS if a signal is lost or
@@ -113,7 +113,6 @@ export class WebhookEvents implements OnModuleInit {
    * before the endpoint's commit never did.
    */
   private async anyoneWants(projectIds: ReadonlySet<string>, types: ReadonlySet<string>): Promise<boolean> {
-    if (projectIds.size === 0) return true;
     const asks = [...projectIds].flatMap((projectId) => [...types].map((type) => this.subscriptions.wants(projectId, type)));
     return (await Promise.all(asks)).some(Boolean);
   }

@@ -14,18 +14,22 @@ export function describeValidationErrors(errors: ValidationError[], parent = '')
       if (rule === 'whitelistValidation') {
         lines.push(`${path} is not a field this route accepts; remove it (the fields are listed at /docs)`);
       } else {
-        if (message.startsWith(`${error.property}[`)) {
-          // A validator that names the element itself (e.g. `subscribers[2] must be a string`).
-          lines.push(`${path}${message.slice(error.property.length)}`);
-        } else {
-          const text = message.startsWith(`${error.property} `) ? message.slice(error.property.length + 1) : message;
-          lines.push(`${path} ${text}`);
-        }
+        lines.push(`${path}${afterProperty(error.property, message)}`);
       }
     }
     if (error.children?.length) lines.push(...describeValidationErrors(error.children, path));
   }
   return lines;
+}
+
+/**
+ * A message without its leading property name, ready to follow the full path: "name must be a
+ * string" → " must be a string"; "subscribers[2] must be …" (a validator naming the element)
+ * → "[2] must be …"; a message that does not start with the name gets a space before it.
+ */
+function afterProperty(property: string, message: string): string {
+  const rest = message.startsWith(property) ? message.slice(property.length) : '';
+  return rest.startsWith(' ') || rest.startsWith('[') ? rest : ` ${message}`;
 }
 
 /**

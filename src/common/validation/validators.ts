@@ -64,8 +64,6 @@ export const IsChannelList = (options?: ValidationOptions) =>
     options,
   );
 
-/** Header names per RFC 5322 (printable, no colon or space). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,76}$/;
 /**
  * A class-validator decorator from a function that says what is wrong with a value (undefined
  * when nothing is). The message is the field's name, then the problem: "tags must be …", or,
@@ -88,6 +86,8 @@ export const validatedBy =
       options,
     );
 
+/** Header names per RFC 5322 (printable, no colon or space). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,76}$/;
 /**
  * Headers a caller may not set: they would redirect the message, forge its sender or break
  * the signature. List-Unsubscribe is allowed (RFC 8058 lets a caller bring its own).

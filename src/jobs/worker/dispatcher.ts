@@ -66,8 +66,7 @@ export class Dispatcher {
   ) {}
 
   async dispatch(jobs: ClaimedJob[], control: DispatchControl): Promise<void> {
-    const outcomes = new Outcomes();
-    outcomes.projectIds = new Set(jobs.map((j) => j.projectId));
+    const outcomes = new Outcomes(new Set(jobs.map((j) => j.projectId)));
     const flusher = new Flusher(this.repository, this.events, this.logger);
     const refusals: Refusal[] = [];
     try {
@@ -90,7 +89,7 @@ export class Dispatcher {
 
   /** Screens the batch and cuts it into provider calls; jobs settled without a call go straight to outcomes. */
   private async plan(jobs: ClaimedJob[], outcomes: Outcomes): Promise<Chunk[]> {
-    const projectIds = [...new Set(jobs.map((j) => j.projectId))];
+    const projectIds = [...outcomes.projectIds];
     // Built once: screened here and asked for each job's verdict below (index i is jobs[i]).
     const screened = jobs.map((j) => ({
       id: j.id,

@@ -16,12 +16,13 @@ export class Outcomes {
    * listens here for new messages.
    */
   inbox: { id: string; attempts: number; provider: string; projectId: string; message: InboxDraft }[] = [];
+
   /**
-   * The projects of the claimed batch these outcomes belong to, so that a listener can ask a
-   * per-project question once (e.g. "does anyone want job webhooks?") instead of per job.
-   * Empty when unknown: listeners then treat every project as possibly interested.
+   * @param projectIds the projects of the claimed batch these outcomes belong to, so that a
+   * listener can ask a per-project question once (e.g. "does anyone want job webhooks?")
+   * instead of per job.
    */
-  projectIds: ReadonlySet<string> = new Set();
+  constructor(readonly projectIds: ReadonlySet<string>) {}
 
   /**
    * The one retry-or-fail rule for a failure worth another attempt: retried after the backoff
@@ -43,8 +44,7 @@ export class Outcomes {
 
   /** Takes everything collected so far, leaving this empty. */
   drain(): Outcomes {
-    const taken = new Outcomes();
-    taken.projectIds = this.projectIds;
+    const taken = new Outcomes(this.projectIds);
     for (const key of ['sent', 'skipped', 'retry', 'failed', 'requeue', 'inbox'] as const) {
       (taken[key] as unknown[]) = this[key];
       (this[key] as unknown[]) = [];
