@@ -12,11 +12,10 @@
 // The drain also reports the whole PostgreSQL cluster (autovacuum, WAL writer, checkpointer, and
 // children that exited, through the postmaster's cutime) and the whole machine (/proc/stat).
 import { readdirSync, readFileSync } from 'node:fs';
-import { drainWorkerEnv } from './drain.mjs';
-import { ADMIN_KEY, api, arg, createBenchDatabase, ensureBuilt, flag, fmt, machine, startNotifyd } from './lib.mjs';
+import { benchEnv, createBenchProject, drainWorkerEnv, enqueueThroughApi } from './drain.mjs';
+import { arg, createBenchDatabase, ensureBuilt, flag, fmt, machine, startNotifyd } from './lib.mjs';
 
 const JOBS = Number(arg('jobs', 100_000));
-const CALL = 5_000;
 const WORKER_BATCH = arg('worker-batch', '1000');
 const WORKER_ENV = JSON.parse(arg('worker-env', '{}'));
 const CLOCK_TICKS_PER_SEC = 100; // USER_HZ on Linux
@@ -78,20 +77,13 @@ const backends = async () =>
 /** CPU used since `start` (pid → ms at start; pids that appeared later started at 0). */
 const usedSince = (start) => [...start].reduce((sum, [pid, at]) => sum + cpuMs(pid) - at, 0);
 
-const common = { DATABASE_URL: db.url, EMAIL_PROVIDER: 'log', EMAIL_FROM: 'bench@example.invalid', DATABASE_MAX_CONNECTIONS: '20' };
+const common = benchEnv(db.url);
 const apiProc = await startNotifyd({ ...common, NOTIFYD_ROLE: 'api' });
 try {
-  const { project } = await api(apiProc.url, '/v1/admin/projects', ADMIN_KEY, { id: 'bench', name: 'Bench', rate_limit_per_min: 10_000_000 });
-  await db.pool.query(`INSERT INTO subscribers (project_id, id, email) SELECT 'bench', 'u' || g, 'u' || g || '@example.invalid' FROM generate_series(1, $1) g`, [JOBS]);
-
+  const project = await createBenchProject(db, apiProc.url, JOBS);
   const enqueueBackends = new Map((await backends()).map((pid) => [pid, cpuMs(pid)]));
   const apiAtStart = cpuMs(apiProc.pid);
-  const enqueueStart = performance.now();
-  for (let from = 1; from <= JOBS; from += CALL) {
-    const ids = Array.from({ length: Math.min(CALL, JOBS - from + 1) }, (_, i) => `u${from + i}`);
-    await api(apiProc.url, '/v1/batch', project.api_key, { channel: 'email', subscribers: ids, subject: 'bench', body: 'x', scheduled_at: '2030-01-01T00:00:00Z' });
-  }
-  const enqueueSeconds = (performance.now() - enqueueStart) / 1000;
+  const enqueueSeconds = await enqueueThroughApi(apiProc.url, project.api_key, JOBS);
   for (const pid of await backends()) if (!enqueueBackends.has(pid)) enqueueBackends.set(pid, 0);
   console.log(
     `enqueue: ${fmt(JOBS / enqueueSeconds)} jobs/s | CPU per job: api process ${fmt(((cpuMs(apiProc.pid) - apiAtStart) * 1000) / JOBS, 1)} µs, ` +

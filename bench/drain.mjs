@@ -25,6 +25,26 @@ export const drainWorkerEnv = (batchMax, workerBatch) => ({
   EMAIL_RATE_PER_SEC: '0',
 });
 
+/** The environment every process of the protocol shares (the bench database, the `log` email connector). */
+export const benchEnv = (databaseUrl) => ({ DATABASE_URL: databaseUrl, EMAIL_PROVIDER: 'log', EMAIL_FROM: 'bench@example.invalid', DATABASE_MAX_CONNECTIONS: '20' });
+
+/** The bench project (no inbound rate limit) and `jobs` subscribers u1…uN, each with an email. */
+export async function createBenchProject(db, apiUrl, jobs) {
+  const { project } = await api(apiUrl, '/v1/admin/projects', ADMIN_KEY, { id: 'bench', name: 'Bench', rate_limit_per_min: 10_000_000 });
+  await db.pool.query(`INSERT INTO subscribers (project_id, id, email) SELECT 'bench', 'u' || g, 'u' || g || '@example.invalid' FROM generate_series(1, $1) g`, [jobs]);
+  return project;
+}
+
+/** Step 1 of the protocol: one email job per subscriber through POST /v1/batch in calls of CALL, due at `at`; returns the seconds it took. */
+export async function enqueueThroughApi(apiUrl, apiKey, jobs, at = RELEASE_AT) {
+  const started = performance.now();
+  for (let from = 1; from <= jobs; from += CALL) {
+    const ids = Array.from({ length: Math.min(CALL, jobs - from + 1) }, (_, i) => `u${from + i}`);
+    await api(apiUrl, '/v1/batch', apiKey, { channel: 'email', subscribers: ids, subject: 'bench', body: 'x', scheduled_at: at });
+  }
+  return (performance.now() - started) / 1000;
+}
+
 /**
  * One drain: JOBS through POST /v1/batch, released together, drained by one worker whose
  * connector takes `batchMax` messages per call. `backlog` more pending jobs, due later, stay
@@ -32,19 +52,12 @@ export const drainWorkerEnv = (batchMax, workerBatch) => ({
  */
 export async function runDrain(batchMax, JOBS = DEFAULT_JOBS, { backlog = 0, afterDrain } = {}) {
   const db = await createBenchDatabase();
-  const common = { DATABASE_URL: db.url, EMAIL_PROVIDER: 'log', EMAIL_FROM: 'bench@example.invalid', DATABASE_MAX_CONNECTIONS: '20' };
+  const common = benchEnv(db.url);
   const apiProc = await startNotifyd({ ...common, NOTIFYD_ROLE: 'api' });
   try {
-    const { project } = await api(apiProc.url, '/v1/admin/projects', ADMIN_KEY, { id: 'bench', name: 'Bench', rate_limit_per_min: 10_000_000 });
-    await db.pool.query(`INSERT INTO subscribers (project_id, id, email) SELECT 'bench', 'u' || g, 'u' || g || '@example.invalid' FROM generate_series(1, $1) g`, [JOBS]);
-
+    const project = await createBenchProject(db, apiProc.url, JOBS);
     // 1. Enqueue through the API, in the future so that nothing drains yet.
-    const enqueueStart = performance.now();
-    for (let from = 1; from <= JOBS; from += CALL) {
-      const ids = Array.from({ length: Math.min(CALL, JOBS - from + 1) }, (_, i) => `u${from + i}`);
-      await api(apiProc.url, '/v1/batch', project.api_key, { channel: 'email', subscribers: ids, subject: 'bench', body: 'x', scheduled_at: RELEASE_AT });
-    }
-    const enqueueSeconds = (performance.now() - enqueueStart) / 1000;
+    const enqueueSeconds = await enqueueThroughApi(apiProc.url, project.api_key, JOBS);
     if (backlog > 0) {
       await db.pool.query(
         `INSERT INTO jobs (project_id, channel, subscriber_id, recipient, payload, priority, scheduled_at, run_at)
