@@ -145,11 +145,7 @@ export class GovernanceService {
    */
   async suppressedTargets(projectId: string, marketing: boolean, targets: readonly { channel: Channel; recipient: string }[]): Promise<(string | null)[]> {
     if (targets.length === 0) return [];
-    const found = await this.suppressions.activeForProject(
-      projectId,
-      targets.map((t) => t.channel),
-      targets.map((t) => lookupAddress(t.channel, t.recipient)),
-    );
+    const found = await this.suppressions.activeForProject(projectId, targets);
     return suppressionReasons(found, projectId, marketing, targets);
   }
 
