@@ -1,15 +1,18 @@
 import { Db } from '../src/database/db.js';
 import { PreferencesRepository } from '../src/governance/preferences/preferences.repository.js';
+import { PreferencesService } from '../src/governance/preferences/preferences.service.js';
 import * as preferenceSql from '../src/governance/preferences/sql/preferences.sql.js';
 import * as suppressionSql from '../src/governance/suppressions/sql/suppressions.sql.js';
 import { SuppressionsRepository } from '../src/governance/suppressions/suppressions.repository.js';
+import { SuppressionsService } from '../src/governance/suppressions/suppressions.service.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 /**
  * The lookups behind enqueue and the worker's prefetch have a one-project statement (the
  * project sent once) beside the general one (a project per key). For the same keys both must
  * find the same rows, and a key of another project must never match; the repositories must
- * pick the one-project statement only when every key is of one project.
+ * pick the one-project statement only when every key is of one project. The services ask first
+ * which projects hold any rule at all and look up only those projects' keys.
  */
 describe('enqueue lookups: the one-project and the general statements', () => {
   let t: TestApp;
@@ -20,7 +23,14 @@ describe('enqueue lookups: the one-project and the general statements', () => {
     t = await startTestApp();
     db = t.notifyd.app.get(Db);
     // Record which lookup statement the repositories send (the app's other work shares this Db).
-    const lookups = new Set([preferenceSql.LIST_FOR_SUBSCRIBERS, preferenceSql.LIST_FOR_PROJECT_SUBSCRIBERS, suppressionSql.ACTIVE_FOR_KEYS, suppressionSql.ACTIVE_FOR_PROJECT_KEYS]);
+    const lookups = new Set([
+      preferenceSql.LIST_FOR_SUBSCRIBERS,
+      preferenceSql.LIST_FOR_PROJECT_SUBSCRIBERS,
+      preferenceSql.PROJECTS_WITH_PREFERENCES,
+      suppressionSql.ACTIVE_FOR_KEYS,
+      suppressionSql.ACTIVE_FOR_PROJECT_KEYS,
+      suppressionSql.PROJECTS_WITH_ACTIVE,
+    ]);
     const rows = db.rows.bind(db);
     db.rows = ((sql: string, params?: unknown[], runner?: Parameters<Db['rows']>[2]) => {
       if (lookups.has(sql)) ran.push(sql);
@@ -28,9 +38,10 @@ describe('enqueue lookups: the one-project and the general statements', () => {
     }) as Db['rows'];
     await t.createProject('north');
     await t.createProject('south');
+    await t.createProject('west');
     await t.db.sql(`
       INSERT INTO subscribers (project_id, id, email)
-      SELECT p, 'u' || g, 'u' || g || '@' || p || '.example' FROM unnest(ARRAY['north','south']) p, generate_series(1, 40) g`);
+      SELECT p, 'u' || g, 'u' || g || '@' || p || '.example' FROM unnest(ARRAY['north','south','west']) p, generate_series(1, 40) g`);
     // Opt-outs for u1–u10 in north only; suppressions of u1–u5's north address in north only.
     await t.db.sql(`
       INSERT INTO subscriber_preferences (project_id, subscriber_id, channel, scope_kind, scope, enabled)
@@ -42,6 +53,10 @@ describe('enqueue lookups: the one-project and the general statements', () => {
     await t.db.sql(`
       INSERT INTO suppressions (project_id, channel, address, reason, scope, source, released_at)
       VALUES ('north', 'email', 'u6@north.example', 'bounce', 'all', 'manual', now())`);
+    // west: only a released suppression, so nothing active.
+    await t.db.sql(`
+      INSERT INTO suppressions (project_id, channel, address, reason, scope, source, released_at)
+      VALUES ('west', 'email', 'u1@west.example', 'bounce', 'all', 'manual', now())`);
   });
   afterAll(() => t.close());
   beforeEach(() => (ran = []));
@@ -86,5 +101,46 @@ describe('enqueue lookups: the one-project and the general statements', () => {
     const mixed = await repo.activeFor([...northKeys.slice(0, 2), northKeys[5], ...northKeys.slice(2, 5).map((k) => ({ ...k, projectId: 'south' }))]);
     expect(sorted(mixed, (r) => `${r.projectId}/${r.address}`)).toEqual(['north/u1@north.example', 'north/u2@north.example']);
     expect(ran).toEqual([suppressionSql.ACTIVE_FOR_PROJECT_KEYS, suppressionSql.ACTIVE_FOR_KEYS]);
+  });
+
+  it('which projects hold any rule: only north, whatever else is asked (a released suppression is none)', async () => {
+    const asked = ['south', 'north', 'west', 'nowhere'];
+    expect(await t.notifyd.app.get(SuppressionsRepository).projectsWithActive(asked)).toEqual(new Set(['north']));
+    expect(await t.notifyd.app.get(PreferencesRepository).projectsWithPreferences(asked)).toEqual(new Set(['north']));
+    expect(await t.notifyd.app.get(SuppressionsRepository).projectsWithActive([])).toEqual(new Set());
+  });
+
+  it('suppressions: a project with no active suppression is answered without sending its keys', async () => {
+    const service = t.notifyd.app.get(SuppressionsService);
+    const keys = (projectId: string) => ids(8).map((id) => ({ projectId, channel: 'email' as const, address: `${id}@north.example` }));
+    expect(await service.activeFor(keys('west'))).toEqual(new Map());
+    expect(await service.activeForProject('south', keys('south').map((k) => ({ channel: k.channel, recipient: k.address })))).toEqual(new Map());
+    expect(ran).toEqual([suppressionSql.PROJECTS_WITH_ACTIVE, suppressionSql.PROJECTS_WITH_ACTIVE]);
+
+    // Mixed projects: only north's keys are looked up (so the one-project statement), and found.
+    ran = [];
+    const found = await service.activeFor([...keys('south'), ...keys('north'), ...keys('west')]);
+    expect([...found.values()].map((r) => `${r.projectId}/${r.address}`).sort()).toEqual(ids(5).map((id) => `north/${id}@north.example`).sort());
+    expect(ran).toEqual([suppressionSql.PROJECTS_WITH_ACTIVE, suppressionSql.ACTIVE_FOR_PROJECT_KEYS]);
+    // The batch path's lookup still finds north's suppressions (normalising the case of the address).
+    const batch = await service.activeForProject('north', [{ channel: 'email', recipient: 'U2@North.example' }, { channel: 'email', recipient: 'u9@north.example' }]);
+    expect([...batch.values()].map((r) => r.address)).toEqual(['u2@north.example']);
+  });
+
+  it('preferences: a project where nobody has stored one is answered without sending its subscriber ids', async () => {
+    const service = t.notifyd.app.get(PreferencesService);
+    expect(await service.forProjectSubscribers('south', ids(20))).toEqual(new Map());
+    expect(await service.forSubscribers(ids(20).map((subscriberId) => ({ projectId: 'west', subscriberId })))).toEqual(new Map());
+    expect(ran).toEqual([preferenceSql.PROJECTS_WITH_PREFERENCES, preferenceSql.PROJECTS_WITH_PREFERENCES]);
+
+    ran = [];
+    const mixed = await service.forSubscribers([
+      ...ids(20).map((subscriberId) => ({ projectId: 'south', subscriberId })),
+      ...ids(12).map((subscriberId) => ({ projectId: 'north', subscriberId })),
+    ]);
+    expect([...mixed.keys()].map((k) => k.replace('\n', '/')).sort()).toEqual(ids(10).map((id) => `north/${id}`).sort());
+    expect(ran).toEqual([preferenceSql.PROJECTS_WITH_PREFERENCES, preferenceSql.LIST_FOR_PROJECT_SUBSCRIBERS]);
+    const oneProject = await service.forProjectSubscribers('north', ids(12));
+    expect([...oneProject.keys()].sort()).toEqual(ids(10).sort());
   });
 });

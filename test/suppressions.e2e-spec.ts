@@ -251,14 +251,17 @@ describe('suppressions', () => {
     it('when no lookup works at all, jobs go back to the queue unsent with their attempt given back', async () => {
       const repo = t.notifyd.app.get(SuppressionsRepository);
       const id = (await api().post('/v1/send', { channel: 'sms', to: '+33600000031', body: 'x' })).body.job_ids[0];
-      const real = repo.activeFor.bind(repo);
-      repo.activeFor = async () => {
+      // Every suppression read fails: the question whether the project has any, and the lookup.
+      const real = { activeFor: repo.activeFor.bind(repo), projectsWithActive: repo.projectsWithActive.bind(repo) };
+      const unreachable = async (): Promise<never> => {
         throw new Error('database unreachable');
       };
+      repo.activeFor = unreachable;
+      repo.projectsWithActive = unreachable;
       try {
         await t.worker.drainOnce();
       } finally {
-        repo.activeFor = real;
+        Object.assign(repo, real);
       }
       const row = await job(id);
       expect(row).toMatchObject({ status: 'pending', attempts: 0 });

@@ -20,6 +20,11 @@ export class PreferencesRepository {
     return this.db.rows<PreferenceRow>(sql.LIST_FOR_SUBSCRIBER, [projectId, subscriberId]);
   }
 
+  /** The projects among these holding at least one stored preference. */
+  async projectsWithPreferences(projectIds: readonly string[]): Promise<Set<string>> {
+    return new Set((await this.db.rows<{ id: string }>(sql.PROJECTS_WITH_PREFERENCES, [projectIds])).map((r) => r.id));
+  }
+
   /** Keys must be distinct (the service dedupes them): the one-project statement returns each row once, the join once per key. */
   forSubscribers(keys: readonly { projectId: string; subscriberId: string }[]): Promise<PreferenceRow[]> {
     const projectId = keys[0]?.projectId;

@@ -77,11 +77,13 @@ export class PreferencesService {
 
   /**
    * Preferences of distinct subscribers of one project (a /v1/batch call) in one query, grouped
-   * by subscriber id; no key string per subscriber. Throws if the database does.
+   * by subscriber id; no key string per subscriber. A project where nobody has stored a
+   * preference is answered by one small query instead. Throws if the database does.
    */
   async forProjectSubscribers(projectId: string, subscriberIds: readonly string[]): Promise<Map<string, PreferenceRow[]>> {
     const grouped = new Map<string, PreferenceRow[]>();
     if (subscriberIds.length === 0) return grouped;
+    if (!(await this.repository.projectsWithPreferences([projectId])).has(projectId)) return grouped;
     for (const row of await this.repository.forProjectSubscribers(projectId, subscriberIds)) {
       const rows = grouped.get(row.subscriberId);
       if (rows) rows.push(row);
@@ -90,10 +92,16 @@ export class PreferencesService {
     return grouped;
   }
 
-  /** Preferences of many subscribers in one query, grouped by subscriberKey. Throws if the database does. */
+  /**
+   * Preferences of many subscribers, grouped by subscriberKey: first which of their projects
+   * hold any preference (one small query), then the subscribers of those projects only, in one
+   * query. Throws if the database does.
+   */
   async forSubscribers(keys: readonly { projectId: string; subscriberId: string }[]): Promise<Map<string, PreferenceRow[]>> {
-    const unique = new Map(keys.map((k) => [subscriberKey(k.projectId, k.subscriberId), k]));
     const grouped = new Map<string, PreferenceRow[]>();
+    if (keys.length === 0) return grouped;
+    const holding = await this.repository.projectsWithPreferences([...new Set(keys.map((k) => k.projectId))]);
+    const unique = new Map(keys.filter((k) => holding.has(k.projectId)).map((k) => [subscriberKey(k.projectId, k.subscriberId), k]));
     if (unique.size === 0) return grouped;
     for (const row of await this.repository.forSubscribers([...unique.values()])) {
       const key = subscriberKey(row.projectId, row.subscriberId);

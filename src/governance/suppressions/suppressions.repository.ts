@@ -80,6 +80,11 @@ export class SuppressionsRepository {
     return this.db.rows<SuppressionRow>(sql.ADMIN_LIST_ACTIVE, [projectId, limit]);
   }
 
+  /** The projects among these with at least one active suppression. */
+  async projectsWithActive(projectIds: readonly string[]): Promise<Set<string>> {
+    return new Set((await this.db.rows<{ id: string }>(sql.PROJECTS_WITH_ACTIVE, [projectIds])).map((r) => r.id));
+  }
+
   /** Keys of one project as parallel arrays (addresses normalised). */
   activeForProject(projectId: string, channels: readonly string[], addresses: readonly string[]): Promise<ActiveSuppression[]> {
     return this.db.rows<ActiveSuppression>(sql.ACTIVE_FOR_PROJECT_KEYS, [projectId, channels, addresses]);

@@ -9,6 +9,22 @@ export const LIST_FOR_SUBSCRIBER = `
    ORDER BY channel, scope_kind, scope`;
 
 /**
+ * Which of these projects hold any stored preference: one primary-key probe each. Asked before
+ * a bulk lookup, so that a project where nobody has set a preference skips sending and probing
+ * thousands of subscriber ids. Written as a LATERAL probe in index order for the reason given
+ * at PROJECTS_WITH_ACTIVE (suppressions.sql.ts): EXISTS became a sequential scan.
+ */
+export const PROJECTS_WITH_PREFERENCES = `
+  SELECT p.id
+    FROM unnest($1::text[]) AS p(id)
+   CROSS JOIN LATERAL (
+     SELECT 1 FROM subscriber_preferences sp
+      WHERE sp.project_id = p.id
+      ORDER BY sp.project_id, sp.subscriber_id
+      LIMIT 1
+   ) found`;
+
+/**
  * The preferences of many subscribers of several projects: the worker's once-per-batch
  * prefetch (one project's subscribers take LIST_FOR_PROJECT_SUBSCRIBERS). One primary-key range per distinct (project, subscriber).
  */
