@@ -1,4 +1,6 @@
+import { Db } from '../src/database/db.js';
 import { SignalsService } from '../src/database/signals/signals.service.js';
+import { TAKE_WAITED_JOBS } from '../src/jobs/wait/wait.sql.js';
 import { McpToolRegistry } from '../src/mcp/mcp-tool-registry.js';
 import { McpCallService } from '../src/mcp/server/mcp-call.service.js';
 import { permanent, RecordingConnector, RecordingConnectorModule } from './helpers/recording-connector.js';
@@ -95,14 +97,34 @@ describe('wait for an outcome', () => {
     expect(job.body).toMatchObject({ id, status: 'pending' });
   });
 
-  it('sends no job.end signal for jobs nobody waits on', async () => {
-    const res = await send({});
-    const id = res.body.job_ids[0];
-    await eventually(async () => ((await worker.db.sql(`SELECT 1 FROM jobs WHERE id = $1 AND status = 'sent'`, [id])).length ? true : undefined));
-    await tap.waitFor((p) => p === 'jobs.due:sms');
-    await worker.notifyd.app.get(SignalsService).flush();
-    await sleep(100);
-    expect(tap.matching('job.end:')).toEqual([]);
+  it('sends no job.end signal for jobs nobody waits on, and does not send their ids to look for waiters', async () => {
+    // Record the worker's take of registrations (the batch's ids) while nobody waits.
+    const db = worker.notifyd.app.get(Db);
+    const rows = db.rows.bind(db);
+    const takes: unknown[][] = [];
+    db.rows = ((sql: string, params?: unknown[], runner?: Parameters<Db['rows']>[2]) => {
+      if (sql === TAKE_WAITED_JOBS) takes.push(params ?? []);
+      return rows(sql, params, runner);
+    }) as Db['rows'];
+    // Earlier tests' requests that timed out leave registrations live until their deadline.
+    await worker.db.sql(`DELETE FROM job_waiters`);
+    try {
+      const res = await send({});
+      const id = res.body.job_ids[0];
+      await eventually(async () => ((await worker.db.sql(`SELECT 1 FROM jobs WHERE id = $1 AND status = 'sent'`, [id])).length ? true : undefined));
+      await tap.waitFor((p) => p === 'jobs.due:sms');
+      await worker.notifyd.app.get(SignalsService).flush();
+      await sleep(100);
+      expect(tap.matching('job.end:')).toEqual([]);
+      expect(takes).toEqual([]);
+
+      // With somebody waiting (on this job, or any other), the take runs and signals.
+      const waited = await send({ wait: '10s' });
+      expect(waited.body.outcomes[0]).toMatchObject({ status: 'sent', final: true });
+      expect(takes).toEqual([[[waited.body.job_ids[0]]]]);
+    } finally {
+      db.rows = rows;
+    }
   });
 
   it('refuses a bad wait with a 422 that says what to write, and keeps other projects’ jobs a 404', async () => {

@@ -6,7 +6,7 @@ import { SignalsService } from '../../database/signals/signals.service.js';
 import { DeliveryEvents } from '../worker/delivery-events.js';
 import type { Outcomes } from '../worker/outcomes.js';
 import { JOB_END_TOPIC } from './job-waiter.service.js';
-import { PURGE_EXPIRED_WAITERS, TAKE_WAITED_JOBS } from './wait.sql.js';
+import { ANYONE_WAITING, PURGE_EXPIRED_WAITERS, TAKE_WAITED_JOBS } from './wait.sql.js';
 
 const PURGE_EVERY_MS = 60_000;
 
@@ -14,7 +14,8 @@ const PURGE_EVERY_MS = 60_000;
  * The worker side of `wait`: after outcomes are written, the final ones (sent, skipped,
  * failed) that somebody waits for get a `job.end` signal, and only those: signalling every
  * job's end would put every finalise in the queue for the NOTIFY lock (seed 003). One
- * statement per finalised batch finds them; retries and re-queues are not ends.
+ * statement per finalised batch finds them, after a cheaper one that says whether anybody
+ * waits at all; retries and re-queues are not ends.
  */
 @Injectable()
 export class JobEndSignals implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
@@ -46,6 +47,7 @@ export class JobEndSignals implements OnModuleInit, OnApplicationBootstrap, OnAp
     const ended = [...outcomes.sent, ...outcomes.skipped, ...outcomes.failed].map((o) => o.id);
     if (ended.length === 0 || !this.config.signals.enabled) return;
     try {
+      if (!(await this.db.one<{ waiting: boolean }>(ANYONE_WAITING))?.waiting) return;
       const waited = await this.db.rows<{ jobId: string }>(TAKE_WAITED_JOBS, [ended]);
       for (const { jobId } of waited) this.signals.send(JOB_END_TOPIC, jobId);
     } catch (err) {

@@ -16,6 +16,15 @@ export const TAKE_WAITED_JOBS = `
   WITH ended AS (DELETE FROM job_waiters WHERE job_id = ANY($1::uuid[]) RETURNING job_id, until)
   SELECT job_id AS "jobId" FROM ended WHERE until > now()`;
 
+/**
+ * Whether anybody still waits for any job: asked before TAKE_WAITED_JOBS, which carries the
+ * ids of a whole finalised batch (1 000 uuids parsed at bind) to find nothing in the common
+ * case. Asked after the outcomes are written, like the take itself, so the protocol of
+ * JobWaiter holds: a registration this read does not see committed after it, and its waiter's
+ * first read then sees the outcome. A sequential scan of a table of live registrations only.
+ */
+export const ANYONE_WAITING = `SELECT EXISTS (SELECT 1 FROM job_waiters WHERE until > now()) AS waiting`;
+
 /** Registrations whose waiter gave up and whose job has not ended since (or never will). */
 export const PURGE_EXPIRED_WAITERS = `DELETE FROM job_waiters WHERE until < now() - interval '1 minute'`;
 
