@@ -137,8 +137,13 @@ export class SuppressionsService {
     return new Map(rows.map((r) => [suppressionKey(r), r]));
   }
 
-  /** The active suppression of one recipient, looked up in a map from activeFor or activeForProject. */
+  /**
+   * The active suppression of one recipient, looked up in a map from activeFor or
+   * activeForProject. An empty map (no project of the batch has a suppression) answers without
+   * normalising the address: the worker asks once per job.
+   */
   static match(found: Map<string, ActiveSuppression>, k: SuppressionKey): ActiveSuppression | undefined {
+    if (found.size === 0) return undefined;
     return found.get(suppressionKey({ projectId: k.projectId, channel: k.channel, address: lookupAddress(k.channel, k.address) }));
   }
 }
