@@ -1,27 +1,46 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { PoolClient } from 'pg';
 import { DataSource, QueryFailedError, type QueryRunner } from 'typeorm';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
 import { prepareParams } from './pg-array.js';
+import type { PreparedSql } from './prepared-sql.js';
+
+/** A statement: SQL text, or a PreparedSql the worker keeps prepared per connection. */
+export type Sql = string | PreparedSql;
 
 /**
  * Raw SQL through TypeORM's query runners, with one result shape. (`DataSource.query` returns
  * rows for SELECT/INSERT but `[rows, count]` for UPDATE/DELETE; these helpers always give rows.)
  * Pass a runner to stay inside a transaction.
+ *
+ * A PreparedSql runs as a named statement on the runner's node-postgres connection (TypeORM's
+ * query() cannot name one), so PostgreSQL plans it once per connection; with
+ * DATABASE_PREPARED_STATEMENTS=false (a pooler that cannot keep prepared statements) it runs as
+ * plain text like any other statement. Errors are QueryFailedErrors either way.
  */
 @Injectable()
 export class Db {
-  constructor(readonly dataSource: DataSource) {}
+  private readonly prepare: boolean;
 
-  async rows<T>(sql: string, params: unknown[] = [], runner?: QueryRunner): Promise<T[]> {
+  constructor(
+    readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.prepare = config.database.preparedStatements;
+  }
+
+  async rows<T>(sql: Sql, params: unknown[] = [], runner?: QueryRunner): Promise<T[]> {
     const result = await this.run(sql, params, runner);
     return (result.records ?? []) as T[];
   }
 
-  async one<T>(sql: string, params: unknown[] = [], runner?: QueryRunner): Promise<T | undefined> {
+  async one<T>(sql: Sql, params: unknown[] = [], runner?: QueryRunner): Promise<T | undefined> {
     return (await this.rows<T>(sql, params, runner))[0];
   }
 
   /** Runs a statement and returns the number of rows it touched. */
-  async exec(sql: string, params: unknown[] = [], runner?: QueryRunner): Promise<number> {
+  async exec(sql: Sql, params: unknown[] = [], runner?: QueryRunner): Promise<number> {
     const result = await this.run(sql, params, runner);
     return result.affected ?? 0;
   }
@@ -43,10 +62,19 @@ export class Db {
     }
   }
 
-  private async run(sql: string, params: unknown[], runner?: QueryRunner) {
+  private async run(sql: Sql, params: unknown[], runner?: QueryRunner): Promise<{ records?: unknown[]; affected?: number }> {
     const own = runner ?? this.dataSource.createQueryRunner();
+    const values = prepareParams(params);
     try {
-      return (await own.query(sql, prepareParams(params), true)) as { records?: unknown[]; affected?: number };
+      if (typeof sql === 'string') return (await own.query(sql, values, true)) as { records?: unknown[]; affected?: number };
+      if (!this.prepare) return (await own.query(sql.text, values, true)) as { records?: unknown[]; affected?: number };
+      const client = (await own.connect()) as PoolClient;
+      try {
+        const result = await client.query({ name: sql.name, text: sql.text, values });
+        return { records: result.rows, affected: result.rowCount ?? 0 };
+      } catch (err) {
+        throw new QueryFailedError(sql.text, values, err as Error);
+      }
     } finally {
       if (!runner) await own.release();
     }

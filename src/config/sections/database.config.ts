@@ -14,6 +14,12 @@ export const databaseSection = defineSection(
     DATABASE_STATEMENT_TIMEOUT_MS: envInt({ default: 30_000, min: 0, max: 3_600_000 }),
     /** false: migrations run only through `notifyd migrate`; readiness fails while any is pending. */
     NOTIFYD_MIGRATE_ON_BOOT: envBool(true),
+    /**
+     * true: the worker's claim and finalise statements are named prepared statements (planned
+     * once per connection). false behind a pooler that cannot keep them (PgBouncer in
+     * transaction mode before 1.21, or without max_prepared_statements).
+     */
+    DATABASE_PREPARED_STATEMENTS: envBool(true),
   },
   (env) => ({
     url: env.DATABASE_URL,
@@ -21,6 +27,7 @@ export const databaseSection = defineSection(
     dataDir: env.NOTIFYD_DATA_DIR ?? './.notifyd',
     statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
     migrateOnBoot: env.NOTIFYD_MIGRATE_ON_BOOT,
+    preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
   }),
 );
 
