@@ -1,3 +1,5 @@
+import { preparedSql } from '../database/prepared-sql.js';
+
 /** Columns mapped to ProjectRow, shared by every read. */
 const PROJECT_COLUMNS = `
   id, name, channels, settings, from_email AS "fromEmail", from_name AS "fromName",
@@ -65,4 +67,4 @@ export const ENSURE_PROJECT = `
   ON CONFLICT (id) DO NOTHING`;
 
 /** Sender identities of the projects in a claimed batch (one probe of the primary key). */
-export const FIND_SENDERS = `SELECT id, from_email AS "fromEmail", from_name AS "fromName" FROM projects WHERE id = ANY($1::text[])`;
+export const FIND_SENDERS = preparedSql('notifyd_find_senders', `SELECT id, from_email AS "fromEmail", from_name AS "fromName" FROM projects WHERE id = ANY($1::text[])`);

@@ -1,3 +1,5 @@
+import { preparedSql } from '../../database/prepared-sql.js';
+
 /**
  * Registers waiters for jobs ($1 ids) for $2 seconds; a job already awaited keeps the later
  * deadline. Primary key job_waiters_pkey; the table is UNLOGGED (no WAL, no commit flush).
@@ -23,7 +25,7 @@ export const TAKE_WAITED_JOBS = `
  * JobWaiter holds: a registration this read does not see committed after it, and its waiter's
  * first read then sees the outcome. A sequential scan of a table of live registrations only.
  */
-export const ANYONE_WAITING = `SELECT EXISTS (SELECT 1 FROM job_waiters WHERE until > now()) AS waiting`;
+export const ANYONE_WAITING = preparedSql('notifyd_anyone_waiting', `SELECT EXISTS (SELECT 1 FROM job_waiters WHERE until > now()) AS waiting`);
 
 /** Registrations whose waiter gave up and whose job has not ended since (or never will). */
 export const PURGE_EXPIRED_WAITERS = `DELETE FROM job_waiters WHERE until < now() - interval '1 minute'`;

@@ -1,3 +1,5 @@
+import { preparedSql } from '../../database/prepared-sql.js';
+
 const COLUMNS = `project_id AS "projectId", channel, provider, settings, secrets, key_id AS "keyId", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** Create or replace a project's provider for a channel. Primary key. */
@@ -16,7 +18,7 @@ export const GET_PROJECT_PROVIDER = `SELECT ${COLUMNS} FROM project_providers WH
 export const LIST_PROJECT_PROVIDERS = `SELECT ${COLUMNS} FROM project_providers WHERE project_id = $1 ORDER BY channel`;
 
 /** The providers of the projects in a claimed batch (one read per batch). Primary key prefix. */
-export const PROJECT_PROVIDERS_FOR = `SELECT ${COLUMNS} FROM project_providers WHERE project_id = ANY($1::text[])`;
+export const PROJECT_PROVIDERS_FOR = preparedSql('notifyd_project_providers_for', `SELECT ${COLUMNS} FROM project_providers WHERE project_id = ANY($1::text[])`);
 
 /** Remove a project's provider for a channel; its jobs go back to the instance's provider. */
 export const DELETE_PROJECT_PROVIDER = `DELETE FROM project_providers WHERE project_id = $1 AND channel = $2 RETURNING project_id`;

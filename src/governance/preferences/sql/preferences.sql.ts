@@ -1,3 +1,5 @@
+import { preparedSql } from '../../../database/prepared-sql.js';
+
 const PREFERENCE_COLUMNS = `
   project_id AS "projectId", subscriber_id AS "subscriberId", channel, scope_kind AS "scopeKind", scope, enabled,
   updated_at AS "updatedAt"`;
@@ -14,7 +16,7 @@ export const LIST_FOR_SUBSCRIBER = `
  * thousands of subscriber ids. Written as a LATERAL probe in index order for the reason given
  * at PROJECTS_WITH_ACTIVE (suppressions.sql.ts): EXISTS became a sequential scan.
  */
-export const PROJECTS_WITH_PREFERENCES = `
+export const PROJECTS_WITH_PREFERENCES = preparedSql('notifyd_projects_with_preferences', `
   SELECT p.id
     FROM unnest($1::text[]) AS p(id)
    CROSS JOIN LATERAL (
@@ -22,7 +24,7 @@ export const PROJECTS_WITH_PREFERENCES = `
       WHERE sp.project_id = p.id
       ORDER BY sp.project_id, sp.subscriber_id
       LIMIT 1
-   ) found`;
+   ) found`);
 
 /**
  * The preferences of many subscribers of several projects: the worker's once-per-batch

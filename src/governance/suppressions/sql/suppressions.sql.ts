@@ -1,3 +1,5 @@
+import { preparedSql } from '../../../database/prepared-sql.js';
+
 export const SUPPRESSION_COLUMNS = `
   id, project_id AS "projectId", channel, address, scope, reason, source, detail, evidence,
   source_job_id AS "sourceJobId", provider_event_id AS "providerEventId", created_at AS "createdAt",
@@ -72,7 +74,7 @@ export const LIST_SUPPRESSIONS = `
  * statistics say every row matches any project, and the planner turned EXISTS into a
  * sequential scan of the whole list (12 ms at 50 000 rows, against 0.1 ms for the probe).
  */
-export const PROJECTS_WITH_ACTIVE = `
+export const PROJECTS_WITH_ACTIVE = preparedSql('notifyd_projects_with_suppressions', `
   SELECT p.id
     FROM unnest($1::text[]) AS p(id)
    CROSS JOIN LATERAL (
@@ -80,7 +82,7 @@ export const PROJECTS_WITH_ACTIVE = `
       WHERE s.project_id = p.id AND s.released_at IS NULL
       ORDER BY s.project_id, s.channel, s.address
       LIMIT 1
-   ) found`;
+   ) found`);
 
 /**
  * Which of many (project, channel, address) keys are suppressed now: the worker's once-per-batch
