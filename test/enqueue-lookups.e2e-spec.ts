@@ -1,4 +1,4 @@
-import { Db } from '../src/database/db.js';
+import { Db, type Sql } from '../src/database/db.js';
 import { PreferencesRepository } from '../src/governance/preferences/preferences.repository.js';
 import { PreferencesService } from '../src/governance/preferences/preferences.service.js';
 import * as preferenceSql from '../src/governance/preferences/sql/preferences.sql.js';
@@ -18,12 +18,12 @@ describe('enqueue lookups: the one-project and the general statements', () => {
   let t: TestApp;
   let db: Db;
   /** The SQL text of every statement the repositories ran since the last reset. */
-  let ran: string[] = [];
+  let ran: Sql[] = [];
   beforeAll(async () => {
     t = await startTestApp();
     db = t.notifyd.app.get(Db);
     // Record which lookup statement the repositories send (the app's other work shares this Db).
-    const lookups = new Set([
+    const lookups = new Set<Sql>([
       preferenceSql.LIST_FOR_SUBSCRIBERS,
       preferenceSql.LIST_FOR_PROJECT_SUBSCRIBERS,
       preferenceSql.PROJECTS_WITH_PREFERENCES,
@@ -32,16 +32,17 @@ describe('enqueue lookups: the one-project and the general statements', () => {
       suppressionSql.PROJECTS_WITH_ACTIVE,
     ]);
     const rows = db.rows.bind(db);
-    db.rows = ((sql: string, params?: unknown[], runner?: Parameters<Db['rows']>[2]) => {
+    db.rows = ((sql: Sql, params?: unknown[], runner?: Parameters<Db['rows']>[2]) => {
       if (lookups.has(sql)) ran.push(sql);
       return rows(sql, params, runner);
     }) as Db['rows'];
     await t.createProject('north');
     await t.createProject('south');
     await t.createProject('west');
+    await t.createProject('east');
     await t.db.sql(`
       INSERT INTO subscribers (project_id, id, email)
-      SELECT p, 'u' || g, 'u' || g || '@' || p || '.example' FROM unnest(ARRAY['north','south','west']) p, generate_series(1, 40) g`);
+      SELECT p, 'u' || g, 'u' || g || '@' || p || '.example' FROM unnest(ARRAY['north','south','west','east']) p, generate_series(1, 40) g`);
     // Opt-outs for u1–u10 in north only; suppressions of u1–u5's north address in north only.
     await t.db.sql(`
       INSERT INTO subscriber_preferences (project_id, subscriber_id, channel, scope_kind, scope, enabled)
@@ -53,10 +54,12 @@ describe('enqueue lookups: the one-project and the general statements', () => {
     await t.db.sql(`
       INSERT INTO suppressions (project_id, channel, address, reason, scope, source, released_at)
       VALUES ('north', 'email', 'u6@north.example', 'bounce', 'all', 'manual', now())`);
-    // west: only a released suppression, so nothing active.
+    // west: only a released suppression, so nothing active. east: one of each, for u1.
     await t.db.sql(`
       INSERT INTO suppressions (project_id, channel, address, reason, scope, source, released_at)
       VALUES ('west', 'email', 'u1@west.example', 'bounce', 'all', 'manual', now())`);
+    await t.db.sql(`INSERT INTO suppressions (project_id, channel, address, reason, scope, source) VALUES ('east', 'email', 'u1@east.example', 'bounce', 'all', 'manual')`);
+    await t.db.sql(`INSERT INTO subscriber_preferences (project_id, subscriber_id, channel, scope_kind, scope, enabled) VALUES ('east', 'u1', 'email', 'all', '', false)`);
   });
   afterAll(() => t.close());
   beforeEach(() => (ran = []));
@@ -107,6 +110,7 @@ describe('enqueue lookups: the one-project and the general statements', () => {
     const asked = ['south', 'north', 'west', 'nowhere'];
     expect(await t.notifyd.app.get(SuppressionsRepository).projectsWithActive(asked)).toEqual(new Set(['north']));
     expect(await t.notifyd.app.get(PreferencesRepository).projectsWithPreferences(asked)).toEqual(new Set(['north']));
+    expect(await t.notifyd.app.get(SuppressionsRepository).projectsWithActive([...asked, 'east'])).toEqual(new Set(['north', 'east']));
     expect(await t.notifyd.app.get(SuppressionsRepository).projectsWithActive([])).toEqual(new Set());
   });
 
@@ -125,6 +129,18 @@ describe('enqueue lookups: the one-project and the general statements', () => {
     // The batch path's lookup still finds north's suppressions (normalising the case of the address).
     const batch = await service.activeForProject('north', [{ channel: 'email', recipient: 'U2@North.example' }, { channel: 'email', recipient: 'u9@north.example' }]);
     expect([...batch.values()].map((r) => r.address)).toEqual(['u2@north.example']);
+
+    // Two projects with suppressions among three: the general statement, with their keys only.
+    ran = [];
+    const eastKeys = ids(3).map((id) => ({ projectId: 'east', channel: 'email' as const, address: `${id}@east.example` }));
+    const two = await service.activeFor([...keys('south'), ...keys('north').slice(0, 3), ...eastKeys]);
+    expect([...two.values()].map((r) => `${r.projectId}/${r.address}`).sort()).toEqual(['east/u1@east.example', 'north/u1@north.example', 'north/u2@north.example', 'north/u3@north.example']);
+    expect(ran).toEqual([suppressionSql.PROJECTS_WITH_ACTIVE, suppressionSql.ACTIVE_FOR_KEYS]);
+
+    // A single key is looked up directly: its lookup costs what the probe would.
+    ran = [];
+    expect(await service.activeFor(keys('west').slice(0, 1))).toEqual(new Map());
+    expect(ran).toEqual([suppressionSql.ACTIVE_FOR_PROJECT_KEYS]);
   });
 
   it('preferences: a project where nobody has stored one is answered without sending its subscriber ids', async () => {
@@ -142,5 +158,15 @@ describe('enqueue lookups: the one-project and the general statements', () => {
     expect(ran).toEqual([preferenceSql.PROJECTS_WITH_PREFERENCES, preferenceSql.LIST_FOR_PROJECT_SUBSCRIBERS]);
     const oneProject = await service.forProjectSubscribers('north', ids(12));
     expect([...oneProject.keys()].sort()).toEqual(ids(10).sort());
+
+    // Two projects with preferences among three: the general statement, with their keys only.
+    ran = [];
+    const two = await service.forSubscribers([
+      ...ids(5).map((subscriberId) => ({ projectId: 'south', subscriberId })),
+      ...ids(2).map((subscriberId) => ({ projectId: 'north', subscriberId })),
+      ...ids(2).map((subscriberId) => ({ projectId: 'east', subscriberId })),
+    ]);
+    expect([...two.keys()].map((k) => k.replace('\n', '/')).sort()).toEqual(['east/u1', 'north/u1', 'north/u2']);
+    expect(ran).toEqual([preferenceSql.PROJECTS_WITH_PREFERENCES, preferenceSql.LIST_FOR_SUBSCRIBERS]);
   });
 });

@@ -248,6 +248,28 @@ describe('suppressions', () => {
       expect(sms.messages.map((m) => m.recipient).sort()).toEqual(['+33600000021', '+33600000023']);
     });
 
+    it('when the probe of which projects have suppressions fails, each job is checked on its own and suppressions still apply', async () => {
+      const repo = t.notifyd.app.get(SuppressionsRepository);
+      const ids = [];
+      for (const n of ['+33600000041', '+33600000042']) ids.push((await api().post('/v1/send', { channel: 'sms', to: n, body: 'x' })).body.job_ids[0]);
+      await api().post('/v1/suppressions', { channel: 'sms', address: '+33600000042' });
+      const real = repo.projectsWithActive.bind(repo);
+      let probes = 0;
+      repo.projectsWithActive = async (projectIds) => {
+        if (++probes === 1) throw new Error('connection reset');
+        return real(projectIds);
+      };
+      try {
+        await t.worker.drainOnce();
+      } finally {
+        repo.projectsWithActive = real;
+      }
+      // The batch probe failed; the per-job lookups (one key each) need no probe.
+      expect(probes).toBe(1);
+      expect((await job(ids[1])).status).toBe('failed');
+      expect((await job(ids[0])).status).toBe('sent');
+    });
+
     it('when no lookup works at all, jobs go back to the queue unsent with their attempt given back', async () => {
       const repo = t.notifyd.app.get(SuppressionsRepository);
       const id = (await api().post('/v1/send', { channel: 'sms', to: '+33600000031', body: 'x' })).body.job_ids[0];

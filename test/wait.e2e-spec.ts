@@ -1,4 +1,4 @@
-import { Db } from '../src/database/db.js';
+import { Db, type Sql } from '../src/database/db.js';
 import { SignalsService } from '../src/database/signals/signals.service.js';
 import { TAKE_WAITED_JOBS } from '../src/jobs/wait/wait.sql.js';
 import { McpToolRegistry } from '../src/mcp/mcp-tool-registry.js';
@@ -102,7 +102,7 @@ describe('wait for an outcome', () => {
     const db = worker.notifyd.app.get(Db);
     const rows = db.rows.bind(db);
     const takes: unknown[][] = [];
-    db.rows = ((sql: string, params?: unknown[], runner?: Parameters<Db['rows']>[2]) => {
+    db.rows = ((sql: Sql, params?: unknown[], runner?: Parameters<Db['rows']>[2]) => {
       if (sql === TAKE_WAITED_JOBS) takes.push(params ?? []);
       return rows(sql, params, runner);
     }) as Db['rows'];
@@ -118,10 +118,11 @@ describe('wait for an outcome', () => {
       expect(tap.matching('job.end:')).toEqual([]);
       expect(takes).toEqual([]);
 
-      // With somebody waiting (on this job, or any other), the take runs and signals.
-      const waited = await send({ wait: '10s' });
-      expect(waited.body.outcomes[0]).toMatchObject({ status: 'sent', final: true });
-      expect(takes).toEqual([[[waited.body.job_ids[0]]]]);
+      // With somebody waiting, even for another job, the take runs with the batch's ids.
+      await worker.db.sql(`INSERT INTO job_waiters (job_id, until) VALUES (gen_random_uuid(), now() + interval '1 minute')`);
+      const next = (await send({})).body.job_ids[0];
+      await eventually(async () => (takes.length ? true : undefined));
+      expect(takes).toEqual([[[next]]]);
     } finally {
       db.rows = rows;
     }

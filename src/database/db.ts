@@ -1,6 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { PoolClient } from 'pg';
-import { DataSource, QueryFailedError, type QueryRunner } from 'typeorm';
+import { DataSource, QueryFailedError, QueryRunnerAlreadyReleasedError, type QueryRunner } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { prepareParams } from './pg-array.js';
@@ -15,13 +15,20 @@ export type Sql = string | PreparedSql;
  * Pass a runner to stay inside a transaction.
  *
  * A PreparedSql runs as a named statement on the runner's node-postgres connection (TypeORM's
- * query() cannot name one), so PostgreSQL plans it once per connection; with
+ * query() cannot name one), so PostgreSQL parses it once per connection; with
  * DATABASE_PREPARED_STATEMENTS=false (a pooler that cannot keep prepared statements) it runs as
  * plain text like any other statement. Errors are QueryFailedErrors either way.
+ *
+ * If the server says a statement this connection prepared is gone or unusable (a pooler that
+ * moved us to another server connection, a DISCARD, a schema change under a cached plan), the
+ * process stops preparing statements and logs once why; the statement, which never started, runs
+ * again as text unless it was inside a transaction (aborted by the error: the caller's retry
+ * runs as text).
  */
 @Injectable()
 export class Db {
-  private readonly prepare: boolean;
+  private readonly logger = new Logger('Database');
+  private prepare: boolean;
 
   constructor(
     readonly dataSource: DataSource,
@@ -62,24 +69,63 @@ export class Db {
     }
   }
 
-  private async run(sql: Sql, params: unknown[], runner?: QueryRunner): Promise<{ records?: unknown[]; affected?: number }> {
+  private async run(sql: Sql, params: unknown[], runner?: QueryRunner): Promise<QueryResult> {
     const own = runner ?? this.dataSource.createQueryRunner();
     const values = prepareParams(params);
     try {
-      if (typeof sql === 'string') return (await own.query(sql, values, true)) as { records?: unknown[]; affected?: number };
-      if (!this.prepare) return (await own.query(sql.text, values, true)) as { records?: unknown[]; affected?: number };
-      const client = (await own.connect()) as PoolClient;
-      try {
-        const result = await client.query({ name: sql.name, text: sql.text, values });
-        return { records: result.rows, affected: result.rowCount ?? 0 };
-      } catch (err) {
-        throw new QueryFailedError(sql.text, values, err as Error);
+      if (typeof sql !== 'string' && this.prepare) {
+        try {
+          return await this.runPrepared(own, sql, values);
+        } catch (err) {
+          if (!STALE_STATEMENT.has(sqlState(err) ?? '')) throw err;
+          this.stopPreparing(err as Error);
+          if (own.isTransactionActive) throw err;
+        }
       }
+      return (await own.query(typeof sql === 'string' ? sql : sql.text, values, true)) as QueryResult;
     } finally {
       if (!runner) await own.release();
     }
   }
+
+  private async runPrepared(runner: QueryRunner, sql: PreparedSql, values: unknown[]): Promise<QueryResult> {
+    // TypeORM's query() checks this itself; connect() on a released runner would hand back a client someone else may hold.
+    if (runner.isReleased) throw new QueryRunnerAlreadyReleasedError();
+    const client = (await runner.connect()) as PoolClient;
+    try {
+      const result = await client.query({ name: sql.name, text: sql.text, values });
+      return { records: result.rows, affected: result.rowCount ?? 0 };
+    } catch (err) {
+      // The connection believes the statement is prepared and would never send it again
+      // (node-postgres 8 keeps that in connection.parsedStatements): forget it here.
+      if (STALE_STATEMENT.has(sqlState(err) ?? '')) delete (client as unknown as PgClientInternals).connection.parsedStatements[sql.name];
+      throw new QueryFailedError(sql.text, values, err as Error);
+    }
+  }
+
+  private stopPreparing(err: Error): void {
+    if (!this.prepare) return;
+    this.prepare = false;
+    this.logger.warn(
+      `a prepared statement was refused (${err.message}); running every statement unprepared from now on. Behind a pooler that cannot keep prepared statements, set DATABASE_PREPARED_STATEMENTS=false.`,
+    );
+  }
 }
+
+type QueryResult = { records?: unknown[]; affected?: number };
+
+/** What node-postgres keeps per connection about the statements it has prepared there. */
+interface PgClientInternals {
+  connection: { parsedStatements: Record<string, string> };
+}
+
+/**
+ * The server no longer has, or cannot use, a statement the connection prepared: 26000 (no such
+ * prepared statement), 42P05 (the name exists already: another client's, through a pooler),
+ * 0A000 (cached plan must not change result type, after a schema change). All three are raised
+ * before the statement runs, so running it again is safe.
+ */
+const STALE_STATEMENT = new Set(['26000', '42P05', '0A000']);
 
 /** The SQLSTATE of a failed query, e.g. '23505' for a unique violation. */
 export function sqlState(err: unknown): string | undefined {

@@ -78,7 +78,8 @@ const FALLBACK_CONCURRENCY = 8;
 
 /**
  * Who may be sent what, asked by the worker once per claimed batch: the batch's suppressions
- * are read in one query; if that query fails, each job is looked up on its own, and a job whose
+ * are read in one lookup (after a probe of which projects have any); if that fails, each job is
+ * looked up on its own, and a job whose
  * lookup fails too is deferred, never sent unchecked.
  */
 @Injectable()
@@ -139,7 +140,8 @@ export class GovernanceService {
   }
 
   /**
-   * Enqueue's check, one query for all targets: for each target, why it must not be queued
+   * Enqueue's check, one lookup for all targets (none when the project has no suppression at
+   * all): for each target, why it must not be queued
    * (its address is suppressed for this kind of message), or null. A database error throws:
    * the request fails rather than queueing unchecked (the worker checks again anyway).
    */
@@ -150,7 +152,8 @@ export class GovernanceService {
   }
 
   /**
-   * Enqueue's preference check for distinct subscribers of one project (one query): a function
+   * Enqueue's preference check for distinct subscribers of one project (one lookup, none when
+   * nobody in the project stored a preference): a function
    * giving the opt-out reason of a subscriber on a channel, or null. Transactional sends do not
    * call it. Without any stored preference among them (the common case of a fan-out) the answer
    * is null for all, with no work per subscriber.
@@ -213,7 +216,7 @@ export class GovernanceService {
     }
   }
 
-  /** The batch's subscribers' preferences in one query; on failure per subscriber; a subscriber still unreadable is deferred. */
+  /** The batch's subscribers' preferences in one lookup; on failure per subscriber; a subscriber still unreadable is deferred. */
   private async prefetchPreferences(jobs: readonly ScreenedJob[]): Promise<{ prefs: Map<string, PreferenceRow[]>; unreadable: Set<string> }> {
     const keys = jobs.filter((j) => j.subscriberId && !isTransactional(j)).map((j) => ({ projectId: j.projectId, subscriberId: j.subscriberId! }));
     try {

@@ -15,9 +15,10 @@ export const databaseSection = defineSection(
     /** false: migrations run only through `notifyd migrate`; readiness fails while any is pending. */
     NOTIFYD_MIGRATE_ON_BOOT: envBool(true),
     /**
-     * true: the worker's claim and finalise statements are named prepared statements (planned
-     * once per connection). false behind a pooler that cannot keep them (PgBouncer in
-     * transaction mode before 1.21, or without max_prepared_statements).
+     * true: the statements of every claimed batch (claim, finalise, rule reads; see
+     * preparedSql) are named prepared statements, parsed once per connection. false behind a
+     * pooler that cannot keep them (PgBouncer in transaction mode before 1.21, or without
+     * max_prepared_statements).
      */
     DATABASE_PREPARED_STATEMENTS: envBool(true),
   },

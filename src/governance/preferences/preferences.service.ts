@@ -78,12 +78,13 @@ export class PreferencesService {
   /**
    * Preferences of distinct subscribers of one project (a /v1/batch call) in one query, grouped
    * by subscriber id; no key string per subscriber. A project where nobody has stored a
-   * preference is answered by one small query instead. Throws if the database does.
+   * preference is answered by one small query instead (from two subscribers on). Throws if the
+   * database does.
    */
   async forProjectSubscribers(projectId: string, subscriberIds: readonly string[]): Promise<Map<string, PreferenceRow[]>> {
     const grouped = new Map<string, PreferenceRow[]>();
     if (subscriberIds.length === 0) return grouped;
-    if (!(await this.repository.projectsWithPreferences([projectId])).has(projectId)) return grouped;
+    if (subscriberIds.length > 1 && !(await this.repository.projectsWithPreferences([projectId])).has(projectId)) return grouped;
     for (const row of await this.repository.forProjectSubscribers(projectId, subscriberIds)) {
       const rows = grouped.get(row.subscriberId);
       if (rows) rows.push(row);
@@ -95,13 +96,14 @@ export class PreferencesService {
   /**
    * Preferences of many subscribers, grouped by subscriberKey: first which of their projects
    * hold any preference (one small query), then the subscribers of those projects only, in one
-   * query. Throws if the database does.
+   * query. A single key skips the first query (its lookup costs what the probe does). Throws if
+   * the database does.
    */
   async forSubscribers(keys: readonly { projectId: string; subscriberId: string }[]): Promise<Map<string, PreferenceRow[]>> {
     const grouped = new Map<string, PreferenceRow[]>();
     if (keys.length === 0) return grouped;
-    const holding = await this.repository.projectsWithPreferences([...new Set(keys.map((k) => k.projectId))]);
-    const unique = new Map(keys.filter((k) => holding.has(k.projectId)).map((k) => [subscriberKey(k.projectId, k.subscriberId), k]));
+    const holding = keys.length > 1 ? await this.repository.projectsWithPreferences([...new Set(keys.map((k) => k.projectId))]) : undefined;
+    const unique = new Map(keys.filter((k) => !holding || holding.has(k.projectId)).map((k) => [subscriberKey(k.projectId, k.subscriberId), k]));
     if (unique.size === 0) return grouped;
     for (const row of await this.repository.forSubscribers([...unique.values()])) {
       const key = subscriberKey(row.projectId, row.subscriberId);

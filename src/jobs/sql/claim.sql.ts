@@ -1,3 +1,5 @@
+import { preparedSql } from '../../database/prepared-sql.js';
+
 /** The columns a worker needs from a claimed job (ClaimedJob: no due times, nothing unused). */
 export const CLAIMED_COLUMNS = `
   j.id, j.project_id AS "projectId", j.channel, j.subscriber_id AS "subscriberId", j.recipient,
@@ -24,7 +26,7 @@ export const CLAIMED_COLUMNS = `
  * the lock is locked at its newer version, which the UPDATE's snapshot does not see: it is
  * left pending (never half-claimed) and a later claim takes it.
  */
-export const CLAIM_JOBS = `
+export const CLAIM_JOBS = preparedSql('notifyd_claim_jobs', `
   WITH picked AS MATERIALIZED (
     SELECT due.ctid
       FROM generate_series(0, 100) AS band(priority)
@@ -44,4 +46,4 @@ export const CLAIM_JOBS = `
   UPDATE jobs j
      SET status = 'processing', attempts = j.attempts + 1, claimed_at = now()
    WHERE j.ctid = ANY(ARRAY(SELECT ctid FROM picked))
-  RETURNING ${CLAIMED_COLUMNS}`;
+  RETURNING ${CLAIMED_COLUMNS}`);

@@ -1,3 +1,5 @@
+import { preparedSql } from '../../database/prepared-sql.js';
+
 /*
  * Finalisation: one statement per outcome kind for a whole claimed batch.
  *
@@ -21,38 +23,38 @@ export const FENCE = `j.id = ANY(ARRAY(SELECT jsonb_object_keys($1::jsonb)::uuid
  * A provider callback can beat this statement (Twilio reports a failure before the send call
  * returned): the job then already carries bounced_at and ends bounced, not sent.
  */
-export const MARK_SENT = `
+export const MARK_SENT = preparedSql('notifyd_mark_sent', `
   UPDATE jobs j
      SET status = CASE WHEN j.bounced_at IS NOT NULL THEN 'bounced' ELSE 'sent' END, sent_at = now(), finished_at = now(),
          error = CASE WHEN j.bounced_at IS NOT NULL THEN j.error END, next_retry_at = NULL,
          provider = ${V} ->> 'p', provider_message_id = ${V} ->> 'm'
-   WHERE ${FENCE}`;
+   WHERE ${FENCE}`);
 
 /** Closed without a provider call (e.g. opted out at send time): sent with provider `skipped`. */
-export const MARK_SKIPPED = `
+export const MARK_SKIPPED = preparedSql('notifyd_mark_skipped', `
   UPDATE jobs j
      SET status = 'sent', sent_at = now(), finished_at = now(), provider = 'skipped', error = ${V} ->> 'e'
-   WHERE ${FENCE}`;
+   WHERE ${FENCE}`);
 
 /** Transient failure with attempts left: due again at "t". */
-export const MARK_RETRY = `
+export const MARK_RETRY = preparedSql('notifyd_mark_retry', `
   UPDATE jobs j
      SET status = 'retry', run_at = (${V} ->> 't')::timestamptz, next_retry_at = (${V} ->> 't')::timestamptz,
          error = ${V} ->> 'e', provider = ${V} ->> 'p'
-   WHERE ${FENCE}`;
+   WHERE ${FENCE}`);
 
 /** Permanent failure, suppression, or attempts exhausted. */
-export const MARK_FAILED = `
+export const MARK_FAILED = preparedSql('notifyd_mark_failed', `
   UPDATE jobs j
      SET status = 'failed', finished_at = now(), next_retry_at = NULL, error = ${V} ->> 'e', provider = ${V} ->> 'p'
-   WHERE ${FENCE}`;
+   WHERE ${FENCE}`);
 
 /**
  * Back to the queue without consuming an attempt: rate-limited (due when the pause ends) or
  * released unsent at shutdown (due now). A job never tried before returns to pending.
  * A null "e" keeps the previous error.
  */
-export const REQUEUE = `
+export const REQUEUE = preparedSql('notifyd_requeue', `
   UPDATE jobs j
      SET status = CASE WHEN j.attempts <= 1 THEN 'pending' ELSE 'retry' END,
          attempts = GREATEST(j.attempts - 1, 0),
@@ -60,4 +62,4 @@ export const REQUEUE = `
          next_retry_at = CASE WHEN j.attempts <= 1 THEN NULL ELSE (${V} ->> 't')::timestamptz END,
          claimed_at = NULL,
          error = COALESCE(${V} ->> 'e', j.error)
-   WHERE ${FENCE}`;
+   WHERE ${FENCE}`);

@@ -23,7 +23,8 @@ export const TAKE_WAITED_JOBS = `
  * ids of a whole finalised batch (1 000 uuids parsed at bind) to find nothing in the common
  * case. Asked after the outcomes are written, like the take itself, so the protocol of
  * JobWaiter holds: a registration this read does not see committed after it, and its waiter's
- * first read then sees the outcome. A sequential scan of a table of live registrations only.
+ * first read then sees the outcome. A sequential scan of job_waiters: live registrations, plus
+ * expired ones until PURGE_EXPIRED_WAITERS (up to two minutes), a few pages in practice.
  */
 export const ANYONE_WAITING = preparedSql('notifyd_anyone_waiting', `SELECT EXISTS (SELECT 1 FROM job_waiters WHERE until > now()) AS waiting`);
 

@@ -1,23 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { MARK_SENT_TO_INBOX } from '../../connectors/in-app/inbox-finalise.sql.js';
 import { Db, type Sql } from '../../database/db.js';
-import { preparedSql } from '../../database/prepared-sql.js';
 import { CLAIM_JOBS } from '../sql/claim.sql.js';
 import { MARK_FAILED, MARK_RETRY, MARK_SENT, MARK_SKIPPED, REQUEUE } from '../sql/finalise.sql.js';
 import { PURGE_FINISHED, REAP_EXPIRED_LEASES } from '../sql/maintenance.sql.js';
 import type { ClaimedJob } from './claimed-job.js';
 import type { Outcomes } from './outcomes.js';
-
-/** The statements of every batch, prepared per connection (see PreparedSql). */
-const CLAIM = preparedSql('notifyd_claim_jobs', CLAIM_JOBS);
-const FINALISE = {
-  sent: preparedSql('notifyd_mark_sent', MARK_SENT),
-  skipped: preparedSql('notifyd_mark_skipped', MARK_SKIPPED),
-  retry: preparedSql('notifyd_mark_retry', MARK_RETRY),
-  failed: preparedSql('notifyd_mark_failed', MARK_FAILED),
-  requeue: preparedSql('notifyd_requeue', REQUEUE),
-  inbox: preparedSql('notifyd_mark_sent_to_inbox', MARK_SENT_TO_INBOX),
-};
 
 /** The worker's SQL: claim, finalise, reap, purge. One round trip per batch, never per job. */
 @Injectable()
@@ -26,7 +14,7 @@ export class WorkerRepository {
 
   /** Paused lanes are skipped: whole channels, and project lanes given as `project/channel`. */
   claim(limit: number, pausedChannels: readonly string[], pausedProjectChannels: readonly string[] = []): Promise<ClaimedJob[]> {
-    return this.db.rows<ClaimedJob>(CLAIM, [limit, pausedChannels, pausedProjectChannels]);
+    return this.db.rows<ClaimedJob>(CLAIM_JOBS, [limit, pausedChannels, pausedProjectChannels]);
   }
 
   /** Writes every outcome kind present, one statement each, concurrently (disjoint rows). */
@@ -42,13 +30,13 @@ export class WorkerRepository {
       }
       writes.push(this.db.exec(sql, [byId]));
     };
-    write(FINALISE.sent, o.sent, (r) => ({ p: r.provider, m: r.providerMessageId }));
-    write(FINALISE.skipped, o.skipped, (r) => ({ e: r.reason }));
-    write(FINALISE.retry, o.retry, (r) => ({ p: r.provider, e: r.error, t: r.runAt.toISOString() }));
-    write(FINALISE.failed, o.failed, (r) => ({ p: r.provider, e: r.error }));
-    write(FINALISE.requeue, o.requeue, (r) => ({ e: r.error, t: r.runAt.toISOString() }));
+    write(MARK_SENT, o.sent, (r) => ({ p: r.provider, m: r.providerMessageId }));
+    write(MARK_SKIPPED, o.skipped, (r) => ({ e: r.reason }));
+    write(MARK_RETRY, o.retry, (r) => ({ p: r.provider, e: r.error, t: r.runAt.toISOString() }));
+    write(MARK_FAILED, o.failed, (r) => ({ p: r.provider, e: r.error }));
+    write(REQUEUE, o.requeue, (r) => ({ e: r.error, t: r.runAt.toISOString() }));
     // In-app: marked sent and written to the inbox by one statement (issue 3b).
-    write(FINALISE.inbox, o.inbox, (r) => ({
+    write(MARK_SENT_TO_INBOX, o.inbox, (r) => ({
       p: r.provider,
       m: r.message.messageId,
       s: r.message.subscriberId,
