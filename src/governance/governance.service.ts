@@ -79,8 +79,7 @@ const FALLBACK_CONCURRENCY = 8;
 /**
  * Who may be sent what, asked by the worker once per claimed batch: the batch's suppressions
  * are read in one lookup (after a probe of which projects have any); if that fails, each job is
- * looked up on its own, and a job whose
- * lookup fails too is deferred, never sent unchecked.
+ * looked up on its own, and a job whose lookup fails too is deferred, never sent unchecked.
  */
 @Injectable()
 export class GovernanceService {
@@ -141,9 +140,9 @@ export class GovernanceService {
 
   /**
    * Enqueue's check, one lookup for all targets (none when the project has no suppression at
-   * all): for each target, why it must not be queued
-   * (its address is suppressed for this kind of message), or null. A database error throws:
-   * the request fails rather than queueing unchecked (the worker checks again anyway).
+   * all): for each target, why it must not be queued (its address is suppressed for this kind
+   * of message), or null. A database error throws: the request fails rather than queueing
+   * unchecked (the worker checks again anyway).
    */
   async suppressedTargets(projectId: string, marketing: boolean, targets: readonly { channel: Channel; recipient: string }[]): Promise<(string | null)[]> {
     if (targets.length === 0) return [];
@@ -153,10 +152,10 @@ export class GovernanceService {
 
   /**
    * Enqueue's preference check for distinct subscribers of one project (one lookup, none when
-   * nobody in the project stored a preference): a function
-   * giving the opt-out reason of a subscriber on a channel, or null. Transactional sends do not
-   * call it. Without any stored preference among them (the common case of a fan-out) the answer
-   * is null for all, with no work per subscriber.
+   * nobody in the project stored a preference): a function giving the opt-out reason of a
+   * subscriber on a channel, or null. Transactional sends do not call it. Without any stored
+   * preference among them (the common case of a fan-out) the answer is null for all, with no
+   * work per subscriber.
    */
   async optOutsOf(
     projectId: string,
