@@ -36,6 +36,10 @@ export async function createBenchDatabase() {
   const url = new URL(server);
   url.pathname = `/${name}`;
   const pool = new pg.Pool({ connectionString: url.toString(), max: 4 });
+  // An idle connection can be cut under the pool (the server terminating it, DROP DATABASE …
+  // WITH (FORCE)); without a listener pg-pool's 'error' event would end the whole run. Seen
+  // once at the end of a drain (18:45 UTC, 2026-11-30): say so and go on.
+  pool.on('error', (err) => console.error(`bench: an idle connection to ${name} was lost (${err.message})`));
   return {
     url: url.toString(),
     version,

@@ -66,6 +66,7 @@ export async function runPeer(name, mode, jobs) {
     await new Promise((r) => setTimeout(r, 1000)); // idle baseline, and every poller settled
     const started = performance.now();
     await db.pool.query(peer.release);
+    const releaseSeconds = (performance.now() - started) / 1000;
     for (;;) {
       const { rows } = await db.pool.query(peer.remaining);
       if (!rows[0].busy) break;
@@ -75,7 +76,7 @@ export async function runPeer(name, mode, jobs) {
     const memory = rss.stop();
     child.kill('SIGTERM');
     await exited;
-    return { name, label: peer.label, mode, jobs, enqueueJobsPerSec: enqueued.jobsPerSec, drainJobsPerSec: jobs / drainSeconds, drainSeconds, rssPeakMb: memory.peakMb };
+    return { name, label: peer.label, mode, jobs, enqueueJobsPerSec: enqueued.jobsPerSec, drainJobsPerSec: jobs / drainSeconds, drainSeconds, releaseSeconds, rssPeakMb: memory.peakMb };
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     await db.drop();

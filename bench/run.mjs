@@ -90,5 +90,13 @@ const lines = [
   row('POST /v1/send, 8 clients', `${fmt(batch100.sendRps)} req/s, p50 ${fmt(batch100.sendP50)} ms, p99 ${fmt(batch100.sendP99)} ms`, '', `${batch100.sendErrors} errors`, NaN, '—'),
 ];
 console.log(lines.join('\n'));
+// Context for the drain rows: the protocol times the drain from the release UPDATE, which runs
+// alone (one statement, one backend) before anything can be claimed; its cost depends on each
+// queue's table and indexes. The rate after it shows the workers on their own.
+const afterRelease = (r, jobs) => `release ${fmt(r.releaseSeconds, 2)} s of ${fmt(r.drainSeconds, 2)} s, then ${fmt(jobs / (r.drainSeconds - r.releaseSeconds))} jobs/s`;
+console.log(
+  `\nDrains from the release: notifyd batch-100 ${afterRelease(batch100, JOBS)}; bare loop ${afterRelease(peers['bare-batched'], JOBS)}; ` +
+    `graphile-worker batched ${afterRelease(peers['graphile-batched'], JOBS)}; pg-boss batched ${afterRelease(peers['pgboss-batched'], JOBS)}`,
+);
 console.log(`\nPeers: ${Object.values(peers).map((p) => `${p.label} ${p.mode}: enqueue ${fmt(p.enqueueJobsPerSec)} jobs/s, drain ${fmt(p.drainJobsPerSec)} jobs/s, peak RSS ${fmt(p.rssPeakMb)} MB`).join('; ')}`);
 console.log(`PostgreSQL ${batch100.postgres}; load average at the end ${execFileSync('cat', ['/proc/loadavg']).toString().split(' ').slice(0, 3).join(' ')}`);
