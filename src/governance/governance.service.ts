@@ -66,8 +66,6 @@ function suppressionReasons(
   marketing: boolean,
   targets: readonly { channel: Channel; recipient: string }[],
 ): (string | null)[] {
-  // The common case of a fan-out: none of its addresses is suppressed; skip normalising them again.
-  if (found.size === 0) return targets.map(() => null);
   return targets.map((t) => {
     const s = SuppressionsService.match(found, { projectId, channel: t.channel, address: t.recipient });
     return s && blocks(s, marketing) ? suppressedReason(t.channel, s) : null;

@@ -78,13 +78,12 @@ export class PreferencesService {
   /**
    * Preferences of distinct subscribers of one project (a /v1/batch call) in one query, grouped
    * by subscriber id; no key string per subscriber. A project where nobody has stored a
-   * preference is answered by one small query instead (from two subscribers on). Throws if the
-   * database does.
+   * preference is answered by the probe alone (see worthLookingUp). Throws if the database does.
    */
   async forProjectSubscribers(projectId: string, subscriberIds: readonly string[]): Promise<Map<string, PreferenceRow[]>> {
     const grouped = new Map<string, PreferenceRow[]>();
     if (subscriberIds.length === 0) return grouped;
-    if (subscriberIds.length > 1 && !(await this.repository.projectsWithPreferences([projectId])).has(projectId)) return grouped;
+    if (!(await this.worthLookingUp([projectId], subscriberIds.length))(projectId)) return grouped;
     for (const row of await this.repository.forProjectSubscribers(projectId, subscriberIds)) {
       const rows = grouped.get(row.subscriberId);
       if (rows) rows.push(row);
@@ -96,14 +95,13 @@ export class PreferencesService {
   /**
    * Preferences of many subscribers, grouped by subscriberKey: first which of their projects
    * hold any preference (one small query), then the subscribers of those projects only, in one
-   * query. A single key skips the first query (its lookup costs what the probe does). Throws if
-   * the database does.
+   * query (see worthLookingUp). Throws if the database does.
    */
   async forSubscribers(keys: readonly { projectId: string; subscriberId: string }[]): Promise<Map<string, PreferenceRow[]>> {
     const grouped = new Map<string, PreferenceRow[]>();
     if (keys.length === 0) return grouped;
-    const holding = keys.length > 1 ? await this.repository.projectsWithPreferences([...new Set(keys.map((k) => k.projectId))]) : undefined;
-    const unique = new Map(keys.filter((k) => !holding || holding.has(k.projectId)).map((k) => [subscriberKey(k.projectId, k.subscriberId), k]));
+    const worth = await this.worthLookingUp(keys.map((k) => k.projectId), keys.length);
+    const unique = new Map(keys.filter((k) => worth(k.projectId)).map((k) => [subscriberKey(k.projectId, k.subscriberId), k]));
     if (unique.size === 0) return grouped;
     for (const row of await this.repository.forSubscribers([...unique.values()])) {
       const key = subscriberKey(row.projectId, row.subscriberId);
@@ -111,6 +109,16 @@ export class PreferencesService {
       grouped.get(key)!.push(row);
     }
     return grouped;
+  }
+
+  /**
+   * Whose subscribers are worth a lookup: the projects holding any preference (one probe each),
+   * or every project when there is a single key, whose lookup costs what the probe does.
+   */
+  private async worthLookingUp(projectIds: readonly string[], keyCount: number): Promise<(projectId: string) => boolean> {
+    if (keyCount < 2) return () => true;
+    const holding = await this.repository.projectsWithPreferences([...new Set(projectIds)]);
+    return (projectId) => holding.has(projectId);
   }
 
   /**

@@ -102,16 +102,15 @@ export class SuppressionsService {
   /**
    * The active suppressions among many recipients, keyed by suppressionKey of the normalised
    * address: first which of their projects have any active suppression (one small query), then
-   * the keys of those projects only, in one query. A single key skips the first query: its
-   * lookup costs what the probe does (the worker's per-job fallback). Throws if the database
+   * the keys of those projects only, in one query (see worthLookingUp). Throws if the database
    * does: callers must not treat a failure as "not suppressed".
    */
   async activeFor(keys: readonly SuppressionKey[]): Promise<Map<string, ActiveSuppression>> {
     if (keys.length === 0) return new Map();
-    const listed = keys.length > 1 ? await this.repository.projectsWithActive([...new Set(keys.map((k) => k.projectId))]) : undefined;
+    const worth = await this.worthLookingUp(keys.map((k) => k.projectId), keys.length);
     const unique = new Map<string, SuppressionKey>();
     for (const k of keys) {
-      if (listed && !listed.has(k.projectId)) continue;
+      if (!worth(k.projectId)) continue;
       const n = { projectId: k.projectId, channel: k.channel, address: lookupAddress(k.channel, k.address) };
       unique.set(suppressionKey(n), n);
     }
@@ -124,18 +123,28 @@ export class SuppressionsService {
    * The same for recipients of one project (a /v1/batch call's rows), normalised here and sent
    * as two parallel arrays, not deduplicated (a repeated address finds its row twice, which the
    * map absorbs). No key object or key string per recipient: a 5 000-recipient call made 2.5 MB
-   * of garbage here before. A project with no active suppression is answered by the small
-   * query alone (asked from two recipients on, as above).
+   * of garbage here before. A project with no active suppression is answered by the probe
+   * alone (see worthLookingUp).
    */
   async activeForProject(projectId: string, recipients: readonly { channel: Channel; recipient: string }[]): Promise<Map<string, ActiveSuppression>> {
     if (recipients.length === 0) return new Map();
-    if (recipients.length > 1 && !(await this.repository.projectsWithActive([projectId])).has(projectId)) return new Map();
+    if (!(await this.worthLookingUp([projectId], recipients.length))(projectId)) return new Map();
     const rows = await this.repository.activeForProject(
       projectId,
       recipients.map((r) => r.channel),
       recipients.map((r) => lookupAddress(r.channel, r.recipient)),
     );
     return new Map(rows.map((r) => [suppressionKey(r), r]));
+  }
+
+  /**
+   * Whose keys are worth a lookup: the projects with an active suppression (one probe each), or
+   * every project when there is a single key, whose lookup costs what the probe does.
+   */
+  private async worthLookingUp(projectIds: readonly string[], keyCount: number): Promise<(projectId: string) => boolean> {
+    if (keyCount < 2) return () => true;
+    const listed = await this.repository.projectsWithActive([...new Set(projectIds)]);
+    return (projectId) => listed.has(projectId);
   }
 
   /**
