@@ -19,6 +19,9 @@ describe('GET /v1/admin/digest', () => {
   afterAll(() => t?.close());
 
   const digest = (query = '', key = ADMIN_KEY) => t.http.get(`/v1/admin/digest${query}`).set('X-Api-Key', key);
+  /** Whether the test server itself runs autovacuum (and the statistics it needs). */
+  const serverAutovacuum = async () =>
+    (await t.db.sql(`SELECT current_setting('autovacuum')::bool AND current_setting('track_counts')::bool AS on`))[0].on as boolean;
 
   /** Inserts finished or live jobs straight into the queue table (the digest reads the table). */
   async function insertJobs(rows: {
@@ -111,15 +114,18 @@ describe('GET /v1/admin/digest', () => {
     expect(r.projects.find((p: { id: string }) => p.id === project.id)).toMatchObject({ sent: 40, failed: 5, from_email: null });
 
     const codes = r.findings.map((f: { severity: string; code: string }) => `${f.severity}:${f.code}`);
+    // CI's PostgreSQL 15 runs with autovacuum off, the embedded PostgreSQL 18 with it on.
+    const autovacuumOff = (await serverAutovacuum()) ? [] : ['warning:autovacuum_off'];
     expect(codes).toEqual([
       'critical:email_provider_log',
       'critical:queue_oldest_waiting',
       'critical:failure_rate', // 5 failed of 45
       'warning:bounce_rate_high',
+      ...autovacuumOff,
       'warning:sender_missing',
       'warning:public_url_missing',
     ]);
-    expect(r.summary).toEqual({ critical: 3, warning: 3, info: 0 });
+    expect(r.summary).toEqual({ critical: 3, warning: 3 + autovacuumOff.length, info: 0 });
     const failure = r.findings.find((f: { code: string }) => f.code === 'failure_rate');
     expect(failure.message).toContain('provider #: mailbox unavailable');
     expect(failure.evidence).toMatchObject({ sent: 40, failed: 5 });
@@ -157,6 +163,27 @@ describe('GET /v1/admin/digest', () => {
     expect(r.database).toMatchObject({ notify_lock_waiters: 0 });
     expect(typeof r.database.jobs_dead_tuples).toBe('number');
     expect(r.findings.find((f: { code: string }) => f.code === 'notify_commit_lock')).toBeUndefined();
+  });
+
+  it('says when autovacuum cannot visit the jobs table, and why', async () => {
+    const server = (await serverAutovacuum()) ? [] : ['server: autovacuum = off'];
+    const finding = (body: { findings: { code: string }[] }) => body.findings.find((f) => f.code === 'autovacuum_off');
+
+    const before = (await digest()).body;
+    expect(before.database.jobs_autovacuum_blocked_by).toEqual(server);
+    expect(Boolean(finding(before))).toBe(server.length > 0);
+
+    await t.db.sql(`ALTER TABLE jobs SET (autovacuum_enabled = false)`);
+    try {
+      const off = (await digest()).body;
+      expect(off.database.jobs_autovacuum_blocked_by).toEqual([...server, 'table jobs: autovacuum_enabled = false']);
+      expect(finding(off)).toMatchObject({ severity: 'warning', message: expect.stringContaining('table jobs: autovacuum_enabled = false') });
+      const md = (await digest('?format=markdown')).text;
+      expect(md).toContain(`autovacuum blocked by ${[...server, 'table jobs: autovacuum_enabled = false'].join(', ')}`);
+    } finally {
+      await t.db.sql(`ALTER TABLE jobs RESET (autovacuum_enabled)`);
+    }
+    expect((await digest()).body.database.jobs_autovacuum_blocked_by).toEqual(server);
   });
 
   it('renders Markdown: findings first with their actions, tables with escaped pipes', async () => {

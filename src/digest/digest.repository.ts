@@ -81,7 +81,9 @@ export class DigestRepository {
   }
 
   async databaseHealth(): Promise<DatabaseHealth> {
-    const row = await this.db.one<{ live: number; dead: number; last_vacuum: Date | null; notify_lock_waiters: number }>(sql.DATABASE_HEALTH);
+    const row = await this.db.one<{ live: number; dead: number; last_vacuum: Date | null; autovacuum_blocked_by: string[]; notify_lock_waiters: number }>(
+      sql.DATABASE_HEALTH,
+    );
     const live = row?.live ?? 0;
     const dead = row?.dead ?? 0;
     return {
@@ -89,6 +91,7 @@ export class DigestRepository {
       jobs_dead_tuples: dead,
       jobs_dead_percent: live + dead > 0 ? round((dead / (live + dead)) * 100, 2) : 0,
       jobs_last_autovacuum: iso(row?.last_vacuum),
+      jobs_autovacuum_blocked_by: row?.autovacuum_blocked_by ?? [],
       notify_lock_waiters: row?.notify_lock_waiters ?? 0,
     };
   }

@@ -143,6 +143,8 @@ export interface DatabaseHealth {
   /** dead / (live + dead) × 100 on the jobs table, from pg_stat_user_tables. */
   jobs_dead_percent: number;
   jobs_last_autovacuum: string | null;
+  /** What keeps autovacuum off the jobs table (server settings, the table's own option); empty when nothing does. */
+  jobs_autovacuum_blocked_by: string[];
   /** Active sessions waiting on the NOTIFY commit lock (Lock:object on pg_database, object 0). */
   notify_lock_waiters: number;
 }

@@ -212,6 +212,12 @@ export class DatabaseHealthDto {
   jobs_dead_percent: number;
   /** @example "2026-11-30T05:58:00.000Z" */
   jobs_last_autovacuum: string | null;
+  /**
+   * What keeps autovacuum from visiting the jobs table: "server: autovacuum = off",
+   * "server: track_counts = off", "table jobs: autovacuum_enabled = false". Empty when nothing does.
+   * @example []
+   */
+  jobs_autovacuum_blocked_by: string[];
   /** Active sessions waiting on the NOTIFY commit lock. @example 0 */
   notify_lock_waiters: number;
 }

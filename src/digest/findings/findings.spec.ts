@@ -8,6 +8,7 @@ import { emailFallbackMissing } from './email-fallback-missing.finding.js';
 import { emailProviderLog } from './email-provider-log.finding.js';
 import { emailProviderMissing } from './email-provider-missing.finding.js';
 import { failureRate } from './failure-rate.finding.js';
+import { autovacuumOff } from './autovacuum-off.finding.js';
 import { jobsBloat } from './jobs-bloat.finding.js';
 import { lanePaused } from './lane-paused.finding.js';
 import { notifyLock } from './notify-lock.finding.js';
@@ -51,7 +52,7 @@ function healthy(patch: Patch = {}): DigestFacts {
     projects: [{ id: 'acme', name: 'Acme', channels: ['email', 'in_app'], from_email: null, from_name: null, rate_limit_per_min: 600, sent: 1_000, failed: 0 }],
     lanes: [lane()],
     webhooks_disabled: [],
-    database: { jobs_live_tuples: 100_000, jobs_dead_tuples: 2_000, jobs_dead_percent: 1.96, jobs_last_autovacuum: null, notify_lock_waiters: 0 },
+    database: { jobs_live_tuples: 100_000, jobs_dead_tuples: 2_000, jobs_dead_percent: 1.96, jobs_last_autovacuum: null, jobs_autovacuum_blocked_by: [], notify_lock_waiters: 0 },
     last_finished_at: '2026-11-30T05:59:59.000Z',
     lease_seconds: 600,
   };
@@ -105,6 +106,8 @@ describe('digest findings: each rule fires on its state and stays silent otherwi
     ['webhook endpoint disabled', webhookDisabled, { webhooks_disabled: [{ id: 'w1', project_id: 'acme', host: 'hooks.acme.test', disabled_at: '2026-11-30T04:00:00.000Z', reason: '410 Gone' }] }, ['warning:webhook_endpoint_disabled']],
     ['jobs table 30 % dead', jobsBloat, { database: { jobs_live_tuples: 100_000, jobs_dead_tuples: 43_000, jobs_dead_percent: 30 } }, ['warning:jobs_table_bloat']],
     ['jobs table 60 % dead', jobsBloat, { database: { jobs_live_tuples: 100_000, jobs_dead_tuples: 150_000, jobs_dead_percent: 60 } }, ['critical:jobs_table_bloat']],
+    ['autovacuum off on the server', autovacuumOff, { database: { jobs_autovacuum_blocked_by: ['server: autovacuum = off'] } }, ['warning:autovacuum_off']],
+    ['autovacuum off for the jobs table', autovacuumOff, { database: { jobs_autovacuum_blocked_by: ['table jobs: autovacuum_enabled = false'] } }, ['warning:autovacuum_off']],
     ['5 sessions on the NOTIFY lock', notifyLock, { database: { notify_lock_waiters: 5 } }, ['warning:notify_commit_lock']],
     ['1 session on the NOTIFY lock', notifyLock, { database: { notify_lock_waiters: 1 } }, ['info:notify_commit_lock']],
   ];
@@ -132,6 +135,14 @@ describe('digest findings: each rule fires on its state and stays silent otherwi
     // worker silent needs all four conditions
     expect(workerSilent(healthy({ queue: { pending: 1, retry: 0, processing: 4 }, outcomes: [] }))).toEqual([]);
     expect(workerSilent(healthy({ queue: { pending: 0, retry: 0, processing: 4 } }))).toEqual([]);
+  });
+
+  it('says what keeps autovacuum away, in the message and the evidence', () => {
+    const blockedBy = ['server: autovacuum = off', 'table jobs: autovacuum_enabled = false'];
+    const [finding] = autovacuumOff(healthy({ database: { jobs_autovacuum_blocked_by: blockedBy } }));
+    expect(finding.message).toContain('server: autovacuum = off; table jobs: autovacuum_enabled = false');
+    expect(finding.action).toContain('ALTER TABLE jobs RESET (autovacuum_enabled)');
+    expect(finding.evidence).toMatchObject({ jobs_autovacuum_blocked_by: blockedBy });
   });
 
   it('complaints above the near-ceiling rate are reported once, by the rate rule', () => {

@@ -1,4 +1,5 @@
 import type { FindingRule } from '../digest.types.js';
+import { autovacuumOff } from './autovacuum-off.finding.js';
 import { bounceRate } from './bounce-rate.finding.js';
 import { breakerOpen } from './breaker-open.finding.js';
 import { complaintRate } from './complaint-rate.finding.js';
@@ -32,6 +33,7 @@ export const FINDING_RULES: readonly FindingRule[] = [
   bounceRate,
   complaintRate,
   jobsBloat,
+  autovacuumOff,
   workerSilent,
   stuckProcessing,
   retryStorm,

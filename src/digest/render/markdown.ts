@@ -56,12 +56,14 @@ export function renderMarkdown(r: DigestReport): string {
   if (r.projects.length) {
     out.push('', '## Projects', '', ...table(['project', 'channels', 'sender', 'sent', 'failed'], r.projects.map((p) => [p.id, p.channels.join(', '), p.from_email ?? 'instance default', p.sent, p.failed])));
   }
+  const db = r.database;
+  const autovacuum = db.jobs_autovacuum_blocked_by.length ? `blocked by ${db.jobs_autovacuum_blocked_by.join(', ')}` : 'on';
   out.push(
     '',
     '## Database',
     '',
-    `jobs: ${r.database.jobs_live_tuples} live, ${r.database.jobs_dead_tuples} dead row versions (${r.database.jobs_dead_percent} %), last vacuum ${r.database.jobs_last_autovacuum ?? 'never'}; ` +
-      `sessions waiting on the NOTIFY commit lock: ${r.database.notify_lock_waiters}.`,
+    `jobs: ${db.jobs_live_tuples} live, ${db.jobs_dead_tuples} dead row versions (${db.jobs_dead_percent} %), last vacuum ${db.jobs_last_autovacuum ?? 'never'}, autovacuum ${autovacuum}; ` +
+      `sessions waiting on the NOTIFY commit lock: ${db.notify_lock_waiters}.`,
     '',
   );
   return out.join('\n');
