@@ -16,6 +16,10 @@ const INTERVAL_S = Number(arg('interval', 10));
 ensureBuilt();
 console.log(`bench/churn: ${fmt(JOBS)} jobs in waves of ${fmt(WAVE)}; ${machine()}`);
 const db = await createBenchDatabase();
+console.log(`PostgreSQL ${db.version}`);
+if (!db.autovacuum) {
+  console.log('warning: this server runs with autovacuum off: the dead tuples below are never reclaimed, whatever the jobs table\'s thresholds (turn it on to measure them)');
+}
 const env = { DATABASE_URL: db.url, EMAIL_PROVIDER: 'log', EMAIL_FROM: 'bench@example.invalid', EMAIL_RATE_PER_SEC: '0', WORKER_BATCH_SIZE: '1000', WORKER_POLL_INTERVAL_MS: '100' };
 const notifyd = await startNotifyd(env);
 try {

@@ -77,6 +77,7 @@ const backends = async () =>
 /** CPU used since `start` (pid → ms at start; pids that appeared later started at 0). */
 const usedSince = (start) => [...start].reduce((sum, [pid, at]) => sum + cpuMs(pid) - at, 0);
 
+console.log(`PostgreSQL ${db.version}`);
 const common = benchEnv(db.url);
 const apiProc = await startNotifyd({ ...common, NOTIFYD_ROLE: 'api' });
 try {
