@@ -6,15 +6,18 @@
 // the table's size, and the latency of the claim's index probe (the claim's own WHERE and
 // ORDER BY, read-only, so measuring does not take jobs away from the worker).
 //
-//   npm run build && node bench/churn.mjs [--jobs 1000000] [--wave 20000] [--interval 10]
+//   npm run build && node bench/churn.mjs [--jobs 1000000] [--wave 20000] [--interval 10] [--rate 5000]
+// --rate: insert at that many jobs a second instead of as fast as the worker drains, so the run
+// lasts long enough (several autovacuum_naptime minutes) to show vacuum keeping up.
 import { ADMIN_KEY, api, arg, createBenchDatabase, ensureBuilt, fmt, machine, startNotifyd } from './lib.mjs';
 
 const JOBS = Number(arg('jobs', 1_000_000));
 const WAVE = Number(arg('wave', 20_000));
 const INTERVAL_S = Number(arg('interval', 10));
+const RATE = Number(arg('rate', 0));
 
 ensureBuilt();
-console.log(`bench/churn: ${fmt(JOBS)} jobs in waves of ${fmt(WAVE)}; ${machine()}`);
+console.log(`bench/churn: ${fmt(JOBS)} jobs ${RATE > 0 ? `inserted at ${fmt(RATE)} a second` : `in waves of ${fmt(WAVE)}`}; ${machine()}`);
 const db = await createBenchDatabase();
 console.log(`PostgreSQL ${db.version}`);
 if (!db.autovacuum) {
@@ -35,13 +38,15 @@ try {
   let probes = [];
   let lastSent = 0;
   let lastAt = started;
-  console.log('| t (s) | sent | jobs/s | backlog | dead tuples | live tuples | last autovacuum | table MB | claim probe p50 / max (ms) |');
+  console.log('| t (s) | sent | jobs/s | backlog | dead tuples | live tuples | last autovacuum (count) | table MB | claim probe p50 / max (ms) |');
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (;;) {
     const { rows: [q] } = await db.pool.query(`SELECT count(*) FILTER (WHERE status IN ('pending','processing','retry'))::int AS backlog FROM jobs`);
-    // Keep about two waves queued: steady pressure without an unbounded backlog.
-    if (inserted < JOBS && q.backlog < WAVE * 2) {
-      const n = Math.min(WAVE, JOBS - inserted);
+    // Keep about two waves queued (steady pressure without an unbounded backlog), or keep to --rate.
+    const n = RATE > 0
+      ? Math.min(JOBS, Math.floor((RATE * (performance.now() - started)) / 1000)) - inserted
+      : q.backlog < WAVE * 2 ? Math.min(WAVE, JOBS - inserted) : 0;
+    if (n > 0) {
       await db.pool.query(
         `INSERT INTO jobs (project_id, channel, recipient, payload) SELECT 'churn', 'email', 'u' || g || '@example.invalid', '{"subject":"churn","body":"x"}' FROM generate_series(1, $1) g`,
         [n],
@@ -52,7 +57,7 @@ try {
     if (performance.now() >= nextReport || (inserted >= JOBS && q.backlog === 0)) {
       const { rows: [s] } = await db.pool.query(`
         SELECT (SELECT count(*)::int FROM jobs WHERE status = 'sent') AS sent, n_dead_tup::int AS dead, n_live_tup::int AS live,
-               coalesce(to_char(greatest(last_autovacuum, last_vacuum), 'HH24:MI:SS'), 'never') AS vacuumed,
+               coalesce(to_char(greatest(last_autovacuum, last_vacuum), 'HH24:MI:SS'), 'never') || ' (' || autovacuum_count || ')' AS vacuumed,
                pg_total_relation_size('jobs') / 1048576.0 AS mb
           FROM pg_stat_user_tables WHERE relname = 'jobs'`);
       const elapsed = (performance.now() - started) / 1000;
