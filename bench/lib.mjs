@@ -32,7 +32,7 @@ export async function createBenchDatabase() {
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   // The server's autovacuum goes with its version into every report: a server running without it
-  // (this machine's CI PostgreSQL 15 does, conf.d/90-ci.conf) drains faster and never vacuums.
+  // (this machine's CI PostgreSQL 15 does, conf.d/90-ci.conf) never vacuums the bench's tables.
   const autovacuum = (await admin.query('SHOW autovacuum')).rows[0].autovacuum;
   const version = `${(await admin.query('SHOW server_version')).rows[0].server_version}, autovacuum ${autovacuum}`;
   await admin.end();

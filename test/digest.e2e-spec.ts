@@ -1,4 +1,6 @@
+import pg from 'pg';
 import { DigestRollup } from '../src/digest/rollup/rollup.service.js';
+import { DATABASE_HEALTH } from '../src/digest/sql/digest.sql.js';
 import { PeriodicTasks } from '../src/periodic/periodic-tasks.service.js';
 import { windowBeforeRollup } from './helpers/digest-window-before-rollup.js';
 import { RecordingConnector, RecordingConnectorModule, permanent, transient } from './helpers/recording-connector.js';
@@ -19,9 +21,11 @@ describe('GET /v1/admin/digest', () => {
   afterAll(() => t?.close());
 
   const digest = (query = '', key = ADMIN_KEY) => t.http.get(`/v1/admin/digest${query}`).set('X-Api-Key', key);
-  /** Whether the test server itself runs autovacuum (and the statistics it needs). */
-  const serverAutovacuum = async () =>
-    (await t.db.sql(`SELECT current_setting('autovacuum')::bool AND current_setting('track_counts')::bool AS on`))[0].on as boolean;
+  /** What the test server's own settings keep from autovacuum, as the digest labels it. */
+  const serverBlockers = async (): Promise<string[]> => {
+    const [s] = await t.db.sql(`SELECT current_setting('autovacuum')::bool AS autovacuum, current_setting('track_counts')::bool AS track_counts`);
+    return [...(s.autovacuum ? [] : ['server: autovacuum = off']), ...(s.track_counts ? [] : ['notifyd sessions: track_counts = off'])];
+  };
 
   /** Inserts finished or live jobs straight into the queue table (the digest reads the table). */
   async function insertJobs(rows: {
@@ -115,7 +119,7 @@ describe('GET /v1/admin/digest', () => {
 
     const codes = r.findings.map((f: { severity: string; code: string }) => `${f.severity}:${f.code}`);
     // CI's PostgreSQL 15 runs with autovacuum off, the embedded PostgreSQL 18 with it on.
-    const autovacuumOff = (await serverAutovacuum()) ? [] : ['warning:autovacuum_off'];
+    const autovacuumOff = (await serverBlockers()).length ? ['warning:autovacuum_off'] : [];
     expect(codes).toEqual([
       'critical:email_provider_log',
       'critical:queue_oldest_waiting',
@@ -166,24 +170,37 @@ describe('GET /v1/admin/digest', () => {
   });
 
   it('says when autovacuum cannot visit the jobs table, and why', async () => {
-    const server = (await serverAutovacuum()) ? [] : ['server: autovacuum = off'];
+    const server = await serverBlockers();
     const finding = (body: { findings: { code: string }[] }) => body.findings.find((f) => f.code === 'autovacuum_off');
 
     const before = (await digest()).body;
     expect(before.database.jobs_autovacuum_blocked_by).toEqual(server);
     expect(Boolean(finding(before))).toBe(server.length > 0);
 
-    await t.db.sql(`ALTER TABLE jobs SET (autovacuum_enabled = false)`);
+    await t.db.sql(`ALTER TABLE jobs SET (autovacuum_enabled = off)`);
     try {
       const off = (await digest()).body;
-      expect(off.database.jobs_autovacuum_blocked_by).toEqual([...server, 'table jobs: autovacuum_enabled = false']);
+      const blocked = [...server, 'table jobs: autovacuum_enabled = false'];
+      expect(off.database.jobs_autovacuum_blocked_by).toEqual(blocked);
       expect(finding(off)).toMatchObject({ severity: 'warning', message: expect.stringContaining('table jobs: autovacuum_enabled = false') });
-      const md = (await digest('?format=markdown')).text;
-      expect(md).toContain(`autovacuum blocked by ${[...server, 'table jobs: autovacuum_enabled = false'].join(', ')}`);
+      expect((await digest('?format=markdown')).text).toContain(`autovacuum blocked by ${blocked.join('; ')}`);
     } finally {
       await t.db.sql(`ALTER TABLE jobs RESET (autovacuum_enabled)`);
     }
     expect((await digest()).body.database.jobs_autovacuum_blocked_by).toEqual(server);
+  });
+
+  it('reads track_counts as notifyd sessions see it (it can be set per database, role or session)', async () => {
+    const client = new pg.Client({ connectionString: t.db.url });
+    await client.connect();
+    try {
+      await client.query(`SET track_counts = off`);
+      const [row] = (await client.query(DATABASE_HEALTH)).rows;
+      expect(row.autovacuum_blocked_by).toContain('notifyd sessions: track_counts = off');
+      expect(row.autovacuum_blocked_by).not.toContain('table jobs: autovacuum_enabled = false');
+    } finally {
+      await client.end();
+    }
   });
 
   it('renders Markdown: findings first with their actions, tables with escaped pipes', async () => {

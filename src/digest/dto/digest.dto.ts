@@ -214,8 +214,8 @@ export class DatabaseHealthDto {
   jobs_last_autovacuum: string | null;
   /**
    * What keeps autovacuum from visiting the jobs table: "server: autovacuum = off",
-   * "server: track_counts = off", "table jobs: autovacuum_enabled = false". Empty when nothing does.
-   * @example []
+   * "notifyd sessions: track_counts = off", "table jobs: autovacuum_enabled = false". Empty when nothing does.
+   * @example ["server: autovacuum = off"]
    */
   jobs_autovacuum_blocked_by: string[];
   /** Active sessions waiting on the NOTIFY commit lock. @example 0 */

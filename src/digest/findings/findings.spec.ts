@@ -1,5 +1,6 @@
 import type { DigestFacts, Finding, FindingRule, LaneRowView } from '../digest.types.js';
 import { allQuiet } from './all-quiet.js';
+import { autovacuumOff } from './autovacuum-off.finding.js';
 import { bounceRate } from './bounce-rate.finding.js';
 import { breakerOpen } from './breaker-open.finding.js';
 import { complaintRate } from './complaint-rate.finding.js';
@@ -8,7 +9,6 @@ import { emailFallbackMissing } from './email-fallback-missing.finding.js';
 import { emailProviderLog } from './email-provider-log.finding.js';
 import { emailProviderMissing } from './email-provider-missing.finding.js';
 import { failureRate } from './failure-rate.finding.js';
-import { autovacuumOff } from './autovacuum-off.finding.js';
 import { jobsBloat } from './jobs-bloat.finding.js';
 import { lanePaused } from './lane-paused.finding.js';
 import { notifyLock } from './notify-lock.finding.js';
@@ -137,12 +137,20 @@ describe('digest findings: each rule fires on its state and stays silent otherwi
     expect(workerSilent(healthy({ queue: { pending: 0, retry: 0, processing: 4 } }))).toEqual([]);
   });
 
-  it('says what keeps autovacuum away, in the message and the evidence', () => {
+  it('says what keeps autovacuum away, in the message and the evidence, and names only the fixes that apply', () => {
     const blockedBy = ['server: autovacuum = off', 'table jobs: autovacuum_enabled = false'];
     const [finding] = autovacuumOff(healthy({ database: { jobs_autovacuum_blocked_by: blockedBy } }));
     expect(finding.message).toContain('server: autovacuum = off; table jobs: autovacuum_enabled = false');
+    expect(finding.action).toContain('ALTER SYSTEM SET autovacuum = on');
     expect(finding.action).toContain('ALTER TABLE jobs RESET (autovacuum_enabled)');
+    expect(finding.action).not.toContain('track_counts');
     expect(finding.evidence).toMatchObject({ jobs_autovacuum_blocked_by: blockedBy });
+
+    const [tableOnly] = autovacuumOff(healthy({ database: { jobs_autovacuum_blocked_by: ['table jobs: autovacuum_enabled = false'] } }));
+    expect(tableOnly.action).toContain('ALTER TABLE jobs RESET (autovacuum_enabled)');
+    expect(tableOnly.action).not.toContain('ALTER SYSTEM');
+    const [counts] = autovacuumOff(healthy({ database: { jobs_autovacuum_blocked_by: ['notifyd sessions: track_counts = off'] } }));
+    expect(counts.action).toContain('ALTER ROLE … RESET track_counts');
   });
 
   it('complaints above the near-ceiling rate are reported once, by the rate rule', () => {

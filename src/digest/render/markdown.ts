@@ -57,7 +57,7 @@ export function renderMarkdown(r: DigestReport): string {
     out.push('', '## Projects', '', ...table(['project', 'channels', 'sender', 'sent', 'failed'], r.projects.map((p) => [p.id, p.channels.join(', '), p.from_email ?? 'instance default', p.sent, p.failed])));
   }
   const db = r.database;
-  const autovacuum = db.jobs_autovacuum_blocked_by.length ? `blocked by ${db.jobs_autovacuum_blocked_by.join(', ')}` : 'on';
+  const autovacuum = db.jobs_autovacuum_blocked_by.length ? `blocked by ${db.jobs_autovacuum_blocked_by.join('; ')}` : 'on';
   out.push(
     '',
     '## Database',
