@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.js';
+import { AUTOVACUUM_BLOCKERS, type AutovacuumBlockerColumn } from './autovacuum-blockers.js';
 import type { Band, DatabaseHealth, RetriesWaitingRow } from './digest.types.js';
 import * as sql from './sql/digest.sql.js';
 import * as windowSql from './sql/window.sql.js';
@@ -81,9 +82,8 @@ export class DigestRepository {
   }
 
   async databaseHealth(): Promise<DatabaseHealth> {
-    const row = await this.db.one<{ live: number; dead: number; last_vacuum: Date | null; autovacuum_blocked_by: string[]; notify_lock_waiters: number }>(
-      sql.DATABASE_HEALTH,
-    );
+    type Row = { live: number; dead: number; last_vacuum: Date | null; notify_lock_waiters: number } & Record<AutovacuumBlockerColumn, boolean>;
+    const row = await this.db.one<Row>(sql.DATABASE_HEALTH);
     const live = row?.live ?? 0;
     const dead = row?.dead ?? 0;
     return {
@@ -91,7 +91,7 @@ export class DigestRepository {
       jobs_dead_tuples: dead,
       jobs_dead_percent: live + dead > 0 ? round((dead / (live + dead)) * 100, 2) : 0,
       jobs_last_autovacuum: iso(row?.last_vacuum),
-      jobs_autovacuum_blocked_by: row?.autovacuum_blocked_by ?? [],
+      jobs_autovacuum_blocked_by: AUTOVACUUM_BLOCKERS.filter((b) => row?.[b.column]).map((b) => b.label),
       notify_lock_waiters: row?.notify_lock_waiters ?? 0,
     };
   }

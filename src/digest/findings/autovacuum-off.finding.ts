@@ -1,13 +1,5 @@
+import { AUTOVACUUM_BLOCKERS } from '../autovacuum-blockers.js';
 import type { FindingRule } from '../digest.types.js';
-
-/** The fix for each thing that can keep autovacuum off the jobs table (labels from DATABASE_HEALTH). */
-const FIXES: Record<string, string> = {
-  'server: autovacuum = off':
-    'set autovacuum = on in postgresql.conf (or ALTER SYSTEM SET autovacuum = on; on a managed server, its parameter group) and reload (SELECT pg_reload_conf())',
-  'notifyd sessions: track_counts = off':
-    "set track_counts = on where it is turned off: postgresql.conf or the parameter group, or ALTER DATABASE … RESET track_counts / ALTER ROLE … RESET track_counts for notifyd's database and user",
-  'table jobs: autovacuum_enabled = false': 'ALTER TABLE jobs RESET (autovacuum_enabled)',
-};
 
 /**
  * Every job leaves dead row versions on `jobs` (claim, finalise). With autovacuum kept off the
@@ -18,7 +10,7 @@ const FIXES: Record<string, string> = {
  */
 export const autovacuumOff: FindingRule = ({ database: d }) => {
   if (d.jobs_autovacuum_blocked_by.length === 0) return [];
-  const fixes = d.jobs_autovacuum_blocked_by.map((cause) => FIXES[cause] ?? cause);
+  const fixes = AUTOVACUUM_BLOCKERS.filter((b) => d.jobs_autovacuum_blocked_by.includes(b.label)).map((b) => b.fix);
   return [
     {
       severity: 'warning',

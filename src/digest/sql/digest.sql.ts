@@ -48,18 +48,16 @@ export const DATABASE_HEALTH = `
     COALESCE((SELECT n_live_tup FROM pg_stat_user_tables WHERE relid = 'jobs'::regclass), 0)::float8 AS live,
     COALESCE((SELECT n_dead_tup FROM pg_stat_user_tables WHERE relid = 'jobs'::regclass), 0)::float8 AS dead,
     (SELECT GREATEST(last_autovacuum, last_vacuum) FROM pg_stat_user_tables WHERE relid = 'jobs'::regclass) AS last_vacuum,
-    -- What keeps autovacuum off jobs: the server's switch (a sighup setting, the same in every
-    -- session); track_counts as notifyd's sessions see it (it can be set per database or role, and
-    -- writes made with it off are not counted, so they never trigger a vacuum); the table's option.
-    -- The CASE guards the cast: jobs has non-boolean options (fillfactor, scale factors) too.
-    array_remove(ARRAY[
-      CASE WHEN NOT current_setting('autovacuum')::bool THEN 'server: autovacuum = off' END,
-      CASE WHEN NOT current_setting('track_counts')::bool THEN 'notifyd sessions: track_counts = off' END,
-      CASE WHEN EXISTS (SELECT 1 FROM pg_class c CROSS JOIN LATERAL pg_options_to_table(c.reloptions) o
-                         WHERE c.oid = 'jobs'::regclass
-                           AND CASE WHEN o.option_name = 'autovacuum_enabled' THEN NOT o.option_value::bool ELSE false END)
-           THEN 'table jobs: autovacuum_enabled = false' END
-    ], NULL) AS autovacuum_blocked_by,
+    -- What keeps autovacuum off jobs (AUTOVACUUM_BLOCKERS names them): the server's switch (a
+    -- sighup setting, the same in every session); track_counts as notifyd's sessions see it (it
+    -- can be set per database or role, and writes made with it off are not counted, so they never
+    -- trigger a vacuum); the table's option. The CASE guards the cast: jobs has non-boolean
+    -- options (fillfactor, scale factors) too.
+    NOT current_setting('autovacuum')::bool AS server_autovacuum_off,
+    NOT current_setting('track_counts')::bool AS session_track_counts_off,
+    EXISTS (SELECT 1 FROM pg_class c CROSS JOIN LATERAL pg_options_to_table(c.reloptions) o
+             WHERE c.oid = 'jobs'::regclass
+               AND CASE WHEN o.option_name = 'autovacuum_enabled' THEN NOT o.option_value::bool ELSE false END) AS table_autovacuum_disabled,
     (SELECT count(*)::int FROM pg_stat_activity a
       WHERE a.wait_event_type = 'Lock' AND a.wait_event = 'object' AND a.state = 'active'
         AND EXISTS (SELECT 1 FROM pg_locks l
