@@ -122,7 +122,7 @@ async function measure(schema) {
       }
       if (done !== JOBS) throw new Error(`drained ${done} of ${JOBS} jobs`);
       const perJob = (ms) => (ms * 1000) / JOBS;
-      return { enqueue: perJob(enqueue), release: perJob(release), claim: perJob(claim), finalise: perJob(finalise) };
+      return { server: db.version, enqueue: perJob(enqueue), release: perJob(release), claim: perJob(claim), finalise: perJob(finalise) };
     } finally {
       await client.end();
     }
@@ -132,15 +132,12 @@ async function measure(schema) {
 }
 
 console.log(`bench/update-floor: ${fmt(JOBS)} jobs, batch ${BATCH}, ${ROUNDS} rounds; ${machine()}`);
-{
-  const probe = await createBenchDatabase();
-  console.log(`PostgreSQL ${probe.version}; figures are the CPU time of the one backend running the statements`);
-  await probe.drop();
-}
+console.log('figures: CPU time of the one backend running the statements');
 const results = { shipped: [], narrow: [] };
 for (let round = 1; round <= ROUNDS; round++) {
   for (const name of round % 2 ? ['shipped', 'narrow'] : ['narrow', 'shipped']) {
     const r = await measure(SCHEMAS[name]);
+    if (results.shipped.length + results.narrow.length === 0) console.log(`PostgreSQL ${r.server}`);
     results[name].push(r);
     console.log(
       `round ${round} ${name.padEnd(7)} backend CPU per job: enqueue ${fmt(r.enqueue, 1)} µs, release ${fmt(r.release, 1)} µs, ` +
