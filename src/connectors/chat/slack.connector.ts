@@ -25,6 +25,13 @@ export class SlackConnector implements Connector {
     private readonly guard: OutboundGuard,
   ) {}
 
+  recipientProblem(address: string): string | undefined {
+    if (/^https?:\/\//i.test(address)) {
+      return providerWebhookUrl(address, this.config.chat.slack.webhookHosts) ? undefined : `is not a Slack incoming-webhook URL: its host must be one of ${this.config.chat.slack.webhookHosts.join(', ')} (SLACK_WEBHOOK_HOSTS)`;
+    }
+    return this.config.chat.slack.botToken ? undefined : 'is a Slack channel id, which needs SLACK_BOT_TOKEN (or give an incoming-webhook URL)';
+  }
+
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
     return Promise.all(messages.map((m) => this.sendOne(m)));
   }

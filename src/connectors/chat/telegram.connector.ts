@@ -28,6 +28,10 @@ export class TelegramConnector implements Connector {
     if (!this.config.chat.telegram.botToken) throw new Error('TELEGRAM_PROVIDER=telegram: TELEGRAM_BOT_TOKEN is not set; create a bot with @BotFather and copy its token.');
   }
 
+  recipientProblem(address: string): string | undefined {
+    return CHAT_ID.test(address) ? undefined : 'is not a Telegram chat id (123456789, -1001234567890) or a public @channelusername';
+  }
+
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
     return Promise.all(messages.map((m) => this.sendOne(m)));
   }
