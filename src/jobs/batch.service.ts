@@ -48,8 +48,9 @@ export class BatchService {
     const total = emptyResult(channels, dto.topic ?? null);
     const queuePage = async (ids: readonly string[]) => {
       const request = contentRequest(project, dto, channels, { kind: 'many', subscriberIds: ids }, { priority: PRIORITY_NAMES.bulk, unconfiguredChannels: 'refuse' });
-      addPage(total, await this.admission.admit(request), new Set(ids).size);
-      total.topic = total.topic ?? request.topic;
+      const admission = await this.admission.admit(request);
+      addPage(total, admission, new Set(ids).size);
+      total.topic = admission.topic;
     };
     if (dto.segment === undefined) {
       await queuePage(dto.subscribers!);

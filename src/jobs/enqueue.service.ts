@@ -42,7 +42,7 @@ export class EnqueueService {
       job_ids: queued.map((t) => t.jobId!),
       scheduled_at: (admission.targets[0]?.scheduledAt ?? request.requestedAt).toISOString(),
       channels: queued.map((t) => t.channel),
-      topic: request.topic,
+      topic: admission.topic,
       skipped: admission.targets.filter((t) => t.skip).map((t) => ({ channel: t.channel, reason: t.skip!.reason })),
       deduplicated: queued.some((t) => t.deduplicated),
     };

@@ -67,7 +67,7 @@ export class AdmissionService {
     });
     const inserted = await this.insert.apply(request, targets, caps, wantsIds);
     await this.signal.apply(request, targets, inserted);
-    return { targets, created: inserted.created, createdIds: inserted.createdIds };
+    return { targets, topic: request.topic, created: inserted.created, createdIds: inserted.createdIds };
   }
 
   /** Channels that cannot deliver; a fan-out asking for one is refused whole. */

@@ -65,6 +65,8 @@ export interface Target {
 /** What the pipeline did with a request; each door shapes its own answer from it. */
 export interface Admission {
   targets: Target[];
+  /** The topic the jobs carry: the request's, else the template's. */
+  topic: string | null;
   /** How many jobs this request created (not those an idempotency key deduplicated). */
   created: number;
   /** Their ids, when known: single sends, and fan-outs someone listens to (job.queued). */

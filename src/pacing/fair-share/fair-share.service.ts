@@ -7,9 +7,8 @@ import { ConnectorRegistry } from '../../connectors/connector-registry.js';
 import { Db } from '../../database/db.js';
 import { type ClockDelta, FairClocks } from './fair-clocks.js';
 import { FUTURE_FAIR_CLOCKS, RECONCILE_FAIR_CLOCKS } from './fair-share.sql.js';
+import { fairSlots } from './fair-slots.js';
 
-/** Fair-share slots are rounded down to this grid (jobs due together are claimed together). */
-export const FAIR_GRID_MS = 250;
 /** How often a process that queues paced traffic reconciles its clocks with the other replicas'. */
 export const FAIR_SYNC_MS = 500;
 
@@ -62,36 +61,12 @@ export class FairShareService implements OnModuleInit, OnApplicationShutdown {
     await this.sync();
   }
 
-  /**
-   * The run_at of each job: its fair-share slot when it is due now on a paced lane, undefined
-   * otherwise (scheduled sends keep their time; unpaced lanes and in-app are not spaced).
-   */
+  /** Each job's run_at (fairSlots), on the database's clock. */
   slots(projectId: string, priority: number, jobs: readonly { channel: Channel; scheduledAt: Date }[]): (Date | undefined)[] {
     if (!this.config.pacing.fairShare) return jobs.map(() => undefined);
-    const localNow = this.clock.nowMs();
-    const perChannel = new Map<Channel, { step: number; count: number }>();
-    const slot: number[] = jobs.map((job) => {
-      const step = this.stepSecs(job.channel);
-      if (step <= 0 || job.scheduledAt.getTime() > localNow + 1_000) return -1;
-      const entry = perChannel.get(job.channel) ?? { step, count: 0 };
-      perChannel.set(job.channel, entry);
-      return entry.count++;
-    });
-    if (perChannel.size === 0) return jobs.map(() => undefined);
-    const now = localNow + this.offsetMs;
-    const starts = new Map<Channel, number>();
-    for (const [channel, { step, count }] of perChannel) {
-      const end = this.clocks.advance({ projectId, channel, priority }, step * count, now);
-      starts.set(channel, end - step * count * 1000);
-    }
-    this.scheduleSync();
-    return jobs.map((job, i) => {
-      if (slot[i] < 0) return undefined;
-      const step = perChannel.get(job.channel)!.step;
-      // On a shared grid, so that jobs become due in batches (one claim, full provider
-      // batches) rather than one by one; fairness is kept to within one grid step.
-      return new Date(Math.floor((starts.get(job.channel)! + slot[i] * step * 1000) / FAIR_GRID_MS) * FAIR_GRID_MS);
-    });
+    const slots = fairSlots(this.clocks, projectId, priority, jobs, (channel) => this.stepSecs(channel), this.clock.nowMs() + this.offsetMs);
+    if (this.clocks.dirty) this.scheduleSync();
+    return slots;
   }
 
   /** Seconds of lane time one message costs: 1 token per message, or 1/batchMax per message where the provider meters requests. */
