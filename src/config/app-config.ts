@@ -25,6 +25,7 @@ import { chatProvidersSection } from './sections/chat-providers.config.js';
 import { segmentsSection } from './sections/segments.config.js';
 import { unsubscribeSection } from './sections/unsubscribe.config.js';
 import { templatesSection } from './sections/templates.config.js';
+import { missingProductionSecrets } from './production-secrets.js';
 
 /**
  * The one typed configuration object, built from the environment at boot. To add settings,
@@ -74,7 +75,15 @@ export class ConfigError extends Error {
   }
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+export interface LoadConfigOptions {
+  /**
+   * Refuse a production start without the secrets it signs with (production-secrets.ts). Only
+   * `notifyd migrate`, which signs and serves nothing, turns it off.
+   */
+  requireSecrets?: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): AppConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -90,5 +99,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const config = Object.fromEntries(
     Object.entries(sections).map(([key, section]) => [key, (section.build as (e: unknown) => unknown)(values)]),
   );
+  const app = config as AppConfig;
+  if (options.requireSecrets !== false) {
+    const missing = missingProductionSecrets({ databaseUrl: app.database.url, auth: app.auth });
+    if (missing.length) throw new ConfigError(missing);
+  }
   return Object.freeze(config) as AppConfig;
 }
