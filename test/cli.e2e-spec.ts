@@ -52,6 +52,7 @@ describe('the notifyd command', () => {
     expect(text).toMatch(/WORKER_BATCH_SIZE must be a whole number/);
     expect(text).toMatch(/NOTIFYD_ROLE must be one of all, api, worker/);
     expect(text).toMatch(/DATABASE_URL must be a PostgreSQL URL/);
+    expect(text).toMatch(/JWT_SECRET is required when DATABASE_URL or ADMIN_API_KEY is set: set it to at least 16 random characters \(openssl rand -hex 24\)/);
   });
 
   it('says clearly when the database cannot be reached', async () => {

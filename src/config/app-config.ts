@@ -84,6 +84,8 @@ export interface LoadConfigOptions {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): AppConfig {
+  // Read from the raw environment, so that it is listed with every other problem at once.
+  const missing = options.requireSecrets === false ? [] : missingProductionSecrets(env);
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -93,16 +95,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       const shown = /KEY|SECRET|TOKEN|PASSWORD/.test(name) ? '' : got;
       return `${name} ${issue.message}${shown}`;
     });
-    throw new ConfigError(problems);
+    throw new ConfigError([...problems, ...missing]);
   }
+  if (missing.length) throw new ConfigError(missing);
   const values = parsed.data as Record<string, unknown>;
   const config = Object.fromEntries(
     Object.entries(sections).map(([key, section]) => [key, (section.build as (e: unknown) => unknown)(values)]),
   );
-  const app = config as AppConfig;
-  if (options.requireSecrets !== false) {
-    const missing = missingProductionSecrets({ databaseUrl: app.database.url, auth: app.auth });
-    if (missing.length) throw new ConfigError(missing);
-  }
   return Object.freeze(config) as AppConfig;
 }

@@ -1,5 +1,3 @@
-import type { AuthConfig } from './sections/auth.config.js';
-
 /**
  * The secrets a production start cannot run without. A start is a production one when the
  * operator gives a database (DATABASE_URL) or an admin key (ADMIN_API_KEY); the embedded first
@@ -13,9 +11,10 @@ import type { AuthConfig } from './sections/auth.config.js';
  * NOTIFYD_SECRET_KEY stays optional: without it per-project provider credentials are refused,
  * never stored in the clear.
  */
-export function missingProductionSecrets(production: { databaseUrl: string | undefined; auth: AuthConfig }): string[] {
-  const isProduction = production.databaseUrl !== undefined || production.auth.adminApiKey !== undefined;
-  if (!isProduction || production.auth.jwtSecret) return [];
+export function missingProductionSecrets(env: NodeJS.ProcessEnv): string[] {
+  // Blank counts as unset, as everywhere in the config (env-helpers.ts).
+  const set = (name: string) => (env[name] ?? '').trim() !== '';
+  if (!(set('DATABASE_URL') || set('ADMIN_API_KEY')) || set('JWT_SECRET')) return [];
   return [
     'JWT_SECRET is required when DATABASE_URL or ADMIN_API_KEY is set: set it to at least 16 random characters (openssl rand -hex 24). ' +
       'It signs subscriber tokens and the unsubscribe and tracking links; keep it stable, and list the old one in JWT_PREVIOUS_SECRETS when you rotate it.',
