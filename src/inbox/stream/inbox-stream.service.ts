@@ -66,11 +66,12 @@ export class InboxStreamService {
     };
     // A stream opened with a subscriber token (or its ticket) ends when that token is revoked.
     const unwatch = principal.generation ? this.revocations.watch(connection, principal.generation) : undefined;
-    request.raw.on('close', () => {
+    const closed = () => {
       unwatch?.();
       this.hub.close(connection);
-    });
-    raw.on('error', () => this.hub.close(connection));
+    };
+    request.raw.on('close', closed);
+    raw.on('error', closed);
     await this.hub.open(connection);
   }
 
