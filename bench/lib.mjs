@@ -11,6 +11,8 @@ import pg from 'pg';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const ADMIN_KEY = `bench-admin-${randomBytes(8).toString('hex')}`;
+/** A production start (DATABASE_URL, ADMIN_API_KEY) is refused without JWT_SECRET. */
+export const JWT_SECRET = randomBytes(24).toString('hex');
 
 export function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
@@ -75,7 +77,7 @@ export async function startNotifyd(env, { nodeArgs: ownArgs = [], dir = root, ke
   // BENCH_NODE_ARGS: extra node flags for the notifyd processes (e.g. --cpu-prof, --trace-gc) when profiling a run.
   const nodeArgs = [...ownArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   return startListening([...nodeArgs, join(dir, 'dist', 'src', 'cli.js'), 'serve'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ADMIN_API_KEY: ADMIN_KEY, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ADMIN_API_KEY: ADMIN_KEY, JWT_SECRET, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     keepLines,
     label,
   });
