@@ -5,7 +5,7 @@ import { resolveAudience, subscriberIdsOf } from './audience.js';
 
 const at = new Date('2026-12-01T10:00:00Z');
 const request = (channels: Channel[], audience: Audience, idempotencyKey: string | null = null): AdmissionRequest => ({
-  project: { id: 'p', name: 'P', channels: [], settings: {}, fromEmail: null, fromName: null, rateLimitPerMin: 1000, tokenEpoch: 0 },
+  project: { id: 'p', name: 'P', channels: [], settings: {}, fromEmail: null, fromName: null, rateLimitPerMin: 1000, tokenEpoch: '0' },
   channels,
   audience,
   payload: {},
