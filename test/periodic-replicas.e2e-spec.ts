@@ -3,8 +3,8 @@ import { createTestDatabase, type TestDatabase } from './helpers/test-database.j
 
 /**
  * Periodic work across real replicas: three worker processes on one database, each with its
- * own scheduled intervals (SchedulerRegistry), run each periodic task once per tick between them (periodic_runs), not once
- * per tick each.
+ * own scheduled intervals (SchedulerRegistry), run each periodic task once per tick between
+ * them (periodic_runs), not once per tick each.
  */
 describe('periodic work once per tick across 3 replicas', () => {
   let db: TestDatabase;
