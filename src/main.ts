@@ -97,7 +97,7 @@ export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd>
     if (options.listen !== false) {
       url = baseUrl(config, await listen());
       log.log(`listening on ${url} (role ${config.server.role})`, 'notifyd');
-      if (credentials) process.stdout.write(`${devBanner(url, database.embedded?.dataDir ?? config.database.dataDir, credentials)}\n`);
+      if (credentials) process.stdout.write(`${devBanner(url, database.embedded?.dataDir ?? config.database.dataDir, credentials, { tty: process.stdout.isTTY === true })}\n`);
     }
 
     let closing: Promise<void> | undefined;
