@@ -104,3 +104,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   );
   return Object.freeze(config) as AppConfig;
 }
+
+/** Every environment variable a section declares; each has a row in the README's configuration table (test/docs-promises). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
