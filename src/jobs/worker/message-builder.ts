@@ -1,6 +1,6 @@
 import { escapeHtml } from '../../common/html/escape-html.js';
 import type { OutboundMessage } from '../../connectors/connector.js';
-import type { RenderedContent } from '../../templates/template-engine.js';
+import type { RenderedContent } from '../../templates/render/render-protocol.js';
 import type { ClaimedJob } from './claimed-job.js';
 
 export interface Sender {
