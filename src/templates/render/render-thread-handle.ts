@@ -26,6 +26,8 @@ interface Running {
  */
 export class RenderThreadHandle {
   readonly ready: Promise<void>;
+  /** Resolves when the thread has exited (after a stop, terminate() takes a moment). */
+  readonly exited: Promise<void>;
   private readonly worker: Worker;
   private readonly slots = new ProgressSlots(new SharedArrayBuffer(ProgressSlots.BYTES));
   private running: Running | undefined;
@@ -49,6 +51,7 @@ export class RenderThreadHandle {
       stderr: false,
     });
     this.worker.unref();
+    this.exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     this.ready = new Promise<void>((resolve, reject) => {
       this.worker.on('message', (message: unknown) => {
         if (message === 'ready') return resolve();
@@ -89,7 +92,7 @@ export class RenderThreadHandle {
   /** Terminates the thread; a task in flight is answered `stopped` (closed). */
   async close(): Promise<void> {
     this.stop('closed', 'notifyd is shutting down');
-    await this.worker.terminate().catch(() => undefined);
+    await this.exited;
   }
 
   private watch(delayMs: number): void {

@@ -11,9 +11,10 @@ import { RenderPoolUnavailable, TemplateRenderPool } from './template-render-poo
  */
 const STALL = '{{ (1..1000000) | has_exp: "x", "x == 0" }}';
 
+/** Time limit 5 s unless a test is about it: a loaded test machine must not stop ordinary renders. */
 function pool(templates: Partial<AppConfig['templates']> = {}): TemplateRenderPool {
   const config = {
-    templates: { parseLimit: 1_000_000, renderLimitMs: 200, memoryLimit: 20_000_000, outputLimit: 1_000_000, threads: 1, threadMemoryMb: 64, queueLimit: 8, ...templates },
+    templates: { parseLimit: 1_000_000, renderLimitMs: 5_000, memoryLimit: 20_000_000, outputLimit: 1_000_000, threads: 1, threadMemoryMb: 64, queueLimit: 8, ...templates },
   } as AppConfig;
   return new TemplateRenderPool(config);
 }
@@ -64,8 +65,8 @@ describe('TemplateRenderPool', () => {
     expect(outcome).toEqual({ stopped: { reason: 'time', kind: 1, index: 1, part: 1, detail: expect.stringMatching(/^ran \d+ ms$/) } });
     expect(elapsed).toBeGreaterThanOrEqual(190);
     expect(elapsed).toBeLessThan(2_000);
-    // This thread's timers ran meanwhile (20 ms apart): the render never held the event loop.
-    expect(ticks).toBeGreaterThanOrEqual(Math.floor(elapsed / 20 / 2));
+    // This thread's timer ran meanwhile: a render holding the event loop would let it fire once at most, afterwards.
+    expect(ticks).toBeGreaterThanOrEqual(3);
     expect(p.size).toBe(0);
     expect(reply(await p.run({ variants: [sms('after {{ x }}')], renders: [{ variant: 0, vars: { x: 1 } }] })).renders[0]).toEqual({ content: expect.objectContaining({ body: 'after 1' }) });
     expect(p.size).toBe(1);

@@ -30,6 +30,8 @@ interface Waiting {
 export class TemplateRenderPool implements OnApplicationShutdown {
   private readonly logger = new Logger('TemplateRenderPool');
   private readonly threads = new Set<RenderThreadHandle>();
+  /** Stopped threads until they have exited: shutdown waits for them too. */
+  private readonly exiting = new Set<RenderThreadHandle>();
   private readonly idle: RenderThreadHandle[] = [];
   private readonly queue: Waiting[] = [];
   private starting = 0;
@@ -61,7 +63,7 @@ export class TemplateRenderPool implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     this.closed = true;
     for (const w of this.queue.splice(0)) w.reject(new RenderPoolUnavailable('the template renderer is shutting down'));
-    await Promise.all([...this.threads].map((t) => t.close()));
+    await Promise.all([...this.threads, ...this.exiting].map((t) => t.close()));
   }
 
   private pump(): void {
@@ -126,6 +128,8 @@ export class TemplateRenderPool implements OnApplicationShutdown {
 
   private forget(thread: RenderThreadHandle): void {
     this.threads.delete(thread);
+    this.exiting.add(thread);
+    void thread.exited.then(() => this.exiting.delete(thread));
     const at = this.idle.indexOf(thread);
     if (at >= 0) this.idle.splice(at, 1);
   }
