@@ -80,11 +80,13 @@ export class RenderThreadHandle {
   run(task: RenderTask): Promise<TaskOutcome> {
     if (!this.usable) return Promise.reject(new Error('render thread busy or gone'));
     return new Promise<TaskOutcome>((settle) => {
-      this.running = { settle };
       // Timed from the post: a thread slow to pick the task up counts against its first part.
+      // Stamped before the post, so the thread's own first stamp always comes after it.
       this.slots.start(PARSING, 0, 0);
-      this.worker.ref();
+      // Throws (DataCloneError, if vars could not be cloned) before the handle is marked busy.
       this.worker.postMessage(task);
+      this.running = { settle };
+      this.worker.ref();
       this.watch(this.limitMs);
     });
   }
