@@ -22,6 +22,7 @@ import { RecipientCapHolds1764460800067 } from './0067-recipient-cap-holds.js';
 import { JobsUpdateRoom1764460800068 } from './0068-jobs-update-room.js';
 import { JobIdsTimeOrdered1764460800069 } from './0069-job-ids-time-ordered.js';
 import { TokenGenerations1764460800070 } from './0070-token-generations.js';
+import { RateLimitCounts1764460800072 } from './0072-rate-limit-counts.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -68,4 +69,6 @@ export const MIGRATIONS = [
   JobIdsTimeOrdered1764460800069,
   // Issue 18: revocable subscriber tokens (subscriber token version, project epoch).
   TokenGenerations1764460800070,
+  // Issue 18: one rate limit per project for every door, shared by the replicas.
+  RateLimitCounts1764460800072,
 ];

@@ -7,6 +7,7 @@ import { InboxStreamController } from './inbox-stream.controller.js';
 import { InboxController } from './inbox.controller.js';
 import { InboxModule } from './inbox.module.js';
 import { InboxStreamService } from './stream/inbox-stream.service.js';
+import { StreamSlots } from './stream/stream-slots.js';
 import { StreamTickets } from './stream/stream-tickets.js';
 import { SubscriberTokensController } from './subscriber-tokens.controller.js';
 import { InboxWidgetController } from './web/inbox-widget.controller.js';
@@ -18,6 +19,6 @@ import { InboxWidgetController } from './web/inbox-widget.controller.js';
 @Module({
   imports: [InboxModule, SubscribersModule],
   controllers: [InboxController, InboxStreamController, SubscriberTokensController, InboxWidgetController],
-  providers: [InboxStreamService, StreamTickets, SubscriberTokens, InboxAuthGuard, StreamRevocations],
+  providers: [InboxStreamService, StreamSlots, StreamTickets, SubscriberTokens, InboxAuthGuard, StreamRevocations],
 })
 export class InboxHttpModule {}

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { CurrentInbox, InboxAuth, type InboxPrincipal } from './auth/inbox-auth.guard.js';
@@ -14,6 +14,7 @@ import {
 } from './dto/inbox.dto.js';
 import { presentMessage } from './inbox.presenter.js';
 import { InboxService } from './inbox.service.js';
+import { StreamTicketLimitGuard } from './stream/stream-ticket-limit.guard.js';
 import { StreamTickets } from './stream/stream-tickets.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { SubscriberTokenVersions } from '../subscribers/subscriber-token-versions.js';
@@ -71,6 +72,7 @@ export class InboxController {
 
   @Post('stream-ticket')
   @HttpCode(200)
+  @UseGuards(StreamTicketLimitGuard)
   @ApiOperation({ operationId: 'createStreamTicket', summary: 'A single-use, one-minute ticket to open the realtime stream' })
   @ApiErrors(400, 404)
   async createStreamTicket(@CurrentInbox() p: InboxPrincipal): Promise<StreamTicketResponseDto> {

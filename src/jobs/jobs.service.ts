@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Channel } from '../config/sections/connectors.config.js';
 import { AuditService } from '../audit/audit.service.js';
 import { ApiError } from '../common/errors/api-error.js';
+import { escapeHtml } from '../common/html/escape-html.js';
 import { ProjectsService, type Actor } from '../projects/projects.service.js';
 import type { AdminJobSearchQueryDto, SendTestRequestDto } from './dto/job.dto.js';
 import type { JobProviderEvent, JobRow } from './job.types.js';
@@ -118,8 +119,4 @@ export class JobsService {
     await this.audit.record({ projectId: dto.project_id, actor: by.actor, action: 'job.send_test', resource: row.id, metadata: { channel }, ip: by.ip });
     return { id: row.id, projectId: dto.project_id, channel };
   }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

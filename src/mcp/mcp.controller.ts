@@ -25,7 +25,7 @@ export class McpController {
 
   @Post()
   async post(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const caller = await this.auth.authenticate(request);
+    const caller = await this.auth.authenticate(request, reply);
     // From here the SDK writes the response on the raw socket.
     reply.hijack();
     reply.raw.setHeader('x-request-id', request.id);

@@ -31,6 +31,12 @@ export const authSection = defineSection(
      * 0: every request reads the key.
      */
     AUTH_KEY_CACHE_MS: envInt({ default: 5_000, min: 0, max: 60_000 }),
+    /**
+     * How often a process that served rate-limited requests reconciles its counts with the other
+     * replicas through PostgreSQL (one statement per tick, none while idle). Replicas may together
+     * admit up to about (replicas − 1) × this × their request rate over a limit.
+     */
+    RATE_LIMIT_SYNC_MS: envInt({ default: 1_000, min: 50, max: 10_000 }),
   },
   (env) => ({
     adminApiKey: env.ADMIN_API_KEY,
@@ -38,6 +44,7 @@ export const authSection = defineSection(
     jwtSecret: env.JWT_SECRET,
     jwtPreviousSecrets: env.JWT_PREVIOUS_SECRETS ?? [],
     keyCacheMs: env.AUTH_KEY_CACHE_MS,
+    rateLimitSyncMs: env.RATE_LIMIT_SYNC_MS,
   }),
 );
 

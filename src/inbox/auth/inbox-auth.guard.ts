@@ -3,6 +3,7 @@ import { ApiSecurity } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { presentedKey } from '../../common/auth/api-keys.js';
 import { ApiError } from '../../common/errors/api-error.js';
+import { ProjectRateLimitGuard } from '../../common/auth/project-rate-limit.guard.js';
 import { ApiErrors } from '../../common/http/api-errors.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { ProjectsService } from '../../projects/projects.service.js';
@@ -21,7 +22,7 @@ export interface InboxPrincipal {
 
 const MINT_AGAIN = 'get a new one from POST /v1/auth/subscriber-token.';
 
-type InboxRequest = FastifyRequest & { inbox?: InboxPrincipal; params: Record<string, string> };
+type InboxRequest = FastifyRequest & { inbox?: InboxPrincipal; project?: ProjectRef; params: Record<string, string> };
 
 /**
  * Inbox routes take a subscriber token (`Authorization: Bearer <jwt>`, its `sub` must be the
@@ -39,6 +40,8 @@ export class InboxAuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<InboxRequest>();
     request.inbox = await this.authenticate(request.headers, request.params.subscriber_id);
+    // Subscriber tokens spend their project's rate_limit_per_min (ProjectRateLimitGuard, next).
+    request.project = request.inbox.project;
     return true;
   }
 
@@ -73,8 +76,9 @@ export class InboxAuthGuard implements CanActivate {
   }
 }
 
-/** A route of a subscriber's inbox (subscriber token or project key). */
-export const InboxAuth = () => applyDecorators(UseGuards(InboxAuthGuard), ApiSecurity('bearer'), ApiSecurity('apiKey'), ApiErrors(401, 403));
+/** A route of a subscriber's inbox (subscriber token or project key), counted in the project's rate limit. */
+export const InboxAuth = () =>
+  applyDecorators(UseGuards(InboxAuthGuard, ProjectRateLimitGuard), ApiSecurity('bearer'), ApiSecurity('apiKey'), ApiErrors(401, 403, 429));
 
 export const CurrentInbox = createParamDecorator((_: unknown, ctx: ExecutionContext): InboxPrincipal => {
   const principal = ctx.switchToHttp().getRequest<InboxRequest>().inbox;
