@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SLACK_TOKEN, SlackFake } from '../fakes/slack-fake.js';
 import { TELEGRAM_TOKEN, TelegramFake } from '../fakes/telegram-fake.js';
+import { connectMcp, resultText, structured } from '../helpers/mcp-client.js';
 import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** A project's own bots (per-project providers): tokens the fakes accept besides the instance's. */
@@ -150,6 +151,32 @@ describe('chat bindings (instance-wide bots post only to chats bound to the proj
     expect(slack.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${OWN_SLACK_TOKEN}`]);
     expect(await job(toA.body.job_ids[0])).toMatchObject({ status: 'sent' });
     expect(await job(anywhere.body.job_ids[0])).toMatchObject({ status: 'sent' });
+  });
+
+  it('agents manage bindings over MCP with the same rules; send_test refuses an unbound chat too', async () => {
+    const admin = await connectMcp(t.url, ADMIN_KEY);
+    const reader = await connectMcp(t.url, READONLY_KEY);
+    try {
+      const set = await admin.callTool({ name: 'set_chat_bindings', arguments: { project_id: b.id, channel: 'telegram', chats: ['-0100333', '-100333'] } });
+      expect(structured(set)).toEqual({ project_id: b.id, channel: 'telegram', chats: ['-100333'] });
+      const listed = structured(await reader.callTool({ name: 'list_chat_bindings', arguments: { project_id: b.id } }));
+      expect(listed).toMatchObject({ project_id: b.id, required: true, bindings: [{ channel: 'telegram', chat: '-100333' }] });
+      const bad = await admin.callTool({ name: 'set_chat_bindings', arguments: { project_id: b.id, channel: 'telegram', chats: ['x y'] } });
+      expect([bad.isError, resultText(bad)]).toEqual([true, expect.stringMatching(/chats\.0 must be a Telegram chat id/)]);
+      const denied = await reader.callTool({ name: 'set_chat_bindings', arguments: { project_id: b.id, channel: 'telegram', chats: [] } });
+      expect(denied.isError).toBe(true);
+
+      const test = await t.http.post('/v1/admin/send-test').set('X-Api-Key', ADMIN_KEY).send({ project_id: b.id, channel: 'telegram', to: '-1001111111111' });
+      expect([test.status, test.body.error]).toEqual([422, 'chat_not_bound']);
+      const bound = await t.http.post('/v1/admin/send-test').set('X-Api-Key', ADMIN_KEY).send({ project_id: b.id, channel: 'telegram', to: '-100333' });
+      expect(bound.status).toBeLessThan(300);
+      await t.worker.drainOnce();
+      expect(telegram.requests.map((r) => r.body.chat_id)).toEqual([-100333]);
+      expect(structured(await admin.callTool({ name: 'set_chat_bindings', arguments: { project_id: b.id, channel: 'telegram', chats: [] } })).chats).toEqual([]);
+    } finally {
+      await admin.close();
+      await reader.close();
+    }
   });
 });
 
