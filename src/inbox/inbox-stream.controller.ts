@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
-import { StreamQueryDto } from './dto/inbox.dto.js';
+import { InboxPathDto, StreamQueryDto } from './dto/inbox.dto.js';
 import { InboxStreamService } from './stream/inbox-stream.service.js';
 
 const EXAMPLE = [
@@ -37,8 +37,8 @@ export class InboxStreamController {
       'of this subscriber; reconnect with Last-Event-ID (or ?last_event_id=) to replay what you missed. A comment line every INBOX_HEARTBEAT_SECS.',
   })
   @ApiResponse({ status: 200, description: 'An open event stream', content: { 'text/event-stream': { schema: { type: 'string' }, example: EXAMPLE } } })
-  @ApiErrors(400, 401, 403)
-  async streamInbox(@Param('subscriber_id') subscriberId: string, @Query() query: StreamQueryDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.streams.open(request, reply, subscriberId, query.ticket ?? query.token, query.last_event_id);
+  @ApiErrors(400, 401, 403, 422)
+  async streamInbox(@Param() path: InboxPathDto, @Query() query: StreamQueryDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.streams.open(request, reply, path.subscriber_id, query.ticket ?? query.token, query.last_event_id);
   }
 }
