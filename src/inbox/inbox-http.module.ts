@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SubscribersModule } from '../subscribers/subscribers.module.js';
 import { InboxAuthGuard } from './auth/inbox-auth.guard.js';
+import { StreamRevocations } from './auth/stream-revocations.js';
 import { SubscriberTokens } from './auth/subscriber-tokens.js';
 import { InboxStreamController } from './inbox-stream.controller.js';
 import { InboxController } from './inbox.controller.js';
@@ -17,6 +18,6 @@ import { InboxWidgetController } from './web/inbox-widget.controller.js';
 @Module({
   imports: [InboxModule, SubscribersModule],
   controllers: [InboxController, InboxStreamController, SubscriberTokensController, InboxWidgetController],
-  providers: [InboxStreamService, StreamTickets, SubscriberTokens, InboxAuthGuard],
+  providers: [InboxStreamService, StreamTickets, SubscriberTokens, InboxAuthGuard, StreamRevocations],
 })
 export class InboxHttpModule {}

@@ -17,7 +17,8 @@ import {
 import { presentMessage } from './inbox.presenter.js';
 import { InboxService } from './inbox.service.js';
 import { StreamTickets } from './stream/stream-tickets.js';
-import { SubscribersService } from '../subscribers/subscribers.service.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { SubscriberTokenVersions } from '../subscribers/subscriber-token-versions.js';
 
 /**
  * A subscriber's inbox: a subscriber token for that subscriber, or the project key. Each route
@@ -31,7 +32,7 @@ export class InboxController {
   constructor(
     private readonly inbox: InboxService,
     private readonly tickets: StreamTickets,
-    private readonly subscribers: SubscribersService,
+    private readonly tokenVersions: SubscriberTokenVersions,
   ) {}
 
   @Get()
@@ -80,8 +81,11 @@ export class InboxController {
   @ApiErrors(400, 404, 422)
   async createStreamTicket(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto): Promise<StreamTicketResponseDto> {
     // A ticket is a row: none for a subscriber the project does not have (404 names the fix).
-    await this.subscribers.get(p.project.id, p.subscriberId);
-    const { ticket, expiresInSeconds } = await this.tickets.issue(p.project.id, p.subscriberId);
+    const version = await this.tokenVersions.current(p.project.id, p.subscriberId);
+    if (version === undefined) throw ApiError.notFound('Subscriber', p.subscriberId);
+    // Issued under the token's generation (a project key: the current one), so a revocation before its use refuses it.
+    const generation = p.generation ?? { epoch: p.project.tokenEpoch, version };
+    const { ticket, expiresInSeconds } = await this.tickets.issue(p.project.id, p.subscriberId, generation);
     return { ticket, expires_in_seconds: expiresInSeconds, stream_url: `/v1/inbox/${encodeURIComponent(p.subscriberId)}/stream?ticket=${ticket}` };
   }
 

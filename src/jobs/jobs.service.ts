@@ -4,6 +4,7 @@ import { APP_CONFIG } from '../config/config.module.js';
 import type { Channel } from '../config/sections/connectors.config.js';
 import { AuditService } from '../audit/audit.service.js';
 import { ApiError } from '../common/errors/api-error.js';
+import { escapeHtml } from '../common/html/escape-html.js';
 import { ChatAccessService } from '../chat-bindings/chat-access.service.js';
 import { ConnectorRegistry } from '../connectors/connector-registry.js';
 import { ProjectsService, type Actor } from '../projects/projects.service.js';
@@ -122,8 +123,4 @@ export class JobsService {
     await this.audit.record({ projectId: dto.project_id, actor: by.actor, action: 'job.send_test', resource: row.id, metadata: { channel }, ip: by.ip });
     return { id: row.id, projectId: dto.project_id, channel };
   }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

@@ -37,6 +37,23 @@ export class SubscribersController {
     return presentSubscriber(await this.subscribers.get(project.id, id));
   }
 
+  @Post(':id/tokens/revoke')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'revokeSubscriberTokens',
+    summary: 'Revoke every subscriber token of a subscriber (and its stream tickets and open streams)',
+    description:
+      'Subscriber tokens (POST /v1/auth/subscriber-token) carry the subscriber’s token version; this gives the subscriber a new one, so every token ' +
+      'minted before stops working at once in this process and within milliseconds in the others (AUTH_KEY_CACHE_MS at worst), unused stream ' +
+      'tickets are refused and open inbox streams opened with them are ended. Tokens minted afterwards work. Deleting the subscriber, or the project, ' +
+      'ends its tokens as well.',
+  })
+  @ApiErrors(404)
+  async revokeSubscriberTokens(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<SuccessDto> {
+    await this.subscribers.revokeTokens(project.id, id);
+    return { success: true };
+  }
+
   @Delete(':id')
   @ApiOperation({ operationId: 'deleteSubscriber', summary: 'Delete a subscriber and everything attached to them' })
   @ApiErrors(404)

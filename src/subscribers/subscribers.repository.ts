@@ -42,6 +42,14 @@ export class SubscribersRepository {
     return (await this.db.exec(sql.DELETE_SUBSCRIBER, [projectId, id])) > 0;
   }
 
+  tokenVersions(projectId: string, ids: string[]): Promise<{ id: string; version: string }[]> {
+    return this.db.rows(sql.TOKEN_VERSIONS, [projectId, ids]);
+  }
+
+  async revokeTokens(projectId: string, id: string): Promise<boolean> {
+    return (await this.db.exec(sql.REVOKE_TOKENS, [projectId, id])) > 0;
+  }
+
   findAddresses(projectId: string, ids: string[]): Promise<SubscriberAddresses[]> {
     return this.db.rows<SubscriberAddresses>(sql.FIND_ADDRESSES_BY_IDS, [projectId, ids]);
   }

@@ -3,6 +3,7 @@ import { decodeCursor, encodeCursor } from '../common/pagination/cursor.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { ListSubscribersQueryDto, SubscriberDto, UpsertSubscriberDto } from './dto/subscriber.dto.js';
 import type { SubscriberAddresses, SubscriberRow } from './subscriber.types.js';
+import { SubscriberTokenVersions } from './subscriber-token-versions.js';
 import { type SubscriberUpsert, SubscribersRepository } from './subscribers.repository.js';
 
 /** `%` and `_` in a search are literal characters, not wildcards. */
@@ -10,7 +11,10 @@ const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 @Injectable()
 export class SubscribersService {
-  constructor(private readonly repository: SubscribersRepository) {}
+  constructor(
+    private readonly repository: SubscribersRepository,
+    private readonly tokenVersions: SubscriberTokenVersions,
+  ) {}
 
   upsert(projectId: string, dto: UpsertSubscriberDto): Promise<boolean> {
     const fields: SubscriberUpsert['fields'] = {};
@@ -36,8 +40,15 @@ export class SubscribersService {
     return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].id) : null, limit };
   }
 
+  /** Deletes the subscriber; its subscriber tokens stop working (a re-created subscriber gets a new token version). */
   async delete(projectId: string, id: string): Promise<void> {
     if (!(await this.repository.delete(projectId, id))) throw ApiError.notFound('Subscriber', id);
+    this.tokenVersions.changed(projectId, id);
+  }
+
+  /** Ends every subscriber token and stream ticket of the subscriber; tokens minted afterwards work. */
+  async revokeTokens(projectId: string, id: string): Promise<void> {
+    if (!(await this.tokenVersions.revoke(projectId, id))) throw ApiError.notFound('Subscriber', id);
   }
 
   /** Subscribers' addresses by id, for enqueue (one query for a whole batch). */

@@ -34,6 +34,17 @@ export const LIST_SUBSCRIBERS = `
 export const DELETE_SUBSCRIBER = `DELETE FROM subscribers WHERE project_id = $1 AND id = $2`;
 
 /**
+ * Subscribers' token versions, which their subscriber tokens must carry (NULL, from before
+ * versions existed, is generation 0); the primary key serves it.
+ */
+export const TOKEN_VERSIONS = `
+  SELECT id, COALESCE(token_version, 0)::text AS version FROM subscribers WHERE project_id = $1 AND id = ANY($2::text[])`;
+
+/** Ends every token of a subscriber: a version from the shared sequence, never used before; primary key. */
+export const REVOKE_TOKENS = `
+  UPDATE subscribers SET token_version = nextval('token_generations') WHERE project_id = $1 AND id = $2`;
+
+/**
  * What enqueue needs of many subscribers (addresses, time zone, locale), in one probe of the
  * primary key. No timestamps: parsing 10 000 of them per batch call shows in the profile.
  */

@@ -17,7 +17,7 @@ export const serverSection = defineSection(
     LOG_LEVEL: envEnum(LOG_LEVELS, 'info'),
     /** Public base URL of this instance (unsubscribe links, tracking, provider callbacks). */
     PUBLIC_URL: envUrl({ protocols: ['http', 'https'] }),
-    /** Comma list of allowed browser origins (CORS and the MCP Origin check). */
+    /** Comma list of browser origins CORS allows (set but empty: any). /mcp checks MCP_ALLOWED_ORIGINS instead. */
     CORS_ORIGINS: envList(),
     /** Seconds SIGTERM waits for in-flight sends before releasing what is left. */
     SHUTDOWN_GRACE_SECS: envInt({ default: 10, min: 0, max: 600 }),

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../common/errors/api-error.js';
-import { ProjectsService } from '../../projects/projects.service.js';
 import { InboxAuthGuard, type InboxPrincipal } from '../auth/inbox-auth.guard.js';
+import { StreamRevocations } from '../auth/stream-revocations.js';
 import { looksLikeJwt } from '../auth/subscriber-tokens.js';
 import { InboxRepository } from '../inbox.repository.js';
 import { InboxHub } from './inbox-hub.js';
@@ -23,7 +23,7 @@ export class InboxStreamService {
   constructor(
     private readonly tickets: StreamTickets,
     private readonly auth: InboxAuthGuard,
-    private readonly projects: ProjectsService,
+    private readonly revocations: StreamRevocations,
     private readonly repository: InboxRepository,
     private readonly hub: InboxHub,
   ) {}
@@ -64,8 +64,14 @@ export class InboxStreamService {
       },
       end: () => raw.end(),
     };
-    request.raw.on('close', () => this.hub.close(connection));
-    raw.on('error', () => this.hub.close(connection));
+    // A stream opened with a subscriber token (or its ticket) ends when that token is revoked.
+    const unwatch = principal.generation ? this.revocations.watch(connection, principal.generation) : undefined;
+    const closed = () => {
+      unwatch?.();
+      this.hub.close(connection);
+    };
+    request.raw.on('close', closed);
+    raw.on('error', closed);
     await this.hub.open(connection);
   }
 
@@ -76,9 +82,9 @@ export class InboxStreamService {
     const owner = await this.tickets.consume(ticket);
     if (!owner) throw ApiError.unauthorized('Unknown, used or expired stream ticket: tickets work once, for a minute; get a new one.');
     if (owner.subscriberId !== subscriberId) throw ApiError.forbidden('This ticket was issued for another subscriber’s stream.');
-    const project = await this.projects.get(owner.projectId).catch(() => undefined);
-    if (!project) throw ApiError.unauthorized('The ticket’s project no longer exists.');
-    return { project, subscriberId, via: 'subscriber' };
+    // Refused when the subscriber's tokens were revoked (or it or its project deleted) since the ticket was issued.
+    const project = await this.auth.stillValid(owner.projectId, subscriberId, owner.generation);
+    return { project, subscriberId, via: 'subscriber', generation: owner.generation };
   }
 }
 
