@@ -5,7 +5,8 @@ import { AuditService } from '../audit/audit.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ConnectorRegistry } from '../connectors/connector-registry.js';
 import type { ProjectRef } from '../projects/project.types.js';
-import { addressFor } from '../subscribers/addresses.js';
+import { addressField, addressFor } from '../subscribers/addresses.js';
+import { ChatAccessService } from '../chat-bindings/chat-access.service.js';
 import { SubscribersService } from '../subscribers/subscribers.service.js';
 import type { BatchRequestDto, BatchResponseDto } from './dto/batch.dto.js';
 import { EnqueueEvents } from './enqueue-events.js';
@@ -40,6 +41,7 @@ export class BatchService {
     private readonly sendWindows: SendWindowsService,
     private readonly caps: CapsService,
     private readonly segments: SegmentsService,
+    private readonly chatAccess: ChatAccessService,
   ) {}
 
   /**
@@ -138,6 +140,15 @@ export class BatchService {
           idempotencyKey: dto.idempotency_key ? `${dto.idempotency_key}-${id}-${channel}` : null,
         });
       }
+    }
+
+    // The instance's chat bots reach only chats bound to this project (issue 18): a batch naming
+    // another chat is refused whole, as a channel that cannot deliver is (a segment: from that page on).
+    if (this.chatAccess.applies(channels)) {
+      await this.chatAccess.assertBound(
+        project.id,
+        rows.map((r) => ({ channel: r.channel, recipient: r.recipient, field: `${addressField(r.channel, known.get(r.subscriberId!)!)} of subscriber '${r.subscriberId}'` })),
+      );
     }
 
     // Suppressed addresses count as skipped (one query for the whole batch).

@@ -6,7 +6,8 @@ import type { Channel } from '../config/sections/connectors.config.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ConnectorRegistry } from '../connectors/connector-registry.js';
 import type { ProjectRef } from '../projects/project.types.js';
-import { addressFor, missingAddressReason } from '../subscribers/addresses.js';
+import { addressField, addressFor, missingAddressReason } from '../subscribers/addresses.js';
+import { ChatAccessService } from '../chat-bindings/chat-access.service.js';
 import { SubscribersService } from '../subscribers/subscribers.service.js';
 import type { SendRequestDto, SendResponseDto, SkippedChannelDto } from './dto/send.dto.js';
 import type { NewJob } from './job.types.js';
@@ -42,6 +43,7 @@ export class EnqueueService {
     private readonly templates: TemplatesService,
     private readonly sendWindows: SendWindowsService,
     private readonly caps: CapsService,
+    private readonly chatAccess: ChatAccessService,
   ) {}
 
   async send(project: ProjectRef, dto: SendRequestDto): Promise<SendResponseDto> {
@@ -79,6 +81,11 @@ export class EnqueueService {
         { skipped },
       );
     }
+    // The instance's chat bots reach only chats bound to this project (issue 18): refused whole.
+    await this.chatAccess.assertBound(
+      project.id,
+      targets.map((t) => ({ ...t, field: subscriber ? `${addressField(t.channel, subscriber)} of subscriber '${dto.subscriber_id}'` : 'to' })),
+    );
 
     const campaign = isCampaign(dto.tags);
     const priority = parsePriority(dto.priority) ?? (campaign ? PRIORITY_NAMES.bulk : PRIORITY_NAMES.normal);

@@ -5,6 +5,7 @@ import type { Channel } from '../config/sections/connectors.config.js';
 import { AuditService } from '../audit/audit.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { escapeHtml } from '../common/html/escape-html.js';
+import { ChatAccessService } from '../chat-bindings/chat-access.service.js';
 import { ConnectorRegistry } from '../connectors/connector-registry.js';
 import { ProjectsService, type Actor } from '../projects/projects.service.js';
 import type { AdminJobSearchQueryDto, SendTestRequestDto } from './dto/job.dto.js';
@@ -35,6 +36,7 @@ export class JobsService {
     private readonly audit: AuditService,
     private readonly wakeup: WorkerWakeup,
     private readonly events: EnqueueEvents,
+    private readonly chatAccess: ChatAccessService,
   ) {}
 
   async get(id: string, projectId: string | null): Promise<JobRow> {
@@ -95,6 +97,8 @@ export class JobsService {
     });
     const refusal = this.registry.refusal(channel);
     if (refusal) throw ApiError.unprocessable('channel_not_configured', refusal);
+    // The worker would refuse an unbound chat anyway: say so now, with the fix (issue 18).
+    await this.chatAccess.assertBound(dto.project_id, [{ channel, recipient: dto.to, field: 'to' }]);
     const body = dto.body ?? 'notifyd test message';
     const [row] = await this.jobs.insertReturning(
       {

@@ -10,6 +10,7 @@ import { McpController } from './mcp.controller.js';
 import { McpToolRegistry } from './mcp-tool-registry.js';
 import { McpAuthService } from './server/mcp-auth.service.js';
 import { McpCallService } from './server/mcp-call.service.js';
+import { ChatBindingsTools } from './tools/chat-bindings.tools.js';
 import { DigestTools } from './tools/digest.tools.js';
 import { JobsTools } from './tools/jobs.tools.js';
 import { LanesTools } from './tools/lanes.tools.js';
@@ -26,8 +27,8 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
 /**
  * The MCP server: POST /mcp (Streamable HTTP) and `notifyd mcp` (stdio) serve the tools the
  * providers below register. A tool calls the owning module's service, never its SQL.
- * Suppressions, templates and project providers come from global modules (GovernanceModule,
- * TemplatesModule, ProjectProvidersModule).
+ * Suppressions, templates, project providers and chat bindings come from global modules
+ * (GovernanceModule, TemplatesModule, ProjectProvidersModule, ChatBindingsModule).
  */
 @Module({
   imports: [JobsModule, PacingModule, ProjectsModule, DigestModule, SubscribersModule, WebhooksModule, WorkflowsModule],
@@ -41,6 +42,7 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
     SendTools,
     ProjectsTools,
     ProjectProvidersTools,
+    ChatBindingsTools,
     LanesTools,
     SuppressionsTools,
     SubscribersTools,
