@@ -1,12 +1,12 @@
 import { Transform, Type } from 'class-transformer';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
+import { IsKnownTimeZone } from './time-zone.validator.js';
 import {
   IsEmail,
   IsInt,
   IsObject,
   IsOptional,
   IsString,
-  IsTimeZone,
   Matches,
   Max,
   MaxLength,
@@ -81,7 +81,7 @@ export class UpsertSubscriberDto {
    */
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
-  @IsTimeZone({ message: 'must be an IANA time zone such as Europe/Paris or America/New_York' })
+  @IsKnownTimeZone({ message: 'must be an IANA time zone such as Europe/Paris or America/New_York' })
   timezone?: string | null;
 
   /**
