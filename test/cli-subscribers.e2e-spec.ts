@@ -1,21 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { cli, notifyd } from './helpers/notifyd-cli.js';
 import { ADMIN_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
-
-const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'src', 'cli.js');
-
-/** Runs `notifyd <args>` as a script would: stdout and stderr are pipes, not a terminal. */
-function notifyd(args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
 
 /**
  * `notifyd subscribers import` against a running app. BODY_LIMIT_BYTES is small (64 KiB) so

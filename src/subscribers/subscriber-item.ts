@@ -23,8 +23,6 @@ export async function checkSubscriberItem(item: unknown): Promise<SubscriberItem
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
     return { ok: false, problems: [{ field: null, message: 'each subscriber must be a JSON object such as {"id": "user_123", "email": "jane@example.com"}' }] };
   }
-  const nul = fieldWithNul(item as Record<string, unknown>);
-  if (nul) return { ok: false, problems: [{ field: nul, message: `${nul} contains a NUL character (\\u0000), which PostgreSQL cannot store; remove it` }] };
   try {
     return { ok: true, dto: (await pipe.transform(item, { type: 'body', metatype: UpsertSubscriberDto })) as UpsertSubscriberDto };
   } catch (err) {
@@ -45,33 +43,4 @@ function fieldOf(line: string, keys: string[]): string | null {
     if (line.startsWith(key) && /^($|[\s.[])/.test(line.slice(key.length))) return key;
   }
   return null;
-}
-
-/**
- * The top-level field holding a NUL anywhere in its text (keys included, at any depth). jsonb
- * and text columns refuse it, and a bulk statement is one statement: one such value would fail
- * the whole call, so it is refused here, per item.
- */
-function fieldWithNul(item: Record<string, unknown>): string | null {
-  for (const [key, value] of Object.entries(item)) {
-    if (hasNul({ [key]: value })) return key;
-  }
-  return null;
-}
-
-/** Walks a value with a stack of its own: `data` may nest as deep as the body allows. */
-function hasNul(root: unknown): boolean {
-  const stack = [root];
-  while (stack.length) {
-    const value = stack.pop();
-    if (typeof value === 'string') {
-      if (value.includes('\u0000')) return true;
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [key, child] of Object.entries(value)) {
-        if (key.includes('\u0000')) return true;
-        stack.push(child);
-      }
-    }
-  }
-  return false;
 }

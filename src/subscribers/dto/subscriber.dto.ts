@@ -1,5 +1,6 @@
 import { Transform, Type } from 'class-transformer';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
+import { HasNoNul } from './no-nul.validator.js';
 import { IsKnownTimeZone } from './time-zone.validator.js';
 import {
   IsEmail,
@@ -55,6 +56,7 @@ export class UpsertSubscriberDto {
   @ValidateIf((_, v) => v !== null)
   @IsString()
   @MaxLength(200)
+  @HasNoNul()
   first_name?: string | null;
 
   /** @example "Doe" */
@@ -62,6 +64,7 @@ export class UpsertSubscriberDto {
   @ValidateIf((_, v) => v !== null)
   @IsString()
   @MaxLength(200)
+  @HasNoNul()
   last_name?: string | null;
 
   /**
@@ -91,6 +94,7 @@ export class UpsertSubscriberDto {
    */
   @IsOptional()
   @IsObject()
+  @HasNoNul()
   data?: Record<string, unknown>;
 }
 
