@@ -17,6 +17,7 @@ import { LanesTools } from './tools/lanes.tools.js';
 import { ProjectProvidersTools } from './tools/project-providers.tools.js';
 import { ProjectsTools } from './tools/projects.tools.js';
 import { SendTools } from './tools/send.tools.js';
+import { SubscribersBulkTools } from './tools/subscribers-bulk.tools.js';
 import { SubscribersTools } from './tools/subscribers.tools.js';
 import { SuppressionsTools } from './tools/suppressions.tools.js';
 import { TemplateMetricsTools } from './tools/template-metrics.tools.js';
@@ -46,6 +47,7 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
     LanesTools,
     SuppressionsTools,
     SubscribersTools,
+    SubscribersBulkTools,
     TemplatesTools,
     TemplateMetricsTools,
     WebhooksTools,
