@@ -23,6 +23,7 @@ import { JobsUpdateRoom1764460800068 } from './0068-jobs-update-room.js';
 import { JobIdsTimeOrdered1764460800069 } from './0069-job-ids-time-ordered.js';
 import { TokenGenerations1764460800070 } from './0070-token-generations.js';
 import { RateLimitCounts1764460800072 } from './0072-rate-limit-counts.js';
+import { ChatBindings1764460800076 } from './0076-chat-bindings.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -71,4 +72,6 @@ export const MIGRATIONS = [
   TokenGenerations1764460800070,
   // Issue 18: one rate limit per project for every door, shared by the replicas.
   RateLimitCounts1764460800072,
+  // Issue 18: chats and channels the instance-wide bots may reach for a project.
+  ChatBindings1764460800076,
 ];

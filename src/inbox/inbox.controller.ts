@@ -7,7 +7,9 @@ import {
   BulkInboxResponseDto,
   InboxCountsDto,
   InboxListDto,
+  InboxMessagePathDto,
   InboxMessageResponseDto,
+  InboxPathDto,
   ListInboxQueryDto,
   StreamTicketResponseDto,
   UpdateMessageDto,
@@ -19,7 +21,11 @@ import { StreamTickets } from './stream/stream-tickets.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { SubscriberTokenVersions } from '../subscribers/subscriber-token-versions.js';
 
-/** A subscriber's inbox: a subscriber token for that subscriber, or the project key. */
+/**
+ * A subscriber's inbox: a subscriber token for that subscriber, or the project key. Each route
+ * also takes its path as a DTO (`_path`): the guard reads the subscriber from the raw params,
+ * so this is what checks the id (and documents it).
+ */
 @ApiTags('Inbox')
 @InboxAuth()
 @Controller('v1/inbox/:subscriber_id')
@@ -33,15 +39,15 @@ export class InboxController {
   @Get()
   @ApiOperation({ operationId: 'listInbox', summary: 'A page of the inbox, newest first (unread, archived, topic, search, snoozed filters)' })
   @ApiErrors(400, 422)
-  async listInbox(@CurrentInbox() p: InboxPrincipal, @Query() query: ListInboxQueryDto): Promise<InboxListDto> {
+  async listInbox(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto, @Query() query: ListInboxQueryDto): Promise<InboxListDto> {
     const { items, nextCursor, limit } = await this.inbox.list(p.project.id, p.subscriberId, query);
     return { items: items.map(presentMessage), next_cursor: nextCursor, limit };
   }
 
   @Get('unread-count')
   @ApiOperation({ operationId: 'getInboxCounts', summary: 'Unread and unseen counts (the badge)' })
-  @ApiErrors(400)
-  async getInboxCounts(@CurrentInbox() p: InboxPrincipal): Promise<InboxCountsDto> {
+  @ApiErrors(400, 422)
+  async getInboxCounts(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto): Promise<InboxCountsDto> {
     const c = await this.inbox.counts(p.project.id, p.subscriberId);
     return { unread_count: c.unread, unseen_count: c.unseen, total: c.total };
   }
@@ -50,7 +56,7 @@ export class InboxController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'markInboxRead', summary: 'Mark every unread message read (optionally one topic)' })
   @ApiErrors(400, 422)
-  async markInboxRead(@CurrentInbox() p: InboxPrincipal, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
+  async markInboxRead(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
     return { success: true, updated: await this.inbox.bulk(p.project.id, p.subscriberId, 'read', body.topic) };
   }
 
@@ -58,7 +64,7 @@ export class InboxController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'markInboxSeen', summary: 'Mark every message seen (the bell was opened)' })
   @ApiErrors(400, 422)
-  async markInboxSeen(@CurrentInbox() p: InboxPrincipal, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
+  async markInboxSeen(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
     return { success: true, updated: await this.inbox.bulk(p.project.id, p.subscriberId, 'seen', body.topic) };
   }
 
@@ -66,7 +72,7 @@ export class InboxController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'archiveInbox', summary: 'Archive every message (optionally one topic)' })
   @ApiErrors(400, 422)
-  async archiveInbox(@CurrentInbox() p: InboxPrincipal, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
+  async archiveInbox(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
     return { success: true, updated: await this.inbox.bulk(p.project.id, p.subscriberId, 'archived', body.topic) };
   }
 
@@ -74,8 +80,8 @@ export class InboxController {
   @HttpCode(200)
   @UseGuards(StreamTicketLimitGuard)
   @ApiOperation({ operationId: 'createStreamTicket', summary: 'A single-use, one-minute ticket to open the realtime stream' })
-  @ApiErrors(400, 404)
-  async createStreamTicket(@CurrentInbox() p: InboxPrincipal): Promise<StreamTicketResponseDto> {
+  @ApiErrors(400, 404, 422)
+  async createStreamTicket(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto): Promise<StreamTicketResponseDto> {
     // A ticket is a row: none for a subscriber the project does not have (404 names the fix).
     const version = await this.tokenVersions.current(p.project.id, p.subscriberId);
     if (version === undefined) throw ApiError.notFound('Subscriber', p.subscriberId);
@@ -88,7 +94,7 @@ export class InboxController {
   @Patch(':message_id')
   @ApiOperation({ operationId: 'updateInboxMessage', summary: 'Mark one message read/unread, seen, archived, to-do, or snooze it' })
   @ApiErrors(400, 404, 422)
-  async updateInboxMessage(@CurrentInbox() p: InboxPrincipal, @Param('message_id') id: string, @Body() body: UpdateMessageDto): Promise<InboxMessageResponseDto> {
-    return { success: true, message: presentMessage(await this.inbox.update(p.project.id, p.subscriberId, id, body)) };
+  async updateInboxMessage(@CurrentInbox() p: InboxPrincipal, @Param() path: InboxMessagePathDto, @Body() body: UpdateMessageDto): Promise<InboxMessageResponseDto> {
+    return { success: true, message: presentMessage(await this.inbox.update(p.project.id, p.subscriberId, path.message_id, body)) };
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SubscribersModule } from '../subscribers/subscribers.module.js';
 import { AdmissionService } from './admission/admission.service.js';
+import { ChatBindingStep } from './admission/steps/chat-binding.step.js';
 import { InsertStep } from './admission/steps/insert.step.js';
 import { RulesStep } from './admission/steps/rules.step.js';
 import { SendWindowStep } from './admission/steps/send-window.step.js';
@@ -27,6 +28,7 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
   providers: [
     JobsRepository,
     AdmissionService,
+    ChatBindingStep,
     SendWindowStep,
     RulesStep,
     InsertStep,

@@ -4,14 +4,19 @@ import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { SuccessDto } from '../projects/dto/project.dto.js';
 import type { ProjectRef } from '../projects/project.types.js';
+import { BULK_MAX_SUBSCRIBERS, BulkUpsertSubscribersDto, BulkUpsertSubscribersResponseDto } from './dto/bulk-subscribers.dto.js';
 import { ListSubscribersQueryDto, SubscriberDto, SubscriberListDto, UpsertSubscriberDto, UpsertSubscriberResponseDto } from './dto/subscriber.dto.js';
+import { SubscribersBulkService } from './subscribers-bulk.service.js';
 import { presentSubscriber, SubscribersService } from './subscribers.service.js';
 
 @ApiTags('Subscribers')
 @ProjectAuth()
 @Controller('v1/subscribers')
 export class SubscribersController {
-  constructor(private readonly subscribers: SubscribersService) {}
+  constructor(
+    private readonly subscribers: SubscribersService,
+    private readonly bulk: SubscribersBulkService,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -20,6 +25,17 @@ export class SubscribersController {
   async upsertSubscriber(@CurrentProject() project: ProjectRef, @Body() body: UpsertSubscriberDto): Promise<UpsertSubscriberResponseDto> {
     const created = await this.subscribers.upsert(project.id, body);
     return { success: true, id: body.id, project_id: project.id, created };
+  }
+
+  @Post('bulk')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'bulkUpsertSubscribers',
+    summary: `Create or update up to ${BULK_MAX_SUBSCRIBERS} subscribers in one call; refused items are reported by index, the others written`,
+  })
+  @ApiErrors(400, 413, 422)
+  async bulkUpsertSubscribers(@CurrentProject() project: ProjectRef, @Body() body: BulkUpsertSubscribersDto): Promise<BulkUpsertSubscribersResponseDto> {
+    return this.bulk.upsert(project.id, body.subscribers);
   }
 
   @Get()

@@ -17,14 +17,7 @@ export class SubscribersService {
   ) {}
 
   upsert(projectId: string, dto: UpsertSubscriberDto): Promise<boolean> {
-    const fields: SubscriberUpsert['fields'] = {};
-    if (dto.email !== undefined) fields.email = dto.email?.trim() ?? null;
-    if (dto.phone !== undefined) fields.phone = dto.phone;
-    if (dto.first_name !== undefined) fields.firstName = dto.first_name;
-    if (dto.last_name !== undefined) fields.lastName = dto.last_name;
-    if (dto.locale !== undefined) fields.locale = dto.locale;
-    if (dto.timezone !== undefined) fields.timezone = dto.timezone;
-    return this.repository.upsert(projectId, { id: dto.id, fields, data: dto.data ?? {} });
+    return this.repository.upsert(projectId, toSubscriberUpsert(dto));
   }
 
   async get(projectId: string, id: string): Promise<SubscriberRow> {
@@ -57,6 +50,18 @@ export class SubscribersService {
     const rows = await this.repository.findAddresses(projectId, ids);
     return new Map(rows.map((r) => [r.id, r]));
   }
+}
+
+/** What an upsert writes: only the fields given (a null clears one), data to merge. */
+export function toSubscriberUpsert(dto: UpsertSubscriberDto): SubscriberUpsert {
+  const fields: SubscriberUpsert['fields'] = {};
+  if (dto.email !== undefined) fields.email = dto.email?.trim() ?? null;
+  if (dto.phone !== undefined) fields.phone = dto.phone;
+  if (dto.first_name !== undefined) fields.firstName = dto.first_name;
+  if (dto.last_name !== undefined) fields.lastName = dto.last_name;
+  if (dto.locale !== undefined) fields.locale = dto.locale;
+  if (dto.timezone !== undefined) fields.timezone = dto.timezone;
+  return { id: dto.id, fields, data: dto.data ?? {} };
 }
 
 export function presentSubscriber(s: SubscriberRow): SubscriberDto {

@@ -7,6 +7,7 @@ import { SubscribersService } from '../../subscribers/subscribers.service.js';
 import { TemplatesService } from '../../templates/templates.service.js';
 import type { Admission, AdmissionRequest } from './admission.types.js';
 import { resolveAudience, subscriberIdsOf } from './steps/audience.js';
+import { ChatBindingStep } from './steps/chat-binding.step.js';
 import { InsertStep } from './steps/insert.step.js';
 import { RulesStep } from './steps/rules.step.js';
 import { SendWindowStep } from './steps/send-window.step.js';
@@ -20,7 +21,8 @@ import { SignalStep } from './steps/signal.step.js';
  *
  *   1. validate      the channels can deliver; the template exists (its topic)
  *   2. audience      one target per recipient × channel, addressed, or skipped with the reason
- *                    (unknown subscriber, no address, an address the channel cannot take)
+ *                    (unknown subscriber, no address, an address the channel cannot take);
+ *                    a chat not bound to the project refuses the request (chat bindings)
  *   3. rules         send windows, then suppressions and preferences (one read), caps (in 5)
  *   4. fair share    slots on paced lanes, in memory (FairShareService), no shared row written
  *   5. insert        one statement (concurrent single sends share it), caps under their lock
@@ -34,6 +36,7 @@ export class AdmissionService {
     private readonly registry: ConnectorRegistry,
     private readonly templates: TemplatesService,
     private readonly subscribers: SubscribersService,
+    private readonly chatBinding: ChatBindingStep,
     private readonly sendWindow: SendWindowStep,
     private readonly rules: RulesStep,
     private readonly fairShare: FairShareService,
@@ -59,6 +62,7 @@ export class AdmissionService {
         return connector?.recipientProblem ? (address) => connector.recipientProblem!(address) : undefined;
       },
     });
+    await this.chatBinding.apply(request, targets, subscribers);
     this.sendWindow.apply(request, targets);
     const { caps } = await this.rules.apply(request, targets);
     const live = targets.filter((t) => !t.skip);
