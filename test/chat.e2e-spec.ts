@@ -133,11 +133,15 @@ describe('chat connectors', () => {
       expect(await job(viaHook)).toMatchObject({ status: 'sent', provider: 'slack' });
     });
 
-    it('a webhook URL on a host that is not Slack fails without any request', async () => {
-      const id = await send('slack', 'https://evil.example/services/T/B/X');
+    it('a webhook URL on a host that is not Slack is refused at the door (422), without any request', async () => {
+      const res = await app.t.http
+        .post('/v1/send')
+        .set('X-Api-Key', app.project.key)
+        .send({ channels: ['slack'], to: 'https://evil.example/services/T/B/X', body: 'x' });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ error: 'invalid_recipient', field: 'to' });
+      expect(res.body.message).toMatch(/not a Slack incoming-webhook URL.*SLACK_WEBHOOK_HOSTS/);
       await app.t.worker.drainOnce();
-      expect(await job(id)).toMatchObject({ status: 'failed' });
-      expect((await job(id)).error).toMatch(/Not a Slack incoming-webhook URL/);
       expect(slack.requests).toHaveLength(0);
       expect(app.connectionAttempts).not.toContain('evil.example');
     });

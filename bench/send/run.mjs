@@ -13,6 +13,8 @@
 //   --seconds 5 --rounds 3 --clients 8,32,64 --api-processes 1,2 --bodies to,subscriber --pool 20
 //   --connections N                                      # old spelling of --clients N
 //   --cpu-prof DIR                                       # V8 CPU profiles of every server process
+//   --env K=V,…  --before-env K=V,…                      # settings of this tree's / the --before tree's notifyd
+//   node bench/send/run.mjs --before . --before-env ENQUEUE_INSERTS_IN_FLIGHT=0   # one setting against another
 //   BENCH_DATABASE_URL=postgres://… picks the server (default: the machine's PostgreSQL).
 // Run it with nothing else on the machine: a run that starts above load 1 does not count.
 import { loadavg } from 'node:os';
@@ -35,6 +37,14 @@ const CLIENTS = positiveInts('clients', arg('connections', '8,32,64'));
 const API_PROCESSES = positiveInts('api-processes', '1,2');
 const COUNTED_SENDS = 50;
 const before = arg('before');
+/** Extra environment for notifyd processes: `--env K=V,K=V` (this tree), `--before-env` (the --before tree; it may be this tree too, to compare settings). */
+const envOf = (name) =>
+  Object.fromEntries(
+    String(arg(name, ''))
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
 const cpuProf = arg('cpu-prof');
 
 /** The bodies measured: issue 9's (a bare address), and one to a subscriber (preferences, caps). */
@@ -52,8 +62,8 @@ const BODIES = Object.fromEntries(
 );
 const SERVERS = [
   { name: 'bare', kind: 'bare' },
-  ...(before ? [{ name: 'notifyd before', kind: 'notifyd', dir: before }] : []),
-  { name: 'notifyd', kind: 'notifyd', dir: root },
+  ...(before ? [{ name: 'notifyd before', kind: 'notifyd', dir: before, env: envOf('before-env') }] : []),
+  { name: 'notifyd', kind: 'notifyd', dir: root, env: envOf('env') },
 ];
 
 /** SQL statements per send: COUNTED_SENDS sequential sends, counts before and after. */

@@ -13,7 +13,7 @@ const BARE_ENDPOINT = join(root, 'bench', 'send', 'bare-endpoint.mjs');
 let started = 0;
 
 /** Starts one server of `kind` ('notifyd' from `dir`, or 'bare') with `processes` processes. */
-export async function startServer({ name, kind, dir = root, processes, poolSize, cpuProf }) {
+export async function startServer({ name, kind, dir = root, env = {}, processes, poolSize, cpuProf }) {
   const db = await createBenchDatabase();
   const procs = [];
   const stopAll = async () => {
@@ -42,6 +42,7 @@ export async function startServer({ name, kind, dir = root, processes, poolSize,
                 EMAIL_PROVIDER: 'log',
                 EMAIL_FROM: 'bench@example.invalid',
                 DATABASE_MAX_CONNECTIONS: String(poolSize),
+                ...env,
                 ...counting,
               },
               // The first process migrates the database on boot; the others start after it.

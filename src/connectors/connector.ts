@@ -88,6 +88,13 @@ export interface Connector {
    */
   validateConfiguration?(): void | Promise<void>;
   /**
+   * The provider's own rule for an address (a Telegram chat id, a webhook URL on an allowed
+   * host), checked at enqueue so that a bad address is refused at the door instead of failing
+   * at the worker: what is wrong with it, or undefined. Email and phone syntax are checked for
+   * every connector already.
+   */
+  recipientProblem?(address: string): string | undefined;
+  /**
    * Per-project providers: the settings a project may give for its own account with this
    * provider (admin API `PUT /v1/admin/projects/:id/providers/:channel`). Connectors without
    * it cannot be configured per project.

@@ -30,6 +30,11 @@ export class SlackConnector implements Connector {
     private readonly guard: OutboundGuard,
   ) {}
 
+  recipientProblem(address: string): string | undefined {
+    if (!/^https?:\/\//i.test(address)) return undefined;
+    return providerWebhookUrl(address, this.config.chat.slack.webhookHosts) ? undefined : `is not a Slack incoming-webhook URL: its host must be one of ${this.config.chat.slack.webhookHosts.join(', ')} (SLACK_WEBHOOK_HOSTS)`;
+  }
+
   forProject(s: Readonly<Record<string, string>>): SlackConnector {
     const { chat } = this.config;
     return new SlackConnector({ ...this.config, chat: { ...chat, slack: { ...chat.slack, botToken: s.bot_token } } }, this.guard);

@@ -6,7 +6,7 @@ import type { Connector, DeliveryResult, OutboundMessage, ProjectSettingsSpec } 
 import { NotifyConnector } from '../connector.decorator.js';
 import { postJson } from '../json-http.js';
 import { ProviderError } from '../provider-error.js';
-import { canonicalTelegramChat, TELEGRAM_CHAT } from './chat-ids.js';
+import { CHAT_HINTS, canonicalTelegramChat, TELEGRAM_CHAT } from './chat-ids.js';
 import { chatLink, chatOptions, chatText } from './chat-text.js';
 import { classifyTelegramAnswer } from './telegram/telegram-errors.js';
 
@@ -28,6 +28,10 @@ export class TelegramConnector implements Connector {
 
   validateConfiguration(): void {
     if (!this.config.chat.telegram.botToken) throw new Error('TELEGRAM_PROVIDER=telegram: TELEGRAM_BOT_TOKEN is not set; create a bot with @BotFather and copy its token.');
+  }
+
+  recipientProblem(address: string): string | undefined {
+    return TELEGRAM_CHAT.test(address) ? undefined : `is not ${CHAT_HINTS.telegram}`;
   }
 
   forProject(s: Readonly<Record<string, string>>): TelegramConnector {
