@@ -62,7 +62,7 @@ describe('projects and keys (admin API)', () => {
 
   it('deleting a project deletes its jobs and its key stops working', async () => {
     const { key } = await t.createProject('doomed');
-    await t.http.post('/v1/send').set('X-Api-Key', key).send({ subscriber_id: 'u1', body: 'x' }).expect(200);
+    await t.http.post('/v1/send').set('X-Api-Key', key).send({ channel: 'email', to: 'u1@example.com', body: 'x' }).expect(200);
     expect((await t.http.delete('/v1/admin/projects/doomed').set(admin())).status).toBe(200);
     expect(await t.db.sql(`SELECT 1 FROM jobs WHERE project_id = 'doomed'`)).toHaveLength(0);
     expect((await t.http.get('/v1/subscribers').set('X-Api-Key', key)).status).toBe(401);

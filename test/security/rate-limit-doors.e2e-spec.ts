@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { operatorScope, projectScope, RateLimiter } from '../../src/projects/rate-limit/rate-limiter.service.js';
 import { withinOneWindow } from '../helpers/rate-window.js';
 import { spawnNotifyd, type NotifydProcess } from '../helpers/spawn-notifyd.js';
 import { SseClient } from '../helpers/sse-client.js';
@@ -38,7 +39,22 @@ describe('one rate limit for every door, shared by the replicas', () => {
       .send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
   const rest = (app: Replica, key: string) => app.http.get('/v1/subscribers').set('X-Api-Key', key);
   /** A sync tick of both replicas has run (several, to be safe on a busy machine). */
-  const synced = () => new Promise((resolve) => setTimeout(resolve, 800));
+  /**
+   * Until both replicas know what the other admitted for the project: this process reconciles on
+   * demand; the child's writes are awaited in the table, then the child is given ticks to read
+   * this process's (ticks every 100 ms; a generous margin because a loaded machine delays timers).
+   */
+  const synced = async (scope: string, total: number) => {
+    const limiter = t.notifyd.app.get(RateLimiter);
+    await limiter.sync();
+    for (let i = 0; i < 200; i++) {
+      const [row] = await t.db.sql(`SELECT COALESCE(sum(admitted), 0)::int AS n FROM rate_limit_counts WHERE scope = $1`, [scope]);
+      if (row.n >= total) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await limiter.sync();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+  };
 
   /** A project with subscriber u1 and a token for it (2 project requests), then limited to `limit` per minute. */
   async function limitedProject(limit: number) {
@@ -96,7 +112,7 @@ describe('one rate limit for every door, shared by the replicas', () => {
     // 2 spent by the set-up on the first replica, 5 more there and 5 on the other: 12.
     for (let i = 0; i < 5; i++) expect((await rest(t, p.key)).status).toBe(200);
     for (let i = 0; i < 5; i++) expect((await rest(replica, p.key)).status).toBe(200);
-    await synced();
+    await synced(projectScope(p.id), 12);
     expectRefused(await rest(t, p.key), 'REST, first replica');
     expectRefused(await rest(replica, p.key), 'REST, second replica');
     expectRefused(await mcp(replica, p.key), '/mcp, second replica');
@@ -109,7 +125,7 @@ describe('one rate limit for every door, shared by the replicas', () => {
     for (let i = 0; i < 6; i++) expect((await mcp(t, `wrong-key-${i}-0123456789abcdef`)).status).toBe(401);
     for (let i = 0; i < 2; i++) expect((await mcp(t, ADMIN_KEY)).status).toBe(200);
     for (let i = 0; i < 2; i++) expect((await mcp(replica, ADMIN_KEY)).status).toBe(200);
-    await synced();
+    await synced(operatorScope('admin'), 4);
     const refused = await mcp(t, ADMIN_KEY);
     expectRefused(refused, '/mcp, admin key');
     expect(refused.body.message).toMatch(/MCP_OPERATOR_RATE_LIMIT_PER_MIN/);
