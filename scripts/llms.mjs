@@ -4,7 +4,7 @@
 // temporary database created on that server (and dropped afterwards); otherwise an embedded
 // PostgreSQL in a temporary directory that is removed afterwards.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,8 @@ if (server) {
   databaseUrl = url.toString();
 }
 const dataDir = server ? undefined : mkdtempSync(join(tmpdir(), 'notifyd-llms-'));
+// The embedded PostgreSQL runs as the `postgres` user when this runs as root: it must enter the directory (mkdtemp makes it 0700).
+if (dataDir) chmodSync(dataDir, 0o755);
 const notifyd = await startNotifyd({
   // A scratch instance: with a database given it is a production start, which needs a JWT_SECRET (any will do here).
   env: { ...process.env, NOTIFYD_ROLE: 'api', LOG_LEVEL: 'error', ...(databaseUrl ? { DATABASE_URL: databaseUrl, JWT_SECRET: process.env.JWT_SECRET || randomBytes(24).toString('hex') } : { NOTIFYD_DATA_DIR: dataDir }) },
