@@ -21,6 +21,7 @@ import { JobOutcomeHourly1764460800064 } from './0064-job-outcome-hourly.js';
 import { RecipientCapHolds1764460800067 } from './0067-recipient-cap-holds.js';
 import { JobsUpdateRoom1764460800068 } from './0068-jobs-update-room.js';
 import { JobIdsTimeOrdered1764460800069 } from './0069-job-ids-time-ordered.js';
+import { WorkerHeartbeats1764460800079 } from './0079-worker-heartbeats.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -65,4 +66,6 @@ export const MIGRATIONS = [
   JobsUpdateRoom1764460800068,
   // Issue 9: time-ordered job ids (UUIDv7), so a batch's primary-key entries sit together.
   JobIdsTimeOrdered1764460800069,
+  // Issue 20: worker heartbeats (the digest and /v1/health notice a missing worker).
+  WorkerHeartbeats1764460800079,
 ];

@@ -120,16 +120,24 @@ describe('GET /v1/admin/digest', () => {
     const codes = r.findings.map((f: { severity: string; code: string }) => `${f.severity}:${f.code}`);
     // CI's PostgreSQL 15 runs with autovacuum off, the embedded PostgreSQL 18 with it on.
     const autovacuumOff = (await serverBlockers()).length ? ['warning:autovacuum_off'] : [];
+    // Within a severity, by harm: 40 emails swallowed by the log provider, then 5 failed, then
+    // 5 jobs late by minutes (no worker runs in this api-only app: it says so).
     expect(codes).toEqual([
       'critical:email_provider_log',
-      'critical:queue_oldest_waiting',
       'critical:failure_rate', // 5 failed of 45
+      'critical:worker_missing',
+      'critical:queue_oldest_waiting',
       'warning:bounce_rate_high',
       ...autovacuumOff,
       'warning:sender_missing',
       'warning:public_url_missing',
+      'info:provider_failing', // 4 SMS retrying for a minute: little harm yet
     ]);
-    expect(r.summary).toEqual({ critical: 3, warning: 3 + autovacuumOff.length, info: 0 });
+    expect(r.summary).toEqual({ critical: 4, warning: 3 + autovacuumOff.length, info: 1 });
+    expect(r.retry_causes).toEqual([
+      { channel: 'sms', provider: 'log', reason: 'no error recorded', count: 4, projects: 1, project_ids: [project.id], oldest_late_seconds: expect.any(Number), next_retry_at: expect.any(String), sample_job_id: expect.any(String) },
+    ]);
+    expect(r.queue).toMatchObject({ due: 5, late: 5 }); // the crafted retries are due again already
     const failure = r.findings.find((f: { code: string }) => f.code === 'failure_rate');
     expect(failure.message).toContain('provider #: mailbox unavailable');
     expect(failure.evidence).toMatchObject({ sent: 40, failed: 5 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.js';
 import { AUTOVACUUM_BLOCKERS, type AutovacuumBlockerColumn } from './autovacuum-blockers.js';
-import type { Band, DatabaseHealth, RetriesWaitingRow } from './digest.types.js';
+import type { Band, DatabaseHealth, RetriesWaitingRow, RetryCause, WaitingRow } from './digest.types.js';
 import * as sql from './sql/digest.sql.js';
 import * as windowSql from './sql/window.sql.js';
 import { foldWindow, type WindowReading, type WindowRow } from './window-fold.js';
@@ -11,9 +11,38 @@ export interface QueueReading {
   processing: number;
   retry: number;
   stuckProcessing: number;
+  due: number;
+  late: number;
   oldestWaitingSeconds: Record<Band, number | null>;
+  waiting: WaitingRow[];
+  retryCauses: RetryCause[];
   retriesWaiting: RetriesWaitingRow[];
 }
+
+/** One row of LIVE_QUEUE; grouping_set says which of its three groupings it belongs to. */
+interface LiveRow {
+  grouping_set: number;
+  channel: string;
+  project_id: string | null;
+  band: Band | null;
+  provider: string | null;
+  reason: string | null;
+  attempts: number | null;
+  pending: number;
+  retry: number;
+  due: number;
+  late: number;
+  oldest_late_at: Date | null;
+  next_retry_at: Date | null;
+  newest_retry_id: string | null;
+}
+
+/** GROUPING(band, reason, attempts) of LIVE_QUEUE's three grouping sets. */
+const BY_PROJECT_BAND = 3;
+const BY_CAUSE = 5;
+const BY_ATTEMPTS = 6;
+const MAX_PROJECTS_LISTED = 50;
+const MAX_RETRY_CAUSES = 20;
 
 export interface ProjectReading {
   id: string;
@@ -24,7 +53,6 @@ export interface ProjectReading {
   rate_limit_per_min: number;
 }
 
-const seconds = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.max(0, Math.round(v)));
 const iso = (v: string | Date | null | undefined) => (v ? new Date(v).toISOString() : null);
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
 const HOUR_MS = 3_600_000;
@@ -34,19 +62,85 @@ const HOUR_MS = 3_600_000;
 export class DigestRepository {
   constructor(private readonly db: Db) {}
 
-  async queue(leaseSeconds: number): Promise<QueueReading> {
-    const row = await this.db.one<{
-      pending: number; processing: number; retry: number; stuck_processing: number;
-      urgent: number | null; normal: number | null; bulk: number | null;
-      retries_waiting: { channel: string; attempts: number; count: number; next_retry_at: string | null }[];
-    }>(sql.QUEUE_SNAPSHOT, [leaseSeconds]);
+  /**
+   * The live queue in one transaction: pending and retry jobs grouped three ways (LIVE_QUEUE),
+   * then the processing ones. Folded here into totals, per-channel waiting, retry causes and
+   * the retry backlog.
+   */
+  async queue(leaseSeconds: number, now = Date.now()): Promise<QueueReading> {
+    const { live, processing } = await this.db.transaction(async (runner) => {
+      await this.db.exec(sql.LIVE_QUEUE_INDEX_ONLY, [], runner);
+      return {
+        live: await this.db.rows<LiveRow>(sql.LIVE_QUEUE, [], runner),
+        processing: await this.db.one<{ processing: number; stuck_processing: number }>(sql.PROCESSING, [leaseSeconds], runner),
+      };
+    });
+    const lateness = (at: Date | null) => (at ? Math.max(0, Math.round((now - new Date(at).getTime()) / 1000)) : null);
+    const oldest = (a: Date | null, b: Date | null) => (!a ? b : !b ? a : new Date(a) < new Date(b) ? a : b);
+    const totals = { pending: 0, retry: 0, due: 0, late: 0 };
+    const oldestByBand: Record<Band, Date | null> = { urgent: null, normal: null, bulk: null };
+    const channels = new Map<string, { row: Omit<WaitingRow, 'oldest_late_seconds' | 'by_project'>; oldest: Date | null; projects: Map<string, { late: number; due: number; oldest: Date | null }> }>();
+    const causes = new Map<string, { cause: Omit<RetryCause, 'projects' | 'project_ids' | 'oldest_late_seconds' | 'next_retry_at'>; projects: string[]; oldest: Date | null; next: Date | null }>();
+    const retriesWaiting: RetriesWaitingRow[] = [];
+    for (const r of live) {
+      if (r.grouping_set === BY_PROJECT_BAND) {
+        totals.pending += r.pending;
+        totals.retry += r.retry;
+        totals.due += r.due;
+        totals.late += r.late;
+        if (r.band) oldestByBand[r.band] = oldest(oldestByBand[r.band], r.oldest_late_at);
+        const c = channels.get(r.channel) ?? { row: { channel: r.channel, pending: 0, retry: 0, due: 0, late: 0, projects_late: 0 }, oldest: null, projects: new Map() };
+        c.row.pending += r.pending;
+        c.row.retry += r.retry;
+        c.row.due += r.due;
+        c.row.late += r.late;
+        c.oldest = oldest(c.oldest, r.oldest_late_at);
+        const p = c.projects.get(r.project_id!) ?? { late: 0, due: 0, oldest: null };
+        p.late += r.late;
+        p.due += r.due;
+        p.oldest = oldest(p.oldest, r.oldest_late_at);
+        c.projects.set(r.project_id!, p);
+        channels.set(r.channel, c);
+      } else if (r.grouping_set === BY_CAUSE) {
+        const key = `${r.channel}\u0000${r.provider}\u0000${r.reason}`;
+        const c = causes.get(key) ?? { cause: { channel: r.channel, provider: r.provider ?? 'none', reason: r.reason ?? '', count: 0, sample_job_id: '' }, projects: [], oldest: null, next: null };
+        c.cause.count += r.retry;
+        c.projects.push(r.project_id!);
+        c.oldest = oldest(c.oldest, r.oldest_late_at);
+        c.next = oldest(c.next, r.next_retry_at);
+        if ((r.newest_retry_id ?? '') > c.cause.sample_job_id) c.cause.sample_job_id = r.newest_retry_id!;
+        causes.set(key, c);
+      } else if (r.grouping_set === BY_ATTEMPTS) {
+        retriesWaiting.push({ channel: r.channel, attempts: r.attempts ?? 0, count: r.retry, next_retry_at: iso(r.next_retry_at) });
+      }
+    }
     return {
-      pending: row?.pending ?? 0,
-      processing: row?.processing ?? 0,
-      retry: row?.retry ?? 0,
-      stuckProcessing: row?.stuck_processing ?? 0,
-      oldestWaitingSeconds: { urgent: seconds(row?.urgent), normal: seconds(row?.normal), bulk: seconds(row?.bulk) },
-      retriesWaiting: (row?.retries_waiting ?? []).map((r) => ({ ...r, next_retry_at: iso(r.next_retry_at) })),
+      ...totals,
+      processing: processing?.processing ?? 0,
+      stuckProcessing: processing?.stuck_processing ?? 0,
+      oldestWaitingSeconds: { urgent: lateness(oldestByBand.urgent), normal: lateness(oldestByBand.normal), bulk: lateness(oldestByBand.bulk) },
+      waiting: [...channels.values()]
+        .map(({ row, oldest: o, projects }) => {
+          const byProject = [...projects.entries()].filter(([, p]) => p.late + p.due > 0).sort((a, b) => b[1].late - a[1].late || a[0].localeCompare(b[0]));
+          return {
+            ...row,
+            oldest_late_seconds: lateness(o),
+            projects_late: byProject.filter(([, p]) => p.late > 0).length,
+            by_project: byProject.slice(0, MAX_PROJECTS_LISTED).map(([project_id, p]) => ({ project_id, late: p.late, due: p.due, oldest_late_seconds: lateness(p.oldest) })),
+          };
+        })
+        .sort((a, b) => a.channel.localeCompare(b.channel)),
+      retryCauses: [...causes.values()]
+        .map(({ cause, projects, oldest: o, next }) => ({
+          ...cause,
+          projects: projects.length,
+          project_ids: projects.sort().slice(0, 20),
+          oldest_late_seconds: lateness(o),
+          next_retry_at: iso(next),
+        }))
+        .sort((a, b) => b.count - a.count || a.channel.localeCompare(b.channel) || a.reason.localeCompare(b.reason))
+        .slice(0, MAX_RETRY_CAUSES),
+      retriesWaiting: retriesWaiting.sort((a, b) => a.channel.localeCompare(b.channel) || a.attempts - b.attempts),
     };
   }
 

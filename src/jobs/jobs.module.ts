@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { SubscribersModule } from '../subscribers/subscribers.module.js';
+import { WorkerHeartbeatModule } from './heartbeat/worker-heartbeat.module.js';
 import { BatchService } from './batch.service.js';
 import { EnqueueEvents } from './enqueue-events.js';
 import { EnqueueService } from './enqueue.service.js';
@@ -18,7 +19,7 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
 
 /** The queue: enqueue (send, batch), job reads and steering, and the worker that drains it. */
 @Module({
-  imports: [SubscribersModule],
+  imports: [SubscribersModule, WorkerHeartbeatModule],
   providers: [
     JobsRepository,
     EnqueueService,

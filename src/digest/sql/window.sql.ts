@@ -16,7 +16,7 @@
 export const LATENCY_BUCKETS_PER_E = 20;
 
 /** The error normalised into a failure cause: UUIDs and 3+ digit numbers → #, addresses → <email>, 160 characters. */
-const REASON = `
+export const REASON = `
   left(regexp_replace(regexp_replace(COALESCE(NULLIF(error, ''), 'no error recorded'),
     '[^\\s<>"'',;:()]+@[^\\s<>"'',;:()]+', '<email>', 'g'),
     '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9]{3,}', '#', 'g'), 160)`;
