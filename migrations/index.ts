@@ -22,6 +22,7 @@ import { RecipientCapHolds1764460800067 } from './0067-recipient-cap-holds.js';
 import { JobsUpdateRoom1764460800068 } from './0068-jobs-update-room.js';
 import { JobIdsTimeOrdered1764460800069 } from './0069-job-ids-time-ordered.js';
 import { WorkerHeartbeats1764460800079 } from './0079-worker-heartbeats.js';
+import { DigestRollupOpenHour1764460800080 } from './0080-digest-rollup-open-hour.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -68,4 +69,6 @@ export const MIGRATIONS = [
   JobIdsTimeOrdered1764460800069,
   // Issue 20: worker heartbeats (the digest and /v1/health notice a missing worker).
   WorkerHeartbeats1764460800079,
+  // Issue 20: the digest's rollup reaches into the open hour (5-minute periods).
+  DigestRollupOpenHour1764460800080,
 ];

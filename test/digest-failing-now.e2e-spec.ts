@@ -43,27 +43,27 @@ describe('digest: failing now', () => {
     // Nothing has failed: the failure rule has nothing to say, the failing-now one does.
     expect(r.outcomes).toEqual([]);
     expect(r.findings.find((f: { code: string }) => f.code === 'failure_rate')).toBeUndefined();
-    expect(r.retry_causes).toEqual([
+    expect(r.retrying).toEqual([
       {
-        channel: 'email', provider: 'resend', reason: 'Resend # internal_server_error: An unexpected error occurred.', count: 6,
-        projects: 2, project_ids: [app.project.id, other.id].sort(), oldest_late_seconds: expect.any(Number), next_retry_at: expect.any(String), sample_job_id: expect.any(String),
+        channel: 'email', provider: 'resend', count: 6, projects: 2, project_ids: [app.project.id, other.id].sort(), oldest_late_seconds: expect.any(Number),
+        next_retry_at: expect.any(String), sample_job_id: expect.any(String), causes: [{ reason: 'Resend # internal_server_error: An unexpected error occurred.', count: 6 }],
       },
     ]);
     const f = r.findings.find((x: { code: string }) => x.code === 'provider_failing');
     expect(f).toMatchObject({ severity: 'warning', harm: { held: 6, lost: 0, projects: 2, channels: ['email'] } });
-    expect(f.message).toContain('email through resend is failing now: 6 job(s) wait to retry after "Resend # internal_server_error: An unexpected error occurred." (6×)');
+    expect(f.message).toContain('email through resend is failing now: 6 job(s) wait to retry after "Resend # internal_server_error: An unexpected error occurred.";');
     expect(f.message).toContain('Nothing is lost yet');
-    expect(f.action).toContain(`GET /v1/admin/jobs/${r.retry_causes[0].sample_job_id}`);
+    expect(f.action).toContain(`GET /v1/admin/jobs/${r.retrying[0].sample_job_id}`);
     expect(f.action).toContain('EMAIL_FALLBACK_PROVIDER');
     expect(f.action).toContain('POST /v1/admin/lanes/email:resend/pause');
-    expect((await app.t.db.sql(`SELECT id FROM jobs WHERE id = $1 AND status = 'retry'`, [r.retry_causes[0].sample_job_id]))).toHaveLength(1);
+    expect((await app.t.db.sql(`SELECT id FROM jobs WHERE id = $1 AND status = 'retry'`, [r.retrying[0].sample_job_id]))).toHaveLength(1);
 
     // The provider is back: the retries go out and the finding is gone.
     fake.reset();
     await app.t.db.sql(`UPDATE jobs SET run_at = now(), next_retry_at = now() WHERE status = 'retry'`);
     await app.t.worker.drainOnce();
     const after = await digest();
-    expect(after.retry_causes).toEqual([]);
+    expect(after.retrying).toEqual([]);
     expect(after.findings.find((x: { code: string }) => x.code === 'provider_failing')).toBeUndefined();
   });
 

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.js';
 import { AUTOVACUUM_BLOCKERS, type AutovacuumBlockerColumn } from './autovacuum-blockers.js';
-import type { Band, DatabaseHealth, RetriesWaitingRow, RetryCause, WaitingRow } from './digest.types.js';
+import type { Band, DatabaseHealth, RetriesWaitingRow, RetryingRow, WaitingRow } from './digest.types.js';
 import * as sql from './sql/digest.sql.js';
 import * as windowSql from './sql/window.sql.js';
 import { foldWindow, type WindowReading, type WindowRow } from './window-fold.js';
+import { windowPlan } from './window-plan.js';
 
 export interface QueueReading {
   pending: number;
@@ -15,7 +16,7 @@ export interface QueueReading {
   late: number;
   oldestWaitingSeconds: Record<Band, number | null>;
   waiting: WaitingRow[];
-  retryCauses: RetryCause[];
+  retrying: RetryingRow[];
   retriesWaiting: RetriesWaitingRow[];
 }
 
@@ -26,7 +27,6 @@ interface LiveRow {
   project_id: string | null;
   band: Band | null;
   provider: string | null;
-  reason: string | null;
   attempts: number | null;
   pending: number;
   retry: number;
@@ -37,12 +37,14 @@ interface LiveRow {
   newest_retry_id: string | null;
 }
 
-/** GROUPING(band, reason, attempts) of LIVE_QUEUE's three grouping sets. */
+/** GROUPING(band, provider, attempts) of LIVE_QUEUE's three grouping sets. */
 const BY_PROJECT_BAND = 3;
-const BY_CAUSE = 5;
+const BY_PROVIDER = 5;
 const BY_ATTEMPTS = 6;
 const MAX_PROJECTS_LISTED = 50;
-const MAX_RETRY_CAUSES = 20;
+/** Retry jobs whose errors are normalised into causes (RETRY_REASONS): the regular expressions cost per row. */
+export const RETRY_REASON_SAMPLE = 500;
+const MAX_CAUSES_LISTED = 5;
 
 export interface ProjectReading {
   id: string;
@@ -55,7 +57,6 @@ export interface ProjectReading {
 
 const iso = (v: string | Date | null | undefined) => (v ? new Date(v).toISOString() : null);
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
-const HOUR_MS = 3_600_000;
 
 /** All SQL of the digest (statements in sql/digest.sql.ts). */
 @Injectable()
@@ -68,11 +69,15 @@ export class DigestRepository {
    * the retry backlog.
    */
   async queue(leaseSeconds: number, now = Date.now()): Promise<QueueReading> {
-    const { live, processing } = await this.db.transaction(async (runner) => {
-      await this.db.exec(sql.LIVE_QUEUE_INDEX_ONLY, [], runner);
+    const { live, processing, reasons } = await this.db.transaction(async (runner) => {
+      await this.db.exec(sql.LIVE_QUEUE_PLAN, [], runner);
+      const rows = await this.db.rows<LiveRow>(sql.LIVE_QUEUE, [], runner);
       return {
-        live: await this.db.rows<LiveRow>(sql.LIVE_QUEUE, [], runner),
+        live: rows,
         processing: await this.db.one<{ processing: number; stuck_processing: number }>(sql.PROCESSING, [leaseSeconds], runner),
+        reasons: rows.some((r) => r.retry > 0)
+          ? await this.db.rows<{ channel: string; provider: string; reason: string; count: number }>(sql.RETRY_REASONS, [RETRY_REASON_SAMPLE], runner)
+          : [],
       };
     });
     const lateness = (at: Date | null) => (at ? Math.max(0, Math.round((now - new Date(at).getTime()) / 1000)) : null);
@@ -80,7 +85,7 @@ export class DigestRepository {
     const totals = { pending: 0, retry: 0, due: 0, late: 0 };
     const oldestByBand: Record<Band, Date | null> = { urgent: null, normal: null, bulk: null };
     const channels = new Map<string, { row: Omit<WaitingRow, 'oldest_late_seconds' | 'by_project'>; oldest: Date | null; projects: Map<string, { late: number; due: number; oldest: Date | null }> }>();
-    const causes = new Map<string, { cause: Omit<RetryCause, 'projects' | 'project_ids' | 'oldest_late_seconds' | 'next_retry_at'>; projects: string[]; oldest: Date | null; next: Date | null }>();
+    const retrying = new Map<string, { row: Pick<RetryingRow, 'channel' | 'provider' | 'count' | 'sample_job_id'>; projects: string[]; oldest: Date | null; next: Date | null }>();
     const retriesWaiting: RetriesWaitingRow[] = [];
     for (const r of live) {
       if (r.grouping_set === BY_PROJECT_BAND) {
@@ -101,15 +106,15 @@ export class DigestRepository {
         p.oldest = oldest(p.oldest, r.oldest_late_at);
         c.projects.set(r.project_id!, p);
         channels.set(r.channel, c);
-      } else if (r.grouping_set === BY_CAUSE) {
-        const key = `${r.channel}\u0000${r.provider}\u0000${r.reason}`;
-        const c = causes.get(key) ?? { cause: { channel: r.channel, provider: r.provider ?? 'none', reason: r.reason ?? '', count: 0, sample_job_id: '' }, projects: [], oldest: null, next: null };
-        c.cause.count += r.retry;
+      } else if (r.grouping_set === BY_PROVIDER) {
+        const key = `${r.channel}\u0000${r.provider}`;
+        const c = retrying.get(key) ?? { row: { channel: r.channel, provider: r.provider ?? 'none', count: 0, sample_job_id: '' }, projects: [], oldest: null, next: null };
+        c.row.count += r.retry;
         c.projects.push(r.project_id!);
         c.oldest = oldest(c.oldest, r.oldest_late_at);
         c.next = oldest(c.next, r.next_retry_at);
-        if ((r.newest_retry_id ?? '') > c.cause.sample_job_id) c.cause.sample_job_id = r.newest_retry_id!;
-        causes.set(key, c);
+        if ((r.newest_retry_id ?? '') > c.row.sample_job_id) c.row.sample_job_id = r.newest_retry_id!;
+        retrying.set(key, c);
       } else if (r.grouping_set === BY_ATTEMPTS) {
         retriesWaiting.push({ channel: r.channel, attempts: r.attempts ?? 0, count: r.retry, next_retry_at: iso(r.next_retry_at) });
       }
@@ -130,41 +135,38 @@ export class DigestRepository {
           };
         })
         .sort((a, b) => a.channel.localeCompare(b.channel)),
-      retryCauses: [...causes.values()]
-        .map(({ cause, projects, oldest: o, next }) => ({
-          ...cause,
+      retrying: [...retrying.values()]
+        .map(({ row, projects, oldest: o, next }) => ({
+          ...row,
           projects: projects.length,
           project_ids: projects.sort().slice(0, 20),
           oldest_late_seconds: lateness(o),
           next_retry_at: iso(next),
+          causes: reasons
+            .filter((c) => c.channel === row.channel && c.provider === row.provider)
+            .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason))
+            .slice(0, MAX_CAUSES_LISTED)
+            .map(({ reason, count }) => ({ reason, count })),
         }))
-        .sort((a, b) => b.count - a.count || a.channel.localeCompare(b.channel) || a.reason.localeCompare(b.reason))
-        .slice(0, MAX_RETRY_CAUSES),
+        .sort((a, b) => b.count - a.count || a.channel.localeCompare(b.channel) || a.provider.localeCompare(b.provider)),
       retriesWaiting: retriesWaiting.sort((a, b) => a.channel.localeCompare(b.channel) || a.attempts - b.attempts),
     };
   }
 
   /**
-   * The window [since, now): rolled hours from job_outcome_hourly, the rest (the partial first
-   * hour, the hours not rolled yet, the rolled hours changed since) from jobs, in one snapshot.
+   * The window [since, now): rolled periods from job_outcome_hourly (whole hours before
+   * hours_through, 5-minute periods after), the rest (the partial first period, what is not
+   * rolled yet, the rolled periods changed since) from jobs, in one snapshot.
    */
   async window(since: Date): Promise<WindowReading> {
-    const firstWholeHour = new Date(Math.ceil(since.getTime() / HOUR_MS) * HOUR_MS);
     const rows = await this.db.transaction(async (runner) => {
       await this.db.exec(windowSql.WINDOW_SNAPSHOT, [], runner);
-      // The planner cannot tell how few groups the expressions make and would sort the window
-      // (spilling at the default work_mem); with room for the hash it aggregates in one pass.
-      await this.db.exec(windowSql.WINDOW_WORK_MEM, [], runner);
-      const state = await this.db.one<{ rolled_through: Date | null; dirty: Date[] }>(windowSql.ROLLUP_STATE, [], runner);
-      const rolledThrough = state?.rolled_through ? new Date(state.rolled_through) : null;
-      // Rolled hours inside the window: [firstWholeHour, rolledEnd). Empty when the rollup is behind.
-      const rolledEnd = rolledThrough && rolledThrough > firstWholeHour ? rolledThrough : firstWholeHour;
-      const dirty = (state?.dirty ?? []).map((d) => new Date(d)).filter((d) => d >= firstWholeHour && d < rolledEnd);
-      const dirtyFrom = dirty.length ? dirty[0] : rolledEnd;
-      const dirtyTo = dirty.length ? new Date(dirty[dirty.length - 1].getTime() + HOUR_MS) : rolledEnd;
+      await this.db.exec(windowSql.WINDOW_SETTINGS, [], runner);
+      const state = await this.db.one<{ rolled_through: Date | null; hours_through: Date | null; dirty: Date[] }>(windowSql.ROLLUP_STATE, [], runner);
+      const plan = windowPlan(since, state?.hours_through ? new Date(state.hours_through) : null, state?.rolled_through ? new Date(state.rolled_through) : null, (state?.dirty ?? []).map((d) => new Date(d)));
       return this.db.rows<WindowRow>(
         windowSql.WINDOW_ROWS,
-        [since.toISOString(), firstWholeHour.toISOString(), rolledEnd.toISOString(), dirtyFrom.toISOString(), dirtyTo.toISOString(), dirty.map((d) => d.toISOString())],
+        [since, plan.firstPeriod, plan.rolledEnd, plan.dirtyFrom, plan.dirtyTo, plan.dirtyHours, plan.dirtyPeriods].map((v) => (Array.isArray(v) ? v.map((d) => d.toISOString()) : v.toISOString())),
         runner,
       );
     });

@@ -15,6 +15,7 @@ import { allQuiet } from './findings/all-quiet.js';
 import { countBySeverity, rankFindings } from './findings/rank.js';
 import { FINDING_RULES } from './findings/rules.js';
 import { renderMarkdown } from './render/markdown.js';
+import { DigestRollup } from './rollup/rollup.service.js';
 
 /** notifyd's placeholder sender: EMAIL_FROM left unset. */
 const PLACEHOLDER_SENDER = 'notifications@example.com';
@@ -31,6 +32,7 @@ export class DigestService {
     private readonly lanes: LaneStateService,
     private readonly webhooks: WebhookDigestSource,
     private readonly heartbeats: WorkerHeartbeats,
+    private readonly rollup: DigestRollup,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(FAILOVER_STATE) private readonly failover?: FailoverStateSource,
   ) {}
@@ -55,7 +57,8 @@ export class DigestService {
     const leaseSeconds = Math.round(this.config.worker.leaseMs / 1000);
     const [queue, stats, projects, database, lanes, disabled, breakers, workers] = await Promise.all([
       this.repository.queue(leaseSeconds, now.getTime()),
-      this.repository.window(since),
+      // Jobs finished since the rollup's last tick are rolled once, here, instead of by every read.
+      this.rollup.catchUp(now).then(() => this.repository.window(since)),
       this.repository.projects(),
       this.repository.databaseHealth(),
       this.lanes.lanes(),
@@ -102,7 +105,7 @@ export class DigestService {
         oldest_waiting_seconds: queue.oldestWaitingSeconds,
       },
       waiting: queue.waiting,
-      retry_causes: queue.retryCauses,
+      retrying: queue.retrying,
       workers: {
         alive: workers.alive,
         last_beat_at: workers.lastBeatAt?.toISOString() ?? null,

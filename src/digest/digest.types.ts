@@ -106,23 +106,27 @@ export interface WaitingRow {
 }
 
 /**
- * Jobs waiting to retry after a transient failure (5xx, timeout, network), by channel ×
- * provider × normalised error: what is failing now, before notifyd gives up on it.
+ * Jobs waiting to retry after a transient failure (5xx, timeout, network), per channel ×
+ * provider: what is failing now, before notifyd gives up on it.
  */
-export interface RetryCause {
+export interface RetryingRow {
   channel: string;
   provider: string;
-  /** The last error, normalised like `failures` (ids and numbers → #, addresses → <email>). */
-  reason: string;
+  /** Jobs of the channel retrying after this provider failed them (exact). */
   count: number;
-  /** Projects with jobs retrying for this cause (at most 20 listed). */
+  /** Projects with such jobs (at most 20 listed). */
   projects: number;
   project_ids: string[];
   /** Seconds since the requested time of the oldest of these jobs: how long they have been held. */
   oldest_late_seconds: number | null;
   next_retry_at: string | null;
-  /** The newest job retrying for this cause. */
+  /** The newest of these jobs. */
   sample_job_id: string;
+  /**
+   * Their last errors, normalised like `failures` (ids and numbers → #, addresses → <email>),
+   * most common first, counted among a sample: the next RETRY_REASON_SAMPLE retries due.
+   */
+  causes: { reason: string; count: number }[];
 }
 
 /** One worker process as its heartbeat says (worker_heartbeats). */
@@ -243,8 +247,8 @@ export interface DigestFacts {
   queue: DigestQueue;
   /** Live jobs per channel: what waits, how late, for which projects. */
   waiting: WaitingRow[];
-  /** Jobs retrying now, by channel × provider × cause (most jobs first, at most 20). */
-  retry_causes: RetryCause[];
+  /** Jobs retrying now after a transient error, per channel × provider (most jobs first). */
+  retrying: RetryingRow[];
   workers: DigestWorkers;
   outcomes: OutcomeRow[];
   failures: FailureCause[];

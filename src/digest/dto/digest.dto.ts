@@ -138,14 +138,19 @@ export class WaitingDto {
   by_project: WaitingProjectDto[];
 }
 
-export class RetryCauseDto {
+export class RetryReasonDto {
+  /** Normalised like failures. @example "Resend # internal_server_error: An unexpected error occurred." */
+  reason: string;
+  /** Among the sampled retries. @example 37 */
+  count: number;
+}
+
+export class RetryingDto {
   /** @example "email" */
   channel: string;
   /** @example "resend" */
   provider: string;
-  /** The last error, normalised like failures. @example "HTTP #: service unavailable" */
-  reason: string;
-  /** @example 37 */
+  /** Jobs retrying after this provider failed them (exact). @example 37 */
   count: number;
   /** @example 4 */
   projects: number;
@@ -155,8 +160,10 @@ export class RetryCauseDto {
   oldest_late_seconds: number | null;
   /** @example "2026-11-30T06:02:00.000Z" */
   next_retry_at: string | null;
-  /** The newest job retrying for this cause. @example "6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f" */
+  /** The newest of these jobs. @example "6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f" */
   sample_job_id: string;
+  /** Their last errors, most common first, counted among the next 500 retries due. */
+  causes: RetryReasonDto[];
 }
 
 export class WorkerProcessDto {
@@ -349,8 +356,8 @@ export class DigestReportDto {
   queue: DigestQueueDto;
   /** Live jobs per channel: what waits, how late, for which projects. */
   waiting: WaitingDto[];
-  /** Jobs retrying now after a transient error, by channel × provider × cause (most first, at most 20). */
-  retry_causes: RetryCauseDto[];
+  /** Jobs retrying now after a transient error, per channel × provider (most first). */
+  retrying: RetryingDto[];
   /** Worker processes, from their heartbeats. */
   workers: DigestWorkersDto;
   outcomes: OutcomeDto[];

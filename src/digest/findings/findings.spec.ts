@@ -1,4 +1,4 @@
-import type { DigestFacts, Finding, FindingRule, LaneRowView, RetryCause, WaitingRow } from '../digest.types.js';
+import type { DigestFacts, Finding, FindingRule, LaneRowView, RetryingRow, WaitingRow } from '../digest.types.js';
 import { allQuiet } from './all-quiet.js';
 import { autovacuumOff } from './autovacuum-off.finding.js';
 import { bounceRate } from './bounce-rate.finding.js';
@@ -46,7 +46,7 @@ function healthy(patch: Patch = {}): DigestFacts {
     },
     queue: { pending: 10, processing: 2, retry: 1, stuck_processing: 0, due: 3, late: 11, oldest_waiting_seconds: { urgent: 1, normal: 20, bulk: 600 } },
     waiting: [waiting()],
-    retry_causes: [],
+    retrying: [],
     workers: {
       alive: 1,
       last_beat_at: '2026-11-30T05:59:55.000Z',
@@ -81,10 +81,11 @@ function waiting(patch: Partial<WaitingRow> = {}): WaitingRow {
   };
 }
 
-function retryCause(patch: Partial<RetryCause> = {}): RetryCause {
+function retrying(patch: Partial<RetryingRow> = {}): RetryingRow {
   return {
-    channel: 'email', provider: 'resend', reason: 'HTTP #: service unavailable', count: 40, projects: 3, project_ids: ['acme', 'globex', 'initech'],
-    oldest_late_seconds: 420, next_retry_at: '2026-11-30T06:02:00.000Z', sample_job_id: 'job-9', ...patch,
+    channel: 'email', provider: 'resend', count: 45, projects: 3, project_ids: ['acme', 'globex', 'initech'],
+    oldest_late_seconds: 420, next_retry_at: '2026-11-30T06:02:00.000Z', sample_job_id: 'job-9',
+    causes: [{ reason: 'HTTP #: service unavailable', count: 40 }, { reason: 'timeout after # ms', count: 5 }], ...patch,
   };
 }
 
@@ -129,7 +130,7 @@ describe('digest findings: each rule fires on its state and stays silent otherwi
     ['complaint rate 0.15 % (near the ceiling)', complaintRate, { deliverability: { delivered: 10_000, complained: 15, complaint_rate_percent: 0.15 } }, ['warning:complaint_rate']],
     ['complaint rate 0.4 % (over the ceiling)', complaintRate, { deliverability: { delivered: 1_000, complained: 4, complaint_rate_percent: 0.4 } }, ['critical:complaint_rate']],
     ['sender missing with no EMAIL_FROM', senderMissing, { instance: { email_from: null } }, ['warning:sender_missing']],
-    ['a provider answering 5xx: jobs retrying', providerFailing, { retry_causes: [retryCause()] }, ['warning:provider_failing']],
+    ['a provider answering 5xx: jobs retrying', providerFailing, { retrying: [retrying()] }, ['warning:provider_failing']],
     ['webhook endpoint disabled', webhookDisabled, { webhooks_disabled: [{ id: 'w1', project_id: 'acme', host: 'hooks.acme.test', disabled_at: '2026-11-30T04:00:00.000Z', reason: '410 Gone' }] }, ['warning:webhook_endpoint_disabled']],
     ['jobs table 30 % dead', jobsBloat, { database: { jobs_live_tuples: 100_000, jobs_dead_tuples: 43_000, jobs_dead_percent: 30 } }, ['warning:jobs_table_bloat']],
     ['jobs table 60 % dead', jobsBloat, { database: { jobs_live_tuples: 100_000, jobs_dead_tuples: 150_000, jobs_dead_percent: 60 } }, ['critical:jobs_table_bloat']],
@@ -271,8 +272,8 @@ describe('harm: severity follows what a problem does now', () => {
   });
 
   it('a provider failing for 15 minutes across projects is critical; one job retrying once is info', () => {
-    expect(providerFailing(healthy({ retry_causes: [retryCause({ oldest_late_seconds: 960 })] }))[0].severity).toBe('critical');
-    expect(providerFailing(healthy({ retry_causes: [retryCause({ count: 1, projects: 1, project_ids: ['acme'], oldest_late_seconds: 35 })] }))[0].severity).toBe('info');
+    expect(providerFailing(healthy({ retrying: [retrying({ oldest_late_seconds: 960 })] }))[0].severity).toBe('critical');
+    expect(providerFailing(healthy({ retrying: [retrying({ count: 1, projects: 1, project_ids: ['acme'], oldest_late_seconds: 35 })] }))[0].severity).toBe('info');
   });
 
   it('the thresholds: critical needs both time and breadth', () => {
@@ -287,22 +288,17 @@ describe('harm: severity follows what a problem does now', () => {
 
 describe('failing now and missing workers', () => {
   it('a provider failing transiently is reported per channel × provider while its jobs retry, naming causes, projects and the fix', () => {
-    const facts = healthy({
-      retry_causes: [
-        retryCause(),
-        retryCause({ reason: 'timeout after # ms', count: 5, projects: 1, project_ids: ['acme'], oldest_late_seconds: 100, sample_job_id: 'job-2' }),
-        retryCause({ channel: 'sms', provider: 'twilio', reason: 'HTTP #: bad gateway', count: 2, projects: 1, project_ids: ['acme'], oldest_late_seconds: 60 }),
-      ],
-    });
+    const facts = healthy({ retrying: [retrying(), retrying({ channel: 'sms', provider: 'twilio', count: 2, projects: 1, project_ids: ['acme'], oldest_late_seconds: 60, causes: [{ reason: 'HTTP #: bad gateway', count: 2 }] })] });
     const findings = providerFailing(facts);
     expect(findings.map((x) => x.evidence.channel)).toEqual(['email', 'sms']);
-    const [email] = findings;
+    const [email, sms] = findings;
     expect(email.harm).toEqual({ held: 45, lost: 0, projects: 3, channels: ['email'], seconds: 420 });
     expect(email.message).toContain('email through resend is failing now: 45 job(s) wait to retry after "HTTP #: service unavailable" (40×), "timeout after # ms" (5×)');
     expect(email.message).toContain('Nothing is lost yet');
     expect(email.action).toContain('GET /v1/admin/jobs/job-9');
     expect(email.action).toContain('EMAIL_FALLBACK_PROVIDER');
     expect(email.action).toContain('POST /v1/admin/lanes/email:resend/pause');
+    expect(sms.message).toContain('2 job(s) wait to retry after "HTTP #: bad gateway";');
   });
 
   it('no live worker with due jobs: critical, naming the last beat and the fix; a live worker or nothing due: silent', () => {

@@ -10,7 +10,7 @@ export const OLDEST_WAITING_LIMIT_SECONDS: Record<Band, number> = { urgent: 300,
  * paused lane, a provider failing, or more work than the rate allows.
  */
 export const oldestWaiting: FindingRule = (facts) => {
-  const { queue, lanes, retry_causes } = facts;
+  const { queue, lanes, retrying } = facts;
   const paused = lanes.filter((l) => l.paused_until).map((l) => l.lane);
   const bands = (Object.keys(OLDEST_WAITING_LIMIT_SECONDS) as Band[]).filter((band) => (queue.oldest_waiting_seconds[band] ?? 0) > OLDEST_WAITING_LIMIT_SECONDS[band]);
   if (!bands.length) return [];
@@ -23,7 +23,7 @@ export const oldestWaiting: FindingRule = (facts) => {
       `${queue.late} job(s) are late, ${queue.due} due now, ${queue.retry} retrying.`,
     action:
       (paused.length ? `Lanes paused: ${paused.join(', ')} (GET /v1/admin/lanes). ` : '') +
-      (retry_causes.length ? 'Jobs are retrying: see provider_failing and retry_causes. ' : '') +
+      (retrying.length ? 'Jobs are retrying: see provider_failing and retrying. ' : '') +
       'Check that a worker runs (workers.alive in this digest, GET /v1/health); add worker replicas or raise the lane rate if the backlog only grows.',
     evidence: {
       band,

@@ -42,14 +42,14 @@ export function renderMarkdown(r: DigestReport): string {
   if (r.failures.length) {
     out.push('', '## Top failure causes', '', ...table(['channel', 'count', 'reason', 'sample job', 'last seen'], r.failures.map((f) => [f.channel, f.count, f.reason, f.sample_job_id, f.last_seen])));
   }
-  if (r.retry_causes.length) {
+  if (r.retrying.length) {
     out.push(
       '',
       '## Retrying now',
       '',
       ...table(
-        ['channel', 'provider', 'jobs', 'projects', 'reason', 'oldest late', 'next retry', 'sample job'],
-        r.retry_causes.map((c) => [c.channel, c.provider, c.count, c.projects, c.reason, age(c.oldest_late_seconds), c.next_retry_at ?? '—', c.sample_job_id]),
+        ['channel', 'provider', 'jobs', 'projects', 'main cause', 'oldest late', 'next retry', 'sample job'],
+        r.retrying.map((c) => [c.channel, c.provider, c.count, c.projects, c.causes[0]?.reason ?? '—', age(c.oldest_late_seconds), c.next_retry_at ?? '—', c.sample_job_id]),
       ),
     );
   }
