@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { DigestRollup } from '../src/digest/rollup/rollup.service.js';
 import { DATABASE_HEALTH } from '../src/digest/sql/digest.sql.js';
+import { periodOf } from '../src/digest/sql/window.sql.js';
 import { PeriodicTasks } from '../src/periodic/periodic-tasks.service.js';
 import { windowBeforeRollup } from './helpers/digest-window-before-rollup.js';
 import { RecordingConnector, RecordingConnectorModule, permanent, transient } from './helpers/recording-connector.js';
@@ -50,9 +51,10 @@ describe('GET /v1/admin/digest', () => {
         r.delivered ?? false, r.bounced ?? false, r.n,
       ],
     );
-    // Back-dated rows land in hours the rollup may have rolled already: mark those hours, as
-    // the trigger does for an update (the digest then reads them from jobs until re-rolled).
-    await t.db.sql(`INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT date_trunc('hour', finished_at, 'UTC') FROM jobs WHERE finished_at IS NOT NULL ON CONFLICT DO NOTHING`);
+    // Back-dated rows land in periods the rollup may have rolled already: mark their 5-minute
+    // periods, as the trigger does for an update (the digest then reads them from jobs until
+    // re-rolled; a mark in a whole hour stands for the hour).
+    await t.db.sql(`INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT ${periodOf('finished_at')} FROM jobs WHERE finished_at IS NOT NULL ON CONFLICT DO NOTHING`);
     return result.map((x) => x.id as string);
   }
 
@@ -324,13 +326,13 @@ describe('digest rollup', () => {
     }
     expect((await postmark({ RecordType: 'SpamComplaint', Type: 'SpamComplaint', TypeCode: 512, MessageID: emails[0].messageId, Email: emails[0].to, BouncedAt: at, Metadata: { notifyd_job_id: emails[0].id } })).status).toBe(200);
 
-    // Three hours back: these hours were rolled (empty) at boot. A back-dated write is not an
-    // update the trigger sees as late, so mark the hours as the trigger would.
+    // Three hours back: these hours were rolled (empty) at boot. The trigger marks the periods
+    // the jobs leave; nothing in notifyd moves a job into the past, so mark the ones they land in.
     await t.db.sql(`
       UPDATE jobs SET created_at = created_at - interval '3 hours', scheduled_at = scheduled_at - interval '3 hours', run_at = run_at - interval '3 hours',
                       sent_at = sent_at - interval '3 hours', finished_at = finished_at - interval '3 hours', delivered_at = delivered_at - interval '3 hours',
                       bounced_at = bounced_at - interval '3 hours', complained_at = complained_at - interval '3 hours'`);
-    await t.db.sql(`INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT date_trunc('hour', finished_at, 'UTC') FROM jobs WHERE finished_at IS NOT NULL ON CONFLICT DO NOTHING`);
+    await t.db.sql(`INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT ${periodOf('finished_at')} FROM jobs WHERE finished_at IS NOT NULL ON CONFLICT DO NOTHING`);
     // Read from jobs while dirty, from the rollup once re-rolled: the same answer both times.
     const whileDirty = await expectSameAsBefore('7d');
     const run = await rollup.run();

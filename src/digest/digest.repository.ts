@@ -43,7 +43,7 @@ const BY_PROVIDER = 5;
 const BY_ATTEMPTS = 6;
 const MAX_PROJECTS_LISTED = 50;
 /** Retry jobs whose errors are normalised into causes (RETRY_REASONS): the regular expressions cost per row. */
-export const RETRY_REASON_SAMPLE = 500;
+export const RETRY_REASON_SAMPLE = 200;
 const MAX_CAUSES_LISTED = 5;
 
 export interface ProjectReading {

@@ -162,7 +162,7 @@ export class RetryingDto {
   next_retry_at: string | null;
   /** The newest of these jobs. @example "6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f" */
   sample_job_id: string;
-  /** Their last errors, most common first, counted among the next 500 retries due. */
+  /** Their last errors, most common first, counted among the next 200 retries due. */
   causes: RetryReasonDto[];
 }
 

@@ -13,6 +13,13 @@ export interface RollupProgress {
 }
 
 const date = (v: Date | string | null | undefined) => (v ? new Date(v) : null);
+/** Where the open periods' next slice starts: rolled_through, or hours_through before any slice. */
+const openFrom = (p: RollupProgress) => (p.hoursThrough ? (p.rolledThrough && p.rolledThrough > p.hoursThrough ? p.rolledThrough : p.hoursThrough) : null);
+/** Whole hours are up to date (the slice is at most the open hour) and the settled point is more than minSpanMs ahead. */
+const worthRolling = (p: RollupProgress, settled: Date, hoursDue: Date, minSpanMs: number) => {
+  const from = openFrom(p);
+  return !!from && p.hoursThrough! >= hoursDue && settled.getTime() - from.getTime() > minSpanMs;
+};
 const progressOf = (row: { rolled_through: Date | null; hours_through: Date | null } | undefined): RollupProgress => ({
   rolledThrough: date(row?.rolled_through),
   hoursThrough: date(row?.hours_through),
@@ -22,6 +29,14 @@ const progressOf = (row: { rolled_through: Date | null; hours_through: Date | nu
 @Injectable()
 export class RollupRepository {
   constructor(private readonly db: Db) {}
+
+  /** A transaction of the rollup (ROLL_SETTINGS: its commit does not wait for the disk). */
+  private roll<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (runner) => {
+      await this.db.exec(sql.ROLL_SETTINGS, [], runner);
+      return work(runner);
+    });
+  }
 
   /** Where the rollup stands, read without a lock (the writes below check again under it). */
   async progress(): Promise<RollupProgress & { dirty: boolean }> {
@@ -36,7 +51,7 @@ export class RollupRepository {
    * hours_through, or null when there was nothing to roll.
    */
   rollHours(start: Date, to: Date, maxHours: number): Promise<Date | null> {
-    return this.db.transaction(async (runner) => {
+    return this.roll(async (runner) => {
       const state = progressOf(await this.db.one(sql.LOCK_ROLLUP, [], runner));
       const from = state.hoursThrough ?? start;
       if (from >= to) return null;
@@ -57,15 +72,18 @@ export class RollupRepository {
    * when the settled point is less than `minSpanMs` ahead. Returns the new rolled_through, or
    * null when it rolled nothing.
    */
-  rollOpenPeriods(hoursDue: Date, settle: { marginSeconds: number; maxSeconds: number }, wait = true, minSpanMs = 0): Promise<Date | null> {
-    return this.db.transaction(async (runner) => {
+  async rollOpenPeriods(hoursDue: Date, settle: { marginSeconds: number; maxSeconds: number }, wait = true, minSpanMs = 0): Promise<Date | null> {
+    // Without a lock first: when there is nothing worth rolling (most reads), no write
+    // transaction at all.
+    const seen = await this.db.one<{ rolled_through: Date | null; hours_through: Date | null; settled: Date }>(sql.OPEN_LAG, [settle.marginSeconds, settle.maxSeconds]);
+    if (!seen || !worthRolling(progressOf(seen), new Date(seen.settled), hoursDue, minSpanMs)) return null;
+    return this.roll(async (runner) => {
       const row = await this.db.one<{ rolled_through: Date | null; hours_through: Date | null }>(wait ? sql.LOCK_ROLLUP : sql.TRY_LOCK_ROLLUP, [], runner);
       if (!row) return null;
       const state = progressOf(row);
-      if (!state.hoursThrough || state.hoursThrough < hoursDue) return null;
-      const from = state.rolledThrough && state.rolledThrough > state.hoursThrough ? state.rolledThrough : state.hoursThrough;
       const settled = await this.settledPoint(settle, runner);
-      if (settled.getTime() - from.getTime() <= minSpanMs) return null;
+      if (!worthRolling(state, settled, hoursDue, minSpanMs)) return null;
+      const from = openFrom(state)!;
       await this.db.exec(sql.ROLL_PERIODS, [from.toISOString(), settled.toISOString(), null], runner);
       await this.db.exec(sql.ADVANCE_PERIODS, [settled.toISOString()], runner);
       return settled;
@@ -80,7 +98,7 @@ export class RollupRepository {
    * periods re-rolled.
    */
   rerollDirty(oldest: Date | null): Promise<Date[]> {
-    return this.db.transaction(async (runner) => {
+    return this.roll(async (runner) => {
       const state = progressOf(await this.db.one(sql.LOCK_ROLLUP, [], runner));
       const marked = (await this.db.rows<{ hour: Date }>(sql.TAKE_DIRTY, [], runner)).map((m) => new Date(m.hour));
       if (!state.rolledThrough || !state.hoursThrough) return [];

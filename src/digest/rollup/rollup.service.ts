@@ -49,6 +49,8 @@ export class DigestRollup implements OnApplicationBootstrap {
   private readonly logger = new Logger('DigestRollup');
   /** Set once summarizing the BRIN was refused (not the index's owner): not tried again. */
   private summarizeRefused = false;
+  /** When this process last looked whether the open periods needed a catch-up. */
+  private lastCatchUp = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -89,6 +91,9 @@ export class DigestRollup implements OnApplicationBootstrap {
    * Whole hours are left to the periodic task. Never throws: the digest is exact without it.
    */
   async catchUp(now = new Date()): Promise<void> {
+    // Reads in quick succession (a dashboard, an agent) look once a second at most.
+    if (now.getTime() - this.lastCatchUp < CATCH_UP_MIN_MS) return;
+    this.lastCatchUp = now.getTime();
     try {
       // After a burst, the pages it appended are summarized too, so that the reads after this
       // one skip them.

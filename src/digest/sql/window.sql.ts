@@ -132,6 +132,15 @@ export const SUMMARIZE_FINISHED_AT = `SELECT brin_summarize_new_values('jobs_fin
 export const WINDOW_SNAPSHOT = `SET TRANSACTION ISOLATION LEVEL REPEATABLE READ`;
 
 /**
+ * For a roll's transaction. Its commit does not wait for the disk: the rollup is derived from
+ * jobs, and a roll lost in a crash is rolled again (rows and progress commit together). And jobs
+ * read through the BRIN, without JIT, as in WINDOW_SETTINGS: right after a burst the stale
+ * statistics made the planner scan the whole table for a slice of seconds.
+ */
+export const ROLL_SETTINGS = `
+  SELECT set_config('synchronous_commit', 'off', true), set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`;
+
+/**
  * Takes the rollup's row lock (one roller at a time across replicas and manual runs) and
  * reads its progress.
  */
@@ -169,6 +178,11 @@ export const SETTLED_POINT = `
                    WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()),
                  (SELECT now() - make_interval(secs => $2) FROM pg_stat_activity
                    WHERE datname = current_database() AND query = '<insufficient privilege>' LIMIT 1))) AS settled`;
+
+/** The rollup's progress and the settled point (SETTLED_POINT, $1 and $2 the same), unlocked: whether a roll is worth a write. */
+export const OPEN_LAG = `
+  SELECT s.rolled_through, s.hours_through, p.settled
+    FROM job_rollup_state s, (${SETTLED_POINT}) p`;
 
 /** Forget periods [$1, $2) (only those in $3 when it is not null) before rolling them again. */
 export const DELETE_ROLLED = `
