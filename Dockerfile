@@ -10,6 +10,8 @@ COPY migrations ./migrations
 RUN npm run build
 
 # Runtime stage: production dependencies and the compiled output only, as a non-root user.
+# Run it with DATABASE_URL, ADMIN_API_KEY and JWT_SECRET: a start with a database and no
+# JWT_SECRET is refused (exit 78, the message names the variable and how to make one).
 FROM node:24-slim
 ENV NODE_ENV=production PORT=3400
 WORKDIR /app

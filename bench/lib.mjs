@@ -11,6 +11,8 @@ import pg from 'pg';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const ADMIN_KEY = `bench-admin-${randomBytes(8).toString('hex')}`;
+/** A production start (DATABASE_URL, ADMIN_API_KEY) is refused without JWT_SECRET. */
+export const JWT_SECRET = randomBytes(24).toString('hex');
 
 export function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
@@ -58,38 +60,59 @@ export async function createBenchDatabase() {
   };
 }
 
-/** Starts `notifyd serve` as a child process; resolves when it listens. */
-export async function startNotifyd(env, { nodeArgs: ownArgs = [] } = {}) {
+/** Applies notifyd's migrations (`notifyd migrate` from a tree's dist/) to a bench database. */
+export function migrateDatabase(url, dir = root) {
+  execFileSync(process.execPath, [join(dir, 'dist', 'src', 'cli.js'), 'migrate'], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: url },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/**
+ * Starts `notifyd serve` from a tree's dist/ (this one by default) as a child process; resolves
+ * when it listens. keepLines false drops the output once it listens (a run under load would
+ * otherwise keep every request log line in memory).
+ */
+export async function startNotifyd(env, { nodeArgs: ownArgs = [], dir = root, keepLines = true, label = 'notifyd' } = {}) {
   // BENCH_NODE_ARGS: extra node flags for the notifyd processes (e.g. --cpu-prof, --trace-gc) when profiling a run.
   const nodeArgs = [...ownArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
-  const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist', 'src', 'cli.js'), 'serve'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ADMIN_API_KEY: ADMIN_KEY, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return startListening([...nodeArgs, join(dir, 'dist', 'src', 'cli.js'), 'serve'], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ADMIN_API_KEY: ADMIN_KEY, JWT_SECRET, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    keepLines,
+    label,
   });
+}
+
+/** Starts `node <args>` as a child process; resolves when it prints `listening on http://…`. */
+export async function startListening(args, { env, keepLines = true, label = args.at(-1) }) {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines = [];
+  let keep = true;
   if (process.env.BENCH_CHILD_LOG) {
     child.stdout.pipe(createWriteStream(`${process.env.BENCH_CHILD_LOG}.${child.pid}.out`));
     child.stderr.pipe(createWriteStream(`${process.env.BENCH_CHILD_LOG}.${child.pid}.err`));
   }
-  createInterface({ input: child.stderr }).on('line', (l) => lines.push(l));
+  createInterface({ input: child.stderr }).on('line', (l) => keep && lines.push(l));
   const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`notifyd did not start:\n${lines.join('\n')}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`${label} did not start:\n${lines.join('\n')}`)), 60_000);
     createInterface({ input: child.stdout }).on('line', (line) => {
-      lines.push(line);
+      if (keep) lines.push(line);
       const m = line.match(/listening on (http:\/\/[\d.:]+)/);
       if (m) {
         clearTimeout(timer);
+        keep = keepLines;
         resolve(m[1]);
       }
     });
-    child.on('exit', (code) => reject(new Error(`notifyd exited (${code}):\n${lines.join('\n')}`)));
+    child.on('exit', (code) => reject(new Error(`${label} exited (${code}):\n${lines.join('\n')}`)));
   });
   return {
     url,
     pid: child.pid,
-    /** Every line the process printed so far (stdout and stderr). */
+    /** Every line the process printed so far (stdout and stderr; up to listening if keepLines is false). */
     lines,
     async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
       await new Promise((r) => child.on('exit', r));
     },

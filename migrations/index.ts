@@ -21,6 +21,9 @@ import { JobOutcomeHourly1764460800064 } from './0064-job-outcome-hourly.js';
 import { RecipientCapHolds1764460800067 } from './0067-recipient-cap-holds.js';
 import { JobsUpdateRoom1764460800068 } from './0068-jobs-update-room.js';
 import { JobIdsTimeOrdered1764460800069 } from './0069-job-ids-time-ordered.js';
+import { TokenGenerations1764460800070 } from './0070-token-generations.js';
+import { RateLimitCounts1764460800072 } from './0072-rate-limit-counts.js';
+import { ChatBindings1764460800076 } from './0076-chat-bindings.js';
 import { WorkerHeartbeats1764460800079 } from './0079-worker-heartbeats.js';
 import { DigestRollupOpenHour1764460800080 } from './0080-digest-rollup-open-hour.js';
 
@@ -67,6 +70,12 @@ export const MIGRATIONS = [
   JobsUpdateRoom1764460800068,
   // Issue 9: time-ordered job ids (UUIDv7), so a batch's primary-key entries sit together.
   JobIdsTimeOrdered1764460800069,
+  // Issue 18: revocable subscriber tokens (subscriber token version, project epoch).
+  TokenGenerations1764460800070,
+  // Issue 18: one rate limit per project for every door, shared by the replicas.
+  RateLimitCounts1764460800072,
+  // Issue 18: chats and channels the instance-wide bots may reach for a project.
+  ChatBindings1764460800076,
   // Issue 20: worker heartbeats (the digest and /v1/health notice a missing worker).
   WorkerHeartbeats1764460800079,
   // Issue 20: the digest's rollup reaches into the open hour (5-minute periods).

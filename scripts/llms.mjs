@@ -3,6 +3,7 @@
 // either file is stale. The application needs a database to boot: with DATABASE_URL, a
 // temporary database created on that server (and dropped afterwards); otherwise an embedded
 // PostgreSQL in a temporary directory that is removed afterwards.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -35,7 +36,8 @@ if (server) {
 }
 const dataDir = server ? undefined : mkdtempSync(join(tmpdir(), 'notifyd-llms-'));
 const notifyd = await startNotifyd({
-  env: { ...process.env, NOTIFYD_ROLE: 'api', LOG_LEVEL: 'error', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { NOTIFYD_DATA_DIR: dataDir }) },
+  // A scratch instance: with a database given it is a production start, which needs a JWT_SECRET (any will do here).
+  env: { ...process.env, NOTIFYD_ROLE: 'api', LOG_LEVEL: 'error', ...(databaseUrl ? { DATABASE_URL: databaseUrl, JWT_SECRET: process.env.JWT_SECRET || randomBytes(24).toString('hex') } : { NOTIFYD_DATA_DIR: dataDir }) },
   listen: false,
   logger: false,
 });

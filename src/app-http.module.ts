@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditHttpModule } from './audit/audit-http.module.js';
+import { ChatBindingsHttpModule } from './chat-bindings/chat-bindings-http.module.js';
 import { DigestHttpModule } from './digest/digest-http.module.js';
 import { GovernanceHttpModule } from './governance/governance-http.module.js';
 import { ProviderWebhooksHttpModule } from './governance/provider-webhooks/provider-webhooks-http.module.js';
@@ -30,6 +31,7 @@ import { WorkflowsHttpModule } from './workflows/workflows-http.module.js';
     ProjectsHttpModule,
     SubscribersHttpModule,
     ProjectProvidersHttpModule,
+    ChatBindingsHttpModule,
     PacingHttpModule,
     GovernanceHttpModule,
     TemplatesHttpModule,

@@ -9,6 +9,7 @@ import { InAppModule } from './connectors/in-app/in-app.module.js';
 import { SmsModule } from './connectors/sms/sms.module.js';
 import { WhatsAppModule } from './connectors/whatsapp/whatsapp.module.js';
 import { ChatModule } from './connectors/chat/chat.module.js';
+import { ChatBindingsModule } from './chat-bindings/chat-bindings.module.js';
 import type { Database } from './database/database.js';
 import { DatabaseModule } from './database/database.module.js';
 import { SignalsModule } from './database/signals/signals.module.js';
@@ -60,6 +61,7 @@ export class AppModule {
         InAppModule,
         EmailConnectorsModule,
         ProjectProvidersModule,
+        ChatBindingsModule,
         SmsModule,
         WhatsAppModule,
         ChatModule,

@@ -5,6 +5,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
 import { loggableUrl } from './logging/redact.js';
 import type { AppConfig } from './config/app-config.js';
+import { fastifyTrustProxy } from './config/trust-proxy.js';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter.js';
 import { addPluginSuccessResponses } from './common/http/plugin-success-responses.js';
 import { createValidationPipe } from './common/validation/validation.pipe.js';
@@ -26,7 +27,8 @@ export function fastifyOptions(config: AppConfig, logger?: Logger) {
     ...(logger ? { loggerInstance: logger.child({ context: 'http' }), disableRequestLogging: true } : {}),
     bodyLimit: config.server.bodyLimitBytes,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(req.headers['x-request-id']),
-    trustProxy: true,
+    // Off unless TRUST_PROXY says which proxies sit in front: a client must not choose request.ip.
+    trustProxy: fastifyTrustProxy(config.server.trustProxy),
     // Signed one-click unsubscribe links carry their claim in one path segment (/u/<token>).
     routerOptions: { maxParamLength: 2_048 },
   };

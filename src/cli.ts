@@ -24,10 +24,13 @@ NOTIFYD_ADMIN_API_KEY, or --url and --key); tables for people, --json for script
   send-test --project P --channel C --to X [--subject S --body B]
   lanes [pause <lane> [--for 1h --reason R] | resume <lane>]
   keys [create <project> | rotate <project> | revoke <project>]
+  subscribers import <file> [--format ndjson|csv --batch 1000 --dry-run]
+                     bulk-load an audience; takes the project key (NOTIFYD_PROJECT_KEY)
 
 Exit codes: 0 ok; 1 error; 2 digest has a critical finding; 3 not found; 4 not in a state that
-allows it (e.g. cancelling a sent job); 64 bad usage or no key; 65 input refused; 69 notifyd
-unreachable; 77 key refused; 78 bad configuration (serve, migrate, mcp).
+allows it (e.g. cancelling a sent job); 64 bad usage or no key; 65 input refused (an import:
+some lines refused); 69 notifyd unreachable; 77 key refused; 78 bad configuration (serve,
+migrate, mcp).
 
 Configuration is read from the environment; see README.md. Without DATABASE_URL notifyd starts
 an embedded PostgreSQL with its data in NOTIFYD_DATA_DIR (default ./.notifyd).
@@ -52,6 +55,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   'send-test': async (args) => (await import('./cli/jobs.command.js')).sendTest(args),
   lanes: async (args) => (await import('./cli/lanes.command.js')).lanes(args),
   keys: async (args) => (await import('./cli/keys.command.js')).keys(args),
+  subscribers: async (args) => (await import('./cli/subscribers.command.js')).subscribers(args),
   version: async () => {
     process.stdout.write(`${VERSION}\n`);
     return 0;

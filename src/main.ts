@@ -11,6 +11,7 @@ import { HealthService } from './health/health.service.js';
 import { WorkerHealthServer } from './health/worker-health.server.js';
 import { createLogger } from './logger.js';
 import { MetricsService } from './observability/metrics/metrics.service.js';
+import { PeriodicTasks } from './periodic/periodic-tasks.service.js';
 import { ProjectsService } from './projects/projects.service.js';
 import { SubscribersService } from './subscribers/subscribers.service.js';
 
@@ -96,7 +97,7 @@ export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd>
     if (options.listen !== false) {
       url = baseUrl(config, await listen());
       log.log(`listening on ${url} (role ${config.server.role})`, 'notifyd');
-      if (credentials) process.stdout.write(`${devBanner(url, database.embedded?.dataDir ?? config.database.dataDir, credentials)}\n`);
+      if (credentials) process.stdout.write(`${devBanner(url, database.embedded?.dataDir ?? config.database.dataDir, credentials, { tty: process.stdout.isTTY === true })}\n`);
     }
 
     let closing: Promise<void> | undefined;
@@ -104,6 +105,9 @@ export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd>
     // The worker drains inside app.close(); its health server answers until that is done.
     const close = async () => {
       try {
+        // First, so that no periodic tick starts while the modules shut down (PeriodicTasks is
+        // global: Nest runs its hooks last). Ticks already running are awaited inside close().
+        started.get(PeriodicTasks).halt();
         await started.close();
       } finally {
         await healthServer?.close();

@@ -30,7 +30,12 @@ describe('POST /v1/batch', () => {
       subscribers: 301,
       channels: ['email', 'sms'],
       topic: null,
+      skipped_by_reason: { no_address: 340, unknown_subscriber: 2 },
+      skipped: expect.any(Array),
     });
+    // The first 100 pairs not queued, each with its reason (all are counted above).
+    expect(res.body.skipped).toHaveLength(100);
+    expect(res.body.skipped[0]).toEqual({ subscriber_id: 'u1', channel: 'sms', reason: 'subscriber has no phone for sms' });
     const [row] = await t.db.sql(`SELECT count(*)::int AS n, min(priority) AS lo, max(priority) AS hi, bool_and((payload->>'marketing')::boolean) AS m FROM jobs`);
     expect(row).toEqual({ n: 260, lo: 80, hi: 80, m: true });
     const audit = await t.db.sql(`SELECT metadata FROM audit_log WHERE action = 'batch.queued'`);

@@ -7,6 +7,7 @@ import type { FakeAnswer } from './fakes/provider-fake.js';
 import { SLACK_TOKEN, SlackFake, slackApiError, slackHookError } from './fakes/slack-fake.js';
 import { TELEGRAM_TOKEN, TelegramFake, telegramError } from './fakes/telegram-fake.js';
 import { outboundMessage, useProviderApp } from './helpers/provider-app.js';
+import { ADMIN_KEY } from './helpers/test-app.js';
 
 const message = (channel: 'slack' | 'discord' | 'telegram', recipient: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
   outboundMessage({ jobId: '00000000-0000-4000-8000-000000000004', channel, recipient, subject: 'Deploy', body: 'api v1.42 is live', ...extra });
@@ -40,6 +41,13 @@ describe('chat connectors', () => {
     clearRequests: true,
   });
   const { job } = app;
+  // The instance's bots post only to chats bound to the project (issue 18; test/security/chat-bindings).
+  beforeAll(async () => {
+    const bind = (channel: string, chats: string[]) =>
+      app.t.http.put(`/v1/admin/projects/${app.project.id}/chat-bindings/${channel}`).set('X-Api-Key', ADMIN_KEY).send({ chats }).expect(200);
+    await bind('slack', ['C0123ABCD']);
+    await bind('telegram', ['-1001234567890', '@acme_ops', '555000111', '555000112']);
+  });
   const send = (channel: string, to: string, extra: Record<string, unknown> = {}) =>
     app.send({ channels: [channel], to, subject: 'Deploy', body: 'api v1.42 is live', ...extra });
 
@@ -125,11 +133,15 @@ describe('chat connectors', () => {
       expect(await job(viaHook)).toMatchObject({ status: 'sent', provider: 'slack' });
     });
 
-    it('a webhook URL on a host that is not Slack fails without any request', async () => {
-      const id = await send('slack', 'https://evil.example/services/T/B/X');
+    it('a webhook URL on a host that is not Slack is refused at the door (422), without any request', async () => {
+      const res = await app.t.http
+        .post('/v1/send')
+        .set('X-Api-Key', app.project.key)
+        .send({ channels: ['slack'], to: 'https://evil.example/services/T/B/X', body: 'x' });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ error: 'invalid_recipient', field: 'to' });
+      expect(res.body.message).toMatch(/not a Slack incoming-webhook URL.*SLACK_WEBHOOK_HOSTS/);
       await app.t.worker.drainOnce();
-      expect(await job(id)).toMatchObject({ status: 'failed' });
-      expect((await job(id)).error).toMatch(/Not a Slack incoming-webhook URL/);
       expect(slack.requests).toHaveLength(0);
       expect(app.connectionAttempts).not.toContain('evil.example');
     });

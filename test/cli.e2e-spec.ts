@@ -9,6 +9,8 @@ import { generateProjectKey, hashKey, keyHint } from '../src/common/auth/api-key
 import { createEmptyDatabase } from './helpers/test-database.js';
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'src', 'cli.js');
+/** A production start (DATABASE_URL, ADMIN_API_KEY) needs JWT_SECRET. */
+const JWT = 'test-jwt-secret-0123456789abcdef';
 
 /** Runs `notifyd …` to completion (or until `until` matches a stdout line, then SIGTERM). */
 function run(args: string[], env: Record<string, string>, until?: RegExp) {
@@ -50,10 +52,11 @@ describe('the notifyd command', () => {
     expect(text).toMatch(/WORKER_BATCH_SIZE must be a whole number/);
     expect(text).toMatch(/NOTIFYD_ROLE must be one of all, api, worker/);
     expect(text).toMatch(/DATABASE_URL must be a PostgreSQL URL/);
+    expect(text).toMatch(/JWT_SECRET is required when DATABASE_URL or ADMIN_API_KEY is set: set it to at least 16 random characters \(openssl rand -hex 24\)/);
   });
 
   it('says clearly when the database cannot be reached', async () => {
-    const result = await run(['serve'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', ADMIN_API_KEY: 'x'.repeat(20) });
+    const result = await run(['serve'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', ADMIN_API_KEY: 'x'.repeat(20), JWT_SECRET: JWT });
     expect(result.code).toBe(1);
     expect(result.stderr.join('\n')).toMatch(/Cannot connect to PostgreSQL at postgres:\/\/nobody@127\.0\.0\.1:1\/none/);
   });
@@ -132,7 +135,11 @@ describe('the notifyd command', () => {
 
       const restart = await run(['serve'], env, /curl -s -X POST/);
       expect(restart.code).toBe(0);
-      expect(restart.stdout.join('\n')).toContain(credentials.defaultProjectKey);
+      // The keys were printed by the start that made them; a restart (stdout not a terminal) says where they are.
+      const again = restart.stdout.join('\n');
+      expect(again).not.toContain(credentials.defaultProjectKey);
+      expect(again).not.toContain(credentials.adminApiKey);
+      expect(again).toContain(join(dataDir, 'credentials.json'));
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -144,7 +151,7 @@ describe('the notifyd command', () => {
     const db = await createEmptyDatabase();
     try {
       for (const [role, expected] of [['worker', ['--max-semi-space-size=8']], ['api', []]] as const) {
-        const env = { DATABASE_URL: db.url, NOTIFYD_ROLE: role, PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: 'x'.repeat(20), LOG_LEVEL: 'info' };
+        const env = { DATABASE_URL: db.url, NOTIFYD_ROLE: role, PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: 'x'.repeat(20), JWT_SECRET: JWT, LOG_LEVEL: 'info' };
         const child = spawn(node24, [cli, 'serve'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
         await new Promise<void>((resolve) => createInterface({ input: child.stdout }).on('line', (line) => /listening on/.test(line) && resolve()));
         // Same pid (the orchestrator's and the bench's), now running with the flags.
@@ -166,7 +173,7 @@ describe('the notifyd command', () => {
     const children: ReturnType<typeof spawn>[] = [];
     try {
       const [adminKey, readonlyKey] = ['x'.repeat(20), 'r'.repeat(20)];
-      const env = { DATABASE_URL: db.url, NOTIFYD_ROLE: 'worker', PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: adminKey, READONLY_API_KEY: readonlyKey, LOG_LEVEL: 'info', HTTP_LAYER_PROBE_OUT: probeOut };
+      const env = { DATABASE_URL: db.url, NOTIFYD_ROLE: 'worker', PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: adminKey, READONLY_API_KEY: readonlyKey, JWT_SECRET: JWT, LOG_LEVEL: 'info', HTTP_LAYER_PROBE_OUT: probeOut };
       const probe = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'http-layer-probe.mjs');
       const child = spawn(process.execPath, ['--import', probe, cli, 'serve'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
       children.push(child);
@@ -234,7 +241,7 @@ describe('the notifyd command', () => {
     let child: ReturnType<typeof spawn> | undefined;
     try {
       const env = {
-        DATABASE_URL: db.url, NOTIFYD_ROLE: 'api', PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: 'x'.repeat(20), LOG_LEVEL: 'info', PUBLIC_URL: publicUrl,
+        DATABASE_URL: db.url, NOTIFYD_ROLE: 'api', PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: 'x'.repeat(20), JWT_SECRET: JWT, LOG_LEVEL: 'info', PUBLIC_URL: publicUrl,
         SMS_PROVIDER: 'twilio', SMS_FROM: '+15005550006', TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef', TWILIO_AUTH_TOKEN: token,
         HTTP_LAYER_PROBE_OUT: probeOut, HTTP_LAYER_PROBE_PATTERN: '/node_modules/twilio/',
       };

@@ -31,6 +31,11 @@ describe('in-app inbox', () => {
     await t.close();
   });
   beforeEach(() => t.db.sql(`DELETE FROM inbox_messages`));
+  // A subscriber may hold INBOX_MAX_STREAMS_PER_SUBSCRIBER streams per process: each test ends its own.
+  afterEach(async () => {
+    for (const s of streams.splice(0)) s.close();
+    for (let i = 0; i < 200 && [t, replica].some((app) => app.notifyd.app.get(InboxHub).openStreams > 0); i++) await new Promise((r) => setTimeout(r, 25));
+  });
 
   const asU1 = (req: any) => req.set('Authorization', `Bearer ${token}`);
   /** Sends in-app messages through the API and lets the worker deliver them. */

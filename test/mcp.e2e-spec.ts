@@ -214,7 +214,14 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
     const browser = await connect(app, ADMIN_KEY, { origin: ALLOWED_ORIGIN });
     expect((await browser.listTools()).tools.length).toBeGreaterThan(5);
     await browser.close();
-    expect((await app.http.get('/mcp').set('authorization', `Bearer ${ADMIN_KEY}`)).status).toBe(405);
+  });
+
+  it('answers GET and DELETE /mcp with 405 and Allow: POST (stateless: no server stream, no session to end)', async () => {
+    for (const method of ['get', 'delete'] as const) {
+      const res = await app.http[method]('/mcp').set('authorization', `Bearer ${ADMIN_KEY}`);
+      expect([method, res.status, res.headers.allow, res.body.error]).toEqual([method, 405, 'POST', 'method_not_allowed']);
+      expect(res.body.message).toMatch(/POST \/mcp/);
+    }
   });
 
   it('audits each call with the tool, argument names, outcome and duration, never the values', async () => {

@@ -8,6 +8,7 @@ import { createEmptyDatabase } from './helpers/test-database.js';
 const env = (url: string, extra: Record<string, string> = {}) => ({
   DATABASE_URL: url,
   ADMIN_API_KEY: ADMIN_KEY,
+  JWT_SECRET: 'test-jwt-secret-0123456789abcdef',
   NOTIFYD_ROLE: 'api',
   HOST: '127.0.0.1',
   PORT: '0',

@@ -3,8 +3,8 @@ import { createTestDatabase, type TestDatabase } from './helpers/test-database.j
 
 /**
  * Periodic work across real replicas: three worker processes on one database, each with its
- * own timers, run each periodic task once per tick between them (periodic_runs), not once
- * per tick each.
+ * own scheduled intervals (SchedulerRegistry), run each periodic task once per tick between
+ * them (periodic_runs), not once per tick each.
  */
 describe('periodic work once per tick across 3 replicas', () => {
   let db: TestDatabase;
@@ -46,9 +46,9 @@ describe('periodic work once per tick across 3 replicas', () => {
       expect(r.runs).toBeLessThanOrEqual(Math.floor(r.elapsed) + 1);
       expect(r.last_ok).toBe(true);
     }
-    // Retention (1 h), the webhook and workflow maintenance (1 min) and the inbox purge
-    // (10 min) ran once, on their first tick, on one replica.
-    for (const task of ['retention', 'webhook-maintenance', 'workflow-maintenance', 'inbox-purge']) {
+    // Retention (1 h), the webhook and workflow maintenance and the job waiters' purge (1 min)
+    // and the inbox purge (10 min) ran once, on their first tick, on one replica.
+    for (const task of ['retention', 'webhook-maintenance', 'workflow-maintenance', 'inbox-purge', 'job-waiters-purge']) {
       expect([task, byTask[task]?.runs, byTask[task]?.last_ok]).toEqual([task, 1, true]);
     }
     // The inbox snoozes (10 s): once per 10 s between the three.

@@ -1,4 +1,5 @@
 import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
+import { withinOneWindow } from './helpers/rate-window.js';
 
 describe('projects and keys (admin API)', () => {
   let t: TestApp;
@@ -179,6 +180,7 @@ describe('per-project API rate limit', () => {
       const limited = await t.createProject('tiny');
       const other = await t.createProject('roomy');
       await t.http.patch('/v1/admin/projects/tiny').set('X-Api-Key', ADMIN_KEY).send({ rate_limit_per_min: 3 }).expect(200);
+      await withinOneWindow();
       const statuses = [];
       for (let i = 0; i < 5; i++) statuses.push((await t.http.get('/v1/subscribers').set('X-Api-Key', limited.key)).status);
       expect(statuses).toEqual([200, 200, 200, 429, 429]);

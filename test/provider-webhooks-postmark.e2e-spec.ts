@@ -38,7 +38,7 @@ describe('provider webhooks: Postmark', () => {
   it('HardBounce bounces the job and suppresses the address; SoftBounce is recorded only (job found by Metadata)', async () => {
     const hard = await sentEmail();
     const bounce = {
-      RecordType: 'Bounce', ID: 4323372036854775807, Type: 'HardBounce', TypeCode: 1, MessageID: 'not-ours', Email: hard.to,
+      RecordType: 'Bounce', ID: 4323372036854775807, Type: 'HardBounce', TypeCode: 1, MessageID: hard.messageId, Email: hard.to,
       Description: 'The server was unable to deliver your message (ex: unknown user, mailbox not found).', Inactive: true,
       BouncedAt: '2026-11-30T10:00:06Z', Metadata: { notifyd_job_id: hard.id },
     };

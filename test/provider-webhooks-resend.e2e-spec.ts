@@ -75,10 +75,12 @@ describe('provider webhooks: Resend', () => {
     expect(await deliveries(sent.id)).toEqual([{ event_type: 'job.delivered' }]);
   });
 
-  it('hard bounce: job bounced, outbound job.bounced, audited as resend-webhook; found by the notifyd_job_id tag', async () => {
+  it('hard bounce: job bounced, outbound job.bounced, audited as resend-webhook; the notifyd_job_id tag picks among jobs sharing the message id', async () => {
     const sent = await sentEmail();
+    const sibling = await sentEmail();
+    await app.t.db.sql(`UPDATE jobs SET provider_message_id = $1 WHERE id = $2`, [sent.messageId, sibling.id]);
     const payload = event('email.bounced', {
-      email_id: 'not-the-message-id',
+      email_id: sent.messageId,
       to: [sent.to],
       tags: { notifyd_job_id: sent.id },
       bounce: { type: 'Permanent', subType: 'General', message: 'mailbox does not exist' },
@@ -92,6 +94,7 @@ describe('provider webhooks: Resend', () => {
     expect(await deliveries(sent.id)).toEqual([{ event_type: 'job.bounced' }]);
     expect(await audits(sent.id)).toContainEqual({ actor: 'resend-webhook', action: 'job.bounced' });
     expect(await suppressions(sent.to)).toEqual([{ channel: 'email', scope: 'all', reason: 'bounce', source: 'resend-webhook', source_job_id: sent.id }]);
+    expect((await job(sibling.id)).status).toBe('sent');
     // Visible through the API, and the next email to the address is stopped by it.
     const listed = await app.t.http.get('/v1/suppressions').set('X-Api-Key', app.project.key);
     expect(JSON.stringify(listed.body)).toContain(sent.to);

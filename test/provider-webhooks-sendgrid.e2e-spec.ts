@@ -30,7 +30,7 @@ describe('provider webhooks: SendGrid', () => {
     const [a, b, c, d, e] = [await sentEmail(), await sentEmail(), await sentEmail(), await sentEmail(), await sentEmail()];
     const events = [
       ev('delivered', a),
-      ev('bounce', { ...b, messageId: 'other' }, { notifyd_job_id: b.id, type: 'bounce', reason: '550 5.1.1 The email account does not exist.', status: '5.1.1' }),
+      ev('bounce', b, { notifyd_job_id: b.id, type: 'bounce', reason: '550 5.1.1 The email account does not exist.', status: '5.1.1' }),
       ev('bounce', c, { type: 'blocked', reason: '421 try later' }),
       ev('spamreport', d),
       ev('unsubscribe', e),
@@ -60,12 +60,14 @@ describe('provider webhooks: SendGrid', () => {
     expect((await job(a.id)).delivered_at).toBeNull();
   });
 
-  it('a message id shared by several jobs (one batch call) is ambiguous: kept, applied to none', async () => {
+  it('a message id shared by several jobs (one batch call) is ambiguous: kept, applied to none; the custom arg picks one of them', async () => {
     const a = await sentEmail();
     const b = await sentEmail();
     await app.t.db.sql(`UPDATE jobs SET provider_message_id = 'shared-batch-id' WHERE id = ANY($1::uuid[])`, [[a.id, b.id]]);
     expect((await post([ev('delivered', { to: a.to, messageId: 'shared-batch-id' })])).body.recorded).toBe(1);
     expect([(await job(a.id)).delivered_at, (await job(b.id)).delivered_at]).toEqual([null, null]);
+    expect((await post([ev('delivered', { to: b.to, messageId: 'shared-batch-id' }, { notifyd_job_id: b.id })])).body.recorded).toBe(1);
+    expect([(await job(a.id)).delivered_at, (await job(b.id)).delivered_at === null]).toEqual([null, false]);
   });
 
   it('the same event replayed 10 times concurrently changes state once', async () => {

@@ -31,13 +31,40 @@ describe('POST /v1/send and the job endpoints', () => {
   it('defaults to in-app, accepts notifyd’s channel string and aliases', async () => {
     expect((await send({ subscriber_id: 'jane', body: 'x' })).body.channels).toEqual(['in_app']);
     expect((await send({ channel: 'email,inapp', subscriber_id: 'jane', body: 'x' })).body.channels).toEqual(['email', 'in_app']);
-    expect((await send({ channels: ['InApp'], subscriber_id: 'ghost', body: 'x' })).body.channels).toEqual(['in_app']);
+    expect((await send({ channels: ['InApp'], to: 'jane', body: 'x' })).body.channels).toEqual(['in_app']);
   });
 
-  it('an unknown subscriber still gets in-app, and is named in skipped for other channels', async () => {
-    const res = await send({ channels: ['email', 'in_app'], subscriber_id: 'ghost', body: 'x' });
-    expect(res.body.channels).toEqual(['in_app']);
-    expect(res.body.skipped).toEqual([{ channel: 'email', reason: "unknown subscriber 'ghost'" }]);
+  it('refuses at the door what could only fail later: an unknown subscriber, a bad address, in-app to an address', async () => {
+    // In-app delivers to an existing subscriber's inbox: an unknown one is a 422, not a job that fails at the worker.
+    const ghost = await send({ channels: ['email', 'in_app'], subscriber_id: 'ghost', body: 'x' });
+    expect(ghost.status).toBe(422);
+    expect(ghost.body).toMatchObject({ error: 'unknown_subscriber', field: 'subscriber_id' });
+    expect(ghost.body.message).toContain("unknown subscriber 'ghost'");
+    expect(ghost.body.message).toContain('POST /v1/subscribers');
+    // No channel: in-app, addressed by subscriber id; an email address is not one.
+    const noChannel = await send({ to: 'a@example.com', body: 'x' });
+    expect(noChannel.status).toBe(422);
+    expect(noChannel.body).toMatchObject({ error: 'unknown_subscriber', field: 'to' });
+    // Address syntax per channel, on `to`: named, with the fix.
+    const badEmail = await send({ channel: 'email', to: 'not-an-email', body: 'x' });
+    expect(badEmail.status).toBe(422);
+    expect(badEmail.body).toMatchObject({ error: 'invalid_recipient', field: 'to' });
+    expect(badEmail.body.message).toContain('must be an email address');
+    const badPhone = await send({ channels: ['email', 'sms'], to: 'race@example.com', body: 'x' });
+    expect(badPhone.status).toBe(422);
+    expect(badPhone.body.message).toContain('sms');
+    expect(badPhone.body.message).toContain('E.164');
+    // A phone is stored in E.164 whatever its spacing.
+    const spaced = await send({ channel: 'sms', to: '+33 6 12 34 56 78', body: 'x' });
+    expect(spaced.status).toBe(200);
+    expect((await jobRow(spaced.body.job_ids[0])).recipient).toBe('+33612345678');
+    // A subscriber with no address on any requested channel: 422 naming the field to fill.
+    const noPhone = await send({ channel: 'sms', subscriber_id: 'jane', body: 'x' });
+    expect(noPhone.status).toBe(422);
+    expect(noPhone.body).toMatchObject({ error: 'no_address', field: 'subscriber_id' });
+    expect(noPhone.body.message).toContain('subscriber has no phone for sms');
+    const rows = await t.db.sql(`SELECT count(*)::int AS n FROM jobs WHERE project_id = 'shop' AND (recipient IN ('ghost', 'a@example.com', 'not-an-email') OR subscriber_id = 'ghost')`);
+    expect(rows[0].n).toBe(0);
   });
 
   it('422 channel_not_configured when nothing can be queued because a channel has no provider', async () => {
@@ -125,13 +152,13 @@ describe('POST /v1/send and the job endpoints', () => {
     });
 
     it('20 concurrent identical requests create exactly one job', async () => {
-      const body = { channels: ['email', 'sms'], to: 'race@example.com', body: 'x', idempotency_key: 'race-1' };
+      const body = { channels: ['email', 'in_app'], subscriber_id: 'jane', body: 'x', idempotency_key: 'race-1' };
       const results = await Promise.all(Array.from({ length: 20 }, () => send(body)));
       expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
       const idSets = new Set(results.map((r) => r.body.job_ids.join(',')));
       expect(idSets.size).toBe(1);
       const rows = await t.db.sql(`SELECT channel FROM jobs WHERE project_id = 'shop' AND idempotency_key LIKE 'race-1-%'`);
-      expect(rows.map((r) => r.channel).sort()).toEqual(['email', 'sms']);
+      expect(rows.map((r) => r.channel).sort()).toEqual(['email', 'in_app']);
       expect(results.filter((r) => !r.body.deduplicated)).toHaveLength(1);
     });
   });

@@ -49,6 +49,19 @@ describe('subscribers', () => {
     );
   });
 
+  it('refuses a NUL character (PostgreSQL cannot store one) with a 422 naming the field, not a 500', async () => {
+    for (const [body, field] of [
+      [{ id: 'nul', first_name: 'Ja\u0000ne' }, 'first_name'],
+      [{ id: 'nul', data: { deep: [{ x: 'a\u0000' }] } }, 'data'],
+      [{ id: 'nul', data: { 'k\u0000': 1 } }, 'data'],
+    ] as const) {
+      const res = await upsert(body);
+      expect(res.status).toBe(422);
+      expect(res.body.details).toEqual([expect.stringMatching(new RegExp(`^${field} must not contain a NUL character`))]);
+    }
+    expect((await t.http.get('/v1/subscribers/nul').set('X-Api-Key', key)).status).toBe(404);
+  });
+
   it('lists one cursor page at a time, with search', async () => {
     for (let i = 0; i < 7; i++) await upsert({ id: `page_${i}`, email: `p${i}@list.example`, first_name: i === 3 ? 'Zed' : 'Al' }).expect(200);
     const seen: string[] = [];

@@ -3,7 +3,7 @@
 // separate processes, so a worker learns of a job through a signal or its poll, never through
 // the in-process wake-up; the "one process" row shows that path for comparison.
 import pg from 'pg';
-import { ADMIN_KEY, api as call, startNotifyd } from '../lib.mjs';
+import { ADMIN_KEY, api as call, migrateDatabase, startNotifyd } from '../lib.mjs';
 import { BASE_ENV } from './api-throughput.mjs';
 import { benchProject, percentile } from './stats.mjs';
 
@@ -15,6 +15,8 @@ const MODES = [
 ];
 
 export async function wakeupLatency(databaseUrl, { jobs = 300, ratePerSec = 20 } = {}) {
+  // Run alone (`run.mjs wakeup`) the database is fresh: the TRUNCATE below needs the schema.
+  migrateDatabase(databaseUrl);
   const db = new pg.Client({ connectionString: databaseUrl });
   db.on('error', () => undefined);
   await db.connect();

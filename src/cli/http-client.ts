@@ -26,6 +26,8 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode: number,
+    /** The HTTP status notifyd answered, when it answered. */
+    readonly status?: number,
   ) {
     super(message);
   }
@@ -58,7 +60,7 @@ export class NotifydClient {
     return new NotifydClient((flags.url as string | undefined) ?? env.NOTIFYD_URL, key);
   }
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async request<T>(method: string, path: string, body?: unknown, options: { timeoutMs?: number } = {}): Promise<T> {
     if (!this.key) throw new CliError('No key: set NOTIFYD_ADMIN_API_KEY (or pass --key) to the admin key, or the read-only key for reads.', EXIT.usage);
     let response: Response;
     try {
@@ -66,7 +68,7 @@ export class NotifydClient {
         method,
         headers: { authorization: `Bearer ${this.key}`, 'user-agent': `notifyd-cli/${VERSION}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(30_000),
+        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
       });
     } catch (err) {
       const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
@@ -81,7 +83,7 @@ export class NotifydClient {
     }
     if (response.ok) return parsed as T;
     const message = (parsed as { message?: string } | undefined)?.message ?? `${response.status} ${response.statusText}`;
-    throw new CliError(`${message}`, exitCodeFor(response.status));
+    throw new CliError(`${message}`, exitCodeFor(response.status), response.status);
   }
 }
 

@@ -5,7 +5,8 @@ import { createLogger } from '../logger.js';
 
 /** `notifyd migrate [--down|--status]`: apply pending migrations (or revert the newest, or list). */
 export async function migrate(args: string[]): Promise<number> {
-  const config = loadConfig();
+  // Migrations sign nothing: a migrate job needs DATABASE_URL only.
+  const config = loadConfig(process.env, { requireSecrets: false });
   const logger = createLogger(config.server.logLevel === 'info' ? 'warn' : config.server.logLevel);
   const database = await openDatabase(config.database, logger);
   try {

@@ -25,6 +25,7 @@ import { chatProvidersSection } from './sections/chat-providers.config.js';
 import { segmentsSection } from './sections/segments.config.js';
 import { unsubscribeSection } from './sections/unsubscribe.config.js';
 import { templatesSection } from './sections/templates.config.js';
+import { missingProductionSecrets } from './production-secrets.js';
 
 /**
  * The one typed configuration object, built from the environment at boot. To add settings,
@@ -74,7 +75,17 @@ export class ConfigError extends Error {
   }
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+export interface LoadConfigOptions {
+  /**
+   * Refuse a production start without the secrets it signs with (production-secrets.ts). Only
+   * `notifyd migrate`, which signs and serves nothing, turns it off.
+   */
+  requireSecrets?: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): AppConfig {
+  // Read from the raw environment, so that it is listed with every other problem at once.
+  const missing = options.requireSecrets === false ? [] : missingProductionSecrets(env);
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -84,11 +95,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       const shown = /KEY|SECRET|TOKEN|PASSWORD/.test(name) ? '' : got;
       return `${name} ${issue.message}${shown}`;
     });
-    throw new ConfigError(problems);
+    throw new ConfigError([...problems, ...missing]);
   }
+  if (missing.length) throw new ConfigError(missing);
   const values = parsed.data as Record<string, unknown>;
   const config = Object.fromEntries(
     Object.entries(sections).map(([key, section]) => [key, (section.build as (e: unknown) => unknown)(values)]),
   );
   return Object.freeze(config) as AppConfig;
 }
+
+/** Every environment variable a section declares; each has a row in the README's configuration table (test/docs-promises). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);

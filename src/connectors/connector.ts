@@ -88,6 +88,13 @@ export interface Connector {
    */
   validateConfiguration?(): void | Promise<void>;
   /**
+   * The provider's own rule for an address (a Telegram chat id, a webhook URL on an allowed
+   * host), checked at enqueue so that a bad address is refused at the door instead of failing
+   * at the worker: what is wrong with it, or undefined. Email and phone syntax are checked for
+   * every connector already.
+   */
+  recipientProblem?(address: string): string | undefined;
+  /**
    * Per-project providers: the settings a project may give for its own account with this
    * provider (admin API `PUT /v1/admin/projects/:id/providers/:channel`). Connectors without
    * it cannot be configured per project.
@@ -95,6 +102,15 @@ export interface Connector {
   readonly projectSettings?: ProjectSettingsSpec;
   /** A connector for one project's own account, from settings checked against projectSettings. */
   forProject?(settings: Readonly<Record<string, string>>): Connector;
+  /**
+   * Chat bindings (issue 18). A connector that reaches recipients through one instance-wide
+   * credential (a chat bot every project shares) returns the chat a project must be bound to
+   * before it may send there, in the canonical form bindings store; undefined when the
+   * recipient needs no binding (a capability URL such as a Slack incoming webhook carries its
+   * own credential). Connectors without it reach nobody on behalf of another tenant (log,
+   * webhooks the caller owns) and need no binding; a project's own account never does.
+   */
+  boundChat?(recipient: string): string | undefined;
 }
 
 /** The fields of a per-project provider configuration; secret fields are encrypted at rest and never shown. */

@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { SubscribersModule } from '../subscribers/subscribers.module.js';
 import { InboxAuthGuard } from './auth/inbox-auth.guard.js';
+import { StreamRevocations } from './auth/stream-revocations.js';
 import { SubscriberTokens } from './auth/subscriber-tokens.js';
 import { InboxStreamController } from './inbox-stream.controller.js';
 import { InboxController } from './inbox.controller.js';
 import { InboxModule } from './inbox.module.js';
 import { InboxStreamService } from './stream/inbox-stream.service.js';
+import { StreamSlots } from './stream/stream-slots.js';
 import { StreamTickets } from './stream/stream-tickets.js';
 import { SubscriberTokensController } from './subscriber-tokens.controller.js';
 import { InboxWidgetController } from './web/inbox-widget.controller.js';
@@ -17,6 +19,6 @@ import { InboxWidgetController } from './web/inbox-widget.controller.js';
 @Module({
   imports: [InboxModule, SubscribersModule],
   controllers: [InboxController, InboxStreamController, SubscriberTokensController, InboxWidgetController],
-  providers: [InboxStreamService, StreamTickets, SubscriberTokens, InboxAuthGuard],
+  providers: [InboxStreamService, StreamSlots, StreamTickets, SubscriberTokens, InboxAuthGuard, StreamRevocations],
 })
 export class InboxHttpModule {}

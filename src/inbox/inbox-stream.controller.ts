@@ -2,7 +2,8 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
-import { StreamQueryDto } from './dto/inbox.dto.js';
+import { ErrorDto } from '../common/http/error.dto.js';
+import { InboxPathDto, StreamQueryDto } from './dto/inbox.dto.js';
 import { InboxStreamService } from './stream/inbox-stream.service.js';
 
 const EXAMPLE = [
@@ -34,11 +35,19 @@ export class InboxStreamController {
       'Authenticate with `?ticket=` (POST …/stream-ticket; single use, 60 s) or an Authorization header. Events: ' +
       '`message.created`, `message.updated` ({message}), `messages.read` / `messages.seen` / `messages.archived` ({count, topic}), ' +
       '`counts` ({unread_count, unseen_count, total}) and `resync` (reload: the events since your id are gone). Ids grow by one per event ' +
-      'of this subscriber; reconnect with Last-Event-ID (or ?last_event_id=) to replay what you missed. A comment line every INBOX_HEARTBEAT_SECS.',
+      'of this subscriber; reconnect with Last-Event-ID (or ?last_event_id=) to replay what you missed. A comment line every INBOX_HEARTBEAT_SECS. ' +
+      'Opening a stream spends a request of the project’s rate_limit_per_min; a server holds at most INBOX_MAX_STREAMS_PER_SUBSCRIBER streams per subscriber ' +
+      'and INBOX_MAX_STREAMS_PER_PROJECT per project (429 too_many_streams); a stream whose reader stops reading is closed (reconnect and replay).',
   })
   @ApiResponse({ status: 200, description: 'An open event stream', content: { 'text/event-stream': { schema: { type: 'string' }, example: EXAMPLE } } })
-  @ApiErrors(400, 401, 403)
-  async streamInbox(@Param('subscriber_id') subscriberId: string, @Query() query: StreamQueryDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.streams.open(request, reply, subscriberId, query.ticket ?? query.token, query.last_event_id);
+  @ApiErrors(400, 401, 403, 422)
+  @ApiResponse({
+    status: 429,
+    description: 'Over the project’s rate_limit_per_min (rate_limited, with Retry-After), or too many open streams (too_many_streams)',
+    type: ErrorDto,
+    example: { error: 'too_many_streams', message: "Subscriber 'u1' already has the 5 open streams INBOX_MAX_STREAMS_PER_SUBSCRIBER allows on this server: close one (another tab or device) and retry, or raise the limit." },
+  })
+  async streamInbox(@Param() path: InboxPathDto, @Query() query: StreamQueryDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.streams.open(request, reply, path.subscriber_id, query.ticket ?? query.token, query.last_event_id);
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { CurrentInbox, InboxAuth, type InboxPrincipal } from './auth/inbox-auth.guard.js';
@@ -7,17 +7,25 @@ import {
   BulkInboxResponseDto,
   InboxCountsDto,
   InboxListDto,
+  InboxMessagePathDto,
   InboxMessageResponseDto,
+  InboxPathDto,
   ListInboxQueryDto,
   StreamTicketResponseDto,
   UpdateMessageDto,
 } from './dto/inbox.dto.js';
 import { presentMessage } from './inbox.presenter.js';
 import { InboxService } from './inbox.service.js';
+import { StreamTicketLimitGuard } from './stream/stream-ticket-limit.guard.js';
 import { StreamTickets } from './stream/stream-tickets.js';
-import { SubscribersService } from '../subscribers/subscribers.service.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { SubscriberTokenVersions } from '../subscribers/subscriber-token-versions.js';
 
-/** A subscriber's inbox: a subscriber token for that subscriber, or the project key. */
+/**
+ * A subscriber's inbox: a subscriber token for that subscriber, or the project key. Each route
+ * also takes its path as a DTO (`_path`): the guard reads the subscriber from the raw params,
+ * so this is what checks the id (and documents it).
+ */
 @ApiTags('Inbox')
 @InboxAuth()
 @Controller('v1/inbox/:subscriber_id')
@@ -25,21 +33,21 @@ export class InboxController {
   constructor(
     private readonly inbox: InboxService,
     private readonly tickets: StreamTickets,
-    private readonly subscribers: SubscribersService,
+    private readonly tokenVersions: SubscriberTokenVersions,
   ) {}
 
   @Get()
   @ApiOperation({ operationId: 'listInbox', summary: 'A page of the inbox, newest first (unread, archived, topic, search, snoozed filters)' })
   @ApiErrors(400, 422)
-  async listInbox(@CurrentInbox() p: InboxPrincipal, @Query() query: ListInboxQueryDto): Promise<InboxListDto> {
+  async listInbox(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto, @Query() query: ListInboxQueryDto): Promise<InboxListDto> {
     const { items, nextCursor, limit } = await this.inbox.list(p.project.id, p.subscriberId, query);
     return { items: items.map(presentMessage), next_cursor: nextCursor, limit };
   }
 
   @Get('unread-count')
   @ApiOperation({ operationId: 'getInboxCounts', summary: 'Unread and unseen counts (the badge)' })
-  @ApiErrors(400)
-  async getInboxCounts(@CurrentInbox() p: InboxPrincipal): Promise<InboxCountsDto> {
+  @ApiErrors(400, 422)
+  async getInboxCounts(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto): Promise<InboxCountsDto> {
     const c = await this.inbox.counts(p.project.id, p.subscriberId);
     return { unread_count: c.unread, unseen_count: c.unseen, total: c.total };
   }
@@ -48,7 +56,7 @@ export class InboxController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'markInboxRead', summary: 'Mark every unread message read (optionally one topic)' })
   @ApiErrors(400, 422)
-  async markInboxRead(@CurrentInbox() p: InboxPrincipal, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
+  async markInboxRead(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
     return { success: true, updated: await this.inbox.bulk(p.project.id, p.subscriberId, 'read', body.topic) };
   }
 
@@ -56,7 +64,7 @@ export class InboxController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'markInboxSeen', summary: 'Mark every message seen (the bell was opened)' })
   @ApiErrors(400, 422)
-  async markInboxSeen(@CurrentInbox() p: InboxPrincipal, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
+  async markInboxSeen(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
     return { success: true, updated: await this.inbox.bulk(p.project.id, p.subscriberId, 'seen', body.topic) };
   }
 
@@ -64,25 +72,29 @@ export class InboxController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'archiveInbox', summary: 'Archive every message (optionally one topic)' })
   @ApiErrors(400, 422)
-  async archiveInbox(@CurrentInbox() p: InboxPrincipal, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
+  async archiveInbox(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
     return { success: true, updated: await this.inbox.bulk(p.project.id, p.subscriberId, 'archived', body.topic) };
   }
 
   @Post('stream-ticket')
   @HttpCode(200)
+  @UseGuards(StreamTicketLimitGuard)
   @ApiOperation({ operationId: 'createStreamTicket', summary: 'A single-use, one-minute ticket to open the realtime stream' })
-  @ApiErrors(400, 404)
-  async createStreamTicket(@CurrentInbox() p: InboxPrincipal): Promise<StreamTicketResponseDto> {
+  @ApiErrors(400, 404, 422)
+  async createStreamTicket(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto): Promise<StreamTicketResponseDto> {
     // A ticket is a row: none for a subscriber the project does not have (404 names the fix).
-    await this.subscribers.get(p.project.id, p.subscriberId);
-    const { ticket, expiresInSeconds } = await this.tickets.issue(p.project.id, p.subscriberId);
+    const version = await this.tokenVersions.current(p.project.id, p.subscriberId);
+    if (version === undefined) throw ApiError.notFound('Subscriber', p.subscriberId);
+    // Issued under the token's generation (a project key: the current one), so a revocation before its use refuses it.
+    const generation = p.generation ?? { epoch: p.project.tokenEpoch, version };
+    const { ticket, expiresInSeconds } = await this.tickets.issue(p.project.id, p.subscriberId, generation);
     return { ticket, expires_in_seconds: expiresInSeconds, stream_url: `/v1/inbox/${encodeURIComponent(p.subscriberId)}/stream?ticket=${ticket}` };
   }
 
   @Patch(':message_id')
   @ApiOperation({ operationId: 'updateInboxMessage', summary: 'Mark one message read/unread, seen, archived, to-do, or snooze it' })
   @ApiErrors(400, 404, 422)
-  async updateInboxMessage(@CurrentInbox() p: InboxPrincipal, @Param('message_id') id: string, @Body() body: UpdateMessageDto): Promise<InboxMessageResponseDto> {
-    return { success: true, message: presentMessage(await this.inbox.update(p.project.id, p.subscriberId, id, body)) };
+  async updateInboxMessage(@CurrentInbox() p: InboxPrincipal, @Param() path: InboxMessagePathDto, @Body() body: UpdateMessageDto): Promise<InboxMessageResponseDto> {
+    return { success: true, message: presentMessage(await this.inbox.update(p.project.id, p.subscriberId, path.message_id, body)) };
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
+import { decodeTimeIdCursor, encodeTimeIdCursor } from '../common/pagination/cursor.js';
 import type { ListInboxQueryDto, UpdateMessageDto } from './dto/inbox.dto.js';
 import { InboxRepository } from './inbox.repository.js';
 import type { InboxCounts, MessageChange, MessageRow } from './inbox.types.js';
@@ -31,12 +32,12 @@ export class InboxService {
       topic: q.topic ?? null,
       search: q.q ? likePattern(q.q) : null,
       snoozed: q.snoozed === 'true',
-      after: q.cursor ? decodeCursor(q.cursor) : undefined,
+      after: q.cursor ? decodeTimeIdCursor(q.cursor) : undefined,
       limit: limit + 1,
     });
     const items = rows.slice(0, limit);
     const last = items[items.length - 1];
-    return { items, nextCursor: rows.length > limit ? Buffer.from(JSON.stringify([last.createdKey, last.id])).toString('base64url') : null, limit };
+    return { items, nextCursor: rows.length > limit ? encodeTimeIdCursor(last.createdKey, last.id) : null, limit };
   }
 
   counts(projectId: string, subscriberId: string): Promise<InboxCounts> {
@@ -63,12 +64,3 @@ export class InboxService {
   }
 }
 
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    if (typeof createdAt === 'string' && UUID.test(id) && !Number.isNaN(Date.parse(createdAt))) return { createdAt, id };
-  } catch {
-    // fall through
-  }
-  throw ApiError.badRequest('invalid_cursor', 'cursor is not one this API returned; pass next_cursor from the previous page unchanged.');
-}

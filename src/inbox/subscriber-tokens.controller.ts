@@ -14,11 +14,17 @@ export class SubscriberTokensController {
 
   @Post('subscriber-token')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'createSubscriberToken', summary: 'Mint a subscriber token (HS256, 1–24 h) that opens only that subscriber’s inbox' })
-  @ApiErrors(422, 503)
+  @ApiOperation({
+    operationId: 'createSubscriberToken',
+    summary: 'Mint a subscriber token (HS256, 1–24 h) that opens only that subscriber’s inbox',
+    description:
+      'The subscriber must exist (404 otherwise: create it with POST /v1/subscribers). The token stops working when it expires, when the subscriber’s ' +
+      'tokens are revoked (POST /v1/subscribers/{id}/tokens/revoke), when the subscriber is deleted, or when the project is deleted (even if created again).',
+  })
+  @ApiErrors(404, 422, 503)
   async createSubscriberToken(@CurrentProject() project: ProjectRef, @Body() body: SubscriberTokenDto): Promise<SubscriberTokenResponseDto> {
     const ttlHours = body.ttl_hours ?? 2;
-    const { token, expiresAt } = await this.tokens.issue(project.id, body.subscriber_id, ttlHours);
+    const { token, expiresAt } = await this.tokens.issue(project, body.subscriber_id, ttlHours);
     return { token, subscriber_id: body.subscriber_id, project_id: project.id, expires_at: expiresAt.toISOString(), ttl_hours: ttlHours };
   }
 }

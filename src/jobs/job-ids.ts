@@ -68,3 +68,8 @@ function timeHex(now: number): string {
   const hex = now.toString(16).padStart(12, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-`;
 }
+
+/** The same ids as newJobIdsLiteral, as an array (a few rows of a coalesced insert, where each row's id is matched back). */
+export function newJobIds(count: number): string[] {
+  return count === 0 ? [] : newJobIdsLiteral(count).slice(1, -1).split(',');
+}

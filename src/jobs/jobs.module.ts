@@ -1,6 +1,12 @@
 import { Module } from '@nestjs/common';
 import { SubscribersModule } from '../subscribers/subscribers.module.js';
 import { WorkerHeartbeatModule } from './heartbeat/worker-heartbeat.module.js';
+import { AdmissionService } from './admission/admission.service.js';
+import { ChatBindingStep } from './admission/steps/chat-binding.step.js';
+import { InsertStep } from './admission/steps/insert.step.js';
+import { RulesStep } from './admission/steps/rules.step.js';
+import { SendWindowStep } from './admission/steps/send-window.step.js';
+import { SignalStep } from './admission/steps/signal.step.js';
 import { BatchService } from './batch.service.js';
 import { EnqueueEvents } from './enqueue-events.js';
 import { EnqueueService } from './enqueue.service.js';
@@ -22,6 +28,12 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
   imports: [SubscribersModule, WorkerHeartbeatModule],
   providers: [
     JobsRepository,
+    AdmissionService,
+    ChatBindingStep,
+    SendWindowStep,
+    RulesStep,
+    InsertStep,
+    SignalStep,
     EnqueueService,
     EnqueueEvents,
     BatchService,
@@ -37,6 +49,6 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
     JobEndSignals,
     OutcomeWaitService,
   ],
-  exports: [EnqueueService, BatchService, JobsService, OutcomeWaitService, WorkerService, WorkerWakeup, MaintenanceService, DeliveryEvents, EnqueueEvents],
+  exports: [AdmissionService, EnqueueService, BatchService, JobsService, OutcomeWaitService, WorkerService, WorkerWakeup, MaintenanceService, DeliveryEvents, EnqueueEvents],
 })
 export class JobsModule {}

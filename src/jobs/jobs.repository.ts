@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { QueryRunner } from 'typeorm';
 import { Db, sqlState } from '../database/db.js';
+import type { CoalescedRow } from './admission/insert-batcher.js';
 import { newJobIdsLiteral } from './job-ids.js';
 import type { JobPayload, JobProviderEvent, JobRow, NewJob } from './job.types.js';
 import * as insertSql from './sql/insert.sql.js';
@@ -79,11 +80,6 @@ export class JobsRepository {
     ];
   }
 
-  /** Inserts jobs and returns those created (rows whose key was held are skipped). */
-  insertReturning(options: InsertOptions, jobs: readonly NewJob[], runner?: QueryRunner): Promise<{ id: string; channel: string; idempotencyKey: string | null }[]> {
-    return this.db.rows(insertSql.INSERT_JOBS_RETURNING, this.insertParams(options, jobs), runner);
-  }
-
   /** Inserts jobs and returns the ids of those created. */
   async insertIds(options: InsertOptions, jobs: readonly NewJob[]): Promise<string[]> {
     if (jobs.length === 0) return [];
@@ -98,6 +94,30 @@ export class JobsRepository {
     if (!jobs.some((j) => j.idempotencyKey !== null)) return this.db.exec(...this.unkeyedInsert(options, jobs, false));
     const row = await this.db.one<{ created: number }>(insertSql.INSERT_JOBS_COUNT, this.insertParams(options, jobs));
     return row?.created ?? 0;
+  }
+
+  /** Inserts rows that each carry all their columns (one or several requests'); returns the ids inserted (a held key skips its row). */
+  async insertRows(rows: readonly CoalescedRow[], runner?: QueryRunner): Promise<Set<string>> {
+    const inserted = await this.db.rows<{ id: string }>(
+      insertSql.INSERT_COALESCED_JOBS,
+      [
+        rows.map((r) => r.projectId),
+        rows.map((r) => r.payloadJson),
+        rows.map((r) => r.priority),
+        rows.map((r) => r.maxAttempts),
+        rows.map((r) => r.templateId),
+        rows.map((r) => r.topic),
+        rows.map((r) => r.channel),
+        rows.map((r) => r.subscriberId),
+        rows.map((r) => r.recipient),
+        rows.map((r) => r.scheduledAt),
+        rows.map((r) => r.idempotencyKey),
+        rows.map((r) => r.runAt),
+        rows.map((r) => r.id),
+      ],
+      runner,
+    );
+    return new Set(inserted.map((r) => r.id));
   }
 
   findHeldKeys(projectId: string, keys: string[], runner?: QueryRunner): Promise<HeldKey[]> {

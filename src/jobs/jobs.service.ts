@@ -1,14 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { AppConfig } from '../config/app-config.js';
-import { APP_CONFIG } from '../config/config.module.js';
+import { Injectable } from '@nestjs/common';
 import type { Channel } from '../config/sections/connectors.config.js';
 import { AuditService } from '../audit/audit.service.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { ConnectorRegistry } from '../connectors/connector-registry.js';
+import { escapeHtml } from '../common/html/escape-html.js';
 import { ProjectsService, type Actor } from '../projects/projects.service.js';
 import type { AdminJobSearchQueryDto, SendTestRequestDto } from './dto/job.dto.js';
 import type { JobProviderEvent, JobRow } from './job.types.js';
-import { EnqueueEvents } from './enqueue-events.js';
+import { AdmissionService } from './admission/admission.service.js';
 import { JobsRepository } from './jobs.repository.js';
 import { PRIORITY_NAMES } from './priority.js';
 import { WorkerWakeup } from './worker/worker-wakeup.js';
@@ -27,13 +25,11 @@ export function assertJobId(id: string): void {
 @Injectable()
 export class JobsService {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jobs: JobsRepository,
     private readonly projects: ProjectsService,
-    private readonly registry: ConnectorRegistry,
     private readonly audit: AuditService,
     private readonly wakeup: WorkerWakeup,
-    private readonly events: EnqueueEvents,
+    private readonly admission: AdmissionService,
   ) {}
 
   async get(id: string, projectId: string | null): Promise<JobRow> {
@@ -89,37 +85,38 @@ export class JobsService {
   /** Operators prove a channel works: one real message at high priority, tagged category=test. */
   async sendTest(dto: SendTestRequestDto, by: Actor): Promise<{ id: string; projectId: string; channel: string }> {
     const channel = dto.channel as Channel;
-    await this.projects.get(dto.project_id).catch(() => {
+    const project = await this.projects.get(dto.project_id).catch(() => {
       throw ApiError.unprocessable('unknown_project', `Project '${dto.project_id}' does not exist; list projects with GET /v1/admin/projects.`);
     });
-    const refusal = this.registry.refusal(channel);
-    if (refusal) throw ApiError.unprocessable('channel_not_configured', refusal);
     const body = dto.body ?? 'notifyd test message';
-    const [row] = await this.jobs.insertReturning(
-      {
-        projectId: dto.project_id,
-        payload: {
-          subject: dto.subject ?? 'notifyd test',
-          body,
-          body_html: `<p>${escapeHtml(body)}</p>`,
-          tags: [{ name: 'category', value: 'test' }],
-          sms: null,
-          marketing: false,
-        },
-        priority: PRIORITY_NAMES.high,
-        maxAttempts: this.config.worker.maxAttempts,
-        templateId: null,
-        topic: null,
+    // Through the admission pipeline like any send: the address is checked at the door and a
+    // suppression still applies; preferences do not (an operator's test is not a campaign).
+    const { targets } = await this.admission.admit({
+      project,
+      channels: [channel],
+      audience: { kind: 'one', to: dto.to },
+      payload: {
+        subject: dto.subject ?? 'notifyd test',
+        body,
+        body_html: `<p>${escapeHtml(body)}</p>`,
+        tags: [{ name: 'category', value: 'test' }],
+        sms: null,
+        marketing: false,
+        transactional: true,
       },
-      [{ channel, recipient: dto.to, subscriberId: channel === 'in_app' || channel === 'push' ? dto.to : null, scheduledAt: new Date(), idempotencyKey: null }],
-    );
-    this.wakeup.jobsDue([channel]);
-    await this.events.emitQueued(dto.project_id, [row.id]);
+      priority: PRIORITY_NAMES.high,
+      marketing: false,
+      requestedAt: new Date(),
+      idempotencyKey: null,
+      templateId: null,
+      topic: null,
+      unconfiguredChannels: 'refuse',
+    });
+    const [target] = targets;
+    if (!target.jobId) throw ApiError.unprocessable(target.skip!.rule === 'invalid_address' ? 'invalid_recipient' : target.skip!.rule, `Nothing was queued (to): ${target.skip!.reason}.`);
+    const row = { id: target.jobId };
+
     await this.audit.record({ projectId: dto.project_id, actor: by.actor, action: 'job.send_test', resource: row.id, metadata: { channel }, ip: by.ip });
     return { id: row.id, projectId: dto.project_id, channel };
   }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

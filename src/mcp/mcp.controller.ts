@@ -25,7 +25,7 @@ export class McpController {
 
   @Post()
   async post(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const caller = await this.auth.authenticate(request);
+    const caller = await this.auth.authenticate(request, reply);
     // From here the SDK writes the response on the raw socket.
     reply.hijack();
     reply.raw.setHeader('x-request-id', request.id);
@@ -48,14 +48,28 @@ export class McpController {
     }
   }
 
+  // One handler per method: a handler's route method is one metadata value, so a second
+  // method decorator on it overwrote the first (DELETE /mcp answered 404). The MCP transport
+  // spec lets a server without a server-sent stream answer GET with 405, and one without
+  // sessions DELETE.
   @Get()
+  @HttpCode(405)
+  getNotAllowed(@Res({ passthrough: true }) reply: FastifyReply) {
+    return methodNotAllowed(reply);
+  }
+
   @Delete()
   @HttpCode(405)
-  notAllowed(@Res({ passthrough: true }) reply: FastifyReply) {
-    void reply.header('allow', 'POST');
-    return {
-      error: 'method_not_allowed',
-      message: 'This MCP endpoint is stateless: send each JSON-RPC message with POST /mcp (no sessions, no server-sent stream).',
-    };
+  deleteNotAllowed(@Res({ passthrough: true }) reply: FastifyReply) {
+    return methodNotAllowed(reply);
   }
+}
+
+/** The 405 answer of GET and DELETE /mcp, with the Allow header RFC 9110 requires. */
+function methodNotAllowed(reply: FastifyReply) {
+  void reply.header('allow', 'POST');
+  return {
+    error: 'method_not_allowed',
+    message: 'This MCP endpoint is stateless: send each JSON-RPC message with POST /mcp (no sessions, no server-sent stream).',
+  };
 }

@@ -10,12 +10,14 @@ import { McpController } from './mcp.controller.js';
 import { McpToolRegistry } from './mcp-tool-registry.js';
 import { McpAuthService } from './server/mcp-auth.service.js';
 import { McpCallService } from './server/mcp-call.service.js';
+import { ChatBindingsTools } from './tools/chat-bindings.tools.js';
 import { DigestTools } from './tools/digest.tools.js';
 import { JobsTools } from './tools/jobs.tools.js';
 import { LanesTools } from './tools/lanes.tools.js';
 import { ProjectProvidersTools } from './tools/project-providers.tools.js';
 import { ProjectsTools } from './tools/projects.tools.js';
 import { SendTools } from './tools/send.tools.js';
+import { SubscribersBulkTools } from './tools/subscribers-bulk.tools.js';
 import { SubscribersTools } from './tools/subscribers.tools.js';
 import { SuppressionsTools } from './tools/suppressions.tools.js';
 import { TemplateMetricsTools } from './tools/template-metrics.tools.js';
@@ -26,8 +28,8 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
 /**
  * The MCP server: POST /mcp (Streamable HTTP) and `notifyd mcp` (stdio) serve the tools the
  * providers below register. A tool calls the owning module's service, never its SQL.
- * Suppressions, templates and project providers come from global modules (GovernanceModule,
- * TemplatesModule, ProjectProvidersModule).
+ * Suppressions, templates, project providers and chat bindings come from global modules
+ * (GovernanceModule, TemplatesModule, ProjectProvidersModule, ChatBindingsModule).
  */
 @Module({
   imports: [JobsModule, PacingModule, ProjectsModule, DigestModule, SubscribersModule, WebhooksModule, WorkflowsModule],
@@ -41,9 +43,11 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
     SendTools,
     ProjectsTools,
     ProjectProvidersTools,
+    ChatBindingsTools,
     LanesTools,
     SuppressionsTools,
     SubscribersTools,
+    SubscribersBulkTools,
     TemplatesTools,
     TemplateMetricsTools,
     WebhooksTools,

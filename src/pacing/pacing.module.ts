@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { FairShareService } from './fair-share/fair-share.service.js';
 import { LaneStateService } from './lane-state.service.js';
 import { PacingRepository } from './pacing.repository.js';
 import { PacingService } from './pacing.service.js';
@@ -10,7 +11,7 @@ import { PacingService } from './pacing.service.js';
  */
 @Global()
 @Module({
-  providers: [PacingRepository, PacingService, LaneStateService],
-  exports: [PacingService, LaneStateService],
+  providers: [PacingRepository, PacingService, LaneStateService, FairShareService],
+  exports: [PacingService, LaneStateService, FairShareService],
 })
 export class PacingModule {}

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { QueryRunner } from 'typeorm';
 import { Db } from '../database/db.js';
 import type { Lane } from './lane.js';
 import * as sql from './sql/pacing.sql.js';
@@ -136,12 +135,5 @@ export class PacingRepository {
       tokensTotal: Number(r.tokensTotal),
       waitedMsTotal: Number(r.waitedMsTotal),
     }));
-  }
-
-  /** Moves fair-share clocks; returns the new clock per channel. */
-  async advanceFairClocks(projectId: string, priority: number, channels: string[], spans: number[], runner?: QueryRunner): Promise<Map<string, Date>> {
-    this.roundTrips++;
-    const rows = await this.db.rows<{ channel: string; nextAt: Date }>(sql.ADVANCE_FAIR_CLOCKS, [projectId, priority, channels, spans], runner);
-    return new Map(rows.map((r) => [r.channel, r.nextAt]));
   }
 }

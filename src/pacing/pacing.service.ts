@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { QueryRunner } from 'typeorm';
 import { AuditService } from '../audit/audit.service.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -40,8 +39,6 @@ const RESERVE_AHEAD_SECS = 30;
 export const PAUSE_VISIBILITY_MS = 200;
 /** Longest a job held back by a pause waits before the claim looks at it again. */
 const REQUEUE_MAX_MS = 60_000;
-/** Fair-share slots are rounded down to this grid (jobs due together are claimed together). */
-const FAIR_GRID_MS = 250;
 /** An adaptive rate is rewritten only when it moves by more than this share. */
 const ADAPTIVE_HYSTERESIS = 0.1;
 
@@ -218,53 +215,6 @@ export class PacingService {
   async pauseOf(lane: Lane): Promise<LanePause | undefined> {
     const check = await this.pauseCheck(laneKey(lane));
     return check.granted || !('pause' in check) ? undefined : check.pause;
-  }
-
-  /**
-   * Fair share: spaces a project's due jobs on each paced lane at the lane's rate, from where
-   * the project's earlier jobs at this priority end (its clock). The claim takes jobs by
-   * (priority, run_at), so projects interleave instead of queueing behind one campaign.
-   * Returns a run_at per job (undefined = its scheduled_at). Pass the runner of a transaction
-   * that holds other connections' locks, so that the clock's round trip needs no second
-   * pooled connection.
-   */
-  async fairRunAts(projectId: string, priority: number, jobs: readonly { channel: Channel; scheduledAt: Date }[], runner?: QueryRunner): Promise<(Date | undefined)[]> {
-    if (!this.config.pacing.fairShare) return jobs.map(() => undefined);
-    const now = Date.now();
-    const perChannel = new Map<Channel, { step: number; count: number }>();
-    const slot: number[] = jobs.map((job) => {
-      const step = this.stepSecs(job.channel);
-      // Scheduled sends keep their time: spreading applies to traffic due now.
-      if (step <= 0 || job.scheduledAt.getTime() > now + 1_000) return -1;
-      const entry = perChannel.get(job.channel) ?? { step, count: 0 };
-      perChannel.set(job.channel, entry);
-      return entry.count++;
-    });
-    if (perChannel.size === 0) return jobs.map(() => undefined);
-    const channels = [...perChannel.keys()];
-    const clocks = await this.repository.advanceFairClocks(
-      projectId,
-      priority,
-      channels,
-      channels.map((c) => perChannel.get(c)!.step * perChannel.get(c)!.count),
-      runner,
-    );
-    return jobs.map((job, i) => {
-      if (slot[i] < 0) return undefined;
-      const { step, count } = perChannel.get(job.channel)!;
-      const start = clocks.get(job.channel)!.getTime() - step * count * 1000;
-      // On a shared grid, so that jobs become due in batches (one claim, full provider
-      // batches) rather than one by one; fairness is kept to within one grid step.
-      return new Date(Math.floor((start + slot[i] * step * 1000) / FAIR_GRID_MS) * FAIR_GRID_MS);
-    });
-  }
-
-  /** Seconds of lane time one message costs: 1 token per message, or 1/batchMax per message where the provider meters requests. */
-  private stepSecs(channel: Channel): number {
-    const rate = this.rateOf({ channel });
-    const connector = this.registry.forChannel(channel);
-    if (rate <= 0 || !connector) return 0;
-    return (connector.meters === 'messages' ? 1 : 1 / connector.batchMax) / rate;
   }
 
   /** The pause on a lane as this process knows it, read again when older than maxAgeMs. */

@@ -1,11 +1,15 @@
 import { Global, Module } from '@nestjs/common';
+import { ChannelReportService } from './channel-report.service.js';
 import { ProjectProvidersRepository } from './project-providers.repository.js';
 import { ProjectProvidersService } from './project-providers.service.js';
 
-/** Per-project providers (admin API, encrypted credentials); global so that the worker reads them. */
+/**
+ * Per-project providers (admin API, encrypted credentials); global so that the worker reads
+ * them. Also the channel report (GET /v1/channels): which provider carries each channel.
+ */
 @Global()
 @Module({
-  providers: [ProjectProvidersRepository, ProjectProvidersService],
-  exports: [ProjectProvidersService],
+  providers: [ProjectProvidersRepository, ProjectProvidersService, ChannelReportService],
+  exports: [ProjectProvidersService, ChannelReportService],
 })
 export class ProjectProvidersModule {}

@@ -30,6 +30,10 @@ export class ProjectProvidersRepository {
     return this.db.rows<ProjectProviderRow>(sql.LIST_PROJECT_PROVIDERS, [projectId]);
   }
 
+  async ownChannels(projectId: string, channels: readonly string[]): Promise<string[]> {
+    return (await this.db.rows<{ channel: string }>(sql.OWN_CHANNELS, [projectId, channels])).map((r) => r.channel);
+  }
+
   forProjects(projectIds: readonly string[]): Promise<ProjectProviderRow[]> {
     return this.db.rows<ProjectProviderRow>(sql.PROJECT_PROVIDERS_FOR, [projectIds]);
   }

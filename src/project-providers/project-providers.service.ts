@@ -97,6 +97,11 @@ export class ProjectProvidersService implements OnModuleInit {
     await this.audit.record({ projectId, actor: by.actor, ip: by.ip, action: 'project_provider.deleted', resource: `${projectId}/${channel}` });
   }
 
+  /** Which of these channels the project sends on through its own account (not the instance's). */
+  async ownChannels(projectId: string, channels: readonly string[]): Promise<Set<string>> {
+    return new Set(channels.length ? await this.repository.ownChannels(projectId, channels) : []);
+  }
+
   /** Key rotation: re-seals every row sealed with another key than NOTIFYD_SECRET_KEY_ID. */
   async reseal(by: Actor): Promise<{ resealed: number; unreadable: string[] }> {
     if (!this.box.enabled) throw ApiError.unprocessable('secret_key_not_configured', 'Set NOTIFYD_SECRET_KEY first.');

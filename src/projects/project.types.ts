@@ -7,6 +7,12 @@ export interface ProjectRef {
   fromEmail: string | null;
   fromName: string | null;
   rateLimitPerMin: number;
+  /**
+   * Changes only when the project is created (from a sequence): a project deleted and created
+   * again with the same id has another epoch, and subscriber tokens of the old one are refused.
+   * Text, as bigint arrives from pg; 0 for projects created before epochs existed.
+   */
+  tokenEpoch: string;
 }
 
 export interface ProjectRow extends ProjectRef {

@@ -5,7 +5,7 @@ const PROJECT_COLUMNS = `
   id, name, channels, settings, from_email AS "fromEmail", from_name AS "fromName",
   rate_limit_per_min AS "rateLimitPerMin", api_key_hint AS "apiKeyHint",
   secondary_api_key_hint AS "secondaryApiKeyHint", key_rotated_at AS "keyRotatedAt",
-  created_at AS "createdAt", updated_at AS "updatedAt"`;
+  COALESCE(token_epoch, 0)::text AS "tokenEpoch", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** Resolve a key hash to its project: primary or secondary (grace) key. Unique partial indexes on both. */
 export const FIND_PROJECT_BY_KEY_HASH = `

@@ -27,17 +27,25 @@ export function addressFor(channel: Channel, subscriber: Pick<SubscriberRow, 'id
   }
 }
 
+/** The field that holds a channel's address (the first of slack's three). */
+const ADDRESS_FIELD: Record<Channel, string> = {
+  email: 'email',
+  sms: 'phone',
+  whatsapp: 'phone',
+  telegram: 'data.telegram_chat_id',
+  slack: 'data.slack',
+  discord: 'data.discord_webhook',
+  in_app: 'id',
+  push: 'id',
+};
+
 /** The field a caller should fill when a subscriber has no address for a channel. */
 export function missingAddressReason(channel: Channel): string {
-  const field: Record<Channel, string> = {
-    email: 'email',
-    sms: 'phone',
-    whatsapp: 'phone',
-    telegram: 'data.telegram_chat_id',
-    slack: 'data.slack',
-    discord: 'data.discord_webhook',
-    in_app: 'id',
-    push: 'id',
-  };
-  return `subscriber has no ${field[channel]} for ${channel}`;
+  return `subscriber has no ${ADDRESS_FIELD[channel]} for ${channel}`;
+}
+
+/** The field addressFor read the subscriber's address from, for messages that name it. */
+export function addressField(channel: Channel, subscriber: Pick<SubscriberRow, 'data'>): string {
+  if (channel !== 'slack' || text(subscriber.data?.slack)) return ADDRESS_FIELD[channel];
+  return text(subscriber.data?.slack_webhook) ? 'data.slack_webhook' : 'data.slack_channel';
 }

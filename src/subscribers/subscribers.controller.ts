@@ -4,14 +4,19 @@ import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { SuccessDto } from '../projects/dto/project.dto.js';
 import type { ProjectRef } from '../projects/project.types.js';
+import { BULK_MAX_SUBSCRIBERS, BulkUpsertSubscribersDto, BulkUpsertSubscribersResponseDto } from './dto/bulk-subscribers.dto.js';
 import { ListSubscribersQueryDto, SubscriberDto, SubscriberListDto, UpsertSubscriberDto, UpsertSubscriberResponseDto } from './dto/subscriber.dto.js';
+import { SubscribersBulkService } from './subscribers-bulk.service.js';
 import { presentSubscriber, SubscribersService } from './subscribers.service.js';
 
 @ApiTags('Subscribers')
 @ProjectAuth()
 @Controller('v1/subscribers')
 export class SubscribersController {
-  constructor(private readonly subscribers: SubscribersService) {}
+  constructor(
+    private readonly subscribers: SubscribersService,
+    private readonly bulk: SubscribersBulkService,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -20,6 +25,17 @@ export class SubscribersController {
   async upsertSubscriber(@CurrentProject() project: ProjectRef, @Body() body: UpsertSubscriberDto): Promise<UpsertSubscriberResponseDto> {
     const created = await this.subscribers.upsert(project.id, body);
     return { success: true, id: body.id, project_id: project.id, created };
+  }
+
+  @Post('bulk')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'bulkUpsertSubscribers',
+    summary: `Create or update up to ${BULK_MAX_SUBSCRIBERS} subscribers in one call; refused items are reported by index, the others written`,
+  })
+  @ApiErrors(400, 413, 422)
+  async bulkUpsertSubscribers(@CurrentProject() project: ProjectRef, @Body() body: BulkUpsertSubscribersDto): Promise<BulkUpsertSubscribersResponseDto> {
+    return this.bulk.upsert(project.id, body.subscribers);
   }
 
   @Get()
@@ -35,6 +51,23 @@ export class SubscribersController {
   @ApiErrors(404)
   async getSubscriber(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<SubscriberDto> {
     return presentSubscriber(await this.subscribers.get(project.id, id));
+  }
+
+  @Post(':id/tokens/revoke')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'revokeSubscriberTokens',
+    summary: 'Revoke every subscriber token of a subscriber (and its stream tickets and open streams)',
+    description:
+      'Subscriber tokens (POST /v1/auth/subscriber-token) carry the subscriber’s token version; this gives the subscriber a new one, so every token ' +
+      'minted before stops working at once in this process and within milliseconds in the others (AUTH_KEY_CACHE_MS at worst), unused stream ' +
+      'tickets are refused and open inbox streams opened with them are ended. Tokens minted afterwards work. Deleting the subscriber, or the project, ' +
+      'ends its tokens as well.',
+  })
+  @ApiErrors(404)
+  async revokeSubscriberTokens(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<SuccessDto> {
+    await this.subscribers.revokeTokens(project.id, id);
+    return { success: true };
   }
 
   @Delete(':id')

@@ -30,6 +30,13 @@ export class SubscribersRepository {
     return row?.created ?? false;
   }
 
+  /** Many upserts in one statement; ids must be unique (fold repeats first). */
+  async bulkUpsert(projectId: string, subscribers: SubscriberUpsert[]): Promise<{ created: number; updated: number }> {
+    const byId = Object.fromEntries(subscribers.map((s) => [s.id, { ...columnsOf(s.fields), data: s.data }]));
+    const row = await this.db.one<{ created: number; updated: number }>(sql.BULK_UPSERT_SUBSCRIBERS, [projectId, byId]);
+    return { created: row?.created ?? 0, updated: row?.updated ?? 0 };
+  }
+
   find(projectId: string, id: string): Promise<SubscriberRow | undefined> {
     return this.db.one<SubscriberRow>(sql.FIND_SUBSCRIBER, [projectId, id]);
   }
@@ -42,7 +49,31 @@ export class SubscribersRepository {
     return (await this.db.exec(sql.DELETE_SUBSCRIBER, [projectId, id])) > 0;
   }
 
+  tokenVersions(projectId: string, ids: string[]): Promise<{ id: string; version: string }[]> {
+    return this.db.rows(sql.TOKEN_VERSIONS, [projectId, ids]);
+  }
+
+  async revokeTokens(projectId: string, id: string): Promise<boolean> {
+    return (await this.db.exec(sql.REVOKE_TOKENS, [projectId, id])) > 0;
+  }
+
   findAddresses(projectId: string, ids: string[]): Promise<SubscriberAddresses[]> {
     return this.db.rows<SubscriberAddresses>(sql.FIND_ADDRESSES_BY_IDS, [projectId, ids]);
   }
+}
+
+const COLUMN: Record<keyof SubscriberUpsert['fields'], string> = {
+  email: 'email',
+  phone: 'phone',
+  firstName: 'first_name',
+  lastName: 'last_name',
+  locale: 'locale',
+  timezone: 'timezone',
+};
+
+/** The fields given, keyed by column name, for BULK_UPSERT_SUBSCRIBERS. */
+function columnsOf(fields: SubscriberUpsert['fields']): Record<string, string | null> {
+  const columns: Record<string, string | null> = {};
+  for (const [key, value] of Object.entries(fields)) columns[COLUMN[key as keyof typeof COLUMN]] = value ?? null;
+  return columns;
 }

@@ -3,6 +3,7 @@ import { decodeCursor, encodeCursor } from '../common/pagination/cursor.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { ListSubscribersQueryDto, SubscriberDto, UpsertSubscriberDto } from './dto/subscriber.dto.js';
 import type { SubscriberAddresses, SubscriberRow } from './subscriber.types.js';
+import { SubscriberTokenVersions } from './subscriber-token-versions.js';
 import { type SubscriberUpsert, SubscribersRepository } from './subscribers.repository.js';
 
 /** `%` and `_` in a search are literal characters, not wildcards. */
@@ -10,17 +11,13 @@ const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 @Injectable()
 export class SubscribersService {
-  constructor(private readonly repository: SubscribersRepository) {}
+  constructor(
+    private readonly repository: SubscribersRepository,
+    private readonly tokenVersions: SubscriberTokenVersions,
+  ) {}
 
   upsert(projectId: string, dto: UpsertSubscriberDto): Promise<boolean> {
-    const fields: SubscriberUpsert['fields'] = {};
-    if (dto.email !== undefined) fields.email = dto.email?.trim() ?? null;
-    if (dto.phone !== undefined) fields.phone = dto.phone;
-    if (dto.first_name !== undefined) fields.firstName = dto.first_name;
-    if (dto.last_name !== undefined) fields.lastName = dto.last_name;
-    if (dto.locale !== undefined) fields.locale = dto.locale;
-    if (dto.timezone !== undefined) fields.timezone = dto.timezone;
-    return this.repository.upsert(projectId, { id: dto.id, fields, data: dto.data ?? {} });
+    return this.repository.upsert(projectId, toSubscriberUpsert(dto));
   }
 
   async get(projectId: string, id: string): Promise<SubscriberRow> {
@@ -36,8 +33,15 @@ export class SubscribersService {
     return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].id) : null, limit };
   }
 
+  /** Deletes the subscriber; its subscriber tokens stop working (a re-created subscriber gets a new token version). */
   async delete(projectId: string, id: string): Promise<void> {
     if (!(await this.repository.delete(projectId, id))) throw ApiError.notFound('Subscriber', id);
+    this.tokenVersions.changed(projectId, id);
+  }
+
+  /** Ends every subscriber token and stream ticket of the subscriber; tokens minted afterwards work. */
+  async revokeTokens(projectId: string, id: string): Promise<void> {
+    if (!(await this.tokenVersions.revoke(projectId, id))) throw ApiError.notFound('Subscriber', id);
   }
 
   /** Subscribers' addresses by id, for enqueue (one query for a whole batch). */
@@ -46,6 +50,18 @@ export class SubscribersService {
     const rows = await this.repository.findAddresses(projectId, ids);
     return new Map(rows.map((r) => [r.id, r]));
   }
+}
+
+/** What an upsert writes: only the fields given (a null clears one), data to merge. */
+export function toSubscriberUpsert(dto: UpsertSubscriberDto): SubscriberUpsert {
+  const fields: SubscriberUpsert['fields'] = {};
+  if (dto.email !== undefined) fields.email = dto.email?.trim() ?? null;
+  if (dto.phone !== undefined) fields.phone = dto.phone;
+  if (dto.first_name !== undefined) fields.firstName = dto.first_name;
+  if (dto.last_name !== undefined) fields.lastName = dto.last_name;
+  if (dto.locale !== undefined) fields.locale = dto.locale;
+  if (dto.timezone !== undefined) fields.timezone = dto.timezone;
+  return { id: dto.id, fields, data: dto.data ?? {} };
 }
 
 export function presentSubscriber(s: SubscriberRow): SubscriberDto {

@@ -34,8 +34,47 @@ export const LIST_SUBSCRIBERS = `
 export const DELETE_SUBSCRIBER = `DELETE FROM subscribers WHERE project_id = $1 AND id = $2`;
 
 /**
+ * Subscribers' token versions, which their subscriber tokens must carry (NULL, from before
+ * versions existed, is generation 0); the primary key serves it.
+ */
+export const TOKEN_VERSIONS = `
+  SELECT id, COALESCE(token_version, 0)::text AS version FROM subscribers WHERE project_id = $1 AND id = ANY($2::text[])`;
+
+/** Ends every token of a subscriber: a version from the shared sequence, never used before; primary key. */
+export const REVOKE_TOKENS = `
+  UPDATE subscribers SET token_version = nextval('token_generations') WHERE project_id = $1 AND id = $2`;
+
+/**
  * What enqueue needs of many subscribers (addresses, time zone, locale), in one probe of the
  * primary key. No timestamps: parsing 10 000 of them per batch call shows in the profile.
  */
 export const FIND_ADDRESSES_BY_IDS = `
   SELECT id, email, phone, locale, timezone, data FROM subscribers WHERE project_id = $1 AND id = ANY($2::text[])`;
+
+/**
+ * Bulk upsert in one statement. $2 is a jsonb object keyed by subscriber id (unique: the caller
+ * folds repeats), each value holding only the fields given, as column names, plus `data`. A key
+ * present in the value (even as null) replaces the column, an absent one keeps it: DO UPDATE
+ * cannot see the SELECT's row, so it looks the id up in $2 again (a binary search of the jsonb
+ * object's sorted keys). Rows go in id order, so concurrent bulk calls lock shared ids in the
+ * same order and cannot deadlock each other. The primary key (project_id, id) serves the
+ * conflict check. Answers the counts, not a row per subscriber.
+ */
+export const BULK_UPSERT_SUBSCRIBERS = `
+  WITH written AS (
+    INSERT INTO subscribers AS s (project_id, id, email, phone, first_name, last_name, locale, timezone, data)
+    SELECT $1, i.key, i.value->>'email', i.value->>'phone', i.value->>'first_name', i.value->>'last_name',
+           i.value->>'locale', i.value->>'timezone', i.value->'data'
+      FROM jsonb_each($2::jsonb) AS i
+     ORDER BY i.key
+    ON CONFLICT (project_id, id) DO UPDATE SET
+      email      = CASE WHEN ($2::jsonb -> EXCLUDED.id) ? 'email'      THEN EXCLUDED.email      ELSE s.email END,
+      phone      = CASE WHEN ($2::jsonb -> EXCLUDED.id) ? 'phone'      THEN EXCLUDED.phone      ELSE s.phone END,
+      first_name = CASE WHEN ($2::jsonb -> EXCLUDED.id) ? 'first_name' THEN EXCLUDED.first_name ELSE s.first_name END,
+      last_name  = CASE WHEN ($2::jsonb -> EXCLUDED.id) ? 'last_name'  THEN EXCLUDED.last_name  ELSE s.last_name END,
+      locale     = CASE WHEN ($2::jsonb -> EXCLUDED.id) ? 'locale'     THEN EXCLUDED.locale     ELSE s.locale END,
+      timezone   = CASE WHEN ($2::jsonb -> EXCLUDED.id) ? 'timezone'   THEN EXCLUDED.timezone   ELSE s.timezone END,
+      data       = s.data || EXCLUDED.data,
+      updated_at = now()
+    RETURNING (xmax = 0) AS created)
+  SELECT count(*) FILTER (WHERE created)::int AS created, count(*) FILTER (WHERE NOT created)::int AS updated FROM written`;

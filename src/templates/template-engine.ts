@@ -1,7 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Liquid, type Template } from 'liquidjs';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { PARSING, PARTS, type RenderedContent, type RenderResult, type RenderTask, type RenderTaskReply, type TemplateSource } from './render/render-protocol.js';
+import type { Stopped } from './render/render-thread-handle.js';
+import { RenderPoolUnavailable, TemplateRenderPool } from './render/template-render-pool.js';
+
+export type { RenderedContent, TemplateSource };
+export { RenderPoolUnavailable };
 
 /** A template that cannot be parsed or rendered; the message says where and why, for the tenant. */
 export class TemplateError extends Error {
@@ -11,85 +16,79 @@ export class TemplateError extends Error {
   }
 }
 
-export interface TemplateSource {
-  subject: string | null;
-  body: string;
-  bodyHtml: string | null;
-}
-
-export interface RenderedContent {
-  subject?: string;
-  body: string;
-  bodyHtml?: string;
-}
-
-/** Parsed once, rendered for many jobs of a claimed batch. */
-export interface CompiledTemplate {
-  subject: Template[] | null;
-  body: Template[];
-  bodyHtml: Template[] | null;
-}
-
 /**
- * Tenant templates through liquidjs: notifyd's `{{var}}` works as is, plus Liquid's filters,
- * conditions and loops. The HTML part escapes every output by default (`| raw` opts out);
- * subject and text parts are not HTML and are not escaped. Bounded for untrusted authors:
- * source length (parseLimit), render time (renderLimit, stops an unbounded loop) and memory
- * (memoryLimit). `templates: {}` keeps include/render/layout off the file system.
+ * Every parse and render of a tenant template, bounded: the work runs in the render threads
+ * (render/template-render-pool.ts), never on the event loop. A part stopped from outside (too
+ * long, too much memory) fails its variant's renders in this task with a message naming the
+ * limit; the other variants are run again on a fresh thread. Throws RenderPoolUnavailable when
+ * no thread can take the work (queue full, shutting down).
  */
 @Injectable()
 export class TemplateEngine {
-  private readonly text: Liquid;
-  private readonly html: Liquid;
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly pool: TemplateRenderPool,
+  ) {}
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    const limits = {
-      parseLimit: config.templates.parseLimit,
-      renderLimit: config.templates.renderLimitMs,
-      memoryLimit: config.templates.memoryLimit,
-      templates: {},
-      ownPropertyOnly: true,
-    };
-    this.text = new Liquid(limits);
-    this.html = new Liquid({ ...limits, outputEscape: 'escape' });
+  /** Parses every part; throws TemplateError naming the part. Used when a template is saved. */
+  async check(source: TemplateSource): Promise<void> {
+    const { parseErrors } = await this.renderMany({ variants: [source], renders: [] });
+    if (parseErrors[0]) throw new TemplateError(parseErrors[0]);
   }
 
-  /** Parses every part; throws TemplateError naming the part. Used when a template is saved and before a batch renders. */
-  compile(source: TemplateSource): CompiledTemplate {
-    return {
-      subject: source.subject === null ? null : parse(this.text, source.subject, 'subject'),
-      body: parse(this.text, source.body, 'body'),
-      bodyHtml: source.bodyHtml === null ? null : parse(this.html, source.bodyHtml, 'body_html'),
-    };
+  /** One variant with one set of vars (a preview); throws TemplateError. */
+  async renderOne(source: TemplateSource, vars: Record<string, unknown>): Promise<RenderedContent> {
+    const { renders } = await this.renderMany({ variants: [source], renders: [{ variant: 0, vars }] });
+    const result = renders[0];
+    if ('error' in result) throw new TemplateError(result.error);
+    return result.content;
   }
 
-  async render(compiled: CompiledTemplate, vars: Record<string, unknown>): Promise<RenderedContent> {
-    return {
-      subject: compiled.subject ? await render(this.text, compiled.subject, vars, 'subject') : undefined,
-      body: await render(this.text, compiled.body, vars, 'body'),
-      bodyHtml: compiled.bodyHtml ? await render(this.html, compiled.bodyHtml, vars, 'body_html') : undefined,
-    };
+  /**
+   * A whole task (a claimed batch: each variant parsed once, each entry rendered) in one round
+   * trip to a thread. When a part is stopped, that variant is given up for this task (its other
+   * entries would most likely be stopped too, each costing a thread) and the rest run again.
+   */
+  async renderMany(task: RenderTask): Promise<RenderTaskReply> {
+    const parseErrors: (string | null)[] = task.variants.map(() => null);
+    const renders: (RenderResult | undefined)[] = task.renders.map(() => undefined);
+    let variants = task.variants.map((_, i) => i);
+    let entries = task.renders.map((_, i) => i);
+    while (variants.length > 0) {
+      const position = new Map(variants.map((v, i) => [v, i]));
+      const outcome = await this.pool.run({
+        variants: variants.map((v) => task.variants[v]),
+        renders: entries.map((e) => ({ variant: position.get(task.renders[e].variant)!, vars: task.renders[e].vars })),
+      });
+      if ('reply' in outcome) {
+        variants.forEach((v, i) => (parseErrors[v] = outcome.reply.parseErrors[i]));
+        entries.forEach((e, i) => (renders[e] = outcome.reply.renders[i]));
+        break;
+      }
+      const stopped = outcome.stopped;
+      if (stopped.reason === 'closed') throw new RenderPoolUnavailable('the template renderer is shutting down');
+      const culprit = stopped.kind === PARSING ? variants[stopped.index] : task.renders[entries[stopped.index]]?.variant;
+      const message = this.describe(stopped);
+      // Cannot happen (the slots name a unit of this task); guards against looping on a bad index.
+      if (culprit === undefined) throw new Error(`render thread stopped at an unknown unit: ${JSON.stringify(stopped)}`);
+      if (stopped.kind === PARSING) parseErrors[culprit] = message;
+      for (const e of entries) if (task.renders[e].variant === culprit) renders[e] = { error: message };
+      variants = variants.filter((v) => v !== culprit);
+      entries = entries.filter((e) => task.renders[e].variant !== culprit);
+    }
+    return { parseErrors, renders: renders.map((r) => r ?? { error: 'not rendered' }) };
   }
-}
 
-function parse(engine: Liquid, source: string, part: string): Template[] {
-  try {
-    return engine.parse(source);
-  } catch (err) {
-    throw new TemplateError(`${part} does not parse: ${describe(err)}`);
+  private describe(stopped: Stopped): string {
+    const { renderLimitMs, threadMemoryMb } = this.config.templates;
+    const part = `${PARTS[stopped.part] ?? 'template'} ${stopped.kind === PARSING ? 'does not parse' : 'failed to render'}`;
+    switch (stopped.reason) {
+      case 'time':
+        return `${part}: stopped after TEMPLATE_RENDER_LIMIT_MS (${renderLimitMs} ms); a loop or filter over many items (e.g. a range like (1..1000000)) takes too long: work on fewer items`;
+      case 'memory':
+        return `${part}: stopped at TEMPLATE_RENDER_THREAD_MEMORY_MB (${threadMemoryMb} MB) of memory; a large range or a string grown in a loop does this: work on fewer items`;
+      default:
+        return `${part}: ${stopped.detail}`;
+    }
   }
-}
-
-async function render(engine: Liquid, template: Template[], vars: Record<string, unknown>, part: string): Promise<string> {
-  try {
-    return String(await engine.render(template, vars));
-  } catch (err) {
-    throw new TemplateError(`${part} failed to render: ${describe(err)}`);
-  }
-}
-
-/** liquidjs messages carry the line and column; stack traces and internals are dropped. */
-function describe(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  return message.split('\n')[0].slice(0, 300);
 }

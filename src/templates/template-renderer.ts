@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SubscribersService } from '../subscribers/subscribers.service.js';
 import { pickVariant } from './locale-fallback.js';
-import { type CompiledTemplate, type RenderedContent, TemplateEngine, TemplateError } from './template-engine.js';
+import type { RenderedContent, RenderTask, RenderTaskReply } from './render/render-protocol.js';
+import { RenderPoolUnavailable, TemplateEngine } from './template-engine.js';
 import type { TemplateVariantRow } from './template.types.js';
 import { TemplatesRepository } from './templates.repository.js';
 
@@ -16,16 +17,17 @@ export interface TemplatedJob {
 
 /**
  * What the worker does with a templated job: `content` to send, an `error` that fails it for
- * good (the template does not parse or render), or `unavailable` (templates could not be read:
- * back to the queue). Jobs without a template, or whose channel has no variant (notifyd: the
+ * good (the template does not parse or render, or was stopped at a limit), or `unavailable`
+ * (templates could not be read, or no render thread could take the batch: back to the queue). Jobs without a template, or whose channel has no variant (notifyd: the
  * inline fields are used), get no entry.
  */
 export type RenderOutcome = { content: RenderedContent; variant: string } | { error: string } | { unavailable: string };
 
 /**
  * Renders a claimed batch's templated jobs: every variant the batch needs and the recipients'
- * locales are read in one query each; each variant is parsed once; identical (variant, vars)
- * pairs (a batch send shares its vars) are rendered once.
+ * locales are read in one query each; the batch is then one task for a render thread (each
+ * variant parsed once, identical (variant, vars) pairs rendered once: a batch send shares its
+ * vars). A render that fails or is stopped fails its job; no thread free → back to the queue.
  */
 @Injectable()
 export class TemplateRenderer {
@@ -56,45 +58,38 @@ export class TemplateRenderer {
       if (!byTemplate.has(key)) byTemplate.set(key, []);
       byTemplate.get(key)!.push(v);
     }
-    const compiled = new Map<string, CompiledTemplate | TemplateError>();
-    const rendered = new Map<string, RenderOutcome>();
+    // The task: each variant once, each distinct (variant, vars) once; jobs point at their entry.
+    const task: RenderTask = { variants: [], renders: [] };
+    const variantAt = new Map<string, number>();
+    const entryAt = new Map<string, number>();
+    const planned: { job: TemplatedJob; entry: number; label: string; locale: string }[] = [];
     for (const job of templated) {
       const candidates = byTemplate.get(`${job.projectId}\n${job.templateId}\n${job.channel}`) ?? [];
       const locale = typeof job.payload.locale === 'string' ? job.payload.locale : locales.get(`${job.projectId}\n${job.subscriberId}`);
       const variant = pickVariant(candidates, locale);
       if (!variant) continue;
       const variantKey = `${job.projectId}\n${job.templateId}\n${job.channel}\n${variant.locale}`;
-      const label = `template '${job.templateId}' (${job.channel}${variant.locale ? `, ${variant.locale}` : ''})`;
-      if (!compiled.has(variantKey)) compiled.set(variantKey, this.compile(variant));
-      const template = compiled.get(variantKey)!;
-      if (template instanceof TemplateError) {
-        out.set(job.id, { error: `${label}: ${template.message}` });
-        continue;
-      }
+      if (!variantAt.has(variantKey)) variantAt.set(variantKey, task.variants.push({ subject: variant.subject, body: variant.body, bodyHtml: variant.bodyHtml }) - 1);
       const vars = job.payload.vars ?? {};
       const renderKey = `${variantKey}\n${JSON.stringify(vars)}`;
-      if (!rendered.has(renderKey)) rendered.set(renderKey, await this.render(template, vars, label, variant.locale));
-      out.set(job.id, rendered.get(renderKey)!);
+      if (!entryAt.has(renderKey)) entryAt.set(renderKey, task.renders.push({ variant: variantAt.get(variantKey)!, vars }) - 1);
+      const label = `template '${job.templateId}' (${job.channel}${variant.locale ? `, ${variant.locale}` : ''})`;
+      planned.push({ job, entry: entryAt.get(renderKey)!, label, locale: variant.locale });
+    }
+    if (planned.length === 0) return out;
+    let reply: RenderTaskReply;
+    try {
+      reply = await this.engine.renderMany(task);
+    } catch (err) {
+      if (!(err instanceof RenderPoolUnavailable)) throw err;
+      for (const { job } of planned) out.set(job.id, { unavailable: `templates not rendered: ${err.message}` });
+      return out;
+    }
+    for (const { job, entry, label, locale } of planned) {
+      const result = reply.renders[entry];
+      out.set(job.id, 'error' in result ? { error: `${label}: ${result.error}` } : { content: result.content, variant: locale });
     }
     return out;
-  }
-
-  private compile(variant: TemplateVariantRow): CompiledTemplate | TemplateError {
-    try {
-      return this.engine.compile(variant);
-    } catch (err) {
-      if (err instanceof TemplateError) return err;
-      throw err;
-    }
-  }
-
-  private async render(template: CompiledTemplate, vars: Record<string, unknown>, label: string, locale: string): Promise<RenderOutcome> {
-    try {
-      return { content: await this.engine.render(template, vars), variant: locale };
-    } catch (err) {
-      if (err instanceof TemplateError) return { error: `${label}: ${err.message}` };
-      throw err;
-    }
   }
 
   private loadVariants(jobs: readonly TemplatedJob[]): Promise<TemplateVariantRow[]> {

@@ -25,7 +25,7 @@ export class TemplatesController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ operationId: 'upsertTemplate', summary: 'Create or replace a template variant (id × channel × locale); Liquid is checked on save' })
-  @ApiErrors(400, 422)
+  @ApiErrors(400, 422, 503)
   async upsertTemplate(@CurrentProject() project: ProjectRef, @Body() body: UpsertTemplateDto): Promise<UpsertTemplateResponseDto> {
     const created = await this.templates.upsert(project.id, body);
     return { success: true, id: body.id, channel: body.channel, locale: body.locale ?? null, created };
@@ -57,7 +57,7 @@ export class TemplatesController {
   @Post(':id/preview')
   @HttpCode(200)
   @ApiOperation({ operationId: 'previewTemplate', summary: 'Render a template with sample vars, as a send would (locale fallback included)' })
-  @ApiErrors(404, 422)
+  @ApiErrors(404, 422, 503)
   async previewTemplate(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Body() body: PreviewTemplateDto): Promise<TemplatePreviewDto> {
     return this.templates.preview(project.id, id, body);
   }

@@ -3,7 +3,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import type { DeleteTemplateQueryDto, PreviewTemplateDto, TemplatePreviewDto, TemplateVariantDto, UpsertTemplateDto } from './dto/template.dto.js';
 import { pickVariant } from './locale-fallback.js';
 import { decodeTemplateCursor, encodeTemplateCursor } from './template-cursor.js';
-import { TemplateEngine, TemplateError } from './template-engine.js';
+import { RenderPoolUnavailable, TemplateEngine, TemplateError } from './template-engine.js';
 import type { TemplateRow } from './template.types.js';
 import { TemplatesRepository } from './templates.repository.js';
 
@@ -26,10 +26,10 @@ export class TemplatesService {
   async upsert(projectId: string, dto: UpsertTemplateDto): Promise<boolean> {
     const source = { subject: dto.subject ?? null, body: dto.body, bodyHtml: dto.body_html ?? null };
     try {
-      this.engine.compile(source);
+      await this.engine.check(source);
     } catch (err) {
       if (err instanceof TemplateError) throw ApiError.unprocessable('template_invalid', `${err.message}. Fix the Liquid syntax (e.g. close every {% if %} with {% endif %}).`);
-      throw err;
+      throw busy(err);
     }
     return this.repository.upsert(projectId, { id: dto.id, channel: dto.channel, locale: dto.locale ?? '', ...source, topic: dto.topic ?? null });
   }
@@ -71,7 +71,7 @@ export class TemplatesService {
     const variant = pickVariant(variants.filter((v) => v.channel === channel), dto.locale);
     if (!variant) throw ApiError.notFound(`Template '${id}' variant for channel`, channel);
     try {
-      const rendered = await this.engine.render(this.engine.compile(variant), dto.vars ?? {});
+      const rendered = await this.engine.renderOne(variant, dto.vars ?? {});
       return {
         template_id: id,
         channel,
@@ -83,7 +83,7 @@ export class TemplatesService {
       };
     } catch (err) {
       if (err instanceof TemplateError) throw ApiError.unprocessable('template_render_failed', err.message);
-      throw err;
+      throw busy(err);
     }
   }
 
@@ -98,6 +98,11 @@ export class TemplatesService {
     }
     return { topic };
   }
+}
+
+/** No render thread free (TEMPLATE_RENDER_QUEUE full) or shutting down: a 503 the caller may retry. */
+function busy(err: unknown): unknown {
+  return err instanceof RenderPoolUnavailable ? ApiError.unavailable('template_renderer_busy', err.message) : err;
 }
 
 export function presentVariant(t: TemplateRow): TemplateVariantDto {

@@ -4,6 +4,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AuditService } from '../audit/audit.service.js';
 import { ApiError } from '../common/errors/api-error.js';
+import { decodeTimeIdCursor, encodeTimeIdCursor } from '../common/pagination/cursor.js';
 import { assertResolvesPublic } from '../connectors/ssrf/guarded-lookup.js';
 import { assertPublicHttpUrl } from '../connectors/ssrf/public-url.js';
 import { UnsafeUrlError } from '../connectors/ssrf/unsafe-url.error.js';
@@ -120,11 +121,11 @@ export class WebhookEndpointsService {
 
   async deliveries(endpointId: string, projectId: string, limit: number, cursor: string | undefined, status: string | undefined): Promise<{ items: DeliveryRow[]; nextCursor: string | null }> {
     await this.get(endpointId, projectId);
-    const after = cursor ? decodeDeliveryCursor(cursor) : undefined;
+    const after = cursor ? decodeTimeIdCursor(cursor) : undefined;
     const rows = await this.repository.listDeliveries(endpointId, limit + 1, after, status);
     const items = rows.slice(0, limit);
     const last = items[items.length - 1];
-    return { items, nextCursor: rows.length > limit ? encodeDeliveryCursor(last) : null };
+    return { items, nextCursor: rows.length > limit ? encodeTimeIdCursor(last.createdKey, last.id) : null };
   }
 
   async delivery(endpointId: string, deliveryId: string, projectId: string): Promise<DeliveryRow> {
@@ -188,16 +189,3 @@ function assertId(id: string, what: string): void {
   if (!UUID.test(id)) throw ApiError.notFound(what, id.slice(0, 60));
 }
 
-function encodeDeliveryCursor(row: DeliveryRow): string {
-  return Buffer.from(JSON.stringify([row.createdKey, row.id])).toString('base64url');
-}
-
-function decodeDeliveryCursor(cursor: string): { createdAt: string; id: string } {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    if (typeof createdAt === 'string' && typeof id === 'string' && UUID.test(id) && !Number.isNaN(Date.parse(createdAt))) return { createdAt, id };
-  } catch {
-    // fall through
-  }
-  throw ApiError.badRequest('invalid_cursor', 'cursor is not one this API returned; pass next_cursor from the previous page unchanged.');
-}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import { ApiError } from '../common/errors/api-error.js';
+import { decodeTimeIdCursor, encodeTimeIdCursor } from '../common/pagination/cursor.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import type { ListRunsQueryDto, TriggerWorkflowDto, UpsertWorkflowDto } from './dto/workflow.dto.js';
 import { WorkflowEngine } from './engine/workflow-engine.js';
@@ -62,12 +63,12 @@ export class WorkflowsService {
       workflowId: q.workflow_id,
       subscriberId: q.subscriber_id,
       status: q.status,
-      after: q.cursor ? decodeRunCursor(q.cursor) : undefined,
+      after: q.cursor ? decodeTimeIdCursor(q.cursor) : undefined,
       limit: limit + 1,
     });
     const items = rows.slice(0, limit);
     const last = items[items.length - 1];
-    return { items, nextCursor: rows.length > limit ? Buffer.from(JSON.stringify([last.createdKey, last.id])).toString('base64url') : null, limit };
+    return { items, nextCursor: rows.length > limit ? encodeTimeIdCursor(last.createdKey, last.id) : null, limit };
   }
 
   async getRun(project: ProjectRef, id: string): Promise<RunRow> {
@@ -85,12 +86,3 @@ export class WorkflowsService {
   }
 }
 
-function decodeRunCursor(cursor: string): { createdAt: string; id: string } {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    if (typeof createdAt === 'string' && UUID.test(id) && !Number.isNaN(Date.parse(createdAt))) return { createdAt, id };
-  } catch {
-    // fall through
-  }
-  throw ApiError.badRequest('invalid_cursor', 'cursor is not one this API returned; pass next_cursor from the previous page unchanged.');
-}

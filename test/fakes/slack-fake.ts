@@ -15,6 +15,8 @@ export const slackHookError = (status: number, error: string, headers?: Record<s
 export class SlackFake extends ProviderFake {
   readonly channels = new Map<string, FakeAnswer>();
   readonly hooks = new Map<string, FakeAnswer>();
+  /** Bot tokens the fake knows (the instance's; a spec adds a project's own app). */
+  readonly tokens = new Set([SLACK_TOKEN]);
   private sequence = 100;
 
   protected answer(request: RecordedRequest): FakeAnswer {
@@ -23,7 +25,7 @@ export class SlackFake extends ProviderFake {
       return this.hooks.get(request.path) ?? { status: 200, text: 'ok' };
     }
     if (request.path !== '/api/chat.postMessage') return { status: 404, text: 'Not Found' };
-    if (request.headers.authorization !== `Bearer ${SLACK_TOKEN}`) return slackApiError('invalid_auth');
+    if (!this.tokens.has(String(request.headers.authorization).replace(/^Bearer /, ''))) return slackApiError('invalid_auth');
     const { channel, text } = request.body as { channel?: string; text?: string };
     if (!channel) return slackApiError('channel_not_found');
     if (!text) return slackApiError('no_text');

@@ -15,9 +15,16 @@ export class SseClient {
   status = 0;
   /** The JSON error body when the stream was refused. */
   body: any;
+  /** Settles when the stream is over: the server ended it, it was refused, or close() was called. */
+  readonly ended: Promise<void>;
+  private markEnded!: () => void;
   private readonly abort = new AbortController();
   private waiters: { match: (e: SseEvent) => boolean; resolve: (e: SseEvent) => void }[] = [];
   private buffer = '';
+
+  constructor() {
+    this.ended = new Promise<void>((resolve) => (this.markEnded = resolve));
+  }
 
   static async open(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
     const client = new SseClient();
@@ -25,6 +32,7 @@ export class SseClient {
     client.status = res.status;
     if (res.status !== 200 || !res.body) {
       client.body = await res.json().catch(() => undefined);
+      client.markEnded();
       return client;
     }
     void client.read(res.body);
@@ -59,6 +67,8 @@ export class SseClient {
       }
     } catch {
       // aborted
+    } finally {
+      this.markEnded();
     }
   }
 

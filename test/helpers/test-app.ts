@@ -1,4 +1,4 @@
-import type { ModuleMetadata } from '@nestjs/common';
+import type { LoggerService, ModuleMetadata } from '@nestjs/common';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent.js';
 import { startNotifyd, type Notifyd } from '../../src/main.js';
@@ -15,6 +15,8 @@ export interface TestAppOptions {
   imports?: ModuleMetadata['imports'];
   /** Reuse a database (several apps as replicas of one instance). */
   database?: TestDatabase;
+  /** The app's logger (a spec that reads the log lines passes one writing to a stream it holds). */
+  logger?: LoggerService;
 }
 
 export interface TestApp {
@@ -67,7 +69,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...UNPACED,
     ...options.env,
   };
-  const notifyd = await startNotifyd({ env, imports: options.imports, logger: env.LOG_LEVEL === 'silent' ? false : undefined });
+  const notifyd = await startNotifyd({ env, imports: options.imports, logger: options.logger ?? (env.LOG_LEVEL === 'silent' ? false : undefined) });
   const url = notifyd.url!;
   const http = request(url);
   return {

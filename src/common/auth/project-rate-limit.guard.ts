@@ -1,38 +1,44 @@
 import { type CanActivate, type ExecutionContext, HttpStatus, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import type { ProjectRef } from '../../projects/project.types.js';
+import { projectScope, RateLimiter } from '../../projects/rate-limit/rate-limiter.service.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ProjectRequest } from './project-auth.guard.js';
 
-const WINDOW_MS = 60_000;
-/** Process-wide: Nest may instantiate the guard once per module, the windows are shared. */
-const windows = new Map<string, { start: number; count: number }>();
+/** A 429 with Retry-After: sets the header on the reply and returns the error to throw. */
+export function rateLimited(reply: FastifyReply, retryAfterSecs: number, message: string): ApiError {
+  void reply.header('retry-after', String(retryAfterSecs));
+  return new ApiError(HttpStatus.TOO_MANY_REQUESTS, 'rate_limited', message, { retry_after: retryAfterSecs });
+}
 
 /**
- * Each project's `rate_limit_per_min` on its own API calls: a fixed one-minute window per
- * project, counted in this process (N API replicas allow N × the limit; a shared counter would
- * cost a database write per request). Over the limit: 429 with Retry-After.
+ * Spends one request of the project's `rate_limit_per_min`, or throws the 429. Every door a
+ * project key or one of its subscriber tokens opens calls it: project routes (guard below), the
+ * inbox routes, stream tickets and streams, and /mcp. Shared by the replicas (RateLimiter).
+ */
+export function spendProjectBudget(limiter: RateLimiter, project: ProjectRef, reply: FastifyReply): void {
+  const decision = limiter.take(projectScope(project.id), project.rateLimitPerMin);
+  if (decision.allowed) return;
+  const retryAfter = decision.retryAfterSecs;
+  throw rateLimited(
+    reply,
+    retryAfter,
+    `Project '${project.id}' allows ${project.rateLimitPerMin} API requests per minute (rate_limit_per_min); retry in ${retryAfter} s, or raise the limit with PATCH /v1/admin/projects/${project.id}.`,
+  );
+}
+
+/**
+ * Each project's `rate_limit_per_min` on routes that resolved a project (request.project, set by
+ * ProjectAuthGuard or InboxAuthGuard): a fixed one-minute window, aligned to the clock, counted
+ * across replicas. Over the limit: 429 with Retry-After (the seconds left in the window).
  */
 @Injectable()
 export class ProjectRateLimitGuard implements CanActivate {
+  constructor(private readonly limiter: RateLimiter) {}
+
   canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<ProjectRequest>();
-    const project = request.project;
-    if (!project) return true;
-    const now = Date.now();
-    let window = windows.get(project.id);
-    if (!window || now - window.start >= WINDOW_MS) {
-      window = { start: now, count: 0 };
-      windows.set(project.id, window);
-    }
-    window.count++;
-    if (window.count <= project.rateLimitPerMin) return true;
-    const retryAfter = Math.ceil((window.start + WINDOW_MS - now) / 1000);
-    void context.switchToHttp().getResponse<FastifyReply>().header('retry-after', String(retryAfter));
-    throw new ApiError(
-      HttpStatus.TOO_MANY_REQUESTS,
-      'rate_limited',
-      `Project '${project.id}' allows ${project.rateLimitPerMin} API requests per minute (rate_limit_per_min); retry in ${retryAfter} s, or raise the limit with PATCH /v1/admin/projects/${project.id}.`,
-      { retry_after: retryAfter },
-    );
+    const project = context.switchToHttp().getRequest<ProjectRequest>().project;
+    if (project) spendProjectBudget(this.limiter, project, context.switchToHttp().getResponse<FastifyReply>());
+    return true;
   }
 }

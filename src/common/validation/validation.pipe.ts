@@ -1,5 +1,6 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { ApiError } from '../errors/api-error.js';
+import { nulCharacterMessage, nulCharacterPath } from './nul-characters.js';
 
 /** Flattens class-validator's tree into "path message" lines, e.g. `tags[0].name must be a string`. */
 export function describeValidationErrors(errors: ValidationError[], parent = ''): string[] {
@@ -37,7 +38,7 @@ function afterProperty(property: string, message: string): string {
  * every problem is reported at once as 422 validation_failed with one line per field.
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new StrictValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
@@ -48,4 +49,21 @@ export function createValidationPipe(): ValidationPipe {
       return ApiError.unprocessable('validation_failed', details.join('; ') || 'The request is not valid.', { details });
     },
   });
+}
+
+/**
+ * ValidationPipe that first refuses a NUL character anywhere in a body, query or path value
+ * (PostgreSQL cannot store one: it would be a 500 further down), naming the field.
+ */
+class StrictValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type !== 'custom') {
+      const path = nulCharacterPath(value);
+      if (path !== undefined) {
+        const field = metadata.type === 'param' && metadata.data && path === 'the value' ? metadata.data : path;
+        throw ApiError.unprocessable('validation_failed', nulCharacterMessage(field), { details: [nulCharacterMessage(field)] });
+      }
+    }
+    return super.transform(value, metadata);
+  }
 }

@@ -1,5 +1,6 @@
 import { defineSection } from '../define-section.js';
 import { envEnum, envInt, envList, envString, envUrl } from '../env-helpers.js';
+import { envTrustProxy } from '../trust-proxy.js';
 
 export const NOTIFYD_ROLES = ['all', 'api', 'worker'] as const;
 export type NotifydRole = (typeof NOTIFYD_ROLES)[number];
@@ -17,10 +18,15 @@ export const serverSection = defineSection(
     LOG_LEVEL: envEnum(LOG_LEVELS, 'info'),
     /** Public base URL of this instance (unsubscribe links, tracking, provider callbacks). */
     PUBLIC_URL: envUrl({ protocols: ['http', 'https'] }),
-    /** Comma list of allowed browser origins (CORS and the MCP Origin check). */
+    /** Comma list of browser origins CORS allows (set but empty: any). /mcp checks MCP_ALLOWED_ORIGINS instead. */
     CORS_ORIGINS: envList(),
     /** Seconds SIGTERM waits for in-flight sends before releasing what is left. */
     SHUTDOWN_GRACE_SECS: envInt({ default: 10, min: 0, max: 600 }),
+    /**
+     * Proxies whose X-Forwarded-For is believed (the client IP of audit lines): unset = none,
+     * a hop count (1 behind one load balancer) or their addresses/CIDR ranges, comma-separated.
+     */
+    TRUST_PROXY: envTrustProxy(),
   },
   (env) => ({
     role: env.NOTIFYD_ROLE as NotifydRole,
@@ -32,6 +38,7 @@ export const serverSection = defineSection(
     // notifyd's default when unset: the two usual local front-end dev servers.
     corsOrigins: env.CORS_ORIGINS ?? ['http://localhost:3000', 'http://localhost:5173'],
     shutdownGraceMs: env.SHUTDOWN_GRACE_SECS * 1000,
+    trustProxy: env.TRUST_PROXY,
   }),
 );
 

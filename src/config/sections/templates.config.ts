@@ -1,20 +1,42 @@
 import { defineSection } from '../define-section.js';
 import { envInt } from '../env-helpers.js';
 
-/** Bounds on tenant templates (liquidjs limits): one bad template fails its job, never the worker. */
+/**
+ * Bounds on tenant templates. Every parse and render runs in a small pool of worker threads
+ * (src/templates/render/), so one bad template fails its own render, never the process: a part
+ * that runs past the time limit or the memory cap has its thread terminated and replaced.
+ */
 export const templatesSection = defineSection(
   {
     /** Longest template source accepted, in characters (liquidjs parseLimit). */
     TEMPLATE_PARSE_LIMIT: envInt({ default: 1_000_000, min: 1_000, max: 100_000_000 }),
-    /** Longest time one render may take, in ms (liquidjs renderLimit): stops runaway loops. */
+    /**
+     * Longest time one part (subject, body, body_html) may take to parse or render, in ms: a
+     * hard wall-clock limit (the render thread is terminated past it), and liquidjs renderLimit.
+     */
     TEMPLATE_RENDER_LIMIT_MS: envInt({ default: 250, min: 10, max: 60_000 }),
     /** Most memory one render may allocate, roughly in bytes of strings and arrays (liquidjs memoryLimit). */
     TEMPLATE_MEMORY_LIMIT: envInt({ default: 20_000_000, min: 10_000, max: 2_000_000_000 }),
+    /** Longest rendered part, in characters; a longer output fails its render. */
+    TEMPLATE_OUTPUT_LIMIT: envInt({ default: 1_000_000, min: 1_000, max: 100_000_000 }),
+    /** Worker threads that parse and render templates (each holds its own V8 heap, ~10 MB idle). */
+    TEMPLATE_RENDER_THREADS: envInt({ default: 2, min: 1, max: 32 }),
+    /** Heap cap of one render thread, in MB (V8 old generation); a render past it fails and the thread is replaced. */
+    TEMPLATE_RENDER_THREAD_MEMORY_MB: envInt({ default: 64, min: 16, max: 4_096 }),
+    /**
+     * Render requests (a preview, a save, one claimed batch) waiting for a free thread. Past it:
+     * a preview or save is a 503 and a claimed batch's templated jobs go back to the queue.
+     */
+    TEMPLATE_RENDER_QUEUE: envInt({ default: 64, min: 1, max: 10_000 }),
   },
   (env) => ({
     parseLimit: env.TEMPLATE_PARSE_LIMIT,
     renderLimitMs: env.TEMPLATE_RENDER_LIMIT_MS,
     memoryLimit: env.TEMPLATE_MEMORY_LIMIT,
+    outputLimit: env.TEMPLATE_OUTPUT_LIMIT,
+    threads: env.TEMPLATE_RENDER_THREADS,
+    threadMemoryMb: env.TEMPLATE_RENDER_THREAD_MEMORY_MB,
+    queueLimit: env.TEMPLATE_RENDER_QUEUE,
   }),
 );
 

@@ -26,6 +26,11 @@ export const workerSection = defineSection(
     /** Failed jobs are kept longer: they are the evidence an operator needs. 0 keeps them. */
     FAILED_JOB_RETENTION_DAYS: envInt({ default: 30, min: 0, max: 3_650 }),
     RETENTION_INTERVAL_SECS: envInt({ default: 3_600, min: 10, max: 86_400 }),
+    /**
+     * Single sends' inserts in flight at once per API process; sends that arrive while they all
+     * run share the next statement and its commit (group commit). 0: every send its own insert.
+     */
+    ENQUEUE_INSERTS_IN_FLIGHT: envInt({ default: 2, min: 0, max: 64 }),
   },
   (env) => ({
     batchSize: env.WORKER_BATCH_SIZE,
@@ -39,6 +44,7 @@ export const workerSection = defineSection(
     retentionDays: env.JOB_RETENTION_DAYS,
     failedRetentionDays: env.FAILED_JOB_RETENTION_DAYS,
     retentionIntervalMs: env.RETENTION_INTERVAL_SECS * 1000,
+    enqueueInsertsInFlight: env.ENQUEUE_INSERTS_IN_FLIGHT,
   }),
 );
 

@@ -32,6 +32,11 @@ export class DiscordConnector implements Connector {
     private readonly guard: OutboundGuard,
   ) {}
 
+  recipientProblem(address: string): string | undefined {
+    if (providerWebhookUrl(address, this.config.chat.discord.webhookHosts, '/api/webhooks/')) return undefined;
+    return `is not a Discord webhook URL (https://discord.com/api/webhooks/<id>/<token>; hosts: ${this.config.chat.discord.webhookHosts.join(', ')}, DISCORD_WEBHOOK_HOSTS)`;
+  }
+
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
     return Promise.all(messages.map((m) => this.sendOne(m)));
   }

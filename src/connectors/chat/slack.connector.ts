@@ -1,11 +1,13 @@
 import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import type { Connector, DeliveryResult, OutboundMessage } from '../connector.js';
+import { SLACK_BOT_TOKEN_PATTERN } from '../../config/sections/chat-providers.config.js';
+import type { Connector, DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import { type Fetcher, postJson } from '../json-http.js';
 import { ProviderError } from '../provider-error.js';
 import { OutboundGuard } from '../ssrf/outbound-guard.js';
+import { canonicalSlackChannel } from './chat-ids.js';
 import { chatLink, chatOptions, chatText, providerWebhookUrl } from './chat-text.js';
 import { classifySlackAnswer } from './slack/slack-errors.js';
 
@@ -20,10 +22,31 @@ export class SlackConnector implements Connector {
   readonly provider = 'slack';
   readonly batchMax = 1;
 
+  /** A project's own Slack app (per-project providers): its bot reaches its own workspace, no binding needed. */
+  readonly projectSettings: ProjectSettingsSpec = { fields: { bot_token: { required: true, secret: true, pattern: SLACK_BOT_TOKEN_PATTERN, hint: 'a Slack bot token (xoxb-…)' } } };
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly guard: OutboundGuard,
   ) {}
+
+  recipientProblem(address: string): string | undefined {
+    if (!/^https?:\/\//i.test(address)) return undefined;
+    return providerWebhookUrl(address, this.config.chat.slack.webhookHosts) ? undefined : `is not a Slack incoming-webhook URL: its host must be one of ${this.config.chat.slack.webhookHosts.join(', ')} (SLACK_WEBHOOK_HOSTS)`;
+  }
+
+  forProject(s: Readonly<Record<string, string>>): SlackConnector {
+    const { chat } = this.config;
+    return new SlackConnector({ ...this.config, chat: { ...chat, slack: { ...chat.slack, botToken: s.bot_token } } }, this.guard);
+  }
+
+  /**
+   * A channel id is reached with SLACK_BOT_TOKEN, which every project shares: it needs a
+   * binding. An incoming-webhook URL is the workspace owner's own capability: it needs none.
+   */
+  boundChat(recipient: string): string | undefined {
+    return isUrl(recipient) ? undefined : canonicalSlackChannel(recipient);
+  }
 
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
     return Promise.all(messages.map((m) => this.sendOne(m)));
@@ -33,7 +56,7 @@ export class SlackConnector implements Connector {
     const text = slackText(message);
     if (!text) return { ok: false, error: ProviderError.permanent('Nothing to send: give a body, a subject or chat.text.') };
     try {
-      if (/^https?:\/\//i.test(message.recipient)) return await this.viaWebhook(message.recipient, text);
+      if (isUrl(message.recipient)) return await this.viaWebhook(message.recipient, text);
       return await this.viaApi(message.recipient, text);
     } catch (err) {
       if (err instanceof ProviderError) return { ok: false, error: err };
@@ -69,6 +92,9 @@ export class SlackConnector implements Connector {
     return { ok: false, error: classifySlackAnswer(answer, body?.error) };
   }
 }
+
+/** Incoming-webhook recipients are URLs; anything else is a channel for chat.postMessage. */
+const isUrl = (recipient: string) => /^https?:\/\//i.test(recipient);
 
 /** Slack mrkdwn: `chat.text` as is, else *subject*, the body and an <url|Open> link. */
 function slackText(message: OutboundMessage): string | undefined {

@@ -1,15 +1,14 @@
 import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import type { Connector, DeliveryResult, OutboundMessage } from '../connector.js';
+import { TELEGRAM_BOT_TOKEN_PATTERN } from '../../config/sections/chat-providers.config.js';
+import type { Connector, DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import { postJson } from '../json-http.js';
 import { ProviderError } from '../provider-error.js';
+import { CHAT_HINTS, canonicalTelegramChat, TELEGRAM_CHAT } from './chat-ids.js';
 import { chatLink, chatOptions, chatText } from './chat-text.js';
 import { classifyTelegramAnswer } from './telegram/telegram-errors.js';
-
-/** A chat id (negative for groups, -100… for supergroups and channels) or a public @channelusername. */
-const CHAT_ID = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/;
 
 /**
  * TELEGRAM_PROVIDER=telegram: Bot API `sendMessage` with TELEGRAM_BOT_TOKEN, plain text (no
@@ -22,10 +21,27 @@ export class TelegramConnector implements Connector {
   readonly provider = 'telegram';
   readonly batchMax = 1;
 
+  /** A project's own bot (per-project providers): it reaches the chats that bot is in, no binding needed. */
+  readonly projectSettings: ProjectSettingsSpec = { fields: { bot_token: { required: true, secret: true, pattern: TELEGRAM_BOT_TOKEN_PATTERN, hint: 'a bot token from @BotFather (123456:ABC…)' } } };
+
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   validateConfiguration(): void {
     if (!this.config.chat.telegram.botToken) throw new Error('TELEGRAM_PROVIDER=telegram: TELEGRAM_BOT_TOKEN is not set; create a bot with @BotFather and copy its token.');
+  }
+
+  recipientProblem(address: string): string | undefined {
+    return TELEGRAM_CHAT.test(address) ? undefined : `is not ${CHAT_HINTS.telegram}`;
+  }
+
+  forProject(s: Readonly<Record<string, string>>): TelegramConnector {
+    const { chat } = this.config;
+    return new TelegramConnector({ ...this.config, chat: { ...chat, telegram: { ...chat.telegram, botToken: s.bot_token } } });
+  }
+
+  /** Every chat of the instance's bot needs a binding: the bot is shared by every project. */
+  boundChat(recipient: string): string {
+    return canonicalTelegramChat(recipient);
   }
 
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
@@ -33,7 +49,7 @@ export class TelegramConnector implements Connector {
   }
 
   private async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
-    if (!CHAT_ID.test(message.recipient)) {
+    if (!TELEGRAM_CHAT.test(message.recipient)) {
       return { ok: false, error: ProviderError.permanent('A Telegram recipient is a chat id (123456789, -1001234567890) or a public @channelusername.', { deadRecipient: true }) };
     }
     const text = chatText(message);

@@ -1,4 +1,5 @@
 import type { OutboundMessage } from '../connector.js';
+import { isReservedTag, JOB_ID_TAG } from './reserved-tags.js';
 import { unsubscribeHeaders } from './unsubscribe-headers.js';
 
 export interface EmailAddress {
@@ -65,7 +66,7 @@ export function emailContent(message: OutboundMessage, options: EmailContentOpti
     html: message.bodyHtml,
     headers,
     attachments: attachments(p.attachments),
-    tags: [...tags(p.tags), { name: 'notifyd_job_id', value: message.jobId }],
+    tags: [...tags(p.tags), { name: JOB_ID_TAG, value: message.jobId }],
     jobId: message.jobId,
     idempotencyKey: message.idempotencyKey,
     marketing: message.marketing,
@@ -96,7 +97,8 @@ function attachments(value: unknown): EmailAttachment[] {
     .map((a) => ({ filename: a.filename, content: a.content, contentType: a.content_type ?? 'application/octet-stream' }));
 }
 
+/** The caller's tags; reserved names (refused at enqueue since, possibly in jobs queued before) are dropped. */
 function tags(value: unknown): { name: string; value: string }[] {
   if (!Array.isArray(value)) return [];
-  return value.filter((t): t is { name: string; value: string } => typeof t?.name === 'string' && typeof t?.value === 'string');
+  return value.filter((t): t is { name: string; value: string } => typeof t?.name === 'string' && typeof t?.value === 'string' && !isReservedTag(t.name));
 }

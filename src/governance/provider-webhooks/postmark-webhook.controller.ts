@@ -27,7 +27,7 @@ export class PostmarkWebhookController {
     summary: 'Postmark events in (Delivery, Bounce, SpamComplaint, Open, Click), Basic-auth protected',
     description:
       'Configure the webhook URL in Postmark as `https://USER:PASSWORD@<host>/webhooks/postmark` with POSTMARK_WEBHOOK_USERNAME and POSTMARK_WEBHOOK_PASSWORD. ' +
-      'Events are deduplicated by (MessageID, RecordType) and applied to the job named by `Metadata.notifyd_job_id` or whose message id is `MessageID`. ' +
+      'Events are deduplicated by (MessageID, RecordType) and applied to the job whose message id is `MessageID` (`Metadata.notifyd_job_id` picks among jobs sharing it). ' +
       'Hard bounces (HardBounce, BadEmailAddress, an address Postmark deactivated) and spam complaints suppress the recipient.',
   })
   @ApiErrors(400, 401, 503)

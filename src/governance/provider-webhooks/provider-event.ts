@@ -30,21 +30,18 @@ export interface ProviderEvent {
   kind: EvidenceKind;
   /** The provider's own name for it, e.g. `email.bounced`, `Bounce`, `undelivered`. */
   providerType: string;
-  /** Our job id when the message carried it (tag, metadata, custom arg, callback URL). */
+  /**
+   * Our job id when the message carried it (tag, metadata, custom arg, callback URL): a hint,
+   * applied only to a job holding `providerMessageId` (see ProviderEventsRepository.findJob).
+   */
   jobId: string | null;
-  /** The provider's message id: how jobs are found when the job id did not travel. */
+  /** The provider's message id: what decides which job the event is about. */
   providerMessageId: string | null;
   recipients: string[];
   occurredAt: Date | null;
   /** Human-readable reason for bounces and failures (no message content). */
   error: string | null;
   suppress: SuppressionRequest | null;
-  /**
-   * The job id came from a URL anyone can guess (Twilio's callback URL): apply only if the job's
-   * own provider message id, when it has one, is this event's (notifyd ignores callbacks for
-   * another MessageSid).
-   */
-  strictMessageId?: boolean;
   /**
    * The project the webhook URL names, for events about an address rather than a job (a Twilio
    * STOP reply): its suppression is created in that project.

@@ -25,13 +25,22 @@ const STAMPS: Partial<Record<EvidenceKind, string>> = {
 export class ProviderEventsRepository {
   constructor(private readonly db: Db) {}
 
-  /** The job named by id, else the one job holding the message id (none if several share it). */
-  async findJob(runner: QueryRunner, jobId: string | null, providerMessageId: string | null): Promise<EvidenceJob | undefined> {
-    const rows = await this.db.rows<EvidenceJob & { rank: number }>(sql.FIND_JOB, [jobId, providerMessageId], runner);
+  /**
+   * The job an event is about, decided by the provider's message id. A job id the event carries
+   * (tag, metadata, custom arg, callback URL) is a hint only: it is taken when that job holds
+   * this message id (it picks among the jobs of one batch call, which share it), or has none yet
+   * and is still live (the provider reported before the worker recorded the id, or the call's
+   * answer was lost and the job waits for its retry). Otherwise the one job holding the message
+   * id; none when several do (ambiguous) or the event names a project (the URL's) the job is not in.
+   */
+  async findJob(runner: QueryRunner, event: Pick<ProviderEvent, 'jobId' | 'providerMessageId' | 'projectId'>): Promise<EvidenceJob | undefined> {
+    const rows = await this.db.rows<EvidenceJob & { rank: number }>(sql.FIND_JOB, [event.jobId, event.providerMessageId], runner);
+    const hinted = rows.find((r) => r.rank === 1 && hintHolds(r, event.providerMessageId));
     const byMessage = rows.filter((r) => r.rank === 2);
-    const found = rows.find((r) => r.rank === 1) ?? (byMessage.length === 1 ? byMessage[0] : undefined);
-    const job = found && { id: found.id, projectId: found.projectId, channel: found.channel, recipient: found.recipient, status: found.status, providerMessageId: found.providerMessageId };
-    if (job) await this.db.exec(sql.LOCK_JOB, [job.id], runner);
+    const found = hinted ?? (byMessage.length === 1 ? byMessage[0] : undefined);
+    if (!found || (event.projectId !== undefined && found.projectId !== event.projectId)) return undefined;
+    const job = { id: found.id, projectId: found.projectId, channel: found.channel, recipient: found.recipient, status: found.status, providerMessageId: found.providerMessageId };
+    await this.db.exec(sql.LOCK_JOB, [job.id], runner);
     return job;
   }
 
@@ -51,4 +60,12 @@ export class ProviderEventsRepository {
     const stamp = STAMPS[e.kind];
     return stamp ? (await this.db.rows(stamp, [jobId, at], runner)).length > 0 : false;
   }
+}
+
+/** Statuses of a job whose provider call may have happened without its message id being recorded yet. */
+const LIVE = new Set(['pending', 'processing', 'retry']);
+
+/** Whether the job a hint names may be the event's: it holds the event's message id, or has none yet and is live. */
+function hintHolds(job: EvidenceJob, providerMessageId: string | null): boolean {
+  return job.providerMessageId === null ? LIVE.has(job.status) : job.providerMessageId === providerMessageId;
 }

@@ -59,9 +59,8 @@ export class ProviderEvidenceService {
   }
 
   private async applyOne(runner: QueryRunner, event: ProviderEvent): Promise<'duplicate' | { queued: number }> {
-    let job = await this.repository.findJob(runner, event.jobId, event.providerMessageId);
-    // A callback naming a job whose message is another one: kept as evidence, not applied.
-    if (job && event.strictMessageId && job.providerMessageId && job.providerMessageId !== event.providerMessageId) job = undefined;
+    // Matched by the provider's message id; a job id the event carries is a hint checked against it.
+    const job = await this.repository.findJob(runner, event);
     if (!(await this.repository.insertEvent(runner, event, job))) return 'duplicate';
     if (!job && event.projectId && event.suppress) {
       // About an address, not a message (a STOP reply): suppress it in the project the URL names.

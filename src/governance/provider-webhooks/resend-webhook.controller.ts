@@ -27,7 +27,7 @@ export class ResendWebhookController {
     summary: 'Resend events in (delivered, bounced, complained, opened, clicked), Svix-signed',
     description:
       'Verifies `svix-id`/`svix-timestamp`/`svix-signature` over the raw body with RESEND_WEBHOOK_SECRET (±PROVIDER_WEBHOOK_TOLERANCE_SECS), ' +
-      'records the event once per svix-id and applies it to the job tagged `notifyd_job_id` (or whose provider message id is `data.email_id`). ' +
+      'records the event once per svix-id and applies it to the job whose provider message id is `data.email_id` (the `notifyd_job_id` tag picks among jobs sharing it). ' +
       'Hard bounces and complaints suppress the addresses in `data.to`. A replay answers 200 and changes nothing.',
   })
   @ApiErrors(400, 401, 503)

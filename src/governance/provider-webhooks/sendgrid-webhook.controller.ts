@@ -27,7 +27,7 @@ export class SendgridWebhookController {
     summary: 'SendGrid signed Event Webhook (delivered, bounce, spamreport, open, click, unsubscribe), ECDSA verified',
     description:
       'Verifies `X-Twilio-Email-Event-Webhook-Signature` (ECDSA P-256 over the `…-Timestamp` value and the raw body) with SENDGRID_WEBHOOK_PUBLIC_KEY. One event per ' +
-      'array entry, keyed by `sg_event_id`; the job from the `notifyd_job_id` custom arg or `sg_message_id`. Hard bounces and spam reports suppress the address; unsubscribes suppress marketing email.',
+      'array entry, keyed by `sg_event_id`; the job from `sg_message_id` (the `notifyd_job_id` custom arg picks among the jobs of one batch call). Hard bounces and spam reports suppress the address; unsubscribes suppress marketing email.',
   })
   @ApiErrors(400, 401, 503)
   async sendgridWebhook(@Req() req: FastifyRequest, @Headers() headers: Record<string, string | string[] | undefined>): Promise<ProviderWebhookResponseDto> {

@@ -1,4 +1,5 @@
 import { maskRecipient } from '../../common/pii/mask.js';
+import { encodeTimeIdCursor } from '../../common/pagination/cursor.js';
 import type { AdminSuppressionDto, SuppressionDto } from './dto/suppression.dto.js';
 import type { SuppressionRow } from './suppression.types.js';
 
@@ -25,18 +26,7 @@ export function presentSuppression(s: SuppressionRow): SuppressionDto {
 }
 
 export function encodeSuppressionCursor(s: SuppressionRow): string {
-  return Buffer.from(JSON.stringify([s.createdAt.toISOString(), s.id]), 'utf8').toString('base64url');
-}
-
-/** undefined when the cursor is not one the API returned. */
-export function decodeSuppressionCursor(cursor: string): { createdAt: string; id: string } | undefined {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt)) && typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id)) return { createdAt, id };
-  } catch {
-    // fall through
-  }
-  return undefined;
+  return encodeTimeIdCursor(s.createdAt.toISOString(), s.id);
 }
 
 /** Operators' view: recipients masked (they are the projects' data, not the operator's). */

@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { CurrentProject, ProjectAuth } from '../../common/auth/auth.decorators.js';
-import { ApiError } from '../../common/errors/api-error.js';
 import { ApiErrors } from '../../common/http/api-errors.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import {
@@ -14,7 +13,8 @@ import {
   SuppressionListDto,
   SuppressionResponseDto,
 } from './dto/suppression.dto.js';
-import { decodeSuppressionCursor, encodeSuppressionCursor, presentSuppression } from './suppression.presenter.js';
+import { encodeSuppressionCursor, presentSuppression } from './suppression.presenter.js';
+import { decodeTimeIdCursor } from '../../common/pagination/cursor.js';
 import { suppressionRequest } from './suppression-request.js';
 import { SuppressionsService } from './suppressions.service.js';
 
@@ -29,8 +29,7 @@ export class SuppressionsController {
   @ApiErrors(400)
   async listSuppressions(@CurrentProject() project: ProjectRef, @Query() query: ListSuppressionsQueryDto): Promise<SuppressionListDto> {
     const limit = query.limit ?? 200;
-    const after = query.cursor === undefined ? undefined : decodeSuppressionCursor(query.cursor);
-    if (query.cursor !== undefined && !after) throw ApiError.badRequest('invalid_cursor', 'cursor is not one this API returned; pass next_cursor from the previous page unchanged.');
+    const after = decodeTimeIdCursor(query.cursor);
     const rows = await this.suppressions.list(project.id, { includeReleased: query.include_released ?? false, channel: query.channel, address: query.address, after, limit: limit + 1 });
     const items = rows.slice(0, limit);
     return { data: items.map(presentSuppression), next_cursor: rows.length > limit ? encodeSuppressionCursor(items[items.length - 1]) : null };

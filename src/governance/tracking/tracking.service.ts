@@ -1,13 +1,14 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { OutboundMessage } from '../../connectors/connector.js';
 import { Db } from '../../database/db.js';
+import { linkKeyRing } from '../link-keys.js';
 import { instrumentHtml } from './instrument-html.js';
 import { PROJECT_TRACKING, RECORD_ENGAGEMENT } from './sql/tracking.sql.js';
 import { trackingFor } from './tracking-policy.js';
-import { signTracking, type TrackingClaim, verifyTracking } from './tracking-token.js';
+import { signTracking, type TrackingClaim, type TrackingKey, verifyTracking } from './tracking-token.js';
 
 /**
  * notifyd's own open and click tracking, independent of the provider: the worker wraps links
@@ -18,15 +19,18 @@ import { signTracking, type TrackingClaim, verifyTracking } from './tracking-tok
 @Injectable()
 export class TrackingService {
   private readonly logger = new Logger(TrackingService.name);
-  private readonly secret: string;
+  private readonly current: TrackingKey;
+  private readonly accepted: TrackingKey[];
   private readonly publicUrl: string | undefined;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly db: Db,
   ) {
-    // Its own key, derived so that a tracking link can never pass for an unsubscribe link.
-    this.secret = createHmac('sha256', config.unsubscribe.secret ?? config.auth.jwtSecret ?? '').update('notifyd tracking links').digest('hex');
+    // The link key ring's tracking secrets: never an unsubscribe key, rotated with it (link-keys.ts). Throws without a secret.
+    const ring = linkKeyRing(config);
+    this.current = { id: ring.current.id, secret: ring.current.tracking };
+    this.accepted = ring.accepted.map((k) => ({ id: k.id, secret: k.tracking }));
     this.publicUrl = config.server.publicUrl;
   }
 
@@ -49,21 +53,21 @@ export class TrackingService {
       m.bodyHtml = instrumentHtml(m.bodyHtml!, {
         ...choice,
         publicUrl,
-        link: (url) => `${publicUrl}/t/c/${signTracking({ kind: 'c', jobId: m.jobId, projectId: m.projectId, url }, this.secret)}`,
-        pixel: () => `${publicUrl}/t/o/${signTracking({ kind: 'o', jobId: m.jobId, projectId: m.projectId }, this.secret)}.gif`,
+        link: (url) => `${publicUrl}/t/c/${signTracking({ kind: 'c', jobId: m.jobId, projectId: m.projectId, url }, this.current)}`,
+        pixel: () => `${publicUrl}/t/o/${signTracking({ kind: 'o', jobId: m.jobId, projectId: m.projectId }, this.current)}.gif`,
       });
     }
   }
 
   /** Records an open when the pixel's token is genuine (the pixel is served either way). */
   async open(token: string): Promise<void> {
-    const claim = verifyTracking(token.replace(/\.gif$/i, ''), this.secret);
+    const claim = verifyTracking(token.replace(/\.gif$/i, ''), this.accepted);
     if (claim?.kind === 'o') await this.record(claim, 'opened', {});
   }
 
   /** The destination of a genuine click link (recorded), else undefined. */
   async click(token: string): Promise<string | undefined> {
-    const claim = verifyTracking(token, this.secret);
+    const claim = verifyTracking(token, this.accepted);
     if (claim?.kind !== 'c') return undefined;
     // Only the host is kept: full URLs can carry personal data in their query.
     await this.record(claim, 'clicked', { host: new URL(claim.url).host });

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { instrumentHtml, PIXEL_GIF, wrappable } from './instrument-html.js';
 import { trackingFor } from './tracking-policy.js';
 import { signTracking, verifyTracking } from './tracking-token.js';
@@ -50,13 +51,38 @@ describe('instrumentHtml', () => {
 });
 
 describe('tracking tokens', () => {
-  it('round-trip and refuse tampering', () => {
-    const token = signTracking({ kind: 'c', jobId: 'j', projectId: 'p', url: 'https://a.example/x' }, 'secret');
-    expect(verifyTracking(token, 'secret')).toEqual({ kind: 'c', jobId: 'j', projectId: 'p', url: 'https://a.example/x' });
-    expect(verifyTracking(token, 'other')).toBeUndefined();
+  const key = { id: 'k2', secret: 'tracking-secret-0123456789' };
+  const old = { id: 'k1', secret: 'old-tracking-secret-0123456789' };
+  const click = { kind: 'c', jobId: 'j', projectId: 'p', url: 'https://a.example/x' } as const;
+
+  it('round-trip, name their key and refuse tampering', () => {
+    const token = signTracking(click, key);
+    expect(token.startsWith('k2.')).toBe(true);
+    expect(verifyTracking(token, [key])).toEqual(click);
+    expect(verifyTracking(token, [{ id: 'k2', secret: 'other-secret-0123456789' }])).toBeUndefined();
     const forged = Buffer.from(JSON.stringify(['c', 'j', 'p', 'https://evil.example'])).toString('base64url');
-    expect(verifyTracking(`${forged}.${token.split('.')[1]}`, 'secret')).toBeUndefined();
-    const js = signTracking({ kind: 'c', jobId: 'j', projectId: 'p', url: 'javascript:alert(1)' }, 'secret');
-    expect(verifyTracking(js, 'secret')).toBeUndefined();
+    const [kid, , sig] = token.split('.');
+    expect(verifyTracking(`${kid}.${forged}.${sig}`, [key])).toBeUndefined();
+    const js = signTracking({ kind: 'c', jobId: 'j', projectId: 'p', url: 'javascript:alert(1)' }, key);
+    expect(verifyTracking(js, [key])).toBeUndefined();
+  });
+
+  it('verify with a previous key after a rotation, and never under a key of another id', () => {
+    const token = signTracking(click, old);
+    expect(verifyTracking(token, [key, old])).toEqual(click);
+    expect(verifyTracking(token, [key])).toBeUndefined();
+    expect(verifyTracking(token.replace(/^k1\./, 'k2.'), [key, { id: 'k2', secret: old.secret }])).toBeUndefined();
+  });
+
+  it('accept links from before key ids (claim.mac) under any accepted key', () => {
+    const token = signTracking(click, old);
+    const [, body] = token.split('.');
+    const legacy = `${body}.${createHmac('sha256', old.secret).update(body).digest('base64url').slice(0, 32)}`;
+    expect(verifyTracking(legacy, [key, old])).toEqual(click);
+    expect(verifyTracking(legacy, [key])).toBeUndefined();
+  });
+
+  it('refuse to sign with an empty or short key', () => {
+    expect(() => signTracking(click, { id: 'j', secret: '' })).toThrow(/at least 16/);
   });
 });

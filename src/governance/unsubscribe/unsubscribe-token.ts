@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { keyedHmac } from '../../common/crypto/keyed-hmac.js';
 
 /** What an unsubscribe link stands for: one address of one project, optionally one topic. */
 export interface UnsubscribeClaim {
@@ -19,7 +20,7 @@ export interface SigningKey {
 export const TOKEN_LIFETIME_SECONDS = 400 * 86_400;
 const VERSION = 'u1';
 
-const mac = (secret: string, data: string) => createHmac('sha256', secret).update(data).digest('base64url');
+const mac = (secret: string, data: string) => keyedHmac(secret, data).toString('base64url');
 
 /**
  * `u1.<key id>.<base64url JSON claim>.<base64url HMAC-SHA256 of the three first parts>`.
@@ -31,16 +32,23 @@ export function signUnsubscribeToken(claim: UnsubscribeClaim, key: SigningKey): 
   return `${signed}.${mac(key.secret, signed)}`;
 }
 
-/** The claim of a genuine, unexpired token; undefined for anything else (never throws). */
+/**
+ * The claim of a genuine, unexpired token; undefined for anything else (never throws). Several
+ * keys may share an id: the keys derived from JWT_SECRET and JWT_PREVIOUS_SECRETS are all `j`,
+ * and each is tried.
+ */
 export function verifyUnsubscribeToken(token: string, keys: readonly SigningKey[], nowSeconds = Math.floor(Date.now() / 1000)): UnsubscribeClaim | undefined {
   if (typeof token !== 'string' || token.length > 2_048) return undefined;
   const parts = token.split('.');
   if (parts.length !== 4 || parts[0] !== VERSION) return undefined;
-  const key = keys.find((k) => k.id === parts[1]);
-  if (!key) return undefined;
-  const expected = Buffer.from(mac(key.secret, parts.slice(0, 3).join('.')));
+  const signed = parts.slice(0, 3).join('.');
   const given = Buffer.from(parts[3]);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const genuine = keys.some((k) => {
+    if (k.id !== parts[1]) return false;
+    const expected = Buffer.from(mac(k.secret, signed));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  if (!genuine) return undefined;
   try {
     const c = JSON.parse(Buffer.from(parts[2], 'base64url').toString('utf8')) as Record<string, unknown>;
     if (typeof c.p !== 'string' || typeof c.c !== 'string' || typeof c.a !== 'string' || typeof c.e !== 'number') return undefined;

@@ -1,9 +1,9 @@
-import { createHmac } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { Channel } from '../../config/sections/connectors.config.js';
 import { Db } from '../../database/db.js';
+import { linkKeyRing } from '../link-keys.js';
 import { SuppressionsService } from '../suppressions/suppressions.service.js';
 import { PreferencesService } from '../preferences/preferences.service.js';
 import { LOCALE_BY_EMAIL, LOCALE_BY_PHONE, SUBSCRIBERS_BY_EMAIL, SUBSCRIBERS_BY_PHONE } from './sql/unsubscribe.sql.js';
@@ -28,12 +28,10 @@ export class UnsubscribeService {
     private readonly suppressions: SuppressionsService,
     private readonly preferences: PreferencesService,
   ) {
-    const u = config.unsubscribe;
-    const current: SigningKey = u.secret
-      ? { id: u.keyId, secret: u.secret }
-      : // No key of its own: one derived from JWT_SECRET, so links work out of the box.
-        { id: 'j', secret: createHmac('sha256', config.auth.jwtSecret ?? '').update('notifyd unsubscribe links').digest('hex') };
-    this.keys = [current, ...u.previousKeys];
+    // Throws without JWT_SECRET or UNSUBSCRIBE_SECRET: links are never signed with a guessable key.
+    const ring = linkKeyRing(config);
+    const current: SigningKey = { id: ring.current.id, secret: ring.current.unsubscribe };
+    this.keys = ring.accepted.map((k) => ({ id: k.id, secret: k.unsubscribe }));
     registerUnsubscribeSigner(config.server.publicUrl ? { publicUrl: config.server.publicUrl, key: current } : undefined);
   }
 

@@ -3,10 +3,12 @@ import { ApiSecurity } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { presentedKey } from '../../common/auth/api-keys.js';
 import { ApiError } from '../../common/errors/api-error.js';
+import { ProjectRateLimitGuard } from '../../common/auth/project-rate-limit.guard.js';
 import { ApiErrors } from '../../common/http/api-errors.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { ProjectsService } from '../../projects/projects.service.js';
-import { looksLikeJwt, SubscriberTokens } from './subscriber-tokens.js';
+import { SubscriberTokenVersions } from '../../subscribers/subscriber-token-versions.js';
+import { looksLikeJwt, SubscriberTokens, type TokenGeneration } from './subscriber-tokens.js';
 
 /** Whose inbox a request reads, and who is asking. */
 export interface InboxPrincipal {
@@ -14,9 +16,13 @@ export interface InboxPrincipal {
   subscriberId: string;
   /** `subscriber` with a subscriber token; `project` with the project key (a backend). */
   via: 'subscriber' | 'project';
+  /** A subscriber token's (or stream ticket's) generation, which a revocation ends (streams re-check it). */
+  generation?: TokenGeneration;
 }
 
-type InboxRequest = FastifyRequest & { inbox?: InboxPrincipal; params: Record<string, string> };
+const MINT_AGAIN = 'get a new one from POST /v1/auth/subscriber-token.';
+
+type InboxRequest = FastifyRequest & { inbox?: InboxPrincipal; project?: ProjectRef; params: Record<string, string> };
 
 /**
  * Inbox routes take a subscriber token (`Authorization: Bearer <jwt>`, its `sub` must be the
@@ -28,11 +34,14 @@ export class InboxAuthGuard implements CanActivate {
   constructor(
     private readonly tokens: SubscriberTokens,
     private readonly projects: ProjectsService,
+    private readonly versions: SubscriberTokenVersions,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<InboxRequest>();
     request.inbox = await this.authenticate(request.headers, request.params.subscriber_id);
+    // Subscriber tokens spend their project's rate_limit_per_min (ProjectRateLimitGuard, next).
+    request.project = request.inbox.project;
     return true;
   }
 
@@ -42,20 +51,34 @@ export class InboxAuthGuard implements CanActivate {
     if (!key) throw ApiError.unauthorized('Missing credentials: send a subscriber token (Authorization: Bearer <jwt>) or the project key.');
     if (looksLikeJwt(key)) {
       const claims = await this.tokens.verify(key);
-      if (!claims) throw ApiError.unauthorized('Invalid or expired subscriber token: get a new one from POST /v1/auth/subscriber-token.');
+      if (!claims) throw ApiError.unauthorized(`Invalid or expired subscriber token: ${MINT_AGAIN}`);
       if (claims.subscriberId !== subscriberId) throw ApiError.forbidden('Token subscriber mismatch: this token opens only its own subscriber’s inbox.');
-      const project = await this.projects.get(claims.projectId).catch(() => undefined);
-      if (!project) throw ApiError.unauthorized('Invalid subscriber token: its project no longer exists.');
-      return { project, subscriberId, via: 'subscriber' };
+      const project = await this.stillValid(claims.projectId, subscriberId, claims.generation);
+      return { project, subscriberId, via: 'subscriber', generation: claims.generation };
     }
     const project = await this.projects.authenticate(key);
     if (!project) throw ApiError.unauthorized('Invalid API key: it is unknown, revoked, or belongs to a deleted project.');
     return { project, subscriberId, via: 'project' };
   }
+
+  /**
+   * The project, when a token (or ticket) of this generation is still good: the project was not
+   * deleted and created again (epoch), the subscriber was not deleted or its tokens revoked
+   * (version). The version read is cached (SubscriberTokenVersions); the project read was here before.
+   */
+  async stillValid(projectId: string, subscriberId: string, generation: TokenGeneration): Promise<ProjectRef> {
+    const project = await this.projects.get(projectId).catch(() => undefined);
+    if (!project || project.tokenEpoch !== generation.epoch) throw ApiError.unauthorized(`Subscriber token no longer valid: its project was deleted; ${MINT_AGAIN}`);
+    const version = await this.versions.current(projectId, subscriberId);
+    if (version === undefined) throw ApiError.unauthorized(`Subscriber token no longer valid: its subscriber was deleted; ${MINT_AGAIN}`);
+    if (version !== generation.version) throw ApiError.unauthorized(`Subscriber token revoked (POST /v1/subscribers/{id}/tokens/revoke): ${MINT_AGAIN}`);
+    return project;
+  }
 }
 
-/** A route of a subscriber's inbox (subscriber token or project key). */
-export const InboxAuth = () => applyDecorators(UseGuards(InboxAuthGuard), ApiSecurity('bearer'), ApiSecurity('apiKey'), ApiErrors(401, 403));
+/** A route of a subscriber's inbox (subscriber token or project key), counted in the project's rate limit. */
+export const InboxAuth = () =>
+  applyDecorators(UseGuards(InboxAuthGuard, ProjectRateLimitGuard), ApiSecurity('bearer'), ApiSecurity('apiKey'), ApiErrors(401, 403, 429));
 
 export const CurrentInbox = createParamDecorator((_: unknown, ctx: ExecutionContext): InboxPrincipal => {
   const principal = ctx.switchToHttp().getRequest<InboxRequest>().inbox;

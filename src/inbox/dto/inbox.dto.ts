@@ -1,7 +1,25 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
+
+/**
+ * The inbox routes' path: the subscriber whose inbox it is. Checked like a subscriber id
+ * anywhere else, so a malformed one is a 422 naming it rather than an empty inbox (or, with a
+ * NUL, a failed statement).
+ */
+export class InboxPathDto {
+  /** @example "user_123" */
+  @IsString()
+  @Matches(SUBSCRIBER_ID_PATTERN, { message: 'must be 1–255 printable characters without leading or trailing spaces' })
+  subscriber_id: string;
+}
+
+export class InboxMessagePathDto extends InboxPathDto {
+  /** @example "9b2d6a0e-1f3c-4e5a-8b7c-6d5e4f3a2b1c" */
+  @IsUUID('all', { message: 'must be a message id (a UUID such as 9b2d6a0e-1f3c-4e5a-8b7c-6d5e4f3a2b1c, from the inbox list)' })
+  message_id: string;
+}
 
 export class ListInboxQueryDto {
   /**

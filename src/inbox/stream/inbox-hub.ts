@@ -40,7 +40,7 @@ export class InboxHub implements OnModuleInit, BeforeApplicationShutdown {
   onModuleInit(): void {
     this.signals.subscribe(INBOX_TOPIC, { received: (key) => this.onSignal(key), resync: () => this.refreshAll() });
     this.deliveryEvents.onFinalised((o) => this.delivered(o));
-    const heartbeat = setInterval(() => this.each((c) => c.write(SSE_HEARTBEAT)), this.config.inbox.heartbeatMs);
+    const heartbeat = setInterval(() => this.beat(), this.config.inbox.heartbeatMs);
     const fallback = setInterval(() => {
       if (!this.signals.listening) this.refreshAll();
     }, this.config.inbox.fallbackPollMs);
@@ -113,12 +113,16 @@ export class InboxHub implements OnModuleInit, BeforeApplicationShutdown {
     const parsed = parseStreamKey(key);
     if (!set?.size || !parsed) return;
     for (;;) {
-      const from = [...set].reduce((min, c) => (c.lastId < min ? c.lastId : min), [...set][0].lastId);
+      // A congested stream gets nothing now; its drain brings it back here, from its own last id.
+      const ready = [...set].filter((c) => !c.congested);
+      if (!ready.length) return;
+      const from = ready.reduce((min, c) => (c.lastId < min ? c.lastId : min), ready[0].lastId);
       const events = await this.repository.eventsAfter(parsed.projectId, parsed.subscriberId, from, PAGE);
-      for (const connection of set) {
+      for (const connection of ready) {
         for (const e of events) {
           const id = BigInt(e.id);
           if (id <= connection.lastId) continue;
+          if (connection.congested) break;
           connection.write(sseFrame(e.id, e.type, e.data));
           connection.lastId = id;
         }
@@ -129,7 +133,7 @@ export class InboxHub implements OnModuleInit, BeforeApplicationShutdown {
     const data = { unread_count: counts.unread, unseen_count: counts.unseen, total: counts.total };
     const text = JSON.stringify(data);
     for (const connection of set) {
-      if (connection.lastCounts === text) continue;
+      if (connection.lastCounts === text || connection.congested) continue;
       connection.write(sseFrame(connection.lastId.toString(), 'counts', data));
       connection.lastCounts = text;
     }
@@ -165,6 +169,18 @@ export class InboxHub implements OnModuleInit, BeforeApplicationShutdown {
       if (subscribers.size > FANOUT_PER_PROJECT) this.notify(`${projectId}/*`);
       else for (const subscriberId of subscribers) this.notify(streamKey(projectId, subscriberId));
     }
+  }
+
+  /** The heartbeat; a stream congested since the last one has a reader that stopped reading: closed. */
+  private beat(): void {
+    const now = Date.now();
+    this.each((c) => {
+      if (c.dropIfStalled(now, this.config.inbox.heartbeatMs)) {
+        this.logger.debug(`closed a stream of ${streamKey(c.projectId, c.subscriberId)}: its reader stopped reading (INBOX_STREAM_MAX_BUFFER_BYTES)`);
+      } else if (!c.congested) {
+        c.write(SSE_HEARTBEAT);
+      }
+    });
   }
 
   private each(fn: (c: StreamConnection) => void): void {

@@ -1,12 +1,18 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { spendProjectBudget } from '../../common/auth/project-rate-limit.guard.js';
 import { ApiError } from '../../common/errors/api-error.js';
-import { ProjectsService } from '../../projects/projects.service.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import { RateLimiter } from '../../projects/rate-limit/rate-limiter.service.js';
 import { InboxAuthGuard, type InboxPrincipal } from '../auth/inbox-auth.guard.js';
+import { StreamRevocations } from '../auth/stream-revocations.js';
 import { looksLikeJwt } from '../auth/subscriber-tokens.js';
 import { InboxRepository } from '../inbox.repository.js';
 import { InboxHub } from './inbox-hub.js';
-import { sseFrame, type StreamConnection } from './sse-frame.js';
+import { SseConnection } from './sse-connection.js';
+import { sseFrame, streamKey } from './sse-frame.js';
+import { StreamSlots } from './stream-slots.js';
 import { StreamTickets } from './stream-tickets.js';
 
 /** What EventSource should wait before reconnecting, sent once at the start of a stream. */
@@ -14,38 +20,42 @@ const RETRY_MS = 2_000;
 
 /**
  * Opens a subscriber's SSE stream: authenticates (single-use ticket in the URL, or a header),
- * positions it (Last-Event-ID header or last_event_id parameter: replay from there; none: from
- * now), takes over the socket, and hands it to the hub. A position the database no longer
- * holds (retention, a reset) gets a `resync` event: refetch the list and counts.
+ * spends a request of the project's rate limit, takes one of the stream slots (StreamSlots: per
+ * subscriber and per project, given back when the socket closes), positions it (Last-Event-ID
+ * header or last_event_id parameter: replay from there; none: from now), takes over the socket,
+ * and hands it to the hub. A position the database no longer holds (retention, a reset) gets a
+ * `resync` event: refetch the list and counts.
  */
 @Injectable()
 export class InboxStreamService {
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly tickets: StreamTickets,
     private readonly auth: InboxAuthGuard,
-    private readonly projects: ProjectsService,
+    private readonly revocations: StreamRevocations,
     private readonly repository: InboxRepository,
     private readonly hub: InboxHub,
+    private readonly limiter: RateLimiter,
+    private readonly slots: StreamSlots,
   ) {}
 
   async open(request: FastifyRequest, reply: FastifyReply, subscriberId: string, ticket: string | undefined, lastEventParam: string | undefined): Promise<void> {
     const principal = ticket ? await this.byTicket(ticket, subscriberId) : await this.auth.authenticate(request.headers, subscriberId);
+    spendProjectBudget(this.limiter, principal.project, reply);
     const requested = parsePosition(headerValue(request.headers['last-event-id']) ?? lastEventParam);
     const projectId = principal.project.id;
-    const head = await this.repository.head(projectId, subscriberId);
-    let lastId = requested ?? head;
-    let resync = false;
-    if (requested !== undefined && requested !== head) {
-      const [next] = requested < head ? await this.repository.eventsAfter(projectId, subscriberId, requested, 1) : [];
-      // Ahead of the head, or the next event was purged: the client cannot be caught up by replay.
-      if (!next || BigInt(next.id) !== requested + 1n) {
-        resync = true;
-        lastId = head;
-      }
+    const release = this.slots.take(projectId, subscriberId);
+    let position: { lastId: bigint; head: bigint; resync: boolean };
+    try {
+      position = await this.position(projectId, subscriberId, requested);
+    } catch (err) {
+      release();
+      throw err;
     }
 
     reply.hijack();
     const raw = reply.raw;
+    if (raw.destroyed || !raw.socket || raw.socket.destroyed) return release(); // gone while its position was read
     raw.writeHead(200, {
       ...(reply.getHeaders() as Record<string, string>),
       'content-type': 'text/event-stream; charset=utf-8',
@@ -54,19 +64,33 @@ export class InboxStreamService {
       connection: 'keep-alive',
     });
     raw.write(`retry: ${RETRY_MS}\n\n`);
-    if (resync) raw.write(sseFrame(head.toString(), 'resync', { reason: 'events since your last id are no longer available: reload the list and counts', last_event_id: head.toString() }));
-    const connection: StreamConnection = {
-      projectId,
-      subscriberId,
-      lastId,
-      write: (frame) => {
-        if (!raw.writableEnded) raw.write(frame);
-      },
-      end: () => raw.end(),
+    const { head } = position;
+    if (position.resync) raw.write(sseFrame(head.toString(), 'resync', { reason: 'events since your last id are no longer available: reload the list and counts', last_event_id: head.toString() }));
+    const connection = new SseConnection(projectId, subscriberId, position.lastId, raw, this.config.inbox.streamMaxBufferBytes);
+    // A stream opened with a subscriber token (or its ticket) ends when that token is revoked.
+    const unwatch = principal.generation ? this.revocations.watch(connection, principal.generation) : undefined;
+    const closed = () => {
+      unwatch?.();
+      release();
+      this.hub.close(connection);
     };
-    request.raw.on('close', () => this.hub.close(connection));
-    raw.on('error', () => this.hub.close(connection));
+    request.raw.on('close', closed);
+    raw.on('close', closed);
+    raw.on('error', closed);
+    connection.onDrain(() => void this.hub.refresh(streamKey(projectId, subscriberId)));
     await this.hub.open(connection);
+  }
+
+  /**
+   * Where the stream starts: the requested id when the events after it are all still there,
+   * else the head with a resync (ahead of the head, or the next event was purged).
+   */
+  private async position(projectId: string, subscriberId: string, requested: bigint | undefined): Promise<{ lastId: bigint; head: bigint; resync: boolean }> {
+    const head = await this.repository.head(projectId, subscriberId);
+    if (requested === undefined || requested === head) return { lastId: requested ?? head, head, resync: false };
+    const [next] = requested < head ? await this.repository.eventsAfter(projectId, subscriberId, requested, 1) : [];
+    if (!next || BigInt(next.id) !== requested + 1n) return { lastId: head, head, resync: true };
+    return { lastId: requested, head, resync: false };
   }
 
   private async byTicket(ticket: string, subscriberId: string): Promise<InboxPrincipal> {
@@ -76,9 +100,9 @@ export class InboxStreamService {
     const owner = await this.tickets.consume(ticket);
     if (!owner) throw ApiError.unauthorized('Unknown, used or expired stream ticket: tickets work once, for a minute; get a new one.');
     if (owner.subscriberId !== subscriberId) throw ApiError.forbidden('This ticket was issued for another subscriber’s stream.');
-    const project = await this.projects.get(owner.projectId).catch(() => undefined);
-    if (!project) throw ApiError.unauthorized('The ticket’s project no longer exists.');
-    return { project, subscriberId, via: 'subscriber' };
+    // Refused when the subscriber's tokens were revoked (or it or its project deleted) since the ticket was issued.
+    const project = await this.auth.stillValid(owner.projectId, subscriberId, owner.generation);
+    return { project, subscriberId, via: 'subscriber', generation: owner.generation };
   }
 }
 

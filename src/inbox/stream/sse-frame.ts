@@ -14,7 +14,11 @@ export interface StreamConnection {
   lastId: bigint;
   /** The counts last sent, to skip repeating them. */
   lastCounts?: string;
+  /** The reader is behind: write it nothing more until it drains (see SseConnection). */
+  readonly congested: boolean;
   write(frame: string): void;
+  /** Closes the stream when it has been congested for `graceMs` or more; true when it did. */
+  dropIfStalled(now: number, graceMs: number): boolean;
   end(): void;
 }
 

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
+import type { TokenGeneration } from '../auth/subscriber-tokens.js';
 import { InboxRepository } from '../inbox.repository.js';
 
 const hash = (ticket: string) => createHash('sha256').update(ticket).digest('hex');
@@ -19,15 +20,17 @@ export class StreamTickets {
     private readonly repository: InboxRepository,
   ) {}
 
-  async issue(projectId: string, subscriberId: string): Promise<{ ticket: string; expiresInSeconds: number }> {
+  /** `generation`: the token generation the ticket stands for; a revocation before its use ends it. */
+  async issue(projectId: string, subscriberId: string, generation: TokenGeneration): Promise<{ ticket: string; expiresInSeconds: number }> {
     const ticket = `tkt_${randomBytes(32).toString('base64url')}`;
-    await this.repository.insertTicket(hash(ticket), projectId, subscriberId, this.config.inbox.ticketTtlSecs);
+    await this.repository.insertTicket(hash(ticket), projectId, subscriberId, this.config.inbox.ticketTtlSecs, generation);
     return { ticket, expiresInSeconds: this.config.inbox.ticketTtlSecs };
   }
 
-  /** The ticket's project and subscriber, once; undefined when unknown, used or expired. */
-  consume(ticket: string): Promise<{ projectId: string; subscriberId: string } | undefined> {
-    if (!/^tkt_[A-Za-z0-9_-]{43}$/.test(ticket)) return Promise.resolve(undefined);
-    return this.repository.consumeTicket(hash(ticket));
+  /** The ticket's project, subscriber and generation, once; undefined when unknown, used or expired. */
+  async consume(ticket: string): Promise<{ projectId: string; subscriberId: string; generation: TokenGeneration } | undefined> {
+    if (!/^tkt_[A-Za-z0-9_-]{43}$/.test(ticket)) return undefined;
+    const row = await this.repository.consumeTicket(hash(ticket));
+    return row && { projectId: row.projectId, subscriberId: row.subscriberId, generation: { epoch: row.epoch, version: row.version } };
   }
 }

@@ -59,7 +59,8 @@ export class BatchResponseDto {
    */
   jobs_deduplicated: number;
   /**
-   * Jobs not queued because the address is suppressed, the subscriber opted out, or a recipient cap is reached.
+   * Jobs not queued because the address is suppressed, the subscriber opted out, a recipient
+   * cap is reached, or the subscriber's address cannot be delivered on the channel.
    * @example 0
    */
   jobs_skipped: number;
@@ -77,4 +78,22 @@ export class BatchResponseDto {
   channels: string[];
   /** @example null */
   topic: string | null;
+  /**
+   * Every subscriber × channel pair not queued, counted by rule: `suppressed`, `opted_out`,
+   * `capped`, `invalid_address` (jobs_skipped), `unknown_subscriber`, `no_address`
+   * (jobs_without_address).
+   * @example {"no_address": 2}
+   */
+  skipped_by_reason: Record<string, number>;
+  /** The first 100 pairs not queued, each with its reason (skipped_by_reason counts them all). */
+  skipped: BatchSkipDto[];
+}
+
+export class BatchSkipDto {
+  /** @example "user_7" */
+  subscriber_id: string;
+  /** @example "email" */
+  channel: string;
+  /** @example "subscriber has no email for email" */
+  reason: string;
 }

@@ -26,7 +26,9 @@ import {
   IsRfc3339,
   IsSingleLine,
   IsSmsSender,
+  validatedBy,
 } from '../../common/validation/validators.js';
+import { isReservedTag, JOB_ID_TAG, RESERVED_TAG_PREFIX } from '../../connectors/email/reserved-tags.js';
 import { normaliseChannel } from '../channels.js';
 import { IsWaitDuration } from '../wait/wait-duration.js';
 import { ChatOptionsDto, WhatsAppOptionsDto } from './channel-options.dto.js';
@@ -38,10 +40,21 @@ import { IsTopic } from '../../governance/topics/topic.js';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
 import { TEMPLATE_ID_HELP, TEMPLATE_ID_PATTERN } from '../../templates/template-id.js';
 
+/** A tag name of notifyd's own (`notifyd_job_id` names the job in provider webhooks): never the caller's. */
+const IsUnreservedTagName = validatedBy('isUnreservedTagName', (value) =>
+  typeof value === 'string' && isReservedTag(value)
+    ? `may not start with ${RESERVED_TAG_PREFIX}: notifyd reserves it for the tags it adds itself (${JOB_ID_TAG}); rename the tag`
+    : undefined,
+);
+
 export class TagDto {
-  /** @example "category" */
+  /**
+   * Letters, digits, _ or -; not starting with `notifyd_` (reserved).
+   * @example "category"
+   */
   @IsString()
   @Matches(/^[A-Za-z0-9_-]{1,256}$/, { message: 'must be 1–256 letters, digits, _ or -' })
+  @IsUnreservedTagName()
   name: string;
 
   /** @example "order" */

@@ -3,6 +3,7 @@
  * A row whose idempotency key is held by a live or sent job is skipped (partial unique index
  * jobs_idempotency_idx); concurrent inserts of one key wait on each other there, so exactly
  * one wins. Used by /v1/send (a few rows) and /v1/batch (thousands), one statement each.
+ * (Single sends use INSERT_COALESCED_JOBS below.)
  *   $1 project  $2 payload  $3 priority  $4 max_attempts  $5 template_id  $6 topic
  *   $7 channel[]  $8 subscriber_id[]  $9 recipient[]  $10 scheduled_at[]  $11 idempotency_key[]
  *   $12 run_at[] (null = scheduled_at; a fair-share slot otherwise, see PacingService.fairRunAts)
@@ -19,9 +20,6 @@ const INSERT_ROWS = `${INSERT_UNKEYED_ROWS}
   ON CONFLICT (project_id, idempotency_key)
      WHERE idempotency_key IS NOT NULL AND status NOT IN ('failed','cancelled')
      DO NOTHING`;
-
-/** /v1/send: the inserted rows, so the response can list job ids per channel. */
-export const INSERT_JOBS_RETURNING = `${INSERT_ROWS} RETURNING id, channel, idempotency_key AS "idempotencyKey"`;
 
 /** /v1/batch when a listener needs the new ids (EnqueueEvents: job.queued webhooks). */
 export const INSERT_JOBS_IDS = `${INSERT_ROWS} RETURNING id`;
@@ -58,3 +56,27 @@ export const FIND_BY_IDEMPOTENCY_KEYS = `
     FROM jobs
    WHERE project_id = $1 AND idempotency_key = ANY($2::text[])
      AND status NOT IN ('failed','cancelled')`;
+
+/**
+ * Several /v1/send requests' jobs in one statement and one commit (InsertBatcher: requests that
+ * arrive while an insert is in flight go together in the next). Every column is an array
+ * because the rows belong to different requests, projects and payloads ($2 is each payload's
+ * JSON text). A row whose idempotency key is held is skipped, as above; the caller matches
+ * what was inserted by id (its ids are made in Node, so each request finds its own rows).
+ *   $1 project[] $2 payload[] $3 priority[] $4 max_attempts[] $5 template_id[] $6 topic[]
+ *   $7 channel[] $8 subscriber_id[] $9 recipient[] $10 scheduled_at[] $11 idempotency_key[]
+ *   $12 run_at[] $13 id[]
+ */
+export const INSERT_COALESCED_JOBS = `
+  INSERT INTO jobs (id, project_id, payload, priority, max_attempts, template_id, topic,
+                    channel, subscriber_id, recipient, scheduled_at, run_at, idempotency_key)
+  SELECT r.id, r.project_id, r.payload::jsonb, r.priority, r.max_attempts, r.template_id, r.topic,
+         r.channel, r.subscriber_id, r.recipient, r.scheduled_at, COALESCE(r.run_at, r.scheduled_at), r.idem
+    FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[],
+                $9::text[], $10::timestamptz[], $11::text[], $12::timestamptz[], $13::uuid[])
+         AS r(project_id, payload, priority, max_attempts, template_id, topic, channel, subscriber_id,
+              recipient, scheduled_at, idem, run_at, id)
+  ON CONFLICT (project_id, idempotency_key)
+     WHERE idempotency_key IS NOT NULL AND status NOT IN ('failed','cancelled')
+     DO NOTHING
+  RETURNING id`;

@@ -1,8 +1,9 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { Db } from '../../database/db.js';
 import { SignalsService } from '../../database/signals/signals.service.js';
+import { PeriodicTasks } from '../../periodic/periodic-tasks.service.js';
 import { DeliveryEvents } from '../worker/delivery-events.js';
 import type { Outcomes } from '../worker/outcomes.js';
 import { JOB_END_TOPIC } from './job-waiter.service.js';
@@ -18,15 +19,15 @@ const PURGE_EVERY_MS = 60_000;
  * waits at all; retries and re-queues are not ends.
  */
 @Injectable()
-export class JobEndSignals implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+export class JobEndSignals implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('Wait');
-  private purgeTimer: NodeJS.Timeout | undefined;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly db: Db,
     private readonly signals: SignalsService,
     private readonly events: DeliveryEvents,
+    private readonly periodic: PeriodicTasks,
   ) {}
 
   onModuleInit(): void {
@@ -34,13 +35,8 @@ export class JobEndSignals implements OnModuleInit, OnApplicationBootstrap, OnAp
   }
 
   onApplicationBootstrap(): void {
-    // Registrations of waiters whose job never ended in time; any replica may clean them.
-    this.purgeTimer = setInterval(() => void this.db.exec(PURGE_EXPIRED_WAITERS).catch(() => undefined), PURGE_EVERY_MS);
-    this.purgeTimer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.purgeTimer);
+    // Registrations of waiters whose job never ended in time: one replica per tick cleans them.
+    this.periodic.every('job-waiters-purge', PURGE_EVERY_MS, () => this.db.exec(PURGE_EXPIRED_WAITERS));
   }
 
   async signalEnds(outcomes: Outcomes): Promise<void> {

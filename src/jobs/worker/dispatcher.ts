@@ -10,6 +10,7 @@ import { TrackingService } from '../../governance/tracking/tracking.service.js';
 import { type Lane, laneKey } from '../../pacing/lane.js';
 import { type LanePause, PacingService } from '../../pacing/pacing.service.js';
 import { ProjectProvidersService } from '../../project-providers/project-providers.service.js';
+import { ChatAccessService } from '../../chat-bindings/chat-access.service.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import type { ClaimedJob } from './claimed-job.js';
 import { DeliveryEvents } from './delivery-events.js';
@@ -63,6 +64,7 @@ export class Dispatcher {
     private readonly breaker: FailoverBreaker,
     private readonly templates: TemplateRenderer,
     private readonly projectProviders: ProjectProvidersService,
+    private readonly chatAccess: ChatAccessService,
   ) {}
 
   async dispatch(jobs: ClaimedJob[], control: DispatchControl): Promise<void> {
@@ -102,13 +104,15 @@ export class Dispatcher {
       marketing: j.payload.marketing === true,
       templateId: j.templateId,
     }));
-    const [screening, senders, rendered, own] = await Promise.all([
+    const [screening, senders, rendered, own, chatRefusals] = await Promise.all([
       this.governance.screen(screened),
       this.projects.senders(projectIds),
       // Templates and recipients' locales: one read each per batch, alongside the screening.
       this.templates.renderBatch(jobs),
       // Projects with their own provider account: one read per batch (built connectors are cached).
       this.projectProviders.connectorsFor(projectIds).catch((err: Error) => err),
+      // Chats the instance's bots may reach for each project (issue 18): one read per batch, if any.
+      this.chatAccess.refusals(jobs),
     ]);
     if (own instanceof Error) {
       // Without knowing which projects send through their own account, send nothing: back to the queue.
@@ -128,6 +132,16 @@ export class Dispatcher {
       const connector = projectConnector ?? this.registry.forChannel(job.channel);
       if (!connector) {
         outcomes.failed.push({ id: job.id, attempts: job.attempts, provider: null, error: this.registry.refusal(job.channel)! });
+        continue;
+      }
+      // Through the instance's bot to a chat not bound to the project: never sent (its own bot may).
+      const chat = projectConnector ? undefined : chatRefusals.get(job.id);
+      if (chat && 'fail' in chat) {
+        outcomes.failed.push({ id: job.id, attempts: job.attempts, provider: connector.provider, error: chat.fail });
+        continue;
+      }
+      if (chat) {
+        outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: chat.defer, runAt: new Date(Date.now() + DEFER_MS) });
         continue;
       }
       const verdict = screening.verdict(screened[i]);

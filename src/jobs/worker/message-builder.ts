@@ -1,5 +1,6 @@
+import { escapeHtml } from '../../common/html/escape-html.js';
 import type { OutboundMessage } from '../../connectors/connector.js';
-import type { RenderedContent } from '../../templates/template-engine.js';
+import type { RenderedContent } from '../../templates/render/render-protocol.js';
 import type { ClaimedJob } from './claimed-job.js';
 
 export interface Sender {
@@ -9,15 +10,18 @@ export interface Sender {
 
 /**
  * notifyd's inline `{{var}}` substitution: strings verbatim, numbers and booleans as text,
- * null as empty, objects as JSON; unknown placeholders are left as they are.
+ * null as empty, objects as JSON; unknown placeholders are left as they are. With `html` (an
+ * inline `body_html`) every value is HTML-escaped, as a stored template's `body_html` is, and
+ * `{{ var | raw }}` opts out for a trusted value; subject and text are not HTML and stay as given.
  */
-export function renderVars(text: string | undefined, vars: Record<string, unknown> | undefined): string | undefined {
+export function renderVars(text: string | undefined, vars: Record<string, unknown> | undefined, options: { html?: boolean } = {}): string | undefined {
   if (text === undefined || !vars) return text;
-  return text.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (whole, key: string) => {
+  return text.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*(\|\s*raw\s*)?\}\}/g, (whole, key: string, raw: string | undefined) => {
     if (!Object.prototype.hasOwnProperty.call(vars, key)) return whole;
     const value = vars[key];
     if (value === null || value === undefined) return '';
-    return typeof value === 'object' ? JSON.stringify(value) : String(value);
+    const shown = typeof value === 'object' ? JSON.stringify(value) : String(value);
+    return options.html && !raw ? escapeHtml(shown) : shown;
   });
 }
 
@@ -37,7 +41,7 @@ export function buildMessage(job: ClaimedJob, sender: Sender | undefined, conten
     // rendered only then (not for every job whose template supplied it).
     subject: content?.subject ?? renderVars(job.payload.subject, vars),
     body: content?.body ?? renderVars(job.payload.body, vars),
-    bodyHtml: content?.bodyHtml ?? renderVars(job.payload.body_html, vars),
+    bodyHtml: content?.bodyHtml ?? renderVars(job.payload.body_html, vars, { html: true }),
     from: job.channel === 'email' ? sender : undefined,
     marketing: job.payload.marketing === true,
     topic: job.topic,

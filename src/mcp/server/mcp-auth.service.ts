@@ -1,26 +1,33 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { operatorRole } from '../../common/auth/admin-auth.guard.js';
 import { presentedKey } from '../../common/auth/api-keys.js';
+import { rateLimited, spendProjectBudget } from '../../common/auth/project-rate-limit.guard.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { ProjectsService } from '../../projects/projects.service.js';
+import { operatorScope, RateLimiter } from '../../projects/rate-limit/rate-limiter.service.js';
 import type { McpCaller } from '../mcp-tool.js';
 
 /**
  * Who calls POST /mcp: the admin key, the read-only key or a project key, as
  * `Authorization: Bearer` (or X-Api-Key). A browser Origin must be in MCP_ALLOWED_ORIGINS, so a
  * page on another site cannot drive a local notifyd through DNS rebinding.
+ *
+ * Each request then spends its caller's budget: a project key its project's rate_limit_per_min
+ * (the same budget as its REST and inbox calls), an operator key MCP_OPERATOR_RATE_LIMIT_PER_MIN
+ * of its own. A refused key spends nothing: unauthenticated requests cost a hash and a 401.
  */
 @Injectable()
 export class McpAuthService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly projects: ProjectsService,
+    private readonly limiter: RateLimiter,
   ) {}
 
-  async authenticate(request: FastifyRequest): Promise<McpCaller> {
+  async authenticate(request: FastifyRequest, reply: FastifyReply): Promise<McpCaller> {
     const origin = request.headers.origin;
     if (origin !== undefined && !this.config.mcp.allowedOrigins.includes(origin)) {
       throw ApiError.forbidden(`Origin '${origin.slice(0, 100)}' may not call /mcp: add it to MCP_ALLOWED_ORIGINS, or call from a client that sends no Origin.`);
@@ -28,9 +35,25 @@ export class McpAuthService {
     const key = presentedKey(request.headers);
     if (!key) throw ApiError.unauthorized('Missing key: send the admin key, the read-only key or a project key as Authorization: Bearer <key>.');
     const role = operatorRole(this.config, key);
-    if (role) return { role, projectId: null, transport: 'http', ip: request.ip };
+    if (role) {
+      this.spendOperatorBudget(role, reply);
+      return { role, projectId: null, transport: 'http', ip: request.ip };
+    }
     const project = await this.projects.authenticate(key);
-    if (project) return { role: 'project', projectId: project.id, transport: 'http', ip: request.ip };
-    throw ApiError.unauthorized('Invalid key: use ADMIN_API_KEY, READONLY_API_KEY or a project key (sk_…).');
+    if (!project) throw ApiError.unauthorized('Invalid key: use ADMIN_API_KEY, READONLY_API_KEY or a project key (sk_…).');
+    spendProjectBudget(this.limiter, project, reply);
+    return { role: 'project', projectId: project.id, transport: 'http', ip: request.ip };
+  }
+
+  private spendOperatorBudget(role: 'admin' | 'readonly', reply: FastifyReply): void {
+    const limit = this.config.mcp.operatorRateLimitPerMin;
+    const decision = this.limiter.take(operatorScope(role), limit);
+    if (decision.allowed) return;
+    const key = role === 'admin' ? 'admin key' : 'read-only key';
+    throw rateLimited(
+      reply,
+      decision.retryAfterSecs,
+      `The ${key} allows ${limit} MCP requests per minute (MCP_OPERATOR_RATE_LIMIT_PER_MIN); retry in ${decision.retryAfterSecs} s, or raise the limit.`,
+    );
   }
 }

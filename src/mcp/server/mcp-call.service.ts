@@ -4,6 +4,7 @@ import { AuditService } from '../../audit/audit.service.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import { deniedReason, McpToolRegistry } from '../mcp-tool-registry.js';
 import { type McpCaller, type McpTool, type McpToolContext, McpToolError } from '../mcp-tool.js';
+import { nulCharacterMessage, nulCharacterPath } from '../../common/validation/nul-characters.js';
 import { describeIssues } from './zod-issues.js';
 
 /**
@@ -34,6 +35,12 @@ export class McpCallService {
       if (denied) {
         outcome = 'denied';
         return failure(denied);
+      }
+      // PostgreSQL stores no NUL character: refused here, named, rather than failing a statement later.
+      const nul = nulCharacterPath(args);
+      if (nul !== undefined) {
+        outcome = 'invalid';
+        return failure(`Invalid arguments for ${name}: ${nulCharacterMessage(nul)}`);
       }
       const parsed = tool.input.safeParse(args);
       if (!parsed.success) {

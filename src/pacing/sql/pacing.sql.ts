@@ -117,15 +117,3 @@ export const LANE_STATES = `
     FROM pacing_lanes
    ORDER BY lane_key`;
 
-/**
- * Fair share: move each (project, channel, priority) clock on by n × step seconds from
- * max(clock, now) and return the new clock; the caller spaces its jobs back from it.
- * $1 project $2 priority $3 channel[] $4 span secs[] (n × step). Primary key.
- */
-export const ADVANCE_FAIR_CLOCKS = `
-  INSERT INTO pacing_fair_clocks AS c (project_id, channel, priority, next_at)
-  SELECT $1, u.channel, $2, now() + make_interval(secs => u.span)
-    FROM unnest($3::text[], $4::float8[]) AS u(channel, span)
-  ON CONFLICT (project_id, channel, priority) DO UPDATE
-     SET next_at = GREATEST(c.next_at, now()) + (EXCLUDED.next_at - now())
-  RETURNING channel, next_at AS "nextAt"`;

@@ -17,6 +17,9 @@ export const GET_PROJECT_PROVIDER = `SELECT ${COLUMNS} FROM project_providers WH
 /** A project's providers, by channel. Primary key prefix. */
 export const LIST_PROJECT_PROVIDERS = `SELECT ${COLUMNS} FROM project_providers WHERE project_id = $1 ORDER BY channel`;
 
+/** Which of these channels a project has its own provider on (chat bindings at enqueue). Primary key. */
+export const OWN_CHANNELS = `SELECT channel FROM project_providers WHERE project_id = $1 AND channel = ANY($2::text[])`;
+
 /** The providers of the projects in a claimed batch (one read per batch). Primary key prefix. */
 export const PROJECT_PROVIDERS_FOR = preparedSql('notifyd_project_providers_for', `SELECT ${COLUMNS} FROM project_providers WHERE project_id = ANY($1::text[])`);
 

@@ -1,12 +1,13 @@
 import { Transform, Type } from 'class-transformer';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
+import { HasNoNul } from './no-nul.validator.js';
+import { IsKnownTimeZone } from './time-zone.validator.js';
 import {
   IsEmail,
   IsInt,
   IsObject,
   IsOptional,
   IsString,
-  IsTimeZone,
   Matches,
   Max,
   MaxLength,
@@ -55,6 +56,7 @@ export class UpsertSubscriberDto {
   @ValidateIf((_, v) => v !== null)
   @IsString()
   @MaxLength(200)
+  @HasNoNul()
   first_name?: string | null;
 
   /** @example "Doe" */
@@ -62,6 +64,7 @@ export class UpsertSubscriberDto {
   @ValidateIf((_, v) => v !== null)
   @IsString()
   @MaxLength(200)
+  @HasNoNul()
   last_name?: string | null;
 
   /**
@@ -81,7 +84,7 @@ export class UpsertSubscriberDto {
    */
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
-  @IsTimeZone({ message: 'must be an IANA time zone such as Europe/Paris or America/New_York' })
+  @IsKnownTimeZone({ message: 'must be an IANA time zone such as Europe/Paris or America/New_York' })
   timezone?: string | null;
 
   /**
@@ -91,6 +94,7 @@ export class UpsertSubscriberDto {
    */
   @IsOptional()
   @IsObject()
+  @HasNoNul()
   data?: Record<string, unknown>;
 }
 

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { decryptSecret, encryptSecret, generateSecret, isValidSecret, secretsKey } from '../webhook-secrets.js';
+import { decryptSecret, decryptWithAny, encryptSecret, generateSecret, isValidSecret, secretsKey, secretsKeys } from '../webhook-secrets.js';
 import { classifyResponse } from './webhook-outcome.js';
 import { WEBHOOK_MAX_ATTEMPTS, webhookRetryDelayMs } from './webhook-retry.js';
 import { signatureHeader, webhookHeaders } from './webhook-signature.js';
@@ -43,6 +43,16 @@ describe('secrets at rest', () => {
     expect(() => decryptSecret(secretsKey(undefined, 'another-secret-0123456789')!, 'e1', blob)).toThrow();
     expect(secretsKey(undefined, undefined)).toBeUndefined();
     expect(secretsKey(Buffer.alloc(32, 7), 'ignored')).toEqual(Buffer.alloc(32, 7));
+  });
+
+  it('secrets sealed before a JWT_SECRET rotation (or before WEBHOOK_SECRET_KEY was set) still open', () => {
+    const secret = generateSecret();
+    const blob = encryptSecret(secretsKey(undefined, 'old-jwt-secret-0123456789')!, 'e1', secret);
+    expect(decryptWithAny(secretsKeys(undefined, 'new-jwt-secret-0123456789', ['old-jwt-secret-0123456789']), 'e1', blob)).toBe(secret);
+    expect(decryptWithAny(secretsKeys(Buffer.alloc(32, 7), 'old-jwt-secret-0123456789', []), 'e1', blob)).toBe(secret);
+    expect(() => decryptWithAny(secretsKeys(undefined, 'new-jwt-secret-0123456789', []), 'e1', blob)).toThrow();
+    expect(() => decryptWithAny([], 'e1', blob)).toThrow(/set WEBHOOK_SECRET_KEY or JWT_SECRET/);
+    expect(secretsKeys(Buffer.alloc(32, 7), 'x'.repeat(16), [])[0]).toEqual(Buffer.alloc(32, 7));
   });
 });
 

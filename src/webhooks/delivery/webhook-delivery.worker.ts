@@ -5,7 +5,7 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import { SignalWokenLoop } from '../../database/signals/signal-woken-loop.js';
 import { PeriodicTasks } from '../../periodic/periodic-tasks.service.js';
 import { runPool } from '../../jobs/worker/pool.js';
-import { decryptSecret, secretsKey } from '../webhook-secrets.js';
+import { decryptWithAny, secretsKeys } from '../webhook-secrets.js';
 import { type ClaimedDelivery, type EndpointSecrets, webhookId } from '../webhook.types.js';
 import { type DeliveryUpdate, WebhooksRepository } from '../webhooks.repository.js';
 import { webhookRetryDelayMs } from './webhook-retry.js';
@@ -167,10 +167,10 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   private secretsOf(endpoint: EndpointSecrets, cache: Map<string, string[]>): string[] {
     let list = cache.get(endpoint.id);
     if (!list) {
-      const key = secretsKey(this.config.webhooks.secretKey, this.config.auth.jwtSecret);
-      if (!key) throw new Error('webhook secrets cannot be decrypted: set WEBHOOK_SECRET_KEY (or JWT_SECRET) as when the endpoint was created');
-      list = [decryptSecret(key, endpoint.id, endpoint.secretEnc)];
-      if (endpoint.previousSecretEnc) list.push(decryptSecret(key, endpoint.id, endpoint.previousSecretEnc));
+      const keys = secretsKeys(this.config.webhooks.secretKey, this.config.auth.jwtSecret, this.config.auth.jwtPreviousSecrets);
+      if (!keys.length) throw new Error('webhook secrets cannot be decrypted: set WEBHOOK_SECRET_KEY (or JWT_SECRET) as when the endpoint was created');
+      list = [decryptWithAny(keys, endpoint.id, endpoint.secretEnc)];
+      if (endpoint.previousSecretEnc) list.push(decryptWithAny(keys, endpoint.id, endpoint.previousSecretEnc));
       cache.set(endpoint.id, list);
     }
     return list;

@@ -54,7 +54,6 @@ export function twilioStatusEvent(jobParam: string | undefined, form: Record<str
     occurredAt: null,
     error: failed ? `twilio ${code ?? status}` : null,
     suppress: failed && code === TWILIO_STOP ? { channel: whatsapp ? 'whatsapp' : 'sms', scope: 'all', reason: 'stop', addresses: [] } : null,
-    strictMessageId: true,
     payload: { MessageSid: sid, MessageStatus: status, ErrorCode: code ?? undefined, ...(form.OptOutType ? { OptOutType: form.OptOutType } : {}) },
   };
 }

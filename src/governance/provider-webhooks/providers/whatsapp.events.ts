@@ -50,7 +50,6 @@ function statusEvent(s: Record<string, unknown>): ProviderEvent {
     error: kind === 'bounced' ? `whatsapp ${code ?? 'failed'}${str(first?.title) ? `: ${first?.title as string}` : ''}` : null,
     // 131050 is an opt-out of marketing only: utility and authentication templates still go.
     suppress: optOut ? { channel: 'whatsapp', scope: 'marketing', reason: 'stop', addresses: [] } : null,
-    strictMessageId: false,
     payload: { id, status, timestamp: s.timestamp ?? null, errors: errors.map((e) => ({ code: e.code ?? null, title: e.title ?? null })) },
   };
 }

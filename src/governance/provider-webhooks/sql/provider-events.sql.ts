@@ -6,11 +6,11 @@
  */
 
 /**
- * The jobs an event may be about: by our job id when the message carried it (primary key,
- * rank 1), else by the provider's message id (jobs_provider_message_idx, rank 2). Up to two
- * rank-2 rows are read so that a message id shared by several jobs (one provider call for a
- * batch) is recognised as ambiguous rather than applied to an arbitrary one of them.
- * $1 job id (uuid or null), $2 message id.
+ * The jobs an event may be about: the one its job id hint names (primary key, rank 1; the
+ * caller keeps it only if it holds the message id), and those holding the provider's message
+ * id (jobs_provider_message_idx, rank 2). Up to two rank-2 rows are read so that a message id
+ * shared by several jobs (one provider call for a batch) is recognised as ambiguous rather
+ * than applied to an arbitrary one of them. $1 job id (uuid or null), $2 message id.
  */
 export const FIND_JOB = `
   (SELECT id, project_id AS "projectId", channel, recipient, status, provider_message_id AS "providerMessageId", 1 AS rank

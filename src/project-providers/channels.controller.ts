@@ -1,0 +1,26 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
+import type { Channel } from '../config/sections/connectors.config.js';
+import type { ProjectRef } from '../projects/project.types.js';
+import { ChannelReportService, type ChannelStatus } from './channel-report.service.js';
+import type { ChannelReportDto, ChannelStatusDto, ChannelsResponseDto } from './dto/channel-report.dto.js';
+
+@ApiTags('Channels')
+@ProjectAuth()
+@Controller('v1/channels')
+export class ChannelsController {
+  constructor(private readonly report: ChannelReportService) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'listChannels', summary: 'Which channels the project lists and this instance delivers, with their providers' })
+  async listChannels(@CurrentProject() project: ProjectRef): Promise<ChannelsResponseDto> {
+    const report = await this.report.forProject(project);
+    const channels = Object.fromEntries(Object.entries(report).map(([channel, status]) => [channel, present(status)]));
+    return { channels: channels as Record<Channel, ChannelStatusDto> satisfies ChannelReportDto };
+  }
+}
+
+function present(s: ChannelStatus): ChannelStatusDto {
+  return { allowed: s.allowed, configured: s.configured, provider: s.provider, own_account: s.ownAccount, fallback_provider: s.fallbackProvider, reason: s.reason };
+}
