@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { QueryRunner } from 'typeorm';
 import { Db } from '../database/db.js';
 import { AUTOVACUUM_BLOCKERS, type AutovacuumBlockerColumn } from './autovacuum-blockers.js';
 import type { Band, DatabaseHealth, RetriesWaitingRow, RetryingRow, WaitingRow } from './digest.types.js';
@@ -64,12 +65,16 @@ export class DigestRepository {
   constructor(private readonly db: Db) {}
 
   /**
-   * The live queue in one transaction: pending and retry jobs grouped three ways (LIVE_QUEUE),
-   * then the processing ones. Folded here into totals, per-channel waiting, retry causes and
-   * the retry backlog.
+   * The instance now, on one connection (a digest read takes few of the pool's: right after a
+   * burst each fresh one costs its catalog lookups): the projects and the database's statistics,
+   * then the live queue — pending and retry jobs grouped three ways (LIVE_QUEUE), the processing
+   * ones, the sampled retry causes — folded into totals, per-channel waiting, what is retrying
+   * and the retry backlog.
    */
-  async queue(leaseSeconds: number, now = Date.now()): Promise<QueueReading> {
-    const { live, processing, reasons } = await this.db.transaction(async (runner) => {
+  async now(leaseSeconds: number, now = Date.now()): Promise<{ queue: QueueReading; projects: ProjectReading[]; database: DatabaseHealth }> {
+    const { live, processing, reasons, projects, database } = await this.db.transaction(async (runner) => {
+      const projects = await this.db.rows<ProjectReading>(sql.PROJECTS, [], runner);
+      const database = await this.databaseHealth(runner);
       await this.db.exec(sql.LIVE_QUEUE_PLAN, [], runner);
       const rows = await this.db.rows<LiveRow>(sql.LIVE_QUEUE, [], runner);
       return {
@@ -78,8 +83,19 @@ export class DigestRepository {
         reasons: rows.some((r) => r.retry > 0)
           ? await this.db.rows<{ channel: string; provider: string; reason: string; count: number }>(sql.RETRY_REASONS, [RETRY_REASON_SAMPLE], runner)
           : [],
+        projects,
+        database,
       };
     });
+    return { queue: this.foldLive(live, processing, reasons, now), projects, database };
+  }
+
+  private foldLive(
+    live: LiveRow[],
+    processing: { processing: number; stuck_processing: number } | undefined,
+    reasons: { channel: string; provider: string; reason: string; count: number }[],
+    now: number,
+  ): QueueReading {
     const lateness = (at: Date | null) => (at ? Math.max(0, Math.round((now - new Date(at).getTime()) / 1000)) : null);
     const oldest = (a: Date | null, b: Date | null) => (!a ? b : !b ? a : new Date(a) < new Date(b) ? a : b);
     const totals = { pending: 0, retry: 0, due: 0, late: 0 };
@@ -173,13 +189,9 @@ export class DigestRepository {
     return foldWindow(rows);
   }
 
-  projects(): Promise<ProjectReading[]> {
-    return this.db.rows<ProjectReading>(sql.PROJECTS);
-  }
-
-  async databaseHealth(): Promise<DatabaseHealth> {
+  private async databaseHealth(runner: QueryRunner): Promise<DatabaseHealth> {
     type Row = { live: number; dead: number; last_vacuum: Date | null; notify_lock_waiters: number } & Record<AutovacuumBlockerColumn, boolean>;
-    const row = await this.db.one<Row>(sql.DATABASE_HEALTH);
+    const row = await this.db.one<Row>(sql.DATABASE_HEALTH, [], runner);
     const live = row?.live ?? 0;
     const dead = row?.dead ?? 0;
     return {

@@ -55,12 +55,10 @@ export class DigestService {
     const windowSeconds = DIGEST_WINDOWS[window];
     const since = new Date(now.getTime() - windowSeconds * 1000);
     const leaseSeconds = Math.round(this.config.worker.leaseMs / 1000);
-    const [queue, stats, projects, database, lanes, disabled, breakers, workers] = await Promise.all([
-      this.repository.queue(leaseSeconds, now.getTime()),
+    const [{ queue, projects, database }, stats, lanes, disabled, breakers, workers] = await Promise.all([
+      this.repository.now(leaseSeconds, now.getTime()),
       // Jobs finished since the rollup's last tick are rolled once, here, instead of by every read.
       this.rollup.catchUp(now).then(() => this.repository.window(since)),
-      this.repository.projects(),
-      this.repository.databaseHealth(),
       this.lanes.lanes(),
       this.webhooks.disabledEndpoints(),
       Promise.resolve(this.failover?.breakerStates() ?? []),
