@@ -24,6 +24,8 @@ import { JobIdsTimeOrdered1764460800069 } from './0069-job-ids-time-ordered.js';
 import { TokenGenerations1764460800070 } from './0070-token-generations.js';
 import { RateLimitCounts1764460800072 } from './0072-rate-limit-counts.js';
 import { ChatBindings1764460800076 } from './0076-chat-bindings.js';
+import { WorkerHeartbeats1764460800079 } from './0079-worker-heartbeats.js';
+import { DigestRollupOpenHour1764460800080 } from './0080-digest-rollup-open-hour.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -74,4 +76,8 @@ export const MIGRATIONS = [
   RateLimitCounts1764460800072,
   // Issue 18: chats and channels the instance-wide bots may reach for a project.
   ChatBindings1764460800076,
+  // Issue 20: worker heartbeats (the digest and /v1/health notice a missing worker).
+  WorkerHeartbeats1764460800079,
+  // Issue 20: the digest's rollup reaches into the open hour (5-minute periods).
+  DigestRollupOpenHour1764460800080,
 ];

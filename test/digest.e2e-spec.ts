@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { DigestRollup } from '../src/digest/rollup/rollup.service.js';
 import { DATABASE_HEALTH } from '../src/digest/sql/digest.sql.js';
+import { periodOf } from '../src/digest/sql/window.sql.js';
 import { PeriodicTasks } from '../src/periodic/periodic-tasks.service.js';
 import { windowBeforeRollup } from './helpers/digest-window-before-rollup.js';
 import { RecordingConnector, RecordingConnectorModule, permanent, transient } from './helpers/recording-connector.js';
@@ -49,9 +51,10 @@ describe('GET /v1/admin/digest', () => {
         r.delivered ?? false, r.bounced ?? false, r.n,
       ],
     );
-    // Back-dated rows land in hours the rollup may have rolled already: mark those hours, as
-    // the trigger does for an update (the digest then reads them from jobs until re-rolled).
-    await t.db.sql(`INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT date_trunc('hour', finished_at, 'UTC') FROM jobs WHERE finished_at IS NOT NULL ON CONFLICT DO NOTHING`);
+    // Back-dated rows land in periods the rollup may have rolled already: mark their 5-minute
+    // periods, as the trigger does for an update (the digest then reads them from jobs until
+    // re-rolled; a mark in a whole hour stands for the hour).
+    await t.db.sql(`INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT ${periodOf('finished_at')} FROM jobs WHERE finished_at IS NOT NULL ON CONFLICT DO NOTHING`);
     return result.map((x) => x.id as string);
   }
 
@@ -120,16 +123,27 @@ describe('GET /v1/admin/digest', () => {
     const codes = r.findings.map((f: { severity: string; code: string }) => `${f.severity}:${f.code}`);
     // CI's PostgreSQL 15 runs with autovacuum off, the embedded PostgreSQL 18 with it on.
     const autovacuumOff = (await serverBlockers()).length ? ['warning:autovacuum_off'] : [];
+    // Within a severity, by harm: 40 emails swallowed by the log provider, then 5 failed, then
+    // 5 jobs late by minutes (no worker runs in this api-only app: it says so).
     expect(codes).toEqual([
       'critical:email_provider_log',
-      'critical:queue_oldest_waiting',
       'critical:failure_rate', // 5 failed of 45
+      'critical:worker_missing',
+      'critical:queue_oldest_waiting',
       'warning:bounce_rate_high',
       ...autovacuumOff,
       'warning:sender_missing',
       'warning:public_url_missing',
+      'info:provider_failing', // 4 SMS retrying for a minute: little harm yet
     ]);
-    expect(r.summary).toEqual({ critical: 3, warning: 3 + autovacuumOff.length, info: 0 });
+    expect(r.summary).toEqual({ critical: 4, warning: 3 + autovacuumOff.length, info: 1 });
+    expect(r.retrying).toEqual([
+      {
+        channel: 'sms', provider: 'log', count: 4, projects: 1, project_ids: [project.id], oldest_late_seconds: expect.any(Number), next_retry_at: expect.any(String),
+        sample_job_id: expect.any(String), causes: [{ reason: 'no error recorded', count: 4 }],
+      },
+    ]);
+    expect(r.queue).toMatchObject({ due: 5, late: 5 }); // the crafted retries are due again already
     const failure = r.findings.find((f: { code: string }) => f.code === 'failure_rate');
     expect(failure.message).toContain('provider #: mailbox unavailable');
     expect(failure.evidence).toMatchObject({ sent: 40, failed: 5 });
@@ -312,13 +326,13 @@ describe('digest rollup', () => {
     }
     expect((await postmark({ RecordType: 'SpamComplaint', Type: 'SpamComplaint', TypeCode: 512, MessageID: emails[0].messageId, Email: emails[0].to, BouncedAt: at, Metadata: { notifyd_job_id: emails[0].id } })).status).toBe(200);
 
-    // Three hours back: these hours were rolled (empty) at boot. A back-dated write is not an
-    // update the trigger sees as late, so mark the hours as the trigger would.
+    // Three hours back: these hours were rolled (empty) at boot. The trigger marks the periods
+    // the jobs leave; nothing in notifyd moves a job into the past, so mark the ones they land in.
     await t.db.sql(`
       UPDATE jobs SET created_at = created_at - interval '3 hours', scheduled_at = scheduled_at - interval '3 hours', run_at = run_at - interval '3 hours',
                       sent_at = sent_at - interval '3 hours', finished_at = finished_at - interval '3 hours', delivered_at = delivered_at - interval '3 hours',
                       bounced_at = bounced_at - interval '3 hours', complained_at = complained_at - interval '3 hours'`);
-    await t.db.sql(`INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT date_trunc('hour', finished_at, 'UTC') FROM jobs WHERE finished_at IS NOT NULL ON CONFLICT DO NOTHING`);
+    await t.db.sql(`INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT ${periodOf('finished_at')} FROM jobs WHERE finished_at IS NOT NULL ON CONFLICT DO NOTHING`);
     // Read from jobs while dirty, from the rollup once re-rolled: the same answer both times.
     const whileDirty = await expectSameAsBefore('7d');
     const run = await rollup.run();
@@ -366,33 +380,103 @@ describe('digest rollup', () => {
     expect(await t.db.sql(`SELECT hour FROM job_rollup_dirty`)).toEqual([]);
     r = await expectSameAsBefore('24h');
     expect(r.outcomes.find((o: { channel: string }) => o.channel === 'sms')).toMatchObject({ sent: 6, failed: 0 });
-    // The rolled hours hold the retried job no more; it now finishes in the current hour.
-    const rolledSms = (await rolled()).find((x) => x.channel === 'sms');
+    // The rolled hours (three hours ago) hold the retried job no more; it finished in this hour,
+    // whose 5-minute periods hold it.
+    const [rolledSms] = await t.db.sql(
+      `SELECT sum(sent)::int AS sent, sum(failed)::int AS failed FROM job_outcome_hourly WHERE project_id IS NOT NULL AND channel = 'sms' AND hour < now() - interval '2 hours'`,
+    );
     expect(rolledSms).toMatchObject({ sent: 5, failed: 0 });
     await expectSameAsBefore('7d');
   });
 
   it('a run is idempotent: rolling again changes no row', async () => {
+    await sleep(400);
+    await rollup.run(); // what finished since the last read, first
     const before = await t.db.sql(`SELECT * FROM job_outcome_hourly ORDER BY hour, channel, project_id, provider, reason, bucket`);
     await t.db.sql(`INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT hour FROM job_outcome_hourly ON CONFLICT DO NOTHING`);
     await rollup.run();
     expect(await t.db.sql(`SELECT * FROM job_outcome_hourly ORDER BY hour, channel, project_id, provider, reason, bucket`)).toEqual(before);
   });
 
-  it('a run with no closed hour to roll and no dirty mark writes nothing: not even the rollup lock', async () => {
-    // One `now` for both runs, so that no hour closes between them.
-    const now = new Date();
-    await rollup.run(now);
+  it('the open hour is rolled in 5-minute periods as its jobs settle: the read after a burst rolls them, slices merge into one row per period and group', async () => {
+    const openRows = () =>
+      t.db.sql(`SELECT o.* FROM job_outcome_hourly o, job_rollup_state s WHERE o.hour >= s.hours_through ORDER BY o.hour, o.channel, o.project_id, o.provider, o.reason, o.bucket`);
+    for (let round = 0; round < 3; round++) {
+      sms.reset();
+      for (let i = 0; i < 3; i++) await send('sms', `+336111122${round}${i}`);
+      await t.worker.drainOnce();
+      // Past the settle margin (OPEN_SETTLE) and the catch-up's minimum lag (CATCH_UP_MIN_MS).
+      await sleep(1_300);
+      const [{ rolled_through: before }] = await t.db.sql(`SELECT rolled_through FROM job_rollup_state`);
+      await expectSameAsBefore('1h');
+      // The read rolled what had settled (the periodic task is stopped in this block).
+      const [{ rolled_through: after }] = await t.db.sql(`SELECT rolled_through FROM job_rollup_state`);
+      expect(new Date(after).getTime()).toBeGreaterThan(new Date(before).getTime());
+    }
+    const rows = await openRows();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(new Date(row.hour).getTime() % 300_000).toBe(0);
+    const groups = rows.map((r) => JSON.stringify([r.hour, r.project_id, r.channel, r.provider, r.reason, r.bucket]));
+    expect(new Set(groups).size).toBe(groups.length);
+    const sent = rows.filter((r) => r.project_id !== null && r.channel === 'sms').reduce((n, r) => n + r.sent, 0);
+    expect(sent).toBeGreaterThanOrEqual(9);
+  });
+
+  it('a transaction still open holds the open periods back: a job it finishes, stamped at its start, is not lost', async () => {
+    const id = await send('sms', '+33611112999');
+    const client = new pg.Client({ connectionString: t.db.url });
+    await client.connect();
+    try {
+      await client.query('BEGIN');
+      const [{ started }] = (await client.query(`SELECT now() AS started`)).rows;
+      await sleep(600);
+      // Reads roll what has settled: never past the open transaction's start.
+      await expectSameAsBefore('1h');
+      const [{ rolled_through }] = await t.db.sql(`SELECT rolled_through FROM job_rollup_state`);
+      expect(new Date(rolled_through).getTime()).toBeLessThanOrEqual(new Date(started).getTime());
+      // It finishes the job now, stamped with its own start (as finalise does), and commits.
+      await client.query(`UPDATE jobs SET status = 'sent', sent_at = now(), finished_at = now(), provider = 'recording' WHERE id = $1`, [id]);
+      await client.query('COMMIT');
+    } finally {
+      await client.end();
+    }
+    await sleep(400);
+    const r = await expectSameAsBefore('1h');
+    expect(r.last_finished_at).not.toBeNull();
+  });
+
+  it('the read never waits for the rollup: while another roller holds its lock, the digest reads the open periods from jobs', async () => {
+    await send('sms', '+33611113000');
+    await t.worker.drainOnce();
+    await sleep(400);
+    const client = new pg.Client({ connectionString: t.db.url });
+    await client.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`SELECT 1 FROM job_rollup_state FOR UPDATE`);
+      const [{ rolled_through: before }] = await t.db.sql(`SELECT rolled_through FROM job_rollup_state`);
+      const started = Date.now();
+      await expectSameAsBefore('1h');
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect((await t.db.sql(`SELECT rolled_through FROM job_rollup_state`))[0].rolled_through).toEqual(before);
+    } finally {
+      await client.query('ROLLBACK').catch(() => undefined);
+      await client.end();
+    }
+  });
+
+  it('a run with nothing dirty rewrites no row; a dirty mark of a rolled hour is taken and re-rolled by the next run', async () => {
+    await sleep(400);
+    await rollup.run();
     expect(await t.db.sql(`SELECT hour FROM job_rollup_dirty`)).toEqual([]);
-    // A row lock (FOR UPDATE) or an update of the state row changes its xmax or its ctid.
-    const state = () => t.db.sql(`SELECT xmax::text AS xmax, ctid::text AS ctid, rolled_through FROM job_rollup_state`);
-    const before = await state();
-    expect(await rollup.run(now)).toEqual({ rolledThrough: null, rerolled: [] });
-    expect(await state()).toEqual(before);
-    // A dirty mark of a rolled hour is still taken and re-rolled by the next run.
-    await t.db.sql(`INSERT INTO job_rollup_dirty (hour) SELECT max(hour) FROM job_outcome_hourly`);
-    expect((await rollup.run(now)).rerolled).toHaveLength(1);
+    const rows = () => t.db.sql(`SELECT * FROM job_outcome_hourly ORDER BY hour, channel, project_id, provider, reason, bucket`);
+    const before = await rows();
+    expect(await rollup.run()).toMatchObject({ hoursThrough: null, rerolled: [] });
+    expect(await rows()).toEqual(before);
+    await t.db.sql(`INSERT INTO job_rollup_dirty (hour) SELECT min(hour) FROM job_outcome_hourly`);
+    expect((await rollup.run()).rerolled).toHaveLength(1);
     expect(await t.db.sql(`SELECT hour FROM job_rollup_dirty`)).toEqual([]);
+    expect(await rows()).toEqual(before);
   });
 
   it('rolled hours outlive the retention purge: the 7d digest still counts purged jobs', async () => {

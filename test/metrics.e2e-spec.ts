@@ -55,9 +55,13 @@ describe('GET /v1/metrics/prometheus', () => {
 
   it('queue gauges come from the last computation by one replica, not from each scrape', async () => {
     await t.db.sql(`DELETE FROM jobs`);
+    // Asked for two minutes ago. The bulk ones wait behind a fair-share slot five minutes ahead
+    // (run_at): they are two minutes late all the same, and the gauge says so.
     await t.db.sql(
-      `INSERT INTO jobs (project_id, channel, recipient, status, priority, run_at)
-       SELECT $1, 'sms', '+3360000' || g, 'pending', CASE WHEN g = 1 THEN 10 ELSE 90 END, now() - interval '2 minutes' FROM generate_series(1, 3) g`,
+      `INSERT INTO jobs (project_id, channel, recipient, status, priority, scheduled_at, run_at)
+       SELECT $1, 'sms', '+3360000' || g, 'pending', CASE WHEN g = 1 THEN 10 ELSE 90 END, now() - interval '2 minutes',
+              CASE WHEN g = 1 THEN now() - interval '2 minutes' ELSE now() + interval '5 minutes' END
+         FROM generate_series(1, 3) g`,
       [project.id],
     );
     await t.notifyd.app.get(QueueGaugesTask).compute();
@@ -67,6 +71,8 @@ describe('GET /v1/metrics/prometheus', () => {
     expect(sample(first, 'notifyd_oldest_pending_age_seconds{band="urgent"}')).toBeGreaterThanOrEqual(119);
     expect(sample(first, 'notifyd_oldest_pending_age_seconds{band="bulk"}')).toBeGreaterThanOrEqual(119);
     expect(sample(first, 'notifyd_oldest_pending_age_seconds{band="normal"}')).toBe(0);
+    // An api replica alone: no worker beats.
+    expect(sample(first, 'notifyd_workers_alive')).toBe(0);
 
     // More work arrives: a scrape alone does not recount (METRICS_GAUGE_INTERVAL_SECS=3600 here).
     await send('+33600000009');

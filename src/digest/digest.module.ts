@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { WorkerHeartbeatModule } from '../jobs/heartbeat/worker-heartbeat.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { BreakerFailoverState } from './breaker-failover-state.js';
 import { DigestRepository } from './digest.repository.js';
@@ -14,7 +15,7 @@ import { DigestRollup } from './rollup/rollup.service.js';
  * and Markdown. DigestService is exported for the MCP tool, the CLI and scheduled notifications.
  */
 @Module({
-  imports: [WebhooksModule],
+  imports: [WebhooksModule, WorkerHeartbeatModule],
   providers: [DigestRepository, DigestService, DigestSender, DigestNotifier, RollupRepository, DigestRollup, { provide: FAILOVER_STATE, useClass: BreakerFailoverState }],
   exports: [DigestService, DigestNotifier, DigestRollup],
 })

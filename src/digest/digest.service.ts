@@ -3,6 +3,8 @@ import { VERSION } from '../common/version.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { CHANNELS } from '../config/sections/connectors.config.js';
+import { ALIVE_WITHIN_SECONDS } from '../jobs/heartbeat/worker-heartbeat.service.js';
+import { WorkerHeartbeats } from '../jobs/heartbeat/worker-heartbeats.js';
 import { LaneStateService } from '../pacing/lane-state.service.js';
 import { WebhookDigestSource } from '../webhooks/webhook-digest.source.js';
 import { parseDigestWindow } from './digest-window.js';
@@ -13,6 +15,7 @@ import { allQuiet } from './findings/all-quiet.js';
 import { countBySeverity, rankFindings } from './findings/rank.js';
 import { FINDING_RULES } from './findings/rules.js';
 import { renderMarkdown } from './render/markdown.js';
+import { DigestRollup } from './rollup/rollup.service.js';
 
 /** notifyd's placeholder sender: EMAIL_FROM left unset. */
 const PLACEHOLDER_SENDER = 'notifications@example.com';
@@ -28,6 +31,8 @@ export class DigestService {
     private readonly repository: DigestRepository,
     private readonly lanes: LaneStateService,
     private readonly webhooks: WebhookDigestSource,
+    private readonly heartbeats: WorkerHeartbeats,
+    private readonly rollup: DigestRollup,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(FAILOVER_STATE) private readonly failover?: FailoverStateSource,
   ) {}
@@ -50,14 +55,14 @@ export class DigestService {
     const windowSeconds = DIGEST_WINDOWS[window];
     const since = new Date(now.getTime() - windowSeconds * 1000);
     const leaseSeconds = Math.round(this.config.worker.leaseMs / 1000);
-    const [queue, stats, projects, database, lanes, disabled, breakers] = await Promise.all([
-      this.repository.queue(leaseSeconds),
-      this.repository.window(since),
-      this.repository.projects(),
-      this.repository.databaseHealth(),
+    const [{ queue, projects, database }, stats, lanes, disabled, breakers, workers] = await Promise.all([
+      this.repository.now(leaseSeconds, now.getTime()),
+      // Jobs finished since the rollup's last tick are rolled once, here, instead of by every read.
+      this.rollup.catchUp(now).then(() => this.repository.window(since)),
       this.lanes.lanes(),
       this.webhooks.disabledEndpoints(),
       Promise.resolve(this.failover?.breakerStates() ?? []),
+      this.heartbeats.processes(),
     ]);
     const laneViews: LaneRowView[] = lanes.map((l) => ({
       lane: l.laneKey,
@@ -93,7 +98,26 @@ export class DigestService {
         processing: queue.processing,
         retry: queue.retry,
         stuck_processing: queue.stuckProcessing,
+        due: queue.due,
+        late: queue.late,
         oldest_waiting_seconds: queue.oldestWaitingSeconds,
+      },
+      waiting: queue.waiting,
+      retrying: queue.retrying,
+      workers: {
+        alive: workers.alive,
+        last_beat_at: workers.lastBeatAt?.toISOString() ?? null,
+        alive_within_seconds: ALIVE_WITHIN_SECONDS,
+        processes: workers.processes.map((w) => ({
+          role: w.role,
+          host: w.host,
+          pid: w.pid,
+          version: w.version,
+          started_at: w.startedAt.toISOString(),
+          last_beat_at: w.lastBeat.toISOString(),
+          stopped_at: w.stoppedAt?.toISOString() ?? null,
+          alive: w.alive,
+        })),
       },
       outcomes: stats.outcomes,
       failures: stats.failures,

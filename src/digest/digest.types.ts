@@ -15,6 +15,24 @@ export type DigestFormat = (typeof DIGEST_FORMATS)[number];
 export const SEVERITIES = ['critical', 'warning', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
+/**
+ * What a problem does to people now: messages held (late: their requested time has passed and
+ * they are not out) or lost (failed), how many projects and which channels, for how long. The
+ * ranking orders findings of one severity by it (findings/harm.ts), and the findings about
+ * live trouble derive their severity from it.
+ */
+export interface Harm {
+  /** Messages late and not sent because of this problem. */
+  held: number;
+  /** Messages given up on (failed) because of it, in the window. */
+  lost: number;
+  /** Projects with held or lost messages. */
+  projects: number;
+  channels: string[];
+  /** How long the oldest held message has been late, or the problem has lasted; null when unknown. */
+  seconds: number | null;
+}
+
 /** One thing to look at, with the action that fixes it and the numbers behind it. */
 export interface Finding {
   severity: Severity;
@@ -25,6 +43,8 @@ export interface Finding {
   action: string;
   /** The readings that made the rule fire. */
   evidence: Record<string, unknown>;
+  /** For findings about something failing now: what it costs (ranks it among its severity). */
+  harm?: Harm;
 }
 
 export type Band = 'urgent' | 'normal' | 'bulk';
@@ -58,8 +78,77 @@ export interface DigestQueue {
   retry: number;
   /** Jobs processing for longer than the lease (WORKER_LEASE_SECS): their worker is gone. */
   stuck_processing: number;
-  /** Age in seconds of the oldest due pending/retry job per priority band (urgent < 50, normal < 80, bulk). */
+  /** Pending or retry jobs due now (run_at passed): a worker should be claiming them. */
+  due: number;
+  /** Pending or retry jobs whose requested time (scheduled_at) has passed: late, and not sent. */
+  late: number;
+  /**
+   * Per priority band (urgent < 50, normal < 80, bulk), how late the oldest late job is: seconds
+   * since the time its sender asked for (scheduled_at, or the enqueue time when it asked for
+   * none). A fair-share slot, a lane pause or a retry back-off moves run_at, not this clock.
+   */
   oldest_waiting_seconds: Record<Band, number | null>;
+}
+
+/** Live jobs of one channel: what waits, how late, for which projects. */
+export interface WaitingRow {
+  channel: string;
+  pending: number;
+  retry: number;
+  due: number;
+  late: number;
+  /** Seconds since the requested time of the oldest late job; null when none is late. */
+  oldest_late_seconds: number | null;
+  /** Projects with late jobs on the channel. */
+  projects_late: number;
+  /** Per project (most late jobs first, at most 50): late and due jobs, the oldest one's lateness. */
+  by_project: { project_id: string; late: number; due: number; oldest_late_seconds: number | null }[];
+}
+
+/**
+ * Jobs waiting to retry after a transient failure (5xx, timeout, network), per channel ×
+ * provider: what is failing now, before notifyd gives up on it.
+ */
+export interface RetryingRow {
+  channel: string;
+  provider: string;
+  /** Jobs of the channel retrying after this provider failed them (exact). */
+  count: number;
+  /** Projects with such jobs (at most 20 listed). */
+  projects: number;
+  project_ids: string[];
+  /** Seconds since the requested time of the oldest of these jobs: how long they have been held. */
+  oldest_late_seconds: number | null;
+  next_retry_at: string | null;
+  /** The newest of these jobs. */
+  sample_job_id: string;
+  /**
+   * Their last errors, normalised like `failures` (ids and numbers → #, addresses → <email>),
+   * most common first, counted among a sample: the next RETRY_REASON_SAMPLE retries due.
+   */
+  causes: { reason: string; count: number }[];
+}
+
+/** One worker process as its heartbeat says (worker_heartbeats). */
+export interface WorkerProcessView {
+  role: string;
+  host: string;
+  pid: number;
+  version: string;
+  started_at: string;
+  last_beat_at: string;
+  stopped_at: string | null;
+  alive: boolean;
+}
+
+export interface DigestWorkers {
+  /** Worker processes that beat within the last alive_within_seconds and did not stop. */
+  alive: number;
+  /** The newest beat of any worker process (kept a week); null when none ever beat. */
+  last_beat_at: string | null;
+  alive_within_seconds: number;
+  /** The known worker processes, newest beat first (at most 20). */
+  processes: WorkerProcessView[];
 }
 
 export interface OutcomeRow {
@@ -156,6 +245,11 @@ export interface DigestFacts {
   generated_at: string;
   instance: DigestInstance;
   queue: DigestQueue;
+  /** Live jobs per channel: what waits, how late, for which projects. */
+  waiting: WaitingRow[];
+  /** Jobs retrying now after a transient error, per channel × provider (most jobs first). */
+  retrying: RetryingRow[];
+  workers: DigestWorkers;
   outcomes: OutcomeRow[];
   failures: FailureCause[];
   retries_waiting: RetriesWaitingRow[];

@@ -10,7 +10,7 @@ export class HealthController {
   constructor(private readonly health: HealthService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'getHealth', summary: 'Liveness: the process answers; reports database status, version and uptime' })
+  @ApiOperation({ operationId: 'getHealth', summary: 'Liveness (always 200): the process answers; reports the database, the worker heartbeats (degraded when none is alive while jobs are due), version and uptime' })
   @ApiResponse({ status: 200, type: HealthDto })
   getHealth(): Promise<HealthDto> {
     return this.health.health();

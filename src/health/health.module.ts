@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { WorkerHeartbeatModule } from '../jobs/heartbeat/worker-heartbeat.module.js';
 import { HealthService } from './health.service.js';
 
 /** HealthService: the probes' answers, served by HealthController (api) or WorkerHealthServer (worker). */
-@Module({ providers: [HealthService], exports: [HealthService] })
+@Module({ imports: [WorkerHeartbeatModule], providers: [HealthService], exports: [HealthService] })
 export class HealthModule {}

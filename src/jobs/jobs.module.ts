@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { SubscribersModule } from '../subscribers/subscribers.module.js';
+import { WorkerHeartbeatModule } from './heartbeat/worker-heartbeat.module.js';
 import { AdmissionService } from './admission/admission.service.js';
 import { ChatBindingStep } from './admission/steps/chat-binding.step.js';
 import { InsertStep } from './admission/steps/insert.step.js';
@@ -24,7 +25,7 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
 
 /** The queue: enqueue (send, batch), job reads and steering, and the worker that drains it. */
 @Module({
-  imports: [SubscribersModule],
+  imports: [SubscribersModule, WorkerHeartbeatModule],
   providers: [
     JobsRepository,
     AdmissionService,

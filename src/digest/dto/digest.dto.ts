@@ -20,6 +20,19 @@ export class DigestQueryDto {
   format?: string;
 }
 
+export class HarmDto {
+  /** Messages late (their requested time has passed) and not sent because of it. @example 1200 */
+  held: number;
+  /** Messages given up on (failed) because of it, in the window. @example 0 */
+  lost: number;
+  /** Projects with held or lost messages. @example 4 */
+  projects: number;
+  /** @example ["email"] */
+  channels: string[];
+  /** How long the oldest held message has been late, in seconds; null when unknown. @example 960 */
+  seconds: number | null;
+}
+
 export class FindingDto {
   /** critical, warning or info. @example "warning" */
   severity: string;
@@ -31,6 +44,8 @@ export class FindingDto {
   action: string;
   /** The readings that made the rule fire. @example {"bounce_rate_percent": 3.1, "bounced": 31, "delivered": 969} */
   evidence: Record<string, unknown>;
+  /** On findings about something failing now: what it costs; findings of one severity are ranked by it. */
+  harm?: HarmDto;
 }
 
 export class BreakerDto {
@@ -66,6 +81,7 @@ export class DigestInstanceDto {
   paused_lanes: string[];
 }
 
+/** Per band, seconds since the requested time (scheduled_at) of the oldest late job; null when none is late. */
 export class OldestWaitingDto {
   /** Seconds; priority below 50. @example 2 */
   urgent: number | null;
@@ -84,7 +100,100 @@ export class DigestQueueDto {
   retry: number;
   /** Jobs processing for longer than WORKER_LEASE_SECS. @example 0 */
   stuck_processing: number;
+  /** Pending or retry jobs due now (run_at passed): a worker should be claiming them. @example 40 */
+  due: number;
+  /** Pending or retry jobs whose requested time (scheduled_at) has passed. @example 42 */
+  late: number;
+  /** How late the oldest late job of each band is, from the time its sender asked for (not the fair-share slot). */
   oldest_waiting_seconds: OldestWaitingDto;
+}
+
+export class WaitingProjectDto {
+  /** @example "acme" */
+  project_id: string;
+  /** @example 30 */
+  late: number;
+  /** @example 28 */
+  due: number;
+  /** @example 14 */
+  oldest_late_seconds: number | null;
+}
+
+export class WaitingDto {
+  /** @example "email" */
+  channel: string;
+  /** @example 100 */
+  pending: number;
+  /** @example 3 */
+  retry: number;
+  /** @example 40 */
+  due: number;
+  /** @example 42 */
+  late: number;
+  /** Seconds since the requested time of the channel's oldest late job. @example 14 */
+  oldest_late_seconds: number | null;
+  /** Projects with late jobs on the channel. @example 2 */
+  projects_late: number;
+  /** Most late jobs first, at most 50. */
+  by_project: WaitingProjectDto[];
+}
+
+export class RetryReasonDto {
+  /** Normalised like failures. @example "Resend # internal_server_error: An unexpected error occurred." */
+  reason: string;
+  /** Among the sampled retries. @example 37 */
+  count: number;
+}
+
+export class RetryingDto {
+  /** @example "email" */
+  channel: string;
+  /** @example "resend" */
+  provider: string;
+  /** Jobs retrying after this provider failed them (exact). @example 37 */
+  count: number;
+  /** @example 4 */
+  projects: number;
+  /** At most 20. @example ["acme", "globex"] */
+  project_ids: string[];
+  /** Seconds since the requested time of the oldest of these jobs. @example 720 */
+  oldest_late_seconds: number | null;
+  /** @example "2026-11-30T06:02:00.000Z" */
+  next_retry_at: string | null;
+  /** The newest of these jobs. @example "6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f" */
+  sample_job_id: string;
+  /** Their last errors, most common first, counted among the next 200 retries due. */
+  causes: RetryReasonDto[];
+}
+
+export class WorkerProcessDto {
+  /** worker or all. @example "worker" */
+  role: string;
+  /** @example "notifyd-worker-7d9f" */
+  host: string;
+  /** @example 1 */
+  pid: number;
+  /** @example "0.1.0" */
+  version: string;
+  /** @example "2026-11-30T05:00:00.000Z" */
+  started_at: string;
+  /** @example "2026-11-30T05:59:50.000Z" */
+  last_beat_at: string;
+  /** Set when the process stopped gracefully. @example null */
+  stopped_at: string | null;
+  /** @example true */
+  alive: boolean;
+}
+
+export class DigestWorkersDto {
+  /** Worker processes whose heartbeat is younger than alive_within_seconds. @example 1 */
+  alive: number;
+  /** @example "2026-11-30T05:59:50.000Z" */
+  last_beat_at: string | null;
+  /** @example 60 */
+  alive_within_seconds: number;
+  /** Newest beat first, at most 20. */
+  processes: WorkerProcessDto[];
 }
 
 export class OutcomeDto {
@@ -245,6 +354,12 @@ export class DigestReportDto {
   summary: SeveritySummaryDto;
   instance: DigestInstanceDto;
   queue: DigestQueueDto;
+  /** Live jobs per channel: what waits, how late, for which projects. */
+  waiting: WaitingDto[];
+  /** Jobs retrying now after a transient error, per channel × provider (most first). */
+  retrying: RetryingDto[];
+  /** Worker processes, from their heartbeats. */
+  workers: DigestWorkersDto;
   outcomes: OutcomeDto[];
   /** Top ten causes of failed jobs in the window. */
   failures: FailureCauseDto[];

@@ -1,4 +1,4 @@
-import type { DigestFacts, Finding, FindingRule, LaneRowView } from '../digest.types.js';
+import type { DigestFacts, Finding, FindingRule, LaneRowView, RetryingRow, WaitingRow } from '../digest.types.js';
 import { allQuiet } from './all-quiet.js';
 import { autovacuumOff } from './autovacuum-off.finding.js';
 import { bounceRate } from './bounce-rate.finding.js';
@@ -15,13 +15,14 @@ import { notifyLock } from './notify-lock.finding.js';
 import { oldestWaiting } from './oldest-waiting.finding.js';
 import { publicUrlMissing } from './public-url-missing.finding.js';
 import { quotaExhausted } from './quota-exhausted.finding.js';
+import { harmScore, harmSeverity } from './harm.js';
 import { countBySeverity, rankFindings, reaches } from './rank.js';
-import { retryStorm } from './retry-storm.finding.js';
+import { providerFailing } from './provider-failing.finding.js';
 import { FINDING_RULES } from './rules.js';
 import { senderMissing } from './sender-missing.finding.js';
 import { stuckProcessing } from './stuck-processing.finding.js';
 import { webhookDisabled } from './webhook-disabled.finding.js';
-import { workerSilent } from './worker-silent.finding.js';
+import { workerMissing } from './worker-missing.finding.js';
 
 type Patch = { [K in keyof DigestFacts]?: DigestFacts[K] extends unknown[] ? DigestFacts[K] : Partial<DigestFacts[K]> };
 
@@ -43,7 +44,15 @@ function healthy(patch: Patch = {}): DigestFacts {
       breakers: [{ channel: 'email', primary: 'resend', fallback: 'smtp', state: 'closed', resting_seconds: null }],
       paused_lanes: [],
     },
-    queue: { pending: 10, processing: 2, retry: 1, stuck_processing: 0, oldest_waiting_seconds: { urgent: 1, normal: 20, bulk: 600 } },
+    queue: { pending: 10, processing: 2, retry: 1, stuck_processing: 0, due: 3, late: 11, oldest_waiting_seconds: { urgent: 1, normal: 20, bulk: 600 } },
+    waiting: [waiting()],
+    retrying: [],
+    workers: {
+      alive: 1,
+      last_beat_at: '2026-11-30T05:59:55.000Z',
+      alive_within_seconds: 60,
+      processes: [{ role: 'worker', host: 'w1', pid: 7, version: '0.1.0', started_at: '2026-11-30T05:00:00.000Z', last_beat_at: '2026-11-30T05:59:55.000Z', stopped_at: null, alive: true }],
+    },
     outcomes: [{ channel: 'email', provider: 'resend', sent: 1_000, failed: 0, bounced: 0, cancelled: 0 }],
     failures: [],
     retries_waiting: [{ channel: 'email', attempts: 1, count: 1, next_retry_at: '2026-11-30T06:01:00.000Z' }],
@@ -63,6 +72,25 @@ function healthy(patch: Patch = {}): DigestFacts {
   }
   return merged as unknown as DigestFacts;
 }
+
+/** Email waiting in the healthy instance: a few late jobs of one project, none older than 10 min. */
+function waiting(patch: Partial<WaitingRow> = {}): WaitingRow {
+  return {
+    channel: 'email', pending: 10, retry: 1, due: 3, late: 11, oldest_late_seconds: 600, projects_late: 1,
+    by_project: [{ project_id: 'acme', late: 11, due: 3, oldest_late_seconds: 600 }], ...patch,
+  };
+}
+
+function retrying(patch: Partial<RetryingRow> = {}): RetryingRow {
+  return {
+    channel: 'email', provider: 'resend', count: 45, projects: 3, project_ids: ['acme', 'globex', 'initech'],
+    oldest_late_seconds: 420, next_retry_at: '2026-11-30T06:02:00.000Z', sample_job_id: 'job-9',
+    causes: [{ reason: 'HTTP #: service unavailable', count: 40 }, { reason: 'timeout after # ms', count: 5 }], ...patch,
+  };
+}
+
+/** No worker has beaten for 5 minutes. */
+const noWorker: Patch = { workers: { alive: 0, last_beat_at: '2026-11-30T05:55:00.000Z', alive_within_seconds: 60, processes: [{ role: 'worker', host: 'w1', pid: 7, version: '0.1.0', started_at: '2026-11-30T05:00:00.000Z', last_beat_at: '2026-11-30T05:55:00.000Z', stopped_at: null, alive: false }] } };
 
 function lane(patch: Partial<LaneRowView> = {}): LaneRowView {
   return {
@@ -86,12 +114,12 @@ describe('digest findings: each rule fires on its state and stays silent otherwi
     ['breaker open', breakerOpen, { instance: { breakers: [{ channel: 'email', primary: 'resend', fallback: 'smtp', state: 'open', resting_seconds: 90 }] } }, ['warning:failover_breaker_open']],
     ['PUBLIC_URL unset with email configured', publicUrlMissing, { instance: { public_url: null } }, ['warning:public_url_missing']],
     ['no email fallback', emailFallbackMissing, { instance: { email_fallback_provider: null } }, ['info:email_fallback_missing']],
-    ['lane paused after a 429', lanePaused, { lanes: [lane({ paused_until: '2026-11-30T06:01:00.000Z', pause_kind: 'rate_limited', pause_reason: '429' })] }, ['warning:lane_paused']],
+    ['lane paused after a 429, holding a few jobs of one project', lanePaused, { lanes: [lane({ paused_until: '2026-11-30T06:01:00.000Z', pause_kind: 'rate_limited', pause_reason: '429' })] }, ['warning:lane_paused']],
     ['lane paused by an operator', lanePaused, { lanes: [lane({ paused_until: '2026-11-30T07:00:00.000Z', pause_kind: 'operator' })] }, ['info:lane_paused']],
     ['quota exhausted', quotaExhausted, { lanes: [lane({ paused_until: '2026-12-01T00:00:00.000Z', pause_kind: 'quota_exhausted' })] }, ['critical:quota_exhausted']],
     ['urgent job waiting 6 min', oldestWaiting, { queue: { oldest_waiting_seconds: { urgent: 360, normal: 10, bulk: null } } }, ['critical:queue_oldest_waiting']],
     ['normal 6 min and bulk 2 h', oldestWaiting, { queue: { oldest_waiting_seconds: { urgent: null, normal: 360, bulk: 7_200 } } }, ['warning:queue_oldest_waiting', 'warning:queue_oldest_waiting']],
-    ['worker silent', workerSilent, { queue: { pending: 0, retry: 0, processing: 4 }, outcomes: [] }, ['warning:worker_silent']],
+    ['no worker alive while jobs are due', workerMissing, noWorker, ['critical:worker_missing']],
     ['jobs past the lease', stuckProcessing, { queue: { stuck_processing: 3 } }, ['warning:jobs_stuck_processing']],
     ['failure rate 1 %', failureRate, { outcomes: [{ channel: 'email', provider: 'resend', sent: 990, failed: 10, bounced: 0, cancelled: 0 }] }, ['info:failure_rate']],
     ['failure rate 5 %', failureRate, { outcomes: [{ channel: 'email', provider: 'resend', sent: 95, failed: 5, bounced: 0, cancelled: 0 }] }, ['warning:failure_rate']],
@@ -102,7 +130,7 @@ describe('digest findings: each rule fires on its state and stays silent otherwi
     ['complaint rate 0.15 % (near the ceiling)', complaintRate, { deliverability: { delivered: 10_000, complained: 15, complaint_rate_percent: 0.15 } }, ['warning:complaint_rate']],
     ['complaint rate 0.4 % (over the ceiling)', complaintRate, { deliverability: { delivered: 1_000, complained: 4, complaint_rate_percent: 0.4 } }, ['critical:complaint_rate']],
     ['sender missing with no EMAIL_FROM', senderMissing, { instance: { email_from: null } }, ['warning:sender_missing']],
-    ['retry storm', retryStorm, { queue: { retry: 500, pending: 20 }, retries_waiting: [{ channel: 'sms', attempts: 2, count: 500, next_retry_at: null }] }, ['warning:retry_storm']],
+    ['a provider answering 5xx: jobs retrying', providerFailing, { retrying: [retrying()] }, ['warning:provider_failing']],
     ['webhook endpoint disabled', webhookDisabled, { webhooks_disabled: [{ id: 'w1', project_id: 'acme', host: 'hooks.acme.test', disabled_at: '2026-11-30T04:00:00.000Z', reason: '410 Gone' }] }, ['warning:webhook_endpoint_disabled']],
     ['jobs table 30 % dead', jobsBloat, { database: { jobs_live_tuples: 100_000, jobs_dead_tuples: 43_000, jobs_dead_percent: 30 } }, ['warning:jobs_table_bloat']],
     ['jobs table 60 % dead', jobsBloat, { database: { jobs_live_tuples: 100_000, jobs_dead_tuples: 150_000, jobs_dead_percent: 60 } }, ['critical:jobs_table_bloat']],
@@ -128,13 +156,10 @@ describe('digest findings: each rule fires on its state and stays silent otherwi
     expect(oldestWaiting(healthy({ queue: { oldest_waiting_seconds: { urgent: 300, normal: 300, bulk: 3_600 } } }))).toEqual([]);
     expect(bounceRate(healthy({ deliverability: { bounce_rate_percent: 1.99 } }))).toEqual([]);
     expect(complaintRate(healthy({ deliverability: { complained: 9, delivered: 10_000, complaint_rate_percent: 0.09 } }))).toEqual([]);
-    expect(retryStorm(healthy({ queue: { retry: 99, pending: 0 } }))).toEqual([]);
-    expect(retryStorm(healthy({ queue: { retry: 500, pending: 500 } }))).toEqual([]);
     expect(jobsBloat(healthy({ database: { jobs_dead_tuples: 9_999, jobs_dead_percent: 90 } }))).toEqual([]);
     expect(jobsBloat(healthy({ database: { jobs_dead_tuples: 50_000, jobs_dead_percent: 19.9 } }))).toEqual([]);
-    // worker silent needs all four conditions
-    expect(workerSilent(healthy({ queue: { pending: 1, retry: 0, processing: 4 }, outcomes: [] }))).toEqual([]);
-    expect(workerSilent(healthy({ queue: { pending: 0, retry: 0, processing: 4 } }))).toEqual([]);
+    // No worker but nothing due: nothing to say yet (a scheduled send is not late).
+    expect(workerMissing(healthy({ ...noWorker, queue: { due: 0 } }))).toEqual([]);
   });
 
   it('says what keeps autovacuum away, in the message and the evidence, and names only the fixes that apply', () => {
@@ -205,14 +230,87 @@ describe('ranking', () => {
     expect(reaches('info', 'info')).toBe(true);
   });
 
-  it('a broken instance ranks every rule’s findings together', () => {
+  it('a broken instance ranks every rule’s findings together: within a severity, what holds or loses messages first', () => {
     const facts = healthy({
       instance: { providers: { email: 'log', sms: 'log' }, email_fallback_provider: null, public_url: null },
       lanes: [lane({ paused_until: '2026-11-30T06:01:00.000Z', pause_kind: 'rate_limited' })],
       outcomes: [{ channel: 'email', provider: 'log', sent: 90, failed: 10, bounced: 0, cancelled: 0 }],
     });
     const ranked = rankFindings(FINDING_RULES.flatMap((r) => r(facts)));
+    // email_provider_log swallowed 90 emails (lost), failure_rate lost 10; the paused lane holds
+    // 11 late jobs, public_url_missing costs nothing measurable now.
     expect(codes(ranked)).toEqual(['critical:email_provider_log', 'critical:failure_rate', 'warning:lane_paused', 'warning:public_url_missing']);
+  });
+
+  it('within a severity, the finding that holds more messages, longer, in more projects ranks first', () => {
+    const small = { ...f('warning', 'small'), harm: { held: 20, lost: 0, projects: 1, channels: ['sms'], seconds: 120 } };
+    const wide = { ...f('warning', 'wide'), harm: { held: 20, lost: 0, projects: 5, channels: ['email'], seconds: 120 } };
+    const lost = { ...f('warning', 'lost'), harm: { held: 0, lost: 30, projects: 1, channels: ['email'], seconds: null } };
+    const setup = f('warning', 'setup');
+    expect(rankFindings([setup, small, lost, wide, f('critical', 'c')]).map((x) => x.code)).toEqual(['c', 'lost', 'wide', 'small', 'setup']);
+    expect(harmScore(lost.harm)).toBe(30 * 60);
+    expect(harmScore(wide.harm)).toBe(20 * 2 * 5);
+  });
+});
+
+describe('harm: severity follows what a problem does now', () => {
+  it('a pause that holds all email of every project for 15 minutes is critical; a short one holding little is info', () => {
+    const allEmail = waiting({
+      late: 1_200, due: 1_150, pending: 1_200, oldest_late_seconds: 960, projects_late: 12,
+      by_project: Array.from({ length: 12 }, (_, i) => ({ project_id: `p${i}`, late: 100, due: 95, oldest_late_seconds: 960 })),
+    });
+    const paused = lane({ paused_until: '2026-11-30T06:10:00.000Z', pause_kind: 'rate_limited', pause_reason: '429 Too Many Requests' });
+    const [f] = lanePaused(healthy({ lanes: [paused], waiting: [allEmail] }));
+    expect(f).toMatchObject({ severity: 'critical', harm: { held: 1_200, projects: 12, seconds: 960, channels: ['email'] } });
+    expect(f.message).toContain('1200 message(s) of 12 project(s) late for 16 min');
+
+    const little = waiting({ late: 3, due: 3, oldest_late_seconds: 40, projects_late: 1, by_project: [{ project_id: 'acme', late: 3, due: 3, oldest_late_seconds: 40 }] });
+    expect(lanePaused(healthy({ lanes: [paused], waiting: [little] }))[0].severity).toBe('info');
+    // A project lane counts only its project's jobs.
+    const projectLane = lane({ lane: 'email:resend:p3', project_id: 'p3', paused_until: '2026-11-30T06:10:00.000Z', pause_kind: 'rate_limited' });
+    expect(lanePaused(healthy({ lanes: [projectLane], waiting: [allEmail] }))[0].harm).toMatchObject({ held: 100, projects: 1 });
+  });
+
+  it('a provider failing for 15 minutes across projects is critical; one job retrying once is info', () => {
+    expect(providerFailing(healthy({ retrying: [retrying({ oldest_late_seconds: 960 })] }))[0].severity).toBe('critical');
+    expect(providerFailing(healthy({ retrying: [retrying({ count: 1, projects: 1, project_ids: ['acme'], oldest_late_seconds: 35 })] }))[0].severity).toBe('info');
+  });
+
+  it('the thresholds: critical needs both time and breadth', () => {
+    expect(harmSeverity({ held: 5_000, lost: 0, projects: 1, channels: ['email'], seconds: 899 })).toBe('warning');
+    expect(harmSeverity({ held: 100, lost: 0, projects: 1, channels: ['email'], seconds: 900 })).toBe('critical');
+    expect(harmSeverity({ held: 99, lost: 0, projects: 1, channels: ['email'], seconds: 3_600 })).toBe('warning');
+    expect(harmSeverity({ held: 2, lost: 0, projects: 2, channels: ['email'], seconds: 900 })).toBe('critical');
+    expect(harmSeverity({ held: 0, lost: 3, projects: 1, channels: ['email'], seconds: null })).toBe('warning');
+    expect(harmSeverity({ held: 9, lost: 0, projects: 1, channels: ['email'], seconds: 299 })).toBe('info');
+  });
+});
+
+describe('failing now and missing workers', () => {
+  it('a provider failing transiently is reported per channel × provider while its jobs retry, naming causes, projects and the fix', () => {
+    const facts = healthy({ retrying: [retrying(), retrying({ channel: 'sms', provider: 'twilio', count: 2, projects: 1, project_ids: ['acme'], oldest_late_seconds: 60, causes: [{ reason: 'HTTP #: bad gateway', count: 2 }] })] });
+    const findings = providerFailing(facts);
+    expect(findings.map((x) => x.evidence.channel)).toEqual(['email', 'sms']);
+    const [email, sms] = findings;
+    expect(email.harm).toEqual({ held: 45, lost: 0, projects: 3, channels: ['email'], seconds: 420 });
+    expect(email.message).toContain('email through resend is failing now: 45 job(s) wait to retry after "HTTP #: service unavailable" (40×), "timeout after # ms" (5×)');
+    expect(email.message).toContain('Nothing is lost yet');
+    expect(email.action).toContain('GET /v1/admin/jobs/job-9');
+    expect(email.action).toContain('EMAIL_FALLBACK_PROVIDER');
+    expect(email.action).toContain('POST /v1/admin/lanes/email:resend/pause');
+    expect(sms.message).toContain('2 job(s) wait to retry after "HTTP #: bad gateway";');
+  });
+
+  it('no live worker with due jobs: critical, naming the last beat and the fix; a live worker or nothing due: silent', () => {
+    const [f] = workerMissing(healthy({ ...noWorker, queue: { due: 40, late: 42 } }));
+    expect(f).toMatchObject({ severity: 'critical', code: 'worker_missing' });
+    expect(f.message).toContain('the last heartbeat came 5 min ago (w1, pid 7, gone without stopping)');
+    expect(f.message).toContain('40 job(s) are due');
+    expect(f.action).toContain('NOTIFYD_ROLE=worker');
+    expect(f.harm).toMatchObject({ held: 42 });
+    const never = workerMissing(healthy({ workers: { alive: 0, last_beat_at: null, alive_within_seconds: 60, processes: [] } }));
+    expect(never[0].message).toContain('No worker process has ever run against this database');
+    expect(workerMissing(healthy())).toEqual([]);
   });
 });
 

@@ -1,12 +1,17 @@
 import { type Finding, SEVERITIES, type Severity } from '../digest.types.js';
+import { harmScore } from './harm.js';
 
 const ORDER: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 
-/** Critical → warning → info; stable, so rules keep their listed order within a severity. */
+/**
+ * Critical → warning → info; within a severity, what costs people most now first: findings
+ * with a harm (messages held or lost, how long, how many projects: harmScore), biggest first,
+ * then the findings without one (how notifyd is set up) in their listed order. Stable.
+ */
 export function rankFindings(findings: readonly Finding[]): Finding[] {
   return findings
-    .map((f, i) => ({ f, i }))
-    .sort((a, b) => ORDER[a.f.severity] - ORDER[b.f.severity] || a.i - b.i)
+    .map((f, i) => ({ f, i, s: f.harm ? harmScore(f.harm) : 0 }))
+    .sort((a, b) => ORDER[a.f.severity] - ORDER[b.f.severity] || b.s - a.s || a.i - b.i)
     .map(({ f }) => f);
 }
 

@@ -14,17 +14,19 @@ import { notifyLock } from './notify-lock.finding.js';
 import { oldestWaiting } from './oldest-waiting.finding.js';
 import { publicUrlMissing } from './public-url-missing.finding.js';
 import { quotaExhausted } from './quota-exhausted.finding.js';
-import { retryStorm } from './retry-storm.finding.js';
+import { providerFailing } from './provider-failing.finding.js';
 import { senderMissing } from './sender-missing.finding.js';
 import { stuckProcessing } from './stuck-processing.finding.js';
 import { webhookDisabled } from './webhook-disabled.finding.js';
-import { workerSilent } from './worker-silent.finding.js';
+import { workerMissing } from './worker-missing.finding.js';
 
 /**
- * Every rule, in the order their findings appear within one severity (ranking is stable). To
- * add a finding: one file exporting a FindingRule, listed here, documented in docs/OPERATIONS.md.
+ * Every rule. Ranking orders findings by severity, then by harm (findings/rank.ts); findings
+ * that tie keep this order. To add a finding: one file exporting a FindingRule, listed here,
+ * documented in docs/OPERATIONS.md.
  */
 export const FINDING_RULES: readonly FindingRule[] = [
+  workerMissing,
   emailProviderMissing,
   emailProviderLog,
   quotaExhausted,
@@ -34,9 +36,8 @@ export const FINDING_RULES: readonly FindingRule[] = [
   complaintRate,
   jobsBloat,
   autovacuumOff,
-  workerSilent,
   stuckProcessing,
-  retryStorm,
+  providerFailing,
   breakerOpen,
   lanePaused,
   complaints,

@@ -21,7 +21,7 @@ export function renderChat(r: DigestReport): string {
   if (r.findings.length > MAX_FINDINGS) lines.push(`… ${r.findings.length - MAX_FINDINGS} more (GET /v1/admin/digest)`);
   lines.push(
     '',
-    `queue: ${r.queue.pending} pending, ${r.queue.retry} retry, ${r.queue.processing} processing`,
+    `queue: ${r.queue.pending} pending, ${r.queue.retry} retry, ${r.queue.processing} processing, ${r.queue.late} late; workers alive: ${r.workers.alive}`,
     `sent ${sent}, failed ${failed}`,
   );
   if (d.delivered || d.bounced || d.complained) lines.push(`delivered ${d.delivered}, bounced ${d.bounced}${d.complained ? `, complained ${d.complained}` : ''}`);

@@ -25,8 +25,14 @@ export function renderMarkdown(r: DigestReport): string {
     '',
     '## Queue',
     '',
-    `${r.queue.pending} pending, ${r.queue.retry} retry, ${r.queue.processing} processing (${r.queue.stuck_processing} past the lease). ` +
-      `Oldest waiting: urgent ${age(r.queue.oldest_waiting_seconds.urgent)}, normal ${age(r.queue.oldest_waiting_seconds.normal)}, bulk ${age(r.queue.oldest_waiting_seconds.bulk)}.`,
+    `${r.queue.pending} pending, ${r.queue.retry} retry, ${r.queue.processing} processing (${r.queue.stuck_processing} past the lease); ` +
+      `${r.queue.due} due now, ${r.queue.late} late. ` +
+      `Oldest waiting (since the time asked for): urgent ${age(r.queue.oldest_waiting_seconds.urgent)}, normal ${age(r.queue.oldest_waiting_seconds.normal)}, bulk ${age(r.queue.oldest_waiting_seconds.bulk)}.`,
+    '',
+    `Workers: ${r.workers.alive} alive` +
+      (r.workers.last_beat_at ? `, last heartbeat ${r.workers.last_beat_at}` : ', none ever beat') +
+      (r.workers.processes.length ? ` (${r.workers.processes.map((w) => `${w.host}/${w.pid}${w.alive ? '' : w.stopped_at ? ' stopped' : ' silent'}`).join(', ')})` : '') +
+      '.',
     '',
     '## Outcomes',
     '',
@@ -35,6 +41,17 @@ export function renderMarkdown(r: DigestReport): string {
   else out.push('No job finished in this window.');
   if (r.failures.length) {
     out.push('', '## Top failure causes', '', ...table(['channel', 'count', 'reason', 'sample job', 'last seen'], r.failures.map((f) => [f.channel, f.count, f.reason, f.sample_job_id, f.last_seen])));
+  }
+  if (r.retrying.length) {
+    out.push(
+      '',
+      '## Retrying now',
+      '',
+      ...table(
+        ['channel', 'provider', 'jobs', 'projects', 'main cause', 'oldest late', 'next retry', 'sample job'],
+        r.retrying.map((c) => [c.channel, c.provider, c.count, c.projects, c.causes[0]?.reason ?? '—', age(c.oldest_late_seconds), c.next_retry_at ?? '—', c.sample_job_id]),
+      ),
+    );
   }
   if (r.retries_waiting.length) {
     out.push('', '## Retries waiting', '', ...table(['channel', 'attempts', 'jobs', 'next retry'], r.retries_waiting.map((w) => [w.channel, w.attempts, w.count, w.next_retry_at ?? '—'])));

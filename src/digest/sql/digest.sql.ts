@@ -1,3 +1,5 @@
+import { REASON } from './window.sql.js';
+
 /**
  * The digest's readings: the live queue, the projects and the database's own statistics. The
  * live queue only touches live rows (the partial indexes). The window (outcomes, causes,
@@ -5,30 +7,71 @@
  */
 
 /**
- * Live jobs by status, the oldest due job per band, jobs held past the lease ($1 seconds) and
- * the retry backlog by channel × attempts. Served by jobs_claim_idx (pending/retry) and
- * jobs_processing_idx (processing): finished rows are never read.
+ * The live queue (pending and retry jobs), one hashed pass with three grouping sets, told apart
+ * by GROUPING(band, provider, attempts):
+ *   3 = (channel, project, band): pending, retry, due (run_at passed: claimable now), late
+ *       (scheduled_at passed: its sender wanted it out already, whatever fair share, a pause
+ *       or a retry back-off made of run_at) and the oldest late scheduled_at;
+ *   5 = (channel, provider, project) of retry jobs: what is failing now, before it fails for
+ *       good (count, oldest scheduled_at, next retry, newest job);
+ *   6 = (channel, attempts) of retry jobs: the retry backlog.
+ * No per-row expression beyond CASEs: a retry storm of 100 000 jobs costs a scan of them, not
+ * 100 000 regular expressions (RETRY_REASONS samples the errors). Served by jobs_claim_idx (its
+ * predicate is exactly status IN ('pending','retry')): finished rows are never read. Lateness
+ * is measured from scheduled_at, the time the sender asked for (the enqueue time when it asked
+ * for none), never from run_at, the fair-share slot.
  */
-export const QUEUE_SNAPSHOT = `
+export const LIVE_QUEUE = `
   WITH live AS (
-    SELECT status, priority, run_at, claimed_at, channel, attempts, next_retry_at
-      FROM jobs WHERE status IN ('pending','retry')
-    UNION ALL
-    SELECT status, priority, run_at, claimed_at, channel, attempts, next_retry_at
-      FROM jobs WHERE status = 'processing'
+    SELECT channel, project_id, status, attempts, next_retry_at, scheduled_at, run_at, id,
+           CASE WHEN priority < 50 THEN 'urgent' WHEN priority < 80 THEN 'normal' ELSE 'bulk' END AS band,
+           CASE WHEN status = 'retry' THEN COALESCE(provider, 'none') END AS provider
+      FROM jobs
+     WHERE status IN ('pending','retry')
   )
-  SELECT
-    count(*) FILTER (WHERE status = 'pending')::int    AS pending,
-    count(*) FILTER (WHERE status = 'processing')::int AS processing,
-    count(*) FILTER (WHERE status = 'retry')::int      AS retry,
-    count(*) FILTER (WHERE status = 'processing' AND claimed_at < now() - make_interval(secs => $1))::int AS stuck_processing,
-    extract(epoch FROM now() - min(run_at) FILTER (WHERE status IN ('pending','retry') AND run_at <= now() AND priority < 50))::float8 AS urgent,
-    extract(epoch FROM now() - min(run_at) FILTER (WHERE status IN ('pending','retry') AND run_at <= now() AND priority >= 50 AND priority < 80))::float8 AS normal,
-    extract(epoch FROM now() - min(run_at) FILTER (WHERE status IN ('pending','retry') AND run_at <= now() AND priority >= 80))::float8 AS bulk,
-    (SELECT COALESCE(json_agg(r ORDER BY r.channel, r.attempts), '[]'::json) FROM (
-       SELECT channel, attempts, count(*)::int AS count, min(next_retry_at) AS next_retry_at
-         FROM live WHERE status = 'retry' GROUP BY channel, attempts) r) AS retries_waiting
-  FROM live`;
+  SELECT GROUPING(band, provider, attempts) AS grouping_set, channel, project_id, band, provider, attempts,
+         count(*) FILTER (WHERE status = 'pending')::int AS pending,
+         count(*) FILTER (WHERE status = 'retry')::int   AS retry,
+         count(*) FILTER (WHERE run_at <= now())::int     AS due,
+         count(*) FILTER (WHERE scheduled_at <= now())::int AS late,
+         min(scheduled_at) FILTER (WHERE scheduled_at <= now()) AS oldest_late_at,
+         min(next_retry_at) AS next_retry_at,
+         max(id::text) FILTER (WHERE status = 'retry') AS newest_retry_id
+    FROM live
+   GROUP BY GROUPING SETS ((channel, project_id, band), (channel, provider, project_id), (channel, attempts))
+  HAVING GROUPING(band, provider, attempts) = 3 OR count(*) FILTER (WHERE status = 'retry') > 0`;
+
+/**
+ * Why jobs are retrying: the errors of the next $1 retry jobs in claim order, normalised like
+ * the failure causes (REASON), counted per channel × provider × cause. A sample, so that the
+ * regular expressions cost the same behind a retry storm of any size; LIVE_QUEUE has the exact
+ * counts. jobs_claim_idx, read in order and stopped at the limit.
+ */
+export const RETRY_REASONS = `
+  SELECT channel, COALESCE(provider, 'none') AS provider, ${REASON} AS reason, count(*)::int AS count
+    FROM (SELECT channel, provider, error FROM jobs
+           WHERE status IN ('pending','retry') AND status = 'retry'
+           ORDER BY priority, run_at
+           LIMIT $1) sample
+   GROUP BY 1, 2, 3`;
+
+/**
+ * For the live queue's transaction only: read it through jobs_claim_idx, with a plain index
+ * scan. Right after a burst (a drained campaign) the statistics still count the live jobs as
+ * the whole table until ANALYZE runs again, and the planner would scan every row of jobs; and
+ * the index still holds an entry for each row version the burst left dead until VACUUM: a plain
+ * index scan marks those entries dead as it passes them (a bitmap scan cannot), so only the
+ * first read after the burst pays for them. No JIT: a disabled scan still counts in a plan's cost
+ * (as 10^10), which would pass jit_above_cost and compile for longer than the read takes.
+ */
+export const LIVE_QUEUE_PLAN = `
+  SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('jit', 'off', true)`;
+
+/** Jobs processing, and those held past the lease ($1 seconds). Served by jobs_processing_idx. */
+export const PROCESSING = `
+  SELECT count(*)::int AS processing,
+         count(*) FILTER (WHERE claimed_at < now() - make_interval(secs => $1))::int AS stuck_processing
+    FROM jobs WHERE status = 'processing'`;
 
 /** Every project with its sender; a handful of rows (primary key scan). */
 export const PROJECTS = `
@@ -45,9 +88,11 @@ export const PROJECTS = `
  */
 export const DATABASE_HEALTH = `
   SELECT
-    COALESCE((SELECT n_live_tup FROM pg_stat_user_tables WHERE relid = 'jobs'::regclass), 0)::float8 AS live,
-    COALESCE((SELECT n_dead_tup FROM pg_stat_user_tables WHERE relid = 'jobs'::regclass), 0)::float8 AS dead,
-    (SELECT GREATEST(last_autovacuum, last_vacuum) FROM pg_stat_user_tables WHERE relid = 'jobs'::regclass) AS last_vacuum,
+    -- The functions behind pg_stat_user_tables, called for jobs alone: the view computes every
+    -- column for every table and costs milliseconds to plan.
+    COALESCE(pg_stat_get_live_tuples('jobs'::regclass), 0)::float8 AS live,
+    COALESCE(pg_stat_get_dead_tuples('jobs'::regclass), 0)::float8 AS dead,
+    GREATEST(pg_stat_get_last_autovacuum_time('jobs'::regclass), pg_stat_get_last_vacuum_time('jobs'::regclass)) AS last_vacuum,
     -- What keeps autovacuum off jobs (AUTOVACUUM_BLOCKERS names them): the server's switch (a
     -- sighup setting, the same in every session); track_counts as notifyd's sessions see it (it
     -- can be set per database or role, and writes made with it off are not counted, so they never

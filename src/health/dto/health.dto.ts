@@ -1,6 +1,28 @@
+export class WorkersHealthDto {
+  /**
+   * Worker processes (NOTIFYD_ROLE=worker or all) whose heartbeat is younger than alive_within_seconds.
+   * @example 2
+   */
+  alive: number;
+  /**
+   * The newest heartbeat of any worker process (kept a week); null when none ever beat.
+   * @example "2026-11-30T06:00:12.000Z"
+   */
+  last_beat_at: string | null;
+  /**
+   * A pending or retrying job is due now and waits for a worker to claim it.
+   * @example false
+   */
+  due_jobs_waiting: boolean;
+  /** @example 60 */
+  alive_within_seconds: number;
+}
+
 export class HealthDto {
   /**
-   * ok, or degraded when the database does not answer.
+   * ok, or degraded when the database does not answer or when no worker is alive while due
+   * jobs wait (`reason` says which). Always HTTP 200: this is liveness, and restarting this
+   * process fixes neither; alert on `degraded`.
    * @example "ok"
    */
   status: 'ok' | 'degraded';
@@ -15,6 +37,13 @@ export class HealthDto {
   role: string;
   /** @example 3600 */
   uptime_seconds: number;
+  /** The worker heartbeats; null while the database does not answer. */
+  workers: WorkersHealthDto | null;
+  /**
+   * Why the status is degraded and what fixes it; null when ok.
+   * @example null
+   */
+  reason: string | null;
 }
 
 export class ReadinessDto {

@@ -14,6 +14,10 @@ const finding = z.object({
   message: z.string(),
   action: z.string().describe('The endpoint, tool or variable that fixes it'),
   evidence: z.record(z.string(), z.unknown()),
+  harm: z
+    .object({ held: z.number(), lost: z.number(), projects: z.number(), channels: z.array(z.string()), seconds: z.number().nullable() })
+    .optional()
+    .describe('On findings about something failing now: messages held (late) or lost, projects, channels, for how long; findings of one severity are ranked by it'),
 });
 
 /**
@@ -49,9 +53,10 @@ export class DigestTools implements OnModuleInit {
         name: 'digest',
         title: 'Operator digest',
         description:
-          'Start here. The state of the instance over a window (default 24h): queue and oldest waiting job per band, outcomes per channel × provider, ' +
+          'Start here. The state of the instance over a window (default 24h): queue and how late its oldest job is per band, worker processes alive (heartbeats), ' +
+          'what is retrying now and why, outcomes per channel × provider, ' +
           'top failure causes with a sample job id, retries waiting, latency, deliverability (bounce and complaint rates), projects, lanes, disabled webhooks, ' +
-          'queue-table bloat — and ranked findings (critical first), each with the action (endpoint, tool or variable) that fixes it. ' +
+          'queue-table bloat — and ranked findings (critical first, then by harm: messages held or lost, projects, how long), each with the action (endpoint, tool or variable) that fixes it. ' +
           'Investigate a finding with list_jobs/get_job, fix it, then prove it with send_test.',
         annotations: READ_ONLY,
         audience: 'operator',

@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { Db } from '../../database/db.js';
+import { ALIVE_WITHIN_SECONDS } from '../../jobs/heartbeat/worker-heartbeat.service.js';
 import { DeliveryEvents, type ProviderCall } from '../../jobs/worker/delivery-events.js';
 import * as sql from './sql/metrics.sql.js';
 
@@ -9,6 +10,8 @@ export const QUEUE_SNAPSHOT = 'queue';
 export interface QueueGauges {
   depth: { pending: number; retry: number; processing: number };
   oldest: { urgent: number; normal: number; bulk: number };
+  /** Absent from snapshots computed before heartbeats existed. */
+  workers_alive?: number;
   lane_pauses: { lane: string; channel: string; provider: string; pauses: number }[];
   failovers?: { lane: string; channel: string; from: string; to: string; trips: number; moved: number; resting: boolean }[];
 }
@@ -77,8 +80,13 @@ export class MetricsService implements OnModuleInit {
   });
   private readonly oldestPending = new Gauge({
     name: 'notifyd_oldest_pending_age_seconds',
-    help: 'Age of the oldest due pending/retry job by priority band (urgent < 50, normal 50–79, bulk ≥ 80); 0 when none waits.',
+    help: 'How late the oldest waiting pending/retry job is, from the time its sender asked for (scheduled_at, not the fair-share slot), by priority band (urgent < 50, normal 50–79, bulk ≥ 80); 0 when none is late.',
     labelNames: ['band'] as const,
+    registers: [this.registry],
+  });
+  private readonly workersAlive = new Gauge({
+    name: 'notifyd_workers_alive',
+    help: `Worker processes (NOTIFYD_ROLE=worker or all) whose heartbeat is younger than ${ALIVE_WITHIN_SECONDS} s, cluster-wide.`,
     registers: [this.registry],
   });
   private readonly snapshotAge = new Gauge({
@@ -112,6 +120,7 @@ export class MetricsService implements OnModuleInit {
   private setGauges(g: QueueGauges, ageSeconds: number): void {
     for (const status of ['pending', 'retry', 'processing'] as const) this.queueDepth.set({ status }, Number(g.depth[status]));
     for (const band of ['urgent', 'normal', 'bulk'] as const) this.oldestPending.set({ band }, Math.max(0, Number(g.oldest[band])));
+    if (g.workers_alive !== undefined) this.workersAlive.set(Number(g.workers_alive));
     this.lanePauses.reset();
     for (const l of g.lane_pauses) this.lanePauses.set({ lane: l.lane, channel: l.channel, provider: l.provider }, Number(l.pauses));
     this.failovers.reset();

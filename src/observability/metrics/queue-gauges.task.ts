@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { Db } from '../../database/db.js';
+import { ALIVE_WITHIN_SECONDS } from '../../jobs/heartbeat/worker-heartbeat.service.js';
 import { PeriodicTasks } from '../../periodic/periodic-tasks.service.js';
 import { QUEUE_SNAPSHOT } from './metrics.service.js';
 import * as sql from './sql/metrics.sql.js';
@@ -23,7 +24,7 @@ export class QueueGaugesTask implements OnApplicationBootstrap {
   }
 
   async compute(): Promise<void> {
-    const row = await this.db.one<{ value: unknown }>(sql.COMPUTE_QUEUE_GAUGES);
+    const row = await this.db.one<{ value: unknown }>(sql.COMPUTE_QUEUE_GAUGES, [ALIVE_WITHIN_SECONDS]);
     await this.db.exec(sql.SAVE_SNAPSHOT, [QUEUE_SNAPSHOT, JSON.stringify(row?.value ?? {})]);
   }
 }

@@ -1,14 +1,17 @@
 /**
- * The queue gauges, computed by one replica per tick: live jobs by status and the age of the
- * oldest due job per band (urgent < 50, normal 50–79, bulk ≥ 80), every lane's pause total and
- * every failover breaker's totals. Served by jobs_claim_idx and jobs_processing_idx (live rows
- * only); pacing_lanes and provider_breakers are a handful of rows. Stored as one JSON document in metrics_snapshots.
+ * The queue gauges, computed by one replica per tick: live jobs by status, how late the oldest
+ * waiting job of each band is (urgent < 50, normal 50–79, bulk ≥ 80) — from scheduled_at, the
+ * time its sender asked for, not run_at (a fair-share slot, a pause's end, a retry's back-off)
+ * —, the worker processes alive (heartbeat younger than $1 seconds), every lane's pause total
+ * and every failover breaker's totals. Served by jobs_claim_idx and jobs_processing_idx (live
+ * rows only); worker_heartbeats, pacing_lanes and provider_breakers are a handful of rows.
+ * Stored as one JSON document in metrics_snapshots.
  */
 export const COMPUTE_QUEUE_GAUGES = `
   WITH live AS (
-    SELECT status, priority, run_at FROM jobs WHERE status IN ('pending','retry')
+    SELECT status, priority, scheduled_at FROM jobs WHERE status IN ('pending','retry')
     UNION ALL
-    SELECT status, priority, run_at FROM jobs WHERE status = 'processing'
+    SELECT status, priority, scheduled_at FROM jobs WHERE status = 'processing'
   )
   SELECT json_build_object(
     'depth', json_build_object(
@@ -16,9 +19,10 @@ export const COMPUTE_QUEUE_GAUGES = `
       'retry',      count(*) FILTER (WHERE status = 'retry'),
       'processing', count(*) FILTER (WHERE status = 'processing')),
     'oldest', json_build_object(
-      'urgent', COALESCE(extract(epoch FROM now() - min(run_at) FILTER (WHERE status IN ('pending','retry') AND run_at <= now() AND priority < 50)), 0),
-      'normal', COALESCE(extract(epoch FROM now() - min(run_at) FILTER (WHERE status IN ('pending','retry') AND run_at <= now() AND priority >= 50 AND priority < 80)), 0),
-      'bulk',   COALESCE(extract(epoch FROM now() - min(run_at) FILTER (WHERE status IN ('pending','retry') AND run_at <= now() AND priority >= 80)), 0)),
+      'urgent', COALESCE(extract(epoch FROM now() - min(scheduled_at) FILTER (WHERE status IN ('pending','retry') AND scheduled_at <= now() AND priority < 50)), 0),
+      'normal', COALESCE(extract(epoch FROM now() - min(scheduled_at) FILTER (WHERE status IN ('pending','retry') AND scheduled_at <= now() AND priority >= 50 AND priority < 80)), 0),
+      'bulk',   COALESCE(extract(epoch FROM now() - min(scheduled_at) FILTER (WHERE status IN ('pending','retry') AND scheduled_at <= now() AND priority >= 80)), 0)),
+    'workers_alive', (SELECT count(*) FROM worker_heartbeats WHERE stopped_at IS NULL AND last_beat > now() - make_interval(secs => $1)),
     'lane_pauses', (SELECT COALESCE(json_agg(json_build_object('lane', lane_key, 'channel', channel, 'provider', provider, 'pauses', pauses_total)), '[]'::json)
                       FROM pacing_lanes),
     'failovers', (SELECT COALESCE(json_agg(json_build_object('lane', lane_key, 'channel', channel, 'from', provider, 'to', fallback_provider,
