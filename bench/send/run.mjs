@@ -138,8 +138,10 @@ try {
       // The other processes' caches (project key, subscriber, …) are warmed as the first one's were.
       for (const proc of server.procs.slice(1)) for (let i = 0; i < 5; i++) await api(proc.url, '/v1/send', server.key, body);
     }
-    // Warm-up under load, not measured: JIT, pools filled, plan caches, as api-throughput.mjs does.
-    for (const proc of server.procs) await autocannon({ ...sendRequest(proc, server, Object.values(BODIES)[0]), connections: 8, duration: 1 });
+    // Warm-up under load, not measured: JIT, pools filled, plan caches (prepared statements settle on
+    // a generic plan after five runs per connection), 3 s per process and body: with 1 s, the first
+    // measured runs of notifyd (far more code to optimise than the bare endpoint) were 15-30 % slower.
+    for (const proc of server.procs) for (const body of Object.values(BODIES)) await autocannon({ ...sendRequest(proc, server, body), connections: 8, duration: 3 });
   }
   /** `${body}|${clients}|${processes}|${server}` → one result per round, in round order. */
   const results = new Map();

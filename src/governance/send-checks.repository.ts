@@ -4,7 +4,7 @@ import { Db } from '../database/db.js';
 import type { RecipientCap } from './caps/cap-rules.js';
 import type { PreferenceRow } from './preferences/preference.types.js';
 import type { ActiveSuppression } from './suppressions/suppressions.repository.js';
-import { SEND_CHECKS } from './sql/send-checks.sql.js';
+import { sendChecksSql } from './sql/send-checks.sql.js';
 
 export interface SendCheckRows {
   suppressions: ActiveSuppression[];
@@ -12,13 +12,16 @@ export interface SendCheckRows {
   caps: RecipientCap[];
 }
 
-/** The rows /v1/send checks, read together (see SEND_CHECKS). */
+/** The rows /v1/send checks, read together (see sendChecksSql). */
 @Injectable()
 export class SendChecksRepository {
   constructor(private readonly db: Db) {}
 
   async read(projectId: string, keys: readonly { channel: Channel; address: string }[], preferencesOf: string | null, withCaps: boolean): Promise<SendCheckRows> {
-    const row = (await this.db.one<SendCheckRows>(SEND_CHECKS, [projectId, keys.map((k) => k.channel), keys.map((k) => k.address), preferencesOf, withCaps]))!;
+    const oneKey = keys.length === 1;
+    const params: unknown[] = oneKey ? [projectId, keys[0].channel, keys[0].address] : [projectId, keys.map((k) => k.channel), keys.map((k) => k.address)];
+    if (preferencesOf !== null) params.push(preferencesOf);
+    const row = (await this.db.one<SendCheckRows>(sendChecksSql(oneKey, preferencesOf !== null, withCaps), params))!;
     // jsonb carries timestamps as text.
     return { ...row, preferences: row.preferences.map((p) => ({ ...p, updatedAt: new Date(p.updatedAt) })) };
   }

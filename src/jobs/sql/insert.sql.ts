@@ -1,3 +1,4 @@
+import { preparedSql } from '../../database/prepared-sql.js';
 /**
  * Insert one job per row of the arrays, all sharing one payload, priority and options.
  * A row whose idempotency key is held by a live or sent job is skipped (partial unique index
@@ -67,7 +68,7 @@ export const FIND_BY_IDEMPOTENCY_KEYS = `
  *   $7 channel[] $8 subscriber_id[] $9 recipient[] $10 scheduled_at[] $11 idempotency_key[]
  *   $12 run_at[] $13 id[]
  */
-export const INSERT_COALESCED_JOBS = `
+export const INSERT_COALESCED_JOBS = preparedSql('notifyd_insert_coalesced_jobs', `
   INSERT INTO jobs (id, project_id, payload, priority, max_attempts, template_id, topic,
                     channel, subscriber_id, recipient, scheduled_at, run_at, idempotency_key)
   SELECT r.id, r.project_id, r.payload::jsonb, r.priority, r.max_attempts, r.template_id, r.topic,
@@ -79,4 +80,4 @@ export const INSERT_COALESCED_JOBS = `
   ON CONFLICT (project_id, idempotency_key)
      WHERE idempotency_key IS NOT NULL AND status NOT IN ('failed','cancelled')
      DO NOTHING
-  RETURNING id`;
+  RETURNING id`);
