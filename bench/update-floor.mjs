@@ -40,7 +40,7 @@ function cpuMs(pid) {
 // The narrow design: the columns the claim filters or orders on and every column a job's life
 // changes, with the shipped table's indexes on them; the rest in an insert-only table. Left out,
 // which favours it slightly: the rollup's dirty-hour trigger and the created_at BRIN index (each
-// measured within the noise of the shipped table's figures, docs/BENCHMARKS.md "Evening").
+// measured within the noise of the shipped table's figures, git history of docs/BENCHMARKS.md, 2026-11-30 "Evening").
 const NARROW_SCHEMA = `
   CREATE TABLE job_bodies (
     id uuid PRIMARY KEY, subscriber_id text, recipient text NOT NULL, template_id text, topic text,
