@@ -10,8 +10,17 @@ import { ADMIN_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
-/** Every document a reader or an agent is pointed at. */
-const DOCS = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md') || f === 'llms.txt').map((f) => `docs/${f}`)];
+/** Every document a reader or an agent is pointed at, the module READMEs that docs/ARCHITECTURE.md links to included. */
+const moduleReadmes = (dir: string) =>
+  readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f === 'README.md' || f.endsWith('/README.md'))
+    .map((f) => `${dir}/${f}`);
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md') || f === 'llms.txt').map((f) => `docs/${f}`),
+  ...moduleReadmes('src'),
+  'test/README.md',
+];
 
 interface Schema {
   $ref?: string;

@@ -57,7 +57,7 @@ async function wait(ms: number, control?: { readonly stopping: boolean }): Promi
  * Pacing: the provider's quota as a resource shared by every replica. A token bucket per lane
  * lives in PostgreSQL (pacing_lanes); each provider call reserves its slot with one UPDATE.
  * Pauses (429, quota exhausted, operator) live in the same row, so every replica stops
- * claiming and calling the lane. See docs/ARCHITECTURE.md, "Pacing".
+ * claiming and calling the lane. See src/pacing/README.md.
  */
 @Injectable()
 export class PacingService {

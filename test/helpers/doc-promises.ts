@@ -54,7 +54,8 @@ export function routeMentions(file: string, markdown: string): RouteMention[] {
   const text = markdown.replace(/`/g, '');
   const found: RouteMention[] = [];
   for (const m of text.matchAll(ROUTE)) {
-    const raw = m[2].replace(/[.:]+$/, '');
+    // Trailing punctuation and Markdown emphasis (`**POST /v1/batch**`) are not part of the path.
+    const raw = m[2].replace(/[.:*]+$/, '');
     const [pathPart, queryPart = ''] = raw.replace(/[[\]]/g, '').split('?');
     const path = pathPart.replace(/\([^)]*\)/g, '').replace(/\/+$/, '') || '/';
     if (!OWN_PREFIXES.has(path.split('/')[1])) continue;

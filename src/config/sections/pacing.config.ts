@@ -31,7 +31,7 @@ export const pacingSection = defineSection(
     PACING_ADAPTIVE: envBool(true),
     /**
      * Fair share between projects on a paced lane: each project's due jobs are spaced at the
-     * lane's rate when enqueued, so the claim order interleaves projects (docs/ARCHITECTURE.md).
+     * lane's rate when enqueued, so the claim order interleaves projects (src/pacing/README.md).
      */
     PACING_FAIR_SHARE: envBool(true),
   },

@@ -42,7 +42,7 @@ export interface RollupRun {
  * periodic task in every role (the digest is served by API replicas), never in the worker's
  * finalise path; the digest also rolls the open periods itself before reading when the task
  * is behind (catchUp), so right after a burst only the first read aggregates the new jobs.
- * See docs/ARCHITECTURE.md §16, "The digest's rollup".
+ * See src/digest/README.md, "The rollup".
  */
 @Injectable()
 export class DigestRollup implements OnApplicationBootstrap {

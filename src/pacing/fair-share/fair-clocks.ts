@@ -1,7 +1,7 @@
 /**
  * Fair-share virtual clocks held in process memory (issue 19: no shared row written per send).
  *
- * Policy (docs/ARCHITECTURE.md, pacing): at one priority, projects sharing a paced lane are
+ * Policy (src/pacing/README.md, "Fair share inside a lane"): at one priority, projects sharing a paced lane are
  * served in virtual time. Each (project, channel, priority) has a clock; queueing `n` due jobs
  * moves it from max(clock, now) by n × step, and the jobs take the slots behind it.
  *

@@ -21,7 +21,7 @@ interface SharedClockRow {
 }
 
 /**
- * Fair share inside a paced lane (docs/ARCHITECTURE.md, pacing), computed in memory at enqueue
+ * Fair share inside a paced lane (src/pacing/README.md, "Fair share inside a lane"), computed in memory at enqueue
  * and reconciled with the other replicas every FAIR_SYNC_MS (FairClocks says how, and the
  * bound on the error). The send path never writes or waits on a shared row.
  */
