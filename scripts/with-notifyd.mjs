@@ -29,6 +29,8 @@ const scratch = await startScratchNotifyd({
     // The tests' webhook receivers listen on 127.0.0.1 (never allowed in production).
     OUTBOUND_ALLOW_LOOPBACK: 'true',
     NODE_ENV: 'test',
+    // Set but empty: any origin (the browser test's page is served from a port of its own).
+    CORS_ORIGINS: '',
     EMAIL_RATE_PER_SEC: '0',
     SMS_RATE_PER_SEC: '0',
   },

@@ -73,6 +73,7 @@ describe('NotifydInbox in Chromium', () => {
     const page = await (await browser.newContext()).newPage();
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
+    if (process.env.DEBUG_INBOX) page.on('console', (m) => console.log('page:', m.text()));
     await page.goto(origin);
     await page.evaluate(
       async ({ api, token }) => {
