@@ -90,7 +90,6 @@ export class NotifydInbox {
           const response = await fetchImpl(url, {
             headers: { authorization: this.http.authorization, accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
             signal: controller.signal,
-            cache: 'no-store',
           });
           if (!response.ok) {
             const error = await toError(response);
