@@ -1,5 +1,5 @@
 """notifyd for server-side Python: send, batch, jobs (with wait), subscribers, preferences,
-templates, suppressions. Bodies are plain dicts typed by the TypedDicts of _schema.py."""
+templates, suppressions, webhook endpoints. Bodies are plain dicts typed by the TypedDicts of _schema.py."""
 import math
 import time
 import uuid
@@ -137,6 +137,24 @@ class Suppressions(_Resource):
         return cast(s.ReleaseSuppressionResponseDto, self._http.request("DELETE", "/v1/suppressions/" + _enc(suppression_id)))
 
 
+class Webhooks(_Resource):
+    def create(self, request: s.CreateWebhookDto) -> s.CreateWebhookResponseDto:
+        """The answer's ``secret`` is shown this once: keep it for ``verify_webhook``."""
+        return cast(s.CreateWebhookResponseDto, self._http.request("POST", "/v1/webhooks", body=request))
+
+    def list(self) -> s.WebhookListDto:
+        return cast(s.WebhookListDto, self._http.request("GET", "/v1/webhooks"))
+
+    def get(self, webhook_id: str) -> s.WebhookResponseDto:
+        return cast(s.WebhookResponseDto, self._http.request("GET", "/v1/webhooks/" + _enc(webhook_id)))
+
+    def update(self, webhook_id: str, request: s.UpdateWebhookDto) -> s.WebhookResponseDto:
+        return cast(s.WebhookResponseDto, self._http.request("PATCH", "/v1/webhooks/" + _enc(webhook_id), body=request, idempotent=True))
+
+    def delete(self, webhook_id: str) -> s.DeleteWebhookResponseDto:
+        return cast(s.DeleteWebhookResponseDto, self._http.request("DELETE", "/v1/webhooks/" + _enc(webhook_id)))
+
+
 class Notifyd:
     """One object per API key::
 
@@ -152,6 +170,7 @@ class Notifyd:
         self.preferences = Preferences(self.http)
         self.templates = Templates(self.http)
         self.suppressions = Suppressions(self.http)
+        self.webhooks = Webhooks(self.http)
 
     def send(self, request: s.SendRequestDto) -> s.SendResponseDto:
         """POST /v1/send. Without an idempotency_key one is generated, so the call is retried safely

@@ -85,6 +85,26 @@ class ClientTest(unittest.TestCase):
         self.assertEqual((caught.exception.status, caught.exception.code), (404, "not_found"))
 
 
+    def test_cancel_a_scheduled_job_and_wait_timeout(self):
+        later = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 3600))
+        scheduled = self.notifyd.schedule({"subscriber_id": "jane", "channels": ["email"], "subject": "s", "body": "later", "scheduled_at": later})
+        job_id = scheduled["job_ids"][0]
+        with self.assertRaises(NotifydError) as caught:
+            self.notifyd.jobs.wait(job_id, timeout=1)
+        self.assertEqual(caught.exception.code, "wait_timeout")
+        self.assertEqual(caught.exception.details["job"]["status"], "pending")
+        self.assertEqual(self.notifyd.jobs.cancel(job_id)["id"], job_id)
+        self.assertEqual(self.notifyd.jobs.get(job_id)["status"], "cancelled")
+
+    def test_batch(self):
+        self.notifyd.subscribers.bulk_upsert({"subscribers": [{"id": "b1", "email": "b1@example.com"}, {"id": "b2", "email": "b2@example.com"}]})
+        request = {"subscribers": ["b1", "b2", "ghost"], "channels": ["email"], "subject": "Sale", "body": "30 % off", "idempotency_key": "sale-1"}
+        first = self.notifyd.batch(request)
+        self.assertEqual((first["jobs_created"], first["jobs_without_address"]), (2, 1))
+        again = self.notifyd.batch(request)
+        self.assertEqual((again["jobs_created"], again["jobs_deduplicated"]), (0, 2))
+
+
 class RetryTest(unittest.TestCase):
     def test_retry_after_reads_seconds_and_dates(self):
         self.assertEqual(retry_after_seconds("7"), 7.0)

@@ -34,7 +34,8 @@ class WebhookVerifierTest(unittest.TestCase):
     def test_a_real_delivery_verifies_and_a_tampered_one_does_not(self):
         notifyd = Notifyd(NOTIFYD_URL, create_project())
         url = "http://127.0.0.1:%d/notifyd" % self.server.server_address[1]
-        webhook = notifyd.http.request("POST", "/v1/webhooks", body={"url": url, "events": ["job.sent"]})
+        webhook = notifyd.webhooks.create({"url": url, "events": ["job.sent"]})
+        self.assertEqual([w["id"] for w in notifyd.webhooks.list()["webhooks"]], [webhook["id"]])
         sent = notifyd.send({"to": "jane@example.com", "channels": ["email"], "subject": "Hi", "body": "Hello"})
         job_id = sent["job_ids"][0]
         headers, body = until(lambda: next((r for r in received if job_id.encode() in r[1]), None))
