@@ -102,8 +102,9 @@ class Transport:
         return ceiling / 2 + random.random() * ceiling / 2
 
 
-def to_error(status: int, headers: Mapping[str, str], raw: bytes) -> NotifydError:
-    """notifyd answers errors as {error, message, ...}; anything else (a proxy's page) still becomes a NotifydError."""
+def to_error(status: int, headers: Any, raw: bytes) -> NotifydError:
+    """notifyd answers errors as {error, message, ...}; anything else (a proxy's page) still becomes a
+    NotifydError. ``headers``: anything with ``get`` (an HTTPError's email.message.Message)."""
     request_id = headers.get("x-request-id") if headers is not None else None
     text = raw.decode("utf-8", "replace") if raw else ""
     try:

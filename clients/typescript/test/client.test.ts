@@ -23,6 +23,12 @@ describe('Notifyd against a real notifyd', () => {
     assert.equal(job.status, 'sent');
   });
 
+  it('is typed from the OpenAPI document (a misspelt field does not compile)', () => {
+    // @ts-expect-error: SendRequestDto has no `chanels`
+    const misspelt = () => notifyd.send({ subscriber_id: 'jane', chanels: ['email'], body: 'x' });
+    assert.equal(typeof misspelt, 'function');
+  });
+
   it('turns a 422 into NotifydError with the code, the field named and the request id', async () => {
     const error = await notifyd.send({ subscriber_id: 'jane', channels: ['pigeon'], body: 'x' }).then(
       () => assert.fail('a send on an unknown channel was accepted'),
