@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.notifyd/**', 'src/metadata.ts'] },
+  { ignores: ['dist/**', 'node_modules/**', 'clients/typescript/dist/**', 'clients/typescript/node_modules/**', 'coverage/**', '.notifyd/**', 'src/metadata.ts'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -16,7 +16,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', '**/*.spec.ts'],
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', '**/*.spec.ts', 'clients/*/test/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -3,6 +3,7 @@
  * 10 000 subscribers, at bulk priority (transactional messages keep going first), each call
  * replay-safe through its own idempotency key. Run: NOTIFYD_URL=… NOTIFYD_API_KEY=sk_… npx tsx campaign.ts
  */
+import { Notifyd } from '../../clients/typescript/src/index.js';
 
 export interface CampaignResult {
   calls: number;
@@ -24,22 +25,18 @@ export async function sendCampaign(options: {
 }): Promise<CampaignResult> {
   const size = Math.min(options.chunkSize ?? BATCH_MAX, BATCH_MAX);
   const result: CampaignResult = { calls: 0, jobsCreated: 0, jobsDeduplicated: 0, jobsSkipped: 0 };
+  const notifyd = new Notifyd({ baseUrl: options.url, apiKey: options.apiKey });
   for (let start = 0; start < options.subscribers.length; start += size) {
-    const response = await fetch(`${options.url}/v1/batch`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        subscribers: options.subscribers.slice(start, start + size),
-        channels: ['email', 'in_app'],
-        subject: options.subject,
-        body: options.body,
-        priority: 'bulk',
-        // Stable per chunk: re-running the script after a crash queues nothing twice.
-        idempotency_key: `${options.campaignId}-${start / size}`,
-      }),
+    // A refusal throws NotifydError (its code, message and request id); a 429 or a lost answer is retried by the client.
+    const body = await notifyd.batch({
+      subscribers: options.subscribers.slice(start, start + size),
+      channels: ['email', 'in_app'],
+      subject: options.subject,
+      body: options.body,
+      priority: 'bulk',
+      // Stable per chunk: re-running the script after a crash queues nothing twice.
+      idempotency_key: `${options.campaignId}-${start / size}`,
     });
-    const body = (await response.json()) as { error: string; message: string; jobs_created: number; jobs_deduplicated: number; jobs_skipped: number };
-    if (!response.ok) throw new Error(`batch ${start / size} refused (${response.status} ${body.error}): ${body.message}`);
     result.calls++;
     result.jobsCreated += body.jobs_created;
     result.jobsDeduplicated += body.jobs_deduplicated;
