@@ -8,7 +8,8 @@ import { ActionButton, ErrorNote } from '../widgets.js';
 export function timeline(job) {
   const events = [
     { at: job.created_at, what: 'Enqueued', detail: `${job.channel} to ${job.recipient}, priority ${job.priority}` },
-    job.scheduled_at && job.scheduled_at !== job.created_at ? { at: job.scheduled_at, what: 'Scheduled for', detail: '' } : null,
+    // A send for later: shown when it was held past its enqueue (a plain send is scheduled at once).
+    Date.parse(job.scheduled_at) - Date.parse(job.created_at) > 1000 ? { at: job.scheduled_at, what: 'Scheduled for', detail: '' } : null,
     job.next_retry_at ? { at: job.next_retry_at, what: 'Next retry', detail: `after attempt ${job.attempts} of ${job.max_attempts}${job.error ? `: ${job.error}` : ''}` } : null,
     job.sent_at ? { at: job.sent_at, what: 'Sent', detail: `${job.provider ?? ''}${job.provider_message_id ? `, message ${job.provider_message_id}` : ''}` } : null,
     ...(job.provider_events ?? []).map((e) => ({ at: e.occurred_at, what: `Provider: ${e.kind}`, detail: `${e.provider} ${e.type}${e.error ? `: ${e.error}` : ''}` })),
@@ -18,7 +19,8 @@ export function timeline(job) {
     job.bounced_at ? { at: job.bounced_at, what: 'Bounced', detail: '' } : null,
     job.complained_at ? { at: job.complained_at, what: 'Complained', detail: '' } : null,
   ].filter(Boolean);
-  return events.sort((a, b) => String(a.at).localeCompare(String(b.at)));
+  // Stable: events at the same instant keep the order above (enqueue before send).
+  return events.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
 }
 
 export function JobPage({ id, role }) {
