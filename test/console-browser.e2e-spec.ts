@@ -31,6 +31,8 @@ describe('operator console in Chromium', () => {
       expect(sent.status).toBe(200);
     }
     await t.worker.drainOnce();
+    const suppressed = await t.http.post('/v1/admin/suppressions').set('X-Api-Key', ADMIN_KEY).send({ project_id: 'acme', email: 'bounced@example.com', detail: 'mailbox does not exist' });
+    expect(suppressed.status).toBe(200);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -75,9 +77,9 @@ describe('operator console in Chromium', () => {
   };
 
   const mutatingControls = (page: Page) =>
-    page.locator('[data-mutates], button:text-matches("^(Pause|Resume|Retry|Cancel)", "i")').count();
+    page.locator('[data-mutates], button:text-matches("^(Pause|Resume|Retry|Cancel|Release)", "i")').count();
 
-  it('the read-only session shows the digest, jobs, a timeline and lanes, and no control that changes anything', async () => {
+  it('the read-only session shows the digest, jobs, a timeline, lanes and suppressions, and no control that changes anything', async () => {
     const { context, page, problems } = await signIn(READONLY_KEY);
     await page.locator('.finding').first().waitFor();
     expect(await page.locator('header .role').textContent()).toBe('read-only');
@@ -110,6 +112,13 @@ describe('operator console in Chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'lanes-readonly.png'), fullPage: true });
     expect(await mutatingControls(page)).toBe(0);
 
+    await visit(page, '#/suppressions', 'Suppressions');
+    expect(await page.locator('tr[data-suppression]').count()).toBe(1);
+    expect(await page.locator('tr[data-suppression]').textContent()).not.toContain('bounced@example.com');
+    await noSeriousViolations(page, 'suppressions');
+    await page.screenshot({ path: join(SHOTS, 'suppressions-readonly.png'), fullPage: true });
+    expect(await mutatingControls(page)).toBe(0);
+
     // The key was never kept by the page, and the cookie is out of the page's reach.
     const stored = await page.evaluate(() => {
       const w = globalThis as any;
@@ -120,7 +129,7 @@ describe('operator console in Chromium', () => {
     await context.close();
   }, 120_000);
 
-  it('the admin pauses a lane from the console and the API shows it paused; the digest offers the resume', async () => {
+  it('the admin pauses a lane from the console and the API shows it paused; the digest offers the resume; a suppression is released', async () => {
     const { context, page, problems } = await signIn(ADMIN_KEY);
     await visit(page, '#/lanes', 'Lanes');
     const row = page.locator('tr[data-lane="email:log"]');
@@ -140,6 +149,11 @@ describe('operator console in Chromium', () => {
     await finding.getByRole('button', { name: 'Resume email:log' }).click();
     await finding.waitFor({ state: 'detached' });
     expect((await t.http.get('/v1/admin/lanes/email:log').set('X-Api-Key', ADMIN_KEY)).body.paused).toBe(false);
+
+    await visit(page, '#/suppressions', 'Suppressions');
+    await page.locator('tr[data-suppression]').getByRole('button', { name: 'Release' }).click();
+    await page.getByText('No active suppression.').waitFor();
+    expect((await t.http.get('/v1/admin/suppressions').set('X-Api-Key', ADMIN_KEY)).body.count).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);

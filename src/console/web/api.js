@@ -32,6 +32,7 @@ async function call(method, path, body) {
 export const api = {
   get: (path) => call('GET', path),
   post: (path, body = {}) => call('POST', path, body),
+  del: (path) => call('DELETE', path),
 };
 
 /** The session the cookie holds, or null when signed out. */

@@ -5,19 +5,21 @@ import { DigestPage } from './pages/digest-page.js';
 import { JobPage } from './pages/job-page.js';
 import { JobsPage } from './pages/jobs-page.js';
 import { LanesPage } from './pages/lanes-page.js';
+import { SuppressionsPage } from './pages/suppressions-page.js';
 import { SignIn } from './sign-in.js';
 
 const NAV = [
   ['#/digest', 'Digest'],
   ['#/jobs', 'Jobs'],
   ['#/lanes', 'Lanes'],
+  ['#/suppressions', 'Suppressions'],
 ];
 
-/** The page a location hash names: #/digest (the default), #/jobs, #/jobs/<id>, #/lanes. */
+/** The page a location hash names: #/digest (the default), #/jobs, #/jobs/<id>, #/lanes, #/suppressions. */
 export function route(hash) {
   const [, page = 'digest', id] = (hash || '#/digest').replace(/^#/, '').split('/');
   if (page === 'jobs' && id) return { page: 'job', id: decodeURIComponent(id) };
-  return { page: ['digest', 'jobs', 'lanes'].includes(page) ? page : 'digest' };
+  return { page: ['digest', 'jobs', 'lanes', 'suppressions'].includes(page) ? page : 'digest' };
 }
 
 function useHash() {
@@ -58,6 +60,7 @@ export function App() {
       ${current.page === 'jobs' ? html`<${JobsPage} role=${session.role} />` : null}
       ${current.page === 'job' ? html`<${JobPage} id=${current.id} role=${session.role} />` : null}
       ${current.page === 'lanes' ? html`<${LanesPage} role=${session.role} />` : null}
+      ${current.page === 'suppressions' ? html`<${SuppressionsPage} role=${session.role} />` : null}
     </main>
   </div>`;
 }
