@@ -77,9 +77,9 @@ describe('operator console in Chromium', () => {
   };
 
   const mutatingControls = (page: Page) =>
-    page.locator('[data-mutates], button:text-matches("^(Pause|Resume|Retry|Cancel|Release)", "i")').count();
+    page.locator('[data-mutates], button:text-matches("^(Pause|Resume|Retry|Cancel|Release|Rotate|Revoke|Create)", "i")').count();
 
-  it('the read-only session shows the digest, jobs, a timeline, lanes and suppressions, and no control that changes anything', async () => {
+  it('the read-only session shows the digest, jobs, a timeline, lanes, suppressions and projects, and no control that changes anything', async () => {
     const { context, page, problems } = await signIn(READONLY_KEY);
     await page.locator('.finding').first().waitFor();
     expect(await page.locator('header .role').textContent()).toBe('read-only');
@@ -119,6 +119,11 @@ describe('operator console in Chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'suppressions-readonly.png'), fullPage: true });
     expect(await mutatingControls(page)).toBe(0);
 
+    await visit(page, '#/projects', 'Projects');
+    await page.locator('tr[data-project="acme"]').waitFor();
+    await noSeriousViolations(page, 'projects');
+    expect(await mutatingControls(page)).toBe(0);
+
     // The key was never kept by the page, and the cookie is out of the page's reach.
     const stored = await page.evaluate(() => {
       const w = globalThis as any;
@@ -129,7 +134,7 @@ describe('operator console in Chromium', () => {
     await context.close();
   }, 120_000);
 
-  it('the admin pauses a lane from the console and the API shows it paused; the digest offers the resume; a suppression is released', async () => {
+  it('the admin pauses a lane from the console and the API shows it paused; the digest offers the resume; a suppression is released; a project is created and its key rotated', async () => {
     const { context, page, problems } = await signIn(ADMIN_KEY);
     await visit(page, '#/lanes', 'Lanes');
     const row = page.locator('tr[data-lane="email:log"]');
@@ -154,6 +159,21 @@ describe('operator console in Chromium', () => {
     await page.locator('tr[data-suppression]').getByRole('button', { name: 'Release' }).click();
     await page.getByText('No active suppression.').waitFor();
     expect((await t.http.get('/v1/admin/suppressions').set('X-Api-Key', ADMIN_KEY)).body.count).toBe(0);
+
+    // A project created from the console: its key is shown once and works on the API.
+    await visit(page, '#/projects', 'Projects');
+    await page.getByLabel('New project id').fill('beta');
+    await page.getByLabel('Name').fill('Beta Ltd');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    const created = (await page.locator('[data-new-key]').textContent())!;
+    expect((await t.http.get('/v1/subscribers').set('X-Api-Key', created)).status).toBe(200);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.locator('tr[data-project="beta"]').getByRole('button', { name: 'Rotate key' }).click();
+    const rotated = (await page.locator('[data-new-key]').textContent())!;
+    expect(rotated).not.toBe(created);
+    expect((await t.http.get('/v1/subscribers').set('X-Api-Key', rotated)).status).toBe(200);
+    await noSeriousViolations(page, 'projects (admin)');
+    await page.screenshot({ path: join(SHOTS, 'projects-admin-rotated.png'), fullPage: true });
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);

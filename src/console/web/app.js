@@ -5,6 +5,7 @@ import { DigestPage } from './pages/digest-page.js';
 import { JobPage } from './pages/job-page.js';
 import { JobsPage } from './pages/jobs-page.js';
 import { LanesPage } from './pages/lanes-page.js';
+import { ProjectsPage } from './pages/projects-page.js';
 import { SuppressionsPage } from './pages/suppressions-page.js';
 import { SignIn } from './sign-in.js';
 
@@ -13,13 +14,14 @@ const NAV = [
   ['#/jobs', 'Jobs'],
   ['#/lanes', 'Lanes'],
   ['#/suppressions', 'Suppressions'],
+  ['#/projects', 'Projects'],
 ];
 
-/** The page a location hash names: #/digest (the default), #/jobs, #/jobs/<id>, #/lanes, #/suppressions. */
+/** The page a location hash names: #/digest (the default), #/jobs, #/jobs/<id>, #/lanes, #/suppressions, #/projects. */
 export function route(hash) {
   const [, page = 'digest', id] = (hash || '#/digest').replace(/^#/, '').split('/');
   if (page === 'jobs' && id) return { page: 'job', id: decodeURIComponent(id) };
-  return { page: ['digest', 'jobs', 'lanes', 'suppressions'].includes(page) ? page : 'digest' };
+  return { page: ['digest', 'jobs', 'lanes', 'suppressions', 'projects'].includes(page) ? page : 'digest' };
 }
 
 function useHash() {
@@ -61,6 +63,7 @@ export function App() {
       ${current.page === 'job' ? html`<${JobPage} id=${current.id} role=${session.role} />` : null}
       ${current.page === 'lanes' ? html`<${LanesPage} role=${session.role} />` : null}
       ${current.page === 'suppressions' ? html`<${SuppressionsPage} role=${session.role} />` : null}
+      ${current.page === 'projects' ? html`<${ProjectsPage} role=${session.role} />` : null}
     </main>
   </div>`;
 }
