@@ -10,12 +10,12 @@ const WINDOWS = ['1h', '24h', '7d'];
 
 /** The digest: findings as the digest ranks them, each with its evidence, its action and (admin) its one-click calls. */
 export function DigestPage({ role }) {
-  const [window, setWindow] = useState('24h');
-  const { data, error, reload } = useLoad(() => api.get(`/v1/admin/digest${query({ window })}`), [window], 15_000);
+  const [span, setSpan] = useState('24h');
+  const { data, error, reload } = useLoad(() => api.get(`/v1/admin/digest${query({ window: span })}`), [span], 15_000);
   return html`<section aria-labelledby="digest-title">
     <div class="page-head">
       <h1 id="digest-title">Digest</h1>
-      <label>Window <select value=${window} onChange=${(e) => setWindow(e.currentTarget.value)}>
+      <label>Window <select value=${span} onChange=${(e) => setSpan(e.currentTarget.value)}>
         ${WINDOWS.map((w) => html`<option value=${w}>${w}</option>`)}
       </select></label>
     </div>
