@@ -7,6 +7,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY migrations ./migrations
+COPY scripts/build-console.mjs ./scripts/build-console.mjs
 RUN npm run build
 
 # Runtime stage: production dependencies and the compiled output only, as a non-root user.

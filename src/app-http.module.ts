@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditHttpModule } from './audit/audit-http.module.js';
+import { ConsoleHttpModule } from './console/console-http.module.js';
 import { ChatBindingsHttpModule } from './chat-bindings/chat-bindings-http.module.js';
 import { DigestHttpModule } from './digest/digest-http.module.js';
 import { GovernanceHttpModule } from './governance/governance-http.module.js';
@@ -45,6 +46,7 @@ import { WorkflowsHttpModule } from './workflows/workflows-http.module.js';
     ProviderWebhooksHttpModule,
     PushTokensHttpModule,
     HealthHttpModule,
+    ConsoleHttpModule,
   ],
 })
 export class AppHttpModule {}

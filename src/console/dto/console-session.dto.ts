@@ -1,0 +1,17 @@
+import { IsString, MaxLength, MinLength } from 'class-validator';
+
+export class ConsoleSignInDto {
+  /** The admin key (ADMIN_API_KEY) or the read-only key (READONLY_API_KEY). */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(512)
+  key: string;
+}
+
+export class ConsoleSessionDto {
+  /** admin or readonly: what the session may do is what its key may do. */
+  role: string;
+  /** Send it as X-CSRF-Token with every change made with the session. */
+  csrf_token: string;
+  expires_at: string;
+}
