@@ -81,14 +81,17 @@ describe('pacing of fan-out connectors (two worker processes, provider fakes)', 
     Number((await db.sql(`SELECT count(*) AS n FROM jobs WHERE channel = $1 AND status = 'sent'`, [channel]))[0].n) === count;
   const lane = async (key: string) => (await db.sql(`SELECT calls_total, tokens_total FROM pacing_lanes WHERE lane_key = $1`, [key]))[0];
   /**
-   * The bounds a shared bucket promises, with slack for arrival jitter on a loaded machine:
-   * no second holds more than one bucket plus a second of rate, and the whole run no more than
-   * one bucket plus rate × its length.
+   * The bounds a shared bucket promises, measured where the provider sees them (arrival), with
+   * slack for a loaded machine: no second holds more than one bucket plus 1.5 s of rate, and the
+   * whole run no more than one bucket plus rate × (its length + 1.5 s). The run's slack is for
+   * its first call, which arrives late (each process imports its HTTP client and FCM's OAuth
+   * token at its first send, after its slot was reserved) and so shortens the span measured.
+   * Unpaced, every call of a batch arrives within a few hundred ms: far outside both.
    */
   const expectPaced = (arrivals: number[]) => {
     const span = (Math.max(...arrivals) - Math.min(...arrivals)) / 1000;
     expect(peak(arrivals, 1_000)).toBeLessThanOrEqual(BURST + RATE * 1.5);
-    expect(arrivals.length).toBeLessThanOrEqual(BURST + RATE * (span + 0.5));
+    expect(arrivals.length).toBeLessThanOrEqual(BURST + RATE * (span + 1.5));
   };
 
   it('Resend: every email with attachments is one request and one token; the batch of the others is one', async () => {
