@@ -218,7 +218,8 @@ describe('the notifyd command', () => {
       expect(((await api.json()) as { message: string }).message).toMatch(/NOTIFYD_ROLE=worker/);
       child.kill('SIGTERM');
       expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
-      // Fastify, @nestjs/swagger, MCP and the controllers stay unloaded in a worker.
+      // Fastify, @nestjs/swagger, MCP and the controllers stay unloaded in a worker, and so do
+      // class-validator and the provider SDKs and HTTP client (loaded at a provider's first send).
       expect(existsSync(probeOut) ? readFileSync(probeOut, 'utf8').split('\n').filter(Boolean) : []).toEqual([]);
     } finally {
       for (const running of children.filter((c) => c.exitCode === null && c.signalCode === null)) {

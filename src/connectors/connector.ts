@@ -72,6 +72,16 @@ export interface Connector {
    */
   readonly meters?: 'requests' | 'messages';
   /**
+   * The pacing tokens one call with these messages costs, for a connector that turns one call
+   * into several provider requests (Resend: one request per email with attachments beside the
+   * batch; push: one per device). The dispatcher takes them before the call, and cuts a call
+   * that would cost more than the lane's bucket holds into smaller ones, so the provider never
+   * sees more than rate × window plus one bucket. Without it a call costs 1 ('requests') or one
+   * per message ('messages'). Must not throw; a connector may read what it needs here (push
+   * reads the devices) and reuse it in send().
+   */
+  requestsFor?(messages: readonly OutboundMessage[]): number | Promise<number>;
+  /**
    * True when each result is its own message's answer even within one call (the connector
    * calls the provider per message, as push does per device). The dispatcher then never
    * retries a call whose messages were all refused item by item: that would only send again.

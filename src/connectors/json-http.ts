@@ -1,7 +1,8 @@
-import { fetch, type RequestInit, type Response } from 'undici';
+import type { RequestInit, Response } from 'undici';
 import { type HeaderLookup, headerLookup } from './http-outcome.js';
 import { ProviderError } from './provider-error.js';
 import { UnsafeUrlError } from './ssrf/unsafe-url.error.js';
+import { undici } from './undici.js';
 
 /** A provider's answer, read whole: status, headers, raw text and the JSON body when it is JSON. */
 export interface ProviderAnswer {
@@ -33,7 +34,7 @@ export async function postJson(
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(options.timeoutMs),
     };
-    response = options.fetcher ? await options.fetcher(url, init) : await fetch(url, { ...init, redirect: 'manual' });
+    response = options.fetcher ? await options.fetcher(url, init) : await (await undici()).fetch(url, { ...init, redirect: 'manual' });
   } catch (err) {
     if (err instanceof UnsafeUrlError) throw ProviderError.permanent(`${options.what}: refused to call that URL: ${err.message}`);
     const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };

@@ -82,20 +82,31 @@ export class PacingService {
   }
 
   /**
+   * The most tokens one call may take and still go out within the bucket (rate × PACING_BURST_SECS,
+   * at least 1); Infinity on an unpaced lane. A call costing more would reach the provider as
+   * one burst larger than its rate allows, so the dispatcher cuts such calls.
+   */
+  capacityOf(lane: Pick<Lane, 'channel'>): number {
+    const rate = this.rateOf(lane);
+    return rate > 0 ? Math.max(1, rate * this.config.pacing.burstSecs) : Infinity;
+  }
+
+  /**
    * Takes `cost` tokens for one provider call on the lane, waiting for the reserved slot, or
-   * reports the pause in force. Unpaced lanes take no tokens but still honour pauses.
+   * reports the pause in force. Unpaced lanes and calls of cost 0 take no tokens but still honour pauses.
    */
   async acquire(lane: Lane, cost: number, control?: { readonly stopping: boolean }): Promise<Permit> {
     const key = laneKey(lane);
     const rate = this.rateOf(lane);
-    if (rate <= 0) return this.pauseCheck(key);
+    // A call that makes no request (a push to subscribers without devices) takes no token either.
+    if (rate <= 0 || cost <= 0) return this.pauseCheck(key);
     let waitedMs = 0;
     for (;;) {
       if (!this.known.has(key)) {
         await this.repository.ensureLane(key, lane);
         this.known.add(key);
       }
-      const taken = await this.repository.take(key, rate, this.config.pacing.burstSecs, Math.max(cost, 0.000_001), RESERVE_AHEAD_SECS);
+      const taken = await this.repository.take(key, rate, this.config.pacing.burstSecs, cost, RESERVE_AHEAD_SECS);
       if (!taken) {
         this.known.delete(key); // the row was removed under us: create it again
         continue;

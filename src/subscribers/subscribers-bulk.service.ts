@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { BulkSubscriberErrorDto, BulkUpsertSubscribersResponseDto } from './dto/bulk-subscribers.dto.js';
-import { checkSubscriberItem } from './subscriber-item.js';
 import { type SubscriberUpsert, SubscribersRepository } from './subscribers.repository.js';
 import { toSubscriberUpsert } from './subscribers.service.js';
 
@@ -12,6 +11,13 @@ const YIELD_EVERY = 500;
  * are written in one statement, the others reported by index. Repeated ids are folded in
  * order, which is what sending them one by one would have stored.
  */
+/**
+ * The per-item check (class-validator and the subscriber DTO), imported at the first bulk call:
+ * a worker process has this service in its graph (imports run on it) but never validates.
+ */
+let itemCheck: Promise<typeof import('./subscriber-item.js')> | undefined;
+const subscriberItems = () => (itemCheck ??= import('./subscriber-item.js'));
+
 @Injectable()
 export class SubscribersBulkService {
   constructor(private readonly repository: SubscribersRepository) {}
@@ -23,7 +29,7 @@ export class SubscribersBulkService {
     let duplicates = 0;
     for (let index = 0; index < items.length; index++) {
       if (index > 0 && index % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-      const check = await checkSubscriberItem(items[index]);
+      const check = await (await subscriberItems()).checkSubscriberItem(items[index]);
       if (!check.ok) {
         failed++;
         const id = idOf(items[index]);

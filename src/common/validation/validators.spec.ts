@@ -1,4 +1,5 @@
-import { headerMapProblem, isRfc3339, isSmsSender } from './validators.js';
+import { isRfc3339 } from './rfc3339.js';
+import { headerMapProblem, isSmsSender } from './validators.js';
 
 describe('isRfc3339', () => {
   it.each(['2026-12-01T09:00:00Z', '2026-12-01T10:00:00+01:00', '2026-12-01T09:00:00.123456Z', '2028-02-29T00:00:00Z'])('%s is valid', (v) =>

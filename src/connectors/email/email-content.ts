@@ -90,7 +90,7 @@ function stringRecord(value: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
-function attachments(value: unknown): EmailAttachment[] {
+export function attachments(value: unknown): EmailAttachment[] {
   if (!Array.isArray(value)) return [];
   return value
     .filter((a): a is { filename: string; content: string; content_type?: string } => typeof a?.filename === 'string' && typeof a?.content === 'string')

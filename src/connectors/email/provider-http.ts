@@ -1,5 +1,5 @@
-import { fetch } from 'undici';
 import { type HeaderLookup, headerLookup } from '../http-outcome.js';
+import { undici } from '../undici.js';
 
 /** A provider's answer, read whole: status, headers, body text and its JSON when it is JSON. */
 export interface ProviderAnswer {
@@ -20,6 +20,7 @@ export async function callProvider(
   init: { method?: string; headers: Record<string, string>; body?: string },
   timeoutMs: number,
 ): Promise<ProviderAnswer> {
+  const { fetch } = await undici();
   const res = await fetch(url, {
     method: init.method ?? 'POST',
     headers: init.headers,

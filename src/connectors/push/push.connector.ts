@@ -32,7 +32,9 @@ interface JobFanOut {
  * devices of every subscriber of the call are read in one query and the dead ones deleted in
  * one statement) and works through them WORKER_CONCURRENCY at a time, the parallelism the
  * dispatcher gave calls of one job. Each result stays its job's own, so a call refused whole
- * is never retried item by item (perMessageResults), and pacing counts jobs (meters).
+ * is never retried item by item (perMessageResults). Pacing counts device requests
+ * (requestsFor): the devices are read before the call is paced and that read is the one the
+ * call sends to (a device registered during the pacing wait gets the next notification).
  */
 @NotifyConnector()
 export class PushConnector implements Connector {
@@ -43,6 +45,8 @@ export class PushConnector implements Connector {
   readonly perMessageResults = true;
   private readonly logger = new Logger(PushConnector.name);
   private readonly senders: Map<PushPlatform, PlatformSender>;
+  /** Each message's devices as requestsFor() read them, for send() (held no longer than the message). */
+  private readonly devicesRead = new WeakMap<OutboundMessage, readonly PushTokenRow[]>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -61,15 +65,31 @@ export class PushConnector implements Connector {
     );
   }
 
+  /** One request per device of every subscriber of the call (a subscriber without devices costs nothing). */
+  async requestsFor(messages: readonly OutboundMessage[]): Promise<number> {
+    const devices = await this.devicesFor(messages);
+    return devices.reduce((n, list) => n + list.length, 0);
+  }
+
+  /** The devices of each message's subscriber: those requestsFor() read, the others in one query. */
+  private async devicesFor(messages: readonly OutboundMessage[]): Promise<(readonly PushTokenRow[])[]> {
+    const unread = messages.filter((m) => !this.devicesRead.has(m));
+    if (unread.length) {
+      const keys = unread.map((m) => ({ projectId: m.projectId, subscriberId: m.subscriberId ?? m.recipient }));
+      const found = await this.tokens.devicesOf(keys);
+      unread.forEach((m, i) => this.devicesRead.set(m, found.get(subscriberKey(keys[i])) ?? []));
+    }
+    return messages.map((m) => this.devicesRead.get(m)!);
+  }
+
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
     // The dispatcher gives the whole call WORKER_SEND_TIMEOUT_MS and counts every job of a call
     // that overruns it as failed, sent or not (a retry would push twice). A job started by
     // this point ends in time, each device request being bounded by OUTBOUND_TIMEOUT_MS; later
     // ones are not attempted. The first wave always starts, as single-job calls did.
     const startBy = Date.now() + this.config.worker.sendTimeoutMs - this.config.outbound.timeoutMs;
-    const keys = messages.map((m) => ({ projectId: m.projectId, subscriberId: m.subscriberId ?? m.recipient }));
-    const devices = await this.tokens.devicesOf(keys);
-    const jobs = messages.map((message, i) => ({ message, devices: devices.get(subscriberKey(keys[i])) ?? [] }));
+    const devices = await this.devicesFor(messages);
+    const jobs = messages.map((message, i) => ({ message, devices: devices[i] }));
     const fanOuts = await mapLimit(jobs, this.config.worker.concurrency, (job) =>
       Date.now() > startBy ? Promise.resolve(notAttempted()) : this.fanOut(job.message, job.devices),
     );

@@ -1,5 +1,6 @@
 import { Agent as HttpsAgent } from 'node:https';
-import { Agent, fetch, type RequestInit, type Response } from 'undici';
+import type { Agent, RequestInit, Response } from 'undici';
+import { undici } from '../undici.js';
 import type { OutboundPolicy } from './address-policy.js';
 import { guardedLookup, type Resolver, systemResolver } from './guarded-lookup.js';
 import { assertPublicHttpUrl } from './public-url.js';
@@ -17,7 +18,8 @@ export interface SafeFetchOptions extends OutboundPolicy {
 const agents = new Map<string, Agent>();
 
 /** One pooled dispatcher per policy, so connections to a webhook host are reused. */
-function dispatcher(options: SafeFetchOptions): Agent {
+async function dispatcher(options: SafeFetchOptions): Promise<Agent> {
+  const { Agent } = await undici();
   const custom = options.resolver && options.resolver !== systemResolver;
   const key = `${options.allowLoopback ? 1 : 0}|${options.ca ? String(options.ca).slice(-64) : ''}`;
   const cached = custom ? undefined : agents.get(key);
@@ -40,10 +42,11 @@ function dispatcher(options: SafeFetchOptions): Agent {
 export async function safeFetch(url: string | URL, init: Omit<RequestInit, 'redirect' | 'dispatcher'> = {}, options: SafeFetchOptions = {}): Promise<Response> {
   const target = assertPublicHttpUrl(url, options);
   try {
+    const { fetch } = await undici();
     return await fetch(target, {
       ...init,
       redirect: 'manual',
-      dispatcher: dispatcher(options),
+      dispatcher: await dispatcher(options),
       signal: init.signal ?? AbortSignal.timeout(options.timeoutMs ?? 20_000),
     });
   } catch (err) {

@@ -1,4 +1,4 @@
-import { isRfc3339 } from '../../common/validation/validators.js';
+import { isRfc3339 } from '../../common/validation/rfc3339.js';
 
 /**
  * notifyd's segment language compiled to a parameterised SQL condition on `subscribers`.

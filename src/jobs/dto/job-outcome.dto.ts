@@ -1,5 +1,5 @@
 import { IsOptional } from 'class-validator';
-import { IsWaitDuration } from '../wait/wait-duration.js';
+import { IsWaitDuration } from '../wait/is-wait-duration.validator.js';
 
 /** A job's state as a `wait` answer reports it. */
 export class JobOutcomeDto {

@@ -30,7 +30,7 @@ import {
 } from '../../common/validation/validators.js';
 import { isReservedTag, JOB_ID_TAG, RESERVED_TAG_PREFIX } from '../../connectors/email/reserved-tags.js';
 import { normaliseChannel } from '../channels.js';
-import { IsWaitDuration } from '../wait/wait-duration.js';
+import { IsWaitDuration } from '../wait/is-wait-duration.validator.js';
 import { ChatOptionsDto, WhatsAppOptionsDto } from './channel-options.dto.js';
 import { JobOutcomeDto } from './job-outcome.dto.js';
 import { PushOptionsDto } from './push-options.dto.js';

@@ -1,4 +1,8 @@
-import { buildMessage, ValidateBy, type ValidationOptions } from 'class-validator';
+/*
+ * The `wait` parameter's rule, without class-validator (its decorator is in
+ * is-wait-duration.validator.ts): the worker's enqueue path reads it and never loads the
+ * validation library.
+ */
 
 /** The longest a request may wait for an outcome: well below the usual 60 s proxy and client timeouts. */
 export const MAX_WAIT_MS = 30_000;
@@ -16,16 +20,3 @@ export function parseWait(value: unknown): number | undefined {
   const ms = Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
   return ms <= MAX_WAIT_MS ? ms : undefined;
 }
-
-/** `wait`: how long to hold the answer for an outcome (validated, so a bad value is a 422 that names the fix). */
-export const IsWaitDuration = (options?: ValidationOptions) =>
-  ValidateBy(
-    {
-      name: 'isWaitDuration',
-      validator: {
-        validate: (value) => parseWait(value) !== undefined,
-        defaultMessage: buildMessage((each) => `${each}$property ${WAIT_HELP}`, options),
-      },
-    },
-    options,
-  );

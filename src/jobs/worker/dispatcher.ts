@@ -195,7 +195,8 @@ export class Dispatcher {
     }
     const chunks: Chunk[] = [];
     for (const { lane, connector, fallback, jobs: laneJobs } of byLane.values()) {
-      chunks.push(...this.cut(lane, connector, laneJobs, (j) => buildMessage(j, this.sender(j.projectId, senders), contentOf(rendered.get(j.id))), fallback));
+      const cut = this.cut(lane, connector, laneJobs, (j) => buildMessage(j, this.sender(j.projectId, senders), contentOf(rendered.get(j.id))), fallback);
+      for (const chunk of cut) chunks.push(...(await this.fitBucket(chunk)));
     }
     // Own open/click tracking on the email HTML (PUBLIC_URL and the project's rules allowing).
     await this.tracking.instrument(chunks.flatMap((c) => c.messages));
@@ -210,6 +211,32 @@ export class Dispatcher {
       chunks.push({ lane, connector, fallback, jobs: slice, messages: slice.map((j, k) => message(j, i + k)) });
     }
     return chunks;
+  }
+
+  /**
+   * A call whose requests would overflow the lane's bucket (a Resend batch of emails with
+   * attachments, a push call to many devices) is halved until each part fits, or is one message:
+   * its requests then reach the provider at the lane's rate, not as one burst.
+   */
+  private async fitBucket(chunk: Chunk): Promise<Chunk[]> {
+    if (!chunk.connector.requestsFor || chunk.jobs.length < 2) return [chunk];
+    const capacity = this.pacing.capacityOf(chunk.lane);
+    if (!Number.isFinite(capacity) || (await this.costOf(chunk.connector, chunk.messages)) <= capacity) return [chunk];
+    const half = Math.ceil(chunk.jobs.length / 2);
+    const [first, second] = [0, half].map((from) => ({ ...chunk, jobs: chunk.jobs.slice(from, from + half), messages: chunk.messages.slice(from, from + half) }));
+    return [...(await this.fitBucket(first)), ...(await this.fitBucket(second))];
+  }
+
+  /** The pacing tokens one call takes: what the connector says it will make, else 1 per call or per message. */
+  private async costOf(connector: Connector, messages: readonly OutboundMessage[]): Promise<number> {
+    if (connector.requestsFor) {
+      // A connector that cannot tell is charged one token per message: never less than it may make.
+      const cost = await Promise.resolve()
+        .then(() => connector.requestsFor!(messages))
+        .catch((err: Error) => (this.logger.warn(`${connector.provider} could not count its requests (${err?.message}): charged one per message`), NaN));
+      return Number.isFinite(cost) && cost >= 0 ? cost : messages.length;
+    }
+    return connector.meters === 'messages' ? messages.length : 1;
   }
 
   private sender(projectId: string, senders: Map<string, { fromEmail: string | null; fromName: string | null }>): Sender {
@@ -324,7 +351,7 @@ export class Dispatcher {
 
   /** One paced provider call; a throw, a timeout or a wrong result count fails every message transiently. */
   private async call(connector: Connector, lane: Lane, messages: OutboundMessage[], control: DispatchControl, timing?: { ms: number }): Promise<DeliveryResult[] | 'paused'> {
-    const permit = await this.pacing.acquire(lane, connector.meters === 'messages' ? messages.length : 1, control);
+    const permit = await this.pacing.acquire(lane, await this.costOf(connector, messages), control);
     if (!permit.granted) return 'paused';
     const failAll = (message: string): DeliveryResult[] => messages.map(() => ({ ok: false, error: ProviderError.transient(message) }));
     // The provider's own time (send latency metric), without the wait for the pacing slot.

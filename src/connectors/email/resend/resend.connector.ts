@@ -7,7 +7,7 @@ import type { Connector, DeliveryResult, OutboundMessage, ProjectSettingsSpec } 
 import { NotifyConnector } from '../../connector.decorator.js';
 import { readQuota } from '../../http-outcome.js';
 import { ProviderError } from '../../provider-error.js';
-import { type EmailContent, emailContent, formatAddress } from '../email-content.js';
+import { attachments, type EmailContent, emailContent, formatAddress } from '../email-content.js';
 import { type EmailDefaults, emailDefaults } from '../email-defaults.js';
 import { callProvider } from '../provider-http.js';
 import { classifyResend } from './resend-errors.js';
@@ -40,12 +40,16 @@ export class ResendConnector implements Connector {
     return new ResendConnector({ ...this.settings, apiKey: s.api_key }, this.defaults);
   }
 
+  /** One request per email with attachments, plus one for the rest (the batch, or a single email). */
+  requestsFor(messages: readonly OutboundMessage[]): number {
+    const { singles, batchable } = resendCalls(messages.map((m) => ({ attachments: attachmentCount(m) })));
+    return singles.length + (batchable.length ? 1 : 0);
+  }
+
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
     const emails = messages.map((m) => emailContent(m, this.defaults));
     const results: DeliveryResult[] = new Array(emails.length);
-    const batchable = emails.map((e, i) => ({ e, i })).filter(({ e }) => e.attachments.length === 0);
-    const singles = emails.map((e, i) => ({ e, i })).filter(({ e }) => e.attachments.length > 0);
-    if (batchable.length === 1) singles.push(batchable.pop()!);
+    const { singles, batchable } = resendCalls(emails.map((e) => ({ attachments: e.attachments.length, e })));
     await Promise.all([
       ...singles.map(async ({ e, i }) => (results[i] = await this.sendOne(e))),
       (async () => {
@@ -95,6 +99,24 @@ export class ResendConnector implements Connector {
       'idempotency-key': idempotencyKey,
     };
   }
+}
+
+/**
+ * How a call's emails go to Resend: the batch API takes no attachments, so each email with
+ * attachments is a request of its own; the rest go as one batch (a lone one as a single email).
+ * send() and requestsFor() both plan with it, so the pacing charge is the requests made.
+ */
+function resendCalls<T extends { attachments: number }>(emails: readonly T[]): { singles: (T & { i: number })[]; batchable: (T & { i: number })[] } {
+  const indexed = emails.map((e, i) => ({ ...e, i }));
+  const batchable = indexed.filter((e) => e.attachments === 0);
+  const singles = indexed.filter((e) => e.attachments > 0);
+  if (batchable.length === 1) singles.push(batchable.pop()!);
+  return { singles, batchable };
+}
+
+/** The attachments a message carries, as emailContent() keeps them, without building the whole email. */
+function attachmentCount(message: OutboundMessage): number {
+  return attachments((message.payload as { attachments?: unknown }).attachments).length;
 }
 
 /** Resend's send-email body (the batch API takes an array of the same objects, without attachments). */

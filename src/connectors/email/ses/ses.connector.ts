@@ -21,6 +21,11 @@ export class SesConnector implements Connector {
   readonly channel = 'email' as const;
   readonly provider = 'ses';
   readonly batchMax = 50;
+  /**
+   * SES's maximum send rate counts messages (each destination of a bulk call is one), not
+   * requests: a bulk call of 50 takes 50 tokens.
+   */
+  readonly meters = 'messages' as const;
 
   /** A project's own ses account (per-project providers); the base URL stays the operator's. */
   readonly projectSettings: ProjectSettingsSpec = {

@@ -1,10 +1,11 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { Agent, fetch } from 'undici';
+import type { Agent } from 'undici';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { PushTokenRow } from '../../../push-tokens/push-token.types.js';
 import { type Fetcher, postJson } from '../../json-http.js';
 import { ProviderError } from '../../provider-error.js';
+import { undici } from '../../undici.js';
 import type { DeviceOutcome, PlatformSender } from '../push-device.js';
 import type { PushNotification } from '../push-notification.js';
 import { FcmAccessTokens } from './fcm-access-token.js';
@@ -23,14 +24,17 @@ export class FcmSender implements PlatformSender, OnModuleDestroy {
   readonly configureHint = 'FCM_SERVICE_ACCOUNT_FILE';
   readonly tokens: FcmAccessTokens | undefined;
   private readonly fetcher: Fetcher;
-  private readonly dispatcher: Agent;
+  /** Made at the first request (undici is imported then). */
+  private dispatcher: Agent | undefined;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     const push = config.pushProviders;
     // HTTP/2 when the server offers it (FCM does), with a bounded pool; PUSH_CA_FILE for private test/staging services.
-    const dispatcher = new Agent({ allowH2: true, connections: 16, ...(push.ca ? { connect: { ca: push.ca } } : {}) });
-    this.dispatcher = dispatcher;
-    this.fetcher = (url, init) => fetch(url, { ...init, redirect: 'manual', dispatcher });
+    this.fetcher = async (url, init) => {
+      const { Agent, fetch } = await undici();
+      this.dispatcher ??= new Agent({ allowH2: true, connections: 16, ...(push.ca ? { connect: { ca: push.ca } } : {}) });
+      return fetch(url, { ...init, redirect: 'manual', dispatcher: this.dispatcher });
+    };
     this.tokens = push.fcm ? new FcmAccessTokens(push.fcm, this.fetcher, config.outbound.timeoutMs) : undefined;
   }
 
@@ -39,7 +43,7 @@ export class FcmSender implements PlatformSender, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.dispatcher.close().catch(() => undefined);
+    await this.dispatcher?.close().catch(() => undefined);
   }
 
   async send(device: PushTokenRow, n: PushNotification): Promise<DeviceOutcome> {
