@@ -28,3 +28,13 @@ export function suppressionFromRefusal(channel: Channel, error: ProviderError): 
   if (error.kind !== 'permanent' || !error.deadRecipient || !ADDRESSED.has(channel)) return null;
   return { reason: channel === 'email' ? 'bounce' : 'invalid', scope: 'all' };
 }
+
+/**
+ * A synchronous refusal that is a hard bounce: the provider said, in its answer, that the
+ * address will never work (SMTP 550 5.1.1, an invalid number). The job ends `bounced` and emits
+ * `job.bounced`, as the provider's bounce webhook would; the address is suppressed (above).
+ */
+export function isHardBounce(channel: Channel, error: ProviderError): boolean {
+  const rule = suppressionFromRefusal(channel, error);
+  return rule !== null && (rule.reason === 'bounce' || rule.reason === 'invalid');
+}
