@@ -30,11 +30,11 @@ export function suppressionFromRefusal(channel: Channel, error: ProviderError): 
 }
 
 /**
- * A synchronous refusal that is a hard bounce: the provider said, in its answer, that the
- * address will never work (SMTP 550 5.1.1, an invalid number). The job ends `bounced` and emits
- * `job.bounced`, as the provider's bounce webhook would; the address is suppressed (above).
+ * A synchronous refusal that is an email hard bounce: the provider said, in its answer, that the
+ * mailbox will never work (SMTP 550 5.1.1, an API's "invalid recipient"). The job ends `bounced`
+ * and emits `job.bounced`, as the provider's bounce webhook would; the address is suppressed
+ * (above). A dead SMS number or chat stays `failed` (suppressed as `invalid`): "bounce" is email's word.
  */
 export function isHardBounce(channel: Channel, error: ProviderError): boolean {
-  const rule = suppressionFromRefusal(channel, error);
-  return rule !== null && (rule.reason === 'bounce' || rule.reason === 'invalid');
+  return suppressionFromRefusal(channel, error)?.reason === 'bounce';
 }
