@@ -77,7 +77,8 @@ export async function startNotifyd(env, { nodeArgs: ownArgs = [], dir = root, ke
   // BENCH_NODE_ARGS: extra node flags for the notifyd processes (e.g. --cpu-prof, --trace-gc) when profiling a run.
   const nodeArgs = [...ownArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   return startListening([...nodeArgs, join(dir, 'dist', 'src', 'cli.js'), 'serve'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ADMIN_API_KEY: ADMIN_KEY, JWT_SECRET, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    // LOG_PROVIDER_PRINT off: the drain measures the engine, not the console (the log provider prints each message by default).
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ADMIN_API_KEY: ADMIN_KEY, JWT_SECRET, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', LOG_PROVIDER_PRINT: 'false', ...env },
     keepLines,
     label,
   });

@@ -27,6 +27,7 @@ import { ChatBindings1764460800076 } from './0076-chat-bindings.js';
 import { WorkerHeartbeats1764460800079 } from './0079-worker-heartbeats.js';
 import { DigestRollupOpenHour1764460800080 } from './0080-digest-rollup-open-hour.js';
 import { ConsoleSessions1764460800081 } from './0081-console-sessions.js';
+import { JobContents1764460800082 } from './0082-job-contents.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -83,4 +84,6 @@ export const MIGRATIONS = [
   DigestRollupOpenHour1764460800080,
   // Issue 24: operator console sessions (cookie sign-in, server-side sign-out).
   ConsoleSessions1764460800081,
+  // Issue 26: the rendered subject and body of each job, shown in the job view and timeline.
+  JobContents1764460800082,
 ];

@@ -73,14 +73,15 @@ describe('email through Postmark', () => {
       { Name: 'List-Unsubscribe-Post', Value: 'List-Unsubscribe=One-Click' },
     ]);
     for (let i = 0; i < 8; i++) expect(await kit.job(ids[`ok${i}`])).toMatchObject({ status: 'sent', provider: 'postmark' });
-    expect(await kit.job(ids.gone)).toMatchObject({ status: 'failed', error: 'Postmark ErrorCode 406: You tried to send to recipient(s) that have been marked as inactive.' });
+    // A hard bounce in the answer: the job ends bounced (job.bounced), as Postmark's bounce webhook would end it.
+    expect(await kit.job(ids.gone)).toMatchObject({ status: 'bounced', error: 'Postmark ErrorCode 406: You tried to send to recipient(s) that have been marked as inactive.' });
     expect(await kit.job(ids.bad)).toMatchObject({ status: 'failed', error: "Postmark ErrorCode 300: Invalid 'To' address: 'bad@customer.example'." });
   });
 
   // Every row of Postmark's table in docs/CONNECTORS.md: through the worker (the job's fate) and asked directly (kind, dead).
   const row = (label: string, answer: PostmarkScript, rest: Omit<ErrorRow, 'label'> & { kind: string }) => ({ label, answer, ...rest });
   const failed = (code: number, message: string, dead = false) =>
-    row(`ErrorCode ${code}`, { errorCode: code, message }, { status: 'failed', attempts: 1, error: new RegExp(`Postmark ErrorCode ${code}`), kind: 'permanent', dead });
+    row(`ErrorCode ${code}`, { errorCode: code, message }, { status: dead ? 'bounced' : 'failed', attempts: 1, error: new RegExp(`Postmark ErrorCode ${code}`), kind: 'permanent', dead });
   const table = [
     failed(10, 'Bad or missing API token.'),
     failed(300, "Invalid 'To' address."),

@@ -118,9 +118,9 @@ describe('email over SMTP (nodemailer → smtp-server)', () => {
     { reply: { code: 452, message: '4.5.3 Too many recipients' }, status: 'pending', attempts: 0, error: /rate limited: SMTP 452/, paused: true },
     { reply: { code: 450, message: '4.2.0 Greylisted, try again later' }, status: 'retry', attempts: 1, error: /SMTP 450/ },
     { reply: { code: 451, message: '4.3.0 Local error' }, status: 'retry', attempts: 1, error: /SMTP 451/ },
-    { reply: { code: 550, message: '5.1.1 Mailbox does not exist' }, status: 'failed', attempts: 1, error: /SMTP 550/, dead: true },
-    { reply: { code: 551, message: '5.1.6 User not local' }, status: 'failed', attempts: 1, error: /SMTP 551/, dead: true },
-    { reply: { code: 553, message: '5.1.3 Bad mailbox name' }, status: 'failed', attempts: 1, error: /SMTP 553/, dead: true },
+    { reply: { code: 550, message: '5.1.1 Mailbox does not exist' }, status: 'bounced', attempts: 1, error: /SMTP 550/, dead: true },
+    { reply: { code: 551, message: '5.1.6 User not local' }, status: 'bounced', attempts: 1, error: /SMTP 551/, dead: true },
+    { reply: { code: 553, message: '5.1.3 Bad mailbox name' }, status: 'bounced', attempts: 1, error: /SMTP 553/, dead: true },
     { reply: { code: 554, message: '5.7.1 Rejected by policy' }, status: 'failed', attempts: 1, error: /SMTP 554/ },
     { reply: 'stall', status: 'retry', attempts: 1, error: /SMTP ETIMEDOUT|timeout/i },
   ];
@@ -141,6 +141,8 @@ describe('email over SMTP (nodemailer → smtp-server)', () => {
     // A dead mailbox (deadRecipient) becomes a bounce suppression; nothing else does.
     const suppressions = await t.db.sql(`SELECT reason FROM suppressions WHERE channel = 'email' AND address = $1 AND released_at IS NULL`, [to]);
     expect(suppressions.map((r) => r.reason)).toEqual(dead ? ['bounce'] : []);
+    // A synchronous hard bounce ends the job bounced, as the provider's bounce webhook would.
+    expect(!!row.bounced_at).toBe(!!dead);
   });
 
   it('a refused relay login retries instead of failing the mail (the operator fixes the credentials)', async () => {

@@ -56,6 +56,25 @@ describe('examples/', () => {
     expect(count).toBe(6);
   });
 
+  it('campaign/campaign.ts personalises each message from the recipient profile: the job view shows what each one received', async () => {
+    for (const [id, first_name] of [['fan_0', 'Amélie'], ['fan_1', null]] as const) {
+      expect((await app.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id, email: `${id}@example.com`, first_name })).status).toBeLessThan(300);
+    }
+    const options = { url: app.url, apiKey: project.key, campaignId: 'hello-fans', subscribers: ['fan_0', 'fan_1'], subject: 'News for {{first_name}}', body: 'Hi {{first_name | default: "there"}}, everything is 30 % off.' };
+    expect(await sendCampaign(options)).toMatchObject({ calls: 1, jobsCreated: 4 });
+    const jobs = await app.db.sql(`SELECT id, subscriber_id, channel FROM jobs WHERE project_id = $1 AND subscriber_id LIKE 'fan_%' AND channel = 'email' ORDER BY subscriber_id`, [project.id]);
+    const received: string[][] = [];
+    for (const job of jobs) {
+      const view = await app.http.get(`/v1/jobs/${job.id}?wait=10s`).set('X-Api-Key', project.key);
+      expect(view.body.status).toBe('sent');
+      received.push([job.subscriber_id, view.body.rendered.subject, view.body.rendered.body]);
+    }
+    expect(received).toEqual([
+      ['fan_0', 'News for Amélie', 'Hi Amélie, everything is 30 % off.'],
+      ['fan_1', 'News for ', 'Hi there, everything is 30 % off.'],
+    ]);
+  });
+
   it('mcp/mcp.json connects an MCP client to the instance', async () => {
     const config = JSON.parse(readFileSync(join(examples, 'mcp', 'mcp.json'), 'utf8')) as { mcpServers: { notifyd: { type: string; url: string; headers: Record<string, string> } } };
     const server = config.mcpServers.notifyd;

@@ -196,6 +196,24 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
     }
   });
 
+  it('job_timeline shows what was sent: the rendered content for the project key, the subject only for operators', async () => {
+    await app.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id: 'mcp_amelie', phone: '+33600000106', first_name: 'Amélie' });
+    const sent = await admin.callTool({ name: 'send', arguments: { project_id: project.id, channels: ['sms'], subscriber_id: 'mcp_amelie', body: 'Bonjour {{ first_name }}', wait: '10s' } });
+    const id = structured(sent).outcomes[0].id;
+    const client = await connect(app, project.key);
+    try {
+      const own = await client.callTool({ name: 'job_timeline', arguments: { id } });
+      expect(structured(own).rendered).toMatchObject({ status: 'kept', body: 'Bonjour Amélie' });
+      expect(structured(own).events.map((e: { event: string }) => e.event)).toEqual(expect.arrayContaining(['created', 'rendered', 'sent']));
+      expect(text(own)).toContain('Bonjour Amélie');
+    } finally {
+      await client.close();
+    }
+    const operator = await admin.callTool({ name: 'job_timeline', arguments: { id } });
+    expect(structured(operator).rendered).toMatchObject({ status: 'kept', body: null });
+    expect(text(operator)).not.toContain('Amélie');
+  });
+
   it('refuses a missing or wrong key with 401 and a foreign Origin with 403', async () => {
     const post = (headers: Record<string, string>) =>
       app.http

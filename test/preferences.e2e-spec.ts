@@ -48,6 +48,29 @@ describe('preferences', () => {
     ]);
   });
 
+  it('one marketing model: an opt-out of the marketing topic stops bulk, category-tagged and marketing:* sends, without topic, at send and at enqueue', async () => {
+    await prefer('ann', [{ channel: '*', topic: 'marketing', enabled: false }]);
+    const send = (body: object) => api.post('/v1/send', { channel: 'sms', subscriber_id: 'ann', body: 'Spring sale', ...body });
+    // Tagged category=marketing, no topic, no priority: refused at enqueue (the opt-out is already known).
+    const tagged = await send({ tags: [{ name: 'category', value: 'marketing' }] });
+    expect(tagged.status).toBe(200);
+    expect(tagged.body.job_ids).toEqual([]);
+    expect(tagged.body.skipped).toEqual([expect.objectContaining({ channel: 'sms', reason: expect.stringMatching(/opted out of marketing/) })]);
+    expect((await send({ priority: 'bulk' })).body.job_ids).toEqual([]);
+    expect((await send({ topic: 'marketing:spring' })).body.job_ids).toEqual([]);
+    // Transactional and ordinary messages still go.
+    const receipt = await send({ body: 'Your receipt' });
+    expect(receipt.body.job_ids).toHaveLength(1);
+    // Opted out after enqueue: the worker's check stops the queued campaign too.
+    await prefer('bob', [{ channel: 'sms', topic: 'tips', enabled: true }]);
+    const queued = await api.post('/v1/send', { channel: 'sms', subscriber_id: 'bob', body: 'Spring sale', tags: [{ name: 'category', value: 'newsletter' }] });
+    expect(queued.body.job_ids).toHaveLength(1);
+    await prefer('bob', [{ channel: 'sms', topic: 'marketing', enabled: false }]);
+    await t.worker.drainOnce();
+    expect(await job(queued.body.job_ids[0])).toMatchObject({ status: 'sent', provider: 'skipped', error: 'subscriber opted out of marketing on sms' });
+    expect(sms.messages.map((m) => [m.subscriberId, m.body])).toEqual([['ann', 'Your receipt']]);
+  });
+
   it('validates: unknown subscriber 404, topic and workflow_id together 422, bad topic and channel 422', async () => {
     expect((await api.put('/v1/subscribers/nobody/preferences', { preferences: [{ channel: 'email', enabled: false }] })).status).toBe(404);
     expect((await api.get('/v1/subscribers/nobody/preferences')).status).toBe(404);

@@ -298,7 +298,8 @@ describe('suppressions', () => {
       email.bounce.add('gone@example.com');
       const res = await api().post('/v1/send', { channel: 'email', to: 'Gone@Example.com', subject: 's', body: 'b' });
       await t.worker.drainOnce();
-      expect((await job(res.body.job_ids[0])).status).toBe('failed');
+      // A hard bounce in the provider's answer ends the job bounced (job.bounced), not failed.
+      expect((await job(res.body.job_ids[0])).status).toBe('bounced');
       const [s] = (await api().get('/v1/suppressions')).body.data;
       expect(s).toMatchObject({ channel: 'email', address: 'gone@example.com', reason: 'bounce', scope: 'all', source: 'worker', source_job_id: res.body.job_ids[0] });
       expect(s.evidence).toMatchObject({ provider: 'recording-email', dead_recipient: true });

@@ -65,7 +65,7 @@ describe('outbound webhooks', () => {
 
     const bad = await t.http.post('/v1/webhooks').set('X-Api-Key', project.key).send({ url: `${base}/x`, events: ['job.exploded'] });
     expect(bad.status).toBe(422);
-    expect(bad.body.message).toMatch(/events each value in events must be one of job.queued, .*subscriber.preference_changed, \*/);
+    expect(bad.body.message).toMatch(/events each value in events must be one of job.queued, .*subscriber.preference_changed, suppression.created, \*/);
 
     const other = await t.createProject();
     for (const [method, path] of [['get', ''], ['patch', ''], ['delete', ''], ['get', '/deliveries'], ['post', '/rotate-secret']] as const) {

@@ -1,7 +1,10 @@
 /**
  * A campaign through POST /v1/batch: one message for a whole audience, in calls of at most
  * 10 000 subscribers, at bulk priority (transactional messages keep going first), each call
- * replay-safe through its own idempotency key. Run: NOTIFYD_URL=… NOTIFYD_API_KEY=sk_… npx tsx campaign.ts
+ * replay-safe through its own idempotency key. The subject and body are Liquid, rendered for
+ * each recipient from their stored profile (`{{first_name}}`, `{{ subscriber.data.plan }}`…);
+ * GET /v1/jobs/:id shows what each one received (`rendered`).
+ * Run: NOTIFYD_URL=… NOTIFYD_API_KEY=sk_… npx tsx campaign.ts
  */
 import { Notifyd } from '../../clients/typescript/src/index.js';
 
@@ -53,7 +56,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     campaignId: 'winter-sale-2026',
     subscribers,
     subject: 'Winter sale: 30 % off until Sunday',
-    body: 'Hi {{first_name}}, everything is 30 % off until Sunday.',
+    body: 'Hi {{first_name | default: "there"}}, everything is 30 % off until Sunday.',
   });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

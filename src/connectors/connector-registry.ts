@@ -36,7 +36,7 @@ export class ConnectorRegistry implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    for (const channel of CHANNELS) this.register(new LogConnector(channel, this.config.connectors.logBatchMax), 'built-in log');
+    for (const channel of CHANNELS) this.register(new LogConnector(channel, this.config.connectors.logBatchMax, this.config.connectors.logPrint), 'built-in log');
     for (const wrapper of this.discovery.getProviders()) {
       const { instance, metatype } = wrapper;
       // The instance's own class, so that a connector made by a factory provider is found too.

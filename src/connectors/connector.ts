@@ -32,6 +32,8 @@ export interface OutboundMessage {
   idempotencyKey: string;
   /** Everything else the caller sent (cc, reply_to, headers, attachments, tags, push, chat, sms…). */
   payload: Record<string, unknown>;
+  /** The project keeps no content (`settings.rendered_content` = "redact"): connectors that print or store content must not. */
+  contentRedacted?: boolean;
 }
 
 /** Remaining quota a provider announced (ratelimit-remaining / X-RateLimit-* headers). */

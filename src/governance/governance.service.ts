@@ -112,7 +112,7 @@ export class GovernanceService {
         if (!isTransactional(job) && job.subscriberId) {
           const key = subscriberKey(job.projectId, job.subscriberId);
           if (unreadable.has(key)) return { action: 'defer', reason: 'preferences unreadable; retrying' };
-          const reason = optOutReason(prefs.get(key) ?? [], { channel: job.channel, topic: job.topic, scopeIds: scopeIdsOf(job.payload, job.templateId) });
+          const reason = optOutReason(prefs.get(key) ?? [], { channel: job.channel, topic: job.topic, marketing: job.marketing, scopeIds: scopeIdsOf(job.payload, job.templateId) });
           if (reason) return { action: 'skip', reason };
         }
         // After suppressions: a suppressed job fails now rather than waiting for its window.
@@ -160,13 +160,13 @@ export class GovernanceService {
    */
   async optOutsOf(
     projectId: string,
-    message: { topic: string | null; payload: { vars?: Record<string, unknown> }; templateId: string | null },
+    message: { marketing: boolean; topic: string | null; payload: { vars?: Record<string, unknown> }; templateId: string | null },
     subscriberIds: readonly string[],
   ): Promise<(subscriberId: string, channel: Channel) => string | null> {
     const prefs = await this.preferences.forProjectSubscribers(projectId, subscriberIds);
     if (prefs.size === 0) return () => null;
     const scopeIds = scopeIdsOf(message.payload, message.templateId);
-    return (subscriberId, channel) => optOutReason(prefs.get(subscriberId) ?? [], { channel, topic: message.topic, scopeIds });
+    return (subscriberId, channel) => optOutReason(prefs.get(subscriberId) ?? [], { channel, topic: message.topic, marketing: message.marketing, scopeIds });
   }
 
   /**
@@ -188,7 +188,7 @@ export class GovernanceService {
     const found = new Map(rows.suppressions.map((r) => [suppressionKey(r), r]));
     const suppressed = suppressionReasons(found, projectId, message.marketing, targets);
     const scopeIds = scopeIdsOf(message.payload, message.templateId);
-    const optedOut = targets.map((t) => (preferencesOf ? optOutReason(rows.preferences, { channel: t.channel, topic: message.topic, scopeIds }) : null));
+    const optedOut = targets.map((t) => (preferencesOf ? optOutReason(rows.preferences, { channel: t.channel, topic: message.topic, marketing: message.marketing, scopeIds }) : null));
     return { suppressed, optedOut, caps: rows.caps };
   }
 

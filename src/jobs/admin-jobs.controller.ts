@@ -36,10 +36,13 @@ export class AdminJobsController {
   @ApiErrors(400, 404)
   async adminGetJob(@Param('id') id: string): Promise<JobDto> {
     const row = await this.jobs.get(id, null);
-    const job = presentJob(row, await this.jobs.providerEvents(row.id));
+    const [events, rendered] = await Promise.all([this.jobs.providerEvents(row.id), this.jobs.renderedContent(row)]);
+    const job = presentJob(row, events, rendered);
     const masked = maskRecipient(job.recipient, job.channel);
     return { ...job, recipient: masked, email_envelope: job.email_envelope ? { ...job.email_envelope, to: [masked], cc: job.email_envelope.cc.map((c) => maskRecipient(c)) } : null,
       provider_events: job.provider_events.map((e) => ({ ...e, recipients: e.recipients.map((r) => maskRecipient(r, job.channel)) })),
+      // Operators see the subject, as in listings; the body is the project's to read (its key sees it).
+      rendered: { ...job.rendered, body: null, body_html: null },
     };
   }
 

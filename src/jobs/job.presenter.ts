@@ -1,11 +1,11 @@
 import { maskRecipient } from '../common/pii/mask.js';
-import type { AdminJobSummaryDto, JobDto } from './dto/job.dto.js';
+import type { AdminJobSummaryDto, JobDto, RenderedContentDto } from './dto/job.dto.js';
 import type { JobProviderEvent, JobRow } from './job.types.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** A job as its own project sees it (recipient unmasked: it is the project's data). */
-export function presentJob(job: JobRow, events: readonly JobProviderEvent[] = []): JobDto {
+export function presentJob(job: JobRow, events: readonly JobProviderEvent[], rendered: RenderedContentDto): JobDto {
   return {
     id: job.id,
     channel: job.channel,
@@ -42,6 +42,7 @@ export function presentJob(job: JobRow, events: readonly JobProviderEvent[] = []
       job.channel === 'email'
         ? { to: [job.recipient], cc: job.payload.cc ?? [], reply_to: job.payload.reply_to ?? null }
         : null,
+    rendered,
   };
 }
 

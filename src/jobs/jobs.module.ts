@@ -11,6 +11,7 @@ import { BatchService } from './batch.service.js';
 import { EnqueueEvents } from './enqueue-events.js';
 import { EnqueueService } from './enqueue.service.js';
 import { JobsRepository } from './jobs.repository.js';
+import { JobContentsRepository } from './content/job-contents.repository.js';
 import { JobsService } from './jobs.service.js';
 import { DeliveryEvents } from './worker/delivery-events.js';
 import { Dispatcher } from './worker/dispatcher.js';
@@ -28,6 +29,7 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
   imports: [SubscribersModule, WorkerHeartbeatModule],
   providers: [
     JobsRepository,
+    JobContentsRepository,
     AdmissionService,
     ChatBindingStep,
     SendWindowStep,

@@ -4,7 +4,9 @@ import { AuditService } from '../audit/audit.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { escapeHtml } from '../common/html/escape-html.js';
 import { ProjectsService, type Actor } from '../projects/projects.service.js';
-import type { AdminJobSearchQueryDto, SendTestRequestDto } from './dto/job.dto.js';
+import type { AdminJobSearchQueryDto, RenderedContentDto, SendTestRequestDto } from './dto/job.dto.js';
+import { JobContentsRepository } from './content/job-contents.repository.js';
+import { redactsContent, renderedView } from './content/rendered-view.js';
 import type { JobProviderEvent, JobRow } from './job.types.js';
 import { AdmissionService } from './admission/admission.service.js';
 import { JobsRepository } from './jobs.repository.js';
@@ -30,6 +32,7 @@ export class JobsService {
     private readonly audit: AuditService,
     private readonly wakeup: WorkerWakeup,
     private readonly admission: AdmissionService,
+    private readonly contents: JobContentsRepository,
   ) {}
 
   async get(id: string, projectId: string | null): Promise<JobRow> {
@@ -37,6 +40,12 @@ export class JobsService {
     const job = await this.jobs.find(id, projectId);
     if (!job) throw ApiError.notFound('Job', id);
     return job;
+  }
+
+  /** What the job sent (or will): its kept rendering, its own fields, or redacted by its project's setting. */
+  async renderedContent(job: JobRow): Promise<RenderedContentDto> {
+    const [stored, project] = await Promise.all([this.contents.find(job.id), this.projects.get(job.projectId).catch(() => undefined)]);
+    return renderedView(job, stored, redactsContent(project?.settings));
   }
 
   /** Provider evidence about a job (webhooks in), oldest first. */

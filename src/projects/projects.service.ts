@@ -75,6 +75,7 @@ export class ProjectsService implements OnModuleInit {
   }
 
   async create(dto: CreateProjectDto, by: Actor): Promise<{ project: ProjectRow; apiKey: string }> {
+    checkSettings(dto.settings);
     const apiKey = generateProjectKey(dto.id);
     const project = await this.repository.insert({
       id: dto.id,
@@ -98,6 +99,7 @@ export class ProjectsService implements OnModuleInit {
   }
 
   async update(id: string, dto: UpdateProjectDto, by: Actor): Promise<ProjectRow> {
+    checkSettings(dto.settings);
     const field = <T>(present: boolean, value: T): Patch<T> => (present ? { set: true, value } : { set: false });
     const project = await this.repository.update(id, {
       name: field(dto.name !== undefined, dto.name as string),
@@ -142,8 +144,11 @@ export class ProjectsService implements OnModuleInit {
     await this.audit.record({ projectId: id, actor: by.actor, action: 'project.deleted', resource: id, ip: by.ip });
   }
 
-  /** Each project's own sender identity, for a claimed batch: one query for all of them. */
-  async senders(ids: string[]): Promise<Map<string, { fromEmail: string | null; fromName: string | null }>> {
+  /**
+   * Each project's own sender identity, for a claimed batch: one query for all of them. It also
+   * carries `settings.rendered_content` ("redact": the rendered content of its jobs is not kept).
+   */
+  async senders(ids: string[]): Promise<Map<string, { fromEmail: string | null; fromName: string | null; renderedContent: string | null }>> {
     const rows = ids.length ? await this.repository.senders(ids) : [];
     return new Map(rows.map((r) => [r.id, r]));
   }
@@ -152,5 +157,17 @@ export class ProjectsService implements OnModuleInit {
   async ensureProject(id: string, name: string, apiKey: string): Promise<void> {
     await this.repository.ensure(id, name, ['email', 'in_app'], hashKey(apiKey), keyHint(apiKey));
     this.changed(id);
+  }
+}
+
+/**
+ * The settings notifyd itself reads and can check at write time. `rendered_content`: "keep"
+ * (default) keeps what the worker rendered for each job (shown by GET /v1/jobs/:id); "redact"
+ * keeps nothing and shows nothing (the log provider prints no content either).
+ */
+function checkSettings(settings: Record<string, unknown> | undefined): void {
+  const value = settings?.rendered_content;
+  if (value !== undefined && value !== null && value !== 'keep' && value !== 'redact') {
+    throw ApiError.unprocessable('validation_failed', 'settings.rendered_content must be "keep" (the default: rendered subjects and bodies are kept with each job) or "redact" (nothing is kept).');
   }
 }

@@ -67,4 +67,7 @@ export const ENSURE_PROJECT = `
   ON CONFLICT (id) DO NOTHING`;
 
 /** Sender identities of the projects in a claimed batch (one probe of the primary key). */
-export const FIND_SENDERS = preparedSql('notifyd_find_senders', `SELECT id, from_email AS "fromEmail", from_name AS "fromName" FROM projects WHERE id = ANY($1::text[])`);
+export const FIND_SENDERS = preparedSql(
+  'notifyd_find_senders',
+  `SELECT id, from_email AS "fromEmail", from_name AS "fromName", settings ->> 'rendered_content' AS "renderedContent" FROM projects WHERE id = ANY($1::text[])`,
+);

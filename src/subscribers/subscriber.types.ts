@@ -13,3 +13,6 @@ export interface SubscriberRow {
 
 /** The part of a subscriber that enqueue reads: where and when to reach them. */
 export type SubscriberAddresses = Pick<SubscriberRow, 'id' | 'email' | 'phone' | 'locale' | 'timezone' | 'data'>;
+
+/** What a template may read of its recipient (`subscriber.*`): the profile without timestamps. */
+export type SubscriberProfile = Omit<SubscriberRow, 'createdAt' | 'updatedAt'>;

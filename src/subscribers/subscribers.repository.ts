@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.js';
-import type { SubscriberAddresses, SubscriberRow } from './subscriber.types.js';
+import type { SubscriberAddresses, SubscriberProfile, SubscriberRow } from './subscriber.types.js';
 import * as sql from './subscribers.sql.js';
 
 export interface SubscriberUpsert {
@@ -59,6 +59,10 @@ export class SubscribersRepository {
 
   findAddresses(projectId: string, ids: string[]): Promise<SubscriberAddresses[]> {
     return this.db.rows<SubscriberAddresses>(sql.FIND_ADDRESSES_BY_IDS, [projectId, ids]);
+  }
+
+  findProfiles(projectId: string, ids: string[]): Promise<SubscriberProfile[]> {
+    return this.db.rows<SubscriberProfile>(sql.FIND_PROFILES_BY_IDS, [projectId, ids]);
   }
 }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { decodeCursor, encodeCursor } from '../common/pagination/cursor.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { ListSubscribersQueryDto, SubscriberDto, UpsertSubscriberDto } from './dto/subscriber.dto.js';
-import type { SubscriberAddresses, SubscriberRow } from './subscriber.types.js';
+import type { SubscriberAddresses, SubscriberProfile, SubscriberRow } from './subscriber.types.js';
 import { SubscriberTokenVersions } from './subscriber-token-versions.js';
 import { type SubscriberUpsert, SubscribersRepository } from './subscribers.repository.js';
 
@@ -48,6 +48,13 @@ export class SubscribersService {
   async findAddresses(projectId: string, ids: string[]): Promise<Map<string, SubscriberAddresses>> {
     if (ids.length === 0) return new Map();
     const rows = await this.repository.findAddresses(projectId, ids);
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** Subscribers' profiles by id, for templates (one query for a whole claimed batch). */
+  async findProfiles(projectId: string, ids: string[]): Promise<Map<string, SubscriberProfile>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.repository.findProfiles(projectId, ids);
     return new Map(rows.map((r) => [r.id, r]));
   }
 }

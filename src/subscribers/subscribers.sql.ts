@@ -52,6 +52,11 @@ export const REVOKE_TOKENS = `
 export const FIND_ADDRESSES_BY_IDS = preparedSql('notifyd_find_subscriber_addresses', `
   SELECT id, email, phone, locale, timezone, data FROM subscribers WHERE project_id = $1 AND id = ANY($2::text[])`);
 
+/** Subscribers' profiles by id, for templates (`{{ subscriber.first_name }}`): the primary key serves it. */
+export const FIND_PROFILES_BY_IDS = preparedSql('notifyd_find_subscriber_profiles', `
+  SELECT id, email, phone, first_name AS "firstName", last_name AS "lastName", locale, timezone, data
+    FROM subscribers WHERE project_id = $1 AND id = ANY($2::text[])`);
+
 /**
  * Bulk upsert in one statement. $2 is a jsonb object keyed by subscriber id (unique: the caller
  * folds repeats), each value holding only the fields given, as column names, plus `data`. A key

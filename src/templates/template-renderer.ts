@@ -1,7 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SubscribersService } from '../subscribers/subscribers.service.js';
 import { pickVariant } from './locale-fallback.js';
-import type { RenderedContent, RenderTask, RenderTaskReply } from './render/render-protocol.js';
+import type { SubscriberProfile } from '../subscribers/subscriber.types.js';
+import type { RenderedContent, RenderTask, RenderTaskReply, TemplateSource } from './render/render-protocol.js';
+import { hasLiquid, readsProfile, templateContext } from './template-context.js';
 import { RenderPoolUnavailable, TemplateEngine } from './template-engine.js';
 import type { TemplateVariantRow } from './template.types.js';
 import { TemplatesRepository } from './templates.repository.js';
@@ -12,22 +14,34 @@ export interface TemplatedJob {
   channel: string;
   templateId: string | null;
   subscriberId: string | null;
-  payload: { vars?: Record<string, unknown>; locale?: unknown; [key: string]: unknown };
+  payload: { vars?: Record<string, unknown>; locale?: unknown; subject?: unknown; body?: unknown; body_html?: unknown; [key: string]: unknown };
 }
 
 /**
- * What the worker does with a templated job: `content` to send, an `error` that fails it for
- * good (the template does not parse or render, or was stopped at a limit), or `unavailable`
- * (templates could not be read, or no render thread could take the batch: back to the queue). Jobs without a template, or whose channel has no variant (notifyd: the
- * inline fields are used), get no entry.
+ * What the worker does with a job's content: `content` to send, an `error` that fails it for
+ * good (the template or inline Liquid does not parse or render, or was stopped at a limit), or
+ * `unavailable` (templates or profiles could not be read, or no render thread could take the
+ * batch: back to the queue). Jobs with nothing to render (no template variant for the channel
+ * and no Liquid markup in their inline fields) get no entry: their inline fields go as they are.
  */
-export type RenderOutcome = { content: RenderedContent; variant: string } | { error: string } | { unavailable: string };
+export type RenderOutcome = { content: RenderedContent; variant: string | null } | { error: string } | { unavailable: string };
+
+/** A job's source: its stored variant (absent parts taken from the inline fields), or its inline fields. */
+interface Planned {
+  job: TemplatedJob;
+  source: TemplateSource;
+  sourceKey: string;
+  label: string;
+  locale: string | null;
+}
 
 /**
- * Renders a claimed batch's templated jobs: every variant the batch needs and the recipients'
- * locales are read in one query each; the batch is then one task for a render thread (each
- * variant parsed once, identical (variant, vars) pairs rendered once: a batch send shares its
- * vars). A render that fails or is stopped fails its job; no thread free → back to the queue.
+ * Renders a claimed batch: stored templates and inline content with Liquid markup, through the
+ * same engine and bounds (the render threads, TEMPLATE_* limits). The variants the batch needs
+ * and the recipients' profiles are read in one query each; the batch is then one task for a
+ * render thread (each source parsed once, identical (source, vars) pairs rendered once: a batch
+ * send shares its vars unless its source reads the recipient's profile). A render that fails or
+ * is stopped fails its job; no thread free → back to the queue.
  */
 @Injectable()
 export class TemplateRenderer {
@@ -41,15 +55,15 @@ export class TemplateRenderer {
 
   async renderBatch(jobs: readonly TemplatedJob[]): Promise<Map<string, RenderOutcome>> {
     const out = new Map<string, RenderOutcome>();
-    const templated = jobs.filter((j) => j.templateId);
-    if (templated.length === 0) return out;
+    const candidates = jobs.filter((j) => j.templateId || hasInlineLiquid(j));
+    if (candidates.length === 0) return out;
     let variants: TemplateVariantRow[];
-    let locales: Map<string, string | null>;
+    let profiles: Map<string, SubscriberProfile>;
     try {
-      [variants, locales] = await Promise.all([this.loadVariants(templated), this.loadLocales(templated)]);
+      [variants, profiles] = await Promise.all([this.loadVariants(candidates), this.loadProfiles(candidates)]);
     } catch (err) {
-      this.logger.warn(`templates could not be read for ${templated.length} job(s): ${(err as Error).message}`);
-      for (const j of templated) out.set(j.id, { unavailable: 'templates could not be read; retrying' });
+      this.logger.warn(`templates or profiles could not be read for ${candidates.length} job(s): ${(err as Error).message}`);
+      for (const j of candidates) out.set(j.id, { unavailable: 'templates could not be read; retrying' });
       return out;
     }
     const byTemplate = new Map<string, TemplateVariantRow[]>();
@@ -58,23 +72,26 @@ export class TemplateRenderer {
       if (!byTemplate.has(key)) byTemplate.set(key, []);
       byTemplate.get(key)!.push(v);
     }
-    // The task: each variant once, each distinct (variant, vars) once; jobs point at their entry.
+    // The task: each source once, each distinct (source, vars[, recipient]) once; jobs point at their entry.
     const task: RenderTask = { variants: [], renders: [] };
-    const variantAt = new Map<string, number>();
+    const sourceAt = new Map<string, { index: number; personal: boolean }>();
     const entryAt = new Map<string, number>();
-    const planned: { job: TemplatedJob; entry: number; label: string; locale: string }[] = [];
-    for (const job of templated) {
-      const candidates = byTemplate.get(`${job.projectId}\n${job.templateId}\n${job.channel}`) ?? [];
-      const locale = typeof job.payload.locale === 'string' ? job.payload.locale : locales.get(`${job.projectId}\n${job.subscriberId}`);
-      const variant = pickVariant(candidates, locale);
-      if (!variant) continue;
-      const variantKey = `${job.projectId}\n${job.templateId}\n${job.channel}\n${variant.locale}`;
-      if (!variantAt.has(variantKey)) variantAt.set(variantKey, task.variants.push({ subject: variant.subject, body: variant.body, bodyHtml: variant.bodyHtml }) - 1);
+    const planned: { plan: Planned; entry: number }[] = [];
+    for (const job of candidates) {
+      const profile = job.subscriberId ? profiles.get(`${job.projectId}\n${job.subscriberId}`) : undefined;
+      const plan = this.planOne(job, byTemplate, profile);
+      if (!plan) continue;
+      let source = sourceAt.get(plan.sourceKey);
+      if (!source) {
+        source = { index: task.variants.push(plan.source) - 1, personal: readsProfile(plan.source) };
+        sourceAt.set(plan.sourceKey, source);
+      }
       const vars = job.payload.vars ?? {};
-      const renderKey = `${variantKey}\n${JSON.stringify(vars)}`;
-      if (!entryAt.has(renderKey)) entryAt.set(renderKey, task.renders.push({ variant: variantAt.get(variantKey)!, vars }) - 1);
-      const label = `template '${job.templateId}' (${job.channel}${variant.locale ? `, ${variant.locale}` : ''})`;
-      planned.push({ job, entry: entryAt.get(renderKey)!, label, locale: variant.locale });
+      const renderKey = `${plan.sourceKey}\n${JSON.stringify(vars)}${source.personal ? `\n${job.subscriberId ?? ''}` : ''}`;
+      if (!entryAt.has(renderKey)) {
+        entryAt.set(renderKey, task.renders.push({ variant: source.index, vars: source.personal ? templateContext(vars, profile) : vars }) - 1);
+      }
+      planned.push({ plan, entry: entryAt.get(renderKey)! });
     }
     if (planned.length === 0) return out;
     let reply: RenderTaskReply;
@@ -82,14 +99,37 @@ export class TemplateRenderer {
       reply = await this.engine.renderMany(task);
     } catch (err) {
       if (!(err instanceof RenderPoolUnavailable)) throw err;
-      for (const { job } of planned) out.set(job.id, { unavailable: `templates not rendered: ${err.message}` });
+      for (const { plan } of planned) out.set(plan.job.id, { unavailable: `templates not rendered: ${err.message}` });
       return out;
     }
-    for (const { job, entry, label, locale } of planned) {
+    for (const { plan, entry } of planned) {
       const result = reply.renders[entry];
-      out.set(job.id, 'error' in result ? { error: `${label}: ${result.error}` } : { content: result.content, variant: locale });
+      out.set(plan.job.id, 'error' in result ? { error: `${plan.label}: ${result.error}` } : { content: result.content, variant: plan.locale });
     }
     return out;
+  }
+
+  /** The job's source: its template's variant for the channel and locale, else its inline fields when they hold Liquid. */
+  private planOne(job: TemplatedJob, byTemplate: Map<string, TemplateVariantRow[]>, profile: SubscriberProfile | undefined): Planned | undefined {
+    const inline = inlineSource(job.payload);
+    if (job.templateId) {
+      const locale = typeof job.payload.locale === 'string' ? job.payload.locale : profile?.locale;
+      const variant = pickVariant(byTemplate.get(`${job.projectId}\n${job.templateId}\n${job.channel}`) ?? [], locale);
+      if (variant) {
+        // A part the variant lacks (no subject, no HTML) is the inline one, rendered the same way.
+        const source: TemplateSource = { subject: variant.subject ?? inline.subject, body: variant.body, bodyHtml: variant.bodyHtml ?? inline.bodyHtml };
+        const filled = `${variant.subject === null ? `s${inline.subject}` : ''}\n${variant.bodyHtml === null ? `h${inline.bodyHtml}` : ''}`;
+        return {
+          job,
+          source,
+          sourceKey: `t\n${job.projectId}\n${job.templateId}\n${job.channel}\n${variant.locale}\n${filled}`,
+          label: `template '${job.templateId}' (${job.channel}${variant.locale ? `, ${variant.locale}` : ''})`,
+          locale: variant.locale,
+        };
+      }
+    }
+    if (!hasInlineLiquid(job)) return undefined;
+    return { job, source: inline, sourceKey: `i\n${JSON.stringify([inline.subject, inline.body, inline.bodyHtml])}`, label: `inline content (${job.channel})`, locale: null };
   }
 
   private loadVariants(jobs: readonly TemplatedJob[]): Promise<TemplateVariantRow[]> {
@@ -98,18 +138,28 @@ export class TemplateRenderer {
     return this.repository.variantsFor([...keys.values()]);
   }
 
-  /** Recipients' locales, one query per project in the batch (usually one). */
-  private async loadLocales(jobs: readonly TemplatedJob[]): Promise<Map<string, string | null>> {
+  /** Recipients' profiles (locale for the variant, fields for the render), one query per project in the batch (usually one). */
+  private async loadProfiles(jobs: readonly TemplatedJob[]): Promise<Map<string, SubscriberProfile>> {
     const byProject = new Map<string, Set<string>>();
     for (const j of jobs) {
-      if (!j.subscriberId || typeof j.payload.locale === 'string') continue;
+      if (!j.subscriberId) continue;
       if (!byProject.has(j.projectId)) byProject.set(j.projectId, new Set());
       byProject.get(j.projectId)!.add(j.subscriberId);
     }
-    const locales = new Map<string, string | null>();
+    const profiles = new Map<string, SubscriberProfile>();
     for (const [projectId, ids] of byProject) {
-      for (const [id, s] of await this.subscribers.findAddresses(projectId, [...ids])) locales.set(`${projectId}\n${id}`, s.locale);
+      for (const [id, s] of await this.subscribers.findProfiles(projectId, [...ids])) profiles.set(`${projectId}\n${id}`, s);
     }
-    return locales;
+    return profiles;
   }
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+function inlineSource(payload: TemplatedJob['payload']): TemplateSource {
+  return { subject: text(payload.subject), body: text(payload.body) ?? '', bodyHtml: text(payload.body_html) };
+}
+
+function hasInlineLiquid(job: TemplatedJob): boolean {
+  return hasLiquid(text(job.payload.subject)) || hasLiquid(text(job.payload.body)) || hasLiquid(text(job.payload.body_html));
 }

@@ -6,6 +6,9 @@ import { decodeTemplateCursor, encodeTemplateCursor } from './template-cursor.js
 import { RenderPoolUnavailable, TemplateEngine, TemplateError } from './template-engine.js';
 import type { TemplateRow } from './template.types.js';
 import { TemplatesRepository } from './templates.repository.js';
+import { templateContext } from './template-context.js';
+import { SubscribersService } from '../subscribers/subscribers.service.js';
+import type { SubscriberProfile } from '../subscribers/subscriber.types.js';
 
 /** A page of variants; nextCursor is null on the last page. */
 export interface TemplatePage {
@@ -20,6 +23,7 @@ export class TemplatesService {
   constructor(
     private readonly repository: TemplatesRepository,
     private readonly engine: TemplateEngine,
+    private readonly subscribers: SubscribersService,
   ) {}
 
   /** Saves one variant after checking that every part parses (422 naming the part otherwise). */
@@ -62,16 +66,17 @@ export class TemplatesService {
     return deleted;
   }
 
-  /** Renders a variant with sample vars, exactly as the worker would. */
+  /** Renders a variant with sample vars (and a stored subscriber's profile), exactly as the worker would. */
   async preview(projectId: string, id: string, dto: PreviewTemplateDto): Promise<TemplatePreviewDto> {
     const variants = await this.get(projectId, id);
+    const profile = dto.subscriber_id === undefined ? undefined : await this.profileOf(projectId, dto.subscriber_id);
     const channels = [...new Set(variants.map((v) => v.channel))];
     const channel = dto.channel ?? (channels.length === 1 ? channels[0] : undefined);
     if (!channel) throw ApiError.unprocessable('validation_failed', `channel is required: template '${id}' has variants for ${channels.join(', ')}.`);
-    const variant = pickVariant(variants.filter((v) => v.channel === channel), dto.locale);
+    const variant = pickVariant(variants.filter((v) => v.channel === channel), dto.locale ?? profile?.locale);
     if (!variant) throw ApiError.notFound(`Template '${id}' variant for channel`, channel);
     try {
-      const rendered = await this.engine.renderOne(variant, dto.vars ?? {});
+      const rendered = await this.engine.renderOne(variant, templateContext(dto.vars ?? {}, profile));
       return {
         template_id: id,
         channel,
@@ -85,6 +90,16 @@ export class TemplatesService {
       if (err instanceof TemplateError) throw ApiError.unprocessable('template_render_failed', err.message);
       throw busy(err);
     }
+  }
+
+  /** The subscriber a preview renders for; 422 naming the field when the project has no such subscriber. */
+  private async profileOf(projectId: string, subscriberId: string): Promise<SubscriberProfile> {
+    const profile = (await this.subscribers.findProfiles(projectId, [subscriberId])).get(subscriberId);
+    if (profile) return profile;
+    throw ApiError.unprocessable(
+      'subscriber_not_found',
+      `subscriber_id '${subscriberId}' does not exist in this project: create it with POST /v1/subscribers, or preview with vars only.`,
+    );
   }
 
   /**

@@ -1,5 +1,8 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { QueryRunner } from 'typeorm';
+import { maskRecipient } from '../common/pii/mask.js';
+import type { SuppressionRow } from '../governance/suppressions/suppression.types.js';
+import { SuppressionsService } from '../governance/suppressions/suppressions.service.js';
 import { EnqueueEvents } from '../jobs/enqueue-events.js';
 import { DeliveryEvents } from '../jobs/worker/delivery-events.js';
 import type { Outcomes } from '../jobs/worker/outcomes.js';
@@ -34,10 +37,12 @@ export class WebhookEvents implements OnModuleInit {
     private readonly enqueueEvents: EnqueueEvents,
     private readonly worker: WebhookDeliveryWorker,
     private readonly subscriptions: WebhookSubscriptions,
+    private readonly suppressions: SuppressionsService,
   ) {}
 
   onModuleInit(): void {
     this.deliveryEvents.onFinalised((outcomes) => this.finalised(outcomes));
+    this.suppressions.onCreated((row, runner) => this.suppressionCreated(row, runner));
     // Most projects have no job.queued endpoint: asking a (cached) question first saves every
     // send the emit's round trip.
     this.enqueueEvents.onQueued({
@@ -88,14 +93,26 @@ export class WebhookEvents implements OnModuleInit {
     this.worker.wake();
   }
 
-  /** Outcomes just written by the worker → job.sent / job.failed / job.suppressed. */
+  /**
+   * A suppression notifyd created → `suppression.created`. As for job events, the address is left
+   * out (endpoints are often third-party tools): it is masked, and GET /v1/suppressions/:id with
+   * the event's `id` reads it in full. Inside the creator's transaction when it has one (provider evidence): the sender
+   * is woken by that caller after its commit (ProviderEvidenceService.apply).
+   */
+  private async suppressionCreated(row: SuppressionRow, runner?: QueryRunner): Promise<void> {
+    if (!(await this.subscriptions.wants(row.projectId, 'suppression.created'))) return;
+    const queued = await this.repository.emitEvents([{ projectId: row.projectId, type: 'suppression.created', data: suppressionEventData(row), at: row.createdAt }], WEBHOOK_MAX_ATTEMPTS, runner);
+    if (queued && !runner) this.worker.wake();
+  }
+
+  /** Outcomes just written by the worker → job.sent / job.failed / job.bounced (a synchronous hard bounce) / job.suppressed. */
   private async finalised(o: Outcomes): Promise<void> {
     const events: JobEvent[] = [
       ...o.sent.map((x) => ({ jobId: x.id, type: 'job.sent' as const })),
       ...o.inbox.map((x) => ({ jobId: x.id, type: 'job.sent' as const })),
       // notifyd: a job closed without a provider call (opted out at send time) is sent, provider `skipped`.
       ...o.skipped.map((x) => ({ jobId: x.id, type: 'job.sent' as const })),
-      ...o.failed.map((x) => ({ jobId: x.id, type: x.error.startsWith('suppressed:') ? ('job.suppressed' as const) : ('job.failed' as const) })),
+      ...o.failed.map((x): JobEvent => (x.bounced ? { jobId: x.id, type: 'job.bounced', extra: { bounce_type: 'Permanent', synchronous: true } } : { jobId: x.id, type: x.error.startsWith('suppressed:') ? 'job.suppressed' : 'job.failed' })),
     ];
     if (events.length === 0 || !(await this.anyoneWants(o.projectIds, new Set(events.map((e) => e.type))))) return;
     await this.emitJobs(events);
@@ -120,4 +137,20 @@ export class WebhookEvents implements OnModuleInit {
 
 function assertType(type: string): void {
   if (!isWebhookEventType(type)) throw new Error(`unknown webhook event type '${type}'`);
+}
+
+/** suppression.created's data: what the suppression is and why, without the address itself or the provider's free text. */
+function suppressionEventData(row: SuppressionRow): Record<string, unknown> {
+  return {
+    id: row.id,
+    project_id: row.projectId,
+    channel: row.channel,
+    address_masked: maskRecipient(row.address, row.channel),
+    scope: row.scope,
+    reason: row.reason,
+    source: row.source,
+    source_job_id: row.sourceJobId,
+    provider_event_id: row.providerEventId,
+    created_at: row.createdAt.toISOString(),
+  };
 }

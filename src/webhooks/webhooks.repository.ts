@@ -71,14 +71,14 @@ export class WebhooksRepository {
     return this.db.rows(endpoints.DISABLED_ENDPOINTS);
   }
 
-  async emitEvents(events: { projectId: string; type: string; data: object; at: Date }[], maxAttempts: number): Promise<number> {
+  async emitEvents(events: { projectId: string; type: string; data: object; at: Date }[], maxAttempts: number, runner?: QueryRunner): Promise<number> {
     const rows = await this.db.rows(emit.EMIT_EVENTS, [
       events.map((e) => e.projectId),
       events.map((e) => e.type),
       events.map((e) => JSON.stringify(e.data)),
       events.map((e) => e.at.toISOString()),
       maxAttempts,
-    ]);
+    ], runner);
     return rows.length;
   }
 

@@ -28,7 +28,7 @@ export function emailTestKit(app: () => TestApp, project: () => { key: string },
 /** One row of a connector's error table: what the fake answers, and what the job becomes. */
 export interface ErrorRow {
   label: string;
-  status: 'pending' | 'retry' | 'failed';
+  status: 'pending' | 'retry' | 'failed' | 'bounced';
   attempts: number;
   error: RegExp;
   /** The lane pause the answer must cause: none, a rate-limit pause or a quota pause. */

@@ -1,5 +1,5 @@
 import { defineSection } from '../define-section.js';
-import { envInt, envString } from '../env-helpers.js';
+import { envBool, envInt, envString } from '../env-helpers.js';
 
 /** Every channel notifyd knows. A channel is deliverable when a provider is configured for it. */
 export const CHANNELS = ['email', 'sms', 'whatsapp', 'push', 'in_app', 'telegram', 'slack', 'discord'] as const;
@@ -27,6 +27,8 @@ export const connectorsSection = defineSection(
     EMAIL_FROM_NAME: envString(),
     /** The log connector's batch size: 100 mimics Resend's batch API, 1 mimics SMTP/SMS. */
     LOG_CONNECTOR_BATCH_MAX: envInt({ default: 100, min: 1, max: 10_000 }),
+    /** The log provider prints what it would have sent (masked recipient, subject, first 200 characters of the body). */
+    LOG_PROVIDER_PRINT: envBool(true),
   },
   (env) => ({
     providers: {
@@ -42,6 +44,7 @@ export const connectorsSection = defineSection(
     emailFrom: env.EMAIL_FROM ?? 'notifications@example.com',
     emailFromName: env.EMAIL_FROM_NAME,
     logBatchMax: env.LOG_CONNECTOR_BATCH_MAX,
+    logPrint: env.LOG_PROVIDER_PRINT,
   }),
 );
 

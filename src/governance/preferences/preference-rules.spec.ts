@@ -37,4 +37,14 @@ describe('optOutReason (notifyd precedence, default allow)', () => {
     expect(scopeIdsOf({ vars: { workflow_id: 'onboarding' } }, 'welcome')).toEqual(['onboarding', 'welcome']);
     expect(scopeIdsOf({}, null)).toEqual([]);
   });
+  it('an opt-out of the marketing topic stops every marketing message, topic or not; a more specific opt-in wins', () => {
+    const prefs = [row('*', 'topic', 'marketing', false), row('email', 'topic', 'tips', true)];
+    expect(optOutReason(prefs, { ...email(null), marketing: true })).toBe('subscriber opted out of marketing');
+    expect(optOutReason(prefs, { ...email('marketing:spring'), marketing: true })).toBe('subscriber opted out of marketing');
+    expect(optOutReason(prefs, { ...email('marketing'), marketing: true })).toBe("subscriber opted out of topic 'marketing'");
+    expect(optOutReason(prefs, { ...email('tips'), marketing: true })).toBeNull();
+    // Not marketing: the marketing preference does not apply.
+    expect(optOutReason(prefs, email(null))).toBeNull();
+    expect(optOutReason([row('sms', 'topic', 'marketing', false)], { channel: 'sms', topic: null, marketing: true, scopeIds: [] })).toBe('subscriber opted out of marketing on sms');
+  });
 });

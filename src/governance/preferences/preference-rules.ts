@@ -1,9 +1,12 @@
+import { MARKETING_TOPIC } from '../topics/marketing.js';
 import type { PreferenceRow } from './preference.types.js';
 
 /** What a message is, for preference matching. */
 export interface PreferenceSubject {
   channel: string;
   topic: string | null;
+  /** Whether the message is marketing (governance/topics/marketing.ts): the `marketing` topic's preference then applies. */
+  marketing?: boolean;
   /** Workflow id, then template id: the "workflow-or-template" scope, most specific first. */
   scopeIds: readonly string[];
 }
@@ -11,8 +14,11 @@ export interface PreferenceSubject {
 /**
  * notifyd's decision order, most specific first; the first stored row that matches decides,
  * and with none the message is allowed:
- *   (channel, topic) > (*, topic) > (channel, workflow/template) > (*, workflow/template)
- *   > (channel, *) > (*, *)
+ *   (channel, topic) > (*, topic) > [marketing only: (channel, marketing) > (*, marketing)]
+ *   > (channel, workflow/template) > (*, workflow/template) > (channel, *) > (*, *)
+ * A marketing message without a topic, or with one the subscriber has no row for, is stopped by
+ * an opt-out of the `marketing` topic: one preference covers bulk sends, campaign tags and
+ * `marketing:*` topics alike.
  * Returns the reason when the subscriber opted out, else null.
  */
 export function optOutReason(prefs: readonly PreferenceRow[], m: PreferenceSubject): string | null {
@@ -24,6 +30,10 @@ export function optOutReason(prefs: readonly PreferenceRow[], m: PreferenceSubje
   if (m.topic) {
     steps.push([find(m.channel, 'topic', m.topic), `subscriber opted out of topic '${m.topic}' on ${m.channel}`]);
     steps.push([find('*', 'topic', m.topic), `subscriber opted out of topic '${m.topic}'`]);
+  }
+  if (m.marketing && m.topic !== MARKETING_TOPIC) {
+    steps.push([find(m.channel, 'topic', MARKETING_TOPIC), `subscriber opted out of marketing on ${m.channel}`]);
+    steps.push([find('*', 'topic', MARKETING_TOPIC), 'subscriber opted out of marketing']);
   }
   for (const id of m.scopeIds) {
     steps.push([find(m.channel, 'workflow', id), `subscriber opted out of '${id}' on ${m.channel}`]);

@@ -1,5 +1,5 @@
-/** The providers whose webhooks notifyd verifies and applies (the `provider` column). */
-export type EvidenceProvider = 'resend' | 'postmark' | 'sendgrid' | 'ses' | 'twilio' | 'whatsapp';
+/** The providers whose webhooks notifyd verifies and applies (the `provider` column); `log`: its simulated complaints. */
+export type EvidenceProvider = 'resend' | 'postmark' | 'sendgrid' | 'ses' | 'twilio' | 'whatsapp' | 'log';
 
 /**
  * What an event means for the job, whatever the provider called it:

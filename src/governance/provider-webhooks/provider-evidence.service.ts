@@ -54,7 +54,8 @@ export class ProviderEvidenceService {
         queued += outcome.queued;
       }
     }
-    if (queued) this.webhooks.wake();
+    // Deliveries queued in the transactions (job events, and suppression.created from the suppressions) go now.
+    if (queued || result.recorded) this.webhooks.wake();
     return result;
   }
 

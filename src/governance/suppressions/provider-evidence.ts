@@ -28,3 +28,13 @@ export function suppressionFromRefusal(channel: Channel, error: ProviderError): 
   if (error.kind !== 'permanent' || !error.deadRecipient || !ADDRESSED.has(channel)) return null;
   return { reason: channel === 'email' ? 'bounce' : 'invalid', scope: 'all' };
 }
+
+/**
+ * A synchronous refusal that is an email hard bounce: the provider said, in its answer, that the
+ * mailbox will never work (SMTP 550 5.1.1, an API's "invalid recipient"). The job ends `bounced`
+ * and emits `job.bounced`, as the provider's bounce webhook would; the address is suppressed
+ * (above). A dead SMS number or chat stays `failed` (suppressed as `invalid`): "bounce" is email's word.
+ */
+export function isHardBounce(channel: Channel, error: ProviderError): boolean {
+  return suppressionFromRefusal(channel, error)?.reason === 'bounce';
+}

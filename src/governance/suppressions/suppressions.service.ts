@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { QueryRunner } from 'typeorm';
 import { AuditService } from '../../audit/audit.service.js';
 import { ApiError } from '../../common/errors/api-error.js';
@@ -16,6 +16,13 @@ export function blocks(s: Pick<ActiveSuppression, 'scope'>, marketing: boolean):
 }
 
 /**
+ * Told of every suppression created (outbound webhooks emit `suppression.created`). With a
+ * runner the creation is inside the caller's transaction: the listener works in it too, so the
+ * event commits with the suppression, and its failure rolls both back.
+ */
+export type SuppressionCreatedListener = (row: SuppressionRow, runner?: QueryRunner) => Promise<void>;
+
+/**
  * The do-not-contact list of every channel: create (API, operators, worker evidence, provider
  * webhooks, unsubscribe), soft release, history, and the lookups enqueue and the worker use.
  * Creations and releases are audited (ids and reasons only, never the address).
@@ -26,6 +33,9 @@ export function blocks(s: Pick<ActiveSuppression, 'scope'>, marketing: boolean):
  */
 @Injectable()
 export class SuppressionsService {
+  private readonly logger = new Logger(SuppressionsService.name);
+  private readonly createdListeners: SuppressionCreatedListener[] = [];
+
   constructor(
     private readonly repository: SuppressionsRepository,
     private readonly audit: AuditService,
@@ -60,8 +70,28 @@ export class SuppressionsService {
         metadata: { channel: row.channel, scope: row.scope, reason: row.reason, ...(row.sourceJobId ? { job_id: row.sourceJobId } : {}) },
         ip: input.ip ?? null,
       }, runner);
+      await this.tellCreated(row, runner);
     }
     return { suppression: row, created };
+  }
+
+  onCreated(listener: SuppressionCreatedListener): void {
+    this.createdListeners.push(listener);
+  }
+
+  /** Outside a transaction the suppression stands whatever a listener does: its failure is logged. */
+  private async tellCreated(row: SuppressionRow, runner?: QueryRunner): Promise<void> {
+    for (const listener of this.createdListeners) {
+      if (runner) {
+        await listener(row, runner);
+        continue;
+      }
+      try {
+        await listener(row);
+      } catch (err) {
+        this.logger.warn(`a suppression.created listener failed for suppression ${row.id}: ${(err as Error).message}`);
+      }
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Channel } from '../../config/sections/connectors.config.js';
+import { isMarketingTopic } from '../../governance/topics/marketing.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import { ConnectorRegistry } from '../../connectors/connector-registry.js';
 import { FairShareService } from '../../pacing/fair-share/fair-share.service.js';
@@ -53,6 +54,8 @@ export class AdmissionService {
       this.subscribers.findAddresses(request.project.id, subscriberIdsOf(request)),
     ]);
     if (request.topic === null && template) request = { ...request, topic: template.topic };
+    // A marketing topic (the request's or the template's) makes the message marketing, whatever its priority.
+    if (!request.marketing && isMarketingTopic(request.topic)) request = { ...request, marketing: true, payload: { ...request.payload, marketing: true } };
 
     const targets = resolveAudience(request, {
       subscribers,

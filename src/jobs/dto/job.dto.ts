@@ -13,6 +13,33 @@ export class EmailEnvelopeDto {
   reply_to: string | null;
 }
 
+export class RenderedContentDto {
+  /**
+   * kept: rendered by the worker (a template, or inline Liquid) and kept; as_sent: the inline
+   * content held no Liquid, so the job's own fields are what was sent; redacted: the project
+   * keeps no content (`settings.rendered_content` = "redact"); not_rendered: not rendered yet
+   * (queued, or failed before rendering).
+   * @example "kept"
+   */
+  status: string;
+  /** @example "Bonjour Amélie" */
+  subject: string | null;
+  /** @example "Bonjour Amélie, bienvenue !" */
+  body: string | null;
+  /** @example null */
+  body_html: string | null;
+  /**
+   * Whether the parts were cut to fit 64 KiB together.
+   * @example false
+   */
+  truncated: boolean;
+  /**
+   * When the worker rendered it (its last attempt); null unless kept.
+   * @example "2026-11-30T10:00:01.000Z"
+   */
+  rendered_at: string | null;
+}
+
 export class JobDto {
   /** @example "6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f" */
   id: string;
@@ -74,6 +101,8 @@ export class JobDto {
   provider_events: JobProviderEventDto[];
   /** Email only: who the message was addressed to. */
   email_envelope: EmailEnvelopeDto | null;
+  /** What was sent: the rendered subject and body (bounded, kept as long as the job). */
+  rendered: RenderedContentDto;
 }
 
 /** One provider event about the job (from provider webhooks). */

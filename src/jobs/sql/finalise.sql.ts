@@ -43,10 +43,16 @@ export const MARK_RETRY = preparedSql('notifyd_mark_retry', `
          error = ${V} ->> 'e', provider = ${V} ->> 'p'
    WHERE ${FENCE}`);
 
-/** Permanent failure, suppression, or attempts exhausted. */
+/**
+ * Permanent failure, suppression, or attempts exhausted. "b": the provider refused the address
+ * for good in its answer (a synchronous hard bounce, e.g. SMTP 550 5.1.1): the job ends bounced,
+ * as a provider's bounce webhook would end it.
+ */
 export const MARK_FAILED = preparedSql('notifyd_mark_failed', `
   UPDATE jobs j
-     SET status = 'failed', finished_at = now(), next_retry_at = NULL, error = ${V} ->> 'e', provider = ${V} ->> 'p'
+     SET status = CASE WHEN (${V} ->> 'b') IS NULL THEN 'failed' ELSE 'bounced' END,
+         bounced_at = CASE WHEN (${V} ->> 'b') IS NULL THEN j.bounced_at ELSE now() END,
+         finished_at = now(), next_retry_at = NULL, error = ${V} ->> 'e', provider = ${V} ->> 'p'
    WHERE ${FENCE}`);
 
 /**

@@ -6,6 +6,7 @@ import { ConnectorRegistry } from '../../connectors/connector-registry.js';
 import { FailoverBreaker } from '../../connectors/failover/failover-breaker.js';
 import { ProviderError } from '../../connectors/provider-error.js';
 import { GovernanceService, type Refusal } from '../../governance/governance.service.js';
+import { isHardBounce } from '../../governance/suppressions/provider-evidence.js';
 import { TrackingService } from '../../governance/tracking/tracking.service.js';
 import { type Lane, laneKey } from '../../pacing/lane.js';
 import { type LanePause, PacingService } from '../../pacing/pacing.service.js';
@@ -18,6 +19,8 @@ import { buildMessage, type Sender } from './message-builder.js';
 import { Outcomes } from './outcomes.js';
 import { type RenderOutcome, TemplateRenderer } from '../../templates/template-renderer.js';
 import { runPool, withTimeout } from './pool.js';
+import { boundContent, type KeptContent } from '../content/content-bounds.js';
+import { JobContentsRepository } from '../content/job-contents.repository.js';
 import { WorkerRepository } from './worker.repository.js';
 
 /** One provider call's worth of jobs on one lane. */
@@ -65,6 +68,7 @@ export class Dispatcher {
     private readonly templates: TemplateRenderer,
     private readonly projectProviders: ProjectProvidersService,
     private readonly chatAccess: ChatAccessService,
+    private readonly contents: JobContentsRepository,
   ) {}
 
   async dispatch(jobs: ClaimedJob[], control: DispatchControl): Promise<void> {
@@ -195,12 +199,33 @@ export class Dispatcher {
     }
     const chunks: Chunk[] = [];
     for (const { lane, connector, fallback, jobs: laneJobs } of byLane.values()) {
-      const cut = this.cut(lane, connector, laneJobs, (j) => buildMessage(j, this.sender(j.projectId, senders), contentOf(rendered.get(j.id))), fallback);
+      const cut = this.cut(lane, connector, laneJobs, (j) => buildMessage(j, this.sender(j.projectId, senders), contentOf(rendered.get(j.id)), senders.get(j.projectId)?.renderedContent === 'redact'), fallback);
       for (const chunk of cut) chunks.push(...(await this.fitBucket(chunk)));
     }
-    // Own open/click tracking on the email HTML (PUBLIC_URL and the project's rules allowing).
-    await this.tracking.instrument(chunks.flatMap((c) => c.messages));
+    // What was rendered, kept for the job view (before tracking rewrites the HTML's links).
+    const kept = this.renderedToKeep(chunks, rendered, senders);
+    await Promise.all([
+      // Own open/click tracking on the email HTML (PUBLIC_URL and the project's rules allowing).
+      this.tracking.instrument(chunks.flatMap((c) => c.messages)),
+      // Never holds a send back: a content not kept costs the job view, not the message.
+      this.contents.save(kept).catch((err) => this.logger.warn(`rendered content of ${kept.length} job(s) not kept: ${(err as Error).message}`)),
+    ]);
     return chunks;
+  }
+
+  /**
+   * The rendered parts of the batch's rendered jobs, bounded (64 KiB a job), except for projects
+   * whose `settings.rendered_content` is "redact". Jobs sent as their payload say have none.
+   */
+  private renderedToKeep(chunks: Chunk[], rendered: Map<string, RenderOutcome>, senders: Map<string, { renderedContent: string | null }>): { jobId: string; content: KeptContent }[] {
+    const kept: { jobId: string; content: KeptContent }[] = [];
+    for (const chunk of chunks) {
+      for (const m of chunk.messages) {
+        if (!contentOf(rendered.get(m.jobId)) || senders.get(m.projectId)?.renderedContent === 'redact') continue;
+        kept.push({ jobId: m.jobId, content: boundContent({ subject: m.subject, body: m.body, bodyHtml: m.bodyHtml }) });
+      }
+    }
+    return kept;
   }
 
   /** Cuts a lane's jobs into calls of at most the connector's batchMax. */
@@ -400,7 +425,7 @@ export class Dispatcher {
         outcomes.failed.push({ id: job.id, attempts: job.attempts, provider, error: `suppressed: ${error.message}` });
         return;
       case 'permanent':
-        outcomes.failed.push({ id: job.id, attempts: job.attempts, provider, error: error.message });
+        outcomes.failed.push({ id: job.id, attempts: job.attempts, provider, error: error.message, ...(isHardBounce(job.channel, error) ? { bounced: true } : {}) });
         return;
     }
   }

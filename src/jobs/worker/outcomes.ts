@@ -7,7 +7,8 @@ export class Outcomes {
   sent: { id: string; attempts: number; provider: string; providerMessageId: string | null }[] = [];
   skipped: { id: string; attempts: number; reason: string }[] = [];
   retry: { id: string; attempts: number; provider: string | null; error: string; runAt: Date }[] = [];
-  failed: { id: string; attempts: number; provider: string | null; error: string }[] = [];
+  /** `bounced`: a synchronous hard bounce (the address will never work): ends the job bounced, not failed. */
+  failed: { id: string; attempts: number; provider: string | null; error: string; bounced?: boolean }[] = [];
   /** Back to the queue, attempt not consumed (rate-limited, paused lane, released at shutdown). */
   requeue: { id: string; attempts: number; error: string | null; runAt: Date }[] = [];
   /**

@@ -33,7 +33,7 @@ export class WorkerRepository {
     write(MARK_SENT, o.sent, (r) => ({ p: r.provider, m: r.providerMessageId }));
     write(MARK_SKIPPED, o.skipped, (r) => ({ e: r.reason }));
     write(MARK_RETRY, o.retry, (r) => ({ p: r.provider, e: r.error, t: r.runAt.toISOString() }));
-    write(MARK_FAILED, o.failed, (r) => ({ p: r.provider, e: r.error }));
+    write(MARK_FAILED, o.failed, (r) => (r.bounced ? { p: r.provider, e: r.error, b: 1 } : { p: r.provider, e: r.error }));
     write(REQUEUE, o.requeue, (r) => ({ e: r.error, t: r.runAt.toISOString() }));
     // In-app: marked sent and written to the inbox by one statement (issue 3b).
     write(MARK_SENT_TO_INBOX, o.inbox, (r) => ({

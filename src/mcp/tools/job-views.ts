@@ -57,3 +57,26 @@ export function rowEvents(job: JobRow): TimelineEvent[] {
   }
   return events;
 }
+
+export const renderedContent = z.object({
+  status: z.string().describe('kept (rendered and kept), as_sent (inline content without Liquid: the job fields), redacted (the project keeps no content), not_rendered'),
+  subject: z.string().nullable(),
+  body: z.string().nullable(),
+  body_html: z.string().nullable(),
+  truncated: z.boolean().describe('cut to fit 64 KiB'),
+  rendered_at: nullableIso,
+});
+type RenderedContent = z.infer<typeof renderedContent>;
+
+/** The render as a moment of the timeline, when it was kept. */
+export function renderedEvents(r: RenderedContent): TimelineEvent[] {
+  return r.status === 'kept' && r.rendered_at ? [{ at: r.rendered_at, event: 'rendered', detail: r.subject === null ? null : `subject: ${r.subject}`, actor: null }] : [];
+}
+
+/** The content in a few lines for the tool's text: the subject and the first 500 characters of the body. */
+export function renderedText(r: RenderedContent): string {
+  if (r.status === 'redacted') return 'Content: redacted by the project (settings.rendered_content = "redact").';
+  if (r.status === 'not_rendered') return 'Content: not rendered yet.';
+  const body = r.body ?? r.body_html;
+  return `Content (${r.status}):${r.subject !== null ? `\nSubject: ${r.subject}` : ''}${body !== null ? `\n${body.slice(0, 500)}${body.length > 500 ? '…' : ''}` : ''}`;
+}

@@ -4,7 +4,7 @@ import { Db } from '../../database/db.js';
 import { JobsService } from '../../jobs/jobs.service.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, DESTRUCTIVE_WRITE, READ_ONLY, SENDS_MESSAGE, type McpToolContext } from '../mcp-tool.js';
-import { jobDetail, jobDetailView, jobSummaryView, rowEvents, timelineEvent } from './job-views.js';
+import { jobDetail, jobDetailView, jobSummaryView, renderedContent, renderedEvents, renderedText, rowEvents, timelineEvent } from './job-views.js';
 import { channelArg, jobIdArg, jobStatusArg, jobSummary, projectIdArg } from './schemas.js';
 import { JOB_AUDIT_EVENTS } from './sql/timeline.sql.js';
 
@@ -65,16 +65,24 @@ export class JobsTools implements OnModuleInit {
       defineTool({
         name: 'job_timeline',
         title: 'Job timeline',
-        description: 'What happened to one job, in order: created, claimed, sent, delivered/bounced/opened/clicked, retries due, and audited actions (cancel, retry, send-test) with who did them.',
+        description:
+          'What happened to one job, in order: created, claimed, rendered, sent, delivered/bounced/opened/clicked, retries due, and audited actions (cancel, retry, send-test) with who did them; ' +
+          'and what was sent (`rendered`: the subject and body as rendered for the recipient, unless the project redacts content; operator keys see the subject only).',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({ id: jobIdArg }),
-        output: z.object({ job_id: z.string(), status: z.string(), events: z.array(timelineEvent) }),
+        output: z.object({ job_id: z.string(), status: z.string(), events: z.array(timelineEvent), rendered: renderedContent }),
         run: async ({ id }, context) => {
           const job = await this.jobs.get(id, context.project(undefined));
-          const audited = await this.db.rows<{ created_at: Date; action: string; actor: string }>(JOB_AUDIT_EVENTS, [job.projectId, job.id]);
-          const events = [...rowEvents(job), ...audited.map((a) => ({ at: a.created_at.toISOString(), event: a.action, detail: null, actor: a.actor }))].sort((a, b) => a.at.localeCompare(b.at));
-          return { structured: { job_id: job.id, status: job.status, events }, text: events.map((e) => `${e.at} ${e.event}${e.detail ? `: ${e.detail}` : ''}${e.actor ? ` (by ${e.actor})` : ''}`).join('\n') };
+          const [audited, kept] = await Promise.all([
+            this.db.rows<{ created_at: Date; action: string; actor: string }>(JOB_AUDIT_EVENTS, [job.projectId, job.id]),
+            this.jobs.renderedContent(job),
+          ]);
+          // Operator keys see the subject only, as in listings; the project's key reads its own content.
+          const rendered = masked(context) ? { ...kept, body: null, body_html: null } : kept;
+          const events = [...rowEvents(job), ...renderedEvents(rendered), ...audited.map((a) => ({ at: a.created_at.toISOString(), event: a.action, detail: null, actor: a.actor }))].sort((a, b) => a.at.localeCompare(b.at));
+          const text = events.map((e) => `${e.at} ${e.event}${e.detail ? `: ${e.detail}` : ''}${e.actor ? ` (by ${e.actor})` : ''}`).join('\n');
+          return { structured: { job_id: job.id, status: job.status, events, rendered }, text: `${text}\n${renderedText(rendered)}` };
         },
       }),
       defineTool({

@@ -58,7 +58,9 @@ export class TemplatesTools implements OnModuleInit {
       defineTool({
         name: 'preview_template',
         title: 'Preview a template',
-        description: 'Render a template with sample vars exactly as the worker would (locale fallback included), without sending anything. Use it to check a fix before send_test.',
+        description:
+          'Render a template with sample vars exactly as the worker would (locale fallback included), without sending anything; with subscriber_id, for that stored subscriber ' +
+          '(their profile as subscriber.* and first_name…, their locale). Use it to check a fix before send_test.',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({
@@ -66,6 +68,7 @@ export class TemplatesTools implements OnModuleInit {
           id: templateIdArg,
           channel: z.enum(CHANNELS).optional().describe('Required when the template has variants for several channels'),
           locale: z.string().max(35).optional(),
+          subscriber_id: z.string().min(1).max(255).optional().describe('Render for this stored subscriber (profile, locale); vars win over profile fields'),
           vars: z.record(z.string(), z.unknown()).optional(),
         }),
         output: z.object({ template_id: z.string(), channel: z.string(), locale: z.string().nullable(), subject: z.string().nullable(), body: z.string(), body_html: z.string().nullable(), topic: z.string().nullable() }),

@@ -4,6 +4,7 @@ import { IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, Mi
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
 import { IsOneChannel, IsSingleLine } from '../../common/validation/validators.js';
 import { IsTopic } from '../../governance/topics/topic.js';
+import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 import { TEMPLATE_ID_HELP, TEMPLATE_ID_PATTERN } from '../template-id.js';
 
 const toLocale = ({ value }: { value: unknown }) => canonicalLocale(value) ?? value;
@@ -147,6 +148,17 @@ export class PreviewTemplateDto {
   @IsBcp47()
   @Transform(toLocale)
   locale?: string;
+
+  /**
+   * Render for this stored subscriber, as a send to them would: their profile is `subscriber`
+   * (and `first_name`, `last_name`, `email`, `phone`, `locale`, `timezone` at the top level),
+   * their locale picks the variant unless `locale` is given, and `vars` win over profile fields.
+   * @example "user_123"
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(SUBSCRIBER_ID_PATTERN, { message: 'subscriber_id must be 1–255 printable characters' })
+  subscriber_id?: string;
 
   /**
    * Sample variables.

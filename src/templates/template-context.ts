@@ -1,0 +1,62 @@
+import type { SubscriberProfile } from '../subscribers/subscriber.types.js';
+import type { TemplateSource } from './render/render-protocol.js';
+
+/** The profile fields a template also reads at the top level (`{{ first_name }}`), unless a var of the same name is sent. */
+export const TOP_LEVEL_PROFILE_FIELDS = ['first_name', 'last_name', 'email', 'phone', 'locale', 'timezone'] as const;
+
+/** What a template sees of its recipient, under `subscriber`. */
+export interface SubscriberContext {
+  id: string;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone: string | null;
+  locale: string | null;
+  timezone: string | null;
+  data: Record<string, unknown>;
+}
+
+export function subscriberContext(profile: SubscriberProfile): SubscriberContext {
+  return {
+    id: profile.id,
+    first_name: profile.firstName,
+    last_name: profile.lastName,
+    email: profile.email,
+    phone: profile.phone,
+    locale: profile.locale,
+    timezone: profile.timezone,
+    data: profile.data ?? {},
+  };
+}
+
+/**
+ * The variables a render sees: the recipient's profile as `subscriber` (and its fields at the
+ * top level), then the send's `vars` over them. Vars win: a send that passes `first_name` (or
+ * even `subscriber`) is rendered with what it passed, so existing senders keep their output.
+ */
+export function templateContext(vars: Record<string, unknown>, profile: SubscriberProfile | undefined): Record<string, unknown> {
+  if (!profile) return vars;
+  const subscriber = subscriberContext(profile);
+  const context: Record<string, unknown> = { subscriber };
+  for (const field of TOP_LEVEL_PROFILE_FIELDS) context[field] = subscriber[field];
+  return Object.assign(context, vars);
+}
+
+/** Names that read the profile; a source without any renders the same for every recipient. */
+const PROFILE_NAMES = new RegExp(`\\b(subscriber|${TOP_LEVEL_PROFILE_FIELDS.join('|')})\\b`);
+
+/**
+ * Whether a source may read the recipient's profile. A batch send shares one set of vars, so a
+ * source that reads no profile field is rendered once for the whole batch; one that does is
+ * rendered per recipient. A false positive (the word in plain text) only costs that sharing.
+ */
+export function readsProfile(source: TemplateSource): boolean {
+  return PROFILE_NAMES.test(source.body) || (source.subject !== null && PROFILE_NAMES.test(source.subject)) || (source.bodyHtml !== null && PROFILE_NAMES.test(source.bodyHtml));
+}
+
+/** Liquid output or tag markup: text without it renders to itself and skips the render thread. */
+const LIQUID_MARKUP = /\{\{|\{%/;
+
+export function hasLiquid(text: string | null | undefined): boolean {
+  return typeof text === 'string' && LIQUID_MARKUP.test(text);
+}
