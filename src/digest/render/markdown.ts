@@ -68,7 +68,7 @@ export function renderMarkdown(r: DigestReport): string {
       `${d.complaint_rate_percent === null ? '' : `, complaint rate ${d.complaint_rate_percent} %`}.`,
   );
   if (r.lanes.length) {
-    out.push('', '## Lanes', '', ...table(['lane', 'rate/s', 'paused until', 'why'], r.lanes.map((l) => [l.lane, l.effective_rate, l.paused_until ?? '—', l.pause_kind ?? '—'])));
+    out.push('', '## Lanes', '', ...table(['lane', 'rate', 'paused until', 'why'], r.lanes.map((l) => [l.lane, l.rate_text, l.paused_until ?? '—', l.pause_kind ?? '—'])));
   }
   if (r.projects.length) {
     out.push('', '## Projects', '', ...table(['project', 'channels', 'sender', 'sent', 'failed'], r.projects.map((p) => [p.id, p.channels.join(', '), p.from_email ?? 'instance default', p.sent, p.failed])));

@@ -11,7 +11,9 @@ const laneView = z.object({
   provider: z.string(),
   project_id: z.string().nullable(),
   active: z.boolean(),
-  rate: z.number(),
+  rate: z.number().describe('Configured tokens per second; 0 = unpaced (see paced)'),
+  paced: z.boolean().describe('False when the lane is unpaced: no rate limit of notifyd’s own'),
+  rate_text: z.string().describe('The rate in force in words: "8/s" or "unpaced"'),
   burst: z.number(),
   effective_rate: z.number(),
   tokens: z.number().nullable(),
@@ -33,7 +35,7 @@ const laneArg = z
 
 function describeLane(l: z.input<typeof laneView>): string {
   const pause = l.paused ? `paused until ${l.paused_until} (${l.pause_kind}${l.pause_reason ? `: ${l.pause_reason}` : ''})` : 'flowing';
-  return `${l.lane}: ${pause}, ${l.effective_rate}/s${l.adaptive_rate !== null ? ' (slowed by quota headers)' : ''}`;
+  return `${l.lane}: ${pause}, ${l.rate_text}${l.adaptive_rate !== null ? ' (slowed by quota headers)' : ''}`;
 }
 
 /** Pacing lanes (one per channel × provider): list_lanes, pause_lane, resume_lane. */
