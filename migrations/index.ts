@@ -26,6 +26,8 @@ import { RateLimitCounts1764460800072 } from './0072-rate-limit-counts.js';
 import { ChatBindings1764460800076 } from './0076-chat-bindings.js';
 import { WorkerHeartbeats1764460800079 } from './0079-worker-heartbeats.js';
 import { DigestRollupOpenHour1764460800080 } from './0080-digest-rollup-open-hour.js';
+import { JobCreatedBy1764460800081 } from './0081-job-created-by.js';
+import { JobAttempts1764460800082 } from './0082-job-attempts.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -80,4 +82,8 @@ export const MIGRATIONS = [
   WorkerHeartbeats1764460800079,
   // Issue 20: the digest's rollup reaches into the open hour (5-minute periods).
   DigestRollupOpenHour1764460800080,
+  // Issue 25: which key (or caller) queued each job.
+  JobCreatedBy1764460800081,
+  // Issue 25: every attempt of a job, also those that did not count, for its timeline.
+  JobAttempts1764460800082,
 ];

@@ -58,7 +58,13 @@ export class LanesTools implements OnModuleInit {
         output: z.object({ lanes: z.array(laneView) }),
         run: async () => {
           const lanes = (await this.lanes.lanes()).map(presentLane);
-          return { structured: { lanes }, text: lanes.length ? lanes.map(describeLane).join('\n') : 'No lanes yet: none is configured or used.' };
+          if (!lanes.length) return { structured: { lanes }, text: 'No lanes yet: none is configured or used.' };
+          const paused = lanes.filter((l) => l.paused);
+          return {
+            structured: { lanes },
+            text: `${lanes.length} lane(s), ${paused.length ? `paused: ${paused.map((l) => l.lane).join(', ')}` : 'none paused'}.`,
+            table: { rows: lanes, columns: ['lane', 'active', 'rate_text', 'paused_until', 'pause_kind', 'pause_reason', 'tokens'] },
+          };
         },
       }),
       defineTool({
