@@ -91,8 +91,9 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
     const retried = await admin.callTool({ name: 'retry_job', arguments: { id } });
     expect(structured(retried)).toMatchObject({ id, project_id: project.id });
     const timeline = await admin.callTool({ name: 'job_timeline', arguments: { id } });
-    const audited = structured(timeline).events.filter((e: { actor: string | null }) => e.actor === 'mcp');
-    expect(audited.map((e: { event: string }) => e.event)).toEqual(['job.cancelled', 'job.retried']);
+    const events = structured(timeline).events as { event: string; actor: string | null }[];
+    // Queued through MCP with the admin key: created by mcp; then the two audited actions.
+    expect(events.filter((e) => e.actor === 'mcp').map((e) => e.event)).toEqual(['created', 'job.cancelled', 'job.retried']);
   });
 
   it('send_test queues a high-priority test message; batch fans out to subscribers', async () => {

@@ -65,7 +65,7 @@ export function adviseOnCause(cause: FailureCause): CauseAdvice {
         kind,
         owner: 'caller',
         fix:
-          `The provider refused the recipient itself${domain ? ` (domain ${domain})` : ''}: retrying cannot succeed and retry_job would fail again. ` +
+          `The provider refused the recipient itself${domain ? ` (domain ${domain})` : ''}: retrying these jobs cannot succeed (the provider refuses the same address again). ` +
           `The caller of project ${projects} must correct the addresses at their source and send again (a new send); the operator has nothing to fix.`,
         calls: [list(domain ? { recipient_domain: domain } : {}), sample],
       };
