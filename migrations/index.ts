@@ -28,6 +28,8 @@ import { WorkerHeartbeats1764460800079 } from './0079-worker-heartbeats.js';
 import { DigestRollupOpenHour1764460800080 } from './0080-digest-rollup-open-hour.js';
 import { ConsoleSessions1764460800081 } from './0081-console-sessions.js';
 import { JobContents1764460800082 } from './0082-job-contents.js';
+import { JobCreatedBy1764460800083 } from './0083-job-created-by.js';
+import { JobAttempts1764460800084 } from './0084-job-attempts.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -86,4 +88,8 @@ export const MIGRATIONS = [
   ConsoleSessions1764460800081,
   // Issue 26: the rendered subject and body of each job, shown in the job view and timeline.
   JobContents1764460800082,
+  // Issue 25: which key (or caller) queued each job.
+  JobCreatedBy1764460800083,
+  // Issue 25: every attempt of a job, also those that did not count, for its timeline.
+  JobAttempts1764460800084,
 ];

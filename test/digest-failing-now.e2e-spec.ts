@@ -46,12 +46,12 @@ describe('digest: failing now', () => {
     expect(r.retrying).toEqual([
       {
         channel: 'email', provider: 'resend', count: 6, projects: 2, project_ids: [app.project.id, other.id].sort(), oldest_late_seconds: expect.any(Number),
-        next_retry_at: expect.any(String), sample_job_id: expect.any(String), causes: [{ reason: 'Resend # internal_server_error: An unexpected error occurred.', count: 6 }],
+        next_retry_at: expect.any(String), sample_job_id: expect.any(String), causes: [{ reason: 'Resend 500 internal_server_error: An unexpected error occurred.', count: 6 }],
       },
     ]);
     const f = r.findings.find((x: { code: string }) => x.code === 'provider_failing');
     expect(f).toMatchObject({ severity: 'warning', harm: { held: 6, lost: 0, projects: 2, channels: ['email'] } });
-    expect(f.message).toContain('email through resend is failing now: 6 job(s) wait to retry after "Resend # internal_server_error: An unexpected error occurred.";');
+    expect(f.message).toContain('email through resend is failing now: 6 job(s) wait to retry after "Resend 500 internal_server_error: An unexpected error occurred.";');
     expect(f.message).toContain('Nothing is lost yet');
     expect(f.action).toContain(`GET /v1/admin/jobs/${r.retrying[0].sample_job_id}`);
     expect(f.action).toContain('EMAIL_FALLBACK_PROVIDER');

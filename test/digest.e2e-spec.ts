@@ -103,10 +103,10 @@ describe('GET /v1/admin/digest', () => {
     );
     expect(r.failures).toHaveLength(2);
     const email = r.failures.find((f: { channel: string }) => f.channel === 'email');
-    expect(email).toMatchObject({ count: 3, reason: 'provider #: mailbox unavailable for #' });
+    expect(email).toMatchObject({ count: 3, reason: 'provider 550: mailbox unavailable for #' });
     expect(failedA).toContain(email.sample_job_id);
     const sms = r.failures.find((f: { channel: string }) => f.channel === 'sms');
-    expect(sms.reason).toBe('invalid number +# for <email> | code #');
+    expect(sms.reason).toBe('invalid number +# for <*@example.com> | code #');
     expect(failedB).toContain(sms.sample_job_id);
     expect(JSON.stringify(r)).not.toContain('jane@example.com');
 
@@ -123,20 +123,21 @@ describe('GET /v1/admin/digest', () => {
     const codes = r.findings.map((f: { severity: string; code: string }) => `${f.severity}:${f.code}`);
     // CI's PostgreSQL 15 runs with autovacuum off, the embedded PostgreSQL 18 with it on.
     const autovacuumOff = (await serverBlockers()).length ? ['warning:autovacuum_off'] : [];
-    // Within a severity, by harm: 40 emails swallowed by the log provider, then 5 failed, then
-    // 5 jobs late by minutes (no worker runs in this api-only app: it says so).
+    // Within a severity, by harm: 40 emails swallowed by the log provider, then 5 jobs late by
+    // minutes (no worker runs in this api-only app: it says so); 5 failed of 45 in one project
+    // is a narrow loss, a warning that ranks first among the warnings.
     expect(codes).toEqual([
       'critical:email_provider_log',
-      'critical:failure_rate', // 5 failed of 45
       'critical:worker_missing',
       'critical:queue_oldest_waiting',
+      'warning:failure_rate',
       'warning:bounce_rate_high',
       ...autovacuumOff,
       'warning:sender_missing',
       'warning:public_url_missing',
       'info:provider_failing', // 4 SMS retrying for a minute: little harm yet
     ]);
-    expect(r.summary).toEqual({ critical: 4, warning: 3 + autovacuumOff.length, info: 1 });
+    expect(r.summary).toEqual({ critical: 3, warning: 4 + autovacuumOff.length, info: 1 });
     expect(r.retrying).toEqual([
       {
         channel: 'sms', provider: 'log', count: 4, projects: 1, project_ids: [project.id], oldest_late_seconds: expect.any(Number), next_retry_at: expect.any(String),
@@ -145,7 +146,7 @@ describe('GET /v1/admin/digest', () => {
     ]);
     expect(r.queue).toMatchObject({ due: 5, late: 5 }); // the crafted retries are due again already
     const failure = r.findings.find((f: { code: string }) => f.code === 'failure_rate');
-    expect(failure.message).toContain('provider #: mailbox unavailable');
+    expect(failure.message).toContain('provider 550: mailbox unavailable');
     expect(failure.evidence).toMatchObject({ sent: 40, failed: 5 });
 
     // The 24h window also holds the two-hour-old failures.
@@ -226,7 +227,7 @@ describe('GET /v1/admin/digest', () => {
     expect(md).toContain('- **critical** `email_provider_log` — EMAIL_PROVIDER is "log"');
     expect(md).toContain('_Switch EMAIL_PROVIDER');
     expect(md).toContain('| channel | provider | sent | failed | bounced | cancelled |');
-    expect(md).toContain('invalid number +# for <email> \\| code #');
+    expect(md).toContain('invalid number +# for <*@example.com> \\| code #');
     expect(md).toContain('## Deliverability');
   });
 });
@@ -352,7 +353,7 @@ describe('digest rollup', () => {
     expect(r.outcomes).toEqual(whileDirty.outcomes);
     // The retried SMS counts once, as sent; the failure cause names the permanent refusal.
     expect(r.outcomes.find((o: { channel: string }) => o.channel === 'sms')).toMatchObject({ sent: 5, failed: 1 });
-    expect(r.failures).toEqual([expect.objectContaining({ channel: 'sms', reason: 'HTTP #: invalid recipient +#', count: 1, sample_job_id: failedSms[0] })]);
+    expect(r.failures).toEqual([expect.objectContaining({ channel: 'sms', reason: 'HTTP 422: invalid recipient +#', count: 1, sample_job_id: failedSms[0] })]);
     expect(r.deliverability).toMatchObject({ delivered: 8, bounced: 2, complained: 1 });
     await expectSameAsBefore('30d');
     await expectSameAsBefore('24h');

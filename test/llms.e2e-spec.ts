@@ -26,7 +26,7 @@ describe('generated docs for agents', () => {
   beforeAll(async () => {
     app = await startTestApp();
     document = (await app.http.get('/docs/json')).body;
-    tools = app.notifyd.app.get(McpToolRegistry).all().map(toolListing);
+    tools = app.notifyd.app.get(McpToolRegistry).all().map((t) => toolListing(t));
   });
   afterAll(() => app.close());
 

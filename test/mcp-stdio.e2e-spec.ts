@@ -62,11 +62,12 @@ describe('notifyd mcp (stdio)', () => {
     }
   });
 
-  it('--read-only serves only read-only tools and refuses mutating calls', async () => {
+  it('--read-only lists every tool, marks the admin-only ones, and refuses mutating calls', async () => {
     const client = await stdioClient(['--read-only'], env);
     try {
       const tools = (await client.listTools()).tools;
-      expect(tools.every((t) => t.annotations?.readOnlyHint)).toBe(true);
+      expect(tools.filter((t) => !t.annotations?.readOnlyHint).every((t) => t._meta?.['notifyd/requires_admin_key'] === true && t.description!.startsWith('Needs the admin key'))).toBe(true);
+      expect(tools.map((t) => t.name)).toContain('send_test');
       const refused = await client.callTool({ name: 'send_test', arguments: { project_id: project.id, channel: 'sms', to: '+33600000302', body: 'no' } });
       expect(refused.isError).toBe(true);
       expect(text(refused)).toMatch(/read-only.*admin key/);
@@ -80,7 +81,8 @@ describe('notifyd mcp (stdio)', () => {
     try {
       const tools = (await client.listTools()).tools;
       expect(tools.length).toBeGreaterThan(3);
-      expect(tools.every((t) => t.annotations?.readOnlyHint)).toBe(true);
+      // It acts as the read-only key it was given: the admin-only tools say so in their listing.
+      expect(tools.find((t) => t.name === 'pause_lane')!.description).toMatch(/^Needs the admin key/);
       const listed = await client.callTool({ name: 'list_jobs', arguments: { project_id: project.id } });
       expect(listed.isError).toBe(false);
       expect((listed.structuredContent as { count: number }).count).toBeGreaterThan(0);

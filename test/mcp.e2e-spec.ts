@@ -91,8 +91,9 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
     const retried = await admin.callTool({ name: 'retry_job', arguments: { id } });
     expect(structured(retried)).toMatchObject({ id, project_id: project.id });
     const timeline = await admin.callTool({ name: 'job_timeline', arguments: { id } });
-    const audited = structured(timeline).events.filter((e: { actor: string | null }) => e.actor === 'mcp');
-    expect(audited.map((e: { event: string }) => e.event)).toEqual(['job.cancelled', 'job.retried']);
+    const events = structured(timeline).events as { event: string; actor: string | null }[];
+    // Queued through MCP with the admin key: created by mcp; then the two audited actions.
+    expect(events.filter((e) => e.actor === 'mcp').map((e) => e.event)).toEqual(['created', 'job.cancelled', 'job.retried']);
   });
 
   it('send_test queues a high-priority test message; batch fans out to subscribers', async () => {
@@ -150,13 +151,30 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
     expect(noTool.isError).toBe(true);
   });
 
-  it('the read-only key lists and runs only read-only tools; a mutating call says which key it needs', async () => {
+  it('the read-only key sees every tool, the admin-only ones marked, and runs only the read-only ones; a mutating call says which key it needs', async () => {
     const reader = await connect(app, READONLY_KEY);
     try {
       const { tools } = await reader.listTools();
-      expect(tools.length).toBeGreaterThan(3);
-      expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
-      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['list_jobs', 'get_job', 'list_projects', 'list_lanes']));
+      const all = (await admin.listTools()).tools;
+      expect(tools.map((t) => t.name)).toEqual(all.map((t) => t.name));
+      const pause = tools.find((t) => t.name === 'pause_lane')!;
+      // The SDK's client drops annotation fields it does not know; on the wire the annotation is there.
+      const raw = await fetch(`${app.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${READONLY_KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+      const wire = ((await raw.json()) as { result: { tools: { name: string; annotations: Record<string, unknown> }[] } }).result.tools;
+      expect(wire.find((t) => t.name === 'pause_lane')!.annotations).toMatchObject({ readOnlyHint: false, requiresAdminKey: true });
+      expect(wire.find((t) => t.name === 'list_jobs')!.annotations).toMatchObject({ readOnlyHint: true, requiresAdminKey: false });
+      expect(pause._meta).toEqual({ 'notifyd/requires_admin_key': true });
+      expect(pause.description).toMatch(/^Needs the admin key \(ADMIN_API_KEY\)/);
+      expect(pause.inputSchema.properties).toHaveProperty('lane');
+      const reading = tools.find((t) => t.name === 'list_jobs')!;
+      expect(reading._meta).toEqual({ 'notifyd/requires_admin_key': false });
+      expect(reading.description).not.toMatch(/admin key/);
+      // The admin key's listing is not prefixed.
+      expect(all.find((t) => t.name === 'pause_lane')!.description).not.toMatch(/^Needs the admin key/);
       const listed = await reader.callTool({ name: 'list_jobs', arguments: {} });
       expect(listed.isError).toBe(false);
       const refused = await reader.callTool({ name: 'pause_lane', arguments: { lane: 'sms:recording' } });

@@ -9,6 +9,7 @@ import { DigestNotifier } from './notify/digest-notifier.service.js';
 import { DigestSender } from './notify/digest-sender.js';
 import { RollupRepository } from './rollup/rollup.repository.js';
 import { DigestRollup } from './rollup/rollup.service.js';
+import { SettingsService } from './settings/settings.service.js';
 
 /**
  * The operator digest: ranked findings with actions (one rule per file in findings/), as JSON
@@ -16,7 +17,7 @@ import { DigestRollup } from './rollup/rollup.service.js';
  */
 @Module({
   imports: [WebhooksModule, WorkerHeartbeatModule],
-  providers: [DigestRepository, DigestService, DigestSender, DigestNotifier, RollupRepository, DigestRollup, { provide: FAILOVER_STATE, useClass: BreakerFailoverState }],
-  exports: [DigestService, DigestNotifier, DigestRollup],
+  providers: [DigestRepository, DigestService, DigestSender, DigestNotifier, RollupRepository, DigestRollup, SettingsService, { provide: FAILOVER_STATE, useClass: BreakerFailoverState }],
+  exports: [DigestService, DigestNotifier, DigestRollup, SettingsService],
 })
 export class DigestModule {}

@@ -6,6 +6,7 @@ import { CHANNELS } from '../config/sections/connectors.config.js';
 import { ALIVE_WITHIN_SECONDS } from '../jobs/heartbeat/worker-heartbeat.service.js';
 import { WorkerHeartbeats } from '../jobs/heartbeat/worker-heartbeats.js';
 import { LaneStateService } from '../pacing/lane-state.service.js';
+import { rateText } from '../pacing/lane.presenter.js';
 import { WebhookDigestSource } from '../webhooks/webhook-digest.source.js';
 import { parseDigestWindow } from './digest-window.js';
 import { DigestRepository } from './digest.repository.js';
@@ -71,6 +72,8 @@ export class DigestService {
       project_id: l.projectId,
       effective_rate: l.effectiveRate,
       configured_rate: l.rate,
+      paced: l.rate > 0,
+      rate_text: rateText(l.effectiveRate),
       paused_until: l.pausedUntil?.toISOString() ?? null,
       pause_kind: l.pauseKind,
       pause_reason: l.pauseReason,

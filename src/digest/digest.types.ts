@@ -33,6 +33,19 @@ export interface Harm {
   seconds: number | null;
 }
 
+/** Who must act on a finding: the operator of this instance, or the caller (the application) of a project. */
+export type FindingOwner = 'operator' | 'caller';
+
+/** An exact MCP call that investigates or fixes a finding (REST routes are named in `action`). */
+export interface FindingCall {
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** True when the tool changes state: it needs the admin key (the read-only key is refused). */
+  admin: boolean;
+  /** What the call does here, in a few words. */
+  purpose: string;
+}
+
 /** One thing to look at, with the action that fixes it and the numbers behind it. */
 export interface Finding {
   severity: Severity;
@@ -45,6 +58,12 @@ export interface Finding {
   evidence: Record<string, unknown>;
   /** For findings about something failing now: what it costs (ranks it among its severity). */
   harm?: Harm;
+  /** Who must act (set where the finding's cause says so). */
+  owner?: FindingOwner;
+  /** With owner `caller`: the projects whose callers must act. */
+  project_ids?: string[];
+  /** The exact MCP calls that check and fix it, in order. */
+  calls?: FindingCall[];
 }
 
 export type Band = 'urgent' | 'normal' | 'bulk';
@@ -123,7 +142,7 @@ export interface RetryingRow {
   /** The newest of these jobs. */
   sample_job_id: string;
   /**
-   * Their last errors, normalised like `failures` (ids and numbers → #, addresses → <email>),
+   * Their last errors, normalised like `failures` (ids and numbers → #, HTTP status kept, addresses → <*@domain>),
    * most common first, counted among a sample: the next RETRY_REASON_SAMPLE retries due.
    */
   causes: { reason: string; count: number }[];
@@ -162,9 +181,13 @@ export interface OutcomeRow {
 
 export interface FailureCause {
   channel: string;
-  /** The error with ids, numbers and addresses replaced by `#`/`<email>`, at most 160 characters. */
+  /** The error with ids and numbers replaced by `#` (a 3-digit HTTP status 100–599 kept) and addresses by `<*@domain>`, at most 160 characters. */
   reason: string;
   count: number;
+  /** Projects whose jobs failed with it (exact) … */
+  projects: number;
+  /** … and their ids (at most 20). */
+  project_ids: string[];
   sample_job_id: string;
   last_seen: string;
 }
@@ -211,8 +234,13 @@ export interface LaneRowView {
   channel: string;
   provider: string;
   project_id: string | null;
+  /** Tokens per second in force now; 0 when the lane is unpaced (see paced). */
   effective_rate: number;
   configured_rate: number;
+  /** False when the lane is unpaced (rate 0: no rate limit of notifyd's own). */
+  paced: boolean;
+  /** The rate in force in words: "8/s" or "unpaced". */
+  rate_text: string;
   paused_until: string | null;
   pause_kind: string | null;
   pause_reason: string | null;

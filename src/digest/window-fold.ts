@@ -58,12 +58,15 @@ export function latencyOf(channel: string, histogram: { bucket: number; n: numbe
   return { channel, p50_seconds: round(at(0.5), 3), p95_seconds: round(at(0.95), 3), samples: total };
 }
 
+/** Projects listed per failure cause (the count is exact). */
+const MAX_CAUSE_PROJECTS = 20;
+
 /** Folds the window's rows into outcomes, per-project counts, the top 10 causes, p50/p95 and evidence. */
 export function foldWindow(rows: readonly WindowRow[]): WindowReading {
   const outcomes = new Map<string, OutcomeRow>();
   const perProject: Record<string, { sent: number; failed: number }> = {};
   const histograms = new Map<string, { bucket: number; n: number }[]>();
-  const causes = new Map<string, FailureCause & { newest: string }>();
+  const causes = new Map<string, Omit<FailureCause, 'projects'> & { newest: string; projectSet: Set<string> }>();
   let delivered = 0;
   let bounced = 0;
   let complained = 0;
@@ -95,8 +98,9 @@ export function foldWindow(rows: readonly WindowRow[]): WindowReading {
     if (finished && (!lastFinished || finished > lastFinished)) lastFinished = finished;
     if (r.reason !== null && r.failed > 0) {
       const causeKey = `${r.channel}\u0000${r.reason}`;
-      const c = causes.get(causeKey) ?? { channel: r.channel, reason: r.reason, count: 0, sample_job_id: '', last_seen: '', newest: '' };
+      const c = causes.get(causeKey) ?? { channel: r.channel, reason: r.reason, count: 0, project_ids: [], sample_job_id: '', last_seen: '', newest: '', projectSet: new Set<string>() };
       c.count += r.failed;
+      c.projectSet.add(r.project_id);
       if ((r.newest ?? '') > c.newest) {
         c.newest = r.newest!;
         c.sample_job_id = r.newest!.slice(NEWEST_STAMP_LENGTH);
@@ -105,7 +109,9 @@ export function foldWindow(rows: readonly WindowRow[]): WindowReading {
       causes.set(causeKey, c);
     }
   }
-  const failures = [...causes.values()].map(({ channel, reason, count, sample_job_id, last_seen }) => ({ channel, reason, count, sample_job_id, last_seen }));
+  const failures = [...causes.values()].map(({ channel, reason, count, projectSet, sample_job_id, last_seen }) => ({
+    channel, reason, count, project_ids: [...projectSet].sort().slice(0, MAX_CAUSE_PROJECTS), projects: projectSet.size, sample_job_id, last_seen,
+  }));
   return {
     outcomes: [...outcomes.values()].filter((o) => o.sent + o.failed + o.bounced + o.cancelled > 0).sort((a, b) => a.channel.localeCompare(b.channel) || a.provider.localeCompare(b.provider)),
     failures: failures.sort((a, b) => b.count - a.count || b.last_seen.localeCompare(a.last_seen)).slice(0, 10),

@@ -23,6 +23,7 @@ export function presentJob(job: JobRow, events: readonly JobProviderEvent[], ren
     provider_message_id: job.providerMessageId,
     error: job.error,
     created_at: job.createdAt.toISOString(),
+    created_by: job.createdBy,
     sent_at: iso(job.sentAt),
     delivered_at: iso(job.deliveredAt),
     bounced_at: iso(job.bouncedAt),
@@ -66,5 +67,6 @@ export function presentAdminJob(job: JobRow): AdminJobSummaryDto {
     next_retry_at: job.status === 'retry' ? iso(job.nextRetryAt ?? job.runAt) : null,
     created_at: job.createdAt.toISOString(),
     error: job.error,
+    created_by: job.createdBy,
   };
 }

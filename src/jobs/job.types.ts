@@ -59,6 +59,22 @@ export interface JobRow {
   openedAt: Date | null;
   clickedAt: Date | null;
   complainedAt: Date | null;
+  /** Who queued it (jobs.created_by): a project key's hint, admin, mcp or workflow; null before migration 83. */
+  createdBy: string | null;
+}
+
+/** One attempt of a job that did not end in a send (job_attempts). */
+export interface JobAttempt {
+  at: Date;
+  /** The attempt number the claim gave it (a rate-limited call gives its number back). */
+  attempt: number;
+  outcome: 'retry' | 'failed' | 'rate_limited' | 'deferred';
+  /** False when it did not use one of the job's attempts (rate_limited, deferred). */
+  counted: boolean;
+  provider: string | null;
+  error: string | null;
+  /** When the job was due again (retry, rate_limited, deferred). */
+  nextAt: Date | null;
 }
 
 /** One piece of provider evidence about a job, as the job page shows it. */

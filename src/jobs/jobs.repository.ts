@@ -3,7 +3,7 @@ import type { QueryRunner } from 'typeorm';
 import { Db, sqlState } from '../database/db.js';
 import type { CoalescedRow } from './admission/insert-batcher.js';
 import { newJobIdsLiteral } from './job-ids.js';
-import type { JobPayload, JobProviderEvent, JobRow, NewJob } from './job.types.js';
+import type { JobAttempt, JobPayload, JobProviderEvent, JobRow, NewJob } from './job.types.js';
 import * as insertSql from './sql/insert.sql.js';
 import * as querySql from './sql/queries.sql.js';
 
@@ -15,6 +15,8 @@ export interface InsertOptions {
   maxAttempts: number;
   templateId: string | null;
   topic: string | null;
+  /** Who queued the jobs: the project key's hint, or the operator caller (jobs.created_by). */
+  createdBy: string | null;
 }
 
 export interface HeldKey {
@@ -29,7 +31,11 @@ export interface JobSearch {
   status?: string;
   channel?: string;
   recipient?: string;
+  /** The recipient's domain (the part after @), case-insensitive. */
+  recipientDomain?: string;
   topic?: string;
+  /** jobs.created_by: a key hint (`sk_shop_…1f2e`), admin, mcp or workflow. */
+  createdBy?: string;
   since: Date;
   limit: number;
 }
@@ -55,6 +61,7 @@ export class JobsRepository {
       jobs.map((j) => j.idempotencyKey),
       jobs.map((j) => j.runAt?.toISOString() ?? null),
       newJobIdsLiteral(jobs.length),
+      options.createdBy,
     ];
   }
 
@@ -76,6 +83,7 @@ export class JobsRepository {
         jobs.map((j) => j.subscriberId),
         jobs.map((j) => j.recipient),
         newJobIdsLiteral(jobs.length),
+        options.createdBy,
       ],
     ];
   }
@@ -114,6 +122,7 @@ export class JobsRepository {
         rows.map((r) => r.idempotencyKey),
         rows.map((r) => r.runAt),
         rows.map((r) => r.id),
+        rows.map((r) => r.createdBy),
       ],
       runner,
     );
@@ -127,6 +136,10 @@ export class JobsRepository {
   /** $projectId null = any project (operators). */
   providerEvents(jobId: string): Promise<JobProviderEvent[]> {
     return this.db.rows<JobProviderEvent>(querySql.JOB_PROVIDER_EVENTS, [jobId]);
+  }
+
+  attempts(jobId: string): Promise<JobAttempt[]> {
+    return this.db.rows<JobAttempt>(querySql.JOB_ATTEMPTS, [jobId]);
   }
 
   find(id: string, projectId: string | null): Promise<JobRow | undefined> {
@@ -156,6 +169,8 @@ export class JobsRepository {
       q.topic ?? null,
       q.since,
       q.limit,
+      q.recipientDomain ?? null,
+      q.createdBy ?? null,
     ]);
   }
 }

@@ -7,7 +7,7 @@ import { ProjectsService, type Actor } from '../projects/projects.service.js';
 import type { AdminJobSearchQueryDto, RenderedContentDto, SendTestRequestDto } from './dto/job.dto.js';
 import { JobContentsRepository } from './content/job-contents.repository.js';
 import { redactsContent, renderedView } from './content/rendered-view.js';
-import type { JobProviderEvent, JobRow } from './job.types.js';
+import type { JobAttempt, JobProviderEvent, JobRow } from './job.types.js';
 import { AdmissionService } from './admission/admission.service.js';
 import { JobsRepository } from './jobs.repository.js';
 import { PRIORITY_NAMES } from './priority.js';
@@ -48,6 +48,11 @@ export class JobsService {
     return renderedView(job, stored, redactsContent(project?.settings));
   }
 
+  /** The job's attempts that did not end in a send, oldest first (call after get(): no project check here). */
+  attempts(jobId: string): Promise<JobAttempt[]> {
+    return this.jobs.attempts(jobId);
+  }
+
   /** Provider evidence about a job (webhooks in), oldest first. */
   providerEvents(jobId: string): Promise<JobProviderEvent[]> {
     return this.jobs.providerEvents(jobId);
@@ -85,7 +90,9 @@ export class JobsService {
       status: query.status,
       channel: query.channel,
       recipient: query.recipient,
+      recipientDomain: query.recipient_domain,
       topic: query.topic,
+      createdBy: query.created_by,
       since: query.since ? new Date(query.since) : new Date(Date.now() - 7 * 24 * 3600 * 1000),
       limit: query.limit ?? 50,
     });
@@ -101,7 +108,7 @@ export class JobsService {
     // Through the admission pipeline like any send: the address is checked at the door and a
     // suppression still applies; preferences do not (an operator's test is not a campaign).
     const { targets } = await this.admission.admit({
-      project,
+      project: { ...project, createdBy: by.actor },
       channels: [channel],
       audience: { kind: 'one', to: dto.to },
       payload: {

@@ -24,10 +24,20 @@ export class McpToolRegistry {
     return this.tools.get(name);
   }
 
-  /** The tools this caller may list: read-only keys see read-only tools; project keys, project tools. */
+  /**
+   * The tools this caller may list. The read-only key sees every tool, so that an agent can
+   * recommend the exact fix call with its parameters; those it may not run are marked in their
+   * listing (toolListing) and refused when called. A project key sees the project tools only:
+   * the others act on the whole instance, which it may never do.
+   */
   visibleTo(caller: McpCaller): McpTool[] {
-    return this.all().filter((tool) => !deniedReason(tool, caller));
+    return this.all().filter((tool) => caller.role !== 'project' || tool.audience === 'project');
   }
+}
+
+/** Whether only the admin key may run a tool (it changes state). */
+export function needsAdminKey(tool: McpTool): boolean {
+  return !tool.annotations.readOnlyHint;
 }
 
 /** Why a caller may not run a tool, as a sentence naming the key it needs; undefined if allowed. */
@@ -35,7 +45,7 @@ export function deniedReason(tool: McpTool, caller: McpCaller): string | undefin
   if (caller.role === 'project' && tool.audience !== 'project') {
     return `${tool.name} acts on the whole instance; a project key cannot call it. Use the admin key (ADMIN_API_KEY)${tool.annotations.readOnlyHint ? ' or the read-only key (READONLY_API_KEY)' : ''}.`;
   }
-  if (caller.role === 'readonly' && !tool.annotations.readOnlyHint) {
+  if (caller.role === 'readonly' && needsAdminKey(tool)) {
     return `${tool.name} changes state; this key is read-only. Ask an operator with the admin key (ADMIN_API_KEY).`;
   }
   return undefined;

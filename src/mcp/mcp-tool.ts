@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { TextTable } from './server/text-table.js';
 
 /** Who is calling: the key decides which tools it sees and which project it acts on. */
 export type McpRole = 'admin' | 'readonly' | 'project';
@@ -7,6 +8,8 @@ export interface McpCaller {
   role: McpRole;
   /** The key's project when role is `project`; null for operator keys. */
   projectId: string | null;
+  /** A project key's hint (`sk_shop_…1f2e`), recorded on the jobs it queues. */
+  keyHint?: string;
   /** `http` (POST /mcp) or `stdio` (`notifyd mcp`), for the audit log. */
   transport: 'http' | 'stdio';
   ip?: string;
@@ -29,7 +32,13 @@ export const SENDS_MESSAGE: McpAnnotations = { readOnlyHint: false, destructiveH
 /** What a tool's handler returns: the structured result and the sentence an agent reads. */
 export interface McpToolOutcome<T> {
   structured: T;
+  /** The sentence an agent reads first (a summary, or the whole answer when it is short). */
   text: string;
+  /**
+   * The rows worth reading, as a compact table appended to the text content (bounded; the
+   * structured content keeps every field): many clients show an agent only the text.
+   */
+  table?: TextTable;
   /** A result that reports a failure the caller must act on (e.g. the provider refused). */
   isError?: boolean;
 }
@@ -39,6 +48,8 @@ export interface McpToolContext {
   caller: McpCaller;
   /** The service Actor for audit lines written by the services the tool calls. */
   actor: { actor: string; ip?: string };
+  /** Recorded on the jobs the call queues (jobs.created_by): the project key's hint, or `mcp`. */
+  createdBy: string;
   /**
    * The project the call acts on. A project key always acts on its own project (naming another
    * one is an error); an operator names it, and `required` makes naming it mandatory.

@@ -17,6 +17,7 @@ import { LanesTools } from './tools/lanes.tools.js';
 import { ProjectProvidersTools } from './tools/project-providers.tools.js';
 import { ProjectsTools } from './tools/projects.tools.js';
 import { SendTools } from './tools/send.tools.js';
+import { SettingsTools } from './tools/settings.tools.js';
 import { SubscribersBulkTools } from './tools/subscribers-bulk.tools.js';
 import { SubscribersTools } from './tools/subscribers.tools.js';
 import { SuppressionsTools } from './tools/suppressions.tools.js';
@@ -41,6 +42,7 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
     DigestTools,
     JobsTools,
     SendTools,
+    SettingsTools,
     ProjectsTools,
     ProjectProvidersTools,
     ChatBindingsTools,

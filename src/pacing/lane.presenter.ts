@@ -3,6 +3,14 @@ import type { LaneState } from './lane-state.service.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/**
+ * A rate as a person reads it: 0 means "no pacing" in the configuration, but reads as both
+ * "unlimited" and "stopped", so the words say which.
+ */
+export function rateText(rate: number): string {
+  return rate > 0 ? `${rate}/s` : 'unpaced';
+}
+
 export function presentLane(l: LaneState): LaneDto {
   return {
     lane: l.laneKey,
@@ -11,6 +19,8 @@ export function presentLane(l: LaneState): LaneDto {
     project_id: l.projectId,
     active: l.active,
     rate: l.rate,
+    paced: l.rate > 0,
+    rate_text: rateText(l.effectiveRate),
     burst: l.burst,
     effective_rate: l.effectiveRate,
     tokens: l.tokens,

@@ -13,6 +13,12 @@ export interface ProjectRef {
    * Text, as bigint arrives from pg; 0 for projects created before epochs existed.
    */
   tokenEpoch: string;
+  /**
+   * Who is sending for the project in this request, recorded on its jobs (jobs.created_by):
+   * the hint of the project key it presented (`sk_shop_…1f2e`), or the operator caller
+   * (`admin`, `mcp`, `workflow`). Absent on a project read by id.
+   */
+  createdBy?: string;
 }
 
 export interface ProjectRow extends ProjectRef {

@@ -51,7 +51,8 @@ export class ProjectsService implements OnModuleInit {
     const hash = hashKey(key);
     return this.keys.get(hash, async () => {
       const project = await this.repository.findByKeyHash(hash);
-      return project && { value: project, tag: project.id };
+      // Cached per key: the hint names the key that was presented (current or previous one).
+      return project && { value: { ...project, createdBy: keyHint(key) }, tag: project.id };
     });
   }
 

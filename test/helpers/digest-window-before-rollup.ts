@@ -13,8 +13,8 @@ const WINDOW_STATS_BEFORE_ROLLUP = `
            COALESCE(finished_at, sent_at, created_at) >= $1 AS done,
            CASE WHEN status = 'failed' AND COALESCE(finished_at, created_at) >= $1 THEN
              left(regexp_replace(regexp_replace(COALESCE(NULLIF(error, ''), 'no error recorded'),
-               '[^\\s<>"'',;:()]+@[^\\s<>"'',;:()]+', '<email>', 'g'),
-               '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9]{3,}', '#', 'g'), 160)
+               '[^\\s<>"'',;:()]+@([^\\s<>"'',;:()]+)', '<*@\\1>', 'g'),
+               '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9]{4,}|(?<![0-9])[06-9][0-9]{2}(?![0-9])', '#', 'g'), 160)
            END AS reason,
            CASE WHEN sent_at >= scheduled_at AND sent_at >= $1 THEN
              floor(ln(date_part('epoch', sent_at - scheduled_at) + 0.001) * 20)::int

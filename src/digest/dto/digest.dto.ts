@@ -33,6 +33,17 @@ export class HarmDto {
   seconds: number | null;
 }
 
+export class FindingCallDto {
+  /** An MCP tool name. @example "resume_lane" */
+  tool: string;
+  /** Its exact arguments. @example {"lane": "email:resend"} */
+  arguments: Record<string, unknown>;
+  /** True when the tool changes state and needs the admin key. @example true */
+  admin: boolean;
+  /** @example "lift the pause once the provider's window has reset" */
+  purpose: string;
+}
+
 export class FindingDto {
   /** critical, warning or info. @example "warning" */
   severity: string;
@@ -46,6 +57,12 @@ export class FindingDto {
   evidence: Record<string, unknown>;
   /** On findings about something failing now: what it costs; findings of one severity are ranked by it. */
   harm?: HarmDto;
+  /** Who must act: operator (this instance's settings, providers, lanes) or caller (the application sending for a project). @example "operator" */
+  owner?: 'operator' | 'caller';
+  /** With owner caller: the projects whose callers must act. @example ["shop"] */
+  project_ids?: string[];
+  /** The exact MCP calls that check and fix it, in order. */
+  calls?: FindingCallDto[];
 }
 
 export class BreakerDto {
@@ -214,10 +231,14 @@ export class OutcomeDto {
 export class FailureCauseDto {
   /** @example "sms" */
   channel: string;
-  /** Normalised: ids and numbers → #, addresses → <email>; at most 160 characters. @example "Twilio # invalid 'To' phone number" */
+  /** Normalised: ids and numbers → # (a 3-digit HTTP status 100–599 is kept), addresses → <*@domain>; at most 160 characters. @example "Resend 422 validation_error: The <*@gmial.con> domain is invalid" */
   reason: string;
   /** @example 4 */
   count: number;
+  /** Projects whose jobs failed with it (exact). @example 1 */
+  projects: number;
+  /** Their ids (at most 20). @example ["shop"] */
+  project_ids: string[];
   /** The newest job with this cause. @example "6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f" */
   sample_job_id: string;
   /** @example "2026-11-30T05:12:00.000Z" */
@@ -287,10 +308,14 @@ export class DigestLaneDto {
   provider: string;
   /** @example null */
   project_id: string | null;
-  /** @example 8 */
+  /** Tokens per second in force now; 0 when the lane is unpaced (see paced). @example 8 */
   effective_rate: number;
   /** @example 8 */
   configured_rate: number;
+  /** False when the lane is unpaced (rate 0: no rate limit of notifyd's own). @example true */
+  paced: boolean;
+  /** The rate in force in words: "8/s" or "unpaced" (never a bare 0). @example "8/s" */
+  rate_text: string;
   /** @example null */
   paused_until: string | null;
   /** @example null */

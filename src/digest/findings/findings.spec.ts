@@ -1,4 +1,5 @@
-import type { DigestFacts, Finding, FindingRule, LaneRowView, RetryingRow, WaitingRow } from '../digest.types.js';
+import type { DigestFacts, FailureCause, Finding, FindingRule, LaneRowView, RetryingRow, WaitingRow } from '../digest.types.js';
+import { adviseOnCause, causeDomain, causeKind } from './failure-causes.js';
 import { allQuiet } from './all-quiet.js';
 import { autovacuumOff } from './autovacuum-off.finding.js';
 import { bounceRate } from './bounce-rate.finding.js';
@@ -95,9 +96,14 @@ const noWorker: Patch = { workers: { alive: 0, last_beat_at: '2026-11-30T05:55:0
 function lane(patch: Partial<LaneRowView> = {}): LaneRowView {
   return {
     lane: 'email:resend', channel: 'email', provider: 'resend', project_id: null, effective_rate: 8, configured_rate: 8,
-    paused_until: null, pause_kind: null, pause_reason: null, ...patch,
+    paced: true, rate_text: '8/s', paused_until: null, pause_kind: null, pause_reason: null, ...patch,
   };
 }
+
+const twoFailing: DigestFacts['projects'] = [
+  { id: 'acme', name: 'Acme', channels: ['sms'], from_email: null, from_name: null, rate_limit_per_min: 600, sent: 3, failed: 2 },
+  { id: 'globex', name: 'Globex', channels: ['sms'], from_email: null, from_name: null, rate_limit_per_min: 600, sent: 2, failed: 3 },
+];
 
 const codes = (findings: Finding[]) => findings.map((f) => `${f.severity}:${f.code}`);
 
@@ -123,7 +129,8 @@ describe('digest findings: each rule fires on its state and stays silent otherwi
     ['jobs past the lease', stuckProcessing, { queue: { stuck_processing: 3 } }, ['warning:jobs_stuck_processing']],
     ['failure rate 1 %', failureRate, { outcomes: [{ channel: 'email', provider: 'resend', sent: 990, failed: 10, bounced: 0, cancelled: 0 }] }, ['info:failure_rate']],
     ['failure rate 5 %', failureRate, { outcomes: [{ channel: 'email', provider: 'resend', sent: 95, failed: 5, bounced: 0, cancelled: 0 }] }, ['warning:failure_rate']],
-    ['failure rate 50 %', failureRate, { outcomes: [{ channel: 'sms', provider: 'twilio', sent: 5, failed: 5, bounced: 0, cancelled: 0 }] }, ['critical:failure_rate']],
+    ['failure rate 50 % in two projects', failureRate, { outcomes: [{ channel: 'sms', provider: 'twilio', sent: 5, failed: 5, bounced: 0, cancelled: 0 }], projects: twoFailing }, ['critical:failure_rate']],
+    ['failure rate 50 % in one project, 5 lost: narrow, so a warning', failureRate, { outcomes: [{ channel: 'sms', provider: 'twilio', sent: 5, failed: 5, bounced: 0, cancelled: 0 }] }, ['warning:failure_rate']],
     ['bounce rate 2.5 %', bounceRate, { deliverability: { delivered: 975, bounced: 25, bounce_rate_percent: 2.5 } }, ['warning:bounce_rate_high']],
     ['bounce rate 6 %', bounceRate, { deliverability: { delivered: 940, bounced: 60, bounce_rate_percent: 6 } }, ['critical:bounce_rate_critical']],
     ['a few complaints', complaints, { deliverability: { delivered: 10_000, complained: 2, complaint_rate_percent: 0.02 } }, ['warning:complaints']],
@@ -200,12 +207,13 @@ describe('digest findings: each rule fires on its state and stays silent otherwi
     const [f] = failureRate(
       healthy({
         outcomes: [{ channel: 'sms', provider: 'twilio', sent: 10, failed: 10, bounced: 0, cancelled: 0 }],
-        failures: [{ channel: 'sms', reason: "invalid 'To' number", count: 7, sample_job_id: 'job-1', last_seen: '2026-11-30T05:00:00.000Z' }],
+        failures: [{ channel: 'sms', reason: "invalid 'To' number", count: 7, projects: 1, project_ids: ['acme'], sample_job_id: 'job-1', last_seen: '2026-11-30T05:00:00.000Z' }],
       }),
     );
     expect(f.message).toContain("invalid 'To' number");
     expect(f.message).toContain('job-1');
-    expect(f.action).toContain('GET /v1/admin/jobs?status=failed');
+    expect(f.action).toContain('Caller: ');
+    expect(f).toMatchObject({ owner: 'caller', project_ids: ['acme'] });
   });
 
   it('public URL: nothing to warn about without email or Twilio', () => {
@@ -237,9 +245,10 @@ describe('ranking', () => {
       outcomes: [{ channel: 'email', provider: 'log', sent: 90, failed: 10, bounced: 0, cancelled: 0 }],
     });
     const ranked = rankFindings(FINDING_RULES.flatMap((r) => r(facts)));
-    // email_provider_log swallowed 90 emails (lost), failure_rate lost 10; the paused lane holds
-    // 11 late jobs, public_url_missing costs nothing measurable now.
-    expect(codes(ranked)).toEqual(['critical:email_provider_log', 'critical:failure_rate', 'warning:lane_paused', 'warning:public_url_missing']);
+    // email_provider_log swallowed 90 emails (lost); failure_rate lost 10 in one project (narrow:
+    // a warning), more than the paused lane's 11 late jobs of one project weigh; public_url_missing
+    // costs nothing measurable now.
+    expect(codes(ranked)).toEqual(['critical:email_provider_log', 'warning:failure_rate', 'warning:lane_paused', 'warning:public_url_missing']);
   });
 
   it('within a severity, the finding that holds more messages, longer, in more projects ranks first', () => {
@@ -253,6 +262,66 @@ describe('ranking', () => {
   });
 });
 
+describe('actions fit the classified cause and name who acts', () => {
+  const cause = (reason: string, patch: Partial<FailureCause> = {}): FailureCause => ({ channel: 'email', reason, count: 25, projects: 1, project_ids: ['shop'], sample_job_id: 'job-7', last_seen: '2026-11-30T05:00:00.000Z', ...patch });
+
+  it('the provider’s status code survives into the kind: 422 about a domain is caller data, 401 is credentials, gave-up is an outage', () => {
+    expect(causeKind('Resend 422 validation_error: The <*@gmial.con> domain is invalid.')).toBe('recipient');
+    expect(causeKind("Twilio 400 21211: invalid 'To' phone number")).toBe('recipient');
+    expect(causeKind('Resend 401 missing_api_key: Missing API key in the authorization header.')).toBe('credentials');
+    expect(causeKind('Resend 403 validation_error: The acme.test domain is not verified.')).toBe('credentials');
+    expect(causeKind('Postmark 422: The From address is not a Sender Signature.')).toBe('sender');
+    expect(causeKind('HTTP 503: unavailable (gave up after 5 attempts)')).toBe('gave_up');
+    expect(causeKind('suppressed: hard bounce')).toBe('suppressed');
+    expect(causeDomain('Resend 422 validation_error: The <*@gmial.con> domain is invalid.')).toBe('gmial.con');
+  });
+
+  it('a recipient refused for good: the caller of the project fixes its data; no retry_job is suggested', () => {
+    const [f] = failureRate(
+      healthy({
+        outcomes: [{ channel: 'email', provider: 'resend', sent: 0, failed: 25, bounced: 0, cancelled: 0 }],
+        failures: [cause('Resend 422 validation_error: The <*@gmial.con> domain is invalid.')],
+        projects: [{ id: 'shop', name: 'Shop', channels: ['email'], from_email: null, from_name: null, rate_limit_per_min: 600, sent: 0, failed: 25 }],
+      }),
+    );
+    expect(f).toMatchObject({ severity: 'warning', owner: 'caller', project_ids: ['shop'] });
+    expect(f.action).toContain('caller of project shop must correct the addresses');
+    expect(f.action).toContain('domain gmial.con');
+    expect(f.calls!.map((c) => c.tool)).not.toContain('retry_job');
+    expect(f.calls![0]).toEqual({ tool: 'list_jobs', arguments: { project_id: 'shop', status: 'failed', channel: 'email', recipient_domain: 'gmial.con' }, admin: false, purpose: expect.any(String) });
+  });
+
+  it('credentials refused: the operator fixes them, then retry_job (admin) re-sends', () => {
+    const advice = adviseOnCause(cause('Resend 401 missing_api_key: Missing API key', { projects: 3, project_ids: ['a', 'b', 'c'] }));
+    expect(advice.owner).toBe('operator');
+    expect(advice.calls.find((c) => c.tool === 'retry_job')).toMatchObject({ admin: true, arguments: { id: 'job-7' } });
+  });
+
+  it('an unpaced lane is never told to lower its rate; a paced one is told the rate it runs at', () => {
+    const unpaced = lane({ configured_rate: 0, effective_rate: 0, paced: false, rate_text: 'unpaced', paused_until: '2026-11-30T06:20:00.000Z', pause_kind: 'rate_limited', pause_reason: 'resend: Resend 429 rate_limit_exceeded' });
+    const [u] = lanePaused(healthy({ lanes: [unpaced] }));
+    expect(u.action).toContain('is unpaced (EMAIL_RATE_PER_SEC=0)');
+    expect(u.action).toContain('Set EMAIL_RATE_PER_SEC to the rate');
+    expect(u.action).not.toMatch(/lower EMAIL_RATE_PER_SEC/);
+    expect(u).toMatchObject({ owner: 'operator', calls: [{ tool: 'list_lanes', admin: false }, { tool: 'resume_lane', arguments: { lane: 'email:resend' }, admin: true }] });
+    const [p] = lanePaused(healthy({ lanes: [lane({ paused_until: '2026-11-30T06:20:00.000Z', pause_kind: 'rate_limited' })] }));
+    expect(p.action).toContain('lower EMAIL_RATE_PER_SEC below 8/s');
+  });
+
+  it('the incident: a 20-minute pause holding every project’s email outranks 25 refused orders of one project', () => {
+    const allEmail = waiting({ late: 40, due: 0, pending: 40, oldest_late_seconds: 120, projects_late: 3, by_project: ['shop', 'blog', 'crm'].map((id) => ({ project_id: id, late: 13, due: 0, oldest_late_seconds: 120 })) });
+    const facts = healthy({
+      lanes: [lane({ configured_rate: 0, effective_rate: 0, paced: false, rate_text: 'unpaced', paused_until: '2026-11-30T06:20:00.000Z', pause_kind: 'rate_limited', pause_reason: 'resend: 429' })],
+      waiting: [allEmail],
+      outcomes: [{ channel: 'email', provider: 'resend', sent: 100, failed: 25, bounced: 0, cancelled: 0 }],
+      failures: [cause('Resend 422 validation_error: The <*@gmial.con> domain is invalid.')],
+      projects: [{ id: 'shop', name: 'Shop', channels: ['email'], from_email: null, from_name: null, rate_limit_per_min: 600, sent: 100, failed: 25 }],
+    });
+    const ranked = rankFindings(FINDING_RULES.flatMap((r) => r(facts)));
+    expect(codes(ranked).slice(0, 2)).toEqual(['critical:lane_paused', 'warning:failure_rate']);
+  });
+});
+
 describe('harm: severity follows what a problem does now', () => {
   it('a pause that holds all email of every project for 15 minutes is critical; a short one holding little is info', () => {
     const allEmail = waiting({
@@ -261,11 +330,15 @@ describe('harm: severity follows what a problem does now', () => {
     });
     const paused = lane({ paused_until: '2026-11-30T06:10:00.000Z', pause_kind: 'rate_limited', pause_reason: '429 Too Many Requests' });
     const [f] = lanePaused(healthy({ lanes: [paused], waiting: [allEmail] }));
-    expect(f).toMatchObject({ severity: 'critical', harm: { held: 1_200, projects: 12, seconds: 960, channels: ['email'] } });
+    // Held 16 min so far, 10 min of pause to come: the oldest will be 26 min late.
+    expect(f).toMatchObject({ severity: 'critical', harm: { held: 1_200, projects: 12, seconds: 960 + 600, channels: ['email'] } });
     expect(f.message).toContain('1200 message(s) of 12 project(s) late for 16 min');
 
     const little = waiting({ late: 3, due: 3, oldest_late_seconds: 40, projects_late: 1, by_project: [{ project_id: 'acme', late: 3, due: 3, oldest_late_seconds: 40 }] });
-    expect(lanePaused(healthy({ lanes: [paused], waiting: [little] }))[0].severity).toBe('info');
+    const short = lane({ paused_until: '2026-11-30T06:01:00.000Z', pause_kind: 'rate_limited', pause_reason: '429 Too Many Requests' });
+    expect(lanePaused(healthy({ lanes: [short], waiting: [little] }))[0].severity).toBe('info');
+    // The same few messages held by a 10-minute pause: they will be 10 minutes late.
+    expect(lanePaused(healthy({ lanes: [paused], waiting: [little] }))[0].severity).toBe('warning');
     // A project lane counts only its project's jobs.
     const projectLane = lane({ lane: 'email:resend:p3', project_id: 'p3', paused_until: '2026-11-30T06:10:00.000Z', pause_kind: 'rate_limited' });
     expect(lanePaused(healthy({ lanes: [projectLane], waiting: [allEmail] }))[0].harm).toMatchObject({ held: 100, projects: 1 });

@@ -1,4 +1,4 @@
-import type { DigestReport } from '../digest.types.js';
+import type { DigestReport, Finding } from '../digest.types.js';
 
 /** Escapes a table cell: pipes would split it, newlines would end the row. */
 const cell = (value: unknown): string => String(value ?? '').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -8,6 +8,10 @@ const table = (head: string[], rows: unknown[][]): string[] => [
   ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
 ];
 const age = (s: number | null) => (s === null ? '—' : s < 120 ? `${s} s` : s < 7_200 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3_600)} h`);
+
+/** A finding's exact MCP calls, marking those that need the admin key. */
+const calls = (f: Finding): string =>
+  f.calls?.length ? ` Calls: ${f.calls.map((c) => `\`${c.tool} ${JSON.stringify(c.arguments)}\`${c.admin ? ' (admin key)' : ''}`).join(', ')}.` : '';
 
 /** The digest as Markdown, for a person or a chat: findings first, then the readings behind them. */
 export function renderMarkdown(r: DigestReport): string {
@@ -21,7 +25,7 @@ export function renderMarkdown(r: DigestReport): string {
     '',
     `## Findings (${r.summary.critical} critical, ${r.summary.warning} warning, ${r.summary.info} info)`,
     '',
-    ...r.findings.map((f) => `- **${f.severity}** \`${f.code}\` — ${f.message} _${f.action}_`),
+    ...r.findings.map((f) => `- **${f.severity}** \`${f.code}\`${f.owner ? ` (${f.owner === 'caller' ? `caller of ${f.project_ids?.join(', ') || 'a project'}` : 'operator'} acts)` : ''} — ${f.message} _${f.action}_${calls(f)}`),
     '',
     '## Queue',
     '',
@@ -68,7 +72,7 @@ export function renderMarkdown(r: DigestReport): string {
       `${d.complaint_rate_percent === null ? '' : `, complaint rate ${d.complaint_rate_percent} %`}.`,
   );
   if (r.lanes.length) {
-    out.push('', '## Lanes', '', ...table(['lane', 'rate/s', 'paused until', 'why'], r.lanes.map((l) => [l.lane, l.effective_rate, l.paused_until ?? '—', l.pause_kind ?? '—'])));
+    out.push('', '## Lanes', '', ...table(['lane', 'rate', 'paused until', 'why'], r.lanes.map((l) => [l.lane, l.rate_text, l.paused_until ?? '—', l.pause_kind ?? '—'])));
   }
   if (r.projects.length) {
     out.push('', '## Projects', '', ...table(['project', 'channels', 'sender', 'sent', 'failed'], r.projects.map((p) => [p.id, p.channels.join(', '), p.from_email ?? 'instance default', p.sent, p.failed])));

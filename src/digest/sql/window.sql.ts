@@ -23,11 +23,17 @@ const HOUR_OF_FINISH = `date_trunc('hour', finished_at, 'UTC')`;
 /** Latency histogram resolution: buckets per factor e (20 → each bucket about 5 % wide). */
 export const LATENCY_BUCKETS_PER_E = 20;
 
-/** The error normalised into a failure cause: UUIDs and 3+ digit numbers → #, addresses → <email>, 160 characters. */
+/**
+ * The error normalised into a failure cause: addresses → <*@domain> (the domain is often what
+ * is wrong, and it names no person), UUIDs and numbers of 3 digits
+ * or more → #, except a lone 3-digit number from 100 to 599: the provider's HTTP status
+ * (`Resend 422 validation_error`) tells a caller-data refusal from a credentials one, so it
+ * stays. At most 160 characters.
+ */
 export const REASON = `
   left(regexp_replace(regexp_replace(COALESCE(NULLIF(error, ''), 'no error recorded'),
-    '[^\\s<>"'',;:()]+@[^\\s<>"'',;:()]+', '<email>', 'g'),
-    '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9]{3,}', '#', 'g'), 160)`;
+    '[^\\s<>"'',;:()]+@([^\\s<>"'',;:()]+)', '<*@\\1>', 'g'),
+    '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9]{4,}|(?<![0-9])[06-9][0-9]{2}(?![0-9])', '#', 'g'), 160)`;
 
 /**
  * The window rows of the finished jobs matching `where`, one hash aggregation with two grouping

@@ -14,6 +14,7 @@ const row = (id: string, projectId = 'p'): CoalescedRow => ({
   scheduledAt: '2026-12-01T00:00:00.000Z',
   runAt: null,
   idempotencyKey: null,
+  createdBy: null,
 });
 
 /** An insert that answers when told to, recording each statement's rows. */

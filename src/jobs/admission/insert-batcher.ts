@@ -14,6 +14,7 @@ export interface CoalescedRow {
   scheduledAt: string;
   runAt: string | null;
   idempotencyKey: string | null;
+  createdBy: string | null;
 }
 
 interface Waiting {

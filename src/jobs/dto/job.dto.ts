@@ -82,6 +82,12 @@ export class JobDto {
   error: string | null;
   /** @example "2026-11-30T10:00:00.000Z" */
   created_at: string;
+  /**
+   * Who queued it: the hint of the project key that sent it, admin, mcp (an operator's MCP
+   * call) or workflow; null for jobs queued before notifyd recorded it.
+   * @example "sk_shop_…1f2e"
+   */
+  created_by: string | null;
   /** @example "2026-11-30T10:00:01.000Z" */
   sent_at: string | null;
   /** @example null */
@@ -153,6 +159,9 @@ export class RetryJobResponseDto {
   job: RetriedJobDto;
 }
 
+/** A domain as recipients carry it: labels of letters, digits and hyphens (IDN as punycode or UTF-8). */
+export const RECIPIENT_DOMAIN = /^(?=.{1,253}$)[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62})(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62}))*$/u;
+
 export class AdminJobSearchQueryDto {
   /** @example "acme" */
   @IsOptional()
@@ -185,6 +194,24 @@ export class AdminJobSearchQueryDto {
   @IsString()
   @Matches(/^[a-z0-9_.:-]{1,64}$/, { message: 'must be a topic id: 1–64 of a-z 0-9 - _ . :' })
   topic?: string;
+
+  /**
+   * The recipient's domain (after the @), case-insensitive: finds one caller's misspelt domain.
+   * @example "gmial.con"
+   */
+  @IsOptional()
+  @Matches(RECIPIENT_DOMAIN, { message: 'must be a domain such as example.com (the part after the @)' })
+  recipient_domain?: string;
+
+  /**
+   * Who queued the jobs: a project key's hint as jobs show it (sk_shop_…1f2e), admin, mcp or workflow.
+   * @example "sk_shop_…1f2e"
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(80)
+  created_by?: string;
 
   /**
    * Only jobs created since (RFC 3339); default 7 days ago.
@@ -241,6 +268,8 @@ export class AdminJobSummaryDto {
   created_at: string;
   /** @example "HTTP 422: invalid recipient" */
   error: string | null;
+  /** Who queued it: a project key's hint, admin, mcp or workflow (null before it was recorded). @example "sk_shop_…1f2e" */
+  created_by: string | null;
 }
 
 export class AdminJobListDto {

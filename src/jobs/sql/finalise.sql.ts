@@ -69,3 +69,14 @@ export const REQUEUE = preparedSql('notifyd_requeue', `
          claimed_at = NULL,
          error = COALESCE(${V} ->> 'e', j.error)
    WHERE ${FENCE}`);
+
+/**
+ * The attempts of a flushed batch that did not end in a send (retry, failed, rate_limited,
+ * deferred), for the jobs' timelines: one row each, from one JSON array ($1) of
+ * {j: job id, a: attempt, o: outcome, c: counted, p: provider, e: error, t: next time}.
+ * A sent attempt is the job row itself, so a healthy batch never runs this.
+ */
+export const RECORD_ATTEMPTS = preparedSql('notifyd_record_attempts', `
+  INSERT INTO job_attempts (job_id, attempt, outcome, counted, provider, error, next_at)
+  SELECT r.j, r.a, r.o, r.c, r.p, left(r.e, 1000), r.t
+    FROM jsonb_to_recordset($1::jsonb) AS r(j uuid, a int, o text, c boolean, p text, e text, t timestamptz)`);

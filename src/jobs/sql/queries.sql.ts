@@ -1,5 +1,5 @@
 export const JOB_COLUMNS = `
-  id, project_id AS "projectId", channel, subscriber_id AS "subscriberId", recipient,
+  id, project_id AS "projectId", channel, subscriber_id AS "subscriberId", recipient, created_by AS "createdBy",
   template_id AS "templateId", topic, payload, status, priority, scheduled_at AS "scheduledAt",
   run_at AS "runAt", next_retry_at AS "nextRetryAt", attempts, max_attempts AS "maxAttempts",
   claimed_at AS "claimedAt", idempotency_key AS "idempotencyKey", provider,
@@ -23,6 +23,16 @@ export const JOB_PROVIDER_EVENTS = `
    ORDER BY received_at, event_id
    LIMIT 100`;
 
+/**
+ * A job's attempts that did not end in a send (the worker records them: retry, failed,
+ * rate_limited, deferred), oldest first. job_attempts_job_idx (job_id, id).
+ */
+export const JOB_ATTEMPTS = `
+  SELECT at, attempt, outcome, counted, provider, error, next_at AS "nextAt"
+    FROM job_attempts WHERE job_id = $1
+   ORDER BY id
+   LIMIT 200`;
+
 /** Cancel a job that has not been claimed; returns nothing when it is not cancellable. */
 export const CANCEL_JOB = `
   UPDATE jobs SET status = 'cancelled', finished_at = now(), next_retry_at = NULL
@@ -43,7 +53,8 @@ export const RETRY_JOB = `
 
 /**
  * Operators' search across projects, newest first. created_at >= $6 lets the BRIN index skip
- * old pages; recipient matches exactly, case-insensitively.
+ * old pages; recipient matches exactly, case-insensitively; $8 the recipient's domain
+ * (after the @), case-insensitively; $9 who queued the job (created_by).
  */
 export const SEARCH_JOBS = `
   SELECT ${JOB_COLUMNS} FROM jobs
@@ -53,5 +64,7 @@ export const SEARCH_JOBS = `
      AND ($3::text IS NULL OR channel = $3)
      AND ($4::text IS NULL OR lower(recipient) = lower($4))
      AND ($5::text IS NULL OR topic = $5)
+     AND ($8::text IS NULL OR lower(split_part(recipient, '@', 2)) = lower($8))
+     AND ($9::text IS NULL OR created_by = $9)
    ORDER BY created_at DESC
    LIMIT $7`;

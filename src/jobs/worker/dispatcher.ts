@@ -410,13 +410,13 @@ export class Dispatcher {
     if (pause && (error.kind === 'rate_limited' || error.quotaExhausted)) {
       // Not the job's fault: back to the queue without using an attempt, due when the pause ends.
       const what = error.quotaExhausted ? 'quota exhausted' : 'rate limited';
-      outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: `${what}: ${error.message}`, runAt: this.pacing.requeueAt(pause) });
+      outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: `${what}: ${error.message}`, runAt: this.pacing.requeueAt(pause), rateLimited: true, provider });
       return;
     }
     switch (error.kind) {
       case 'rate_limited':
         // Unreachable (a rate_limited result always pauses the lane above); kept for exhaustiveness.
-        outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: `rate limited: ${error.message}`, runAt: new Date(Date.now() + this.config.pacing.rateLimitPauseMs) });
+        outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: `rate limited: ${error.message}`, runAt: new Date(Date.now() + this.config.pacing.rateLimitPauseMs), rateLimited: true, provider });
         return;
       case 'transient':
         outcomes.retryOrFail(job, provider, error.message, error.retryAfterMs ?? 0);

@@ -9,8 +9,12 @@ export class Outcomes {
   retry: { id: string; attempts: number; provider: string | null; error: string; runAt: Date }[] = [];
   /** `bounced`: a synchronous hard bounce (the address will never work): ends the job bounced, not failed. */
   failed: { id: string; attempts: number; provider: string | null; error: string; bounced?: boolean }[] = [];
-  /** Back to the queue, attempt not consumed (rate-limited, paused lane, released at shutdown). */
-  requeue: { id: string; attempts: number; error: string | null; runAt: Date }[] = [];
+  /**
+   * Back to the queue, attempt not consumed (rate-limited, paused lane, released at shutdown).
+   * `rateLimited` marks a provider call refused for rate: the job's timeline shows it as an
+   * attempt that did not count. With an error and without it, the job was put off (deferred).
+   */
+  requeue: { id: string; attempts: number; error: string | null; runAt: Date; rateLimited?: boolean; provider?: string }[] = [];
   /**
    * Sent in-app jobs: marked sent and their inbox rows inserted in one statement. They are
    * sent jobs too (listeners counting deliveries read both lists); the inbox issue's stream

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { MARK_SENT_TO_INBOX } from '../../connectors/in-app/inbox-finalise.sql.js';
 import { Db, type Sql } from '../../database/db.js';
 import { CLAIM_JOBS } from '../sql/claim.sql.js';
-import { MARK_FAILED, MARK_RETRY, MARK_SENT, MARK_SKIPPED, REQUEUE } from '../sql/finalise.sql.js';
+import { MARK_FAILED, MARK_RETRY, MARK_SENT, MARK_SKIPPED, RECORD_ATTEMPTS, REQUEUE } from '../sql/finalise.sql.js';
 import { PURGE_FINISHED, REAP_EXPIRED_LEASES } from '../sql/maintenance.sql.js';
 import type { ClaimedJob } from './claimed-job.js';
 import type { Outcomes } from './outcomes.js';
@@ -46,6 +46,8 @@ export class WorkerRepository {
       u: r.message.url,
       d: r.message.data,
     }));
+    const attempts = attemptRows(o);
+    if (attempts.length) writes.push(this.db.exec(RECORD_ATTEMPTS, [JSON.stringify(attempts)]));
     await Promise.all(writes);
   }
 
@@ -58,3 +60,18 @@ export class WorkerRepository {
   }
 }
 
+
+/**
+ * The attempts worth a line in a job's timeline: transient failures, final failures, calls
+ * refused for rate and jobs put off with a reason. A job released unsent (no error, e.g. its
+ * lane was already paused) made no attempt and writes nothing.
+ */
+export function attemptRows(o: Outcomes): { j: string; a: number; o: string; c: boolean; p: string | null; e: string | null; t: string | null }[] {
+  return [
+    ...o.retry.map((r) => ({ j: r.id, a: r.attempts, o: 'retry', c: true, p: r.provider, e: r.error, t: r.runAt.toISOString() })),
+    ...o.failed.map((r) => ({ j: r.id, a: r.attempts, o: 'failed', c: true, p: r.provider, e: r.error, t: null })),
+    ...o.requeue
+      .filter((r) => r.rateLimited || r.error !== null)
+      .map((r) => ({ j: r.id, a: r.attempts, o: r.rateLimited ? 'rate_limited' : 'deferred', c: false, p: r.provider ?? null, e: r.error, t: r.runAt.toISOString() })),
+  ];
+}

@@ -148,7 +148,7 @@ export function renderLlmsTxt(doc: OpenApiDocument, tools: Tool[]): string {
   lines.push(
     '## MCP server',
     '',
-    'POST /mcp (Streamable HTTP, stateless, JSON answers) or `notifyd mcp` (stdio). Authorization: Bearer with the admin key (all tools), the read-only key (read-only tools only) or a project key (project tools, on its own project). Tool failures are results with isError and a sentence saying what to do. Start with `digest`, investigate, fix, prove with `send_test`.',
+    'POST /mcp (Streamable HTTP, stateless, JSON answers) or `notifyd mcp` (stdio). Authorization: Bearer with the admin key (all tools), the read-only key (sees every tool, admin-only ones marked; runs read-only tools) or a project key (project tools, on its own project). Tool failures are results with isError and a sentence saying what to do. Start with `digest`, investigate, fix, prove with `send_test`.',
     '',
   );
   for (const tool of [...tools].sort((a, b) => a.name.localeCompare(b.name))) lines.push(...renderTool(tool));

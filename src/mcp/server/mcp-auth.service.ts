@@ -42,7 +42,7 @@ export class McpAuthService {
     const project = await this.projects.authenticate(key);
     if (!project) throw ApiError.unauthorized('Invalid key: use ADMIN_API_KEY, READONLY_API_KEY or a project key (sk_…).');
     spendProjectBudget(this.limiter, project, reply);
-    return { role: 'project', projectId: project.id, transport: 'http', ip: request.ip };
+    return { role: 'project', projectId: project.id, keyHint: project.createdBy, transport: 'http', ip: request.ip };
   }
 
   private spendOperatorBudget(role: 'admin' | 'readonly', reply: FastifyReply): void {

@@ -5,6 +5,7 @@ import { ApiError } from '../../common/errors/api-error.js';
 import { deniedReason, McpToolRegistry } from '../mcp-tool-registry.js';
 import { type McpCaller, type McpTool, type McpToolContext, McpToolError } from '../mcp-tool.js';
 import { nulCharacterMessage, nulCharacterPath } from '../../common/validation/nul-characters.js';
+import { boundText, renderTextTable } from './text-table.js';
 import { describeIssues } from './zod-issues.js';
 
 /**
@@ -49,8 +50,9 @@ export class McpCallService {
       }
       const result = await tool.run(parsed.data, contextFor(caller));
       outcome = result.isError ? 'error' : 'ok';
+      const text = result.table ? `${result.text}\n\n${renderTextTable(result.table)}` : result.text;
       return {
-        content: [{ type: 'text', text: result.text }],
+        content: [{ type: 'text', text: boundText(text) }],
         structuredContent: result.structured as Record<string, unknown>,
         isError: result.isError ?? false,
       };
@@ -104,7 +106,8 @@ function contextFor(caller: McpCaller): McpToolContext {
     if (required && !requested) throw new McpToolError('project_id is required with an operator key: find it with list_projects.');
     return requested ?? null;
   };
-  return { caller, actor: { actor: actorName(caller), ip: caller.ip }, project: project as McpToolContext['project'] };
+  const createdBy = caller.role === 'project' ? (caller.keyHint ?? 'mcp:project') : actorName(caller);
+  return { caller, actor: { actor: actorName(caller), ip: caller.ip }, createdBy, project: project as McpToolContext['project'] };
 }
 
 export type { McpTool };

@@ -2,26 +2,39 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { VERSION } from '../../common/version.js';
-import type { McpToolRegistry } from '../mcp-tool-registry.js';
+import { type McpToolRegistry, needsAdminKey } from '../mcp-tool-registry.js';
 import type { McpCaller, McpTool } from '../mcp-tool.js';
 import type { McpCallService } from './mcp-call.service.js';
 import { MCP_INSTRUCTIONS } from './mcp-instructions.js';
 
 const listings = new WeakMap<McpTool, Tool>();
+const readOnlyListings = new WeakMap<McpTool, Tool>();
 
-/** The tools/list entry of a tool: JSON Schemas derived from its zod schemas, computed once. */
-export function toolListing(tool: McpTool): Tool {
-  let listing = listings.get(tool);
+/** Said first in the description of a tool the read-only key may see but not run. */
+export const ADMIN_ONLY_NOTE = 'Needs the admin key (ADMIN_API_KEY): this read-only key may read these parameters and recommend the call, not make it.';
+
+/**
+ * The tools/list entry of a tool: JSON Schemas derived from its zod schemas, computed once.
+ * Every listing carries `requiresAdminKey` (an annotation, and `_meta["notifyd/requires_admin_key"]`
+ * for clients that drop annotation fields they do not know); for the read-only key, a tool it
+ * may not run says so at the start of its description as well.
+ */
+export function toolListing(tool: McpTool, caller?: McpCaller): Tool {
+  const adminOnly = needsAdminKey(tool);
+  const forReader = caller?.role === 'readonly' && adminOnly;
+  const cache = forReader ? readOnlyListings : listings;
+  let listing = cache.get(tool);
   if (!listing) {
     listing = {
       name: tool.name,
       title: tool.title,
-      description: tool.description,
+      description: forReader ? `${ADMIN_ONLY_NOTE} ${tool.description}` : tool.description,
       inputSchema: jsonSchema(tool.input, 'input') as Tool['inputSchema'],
       outputSchema: jsonSchema(tool.output, 'output') as Tool['outputSchema'],
-      annotations: { title: tool.title, ...tool.annotations },
+      annotations: { title: tool.title, ...tool.annotations, requiresAdminKey: adminOnly } as Tool['annotations'],
+      _meta: { 'notifyd/requires_admin_key': adminOnly },
     };
-    listings.set(tool, listing);
+    cache.set(tool, listing);
   }
   return listing;
 }
@@ -38,7 +51,7 @@ function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Record<string,
  */
 export function createMcpServer(registry: McpToolRegistry, calls: McpCallService, caller: McpCaller): Server {
   const server = new Server({ name: 'notifyd', title: 'notifyd', version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: MCP_INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: registry.visibleTo(caller).map(toolListing) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: registry.visibleTo(caller).map((tool) => toolListing(tool, caller)) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => calls.call(request.params.name, request.params.arguments, caller));
   return server;
 }

@@ -18,6 +18,12 @@ const finding = z.object({
     .object({ held: z.number(), lost: z.number(), projects: z.number(), channels: z.array(z.string()), seconds: z.number().nullable() })
     .optional()
     .describe('On findings about something failing now: messages held (late) or lost, projects, channels, for how long; findings of one severity are ranked by it'),
+  owner: z.enum(['operator', 'caller']).optional().describe('Who must act: the operator of this instance, or the caller (application) of the projects in project_ids'),
+  project_ids: z.array(z.string()).optional(),
+  calls: z
+    .array(z.object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()), admin: z.boolean().describe('Needs the admin key'), purpose: z.string() }))
+    .optional()
+    .describe('The exact MCP calls that check and fix it, in order'),
 });
 
 /**

@@ -7,6 +7,19 @@ import { defineTool, DESTRUCTIVE_WRITE, READ_ONLY, SENDS_MESSAGE, type McpToolCo
 import { jobDetail, jobDetailView, jobSummaryView, renderedContent, renderedEvents, renderedText, rowEvents, timelineEvent } from './job-views.js';
 import { channelArg, jobIdArg, jobStatusArg, jobSummary, projectIdArg } from './schemas.js';
 import { JOB_AUDIT_EVENTS } from './sql/timeline.sql.js';
+import { jobWaiting, waitingReason } from './job-waiting.js';
+import { renderFields } from '../server/text-table.js';
+import { LaneStateService, type LaneState } from '../../pacing/lane-state.service.js';
+import type { JobRow } from '../../jobs/job.types.js';
+import { RECIPIENT_DOMAIN } from '../../jobs/dto/job.dto.js';
+
+/** The columns of list_jobs' text table: what tells jobs apart and why they failed. */
+const JOB_LIST_COLUMNS = ['id', 'project_id', 'channel', 'status', 'recipient', 'attempts', 'provider', 'created_by', 'created_at', 'error'];
+/** get_job's text: every field but the content. */
+const JOB_DETAIL_FIELDS = [
+  'id', 'project_id', 'channel', 'status', 'recipient', 'subscriber_id', 'topic', 'priority', 'attempts', 'max_attempts', 'provider', 'provider_message_id',
+  'created_by', 'created_at', 'scheduled_at', 'next_retry_at', 'sent_at', 'delivered_at', 'bounced_at', 'error',
+];
 
 /** Operator keys see recipients masked; a project key reads its own data. */
 const masked = (context: McpToolContext) => context.caller.role !== 'project';
@@ -18,7 +31,13 @@ export class JobsTools implements OnModuleInit {
     private readonly registry: McpToolRegistry,
     private readonly jobs: JobsService,
     private readonly db: Db,
+    private readonly lanes: LaneStateService,
   ) {}
+
+  /** Lane states, only when the job waits (a finished job has nothing holding it). */
+  private laneStates(job: JobRow): Promise<LaneState[]> {
+    return job.status === 'pending' || job.status === 'retry' ? this.lanes.lanes() : Promise.resolve([]);
+  }
 
   onModuleInit(): void {
     this.registry.register(
@@ -27,7 +46,8 @@ export class JobsTools implements OnModuleInit {
         title: 'List jobs',
         description:
           'Search jobs, newest first (default: the last 7 days, 50 rows). Filter by project_id, status (failed, retry… to investigate a finding), ' +
-          'channel, recipient (exact, case-insensitive), topic and since. Recipients are masked for operator keys. Follow up with get_job or job_timeline.',
+          'channel, recipient (exact, case-insensitive), recipient_domain (e.g. a misspelt domain a digest cause names), created_by (the key that queued them), topic and since. ' +
+          'Recipients are masked for operator keys (the domain stays visible). The text lists the rows as a table. Follow up with get_job or job_timeline.',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({
@@ -35,6 +55,8 @@ export class JobsTools implements OnModuleInit {
           status: jobStatusArg.optional(),
           channel: channelArg.optional(),
           recipient: z.string().min(1).max(2048).optional().describe('Exact recipient address, case-insensitive'),
+          recipient_domain: z.string().regex(RECIPIENT_DOMAIN, 'must be a domain such as example.com (the part after the @)').optional().describe('Recipient domain (after the @), case-insensitive'),
+          created_by: z.string().min(1).max(80).optional().describe('Who queued the jobs, as jobs show it: a project key hint (sk_shop_…1f2e), admin, mcp or workflow'),
           topic: z.string().regex(/^[a-z0-9_.:-]{1,64}$/, 'must be a topic id: 1–64 of a-z 0-9 - _ . :').optional(),
           since: z.iso.datetime({ offset: true, message: 'must be an RFC 3339 time such as 2026-11-29T00:00:00Z' }).optional().describe('Only jobs created since; default 7 days ago'),
           limit: z.number().int().min(1).max(500).default(50),
@@ -46,43 +68,64 @@ export class JobsTools implements OnModuleInit {
           const counts = new Map<string, number>();
           for (const job of jobs) counts.set(job.status, (counts.get(job.status) ?? 0) + 1);
           const byStatus = [...counts].map(([status, n]) => `${n} ${status}`).join(', ');
-          return { structured: { jobs, count: jobs.length }, text: jobs.length ? `${jobs.length} job(s): ${byStatus}.` : 'No job matches these filters.' };
+          if (!jobs.length) return { structured: { jobs, count: 0 }, text: 'No job matches these filters.' };
+          return { structured: { jobs, count: jobs.length }, text: `${jobs.length} job(s): ${byStatus}.`, table: { rows: jobs, columns: JOB_LIST_COLUMNS } };
         },
       }),
       defineTool({
         name: 'get_job',
         title: 'Get a job',
-        description: 'One job by id: status, attempts, provider and its message id, the last error, and every timestamp. Use job_timeline for the sequence of events.',
+        description:
+          'One job by id: status, attempts, provider and its message id, the last error, who queued it (created_by), every timestamp, and for a waiting job what holds it and until when. ' +
+          'Use job_timeline for every attempt in order.',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({ id: jobIdArg }),
-        output: jobDetail,
+        output: jobDetail.extend({ waiting: jobWaiting }),
         run: async ({ id }, context) => {
-          const job = jobDetailView(await this.jobs.get(id, context.project(undefined)), masked(context));
-          return { structured: job, text: `Job ${job.id} (${job.channel}, project ${job.project_id}) is ${job.status} after ${job.attempts}/${job.max_attempts} attempt(s)${job.error ? `; last error: ${job.error}` : ''}.` };
+          const row = await this.jobs.get(id, context.project(undefined));
+          const waiting = waitingReason(row, await this.laneStates(row));
+          const job = { ...jobDetailView(row, masked(context)), waiting };
+          const text =
+            `Job ${job.id} (${job.channel}, project ${job.project_id}) is ${job.status} after ${job.attempts}/${job.max_attempts} attempt(s)` +
+            `${job.error ? `; last error: ${job.error}` : ''}.${waiting ? ` Waiting: ${waiting.reason}` : ''}\n\n${renderFields(job, JOB_DETAIL_FIELDS)}`;
+          return { structured: job, text };
         },
       }),
       defineTool({
         name: 'job_timeline',
         title: 'Job timeline',
         description:
-          'What happened to one job, in order: created, claimed, rendered, sent, delivered/bounced/opened/clicked, retries due, and audited actions (cancel, retry, send-test) with who did them; ' +
+          'What happened to one job, in order: created (and by which key), every attempt — also those refused for rate that did not use an attempt (rate_limited) ' +
+          'and those put off by a rule (deferred) —, rendered, sent, delivered/bounced/opened/clicked, audited actions (cancel, retry, send-test) with who did them; ' +
+          'for a job still waiting, what holds it and until when (lane pause, its scheduled time, a retry, a deferral); ' +
           'and what was sent (`rendered`: the subject and body as rendered for the recipient, unless the project redacts content; operator keys see the subject only).',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({ id: jobIdArg }),
-        output: z.object({ job_id: z.string(), status: z.string(), events: z.array(timelineEvent), rendered: renderedContent }),
+        output: z.object({ job_id: z.string(), status: z.string(), created_by: z.string().nullable(), events: z.array(timelineEvent), waiting: jobWaiting, rendered: renderedContent }),
         run: async ({ id }, context) => {
           const job = await this.jobs.get(id, context.project(undefined));
-          const [audited, kept] = await Promise.all([
+          const [audited, attempts, lanes, kept] = await Promise.all([
             this.db.rows<{ created_at: Date; action: string; actor: string }>(JOB_AUDIT_EVENTS, [job.projectId, job.id]),
+            this.jobs.attempts(job.id),
+            this.laneStates(job),
             this.jobs.renderedContent(job),
           ]);
           // Operator keys see the subject only, as in listings; the project's key reads its own content.
           const rendered = masked(context) ? { ...kept, body: null, body_html: null } : kept;
-          const events = [...rowEvents(job), ...renderedEvents(rendered), ...audited.map((a) => ({ at: a.created_at.toISOString(), event: a.action, detail: null, actor: a.actor }))].sort((a, b) => a.at.localeCompare(b.at));
-          const text = events.map((e) => `${e.at} ${e.event}${e.detail ? `: ${e.detail}` : ''}${e.actor ? ` (by ${e.actor})` : ''}`).join('\n');
-          return { structured: { job_id: job.id, status: job.status, events, rendered }, text: `${text}\n${renderedText(rendered)}` };
+          const events = [
+            ...rowEvents(job, attempts),
+            ...renderedEvents(rendered),
+            ...audited.map((a) => ({ at: a.created_at.toISOString(), event: a.action, detail: null, actor: a.actor })),
+          ].sort((a, b) => a.at.localeCompare(b.at));
+          const waiting = waitingReason(job, lanes);
+          const lines = events.map((e) => `${e.at} ${e.event}${e.detail ? `: ${e.detail}` : ''}${e.actor ? ` (by ${e.actor})` : ''}`);
+          if (waiting) lines.push(`WAITING (${waiting.holds}${waiting.until ? ` until ${waiting.until}` : ''}): ${waiting.reason}`);
+          return {
+            structured: { job_id: job.id, status: job.status, created_by: job.createdBy, events, waiting, rendered },
+            text: `Job ${job.id} is ${job.status}.\n${lines.join('\n')}\n${renderedText(rendered)}`,
+          };
         },
       }),
       defineTool({

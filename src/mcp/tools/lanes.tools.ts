@@ -11,7 +11,9 @@ const laneView = z.object({
   provider: z.string(),
   project_id: z.string().nullable(),
   active: z.boolean(),
-  rate: z.number(),
+  rate: z.number().describe('Configured tokens per second; 0 = unpaced (see paced)'),
+  paced: z.boolean().describe('False when the lane is unpaced: no rate limit of notifyd’s own'),
+  rate_text: z.string().describe('The rate in force in words: "8/s" or "unpaced"'),
   burst: z.number(),
   effective_rate: z.number(),
   tokens: z.number().nullable(),
@@ -33,7 +35,7 @@ const laneArg = z
 
 function describeLane(l: z.input<typeof laneView>): string {
   const pause = l.paused ? `paused until ${l.paused_until} (${l.pause_kind}${l.pause_reason ? `: ${l.pause_reason}` : ''})` : 'flowing';
-  return `${l.lane}: ${pause}, ${l.effective_rate}/s${l.adaptive_rate !== null ? ' (slowed by quota headers)' : ''}`;
+  return `${l.lane}: ${pause}, ${l.rate_text}${l.adaptive_rate !== null ? ' (slowed by quota headers)' : ''}`;
 }
 
 /** Pacing lanes (one per channel × provider): list_lanes, pause_lane, resume_lane. */
@@ -56,7 +58,13 @@ export class LanesTools implements OnModuleInit {
         output: z.object({ lanes: z.array(laneView) }),
         run: async () => {
           const lanes = (await this.lanes.lanes()).map(presentLane);
-          return { structured: { lanes }, text: lanes.length ? lanes.map(describeLane).join('\n') : 'No lanes yet: none is configured or used.' };
+          if (!lanes.length) return { structured: { lanes }, text: 'No lanes yet: none is configured or used.' };
+          const paused = lanes.filter((l) => l.paused);
+          return {
+            structured: { lanes },
+            text: `${lanes.length} lane(s), ${paused.length ? `paused: ${paused.map((l) => l.lane).join(', ')}` : 'none paused'}.`,
+            table: { rows: lanes, columns: ['lane', 'active', 'rate_text', 'paused_until', 'pause_kind', 'pause_reason', 'tokens'] },
+          };
         },
       }),
       defineTool({

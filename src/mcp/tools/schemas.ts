@@ -39,4 +39,5 @@ export const jobSummary = z.object({
   next_retry_at: nullableIso,
   created_at: isoTime,
   error: z.string().nullable(),
+  created_by: z.string().nullable().describe('Who queued it: a project key’s hint (sk_shop_…1f2e), admin, mcp or workflow; null for jobs older than the field'),
 });

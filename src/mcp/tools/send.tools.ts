@@ -78,7 +78,7 @@ export class SendTools implements OnModuleInit {
         }),
         output: sendResult,
         run: async ({ project_id: projectId, wait, ...rest }, context) => {
-          const project = await this.projects.get(context.project(projectId, true));
+          const project = { ...(await this.projects.get(context.project(projectId, true))), createdBy: context.createdBy };
           const waitFor = /^0+(ms|s)$/.test(wait) ? {} : { wait };
           const dto = await validateDto(SendRequestDto, { ...rest, ...waitFor });
           return presentSend(await this.enqueue.send(project, dto));
@@ -100,7 +100,7 @@ export class SendTools implements OnModuleInit {
         }),
         output: z.object({ jobs_created: z.number(), jobs_deduplicated: z.number(), jobs_skipped: z.number() }),
         run: async ({ project_id: projectId, ...rest }, context) => {
-          const project = await this.projects.get(context.project(projectId, true));
+          const project = { ...(await this.projects.get(context.project(projectId, true))), createdBy: context.createdBy };
           const result = await this.batches.batch(project, await validateDto(BatchRequestDto, rest));
           const counts = { jobs_created: result.jobs_created, jobs_deduplicated: result.jobs_deduplicated, jobs_skipped: result.jobs_skipped };
           return { structured: counts, text: `${counts.jobs_created} job(s) queued, ${counts.jobs_deduplicated} already queued by an earlier call, ${counts.jobs_skipped} skipped.` };

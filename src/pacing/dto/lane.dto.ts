@@ -46,6 +46,16 @@ export class LaneDto {
    * @example 8
    */
   rate: number;
+  /**
+   * False when the lane is unpaced (rate 0): notifyd calls the provider as fast as it answers.
+   * @example true
+   */
+  paced: boolean;
+  /**
+   * The rate in force, in words: "8/s", or "unpaced" (never a bare 0, which reads as "stopped").
+   * @example "8/s"
+   */
+  rate_text: string;
   /** Tokens an idle lane may spend at once. @example 8 */
   burst: number;
   /**

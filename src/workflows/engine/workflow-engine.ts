@@ -124,7 +124,9 @@ export class WorkflowEngine implements OnApplicationBootstrap, OnApplicationShut
     const projects = new Map<string, ProjectRef | undefined>();
     const subscribers = new Map<string, Map<string, Record<string, unknown>>>();
     for (const projectId of new Set(runs.map((r) => r.projectId))) {
-      projects.set(projectId, await this.projects.get(projectId).catch(() => undefined));
+      // Jobs of a workflow's steps are recorded as queued by `workflow` (jobs.created_by).
+      const project = await this.projects.get(projectId).catch(() => undefined);
+      projects.set(projectId, project && { ...project, createdBy: 'workflow' });
       const ids = [...new Set(runs.filter((r) => r.projectId === projectId).map((r) => r.subscriberId))];
       const found = await this.subscribers.findAddresses(projectId, ids);
       subscribers.set(

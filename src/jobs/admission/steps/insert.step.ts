@@ -52,6 +52,7 @@ export class InsertStep {
       maxAttempts: this.config.worker.maxAttempts,
       templateId: request.templateId,
       topic: request.topic,
+      createdBy: request.project.createdBy ?? null,
     };
     return request.audience.kind === 'one' ? this.insertOne(options, live, caps) : this.insertMany(options, live, caps, wantsIds);
   }
@@ -143,5 +144,6 @@ function toRow(options: InsertOptions, payloadJson: string, t: Target, id: strin
     scheduledAt: t.scheduledAt.toISOString(),
     runAt: t.runAt?.toISOString() ?? null,
     idempotencyKey: t.idempotencyKey,
+    createdBy: options.createdBy,
   };
 }
