@@ -24,6 +24,8 @@ export interface EndpointSecrets {
   secretEnc: Buffer;
   previousSecretEnc: Buffer | null;
   lastSuccessAt: Date | null;
+  /** 'notifyd-0x': also signed the way notifyd 0.x signed (endpoints imported from it). */
+  signatureFormat: 'standard' | 'notifyd-0x';
 }
 
 /** One entry of a delivery's attempt log. */
