@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { notifyd } from './helpers/notifyd-cli.js';
+import { SseClient } from './helpers/sse-client.js';
 import { createEmptyDatabase, type TestDatabase } from './helpers/test-database.js';
 import { ADMIN_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -135,6 +136,40 @@ describe('notifyd import notifyd-0x', () => {
     expect(tips.body.skipped[0].reason).toMatch(/opted out of topic 'tips'/);
     const bounced = await t.http.post('/v1/send').set('X-Api-Key', SHOP_KEY).send({ to: 'bounced@example.com', channels: ['email'], body: 'hi' });
     expect(bounced.body.job_ids).toEqual([]);
+  });
+
+  it('a 0.x inbox client works against the import: ticket as ?token=, default message events {type: new_notification | count_update}', async () => {
+    // What 0.x's front-end does: a ticket with the project key, then EventSource(…/stream?token=<ticket>) and onmessage.
+    const ticket = await t.http.post('/v1/inbox/ana/stream-ticket').set('X-Api-Key', SHOP_KEY);
+    expect(ticket.status).toBe(200);
+    expect(ticket.body).toMatchObject({ ticket: expect.any(String), expires_in_seconds: 60 });
+    const stream = await SseClient.open(`${t.url}/v1/inbox/ana/stream?token=${ticket.body.ticket}`);
+    try {
+      expect(stream.status).toBe(200);
+      const initial = await stream.next((e) => e.data.type === 'count_update');
+      expect(initial).toMatchObject({ event: 'message', data: { type: 'count_update', unread_count: 0 } });
+      const sent = await t.http.post('/v1/send').set('X-Api-Key', SHOP_KEY).send({ subscriber_id: 'ana', channels: ['in_app'], body: 'Your order shipped', url: 'https://shop.example/o/1' });
+      expect(sent.body.job_ids).toHaveLength(1);
+      await t.worker.drainOnce();
+      const created = await stream.next((e) => e.data.type === 'new_notification');
+      expect(created.event).toBe('message');
+      expect(created.data.notification).toEqual({ id: expect.any(String), body: 'Your order shipped', icon: 'bell', url: 'https://shop.example/o/1', created_at: expect.any(String), is_read: false, is_todo: false });
+      expect((await stream.next((e) => e.data.type === 'count_update' && e.data.unread_count === 1)).event).toBe('message');
+      // Reading it (0.x's PATCH {read: true}) brings the count back down; no named events ever reach a 0.x client.
+      await t.http.patch(`/v1/inbox/ana/${created.data.notification.id}`).set('X-Api-Key', SHOP_KEY).send({ read: true }).expect(200);
+      await stream.next((e) => e.data.type === 'count_update' && e.data.unread_count === 0);
+      expect(stream.events.every((e) => e.event === 'message' && ['new_notification', 'count_update'].includes(e.data.type))).toBe(true);
+    } finally {
+      stream.close();
+    }
+    // A current client (?ticket=) still gets notifyd's named events.
+    const current = (await t.http.post('/v1/inbox/ana/stream-ticket').set('X-Api-Key', SHOP_KEY)).body.ticket;
+    const named = await SseClient.open(`${t.url}/v1/inbox/ana/stream?ticket=${current}`);
+    try {
+      expect((await named.next((e) => e.event === 'counts')).data).toMatchObject({ unread_count: 0 });
+    } finally {
+      named.close();
+    }
   });
 
   it('links 0.x sent for an imported project keep working (JWT_LEGACY_SECRET)', async () => {

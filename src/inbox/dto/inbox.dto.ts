@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
+import { STREAM_FORMATS, type StreamFormat } from '../stream/stream-format.js';
 
 /**
  * The inbox routes' path: the subscriber whose inbox it is. Checked like a subscriber id
@@ -238,6 +239,16 @@ export class StreamQueryDto {
   @IsString()
   @MaxLength(20)
   last_event_id?: string;
+
+  /**
+   * `notifyd` (named events, the default) or `notifyd-0x`: notifyd 0.x's default `message` events
+   * carrying `{type: new_notification | count_update}`. Default `notifyd-0x` when the ticket comes
+   * as `token` (0.x's parameter name) and `notifyd` otherwise.
+   * @example "notifyd"
+   */
+  @IsOptional()
+  @IsIn(STREAM_FORMATS, { message: 'format must be notifyd or notifyd-0x' })
+  format?: StreamFormat;
 }
 
 export class SubscriberTokenDto {
