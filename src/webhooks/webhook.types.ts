@@ -7,6 +7,7 @@ export interface EndpointRow {
   events: string[];
   enabled: boolean;
   secretHint: string;
+  signatureFormat: 'standard' | 'notifyd-0x';
   previousSecretExpiresAt: Date | null;
   disabledAt: Date | null;
   disabledReason: string | null;

@@ -8,7 +8,8 @@ import { verifyLegacyTrackingToken } from '../legacy-links/legacy-link-token.js'
 import { linkKeyRing } from '../link-keys.js';
 import { instrumentHtml } from './instrument-html.js';
 import { PROJECT_TRACKING, RECORD_ENGAGEMENT } from './sql/tracking.sql.js';
-import { trackingFor } from './tracking-policy.js';
+import { parseProjectTracking, trackingFor } from './tracking-policy.js';
+import { registerSettingRule } from '../../projects/setting-rules.js';
 import { signTracking, type TrackingClaim, type TrackingKey, verifyTracking } from './tracking-token.js';
 
 /**
@@ -35,6 +36,7 @@ export class TrackingService {
     this.accepted = ring.accepted.map((k) => ({ id: k.id, secret: k.tracking }));
     this.publicUrl = config.server.publicUrl;
     this.legacySecret = config.unsubscribe.legacySecret;
+    registerSettingRule('tracking', parseProjectTracking);
   }
 
   /** Instruments the email messages of a batch in place; one settings query for the batch. Never blocks a send. */
