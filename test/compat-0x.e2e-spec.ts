@@ -69,6 +69,24 @@ describe('notifyd 0.x request shapes', () => {
     expect(missing.body.message).toMatch(/steps\[0\] names template 'welcome', which has no sms variant/);
   });
 
+  it('the inbox list takes 0.x’s offset paging (deprecated) and answers its offset and total; not with a cursor', async () => {
+    await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id: 'pager' }).expect(200);
+    for (const body of ['one', 'two', 'three']) {
+      await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['in_app'], subscriber_id: 'pager', body }).expect(200);
+      await t.worker.drainOnce();
+    }
+    const page = await t.http.get('/v1/inbox/pager?limit=2&offset=1').set('X-Api-Key', project.key);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ offset: 1, total: 3, limit: 2 });
+    expect(page.body.items.map((m: { body: string }) => m.body)).toEqual(['two', 'one']);
+    const plain = await t.http.get('/v1/inbox/pager?limit=2').set('X-Api-Key', project.key);
+    expect(plain.body.items.map((m: { body: string }) => m.body)).toEqual(['three', 'two']);
+    expect(plain.body).not.toHaveProperty('total');
+    const both = await t.http.get(`/v1/inbox/pager?offset=1&cursor=${plain.body.next_cursor}`).set('X-Api-Key', project.key);
+    expect(both.status).toBe(422);
+    expect(both.body.message).toMatch(/offset and cursor cannot be combined/);
+  });
+
   it('a webhook endpoint signed the 0.x way gets X-Notifyd-Signature and 0.x’s top-level fields, beside the Standard Webhooks headers', async () => {
     const secret = '5f2b6c0e9d8a4b3c2d1e0f9a8b7c6d5e';
     const created = await t.http.post('/v1/webhooks').set('X-Api-Key', project.key).send({ url: `${base}/hook`, events: ['job.sent'], secret, signature_format: 'notifyd-0x' });

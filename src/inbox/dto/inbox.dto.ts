@@ -1,4 +1,5 @@
 import { Type } from 'class-transformer';
+import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
@@ -39,6 +40,21 @@ export class ListInboxQueryDto {
   @IsString()
   @MaxLength(500)
   cursor?: string;
+
+  // Kept for notifyd 0.x front-ends; the description is what clients see (OpenAPI, llms.txt).
+  @ApiProperty({
+    required: false,
+    deprecated: true,
+    example: 0,
+    description:
+      "Deprecated: page with `cursor` (the previous page's `next_cursor`) instead. Messages to skip, as notifyd 0.x paged; the answer then carries `offset` and `total` (unarchived messages). Not with a cursor.",
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  offset?: number;
 
   /** @example "unread" */
   @IsOptional()
@@ -169,6 +185,16 @@ export class InboxListDto {
   next_cursor: string | null;
   /** @example 20 */
   limit: number;
+  /**
+   * Deprecated, with `offset` only (notifyd 0.x's paging): the offset asked for.
+   * @example 0
+   */
+  offset?: number;
+  /**
+   * Deprecated, with `offset` only: the subscriber's unarchived messages, as notifyd 0.x counted them.
+   * @example 42
+   */
+  total?: number;
 }
 
 export class InboxCountsDto {
