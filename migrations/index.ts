@@ -30,6 +30,7 @@ import { ConsoleSessions1764460800081 } from './0081-console-sessions.js';
 import { JobContents1764460800082 } from './0082-job-contents.js';
 import { JobCreatedBy1764460800083 } from './0083-job-created-by.js';
 import { JobAttempts1764460800084 } from './0084-job-attempts.js';
+import { WebhookSignatureFormat1764460800085 } from './0085-webhook-signature-format.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -92,4 +93,6 @@ export const MIGRATIONS = [
   JobCreatedBy1764460800083,
   // Issue 25: every attempt of a job, also those that did not count, for its timeline.
   JobAttempts1764460800084,
+  // Issue 23: webhook endpoints signed the notifyd 0.x way as well (imported endpoints).
+  WebhookSignatureFormat1764460800085,
 ];

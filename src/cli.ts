@@ -10,6 +10,8 @@ Usage: notifyd [command]
 Commands:
   serve              run the API and the worker (default); NOTIFYD_ROLE=api|worker splits them
   migrate            apply pending database migrations (--status to list, --down to revert the newest)
+  import notifyd-0x --from postgres://… [--dry-run --json]
+                     copy a notifyd 0.x database into this one (DATABASE_URL); docs/MIGRATING.md
   mcp                the MCP server on stdio (--read-only; --url to relay to a running instance)
   version            print the version
   help               this text
@@ -29,8 +31,8 @@ NOTIFYD_ADMIN_API_KEY, or --url and --key); tables for people, --json for script
 
 Exit codes: 0 ok; 1 error; 2 digest has a critical finding; 3 not found; 4 not in a state that
 allows it (e.g. cancelling a sent job); 64 bad usage or no key; 65 input refused (an import:
-some lines refused); 69 notifyd unreachable; 77 key refused; 78 bad configuration (serve,
-migrate, mcp).
+some lines refused, or not a notifyd 0.x database); 69 notifyd (or the import's source)
+unreachable; 77 key refused; 78 bad configuration (serve, migrate, import, mcp).
 
 Configuration is read from the environment; see README.md. Without DATABASE_URL notifyd starts
 an embedded PostgreSQL with its data in NOTIFYD_DATA_DIR (default ./.notifyd).
@@ -56,6 +58,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   lanes: async (args) => (await import('./cli/lanes.command.js')).lanes(args),
   keys: async (args) => (await import('./cli/keys.command.js')).keys(args),
   subscribers: async (args) => (await import('./cli/subscribers.command.js')).subscribers(args),
+  import: async (args) => (await import('./cli/import.command.js')).importCommand(args),
   version: async () => {
     process.stdout.write(`${VERSION}\n`);
     return 0;

@@ -40,8 +40,8 @@ export class InboxController {
   @ApiOperation({ operationId: 'listInbox', summary: 'A page of the inbox, newest first (unread, archived, topic, search, snoozed filters)' })
   @ApiErrors(400, 422)
   async listInbox(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto, @Query() query: ListInboxQueryDto): Promise<InboxListDto> {
-    const { items, nextCursor, limit } = await this.inbox.list(p.project.id, p.subscriberId, query);
-    return { items: items.map(presentMessage), next_cursor: nextCursor, limit };
+    const { items, nextCursor, limit, ...legacy } = await this.inbox.list(p.project.id, p.subscriberId, query);
+    return { items: items.map(presentMessage), next_cursor: nextCursor, limit, ...legacy };
   }
 
   @Get('unread-count')

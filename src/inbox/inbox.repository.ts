@@ -21,6 +21,7 @@ export class InboxRepository {
       f.after?.createdAt ?? null,
       f.after?.id ?? null,
       f.limit,
+      f.offset ?? 0,
     ]);
   }
 

@@ -22,8 +22,9 @@ export class InboxService {
     private readonly hub: InboxHub,
   ) {}
 
-  async list(projectId: string, subscriberId: string, q: ListInboxQueryDto): Promise<{ items: MessageRow[]; nextCursor: string | null; limit: number }> {
+  async list(projectId: string, subscriberId: string, q: ListInboxQueryDto): Promise<{ items: MessageRow[]; nextCursor: string | null; limit: number; offset?: number; total?: number }> {
     const limit = q.limit ?? 20;
+    if (q.offset !== undefined && q.cursor) throw ApiError.unprocessable('validation_failed', 'offset and cursor cannot be combined: page with cursor (next_cursor of the previous page); offset is deprecated.');
     // notifyd's `filter` (all | unread | todo) is an alias of `status`.
     const status = q.status ?? (q.filter && q.filter !== 'all' ? q.filter : undefined);
     const rows = await this.repository.list(projectId, subscriberId, {
@@ -34,10 +35,14 @@ export class InboxService {
       snoozed: q.snoozed === 'true',
       after: q.cursor ? decodeTimeIdCursor(q.cursor) : undefined,
       limit: limit + 1,
+      offset: q.offset,
     });
     const items = rows.slice(0, limit);
     const last = items[items.length - 1];
-    return { items, nextCursor: rows.length > limit ? encodeTimeIdCursor(last.createdKey, last.id) : null, limit };
+    const page = { items, nextCursor: rows.length > limit ? encodeTimeIdCursor(last.createdKey, last.id) : null, limit };
+    // notifyd 0.x's offset paging (deprecated): its answer also had the offset and the unarchived total.
+    if (q.offset === undefined) return page;
+    return { ...page, offset: q.offset, total: (await this.repository.counts(projectId, subscriberId)).total };
   }
 
   counts(projectId: string, subscriberId: string): Promise<InboxCounts> {

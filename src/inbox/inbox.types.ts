@@ -36,6 +36,8 @@ export interface MessageFilter {
   snoozed: boolean;
   after?: { createdAt: string; id: string };
   limit: number;
+  /** Rows skipped first (notifyd 0.x's deprecated offset paging). */
+  offset?: number;
 }
 
 export interface MessageChange {

@@ -25,6 +25,8 @@ export interface ProjectPatch {
   fromName: Patch<string | null>;
   rateLimitPerMin: Patch<number>;
   settings: Record<string, unknown>;
+  /** Settings keys removed before `settings` is merged. */
+  removeSettings?: string[];
 }
 
 @Injectable()
@@ -67,6 +69,7 @@ export class ProjectsRepository {
       ...arg(patch.fromName),
       ...arg(patch.rateLimitPerMin),
       patch.settings,
+      patch.removeSettings ?? [],
     ]);
   }
 

@@ -9,6 +9,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import type { CreateProjectDto, UpdateProjectDto } from './dto/project.dto.js';
 import type { ProjectRef, ProjectRow } from './project.types.js';
 import { type Patch, ProjectsRepository } from './projects.repository.js';
+import { checkSetting } from './setting-rules.js';
 
 /** Who performed an admin action, for the audit log. */
 export interface Actor {
@@ -108,7 +109,7 @@ export class ProjectsService implements OnModuleInit {
       fromEmail: field(dto.from_email !== undefined, dto.from_email || null),
       fromName: field(dto.from_name !== undefined, dto.from_name || null),
       rateLimitPerMin: field(dto.rate_limit_per_min !== undefined, dto.rate_limit_per_min as number),
-      settings: dto.settings ?? {},
+      ...this.legacySettings(dto),
     });
     if (!project) throw ApiError.notFound('Project', id);
     this.changed(id);
@@ -121,6 +122,28 @@ export class ProjectsService implements OnModuleInit {
       ip: by.ip,
     });
     return project;
+  }
+
+  /**
+   * `settings` merged with notifyd 0.x's top-level `send_window` and `tracking` (checked by the
+   * rules governance registers; null removes the key), and the keys to remove.
+   */
+  private legacySettings(dto: UpdateProjectDto): { settings: Record<string, unknown>; removeSettings: string[] } {
+    const settings = { ...(dto.settings ?? {}) };
+    const removeSettings: string[] = [];
+    for (const key of ['send_window', 'tracking'] as const) {
+      const value = dto[key];
+      if (value === undefined) continue;
+      if (dto.settings && key in dto.settings) throw ApiError.unprocessable('validation_failed', `${key} is given twice (top level and in settings): send one.`);
+      if (value === null) {
+        removeSettings.push(key);
+        continue;
+      }
+      const checked = checkSetting(key, value);
+      if ('error' in checked) throw ApiError.unprocessable('validation_failed', checked.error);
+      settings[key] = checked.value;
+    }
+    return { settings, removeSettings };
   }
 
   async rotateKey(id: string, by: Actor): Promise<string> {

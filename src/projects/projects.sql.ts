@@ -29,7 +29,8 @@ export const INSERT_PROJECT = `
 
 /**
  * Partial update: each column is replaced only when its "set" flag is true, so that an
- * explicit null (clear the field) differs from an absent field (keep it).
+ * explicit null (clear the field) differs from an absent field (keep it). Settings: the keys
+ * in $13 are removed, then $12 is merged in.
  */
 export const UPDATE_PROJECT = `
   UPDATE projects SET
@@ -38,7 +39,7 @@ export const UPDATE_PROJECT = `
     from_email         = CASE WHEN $6::boolean THEN $7 ELSE from_email END,
     from_name          = CASE WHEN $8::boolean THEN $9 ELSE from_name END,
     rate_limit_per_min = CASE WHEN $10::boolean THEN $11::integer ELSE rate_limit_per_min END,
-    settings           = settings || $12::jsonb,
+    settings           = (settings - $13::text[]) || $12::jsonb,
     updated_at         = now()
   WHERE id = $1
   RETURNING ${PROJECT_COLUMNS}`;

@@ -27,6 +27,7 @@ export interface EndpointInput {
   enabled?: boolean;
   description?: string | null;
   secret?: string;
+  signature_format?: 'standard' | 'notifyd-0x';
 }
 
 /**
@@ -48,8 +49,16 @@ export class WebhookEndpointsService {
   async create(projectId: string, input: EndpointInput, by: Actor): Promise<{ endpoint: EndpointRow; secret: string }> {
     const url = await this.checkUrl(input.url!);
     const events = checkEvents(input.events!);
-    if (input.secret !== undefined && !isValidSecret(input.secret)) {
-      throw ApiError.unprocessable('invalid_secret', 'secret must be whsec_ followed by 24–64 random bytes in base64; omit it to have one generated.');
+    const signatureFormat = input.signature_format ?? 'standard';
+    // A notifyd 0.x receiver holds a 0.x secret (32 hex): any 16–200 characters are accepted for such an endpoint.
+    const secretOk = (s: string) => (signatureFormat === 'notifyd-0x' ? s.length >= 16 && s.length <= 200 && !/\s/.test(s) : isValidSecret(s));
+    if (input.secret !== undefined && !secretOk(input.secret)) {
+      throw ApiError.unprocessable(
+        'invalid_secret',
+        signatureFormat === 'notifyd-0x'
+          ? 'secret must be 16–200 characters without spaces (the 0.x endpoint\'s secret); omit it to have one generated.'
+          : 'secret must be whsec_ followed by 24–64 random bytes in base64; omit it to have one generated.',
+      );
     }
     const secret = input.secret ?? generateSecret();
     const id = randomUUID();
@@ -61,7 +70,8 @@ export class WebhookEndpointsService {
       events,
       enabled: input.enabled ?? true,
       secretEnc: encryptSecret(this.key(), id, secret),
-      secretHint: secretHint(secret),
+      secretHint: signatureFormat === 'notifyd-0x' && !secret.startsWith('whsec_') ? `…${secret.slice(-4)}` : secretHint(secret),
+      signatureFormat,
     });
     this.subscriptions.changed(projectId);
     await this.audit.record({ projectId, actor: by.actor, action: 'webhook.created', resource: id, metadata: { host: new URL(url).host, events }, ip: by.ip });

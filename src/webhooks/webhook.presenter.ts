@@ -12,6 +12,7 @@ export function presentWebhook(e: EndpointRow): WebhookDto {
     events: e.events,
     enabled: e.enabled,
     secret_hint: e.secretHint,
+    signature_format: e.signatureFormat,
     previous_secret_expires_at: e.previousSecretExpiresAt && new Date(e.previousSecretExpiresAt) > new Date() ? iso(e.previousSecretExpiresAt) : null,
     disabled_at: iso(e.disabledAt),
     disabled_reason: e.disabledReason,

@@ -7,6 +7,7 @@ export interface EndpointRow {
   events: string[];
   enabled: boolean;
   secretHint: string;
+  signatureFormat: 'standard' | 'notifyd-0x';
   previousSecretExpiresAt: Date | null;
   disabledAt: Date | null;
   disabledReason: string | null;
@@ -24,6 +25,8 @@ export interface EndpointSecrets {
   secretEnc: Buffer;
   previousSecretEnc: Buffer | null;
   lastSuccessAt: Date | null;
+  /** 'notifyd-0x': also signed the way notifyd 0.x signed (endpoints imported from it). */
+  signatureFormat: 'standard' | 'notifyd-0x';
 }
 
 /** One entry of a delivery's attempt log. */

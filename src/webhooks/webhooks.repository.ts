@@ -30,8 +30,8 @@ export interface DeliveryUpdate {
 export class WebhooksRepository {
   constructor(private readonly db: Db) {}
 
-  async insertEndpoint(e: { id: string; projectId: string; url: string; description: string | null; events: string[]; enabled: boolean; secretEnc: Buffer; secretHint: string }): Promise<EndpointRow> {
-    return (await this.db.one<EndpointRow>(endpoints.INSERT_ENDPOINT, [e.id, e.projectId, e.url, e.description, e.events, e.enabled, e.secretEnc, e.secretHint]))!;
+  async insertEndpoint(e: { id: string; projectId: string; url: string; description: string | null; events: string[]; enabled: boolean; secretEnc: Buffer; secretHint: string; signatureFormat: 'standard' | 'notifyd-0x' }): Promise<EndpointRow> {
+    return (await this.db.one<EndpointRow>(endpoints.INSERT_ENDPOINT, [e.id, e.projectId, e.url, e.description, e.events, e.enabled, e.secretEnc, e.secretHint, e.signatureFormat]))!;
   }
 
   findEndpoint(id: string, projectId: string | null): Promise<EndpointRow | undefined> {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { JobsModule } from '../jobs/jobs.module.js';
 import { SubscribersModule } from '../subscribers/subscribers.module.js';
+import { TemplatesModule } from '../templates/templates.module.js';
 import { RunExecutor } from './engine/run-executor.js';
 import { WorkflowEngine } from './engine/workflow-engine.js';
 import { WorkflowsRepository } from './workflows.repository.js';
@@ -8,7 +9,7 @@ import { WorkflowsService } from './workflows.service.js';
 
 /** Event-triggered workflows: definitions, triggers, runs resumed by the worker role. */
 @Module({
-  imports: [JobsModule, SubscribersModule],
+  imports: [JobsModule, SubscribersModule, TemplatesModule],
   providers: [WorkflowsRepository, RunExecutor, WorkflowEngine, WorkflowsService],
   exports: [WorkflowEngine, WorkflowsService],
 })

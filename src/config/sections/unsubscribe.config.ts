@@ -20,10 +20,19 @@ export const unsubscribeSection = defineSection(
       pattern: /^[A-Za-z0-9]{1,16}:[^,\s]{16,}(,[A-Za-z0-9]{1,16}:[^,\s]{16,})*$/,
       hint: 'must be a comma-separated list of id:secret pairs (id 1–16 letters or digits, secret at least 16 characters), e.g. 2025b:9f3c…',
     }),
+    /**
+     * The JWT_SECRET of the notifyd 0.x instance this one replaces: unsubscribe, click and open
+     * links that 0.x put in email already sent (its `base64url(payload).base64url(HMAC)` format)
+     * keep working. Never signs anything new. docs/MIGRATING.md.
+     */
+    JWT_LEGACY_SECRET: envString({ min: 16, hint: HINT }).refine((v) => v !== 'change-me-in-production', {
+      message: "is notifyd 0.x's built-in default (change-me-in-production), which anyone can sign links with: links signed with it cannot be trusted, so they are not accepted",
+    }),
   },
   (env) => ({
     secret: env.UNSUBSCRIBE_SECRET,
     keyId: env.UNSUBSCRIBE_KEY_ID ?? '1',
+    legacySecret: env.JWT_LEGACY_SECRET,
     previousKeys: (env.UNSUBSCRIBE_PREVIOUS_KEYS ?? '')
       .split(',')
       .filter(Boolean)

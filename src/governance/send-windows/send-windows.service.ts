@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ProjectsService } from '../../projects/projects.service.js';
+import { registerSettingRule } from '../../projects/setting-rules.js';
 import { isValidTimeZone } from './local-time.js';
 import { nextAllowed, parseSendWindow, type SendWindow } from './send-window.js';
 import { SendWindowsRepository, subscriberKey } from './send-windows.repository.js';
@@ -34,7 +35,13 @@ export class SendWindowsService {
   constructor(
     private readonly repository: SendWindowsRepository,
     private readonly projects: ProjectsService,
-  ) {}
+  ) {
+    // notifyd 0.x's top-level send_window on PATCH /v1/admin/projects/:id is checked like any window.
+    registerSettingRule('send_window', (value, field) => {
+      const parsed = parseSendWindow(value, field);
+      return 'window' in parsed ? { value: parsed.window } : parsed;
+    });
+  }
 
   /** The window of a request: its own (validated by the DTO), none when `false`, else the project's. */
   effective(request: unknown, projectId: string, projectWindow: unknown): SendWindow | null {

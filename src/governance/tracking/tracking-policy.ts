@@ -27,3 +27,19 @@ export function trackingFor(projectSetting: unknown, requestTrack: unknown, mark
     clicks: allowed.clicks && request?.clicks !== false,
   };
 }
+
+/**
+ * A project's `settings.tracking` as given (PATCH, notifyd 0.x's top-level `tracking`): a
+ * boolean, or an object with boolean `opens` / `clicks` and `applies_to` "marketing" | "all".
+ */
+export function parseProjectTracking(value: unknown, field = 'tracking'): { value: unknown } | { error: string } {
+  const error = `${field} must be true, false, or an object like {"opens": false, "clicks": true, "applies_to": "marketing"} (applies_to "marketing" or "all"); null restores the default`;
+  if (typeof value === 'boolean') return { value };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error };
+  for (const [k, v] of Object.entries(value)) {
+    if ((k === 'opens' || k === 'clicks') && typeof v === 'boolean') continue;
+    if (k === 'applies_to' && (v === 'marketing' || v === 'all')) continue;
+    return { error };
+  }
+  return { value };
+}

@@ -4,10 +4,12 @@ import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { OutboundMessage } from '../../connectors/connector.js';
 import { Db } from '../../database/db.js';
+import { verifyLegacyTrackingToken } from '../legacy-links/legacy-link-token.js';
 import { linkKeyRing } from '../link-keys.js';
 import { instrumentHtml } from './instrument-html.js';
 import { PROJECT_TRACKING, RECORD_ENGAGEMENT } from './sql/tracking.sql.js';
-import { trackingFor } from './tracking-policy.js';
+import { parseProjectTracking, trackingFor } from './tracking-policy.js';
+import { registerSettingRule } from '../../projects/setting-rules.js';
 import { signTracking, type TrackingClaim, type TrackingKey, verifyTracking } from './tracking-token.js';
 
 /**
@@ -22,6 +24,7 @@ export class TrackingService {
   private readonly current: TrackingKey;
   private readonly accepted: TrackingKey[];
   private readonly publicUrl: string | undefined;
+  private readonly legacySecret: string | undefined;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -32,6 +35,8 @@ export class TrackingService {
     this.current = { id: ring.current.id, secret: ring.current.tracking };
     this.accepted = ring.accepted.map((k) => ({ id: k.id, secret: k.tracking }));
     this.publicUrl = config.server.publicUrl;
+    this.legacySecret = config.unsubscribe.legacySecret;
+    registerSettingRule('tracking', parseProjectTracking);
   }
 
   /** Instruments the email messages of a batch in place; one settings query for the batch. Never blocks a send. */
@@ -68,10 +73,19 @@ export class TrackingService {
   /** The destination of a genuine click link (recorded), else undefined. */
   async click(token: string): Promise<string | undefined> {
     const claim = verifyTracking(token, this.accepted);
-    if (claim?.kind !== 'c') return undefined;
+    if (claim?.kind !== 'c') return this.legacyClick(token);
     // Only the host is kept: full URLs can carry personal data in their query.
     await this.record(claim, 'clicked', { host: new URL(claim.url).host });
     return claim.url;
+  }
+
+  /**
+   * A click link notifyd 0.x sent (JWT_LEGACY_SECRET): it still leads where it did. Nothing is
+   * recorded: its job lived in the 0.x database, and `notifyd import notifyd-0x` carries no jobs.
+   */
+  private legacyClick(token: string): string | undefined {
+    const legacy = verifyLegacyTrackingToken(token, this.legacySecret);
+    return legacy?.kind === 'c' ? legacy.url : undefined;
   }
 
   private async record(claim: TrackingClaim, type: 'opened' | 'clicked', payload: Record<string, unknown>): Promise<void> {

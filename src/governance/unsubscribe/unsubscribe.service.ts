@@ -3,6 +3,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { Channel } from '../../config/sections/connectors.config.js';
 import { Db } from '../../database/db.js';
+import { verifyLegacyUnsubscribeToken } from '../legacy-links/legacy-link-token.js';
 import { linkKeyRing } from '../link-keys.js';
 import { SuppressionsService } from '../suppressions/suppressions.service.js';
 import { PreferencesService } from '../preferences/preferences.service.js';
@@ -21,6 +22,7 @@ import { registerUnsubscribeSigner } from './unsubscribe-url.js';
 export class UnsubscribeService {
   private readonly logger = new Logger(UnsubscribeService.name);
   private readonly keys: SigningKey[];
+  private readonly legacySecret: string | undefined;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -32,11 +34,19 @@ export class UnsubscribeService {
     const ring = linkKeyRing(config);
     const current: SigningKey = { id: ring.current.id, secret: ring.current.unsubscribe };
     this.keys = ring.accepted.map((k) => ({ id: k.id, secret: k.unsubscribe }));
+    this.legacySecret = config.unsubscribe.legacySecret;
     registerUnsubscribeSigner(config.server.publicUrl ? { publicUrl: config.server.publicUrl, key: current } : undefined);
   }
 
+  /**
+   * The claim of a genuine link: notifyd's own format, else (with JWT_LEGACY_SECRET) a link
+   * notifyd 0.x sent, which was always about email and is handled exactly like one of ours.
+   */
   verify(token: string): UnsubscribeClaim | undefined {
-    return verifyUnsubscribeToken(token, this.keys);
+    const own = verifyUnsubscribeToken(token, this.keys);
+    if (own) return own;
+    const legacy = verifyLegacyUnsubscribeToken(token, this.legacySecret);
+    return legacy && { projectId: legacy.projectId, channel: 'email', address: legacy.address, topic: legacy.topic, expiresAt: legacy.expiresAt };
   }
 
   /** The locale of the subscriber behind the address, when there is one. */

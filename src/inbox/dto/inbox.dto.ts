@@ -1,7 +1,9 @@
 import { Type } from 'class-transformer';
+import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
+import { STREAM_FORMATS, type StreamFormat } from '../stream/stream-format.js';
 
 /**
  * The inbox routes' path: the subscriber whose inbox it is. Checked like a subscriber id
@@ -38,6 +40,21 @@ export class ListInboxQueryDto {
   @IsString()
   @MaxLength(500)
   cursor?: string;
+
+  // Kept for notifyd 0.x front-ends; the description is what clients see (OpenAPI, llms.txt).
+  @ApiProperty({
+    required: false,
+    deprecated: true,
+    example: 0,
+    description:
+      "Deprecated: page with `cursor` (the previous page's `next_cursor`) instead. Messages to skip, as notifyd 0.x paged; the answer then carries `offset` and `total` (unarchived messages). Not with a cursor.",
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  offset?: number;
 
   /** @example "unread" */
   @IsOptional()
@@ -168,6 +185,16 @@ export class InboxListDto {
   next_cursor: string | null;
   /** @example 20 */
   limit: number;
+  /**
+   * Deprecated, with `offset` only (notifyd 0.x's paging): the offset asked for.
+   * @example 0
+   */
+  offset?: number;
+  /**
+   * Deprecated, with `offset` only: the subscriber's unarchived messages, as notifyd 0.x counted them.
+   * @example 42
+   */
+  total?: number;
 }
 
 export class InboxCountsDto {
@@ -238,6 +265,16 @@ export class StreamQueryDto {
   @IsString()
   @MaxLength(20)
   last_event_id?: string;
+
+  /**
+   * `notifyd` (named events, the default) or `notifyd-0x`: notifyd 0.x's default `message` events
+   * carrying `{type: new_notification | count_update}`. Default `notifyd-0x` when the ticket comes
+   * as `token` (0.x's parameter name) and `notifyd` otherwise.
+   * @example "notifyd"
+   */
+  @IsOptional()
+  @IsIn(STREAM_FORMATS, { message: 'format must be notifyd or notifyd-0x' })
+  format?: StreamFormat;
 }
 
 export class SubscriberTokenDto {

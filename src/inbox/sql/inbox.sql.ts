@@ -27,7 +27,7 @@ export const LIST_MESSAGES = `
      AND CASE WHEN $7::boolean THEN snoozed_until > now() ELSE ${VISIBLE_NOW} END
      AND ($8::timestamptz IS NULL OR (created_at, id) < ($8::timestamptz, $9::uuid))
    ORDER BY created_at DESC, id DESC
-   LIMIT $10`;
+   LIMIT $10 OFFSET $11`;
 
 /** Unread and unseen badges over visible, unarchived messages; inbox_messages_subscriber_idx. */
 export const COUNTS = `

@@ -5,7 +5,8 @@ import { SignalsService } from '../../database/signals/signals.service.js';
 import { DeliveryEvents } from '../../jobs/worker/delivery-events.js';
 import type { Outcomes } from '../../jobs/worker/outcomes.js';
 import { InboxRepository } from '../inbox.repository.js';
-import { parseStreamKey, SSE_HEARTBEAT, sseFrame, type StreamConnection, streamKey } from './sse-frame.js';
+import { parseStreamKey, SSE_HEARTBEAT, type StreamConnection, streamKey } from './sse-frame.js';
+import { countsFrame, eventFrame } from './stream-format.js';
 
 /** The signal topic of inbox changes; the key is `project/subscriber` (or `project/*`). */
 export const INBOX_TOPIC = 'inbox';
@@ -123,7 +124,8 @@ export class InboxHub implements OnModuleInit, BeforeApplicationShutdown {
           const id = BigInt(e.id);
           if (id <= connection.lastId) continue;
           if (connection.congested) break;
-          connection.write(sseFrame(e.id, e.type, e.data));
+          const frame = eventFrame(connection.format, e.id, e.type, e.data);
+          if (frame) connection.write(frame);
           connection.lastId = id;
         }
       }
@@ -134,7 +136,7 @@ export class InboxHub implements OnModuleInit, BeforeApplicationShutdown {
     const text = JSON.stringify(data);
     for (const connection of set) {
       if (connection.lastCounts === text || connection.congested) continue;
-      connection.write(sseFrame(connection.lastId.toString(), 'counts', data));
+      connection.write(countsFrame(connection.format, connection.lastId.toString(), data));
       connection.lastCounts = text;
     }
   }

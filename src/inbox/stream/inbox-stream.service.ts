@@ -12,6 +12,7 @@ import { InboxRepository } from '../inbox.repository.js';
 import { InboxHub } from './inbox-hub.js';
 import { SseConnection } from './sse-connection.js';
 import { sseFrame, streamKey } from './sse-frame.js';
+import type { StreamFormat } from './stream-format.js';
 import { StreamSlots } from './stream-slots.js';
 import { StreamTickets } from './stream-tickets.js';
 
@@ -39,7 +40,7 @@ export class InboxStreamService {
     private readonly slots: StreamSlots,
   ) {}
 
-  async open(request: FastifyRequest, reply: FastifyReply, subscriberId: string, ticket: string | undefined, lastEventParam: string | undefined): Promise<void> {
+  async open(request: FastifyRequest, reply: FastifyReply, subscriberId: string, ticket: string | undefined, lastEventParam: string | undefined, format: StreamFormat = 'notifyd'): Promise<void> {
     const principal = ticket ? await this.byTicket(ticket, subscriberId) : await this.auth.authenticate(request.headers, subscriberId);
     spendProjectBudget(this.limiter, principal.project, reply);
     const requested = parsePosition(headerValue(request.headers['last-event-id']) ?? lastEventParam);
@@ -65,8 +66,8 @@ export class InboxStreamService {
     });
     raw.write(`retry: ${RETRY_MS}\n\n`);
     const { head } = position;
-    if (position.resync) raw.write(sseFrame(head.toString(), 'resync', { reason: 'events since your last id are no longer available: reload the list and counts', last_event_id: head.toString() }));
-    const connection = new SseConnection(projectId, subscriberId, position.lastId, raw, this.config.inbox.streamMaxBufferBytes);
+    if (position.resync && format === 'notifyd') raw.write(sseFrame(head.toString(), 'resync', { reason: 'events since your last id are no longer available: reload the list and counts', last_event_id: head.toString() }));
+    const connection = new SseConnection(projectId, subscriberId, position.lastId, raw, this.config.inbox.streamMaxBufferBytes, format);
     // A stream opened with a subscriber token (or its ticket) ends when that token is revoked.
     const unwatch = principal.generation ? this.revocations.watch(connection, principal.generation) : undefined;
     const closed = () => {

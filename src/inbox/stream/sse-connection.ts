@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { StreamConnection } from './sse-frame.js';
+import type { StreamFormat } from './stream-format.js';
 
 /**
  * One open stream on its socket, written with backpressure. Node keeps what the socket has not
@@ -21,6 +22,7 @@ export class SseConnection implements StreamConnection {
     public lastId: bigint,
     private readonly raw: ServerResponse,
     private readonly maxBufferBytes: number,
+    readonly format: StreamFormat = 'notifyd',
   ) {}
 
   get congested(): boolean {

@@ -1,3 +1,5 @@
+import type { StreamFormat } from './stream-format.js';
+
 /** One Server-Sent Events frame: `id`, `event` and one `data` line of JSON (JSON has no raw newlines). */
 export function sseFrame(id: string, event: string, data: unknown): string {
   return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -10,6 +12,8 @@ export const SSE_HEARTBEAT = ': ping\n\n';
 export interface StreamConnection {
   readonly projectId: string;
   readonly subscriberId: string;
+  /** What the client reads: notifyd's named events, or notifyd 0.x's (stream-format.ts). */
+  readonly format: StreamFormat;
   /** The last event id this connection has been sent. */
   lastId: bigint;
   /** The counts last sent, to skip repeating them. */

@@ -135,6 +135,22 @@ export class UpdateProjectDto {
   @IsOptional()
   @IsObject()
   settings?: Record<string, unknown>;
+
+  /**
+   * notifyd 0.x's form of `settings.send_window` (still accepted): a window object
+   * {start, end, tz, days, applies_to}, checked as everywhere; `null` removes it.
+   * @example {"start": "08:00", "end": "20:00", "tz": "Europe/Paris"}
+   */
+  @IsOptional()
+  send_window?: Record<string, unknown> | null;
+
+  /**
+   * notifyd 0.x's form of `settings.tracking` (still accepted): `true`/`false`, or
+   * {opens, clicks, applies_to: "marketing" | "all"}; `null` restores the default (marketing email tracked).
+   * @example {"opens": false, "clicks": true}
+   */
+  @IsOptional()
+  tracking?: boolean | Record<string, unknown> | null;
 }
 
 export class ProjectDto {

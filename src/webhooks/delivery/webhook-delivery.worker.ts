@@ -10,7 +10,7 @@ import { type ClaimedDelivery, type EndpointSecrets, webhookId } from '../webhoo
 import { type DeliveryUpdate, WebhooksRepository } from '../webhooks.repository.js';
 import { webhookRetryDelayMs } from './webhook-retry.js';
 import { WebhookSender } from './webhook-sender.js';
-import { webhookHeaders } from './webhook-signature.js';
+import { legacySignatureHeader, webhookHeaders } from './webhook-signature.js';
 
 /** The delivery maintenance (reaper, retention) runs once a minute on one replica (PeriodicTasks). */
 const MAINTENANCE_EVERY_MS = 60_000;
@@ -108,7 +108,9 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       }
       const started = Date.now();
       const body = JSON.stringify(delivery.payload);
-      const headers = webhookHeaders(this.secretsOf(endpoint, secrets), webhookId(delivery.id), body);
+      const endpointSecrets = this.secretsOf(endpoint, secrets);
+      const headers = webhookHeaders(endpointSecrets, webhookId(delivery.id), body);
+      if (endpoint.signatureFormat === 'notifyd-0x') Object.assign(headers, legacySignatureHeader(endpointSecrets[0], body));
       const outcome = await this.sender.post(endpoint.url, body, headers);
       const took = Date.now() - started;
       if (outcome.kind === 'delivered') {

@@ -22,3 +22,13 @@ export function webhookHeaders(secrets: readonly string[], id: string, body: str
     'webhook-signature': signatureHeader(secrets, id, timestamp, body),
   };
 }
+
+/**
+ * notifyd 0.x's signature, for endpoints imported from it: `X-Notifyd-Signature` = hex
+ * HMAC-SHA256 of the raw body keyed by the secret's UTF-8 bytes (0.x secrets are not
+ * `whsec_` base64). It has no timestamp, so it does not stop replays: the Standard Webhooks
+ * headers, sent beside it, do; receivers should move to them (docs/MIGRATING.md).
+ */
+export function legacySignatureHeader(secret: string, body: string): Record<string, string> {
+  return { 'x-notifyd-signature': createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('hex') };
+}

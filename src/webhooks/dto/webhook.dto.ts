@@ -49,6 +49,17 @@ export class CreateWebhookDto {
   @IsString()
   @MaxLength(200)
   secret?: string;
+
+  /**
+   * `standard` (Standard Webhooks headers, the default) or `notifyd-0x`: also signed as notifyd
+   * 0.x signed (`X-Notifyd-Signature`: hex HMAC-SHA256 of the body keyed by the secret's bytes) and
+   * with 0.x's top-level `event`, `job_id`, `channel`, `subscriber_id` in job events, for a
+   * receiver written for 0.x. Its secret may then be any 16–200 characters (0.x's were 32 hex).
+   * @example "standard"
+   */
+  @IsOptional()
+  @IsIn(['standard', 'notifyd-0x'], { message: 'signature_format must be standard or notifyd-0x' })
+  signature_format?: 'standard' | 'notifyd-0x';
 }
 
 export class AdminCreateWebhookDto extends CreateWebhookDto {
@@ -139,6 +150,11 @@ export class WebhookDto {
    * @example "whsec_…Sw=="
    */
   secret_hint: string;
+  /**
+   * How deliveries are signed: `standard`, or `notifyd-0x` (also 0.x's X-Notifyd-Signature).
+   * @example "standard"
+   */
+  signature_format: 'standard' | 'notifyd-0x';
   /**
    * Until when the previous secret still signs (after a rotation), else null.
    * @example null

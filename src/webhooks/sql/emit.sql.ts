@@ -46,7 +46,12 @@ export const EMIT_JOB_EVENTS = `
   )
   INSERT INTO webhook_deliveries (endpoint_id, project_id, event_type, payload, max_attempts)
   SELECT e.id, ev.project_id, ev.type,
-         jsonb_build_object('type', ev.type, 'timestamp', now(), 'data', ev.data), $4
+         jsonb_build_object('type', ev.type, 'timestamp', now(), 'data', ev.data)
+           -- Endpoints imported from notifyd 0.x also get 0.x's top-level fields, so a receiver
+           -- written for 0.x ({event, job_id, channel, subscriber_id, timestamp}) keeps working.
+           || CASE WHEN e.signature_format = 'notifyd-0x' THEN jsonb_build_object(
+                'event', ev.type, 'job_id', ev.data -> 'job_id', 'channel', ev.data -> 'channel',
+                'subscriber_id', ev.data -> 'subscriber_id') ELSE '{}'::jsonb END, $4
     FROM ev JOIN webhook_endpoints e ON ${SUBSCRIBED}
   RETURNING id`;
 

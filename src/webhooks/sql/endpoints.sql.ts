@@ -1,13 +1,13 @@
 export const ENDPOINT_COLUMNS = `
-  id, project_id AS "projectId", url, description, events, enabled, secret_hint AS "secretHint",
+  id, project_id AS "projectId", url, description, events, enabled, secret_hint AS "secretHint", signature_format AS "signatureFormat",
   previous_secret_expires_at AS "previousSecretExpiresAt", disabled_at AS "disabledAt",
   disabled_reason AS "disabledReason", last_success_at AS "lastSuccessAt",
   last_failure_at AS "lastFailureAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** A new endpoint; the id is chosen by the caller (it is the secret's associated data). */
 export const INSERT_ENDPOINT = `
-  INSERT INTO webhook_endpoints (id, project_id, url, description, events, enabled, secret_enc, secret_hint)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+  INSERT INTO webhook_endpoints (id, project_id, url, description, events, enabled, secret_enc, secret_hint, signature_format)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
   RETURNING ${ENDPOINT_COLUMNS}`;
 
 /** One endpoint of one project ($2 null = any project, for operators); primary key. */
@@ -55,7 +55,7 @@ export const ROTATE_SECRET = `
  * previous one only while its overlap lasts). Primary key.
  */
 export const ENDPOINT_SECRETS = `
-  SELECT id, url, enabled, secret_enc AS "secretEnc", last_success_at AS "lastSuccessAt",
+  SELECT id, url, enabled, secret_enc AS "secretEnc", last_success_at AS "lastSuccessAt", signature_format AS "signatureFormat",
          CASE WHEN previous_secret_expires_at > now() THEN previous_secret_enc END AS "previousSecretEnc"
     FROM webhook_endpoints WHERE id = ANY($1::uuid[])`;
 

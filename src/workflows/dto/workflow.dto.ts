@@ -19,7 +19,9 @@ const STEPS_SCHEMA: ApiPropertyOptions = {
     '`throttle` {window_secs, limit? (1), key?} — over the limit the run ends; ' +
     '`digest` {window_secs, key?, channel, subject?, body?…} — events of one subscriber and key are collected across triggers ' +
     'and sent as one message with `{{item_count}}` and `{{items}}`. Fields: payload.<path>, subscriber.<field>, ' +
-    'subscriber.data.<path>, digest.item_count, inbox.is_read. Operators: eq, neq, gt, gte, lt, lte, in, not_in, contains, exists, not_exists.',
+    'subscriber.data.<path>, digest.item_count, inbox.is_read. Operators: eq, neq, gt, gte, lt, lte, in, not_in, contains, exists, not_exists. ' +
+    'notifyd 0.x steps are accepted too and stored in this form: a send or digest step naming a `template` gets that template\'s ' +
+    'default variant for its channel inlined, and a digest\'s `duration_secs` becomes `window_secs`.',
   items: { type: 'object', additionalProperties: true, properties: { type: { type: 'string', enum: ['send', 'delay', 'condition', 'branch', 'throttle', 'digest'] } }, required: ['type'] },
   example: [
     { type: 'send', channel: 'in_app', body: 'Your order {{order_id}} shipped' },
