@@ -26,6 +26,7 @@ import { RateLimitCounts1764460800072 } from './0072-rate-limit-counts.js';
 import { ChatBindings1764460800076 } from './0076-chat-bindings.js';
 import { WorkerHeartbeats1764460800079 } from './0079-worker-heartbeats.js';
 import { DigestRollupOpenHour1764460800080 } from './0080-digest-rollup-open-hour.js';
+import { Batches1764460800081 } from './0081-batches.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -80,4 +81,6 @@ export const MIGRATIONS = [
   WorkerHeartbeats1764460800079,
   // Issue 20: the digest's rollup reaches into the open hour (5-minute periods).
   DigestRollupOpenHour1764460800080,
+  // Issue 26: campaign status (batches, jobs.batch_id).
+  Batches1764460800081,
 ];

@@ -15,6 +15,8 @@ export interface InsertOptions {
   maxAttempts: number;
   templateId: string | null;
   topic: string | null;
+  /** The /v1/batch call the jobs belong to (GET /v1/batches/:id counts them); null for other doors. */
+  batchId?: string | null;
 }
 
 export interface HeldKey {
@@ -55,6 +57,7 @@ export class JobsRepository {
       jobs.map((j) => j.idempotencyKey),
       jobs.map((j) => j.runAt?.toISOString() ?? null),
       newJobIdsLiteral(jobs.length),
+      options.batchId ?? null,
     ];
   }
 
@@ -76,6 +79,7 @@ export class JobsRepository {
         jobs.map((j) => j.subscriberId),
         jobs.map((j) => j.recipient),
         newJobIdsLiteral(jobs.length),
+        options.batchId ?? null,
       ],
     ];
   }

@@ -11,7 +11,7 @@ import { JobsRepository } from './jobs.repository.js';
 import { PRIORITY_NAMES } from './priority.js';
 import { WorkerWakeup } from './worker/worker-wakeup.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Job ids are UUIDs; anything else is a caller's mistake worth naming, not a 404. */
 export function assertJobId(id: string): void {

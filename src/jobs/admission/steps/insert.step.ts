@@ -52,6 +52,7 @@ export class InsertStep {
       maxAttempts: this.config.worker.maxAttempts,
       templateId: request.templateId,
       topic: request.topic,
+      batchId: request.batchId ?? null,
     };
     return request.audience.kind === 'one' ? this.insertOne(options, live, caps) : this.insertMany(options, live, caps, wantsIds);
   }
