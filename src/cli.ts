@@ -17,7 +17,7 @@ Commands:
 Client commands, against a running instance (NOTIFYD_URL, default http://localhost:3400, and
 NOTIFYD_ADMIN_API_KEY, or --url and --key); tables for people, --json for scripts:
   digest [--window 24h] [--to slack:…|telegram:…] ranked findings with the action for each
-  jobs [--status --project --channel --topic --recipient --since 24h --limit 50]
+  jobs [--status --project --channel --topic --recipient --since 24h] [--limit N | --all]
   job <id>                                      one job
   retry <id>… | retry --failed [filters]        re-queue failed or cancelled jobs
   cancel <id>…                                  cancel pending or retry jobs
@@ -91,4 +91,10 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((code) => process.exit(code));
+// Exit only once stdout and stderr are drained: a reader on a pipe gets every byte.
+main(process.argv.slice(2))
+  .then(async (code) => {
+    await (await import('./cli/output.js')).flushStdio();
+    return code;
+  })
+  .then((code) => process.exit(code));

@@ -34,6 +34,8 @@ export interface JobSearch {
   topic?: string;
   since: Date;
   limit: number;
+  /** Rows strictly older than this (created_at text as the database wrote it, id). */
+  after?: { createdAt: string; id: string };
 }
 
 /** $1–$6 of every job insert: the values all rows of one insert share. */
@@ -151,8 +153,8 @@ export class JobsRepository {
     }
   }
 
-  search(q: JobSearch): Promise<JobRow[]> {
-    return this.db.rows<JobRow>(querySql.SEARCH_JOBS, [
+  search(q: JobSearch): Promise<(JobRow & { createdKey: string })[]> {
+    return this.db.rows<JobRow & { createdKey: string }>(querySql.SEARCH_JOBS, [
       q.projectId ?? null,
       q.status ?? null,
       q.channel ?? null,
@@ -160,6 +162,8 @@ export class JobsRepository {
       q.topic ?? null,
       q.since,
       q.limit,
+      q.after?.createdAt ?? null,
+      q.after?.id ?? null,
     ]);
   }
 }

@@ -43,15 +43,17 @@ export const RETRY_JOB = `
 
 /**
  * Operators' search across projects, newest first. created_at >= $6 lets the BRIN index skip
- * old pages; recipient matches exactly, case-insensitively.
+ * old pages; recipient matches exactly, case-insensitively. $8/$9: the keyset cursor (the last
+ * row's created_at and id; null for the first page), so a long listing is read page by page.
  */
 export const SEARCH_JOBS = `
-  SELECT ${JOB_COLUMNS} FROM jobs
+  SELECT ${JOB_COLUMNS}, created_at::text AS "createdKey" FROM jobs
    WHERE created_at >= $6
      AND ($1::text IS NULL OR project_id = $1)
      AND ($2::text IS NULL OR status = $2)
      AND ($3::text IS NULL OR channel = $3)
      AND ($4::text IS NULL OR lower(recipient) = lower($4))
      AND ($5::text IS NULL OR topic = $5)
-   ORDER BY created_at DESC
+     AND ($8::timestamptz IS NULL OR (created_at, id) < ($8::timestamptz, $9::uuid))
+   ORDER BY created_at DESC, id DESC
    LIMIT $7`;
