@@ -9,6 +9,8 @@ Usage: notifyd [command]
 
 Commands:
   serve              run the API and the worker (default); NOTIFYD_ROLE=api|worker splits them
+  dev                serve with the development profile (npm run dev): 127.0.0.1 only, localhost
+                     CORS origins, loopback webhook URLs allowed; never for production
   migrate            apply pending database migrations (--status to list, --down to revert the newest)
   mcp                the MCP server on stdio (--read-only; --url to relay to a running instance)
   version            print the version
@@ -45,6 +47,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
     (await import('./cli/worker-v8-flags.js')).reexecWorkerWithV8Flags();
     return (await import('./cli/serve.command.js')).serve();
   },
+  dev: async () => (await import('./cli/dev.command.js')).dev(),
   migrate: async (args) => (await import('./cli/migrate.command.js')).migrate(args),
   mcp: async (args) => (await import('./cli/mcp.command.js')).mcp(args),
   digest: async (args) => (await import('./cli/digest.command.js')).digest(args),

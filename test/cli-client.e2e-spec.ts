@@ -106,7 +106,7 @@ describe('notifyd client commands against a running instance', () => {
       SELECT 'cli-many', 'sms', '+336100' || lpad(g::text, 5, '0'), '{"body": "x"}', now() + interval '1 day', now() + interval '1 day',
              now() - g * interval '1 millisecond'
         FROM generate_series(1, 1234) g`);
-    const expected: string[] = (await db.sql(`SELECT id FROM jobs WHERE project_id = 'cli-many' ORDER BY created_at DESC, id DESC`)).map((r: { id: string }) => r.id);
+    const expected: string[] = (await db.sql(`SELECT id FROM jobs WHERE project_id = 'cli-many' ORDER BY created_at DESC, id DESC`)).map((r) => r.id as string);
 
     // A reader that takes nothing for a second, then everything: before the fix the command
     // exited with its output still buffered and the reader got the first 65 536 bytes.
@@ -130,14 +130,15 @@ describe('notifyd client commands against a running instance', () => {
   });
 
   it('GET /v1/admin/jobs: next_cursor reads the next page; a forged cursor is a 400 naming cursor', async () => {
-    const first = await fetch(`${server.url}/v1/admin/jobs?project_id=cli-many&limit=500`, { headers: { 'X-Api-Key': ADMIN_KEY } }).then((r) => r.json());
+    type Page = { count: number; next_cursor: string | null; jobs: { id: string }[] };
+    const first = (await fetch(`${server.url}/v1/admin/jobs?project_id=cli-many&limit=500`, { headers: { 'X-Api-Key': ADMIN_KEY } }).then((r) => r.json())) as Page;
     expect(first.count).toBe(500);
     expect(typeof first.next_cursor).toBe('string');
-    const third = await fetch(`${server.url}/v1/admin/jobs?project_id=cli-many&limit=500&cursor=${first.next_cursor}`, { headers: { 'X-Api-Key': ADMIN_KEY } }).then((r) => r.json());
+    const third = (await fetch(`${server.url}/v1/admin/jobs?project_id=cli-many&limit=500&cursor=${first.next_cursor}`, { headers: { 'X-Api-Key': ADMIN_KEY } }).then((r) => r.json())) as Page;
     expect(third.jobs[0].id).not.toBe(first.jobs[0].id);
     const bad = await fetch(`${server.url}/v1/admin/jobs?cursor=bm9wZQ`, { headers: { 'X-Api-Key': ADMIN_KEY } });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).message).toMatch(/cursor/);
+    expect(((await bad.json()) as { message: string }).message).toMatch(/cursor/);
   });
 
   it('lanes: pause with a duration and reason, list, resume', async () => {
