@@ -31,6 +31,7 @@ import { JobContents1764460800082 } from './0082-job-contents.js';
 import { JobCreatedBy1764460800083 } from './0083-job-created-by.js';
 import { JobAttempts1764460800084 } from './0084-job-attempts.js';
 import { WebhookSignatureFormat1764460800085 } from './0085-webhook-signature-format.js';
+import { Batches1764460800086 } from './0086-batches.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -95,4 +96,6 @@ export const MIGRATIONS = [
   JobAttempts1764460800084,
   // Issue 23: webhook endpoints signed the notifyd 0.x way as well (imported endpoints).
   WebhookSignatureFormat1764460800085,
+  // Issue 26: campaign status (batches, jobs.batch_id).
+  Batches1764460800086,
 ];

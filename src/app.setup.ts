@@ -7,6 +7,7 @@ import { loggableUrl } from './logging/redact.js';
 import type { AppConfig } from './config/app-config.js';
 import { fastifyTrustProxy } from './config/trust-proxy.js';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter.js';
+import { corsOriginCheck } from './common/http/cors-origin.js';
 import { addPluginSuccessResponses } from './common/http/plugin-success-responses.js';
 import { createValidationPipe } from './common/validation/validation.pipe.js';
 import { VERSION } from './common/version.js';
@@ -86,7 +87,8 @@ export async function setupApp(app: NestFastifyApplication, config: AppConfig): 
   keepRawBodyOnMarkedRoutes(fastify, config.server.bodyLimitBytes);
   // Every method the API uses: @fastify/cors allows only GET, HEAD and POST by default, and the
   // inbox web component marks messages read with PATCH from the product's own origin.
-  app.enableCors({ origin: config.server.corsOrigins.length ? config.server.corsOrigins : true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] });
+  // A refused origin is logged with the variable to set (see cors-origin.ts).
+  app.enableCors({ origin: corsOriginCheck(config.server.corsOrigins), methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] });
   const document = await buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', customSiteTitle: 'notifyd API' });
 }

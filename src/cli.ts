@@ -9,6 +9,8 @@ Usage: notifyd [command]
 
 Commands:
   serve              run the API and the worker (default); NOTIFYD_ROLE=api|worker splits them
+  dev                serve with the development profile (npm run dev): 127.0.0.1 only, localhost
+                     CORS origins, loopback webhook URLs allowed; never for production
   migrate            apply pending database migrations (--status to list, --down to revert the newest)
   import notifyd-0x --from postgres://… [--dry-run --json]
                      copy a notifyd 0.x database into this one (DATABASE_URL); docs/MIGRATING.md
@@ -19,7 +21,7 @@ Commands:
 Client commands, against a running instance (NOTIFYD_URL, default http://localhost:3400, and
 NOTIFYD_ADMIN_API_KEY, or --url and --key); tables for people, --json for scripts:
   digest [--window 24h] [--to slack:…|telegram:…] ranked findings with the action for each
-  jobs [--status --project --channel --topic --recipient --since 24h --limit 50]
+  jobs [--status --project --channel --topic --recipient --since 24h] [--limit N | --all]
   job <id>                                      one job
   retry <id>… | retry --failed [filters]        re-queue failed or cancelled jobs
   cancel <id>…                                  cancel pending or retry jobs
@@ -47,6 +49,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
     (await import('./cli/worker-v8-flags.js')).reexecWorkerWithV8Flags();
     return (await import('./cli/serve.command.js')).serve();
   },
+  dev: async () => (await import('./cli/dev.command.js')).dev(),
   migrate: async (args) => (await import('./cli/migrate.command.js')).migrate(args),
   mcp: async (args) => (await import('./cli/mcp.command.js')).mcp(args),
   digest: async (args) => (await import('./cli/digest.command.js')).digest(args),
@@ -94,4 +97,10 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((code) => process.exit(code));
+// Exit only once stdout and stderr are drained: a reader on a pipe gets every byte.
+main(process.argv.slice(2))
+  .then(async (code) => {
+    await (await import('./cli/output.js')).flushStdio();
+    return code;
+  })
+  .then((code) => process.exit(code));

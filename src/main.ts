@@ -5,6 +5,7 @@ import { AppModule } from './app.module.js';
 import { type AppConfig, loadConfig } from './config/app-config.js';
 import { type Database, openDatabase } from './database/database.js';
 import { runMigrations } from './database/migration-runner.js';
+import { devProfileBanner } from './config/dev-profile.js';
 import { devBanner, loadOrCreateDevCredentials, type DevCredentials } from './dev-credentials.js';
 import { loadExtensionModules } from './extensions/load-extension-modules.js';
 import { HealthService } from './health/health.service.js';
@@ -98,6 +99,8 @@ export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd>
       url = baseUrl(config, await listen());
       log.log(`listening on ${url} (role ${config.server.role})`, 'notifyd');
       if (credentials) process.stdout.write(`${devBanner(url, database.embedded?.dataDir ?? config.database.dataDir, credentials, { tty: process.stdout.isTTY === true })}\n`);
+      const profile = devProfileBanner(env, { host: config.server.host, corsOrigins: config.server.corsOrigins, allowLoopback: config.outbound.allowLoopback });
+      if (profile) process.stdout.write(`${profile}\n`);
     }
 
     let closing: Promise<void> | undefined;

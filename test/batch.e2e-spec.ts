@@ -23,6 +23,7 @@ describe('POST /v1/batch', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
+      batch_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       jobs_created: 200 + 60,
       jobs_deduplicated: 0,
       jobs_skipped: 0,

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cli, notifyd } from './helpers/notifyd-cli.js';
 import { spawnNotifyd, type NotifydProcess } from './helpers/spawn-notifyd.js';
@@ -96,6 +97,48 @@ describe('notifyd client commands against a running instance', () => {
     // The read-only key may read but not retry: 77.
     await db.sql(`UPDATE jobs SET status = 'failed' WHERE project_id = 'cli-acme' AND recipient = '+33600000600'`);
     expect((await notifyd(['retry', '--failed', '--project', 'cli-acme'], as(READONLY_KEY))).code).toBe(77);
+  });
+
+  it('jobs --all pages past 500 rows (cursor), and --json piped to a slow reader arrives whole (no cut at 65 536 bytes)', async () => {
+    // 1 234 jobs of one project, queued for tomorrow so the worker leaves them be.
+    await db.sql(`
+      INSERT INTO jobs (project_id, channel, recipient, payload, scheduled_at, run_at, created_at)
+      SELECT 'cli-many', 'sms', '+336100' || lpad(g::text, 5, '0'), '{"body": "x"}', now() + interval '1 day', now() + interval '1 day',
+             now() - g * interval '1 millisecond'
+        FROM generate_series(1, 1234) g`);
+    const expected: string[] = (await db.sql(`SELECT id FROM jobs WHERE project_id = 'cli-many' ORDER BY created_at DESC, id DESC`)).map((r) => r.id as string);
+
+    // A reader that takes nothing for a second, then everything: before the fix the command
+    // exited with its output still buffered and the reader got the first 65 536 bytes.
+    const child = spawn(process.execPath, [cli, 'jobs', '--project', 'cli-many', '--all', '--json'], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pause();
+    setTimeout(() => child.stdout.resume(), 1_000);
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout.length).toBeGreaterThan(65_536);
+    const listed = JSON.parse(stdout);
+    expect(listed.count).toBe(1234);
+    expect(listed.jobs.map((j: { id: string }) => j.id)).toEqual(expected);
+
+    // --limit beyond one page, and the default of 50.
+    const limited = JSON.parse((await notifyd(['jobs', '--project', 'cli-many', '--limit', '777', '--json'], env)).stdout);
+    expect(limited.jobs.map((j: { id: string }) => j.id)).toEqual(expected.slice(0, 777));
+    expect(JSON.parse((await notifyd(['jobs', '--project', 'cli-many', '--json'], env)).stdout).count).toBe(50);
+    expect((await notifyd(['jobs', '--all', '--limit', '5'], env)).code).toBe(64);
+  });
+
+  it('GET /v1/admin/jobs: next_cursor reads the next page; a forged cursor is a 400 naming cursor', async () => {
+    type Page = { count: number; next_cursor: string | null; jobs: { id: string }[] };
+    const first = (await fetch(`${server.url}/v1/admin/jobs?project_id=cli-many&limit=500`, { headers: { 'X-Api-Key': ADMIN_KEY } }).then((r) => r.json())) as Page;
+    expect(first.count).toBe(500);
+    expect(typeof first.next_cursor).toBe('string');
+    const third = (await fetch(`${server.url}/v1/admin/jobs?project_id=cli-many&limit=500&cursor=${first.next_cursor}`, { headers: { 'X-Api-Key': ADMIN_KEY } }).then((r) => r.json())) as Page;
+    expect(third.jobs[0].id).not.toBe(first.jobs[0].id);
+    const bad = await fetch(`${server.url}/v1/admin/jobs?cursor=bm9wZQ`, { headers: { 'X-Api-Key': ADMIN_KEY } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toMatch(/cursor/);
   });
 
   it('lanes: pause with a duration and reason, list, resume', async () => {

@@ -24,7 +24,7 @@ describe('inbox web component in Chromium', () => {
     page = createServer((req, res) => {
       const params = new URL(req.url ?? '/', 'http://x').searchParams;
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html><body>
+      res.end(`<!doctype html><html lang="${params.get('lang') ?? 'en'}"><body>
         <h1>Acme</h1>
         <script src="${params.get('api')}/inbox/notifyd-inbox.js"></script>
         <notifyd-inbox api-base="${params.get('api')}" subscriber-id="${params.get('sid')}" token="${params.get('token')}"></notifyd-inbox>
@@ -80,6 +80,32 @@ describe('inbox web component in Chromium', () => {
     expect(row.read_at).not.toBeNull();
     expect(row.seen_at).not.toBeNull();
   }, 90_000);
+
+  it('issue 26: a page whose origin CORS refuses shows a visible error in its language (an SVG bell with "!"), not an empty bell', async () => {
+    const token = (await t.http.post('/v1/auth/subscriber-token').set('X-Api-Key', project.key).send({ subscriber_id: 'jane' })).body.token;
+    // The same page server by another name: http://localhost:<port> is not in CORS_ORIGINS.
+    const refused = origin.replace('127.0.0.1', 'localhost');
+    const tab = await (await browser.newContext()).newPage();
+    await tab.goto(`${refused}/?api=${encodeURIComponent(t.url)}&sid=jane&lang=fr&token=${encodeURIComponent(token)}`);
+    await tab.waitForFunction(`document.querySelector('notifyd-inbox')?.shadowRoot?.querySelector('[part=error]')?.hasAttribute('hidden') === false`, undefined, { timeout: 10_000 });
+    const error = tab.locator('notifyd-inbox [part=error]');
+    expect(await error.textContent()).toContain('Les notifications sont indisponibles');
+    expect(await error.textContent()).toContain(`add ${refused} to CORS_ORIGINS`);
+    expect(await badge(tab).textContent()).toBe('!');
+    expect(await tab.locator('notifyd-inbox [part=bell] svg').count()).toBe(1);
+    expect(await tab.locator('notifyd-inbox [part=empty]').count()).toBe(0);
+  });
+
+  it('issue 26: tokenProvider replaces a refused token and the inbox loads', async () => {
+    const token = (await t.http.post('/v1/auth/subscriber-token').set('X-Api-Key', project.key).send({ subscriber_id: 'jane' })).body.token;
+    const tab = await (await browser.newContext()).newPage();
+    // The first token is garbage; the page's provider (set once the page is parsed: before or
+    // after the refusal, either works) hands the real one.
+    await tab.addInitScript(`document.addEventListener('DOMContentLoaded', () => { document.querySelector('notifyd-inbox').tokenProvider = async () => ${JSON.stringify(token)}; });`);
+    await tab.goto(`${origin}/?api=${encodeURIComponent(t.url)}&sid=jane&token=not-a-token`);
+    await tab.waitForFunction(`document.querySelector('notifyd-inbox')?.getAttribute('token') !== 'not-a-token'`, undefined, { timeout: 10_000 });
+    await tab.locator('notifyd-inbox [part=item]').first().waitFor({ state: 'attached' });
+  });
 });
 
 async function waitFor(check: () => Promise<boolean>, ms = 15_000): Promise<void> {

@@ -36,7 +36,7 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
   it('lists every tool with input and output schemas, a description and honest annotations', async () => {
     const { tools } = await admin.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    for (const name of ['list_jobs', 'get_job', 'job_timeline', 'retry_job', 'cancel_job', 'send_test', 'send', 'batch', 'list_projects', 'update_project', 'list_lanes', 'pause_lane', 'resume_lane']) {
+    for (const name of ['list_jobs', 'get_job', 'job_timeline', 'retry_job', 'cancel_job', 'send_test', 'send', 'batch', 'get_batch', 'list_projects', 'update_project', 'list_lanes', 'pause_lane', 'resume_lane']) {
       const tool = byName.get(name);
       expect(tool).toBeDefined();
       expect(tool!.inputSchema.type).toBe('object');
@@ -105,8 +105,16 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
       const res = await app.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id, phone: `+3360000020${id.endsWith('a') ? 1 : 2}` });
       expect(res.status).toBeLessThan(300);
     }
-    const batch = await admin.callTool({ name: 'batch', arguments: { project_id: project.id, channels: ['sms'], subscribers: ['mcp_a', 'mcp_b'], body: 'sale', priority: 'bulk', idempotency_key: 'mcp-batch-1' } });
-    expect(structured(batch)).toEqual({ jobs_created: 2, jobs_deduplicated: 0, jobs_skipped: 0 });
+    const batch = await admin.callTool({
+      name: 'batch',
+      arguments: { project_id: project.id, channels: ['sms'], subscribers: ['mcp_a', 'mcp_b', 'mcp_ghost'], body: 'sale', priority: 'bulk', idempotency_key: 'mcp-batch-1', tags: [{ name: 'campaign', value: 'mcp' }] },
+    });
+    expect(structured(batch)).toEqual({ batch_id: expect.stringMatching(/^[0-9a-f-]{36}$/), jobs_created: 2, jobs_deduplicated: 0, jobs_skipped: 0 });
+    const got = await admin.callTool({ name: 'get_batch', arguments: { id: structured(batch).batch_id } });
+    expect(structured(got)).toMatchObject({ subscribers: 3, jobs_created: 2, skipped_by_reason: { unknown_subscriber: 1 }, jobs: { failed: 0, bounced: 0 } });
+    // This app runs a worker: the two jobs may be anywhere between queued and sent.
+    const jobs = structured(got).jobs;
+    expect(jobs.queued + jobs.processing + jobs.sent).toBe(2);
     const replay = await admin.callTool({ name: 'batch', arguments: { project_id: project.id, channels: ['sms'], subscribers: ['mcp_a', 'mcp_b'], body: 'sale', priority: 'bulk', idempotency_key: 'mcp-batch-1' } });
     expect(structured(replay)).toMatchObject({ jobs_created: 0, jobs_deduplicated: 2 });
   });

@@ -27,6 +27,19 @@ describe('segments', () => {
   });
   afterAll(() => t.close());
 
+  it('issue 26: the body {"data":{"plan":"pro"}} as a client sends it (raw JSON) previews the plan, never a 500; wrapped in "segment" it is a 400 saying how to unwrap', async () => {
+    const raw = await t.http.post('/v1/segments/preview').set('X-Api-Key', project.key).set('Content-Type', 'application/json').send('{"data":{"plan":"pro"}}');
+    expect(raw.status).toBe(200);
+    expect(raw.body.count).toBe(await count(`data->>'plan' = 'pro'`));
+    expect(raw.body.count).toBeGreaterThan(0);
+    const wrapped = await preview({ segment: { data: { plan: 'pro' } } });
+    expect(wrapped.status).toBe(400);
+    expect(wrapped.body).toMatchObject({ error: 'invalid_segment', message: expect.stringContaining('not wrapped in {"segment"') });
+    // A form-encoded body (curl -d without a Content-Type) is refused as a segment with unknown keys, not a 500.
+    const form = await t.http.post('/v1/segments/preview').set('X-Api-Key', project.key).set('Content-Type', 'application/x-www-form-urlencoded').send('{"data":{"plan":"pro"}}');
+    expect(form.status).toBe(400);
+  });
+
   it('previews a count and a sample, matching the same filter written in SQL', async () => {
     const all = await preview({});
     expect(all.status).toBe(200);

@@ -61,6 +61,10 @@ describe('outbound webhooks: SSRF', () => {
       const res = await register(url);
       expect([url, res.status, res.body.error]).toEqual([url, 422, 'unsafe_url']);
     }
+    // A loopback refusal names the variable a developer sets for a receiver on their machine.
+    const local = await register(`http://127.0.0.1:${port}/hook`);
+    expect(local.body.message).toMatch(/OUTBOUND_ALLOW_LOOPBACK=true/);
+    expect((await register(`http://localhost:${port}/hook`)).body.message).toMatch(/OUTBOUND_ALLOW_LOOPBACK=true/);
     answers = [['10.1.2.3']];
     const named = await register(`http://internal.test:${port}/`);
     expect(named.status).toBe(422);

@@ -19,7 +19,12 @@ interface JobSummary {
 
 const CONNECTION = ['url', 'key'];
 
-function jobQuery(flags: Record<string, string | boolean | undefined>, status?: string): string {
+/** Rows per request: the API's largest page. */
+const PAGE_MAX = 500;
+/** Rows `notifyd jobs` lists without --limit or --all (the API's default page). */
+const DEFAULT_ROWS = 50;
+
+function jobQuery(flags: Record<string, string | boolean | undefined>, status?: string, page?: { limit: number; cursor?: string }): string {
   const params = new URLSearchParams();
   const set = (name: string, value: unknown) => value !== undefined && params.set(name, String(value));
   set('project_id', flags.project);
@@ -28,23 +33,50 @@ function jobQuery(flags: Record<string, string | boolean | undefined>, status?: 
   set('topic', flags.topic);
   set('recipient', flags.recipient);
   if (typeof flags.since === 'string') params.set('since', sinceToTime(flags.since));
-  set('limit', flags.limit);
+  set('limit', page ? page.limit : flags.limit);
+  set('cursor', page?.cursor);
   return params.size ? `?${params}` : '';
 }
 
-/** `notifyd jobs [--status --project --channel --topic --recipient --since 24h --limit 50] [--json]` */
+/** How many rows the caller wants: --all (every match), --limit N (any N), else the default. */
+function wantedRows(flags: Record<string, string | boolean | undefined>): number {
+  if (flags.all && flags.limit !== undefined) throw new UsageError('give --all or --limit, not both');
+  if (flags.all) return Infinity;
+  if (flags.limit === undefined) return DEFAULT_ROWS;
+  const n = Number(flags.limit);
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError('--limit must be a whole number of 1 or more (or use --all)');
+  return n;
+}
+
+/**
+ * Every matching job up to `wanted`, newest first, read in pages of at most 500 by following
+ * next_cursor: a listing is no longer cut at the API's page size.
+ */
+async function searchAll(client: NotifydClient, flags: Record<string, string | boolean | undefined>, wanted: number, status?: string): Promise<JobSummary[]> {
+  const rows: JobSummary[] = [];
+  let cursor: string | undefined;
+  do {
+    const limit = Math.min(PAGE_MAX, wanted - rows.length);
+    const page = await client.request<{ jobs: JobSummary[]; next_cursor?: string | null }>('GET', `/v1/admin/jobs${jobQuery(flags, status, { limit, cursor })}`);
+    rows.push(...page.jobs);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor && rows.length < wanted);
+  return rows;
+}
+
+/** `notifyd jobs [--status --project --channel --topic --recipient --since 24h] [--limit N | --all] [--json]` */
 export async function jobs(argv: string[]): Promise<number> {
-  const { flags } = parseArgs(argv, { boolean: ['json'], string: [...CONNECTION, 'status', 'project', 'channel', 'topic', 'recipient', 'since', 'limit'] });
-  const result = await NotifydClient.fromEnv(flags).request<{ jobs: JobSummary[]; count: number }>('GET', `/v1/admin/jobs${jobQuery(flags)}`);
+  const { flags } = parseArgs(argv, { boolean: ['json', 'all'], string: [...CONNECTION, 'status', 'project', 'channel', 'topic', 'recipient', 'since', 'limit'] });
+  const found = await searchAll(NotifydClient.fromEnv(flags), flags, wantedRows(flags));
   if (flags.json) {
-    printJson(result);
+    printJson({ jobs: found, count: found.length });
     return EXIT.ok;
   }
-  if (!result.jobs.length) {
+  if (!found.length) {
     print('No job matches.');
     return EXIT.ok;
   }
-  print(table(['ID', 'PROJECT', 'CHANNEL', 'STATUS', 'TRIES', 'RECIPIENT', 'PROVIDER', 'CREATED', 'ERROR'], result.jobs.map((j) => [j.id, j.project_id, j.channel, j.status, `${j.attempts}/${j.max_attempts}`, j.recipient, j.provider, j.created_at, j.error])));
+  print(table(['ID', 'PROJECT', 'CHANNEL', 'STATUS', 'TRIES', 'RECIPIENT', 'PROVIDER', 'CREATED', 'ERROR'], found.map((j) => [j.id, j.project_id, j.channel, j.status, `${j.attempts}/${j.max_attempts}`, j.recipient, j.provider, j.created_at, j.error])));
   return EXIT.ok;
 }
 
@@ -67,12 +99,12 @@ export async function job(argv: string[]): Promise<number> {
  * --channel --since --limit]` re-queues every failed job that matches, with a progress bar.
  */
 export async function retry(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, { boolean: ['json', 'failed'], string: [...CONNECTION, 'project', 'channel', 'topic', 'since', 'limit'] });
+  const { flags, positionals } = parseArgs(argv, { boolean: ['json', 'failed', 'all'], string: [...CONNECTION, 'project', 'channel', 'topic', 'since', 'limit'] });
   const client = NotifydClient.fromEnv(flags);
   let ids = positionals;
   if (flags.failed) {
     if (ids.length) throw new UsageError('give job ids or --failed with filters, not both');
-    ids = (await client.request<{ jobs: JobSummary[] }>('GET', `/v1/admin/jobs${jobQuery(flags, 'failed')}`)).jobs.map((j) => j.id);
+    ids = (await searchAll(client, flags, wantedRows(flags), 'failed')).map((j) => j.id);
   } else if (!ids.length) {
     throw new UsageError('usage: notifyd retry <job id>… | notifyd retry --failed [--project P --channel C --since 24h --limit 500]');
   }

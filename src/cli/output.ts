@@ -23,8 +23,24 @@ export function record(object: Record<string, unknown>): string {
     .join('\n')}\n`;
 }
 
+/** Writes JSON (the CLI exits only once stdout has taken all of it: see flushStdio). */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/**
+ * Resolves when everything written to stdout and stderr so far has left the process. On a pipe
+ * (`notifyd jobs --json | jq`) writes are asynchronous: process.exit() right after a write
+ * dropped what the reader had not yet taken, cutting the JSON at the pipe's 65 536 bytes. An
+ * empty write's callback runs after every earlier chunk is flushed, in order.
+ */
+export function flushStdio(): Promise<void> {
+  const flushed = (stream: NodeJS.WriteStream) =>
+    new Promise<void>((resolve) => {
+      if (stream.destroyed || stream.writableEnded) return resolve();
+      stream.write('', () => resolve());
+    });
+  return Promise.all([flushed(process.stdout), flushed(process.stderr)]).then(() => undefined);
 }
 
 export function print(text: string): void {

@@ -23,11 +23,16 @@ export class AdminJobsController {
 
   @Get('jobs')
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'searchJobs', summary: 'Search jobs across projects (recipients masked; default: last 7 days, 50 rows)' })
-  @ApiErrors(422)
+  @ApiOperation({
+    operationId: 'searchJobs',
+    summary: 'Search jobs across projects (recipients masked; default: last 7 days, 50 rows, newest first)',
+    description: 'A page holds at most `limit` (500) jobs; `next_cursor` (null on the last page) passed as `cursor` reads the next, older page.',
+  })
+  @ApiErrors(400, 422)
   async searchJobs(@Query() query: AdminJobSearchQueryDto): Promise<AdminJobListDto> {
-    const jobs = (await this.jobs.search(query)).map(presentAdminJob);
-    return { jobs, count: jobs.length };
+    const page = await this.jobs.searchPage(query);
+    const jobs = page.rows.map(presentAdminJob);
+    return { jobs, count: jobs.length, next_cursor: page.nextCursor };
   }
 
   @Get('jobs/:id')

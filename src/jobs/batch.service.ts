@@ -6,6 +6,8 @@ import type { ProjectRef } from '../projects/project.types.js';
 import type { Admission, SkipRule } from './admission/admission.types.js';
 import { AdmissionService } from './admission/admission.service.js';
 import { contentRequest } from './admission/content-request.js';
+import { type BatchPage, BatchesRepository } from './batches.repository.js';
+import { newJobIds } from './job-ids.js';
 import type { BatchRequestDto, BatchResponseDto } from './dto/batch.dto.js';
 import { assertChannelOptions, requestedChannels } from './message-options.js';
 import { PRIORITY_NAMES } from './priority.js';
@@ -26,6 +28,7 @@ export class BatchService {
     private readonly admission: AdmissionService,
     private readonly audit: AuditService,
     private readonly segments: SegmentsService,
+    private readonly batches: BatchesRepository,
   ) {}
 
   /**
@@ -45,40 +48,73 @@ export class BatchService {
     }
     const channels = requestedChannels(dto);
     assertChannelOptions(dto, channels);
-    const total = emptyResult(channels, dto.topic ?? null);
-    const queuePage = async (ids: readonly string[]) => {
-      const request = contentRequest(project, dto, channels, { kind: 'many', subscriberIds: ids }, { priority: PRIORITY_NAMES.bulk, unconfiguredChannels: 'refuse' });
-      const admission = await this.admission.admit(request);
-      addPage(total, admission, new Set(ids).size);
+    // One id per call (a time-ordered UUID, made here): its row first, so that the status is
+    // readable while a segment is still being read; every job of the call carries the id.
+    const [batchId] = newJobIds(1);
+    const total = emptyResult(batchId, channels, dto.topic ?? null);
+    const base = contentRequest(project, dto, channels, { kind: 'many', subscriberIds: [] }, { priority: PRIORITY_NAMES.bulk, unconfiguredChannels: 'refuse' });
+    await this.batches.insert({
+      id: batchId,
+      projectId: project.id,
+      channels,
+      tags: base.payload.tags ?? null,
+      topic: dto.topic ?? null,
+      priority: base.priority,
+      scheduledAt: dto.scheduled_at ? new Date(dto.scheduled_at) : null,
+      segment: dto.segment ?? null,
+    });
+    const queuePage = async (ids: readonly string[], last: boolean) => {
+      const admission = await this.admission.admit({ ...base, audience: { kind: 'many', subscriberIds: ids }, batchId });
+      const page = addPage(total, admission, new Set(ids).size);
       total.topic = admission.topic;
+      await this.batches.addPage(batchId, { ...page, topic: admission.topic }, last);
     };
+    try {
+      await this.queueAll(project, dto, batchId, total, queuePage);
+    } catch (error) {
+      // A call refused before any job was queued (a template or channel problem) leaves no batch.
+      if (total.jobs_created === 0 && total.jobs_deduplicated === 0) await this.batches.delete(batchId);
+      throw error;
+    }
+    await this.audit.record({
+      projectId: project.id,
+      actor: 'api_key',
+      action: 'batch.queued',
+      metadata: { batch_id: batchId, channels, ...(dto.segment ? { segment: dto.segment } : {}), subscribers: total.subscribers, created: total.jobs_created },
+    });
+    return total;
+  }
+
+  /** The subscribers in one page, or the segment page by page; the last page completes the batch row. */
+  private async queueAll(
+    project: ProjectRef,
+    dto: BatchRequestDto,
+    batchId: string,
+    total: BatchResponseDto,
+    queuePage: (ids: readonly string[], last: boolean) => Promise<void>,
+  ): Promise<void> {
     if (dto.segment === undefined) {
-      await queuePage(dto.subscribers!);
+      await queuePage(dto.subscribers!, true);
     } else {
       const started = Date.now();
       let pages = 0;
       const progress = () =>
         `segment batch of project ${project.id}: ${total.subscribers} subscribers read in ${pages} pages, ${total.jobs_created} jobs queued, ${total.jobs_skipped} skipped, ${((Date.now() - started) / 1000).toFixed(1)} s`;
       for await (const ids of this.segments.pages(project.id, dto.segment)) {
-        await queuePage(ids);
+        await queuePage(ids, false);
         // A large audience holds the request for a while: the log shows how far it got.
         if (++pages % PROGRESS_EVERY_PAGES === 0) this.logger.log(progress());
       }
       if (pages >= PROGRESS_EVERY_PAGES) this.logger.log(`${progress()} (done)`);
+      await this.batches.complete(batchId);
     }
-    await this.audit.record({
-      projectId: project.id,
-      actor: 'api_key',
-      action: 'batch.queued',
-      metadata: { channels, ...(dto.segment ? { segment: dto.segment } : {}), subscribers: total.subscribers, created: total.jobs_created },
-    });
-    return total;
   }
 }
 
-function emptyResult(channels: string[], topic: string | null): BatchResponseDto {
+function emptyResult(batchId: string, channels: string[], topic: string | null): BatchResponseDto {
   return {
     success: true,
+    batch_id: batchId,
     jobs_created: 0,
     jobs_deduplicated: 0,
     jobs_skipped: 0,
@@ -91,15 +127,17 @@ function emptyResult(channels: string[], topic: string | null): BatchResponseDto
   };
 }
 
-/** Adds one page's admission to the answer. */
-function addPage(total: BatchResponseDto, admission: Admission, subscribers: number): void {
+/** Adds one page's admission to the answer; returns the page's own counts (for the batch row). */
+function addPage(total: BatchResponseDto, admission: Admission, subscribers: number): Omit<BatchPage, 'topic'> {
   let queued = 0;
+  const skippedByReason: Record<string, number> = {};
   for (const t of admission.targets) {
     if (!t.skip) {
       queued++;
       continue;
     }
     total.skipped_by_reason[t.skip.rule] = (total.skipped_by_reason[t.skip.rule] ?? 0) + 1;
+    skippedByReason[t.skip.rule] = (skippedByReason[t.skip.rule] ?? 0) + 1;
     if (WITHOUT_ADDRESS.has(t.skip.rule)) total.jobs_without_address++;
     else total.jobs_skipped++;
     if (total.skipped.length < SKIPPED_LISTED) total.skipped.push({ subscriber_id: t.subscriberId!, channel: t.channel, reason: t.skip.reason });
@@ -107,4 +145,5 @@ function addPage(total: BatchResponseDto, admission: Admission, subscribers: num
   total.jobs_created += admission.created;
   total.jobs_deduplicated += queued - admission.created;
   total.subscribers += subscribers;
+  return { subscribers, created: admission.created, deduplicated: queued - admission.created, skippedByReason };
 }

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { AdminJobsController } from './admin-jobs.controller.js';
+import { BatchesController } from './batches.controller.js';
 import { JobsController } from './jobs.controller.js';
 import { SendController } from './send.controller.js';
 import { JobsModule } from './jobs.module.js';
 
 /** JobsModule's HTTP routes. Only api and all replicas load it (see app-http.module.ts). */
-@Module({ imports: [JobsModule], controllers: [SendController, JobsController, AdminJobsController] })
+@Module({ imports: [JobsModule], controllers: [SendController, JobsController, AdminJobsController, BatchesController] })
 export class JobsHttpModule {}

@@ -8,6 +8,8 @@ import { RulesStep } from './admission/steps/rules.step.js';
 import { SendWindowStep } from './admission/steps/send-window.step.js';
 import { SignalStep } from './admission/steps/signal.step.js';
 import { BatchService } from './batch.service.js';
+import { BatchStatusService } from './batch-status.service.js';
+import { BatchesRepository } from './batches.repository.js';
 import { EnqueueEvents } from './enqueue-events.js';
 import { EnqueueService } from './enqueue.service.js';
 import { JobsRepository } from './jobs.repository.js';
@@ -39,6 +41,8 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
     EnqueueService,
     EnqueueEvents,
     BatchService,
+    BatchesRepository,
+    BatchStatusService,
     JobsService,
     WorkerRepository,
     WorkerWakeup,
@@ -51,6 +55,6 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
     JobEndSignals,
     OutcomeWaitService,
   ],
-  exports: [AdmissionService, EnqueueService, BatchService, JobsService, OutcomeWaitService, WorkerService, WorkerWakeup, MaintenanceService, DeliveryEvents, EnqueueEvents],
+  exports: [AdmissionService, EnqueueService, BatchService, BatchStatusService, JobsService, OutcomeWaitService, WorkerService, WorkerWakeup, MaintenanceService, DeliveryEvents, EnqueueEvents],
 })
 export class JobsModule {}

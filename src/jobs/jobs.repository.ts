@@ -17,6 +17,8 @@ export interface InsertOptions {
   topic: string | null;
   /** Who queued the jobs: the project key's hint, or the operator caller (jobs.created_by). */
   createdBy: string | null;
+  /** The /v1/batch call the jobs belong to (GET /v1/batches/:id counts them); null for other doors. */
+  batchId?: string | null;
 }
 
 export interface HeldKey {
@@ -38,6 +40,8 @@ export interface JobSearch {
   createdBy?: string;
   since: Date;
   limit: number;
+  /** Rows strictly older than this (created_at text as the database wrote it, id). */
+  after?: { createdAt: string; id: string };
 }
 
 /** $1–$6 of every job insert: the values all rows of one insert share. */
@@ -62,6 +66,7 @@ export class JobsRepository {
       jobs.map((j) => j.runAt?.toISOString() ?? null),
       newJobIdsLiteral(jobs.length),
       options.createdBy,
+      options.batchId ?? null,
     ];
   }
 
@@ -84,6 +89,7 @@ export class JobsRepository {
         jobs.map((j) => j.recipient),
         newJobIdsLiteral(jobs.length),
         options.createdBy,
+        options.batchId ?? null,
       ],
     ];
   }
@@ -160,8 +166,8 @@ export class JobsRepository {
     }
   }
 
-  search(q: JobSearch): Promise<JobRow[]> {
-    return this.db.rows<JobRow>(querySql.SEARCH_JOBS, [
+  search(q: JobSearch): Promise<(JobRow & { createdKey: string })[]> {
+    return this.db.rows<JobRow & { createdKey: string }>(querySql.SEARCH_JOBS, [
       q.projectId ?? null,
       q.status ?? null,
       q.channel ?? null,
@@ -171,6 +177,8 @@ export class JobsRepository {
       q.limit,
       q.recipientDomain ?? null,
       q.createdBy ?? null,
+      q.after?.createdAt ?? null,
+      q.after?.id ?? null,
     ]);
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Channel } from '../config/sections/connectors.config.js';
 import { AuditService } from '../audit/audit.service.js';
 import { ApiError } from '../common/errors/api-error.js';
+import { decodeTimeIdCursor, encodeTimeIdCursor } from '../common/pagination/cursor.js';
 import { escapeHtml } from '../common/html/escape-html.js';
 import { ProjectsService, type Actor } from '../projects/projects.service.js';
 import type { AdminJobSearchQueryDto, RenderedContentDto, SendTestRequestDto } from './dto/job.dto.js';
@@ -9,11 +10,11 @@ import { JobContentsRepository } from './content/job-contents.repository.js';
 import { redactsContent, renderedView } from './content/rendered-view.js';
 import type { JobAttempt, JobProviderEvent, JobRow } from './job.types.js';
 import { AdmissionService } from './admission/admission.service.js';
-import { JobsRepository } from './jobs.repository.js';
+import { type JobSearch, JobsRepository } from './jobs.repository.js';
 import { PRIORITY_NAMES } from './priority.js';
 import { WorkerWakeup } from './worker/worker-wakeup.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Job ids are UUIDs; anything else is a caller's mistake worth naming, not a 404. */
 export function assertJobId(id: string): void {
@@ -85,17 +86,19 @@ export class JobsService {
   }
 
   search(query: AdminJobSearchQueryDto): Promise<JobRow[]> {
-    return this.jobs.search({
-      projectId: query.project_id,
-      status: query.status,
-      channel: query.channel,
-      recipient: query.recipient,
-      recipientDomain: query.recipient_domain,
-      topic: query.topic,
-      createdBy: query.created_by,
-      since: query.since ? new Date(query.since) : new Date(Date.now() - 7 * 24 * 3600 * 1000),
-      limit: query.limit ?? 50,
-    });
+    return this.jobs.search(searchOf(query, query.limit ?? 50));
+  }
+
+  /**
+   * One page of the search and the cursor of the next (null on the last page): one row more
+   * than asked is read to know whether another page follows.
+   */
+  async searchPage(query: AdminJobSearchQueryDto): Promise<{ rows: JobRow[]; nextCursor: string | null }> {
+    const limit = query.limit ?? 50;
+    const rows = await this.jobs.search(searchOf(query, limit + 1));
+    if (rows.length <= limit) return { rows, nextCursor: null };
+    const last = rows[limit - 1];
+    return { rows: rows.slice(0, limit), nextCursor: encodeTimeIdCursor(last.createdKey, last.id) };
   }
 
   /** Operators prove a channel works: one real message at high priority, tagged category=test. */
@@ -135,4 +138,19 @@ export class JobsService {
     await this.audit.record({ projectId: dto.project_id, actor: by.actor, action: 'job.send_test', resource: row.id, metadata: { channel }, ip: by.ip });
     return { id: row.id, projectId: dto.project_id, channel };
   }
+}
+
+function searchOf(query: AdminJobSearchQueryDto, limit: number): JobSearch {
+  return {
+    projectId: query.project_id,
+    status: query.status,
+    channel: query.channel,
+    recipient: query.recipient,
+    recipientDomain: query.recipient_domain,
+    topic: query.topic,
+    createdBy: query.created_by,
+    since: query.since ? new Date(query.since) : new Date(Date.now() - 7 * 24 * 3600 * 1000),
+    limit,
+    after: query.cursor ? decodeTimeIdCursor(query.cursor) : undefined,
+  };
 }

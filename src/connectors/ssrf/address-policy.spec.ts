@@ -67,3 +67,13 @@ describe('address policy: IPv6 with an embedded IPv4 address', () => {
     expect(addressRefusal('example.com')).toMatch(/not an IP address/);
   });
 });
+
+describe('address policy: a loopback refusal names its fix (issue 26)', () => {
+  it('an address or a localhost name says OUTBOUND_ALLOW_LOOPBACK; a private address does not (no variable allows it)', () => {
+    expect(addressRefusal('127.0.0.1')).toMatch(/OUTBOUND_ALLOW_LOOPBACK=true/);
+    expect(addressRefusal('::1')).toMatch(/OUTBOUND_ALLOW_LOOPBACK=true/);
+    expect(() => assertPublicHttpUrl('http://localhost:4000/hook')).toThrow(/OUTBOUND_ALLOW_LOOPBACK=true/);
+    expect(addressRefusal('10.0.0.1')).not.toMatch(/OUTBOUND_ALLOW_LOOPBACK/);
+    expect(addressRefusal('127.0.0.1', { allowLoopback: true })).toBeUndefined();
+  });
+});

@@ -12,6 +12,9 @@ export interface OutboundPolicy {
 }
 
 const PUBLIC_ONLY = 'only public addresses may be reached';
+/** The fix a developer needs when the receiver runs on their own machine (issue 26: the 422 did not say). */
+export const LOOPBACK_FIX =
+  'For a receiver on this machine in development, set OUTBOUND_ALLOW_LOOPBACK=true (refused when NODE_ENV=production) or start with `npm run dev`';
 
 /**
  * Why an address may not be reached, or undefined when it may. Only globally routable unicast
@@ -34,6 +37,7 @@ function rangeRefusal(ip: ipaddr.IPv4 | ipaddr.IPv6, policy: OutboundPolicy): st
   const range = ip.range();
   if (range === 'unicast') return undefined;
   if (range === 'loopback' && policy.allowLoopback) return undefined;
+  if (range === 'loopback') return `${ip.toString()} is a loopback address; ${PUBLIC_ONLY}. ${LOOPBACK_FIX}`;
   return `${ip.toString()} is a ${range} address; ${PUBLIC_ONLY}`;
 }
 

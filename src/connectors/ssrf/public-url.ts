@@ -1,4 +1,4 @@
-import { addressRefusal, isIpLiteral, type OutboundPolicy } from './address-policy.js';
+import { addressRefusal, isIpLiteral, LOOPBACK_FIX, type OutboundPolicy } from './address-policy.js';
 import { UnsafeUrlError } from './unsafe-url.error.js';
 
 /**
@@ -34,7 +34,7 @@ export function assertPublicHttpUrl(input: string | URL, policy: OutboundPolicy 
     if (refusal) throw new UnsafeUrlError(refusal);
   } else if (!policy.allowLoopback && (host === 'localhost' || host.endsWith('.localhost'))) {
     // RFC 6761: *.localhost always means loopback; refuse without asking a resolver.
-    throw new UnsafeUrlError(`${host} is a loopback name; only public addresses may be reached`);
+    throw new UnsafeUrlError(`${host} is a loopback name; only public addresses may be reached. ${LOOPBACK_FIX}`);
   }
   return url;
 }

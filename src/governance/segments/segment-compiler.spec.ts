@@ -41,6 +41,7 @@ describe('compileSegment', () => {
     [{ where: [{ field: 'email', op: 'in', value: [] }] }, /list of 1–1000/],
     [{ where: 'email = 1' }, /must be a list/],
     [[], /must be an object/],
+    [{ segment: { data: { plan: 'pro' } } }, /keys go at the top level/],
   ])('refuses %j', (raw, message) => {
     expect(() => compile(raw)).toThrow(SegmentError);
     expect(() => compile(raw)).toThrow(message);

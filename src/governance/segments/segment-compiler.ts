@@ -134,6 +134,9 @@ export function compileSegment(raw: unknown, firstParam: number): CompiledSegmen
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new SegmentError('segment must be an object, e.g. {"locale": "fr", "has_email": true}');
   const seg = raw as Record<string, unknown>;
   const unknown = Object.keys(seg).filter((k) => !SUGAR.includes(k));
+  if (unknown.includes('segment')) {
+    throw new SegmentError(`segment has an unknown key 'segment': the segment's keys go at the top level (e.g. {"data": {"plan": "pro"}}), not wrapped in {"segment": …}`);
+  }
   if (unknown.length) throw new SegmentError(`segment has unknown key(s) ${unknown.map((k) => `'${k.slice(0, 64)}'`).join(', ')}; allowed: ${SUGAR.join(', ')}`);
   const b = new Builder(firstParam);
   const oneOrMany = (field: string, value: unknown, where: string) =>

@@ -9,11 +9,34 @@
  * message marks it read and follows its link; "Mark all read". Live over Server-Sent Events
  * with single-use tickets: on a dropped stream it takes a new ticket and resumes from the last
  * event id, so nothing is missed and every tab shows the same counts. The host page's origin
- * must be in notifyd's CORS_ORIGINS. Emits `notifyd-inbox:counts` ({unread_count, unseen_count})
- * and `notifyd-inbox:message` ({message}) on the element.
+ * must be in notifyd's CORS_ORIGINS: when notifyd cannot be reached (a refused origin looks the
+ * same to a page) the bell shows "!" and the panel says so, instead of staying silently empty.
+ * Labels follow `lang` on the element, else the page's, in the unsubscribe pages' languages
+ * (en, fr, es, de). Expiring tokens: set `element.tokenProvider = async () => newToken` and a
+ * refused token (401) is replaced and the call retried once; without it the element emits
+ * `notifyd-inbox:token-expired`, and setting a new `token` attribute starts it again.
+ * Emits `notifyd-inbox:counts` ({unread_count, unseen_count}), `notifyd-inbox:message`
+ * ({message}) and `notifyd-inbox:error` ({kind, message}) on the element.
  */
 (() => {
   if (customElements.get('notifyd-inbox')) return;
+
+  const LABELS = {
+    en: { title: 'Notifications', markAll: 'Mark all read', empty: 'No notifications', unreachable: 'Notifications are unavailable right now.', expired: 'Your session has expired: reload the page.' },
+    fr: { title: 'Notifications', markAll: 'Tout marquer comme lu', empty: 'Aucune notification', unreachable: 'Les notifications sont indisponibles pour le moment.', expired: 'Votre session a expiré : rechargez la page.' },
+    es: { title: 'Notificaciones', markAll: 'Marcar todo como leído', empty: 'No hay notificaciones', unreachable: 'Las notificaciones no están disponibles ahora.', expired: 'Tu sesión ha caducado: recarga la página.' },
+    de: { title: 'Benachrichtigungen', markAll: 'Alle als gelesen markieren', empty: 'Keine Benachrichtigungen', unreachable: 'Benachrichtigungen sind gerade nicht verfügbar.', expired: 'Deine Sitzung ist abgelaufen: Lade die Seite neu.' },
+  };
+  // An SVG bell: an emoji is a blank box on systems without an emoji font.
+  const BELL = '<svg part="bell-icon" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9"/><path d="M13.73 21a2 2 0 0 1-3.46 0"/></svg>';
+
+  /** A failure the element shows: `unreachable` (network or CORS), `expired` (token refused) or `http`. */
+  class InboxError extends Error {
+    constructor(kind, message) {
+      super(message);
+      this.kind = kind;
+    }
+  }
 
   const STYLE = `
     :host { position: relative; display: inline-block; font: 14px/1.4 system-ui, sans-serif; color: #1f2328; }
@@ -22,6 +45,10 @@
     [part=badge] { position: absolute; top: -2px; right: -2px; min-width: 18px; padding: 0 4px; border-radius: 9px;
       background: #d1242f; color: #fff; font-size: 11px; line-height: 18px; text-align: center; }
     [part=badge][hidden] { display: none; }
+    [part=bell] svg { vertical-align: middle; }
+    [part=error] { padding: 10px 12px; color: #82071e; background: #ffebe9; border-bottom: 1px solid #ffcecb; }
+    [part=error] small { display: block; color: #656d76; word-break: break-word; }
+    [part=error][hidden] { display: none; }
     [part=panel] { position: absolute; right: 0; z-index: 1000; width: 340px; max-height: 420px; overflow: auto;
       background: #fff; border: 1px solid #d0d7de; border-radius: 8px; box-shadow: 0 8px 24px rgba(0,0,0,.12); }
     [part=panel][hidden] { display: none; }
@@ -43,12 +70,15 @@
       this.retry = 1000;
       this.closed = true;
       const root = this.attachShadow({ mode: 'open' });
+      const l = this.labels;
       root.innerHTML = `<style>${STYLE}</style>
-        <button part="bell" aria-label="Notifications">🔔<span part="badge" hidden>0</span></button>
-        <div part="panel" hidden role="dialog" aria-label="Notifications">
-          <header><strong>Notifications</strong><button part="mark-all" type="button">Mark all read</button></header>
+        <button part="bell" aria-label="${l.title}">${BELL}<span part="badge" hidden>0</span></button>
+        <div part="panel" hidden role="dialog" aria-label="${l.title}">
+          <header><strong>${l.title}</strong><button part="mark-all" type="button">${l.markAll}</button></header>
+          <div part="error" role="alert" hidden></div>
           <ul part="list"></ul>
         </div>`;
+      this.errorBox = root.querySelector('[part=error]');
       this.badge = root.querySelector('[part=badge]');
       this.panel = root.querySelector('[part=panel]');
       this.list = root.querySelector('[part=list]');
@@ -58,6 +88,32 @@
         const li = e.target.closest('li[data-id]');
         if (li) this.open(li.dataset.id);
       });
+    }
+
+    static get observedAttributes() {
+      return ['token'];
+    }
+
+    /** A new token (after notifyd-inbox:token-expired) starts the element again. */
+    attributeChangedCallback(name, before, after) {
+      if (name === 'token' && before !== null && before !== after && this.failed && this.failed.kind === 'expired' && !this.closed) this.start();
+    }
+
+    get tokenProvider() {
+      return this.provider;
+    }
+
+    /** Set before or after a token was refused: an element waiting on an expired token asks at once. */
+    set tokenProvider(fn) {
+      this.provider = fn;
+      if (typeof fn === 'function' && this.failed && this.failed.kind === 'expired' && !this.closed) {
+        Promise.resolve(fn()).then((token) => this.setAttribute('token', token), (err) => console.warn(String(err)));
+      }
+    }
+
+    get labels() {
+      const lang = (this.getAttribute('lang') || document.documentElement.lang || navigator.language || 'en').slice(0, 2).toLowerCase();
+      return LABELS[lang] || LABELS.en;
     }
 
     connectedCallback() {
@@ -74,14 +130,57 @@
       return (this.getAttribute('api-base') || '').replace(/\/+$/, '');
     }
 
-    async api(path, init = {}) {
+    async api(path, init = {}, refreshed = false) {
       const sid = encodeURIComponent(this.getAttribute('subscriber-id') || '');
-      const res = await fetch(`${this.base}/v1/inbox/${sid}${path}`, {
-        ...init,
-        headers: { authorization: `Bearer ${this.getAttribute('token')}`, 'content-type': 'application/json' },
-      });
-      if (!res.ok) throw new Error(`notifyd inbox: HTTP ${res.status} on ${path}`);
+      let res;
+      try {
+        res = await fetch(`${this.base}/v1/inbox/${sid}${path}`, {
+          ...init,
+          headers: { authorization: `Bearer ${this.getAttribute('token')}`, 'content-type': 'application/json' },
+        });
+      } catch {
+        // The browser hides why (a refused CORS origin, a wrong api-base, notifyd down): say all three.
+        throw new InboxError(
+          'unreachable',
+          `Cannot reach notifyd at ${this.base || '(api-base is not set)'}. If the browser console shows a CORS error, add ${location.origin} to CORS_ORIGINS on the notifyd server (notifyd logs the refused origin); otherwise check api-base and that notifyd is running.`,
+        );
+      }
+      if (res.status === 401) {
+        if (!refreshed && typeof this.tokenProvider === 'function') {
+          this.setAttribute('token', await this.tokenProvider());
+          return this.api(path, init, true);
+        }
+        this.dispatchEvent(new CustomEvent('notifyd-inbox:token-expired'));
+        throw new InboxError('expired', 'The subscriber token was refused (expired or revoked): set tokenProvider, or a new token attribute.');
+      }
+      if (!res.ok) throw new InboxError('http', `notifyd inbox: HTTP ${res.status} on ${path}`);
+      this.showError(null);
       return res.json();
+    }
+
+    /** Shows a failure on the bell ("!") and in the panel, or clears it (null). */
+    showError(err) {
+      this.failed = err;
+      if (!err) {
+        if (!this.errorBox.hidden) {
+          this.errorBox.hidden = true;
+          this.badge.title = '';
+          this.render();
+        }
+        return;
+      }
+      const l = this.labels;
+      this.errorBox.innerHTML = '';
+      this.errorBox.append(err.kind === 'expired' ? l.expired : l.unreachable);
+      const detail = document.createElement('small');
+      detail.textContent = err.message;
+      this.errorBox.append(detail);
+      this.errorBox.hidden = false;
+      this.badge.textContent = '!';
+      this.badge.title = err.message;
+      this.badge.hidden = false;
+      this.render();
+      this.dispatchEvent(new CustomEvent('notifyd-inbox:error', { detail: { kind: err.kind, message: err.message } }));
     }
 
     async start() {
@@ -97,6 +196,7 @@
     async reload() {
       const [page, counts] = await Promise.all([this.api('?limit=30'), this.api('/unread-count')]);
       this.items = page.items;
+      this.loaded = true;
       this.render();
       this.showCounts(counts);
     }
@@ -147,6 +247,16 @@
     reconnectLater(err) {
       if (this.closed) return;
       if (err) console.warn(String(err));
+      if (err instanceof InboxError) this.showError(err);
+      // An expired token without a provider waits for a new token attribute, not a timer.
+      if (err instanceof InboxError && err.kind === 'expired') return;
+      // Nothing was loaded yet: retry from scratch (the list and counts), not only the stream.
+      if (!this.loaded) {
+        const wait = this.retry;
+        this.retry = Math.min(this.retry * 2, 30000);
+        setTimeout(() => this.start(), wait);
+        return;
+      }
       const wait = this.retry;
       this.retry = Math.min(this.retry * 2, 30000);
       setTimeout(() => this.connect().catch((e) => this.reconnectLater(e)), wait);
@@ -179,7 +289,9 @@
                 <time datetime="${esc(m.created_at)}">${esc(new Date(m.created_at).toLocaleString())}</time></li>`,
             )
             .join('')
-        : '<li class="empty" part="empty">No notifications</li>';
+        : this.failed
+          ? ''
+          : `<li class="empty" part="empty">${this.labels.empty}</li>`;
     }
   }
 

@@ -33,6 +33,8 @@ export interface AdmissionRequest {
    * fan-out must not half-happen).
    */
   unconfiguredChannels: 'skip' | 'refuse';
+  /** The /v1/batch call's id, carried by every job it queues (GET /v1/batches/:id). */
+  batchId?: string;
 }
 
 /** Why a target was not queued; `rule` is stable (counted and logged), `reason` is for people. */

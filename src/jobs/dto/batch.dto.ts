@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsObject, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsObject, IsOptional, IsString, Matches, ValidateIf, ValidateNested } from 'class-validator';
 import { SEGMENT_SCHEMA } from '../../governance/segments/dto/segment.dto.js';
-import { MessageContentDto } from './send.dto.js';
+import { MessageContentDto, TagDto } from './send.dto.js';
 import { IsSubscriberIdList } from './subscriber-id-list.validator.js';
 
 /** The largest fan-out of one call; bigger audiences go in several calls (or a segment later). */
@@ -46,11 +47,28 @@ export class BatchRequestDto extends MessageContentDto {
   @IsOptional()
   @IsBoolean()
   transactional?: boolean;
+
+  /**
+   * Provider tags on every job of the batch, stored and sent as a single send's are (e.g. a
+   * campaign name); GET /v1/batches/:id shows them.
+   * @example [{"name": "campaign", "value": "winter-sale"}]
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => TagDto)
+  tags?: TagDto[];
 }
 
 export class BatchResponseDto {
   /** @example true */
   success: boolean;
+  /**
+   * The batch's id: GET /v1/batches/{batch_id} tells how its jobs are doing.
+   * @example "019ad0c4-5b1e-7c3a-9f2e-4d6b8a0c1e2f"
+   */
+  batch_id: string;
   /** @example 4998 */
   jobs_created: number;
   /**
@@ -96,4 +114,82 @@ export class BatchSkipDto {
   channel: string;
   /** @example "subscriber has no email for email" */
   reason: string;
+}
+
+/** GET /v1/batches/:id: a batch call and how its jobs are doing now. */
+export class BatchStatusDto {
+  /** @example "019ad0c4-5b1e-7c3a-9f2e-4d6b8a0c1e2f" */
+  id: string;
+  /**
+   * When the call started.
+   * @example "2026-12-02T09:00:00.000Z"
+   */
+  created_at: string;
+  /**
+   * When the call finished queueing (null while a segment is still being read).
+   * @example "2026-12-02T09:00:01.250Z"
+   */
+  completed_at: string | null;
+  /** @example ["email"] */
+  channels: string[];
+  /**
+   * The tags the batch was sent with.
+   * @example [{"name": "campaign", "value": "winter-sale"}]
+   */
+  tags: TagDto[];
+  /** @example "newsletter" */
+  topic: string | null;
+  /** @example 90 */
+  priority: number;
+  /**
+   * The requested send time (null: at once).
+   * @example "2026-12-02T18:00:00.000Z"
+   */
+  scheduled_at: string | null;
+  /** The segment filter, when the batch was sent to one. */
+  @ApiProperty({ required: false, nullable: true, type: Object })
+  segment: Record<string, unknown> | null;
+  /**
+   * Distinct subscribers read.
+   * @example 500
+   */
+  subscribers: number;
+  /**
+   * Jobs the call created.
+   * @example 498
+   */
+  jobs_created: number;
+  /**
+   * Jobs an earlier call already held under the batch's idempotency key.
+   * @example 0
+   */
+  jobs_deduplicated: number;
+  /**
+   * Subscriber × channel pairs not queued, by rule (as in the batch answer).
+   * @example {"opted_out": 2}
+   */
+  skipped_by_reason: Record<string, number>;
+  /** The created jobs by where they are now (jobs past their retention are no longer counted). */
+  jobs: BatchJobCountsDto;
+}
+
+export class BatchJobCountsDto {
+  /**
+   * Waiting: pending or scheduled for later, or waiting to retry.
+   * @example 400
+   */
+  queued: number;
+  /**
+   * Being sent right now.
+   * @example 0
+   */
+  processing: number;
+  /** @example 95 */
+  sent: number;
+  /** @example 1 */
+  failed: number;
+  /** @example 2 */
+  bounced: number;
+  /** @example 0 */
+  cancelled: number;
 }

@@ -228,6 +228,12 @@ export class AdminJobSearchQueryDto {
   @Min(1)
   @Max(500)
   limit?: number;
+
+  /** The `next_cursor` of the previous page, unchanged: the next (older) page. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(300)
+  cursor?: string;
 }
 
 export class AdminJobSummaryDto {
@@ -276,6 +282,11 @@ export class AdminJobListDto {
   jobs: AdminJobSummaryDto[];
   /** @example 1 */
   count: number;
+  /**
+   * Pass as `cursor` for the next page; null on the last page.
+   * @example null
+   */
+  next_cursor: string | null;
 }
 
 export class SendTestRequestDto {

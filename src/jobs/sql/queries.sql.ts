@@ -54,10 +54,12 @@ export const RETRY_JOB = `
 /**
  * Operators' search across projects, newest first. created_at >= $6 lets the BRIN index skip
  * old pages; recipient matches exactly, case-insensitively; $8 the recipient's domain
- * (after the @), case-insensitively; $9 who queued the job (created_by).
+ * (after the @), case-insensitively; $9 who queued the job (created_by). $10/$11: the keyset
+ * cursor (the last row's created_at and id; null for the first page), so a long listing is read
+ * page by page.
  */
 export const SEARCH_JOBS = `
-  SELECT ${JOB_COLUMNS} FROM jobs
+  SELECT ${JOB_COLUMNS}, created_at::text AS "createdKey" FROM jobs
    WHERE created_at >= $6
      AND ($1::text IS NULL OR project_id = $1)
      AND ($2::text IS NULL OR status = $2)
@@ -66,5 +68,6 @@ export const SEARCH_JOBS = `
      AND ($5::text IS NULL OR topic = $5)
      AND ($8::text IS NULL OR lower(split_part(recipient, '@', 2)) = lower($8))
      AND ($9::text IS NULL OR created_by = $9)
-   ORDER BY created_at DESC
+     AND ($10::timestamptz IS NULL OR (created_at, id) < ($10::timestamptz, $11::uuid))
+   ORDER BY created_at DESC, id DESC
    LIMIT $7`;

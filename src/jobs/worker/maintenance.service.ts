@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { PeriodicTasks } from '../../periodic/periodic-tasks.service.js';
+import { BatchesRepository } from '../batches.repository.js';
 import { WorkerWakeup } from './worker-wakeup.js';
 import { WorkerRepository } from './worker.repository.js';
 
@@ -26,6 +27,7 @@ export class MaintenanceService implements OnApplicationBootstrap {
     private readonly repository: WorkerRepository,
     private readonly periodic: PeriodicTasks,
     private readonly wakeup: WorkerWakeup,
+    private readonly batches: BatchesRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -63,6 +65,10 @@ export class MaintenanceService implements OnApplicationBootstrap {
       if (deleted < PURGE_BATCH) break;
     }
     if (total) this.logger.log(`retention: deleted ${total} finished job(s)`);
+    // A batch row goes once none of its jobs is left and it is older than the jobs' retention.
+    const oldest = Math.max(retentionDays ?? 0, failedRetentionDays ?? 0);
+    const batchesBefore = new Date(now - oldest * DAY_MS);
+    while ((await this.batches.purgeEmpty(batchesBefore, PURGE_BATCH)) === PURGE_BATCH);
     return total;
   }
 }

@@ -3,10 +3,11 @@ import { z } from 'zod';
 import { BatchRequestDto } from '../../jobs/dto/batch.dto.js';
 import { SendRequestDto, type SendResponseDto } from '../../jobs/dto/send.dto.js';
 import { BatchService } from '../../jobs/batch.service.js';
+import { BatchStatusService } from '../../jobs/batch-status.service.js';
 import { EnqueueService } from '../../jobs/enqueue.service.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';
-import { defineTool, SENDS_MESSAGE, type McpToolOutcome } from '../mcp-tool.js';
+import { defineTool, READ_ONLY, SENDS_MESSAGE, type McpToolOutcome } from '../mcp-tool.js';
 import { channelArg, projectIdArg, waitArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
@@ -56,6 +57,7 @@ export class SendTools implements OnModuleInit {
     private readonly projects: ProjectsService,
     private readonly enqueue: EnqueueService,
     private readonly batches: BatchService,
+    private readonly batchStatus: BatchStatusService,
   ) {}
 
   onModuleInit(): void {
@@ -90,20 +92,51 @@ export class SendTools implements OnModuleInit {
         description:
           'Queue one message for up to 10 000 subscribers (a campaign); each subscriber × channel becomes a job, addresses come from the stored ' +
           'profiles, opted-out subscribers are skipped. Use priority "bulk" so transactional mail goes first, and idempotency_key so a replay sends nothing twice. ' +
-          'Returns counts; watch progress with list_jobs.',
+          'Returns counts and a batch_id; watch progress with get_batch.',
         annotations: SENDS_MESSAGE,
         audience: 'project',
         input: z.strictObject({
           ...content,
           subscribers: z.array(z.string().min(1).max(255)).min(1).max(10_000).describe('Subscriber ids'),
           idempotency_key: z.string().max(120).optional(),
+          tags: z.array(z.object({ name: z.string(), value: z.string() })).max(50).optional().describe('Tags on every job, e.g. [{"name":"campaign","value":"winter-sale"}]'),
         }),
-        output: z.object({ jobs_created: z.number(), jobs_deduplicated: z.number(), jobs_skipped: z.number() }),
+        output: z.object({ batch_id: z.string(), jobs_created: z.number(), jobs_deduplicated: z.number(), jobs_skipped: z.number() }),
         run: async ({ project_id: projectId, ...rest }, context) => {
           const project = { ...(await this.projects.get(context.project(projectId, true))), createdBy: context.createdBy };
           const result = await this.batches.batch(project, await validateDto(BatchRequestDto, rest));
-          const counts = { jobs_created: result.jobs_created, jobs_deduplicated: result.jobs_deduplicated, jobs_skipped: result.jobs_skipped };
-          return { structured: counts, text: `${counts.jobs_created} job(s) queued, ${counts.jobs_deduplicated} already queued by an earlier call, ${counts.jobs_skipped} skipped.` };
+          const counts = { batch_id: result.batch_id, jobs_created: result.jobs_created, jobs_deduplicated: result.jobs_deduplicated, jobs_skipped: result.jobs_skipped };
+          return {
+            structured: counts,
+            text: `Batch ${counts.batch_id}: ${counts.jobs_created} job(s) queued, ${counts.jobs_deduplicated} already queued by an earlier call, ${counts.jobs_skipped} skipped.`,
+          };
+        },
+      }),
+      defineTool({
+        name: 'get_batch',
+        title: 'Get a batch',
+        description:
+          'How a batch (the batch_id of a batch answer) is doing: subscribers read, jobs created, pairs skipped by reason, and its jobs now queued, processing, sent, failed, bounced and cancelled.',
+        annotations: READ_ONLY,
+        audience: 'project',
+        input: z.strictObject({ id: z.uuid().describe('The batch_id a batch call answered') }),
+        output: z.object({
+          id: z.string(),
+          completed_at: z.string().nullable(),
+          subscribers: z.number(),
+          jobs_created: z.number(),
+          skipped_by_reason: z.record(z.string(), z.number()),
+          jobs: z.object({ queued: z.number(), processing: z.number(), sent: z.number(), failed: z.number(), bounced: z.number(), cancelled: z.number() }),
+        }),
+        run: async ({ id }, context) => {
+          const b = await this.batchStatus.status(id, context.project(undefined));
+          const structured = { id: b.id, completed_at: b.completed_at, subscribers: b.subscribers, jobs_created: b.jobs_created, skipped_by_reason: b.skipped_by_reason, jobs: b.jobs };
+          const j = b.jobs;
+          const skipped = Object.entries(b.skipped_by_reason).map(([rule, n]) => `${n} ${rule}`).join(', ') || 'none';
+          return {
+            structured,
+            text: `Batch ${b.id}: ${b.jobs_created} job(s) created for ${b.subscribers} subscriber(s); now ${j.queued} queued, ${j.processing} processing, ${j.sent} sent, ${j.failed} failed, ${j.bounced} bounced, ${j.cancelled} cancelled; skipped: ${skipped}.`,
+          };
         },
       }),
     );

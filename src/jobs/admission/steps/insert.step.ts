@@ -53,6 +53,7 @@ export class InsertStep {
       templateId: request.templateId,
       topic: request.topic,
       createdBy: request.project.createdBy ?? null,
+      batchId: request.batchId ?? null,
     };
     return request.audience.kind === 'one' ? this.insertOne(options, live, caps) : this.insertMany(options, live, caps, wantsIds);
   }

@@ -1,0 +1,27 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import type { ProjectRef } from '../projects/project.types.js';
+import { BatchStatusService } from './batch-status.service.js';
+import { BatchStatusDto } from './dto/batch.dto.js';
+
+@ApiTags('Sending')
+@ProjectAuth()
+@Controller('v1/batches')
+export class BatchesController {
+  constructor(private readonly batches: BatchStatusService) {}
+
+  @Get(':id')
+  @ApiOperation({
+    operationId: 'getBatch',
+    summary: 'How a batch is doing: queued, skipped by reason, sent, failed and bounced so far',
+    description:
+      'The id is the `batch_id` of a POST /v1/batch answer. Skipped pairs are those the call did not queue; the job counts are read from the jobs now ' +
+      '(a job past its retention is no longer counted).',
+  })
+  @ApiErrors(400, 404)
+  getBatch(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<BatchStatusDto> {
+    return this.batches.status(id, project.id);
+  }
+}
