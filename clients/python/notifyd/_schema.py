@@ -38,11 +38,13 @@ class AdminCreateWebhookDto(_AdminCreateWebhookDtoRequired, total=False):
     enabled: bool  # Whether deliveries are sent (default true).
     description: str
     secret: str  # Your own signing secret (`whsec_` + base64 of 24–64 bytes); omit it to get a generated one.
+    signature_format: str  # `standard` (Standard Webhooks headers, the default) or `notifyd-0x`: also signed as notifyd 0.x signed (`X-Notifyd-Signature`: hex HMAC-SHA256 of the body keyed by the secret's bytes) and with 0.x's top-level `event`, `job_id`, `channel`, `subscriber_id` in job events, for a receiver written for 0.x. Its secret may then be any 16–200 characters (0.x's were 32 hex).
 
 
 class AdminJobListDto(TypedDict):
     jobs: List['AdminJobSummaryDto']
     count: float
+    next_cursor: Optional[str]  # Pass as `cursor` for the next page; null on the last page.
 
 
 class AdminJobSummaryDto(TypedDict):
@@ -63,6 +65,7 @@ class AdminJobSummaryDto(TypedDict):
     next_retry_at: Optional[str]
     created_at: str
     error: Optional[str]
+    created_by: Optional[str]  # Who queued it: a project key's hint, admin, mcp or workflow (null before it was recorded).
 
 
 class AdminReleaseSuppressionResponseDto(TypedDict):
@@ -113,6 +116,15 @@ class AuditListDto(TypedDict):
     next_cursor: Optional[str]  # Pass as cursor for the next (older) page; null on the last page.
 
 
+class BatchJobCountsDto(TypedDict):
+    queued: float  # Waiting: pending or scheduled for later, or waiting to retry.
+    processing: float  # Being sent right now.
+    sent: float
+    failed: float
+    bounced: float
+    cancelled: float
+
+
 class BatchRequestDto(TypedDict, total=False):
     priority: Any  # critical (10), high (30), normal (50), low (70), bulk (80) or 0–100; lower goes first.
     send_window: Any  # When this message may be sent, in the recipient's time zone (overrides the project's window); `false` sends at any time. A job outside its window waits for the next opening.
@@ -121,6 +133,7 @@ class BatchRequestDto(TypedDict, total=False):
     subscribers: List[str]  # Subscriber ids to send to (at most 10 000 per call; duplicates are sent once). Give either `subscribers` or `segment`.
     idempotency_key: str  # Makes the whole batch safe to replay: each job's key is `<key>-<subscriber>-<channel>`.
     transactional: bool  # Not accepted here: a fan-out must honour opt-outs (`true` is a 400). Send undeclinable messages one by one with POST /v1/send.
+    tags: List['TagDto']  # Provider tags on every job of the batch, stored and sent as a single send's are (e.g. a campaign name); GET /v1/batches/:id shows them.
     channels: List[str]  # Channels to deliver on; one job is queued per channel. Default `["in_app"]`.
     channel: str  # One channel or a comma-separated list (notifyd's older form of `channels`).
     subject: str  # Subject (email, push title). `{{var}}` placeholders are filled from `vars`.
@@ -141,6 +154,7 @@ class BatchRequestDto(TypedDict, total=False):
 
 class BatchResponseDto(TypedDict):
     success: bool
+    batch_id: str  # The batch's id: GET /v1/batches/{batch_id} tells how its jobs are doing.
     jobs_created: float
     jobs_deduplicated: float  # Jobs whose idempotency key was already held by a live or sent job.
     jobs_skipped: float  # Jobs not queued because the address is suppressed, the subscriber opted out, a recipient cap is reached, or the subscriber's address cannot be delivered on the channel.
@@ -156,6 +170,26 @@ class BatchSkipDto(TypedDict):
     subscriber_id: str
     channel: str
     reason: str
+
+
+class _BatchStatusDtoRequired(TypedDict):
+    id: str
+    created_at: str  # When the call started.
+    completed_at: Optional[str]  # When the call finished queueing (null while a segment is still being read).
+    channels: List[str]
+    tags: List['TagDto']  # The tags the batch was sent with.
+    topic: Optional[str]
+    priority: float
+    scheduled_at: Optional[str]  # The requested send time (null: at once).
+    subscribers: float  # Distinct subscribers read.
+    jobs_created: float  # Jobs the call created.
+    jobs_deduplicated: float  # Jobs an earlier call already held under the batch's idempotency key.
+    skipped_by_reason: Dict[str, float]  # Subscriber × channel pairs not queued, by rule (as in the batch answer).
+    jobs: 'BatchJobCountsDto'  # The created jobs by where they are now (jobs past their retention are no longer counted).
+
+
+class BatchStatusDto(_BatchStatusDtoRequired, total=False):
+    segment: Optional[Dict[str, Any]]  # The segment filter, when the batch was sent to one.
 
 
 class BreakerDto(TypedDict):
@@ -309,6 +343,7 @@ class CreateWebhookDto(_CreateWebhookDtoRequired, total=False):
     enabled: bool  # Whether deliveries are sent (default true).
     description: str
     secret: str  # Your own signing secret (`whsec_` + base64 of 24–64 bytes); omit it to get a generated one.
+    signature_format: str  # `standard` (Standard Webhooks headers, the default) or `notifyd-0x`: also signed as notifyd 0.x signed (`X-Notifyd-Signature`: hex HMAC-SHA256 of the body keyed by the secret's bytes) and with 0.x's top-level `event`, `job_id`, `channel`, `subscriber_id` in job events, for a receiver written for 0.x. Its secret may then be any 16–200 characters (0.x's were 32 hex).
 
 
 class CreateWebhookResponseDto(TypedDict):
@@ -422,8 +457,10 @@ class DigestLaneDto(TypedDict):
     channel: str
     provider: str
     project_id: Optional[str]
-    effective_rate: float
+    effective_rate: float  # Tokens per second in force now; 0 when the lane is unpaced (see paced).
     configured_rate: float
+    paced: bool  # False when the lane is unpaced (rate 0: no rate limit of notifyd's own).
+    rate_text: str  # The rate in force in words: "8/s" or "unpaced" (never a bare 0).
     paused_until: Optional[str]
     pause_kind: Optional[str]
     pause_reason: Optional[str]
@@ -516,10 +553,19 @@ class ErrorDto(TypedDict):
 
 class FailureCauseDto(TypedDict):
     channel: str
-    reason: str  # Normalised: ids and numbers → #, addresses → <email>; at most 160 characters.
+    reason: str  # Normalised: ids and numbers → # (a 3-digit HTTP status 100–599 is kept), addresses → <*@domain>; at most 160 characters.
     count: float
+    projects: float  # Projects whose jobs failed with it (exact).
+    project_ids: List[str]  # Their ids (at most 20).
     sample_job_id: str  # The newest job with this cause.
     last_seen: str
+
+
+class FindingCallDto(TypedDict):
+    tool: str  # An MCP tool name.
+    arguments: Dict[str, Any]  # Its exact arguments.
+    admin: bool  # True when the tool changes state and needs the admin key.
+    purpose: str
 
 
 class _FindingDtoRequired(TypedDict):
@@ -532,6 +578,9 @@ class _FindingDtoRequired(TypedDict):
 
 class FindingDto(_FindingDtoRequired, total=False):
     harm: 'HarmDto'  # On findings about something failing now: what it costs; findings of one severity are ranked by it.
+    owner: str  # Who must act: operator (this instance's settings, providers, lanes) or caller (the application sending for a project).
+    project_ids: List[str]  # With owner caller: the projects whose callers must act.
+    calls: List['FindingCallDto']  # The exact MCP calls that check and fix it, in order.
 
 
 class HarmDto(TypedDict):
@@ -558,10 +607,15 @@ class InboxCountsDto(TypedDict):
     total: float
 
 
-class InboxListDto(TypedDict):
+class _InboxListDtoRequired(TypedDict):
     items: List['InboxMessageDto']
     next_cursor: Optional[str]
     limit: float
+
+
+class InboxListDto(_InboxListDtoRequired, total=False):
+    offset: float  # Deprecated, with `offset` only (notifyd 0.x's paging): the offset asked for.
+    total: float  # Deprecated, with `offset` only: the subscriber's unarchived messages, as notifyd 0.x counted them.
 
 
 class InboxMessageDto(TypedDict):
@@ -605,6 +659,7 @@ class JobDto(TypedDict):
     provider_message_id: Optional[str]
     error: Optional[str]  # Why the last attempt failed, if it did.
     created_at: str
+    created_by: Optional[str]  # Who queued it: the hint of the project key that sent it, admin, mcp (an operator's MCP call) or workflow; null for jobs queued before notifyd recorded it.
     sent_at: Optional[str]
     delivered_at: Optional[str]
     bounced_at: Optional[str]
@@ -613,6 +668,7 @@ class JobDto(TypedDict):
     complained_at: Optional[str]  # When the recipient reported the message as spam (provider complaint feedback).
     provider_events: List['JobProviderEventDto']  # Delivery evidence reported by the provider (webhooks), oldest first.
     email_envelope: Optional['EmailEnvelopeDto']  # Email only: who the message was addressed to.
+    rendered: 'RenderedContentDto'  # What was sent: the rendered subject and body (bounded, kept as long as the job).
 
 
 class JobOutcomeDto(TypedDict):
@@ -645,6 +701,8 @@ class LaneDto(TypedDict):
     project_id: Optional[str]
     active: bool  # True when the channel sends through this provider now (a lane of a former provider is kept for its history).
     rate: float  # Configured tokens per second, shared by every replica (0 = unpaced).
+    paced: bool  # False when the lane is unpaced (rate 0): notifyd calls the provider as fast as it answers.
+    rate_text: str  # The rate in force, in words: "8/s", or "unpaced" (never a bare 0, which reads as "stopped").
     burst: float  # Tokens an idle lane may spend at once.
     effective_rate: float  # Rate in force now: the configured one, or lower while the provider's quota headers ask for it.
     tokens: Optional[float]  # Tokens available right now (null when unpaced).
@@ -730,6 +788,7 @@ class PreferencesDto(TypedDict):
 class PreviewTemplateDto(TypedDict, total=False):
     channel: str  # Which channel's variant; required when the template has several channels.
     locale: str  # Render as for a recipient in this locale (with the usual fallback).
+    subscriber_id: str  # Render for this stored subscriber, as a send to them would: their profile is `subscriber` (and `first_name`, `last_name`, `email`, `phone`, `locale`, `timezone` at the top level), their locale picks the variant unless `locale` is given, and `vars` win over profile fields.
     vars: Dict[str, Any]  # Sample variables.
 
 
@@ -857,6 +916,15 @@ class ReleaseSuppressionResponseDto(TypedDict):
     success: bool
     id: str
     suppression: 'SuppressionDto'
+
+
+class RenderedContentDto(TypedDict):
+    status: str  # kept: rendered by the worker (a template, or inline Liquid) and kept; as_sent: the inline content held no Liquid, so the job's own fields are what was sent; redacted: the project keeps no content (`settings.rendered_content` = "redact"); not_rendered: not rendered yet (queued, or failed before rendering).
+    subject: Optional[str]
+    body: Optional[str]
+    body_html: Optional[str]
+    truncated: bool  # Whether the parts were cut to fit 64 KiB together.
+    rendered_at: Optional[str]  # When the worker rendered it (its last attempt); null unless kept.
 
 
 class ResealResultDto(TypedDict):
@@ -1209,6 +1277,8 @@ class UpdateProjectDto(TypedDict, total=False):
     from_name: Optional[str]
     rate_limit_per_min: float
     settings: Dict[str, Any]  # Settings merged into the current ones (top-level keys replace).
+    send_window: Optional[Dict[str, Any]]  # notifyd 0.x's form of `settings.send_window` (still accepted): a window object {start, end, tz, days, applies_to}, checked as everywhere; `null` removes it.
+    tracking: Dict[str, Any]  # notifyd 0.x's form of `settings.tracking` (still accepted): `true`/`false`, or {opens, clicks, applies_to: "marketing" | "all"}; `null` restores the default (marketing email tracked).
 
 
 class UpdateWebhookDto(TypedDict, total=False):
@@ -1261,7 +1331,7 @@ class UpsertTemplateResponseDto(TypedDict):
 
 
 class _UpsertWorkflowDtoRequired(TypedDict):
-    steps: List[Dict[str, Any]]  # Steps run in order; jumps are step indexes (the number of steps ends the run). Types: `send` {channel, subject?, body?, body_html?, icon?, url?, priority?}; `delay` {duration_secs}; `condition` {field, operator, value?, on_true?, on_false?}; `branch` {branches: [{conditions: [{field, operator, value?}], next}], default_next?}; `throttle` {window_secs, limit? (1), key?} — over the limit the run ends; `digest` {window_secs, key?, channel, subject?, body?…} — events of one subscriber and key are collected across triggers and sent as one message with `{{item_count}}` and `{{items}}`. Fields: payload.<path>, subscriber.<field>, subscriber.data.<path>, digest.item_count, inbox.is_read. Operators: eq, neq, gt, gte, lt, lte, in, not_in, contains, exists, not_exists.
+    steps: List[Dict[str, Any]]  # Steps run in order; jumps are step indexes (the number of steps ends the run). Types: `send` {channel, subject?, body?, body_html?, icon?, url?, priority?}; `delay` {duration_secs}; `condition` {field, operator, value?, on_true?, on_false?}; `branch` {branches: [{conditions: [{field, operator, value?}], next}], default_next?}; `throttle` {window_secs, limit? (1), key?} — over the limit the run ends; `digest` {window_secs, key?, channel, subject?, body?…} — events of one subscriber and key are collected across triggers and sent as one message with `{{item_count}}` and `{{items}}`. Fields: payload.<path>, subscriber.<field>, subscriber.data.<path>, digest.item_count, inbox.is_read. Operators: eq, neq, gt, gte, lt, lte, in, not_in, contains, exists, not_exists. notifyd 0.x steps are accepted too and stored in this form: a send or digest step naming a `template` gets that template's default variant for its channel inlined, and a digest's `duration_secs` becomes `window_secs`.
     id: str
     name: str
     trigger_event: str  # The event name that starts a run (POST /v1/workflows/trigger).
@@ -1315,6 +1385,7 @@ class WebhookDto(TypedDict):
     events: List[str]
     enabled: bool
     secret_hint: str  # The secret is shown once; this is its prefix and last characters.
+    signature_format: str  # How deliveries are signed: `standard`, or `notifyd-0x` (also 0.x's X-Notifyd-Signature).
     previous_secret_expires_at: Optional[str]  # Until when the previous secret still signs (after a rotation), else null.
     disabled_at: Optional[str]
     disabled_reason: Optional[str]  # Why notifyd (410 Gone, a refused address, a day of failures) or an operator disabled it.
@@ -1428,9 +1499,11 @@ __all__ = [
     'AttachmentDto',
     'AuditEntryDto',
     'AuditListDto',
+    'BatchJobCountsDto',
     'BatchRequestDto',
     'BatchResponseDto',
     'BatchSkipDto',
+    'BatchStatusDto',
     'BreakerDto',
     'BulkInboxDto',
     'BulkInboxResponseDto',
@@ -1479,6 +1552,7 @@ __all__ = [
     'EmailEnvelopeDto',
     'ErrorDto',
     'FailureCauseDto',
+    'FindingCallDto',
     'FindingDto',
     'HarmDto',
     'HealthDto',
@@ -1518,6 +1592,7 @@ __all__ = [
     'RegisterPushTokenDto',
     'RegisterPushTokenResponseDto',
     'ReleaseSuppressionResponseDto',
+    'RenderedContentDto',
     'ResealResultDto',
     'RetriedJobDto',
     'RetriesWaitingDto',

@@ -21,6 +21,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The effective configuration, secrets redacted: providers and fallbacks per channel, lane rates and bursts, pause defaults, provider webhooks and their last event, PUBLIC_URL, retention */
+        get: operations["getConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/digest": {
         parameters: {
             query?: never;
@@ -62,7 +79,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search jobs across projects (recipients masked; default: last 7 days, 50 rows) */
+        /**
+         * Search jobs across projects (recipients masked; default: last 7 days, 50 rows, newest first)
+         * @description A page holds at most `limit` (500) jobs; `next_cursor` (null on the last page) passed as `cursor` reads the next, older page.
+         */
         get: operations["searchJobs"];
         put?: never;
         post?: never;
@@ -492,6 +512,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How a batch is doing: queued, skipped by reason, sent, failed and bounced so far
+         * @description The id is the `batch_id` of a POST /v1/batch answer. Skipped pairs are those the call did not queue; the job counts are read from the jobs now (a job past its retention is no longer counted).
+         */
+        get: operations["getBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/caps": {
         parameters: {
             query?: never;
@@ -672,7 +712,7 @@ export interface paths {
         };
         /**
          * Realtime inbox (Server-Sent Events): new messages, changes, counts; Last-Event-ID replay
-         * @description Authenticate with `?ticket=` (POST …/stream-ticket; single use, 60 s) or an Authorization header. Events: `message.created`, `message.updated` ({message}), `messages.read` / `messages.seen` / `messages.archived` ({count, topic}), `counts` ({unread_count, unseen_count, total}) and `resync` (reload: the events since your id are gone). Ids grow by one per event of this subscriber; reconnect with Last-Event-ID (or ?last_event_id=) to replay what you missed. A comment line every INBOX_HEARTBEAT_SECS. Opening a stream spends a request of the project’s rate_limit_per_min; a server holds at most INBOX_MAX_STREAMS_PER_SUBSCRIBER streams per subscriber and INBOX_MAX_STREAMS_PER_PROJECT per project (429 too_many_streams); a stream whose reader stops reading is closed (reconnect and replay).
+         * @description Authenticate with `?ticket=` (POST …/stream-ticket; single use, 60 s) or an Authorization header. Events: `message.created`, `message.updated` ({message}), `messages.read` / `messages.seen` / `messages.archived` ({count, topic}), `counts` ({unread_count, unseen_count, total}) and `resync` (reload: the events since your id are gone). Ids grow by one per event of this subscriber; reconnect with Last-Event-ID (or ?last_event_id=) to replay what you missed. A comment line every INBOX_HEARTBEAT_SECS. Opening a stream spends a request of the project’s rate_limit_per_min; a server holds at most INBOX_MAX_STREAMS_PER_SUBSCRIBER streams per subscriber and INBOX_MAX_STREAMS_PER_PROJECT per project (429 too_many_streams); a stream whose reader stops reading is closed (reconnect and replay). notifyd 0.x clients: `format=notifyd-0x` (the default when the ticket is passed as `?token=`, 0.x's parameter) sends 0.x's default `message` events instead, with JSON `{type: "new_notification", notification}` or `{type: "count_update", unread_count}`.
          */
         get: operations["streamInbox"];
         put?: never;
@@ -1496,6 +1536,15 @@ export interface components {
              */
             secret?: string;
             /**
+             * @description `standard` (Standard Webhooks headers, the default) or `notifyd-0x`: also signed as notifyd
+             *     0.x signed (`X-Notifyd-Signature`: hex HMAC-SHA256 of the body keyed by the secret's bytes) and
+             *     with 0.x's top-level `event`, `job_id`, `channel`, `subscriber_id` in job events, for a
+             *     receiver written for 0.x. Its secret may then be any 16–200 characters (0.x's were 32 hex).
+             * @example standard
+             * @enum {string}
+             */
+            signature_format?: "standard" | "notifyd-0x";
+            /**
              * @description Where deliveries are POSTed: a public http(s) URL (private, loopback, link-local and
              *     metadata addresses are refused, also when a host name resolves to them).
              * @example https://hooks.acme.example/notifyd
@@ -1506,6 +1555,8 @@ export interface components {
             /** @example 1 */
             count: number;
             jobs: components["schemas"]["AdminJobSummaryDto"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
         };
         AdminJobSummaryDto: {
             /** @example 5 */
@@ -1514,6 +1565,11 @@ export interface components {
             channel: string;
             /** @example 2026-11-30T10:00:00.000Z */
             created_at: string;
+            /**
+             * @description Who queued it: a project key's hint, admin, mcp or workflow (null before it was recorded).
+             * @example sk_shop_…1f2e
+             */
+            created_by: string | null;
             /** @example HTTP 422: invalid recipient */
             error: string | null;
             /** @example 6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f */
@@ -1617,6 +1673,26 @@ export interface components {
             items: components["schemas"]["AuditEntryDto"][];
             /** @description Pass as cursor for the next (older) page; null on the last page. */
             next_cursor: string | null;
+        };
+        BatchJobCountsDto: {
+            /** @example 2 */
+            bounced: number;
+            /** @example 0 */
+            cancelled: number;
+            /** @example 1 */
+            failed: number;
+            /**
+             * @description Being sent right now.
+             * @example 0
+             */
+            processing: number;
+            /**
+             * @description Waiting: pending or scheduled for later, or waiting to retry.
+             * @example 400
+             */
+            queued: number;
+            /** @example 95 */
+            sent: number;
         };
         BatchRequestDto: {
             /**
@@ -1781,6 +1857,17 @@ export interface components {
              */
             subscribers?: string[];
             /**
+             * @description Provider tags on every job of the batch, stored and sent as a single send's are (e.g. a
+             *     campaign name); GET /v1/batches/:id shows them.
+             * @example [
+             *       {
+             *         "name": "campaign",
+             *         "value": "winter-sale"
+             *       }
+             *     ]
+             */
+            tags?: components["schemas"]["TagDto"][];
+            /**
              * @description Stored template id, rendered per channel (and locale) at send time; channels without a
              *     variant use the inline subject/body.
              * @example order_shipped
@@ -1828,6 +1915,11 @@ export interface components {
             whatsapp?: components["schemas"]["WhatsAppOptionsDto"];
         };
         BatchResponseDto: {
+            /**
+             * @description The batch's id: GET /v1/batches/{batch_id} tells how its jobs are doing.
+             * @example 019ad0c4-5b1e-7c3a-9f2e-4d6b8a0c1e2f
+             */
+            batch_id: string;
             /**
              * @example [
              *       "email"
@@ -1881,6 +1973,75 @@ export interface components {
             reason: string;
             /** @example user_7 */
             subscriber_id: string;
+        };
+        BatchStatusDto: {
+            /**
+             * @example [
+             *       "email"
+             *     ]
+             */
+            channels: string[];
+            /**
+             * @description When the call finished queueing (null while a segment is still being read).
+             * @example 2026-12-02T09:00:01.250Z
+             */
+            completed_at: string | null;
+            /**
+             * @description When the call started.
+             * @example 2026-12-02T09:00:00.000Z
+             */
+            created_at: string;
+            /** @example 019ad0c4-5b1e-7c3a-9f2e-4d6b8a0c1e2f */
+            id: string;
+            /** @description The created jobs by where they are now (jobs past their retention are no longer counted). */
+            jobs: components["schemas"]["BatchJobCountsDto"];
+            /**
+             * @description Jobs the call created.
+             * @example 498
+             */
+            jobs_created: number;
+            /**
+             * @description Jobs an earlier call already held under the batch's idempotency key.
+             * @example 0
+             */
+            jobs_deduplicated: number;
+            /** @example 90 */
+            priority: number;
+            /**
+             * @description The requested send time (null: at once).
+             * @example 2026-12-02T18:00:00.000Z
+             */
+            scheduled_at: string | null;
+            /** @description The segment filter, when the batch was sent to one. */
+            segment?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description Subscriber × channel pairs not queued, by rule (as in the batch answer).
+             * @example {
+             *       "opted_out": 2
+             *     }
+             */
+            skipped_by_reason: {
+                [key: string]: number;
+            };
+            /**
+             * @description Distinct subscribers read.
+             * @example 500
+             */
+            subscribers: number;
+            /**
+             * @description The tags the batch was sent with.
+             * @example [
+             *       {
+             *         "name": "campaign",
+             *         "value": "winter-sale"
+             *       }
+             *     ]
+             */
+            tags: components["schemas"]["TagDto"][];
+            /** @example newsletter */
+            topic: string | null;
         };
         BreakerDto: {
             /** @example email */
@@ -2237,6 +2398,15 @@ export interface components {
              */
             secret?: string;
             /**
+             * @description `standard` (Standard Webhooks headers, the default) or `notifyd-0x`: also signed as notifyd
+             *     0.x signed (`X-Notifyd-Signature`: hex HMAC-SHA256 of the body keyed by the secret's bytes) and
+             *     with 0.x's top-level `event`, `job_id`, `channel`, `subscriber_id` in job events, for a
+             *     receiver written for 0.x. Its secret may then be any 16–200 characters (0.x's were 32 hex).
+             * @example standard
+             * @enum {string}
+             */
+            signature_format?: "standard" | "notifyd-0x";
+            /**
              * @description Where deliveries are POSTed: a public http(s) URL (private, loopback, link-local and
              *     metadata addresses are refused, also when a host name resolves to them).
              * @example https://hooks.acme.example/notifyd
@@ -2438,16 +2608,29 @@ export interface components {
             channel: string;
             /** @example 8 */
             configured_rate: number;
-            /** @example 8 */
+            /**
+             * @description Tokens per second in force now; 0 when the lane is unpaced (see paced).
+             * @example 8
+             */
             effective_rate: number;
             /** @example email:resend */
             lane: string;
+            /**
+             * @description False when the lane is unpaced (rate 0: no rate limit of notifyd's own).
+             * @example true
+             */
+            paced: boolean;
             pause_kind: string | null;
             pause_reason: string | null;
             paused_until: string | null;
             project_id: string | null;
             /** @example resend */
             provider: string;
+            /**
+             * @description The rate in force in words: "8/s" or "unpaced" (never a bare 0).
+             * @example 8/s
+             */
+            rate_text: string;
         };
         DigestNotifyRequestDto: {
             /**
@@ -2620,8 +2803,20 @@ export interface components {
             /** @example 2026-11-30T05:12:00.000Z */
             last_seen: string;
             /**
-             * @description Normalised: ids and numbers → #, addresses → <email>; at most 160 characters.
-             * @example Twilio # invalid To phone number
+             * @description Their ids (at most 20).
+             * @example [
+             *       "shop"
+             *     ]
+             */
+            project_ids: string[];
+            /**
+             * @description Projects whose jobs failed with it (exact).
+             * @example 1
+             */
+            projects: number;
+            /**
+             * @description Normalised: ids and numbers → # (a 3-digit HTTP status 100–599 is kept), addresses → <*@domain>; at most 160 characters.
+             * @example Resend 422 validation_error: The <*@gmial.con> domain is invalid
              */
             reason: string;
             /**
@@ -2630,12 +2825,37 @@ export interface components {
              */
             sample_job_id: string;
         };
+        FindingCallDto: {
+            /**
+             * @description True when the tool changes state and needs the admin key.
+             * @example true
+             */
+            admin: boolean;
+            /**
+             * @description Its exact arguments.
+             * @example {
+             *       "lane": "email:resend"
+             *     }
+             */
+            arguments: {
+                [key: string]: unknown;
+            };
+            /** @example lift the pause once the providers window has reset */
+            purpose: string;
+            /**
+             * @description An MCP tool name.
+             * @example resume_lane
+             */
+            tool: string;
+        };
         FindingDto: {
             /**
              * @description What fixes it: names the endpoint, MCP tool or variable.
              * @example Watch list quality: check the newest bounced addresses (GET /v1/admin/suppressions).
              */
             action: string;
+            /** @description The exact MCP calls that check and fix it, in order. */
+            calls?: components["schemas"]["FindingCallDto"][];
             /**
              * @description Stable code (docs/OPERATIONS.md lists every one).
              * @example bounce_rate_high
@@ -2656,6 +2876,19 @@ export interface components {
             harm?: components["schemas"]["HarmDto"];
             /** @example Email bounce rate is 3.1 % over the last 24h (31 bounced, 969 delivered). */
             message: string;
+            /**
+             * @description Who must act: operator (this instance's settings, providers, lanes) or caller (the application sending for a project).
+             * @example operator
+             * @enum {string}
+             */
+            owner?: "caller" | "operator";
+            /**
+             * @description With owner caller: the projects whose callers must act.
+             * @example [
+             *       "shop"
+             *     ]
+             */
+            project_ids?: string[];
             /**
              * @description critical, warning or info.
              * @example warning
@@ -2737,6 +2970,16 @@ export interface components {
             /** @example 20 */
             limit: number;
             next_cursor: string | null;
+            /**
+             * @description Deprecated, with `offset` only (notifyd 0.x's paging): the offset asked for.
+             * @example 0
+             */
+            offset?: number;
+            /**
+             * @description Deprecated, with `offset` only: the subscriber's unarchived messages, as notifyd 0.x counted them.
+             * @example 42
+             */
+            total?: number;
         };
         InboxMessageDto: {
             archived_at: string | null;
@@ -2791,6 +3034,12 @@ export interface components {
             complained_at: string | null;
             /** @example 2026-11-30T10:00:00.000Z */
             created_at: string;
+            /**
+             * @description Who queued it: the hint of the project key that sent it, admin, mcp (an operator's MCP
+             *     call) or workflow; null for jobs queued before notifyd recorded it.
+             * @example sk_shop_…1f2e
+             */
+            created_by: string | null;
             delivered_at: string | null;
             /** @description Email only: who the message was addressed to. */
             email_envelope: components["schemas"]["EmailEnvelopeDto"] | null;
@@ -2813,6 +3062,8 @@ export interface components {
             provider_message_id: string | null;
             /** @example jane@example.com */
             recipient: string;
+            /** @description What was sent: the rendered subject and body (bounded, kept as long as the job). */
+            rendered: components["schemas"]["RenderedContentDto"];
             /** @example 2026-11-30T10:00:00.000Z */
             scheduled_at: string;
             /** @example 2026-11-30T10:00:01.000Z */
@@ -2910,6 +3161,11 @@ export interface components {
              * @example email:resend
              */
             lane: string;
+            /**
+             * @description False when the lane is unpaced (rate 0): notifyd calls the provider as fast as it answers.
+             * @example true
+             */
+            paced: boolean;
             /** @description Why: rate_limited (a 429), quota_exhausted (daily/monthly cap), quota_headers (window spent), operator. */
             pause_kind: string | null;
             pause_reason: string | null;
@@ -2929,6 +3185,11 @@ export interface components {
              * @example 8
              */
             rate: number;
+            /**
+             * @description The rate in force, in words: "8/s", or "unpaced" (never a bare 0, which reads as "stopped").
+             * @example 8/s
+             */
+            rate_text: string;
             /**
              * @description Tokens available right now (null when unpaced).
              * @example 8
@@ -3083,6 +3344,13 @@ export interface components {
              * @example es-MX
              */
             locale?: string;
+            /**
+             * @description Render for this stored subscriber, as a send to them would: their profile is `subscriber`
+             *     (and `first_name`, `last_name`, `email`, `phone`, `locale`, `timezone` at the top level),
+             *     their locale picks the variant unless `locale` is given, and `vars` win over profile fields.
+             * @example user_123
+             */
+            subscriber_id?: string;
             /**
              * @description Sample variables.
              * @example {
@@ -3365,6 +3633,31 @@ export interface components {
             /** @example true */
             success: boolean;
             suppression: components["schemas"]["SuppressionDto"];
+        };
+        RenderedContentDto: {
+            /** @example Bonjour Amélie, bienvenue ! */
+            body: string | null;
+            body_html: string | null;
+            /**
+             * @description When the worker rendered it (its last attempt); null unless kept.
+             * @example 2026-11-30T10:00:01.000Z
+             */
+            rendered_at: string | null;
+            /**
+             * @description kept: rendered by the worker (a template, or inline Liquid) and kept; as_sent: the inline
+             *     content held no Liquid, so the job's own fields are what was sent; redacted: the project
+             *     keeps no content (`settings.rendered_content` = "redact"); not_rendered: not rendered yet
+             *     (queued, or failed before rendering).
+             * @example kept
+             */
+            status: string;
+            /** @example Bonjour Amélie */
+            subject: string | null;
+            /**
+             * @description Whether the parts were cut to fit 64 KiB together.
+             * @example false
+             */
+            truncated: boolean;
         };
         ResealResultDto: {
             /**
@@ -4190,12 +4483,33 @@ export interface components {
             /** @example 1200 */
             rate_limit_per_min?: number;
             /**
+             * @description notifyd 0.x's form of `settings.send_window` (still accepted): a window object
+             *     {start, end, tz, days, applies_to}, checked as everywhere; `null` removes it.
+             * @example {
+             *       "start": "08:00",
+             *       "end": "20:00",
+             *       "tz": "Europe/Paris"
+             *     }
+             */
+            send_window?: {
+                [key: string]: unknown;
+            } | null;
+            /**
              * @description Settings merged into the current ones (top-level keys replace).
              * @example {}
              */
             settings?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description notifyd 0.x's form of `settings.tracking` (still accepted): `true`/`false`, or
+             *     {opens, clicks, applies_to: "marketing" | "all"}; `null` restores the default (marketing email tracked).
+             * @example {
+             *       "opens": false,
+             *       "clicks": true
+             *     }
+             */
+            tracking?: Record<string, never>;
         };
         UpdateWebhookDto: {
             /** @example Order service (v2) */
@@ -4330,7 +4644,7 @@ export interface components {
             /** @example Order shipped */
             name: string;
             /**
-             * @description Steps run in order; jumps are step indexes (the number of steps ends the run). Types: `send` {channel, subject?, body?, body_html?, icon?, url?, priority?}; `delay` {duration_secs}; `condition` {field, operator, value?, on_true?, on_false?}; `branch` {branches: [{conditions: [{field, operator, value?}], next}], default_next?}; `throttle` {window_secs, limit? (1), key?} — over the limit the run ends; `digest` {window_secs, key?, channel, subject?, body?…} — events of one subscriber and key are collected across triggers and sent as one message with `{{item_count}}` and `{{items}}`. Fields: payload.<path>, subscriber.<field>, subscriber.data.<path>, digest.item_count, inbox.is_read. Operators: eq, neq, gt, gte, lt, lte, in, not_in, contains, exists, not_exists.
+             * @description Steps run in order; jumps are step indexes (the number of steps ends the run). Types: `send` {channel, subject?, body?, body_html?, icon?, url?, priority?}; `delay` {duration_secs}; `condition` {field, operator, value?, on_true?, on_false?}; `branch` {branches: [{conditions: [{field, operator, value?}], next}], default_next?}; `throttle` {window_secs, limit? (1), key?} — over the limit the run ends; `digest` {window_secs, key?, channel, subject?, body?…} — events of one subscriber and key are collected across triggers and sent as one message with `{{item_count}}` and `{{items}}`. Fields: payload.<path>, subscriber.<field>, subscriber.data.<path>, digest.item_count, inbox.is_read. Operators: eq, neq, gt, gte, lt, lte, in, not_in, contains, exists, not_exists. notifyd 0.x steps are accepted too and stored in this form: a send or digest step naming a `template` gets that template's default variant for its channel inlined, and a digest's `duration_secs` becomes `window_secs`.
              * @example [
              *       {
              *         "type": "send",
@@ -4451,6 +4765,12 @@ export interface components {
              * @example whsec_…Sw==
              */
             secret_hint: string;
+            /**
+             * @description How deliveries are signed: `standard`, or `notifyd-0x` (also 0.x's X-Notifyd-Signature).
+             * @example standard
+             * @enum {string}
+             */
+            signature_format: "standard" | "notifyd-0x";
             /** @example 2026-11-30T10:00:00.000Z */
             updated_at: string;
             /** @example https://hooks.acme.example/notifyd */
@@ -4665,9 +4985,11 @@ export type SchemaAdminSuppressionListDto = components['schemas']['AdminSuppress
 export type SchemaAttachmentDto = components['schemas']['AttachmentDto'];
 export type SchemaAuditEntryDto = components['schemas']['AuditEntryDto'];
 export type SchemaAuditListDto = components['schemas']['AuditListDto'];
+export type SchemaBatchJobCountsDto = components['schemas']['BatchJobCountsDto'];
 export type SchemaBatchRequestDto = components['schemas']['BatchRequestDto'];
 export type SchemaBatchResponseDto = components['schemas']['BatchResponseDto'];
 export type SchemaBatchSkipDto = components['schemas']['BatchSkipDto'];
+export type SchemaBatchStatusDto = components['schemas']['BatchStatusDto'];
 export type SchemaBreakerDto = components['schemas']['BreakerDto'];
 export type SchemaBulkInboxDto = components['schemas']['BulkInboxDto'];
 export type SchemaBulkInboxResponseDto = components['schemas']['BulkInboxResponseDto'];
@@ -4716,6 +5038,7 @@ export type SchemaDisabledWebhookDto = components['schemas']['DisabledWebhookDto
 export type SchemaEmailEnvelopeDto = components['schemas']['EmailEnvelopeDto'];
 export type SchemaErrorDto = components['schemas']['ErrorDto'];
 export type SchemaFailureCauseDto = components['schemas']['FailureCauseDto'];
+export type SchemaFindingCallDto = components['schemas']['FindingCallDto'];
 export type SchemaFindingDto = components['schemas']['FindingDto'];
 export type SchemaHarmDto = components['schemas']['HarmDto'];
 export type SchemaHealthDto = components['schemas']['HealthDto'];
@@ -4755,6 +5078,7 @@ export type SchemaReadinessDto = components['schemas']['ReadinessDto'];
 export type SchemaRegisterPushTokenDto = components['schemas']['RegisterPushTokenDto'];
 export type SchemaRegisterPushTokenResponseDto = components['schemas']['RegisterPushTokenResponseDto'];
 export type SchemaReleaseSuppressionResponseDto = components['schemas']['ReleaseSuppressionResponseDto'];
+export type SchemaRenderedContentDto = components['schemas']['RenderedContentDto'];
 export type SchemaResealResultDto = components['schemas']['ResealResultDto'];
 export type SchemaRetriedJobDto = components['schemas']['RetriedJobDto'];
 export type SchemaRetriesWaitingDto = components['schemas']['RetriesWaitingDto'];
@@ -4912,6 +5236,110 @@ export interface operations {
                      * @example {
                      *       "error": "validation_failed",
                      *       "message": "channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        channels: {
+                            /** @description Calls an idle lane may make at once (rate × PACING_BURST_SECS, at least 1) */
+                            burst: number;
+                            channel: string;
+                            /** @description <CHANNEL>_FALLBACK_PROVIDER: the failover breaker routes here while the primary fails */
+                            fallback_provider: string | null;
+                            paced: boolean;
+                            /** @description The instance provider (<CHANNEL>_PROVIDER); null when the channel is not configured */
+                            provider: string | null;
+                            /** @description <CHANNEL>_RATE_PER_SEC; 0 = unpaced (see paced) */
+                            rate_per_sec: number;
+                            /** @description "8/s" or "unpaced" */
+                            rate_text: string;
+                        }[];
+                        pacing: {
+                            /** @description PACING_ADAPTIVE: slow down on the provider’s quota headers */
+                            adaptive: boolean;
+                            burst_secs: number;
+                            /** @description PACING_FAIR_SHARE: projects interleave on a paced lane */
+                            fair_share: boolean;
+                            /** @description pause_lane without duration_secs */
+                            operator_pause_default_secs: number;
+                            /** @description Lane pause after a quota error that gives no reset (QUOTA_PAUSE_SECS) */
+                            quota_pause_secs: number;
+                            /** @description Lane pause after a 429 without Retry-After (RATE_LIMIT_PAUSE_SECS) */
+                            rate_limit_pause_secs: number;
+                        };
+                        provider_webhooks: {
+                            /** @description Whether the secret that authenticates it is set (else the route answers 503) */
+                            configured: boolean;
+                            /** @description The newest event received in the last 7 days; null when none */
+                            last_event_at: string | null;
+                            provider: string;
+                            /** @description Where the provider posts its delivery events (under PUBLIC_URL) */
+                            route: string;
+                            /** @description The variable(s) that configure it */
+                            setting: string;
+                        }[];
+                        /** @description PUBLIC_URL: links in messages and provider callbacks; null when unset */
+                        public_url: string | null;
+                        retention: {
+                            /** @description Failed jobs are deleted after this (null: kept) */
+                            failed_job_retention_days: number | null;
+                            /** @description Sent, cancelled and bounced jobs are deleted after this (null: kept) */
+                            job_retention_days: number | null;
+                        };
+                        role: string;
+                        version: string;
+                        worker: {
+                            lease_secs: number;
+                            /** @description WORKER_MAX_ATTEMPTS: attempts before a transient failure becomes failed */
+                            max_attempts: number;
+                            send_timeout_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDto"];
@@ -5136,10 +5564,16 @@ export interface operations {
         parameters: {
             query?: {
                 channel?: string;
+                /** @description Who queued the jobs: a project key's hint as jobs show it (sk_shop_…1f2e), admin, mcp or workflow. */
+                created_by?: string;
+                /** @description The `next_cursor` of the previous page, unchanged: the next (older) page. */
+                cursor?: string;
                 limit?: number;
                 project_id?: string;
                 /** @description Exact recipient, case-insensitive. */
                 recipient?: string;
+                /** @description The recipient's domain (after the @), case-insensitive: finds one caller's misspelt domain. */
+                recipient_domain?: string;
                 /** @description Only jobs created since (RFC 3339); default 7 days ago. */
                 since?: string;
                 status?: string;
@@ -5158,6 +5592,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminJobListDto"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_json",
+                     *       "message": "The request body is not valid JSON. Check quotes, commas and brackets."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid key */
@@ -7714,6 +8163,88 @@ export interface operations {
             };
         };
     };
+    getBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchStatusDto"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_json",
+                     *       "message": "The request body is not valid JSON. Check quotes, commas and brackets."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Over the project’s rate_limit_per_min (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Project 'acme' allows 600 API requests per minute (rate_limit_per_min); retry in 12 s."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
     listCaps: {
         parameters: {
             query?: never;
@@ -8048,6 +8579,11 @@ export interface operations {
                 filter?: string;
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated: page with `cursor` (the previous page's `next_cursor`) instead. Messages to skip, as notifyd 0.x paged; the answer then carries `offset` and `total` (unarchived messages). Not with a cursor.
+                 */
+                offset?: number;
                 /** @description Case-insensitive search in title and body. */
                 q?: string;
                 /** @description true: only messages snoozed right now (hidden from the default list until they wake). */
@@ -8572,6 +9108,12 @@ export interface operations {
     streamInbox: {
         parameters: {
             query?: {
+                /**
+                 * @description `notifyd` (named events, the default) or `notifyd-0x`: notifyd 0.x's default `message` events
+                 *     carrying `{type: new_notification | count_update}`. Default `notifyd-0x` when the ticket comes
+                 *     as `token` (0.x's parameter name) and `notifyd` otherwise.
+                 */
+                format?: "notifyd" | "notifyd-0x";
                 /**
                  * @description Replay events after this id (for a new EventSource; a reconnecting one sends the
                  *     Last-Event-ID header, which wins).
