@@ -103,6 +103,8 @@ describe('the log provider: test recipients and what was sent', () => {
   });
 
   it('the job view shows what was rendered (kept with the job); as sent for plain content; redacted by the project setting', async () => {
+    // The test before paused the lane (the 429 recipient, Retry-After 5 s): a fast run would find it still paused.
+    await t.notifyd.app.get(PacingService).resume({ channel: 'email', provider: 'log' });
     const rendered = await api().post('/v1/send', { channel: 'email', subscriber_id: 'amelie', subject: 'Hi {{ first_name }}', body: 'Bonjour {{ subscriber.first_name }}', body_html: '<p>{{ first_name }}</p>' });
     const plain = await send('plain@example.com');
     await t.worker.drainOnce();

@@ -14,6 +14,7 @@ const webhookView = z.object({
   events: z.array(z.string()),
   enabled: z.boolean(),
   secret_hint: z.string().nullable(),
+  signature_format: z.enum(['standard', 'notifyd-0x']).describe('How deliveries are signed: Standard Webhooks, or also the notifyd 0.x way (imported endpoints)'),
   disabled_at: z.string().nullable(),
   disabled_reason: z.string().nullable(),
   last_success_at: z.string().nullable(),
