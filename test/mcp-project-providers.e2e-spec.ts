@@ -39,7 +39,7 @@ describe('MCP tools over per-project providers', () => {
     expect(structured(await admin.callTool({ name: 'list_project_providers', arguments: { project_id: project.id } })).providers).toEqual([]);
   });
 
-  it('bad settings and unknown projects are tool errors naming the fix; the read-only key may only list', async () => {
+  it('bad settings and unknown projects are tool errors naming the fix; the read-only key sees every tool but may only list', async () => {
     const bad = await admin.callTool({ name: 'set_project_provider', arguments: { project_id: project.id, channel: 'email', provider: 'resend', settings: {} } });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toMatch(/api_key/);
@@ -47,9 +47,13 @@ describe('MCP tools over per-project providers', () => {
     expect(unknown.isError).toBe(true);
     const reader = await connectMcp(app.url, READONLY_KEY);
     try {
-      const names = (await reader.listTools()).tools.map((t) => t.name);
-      expect(names).toContain('list_project_providers');
-      expect(names).not.toContain('set_project_provider');
+      const tools = (await reader.listTools()).tools;
+      expect(tools.map((t) => t.name)).toContain('list_project_providers');
+      // Every tool is listed to the read-only key (issue 25), the admin-only ones marked as such.
+      const setTool = tools.find((t) => t.name === 'set_project_provider');
+      expect(setTool?.description).toMatch(/admin key/i);
+      const refusedSet = await reader.callTool({ name: 'set_project_provider', arguments: { project_id: project.id, channel: 'email', provider: 'resend', settings: { api_key: 're_x' } } });
+      expect(refusedSet.isError).toBe(true);
       const refused = await reader.callTool({ name: 'remove_project_provider', arguments: { project_id: project.id, channel: 'email' } });
       expect(refused.isError).toBe(true);
       expect(text(refused)).toMatch(/ADMIN_API_KEY|admin key/i);
