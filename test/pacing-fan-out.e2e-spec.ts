@@ -82,7 +82,7 @@ describe('pacing of fan-out connectors (two worker processes, provider fakes)', 
   const lane = async (key: string) => (await db.sql(`SELECT calls_total, tokens_total FROM pacing_lanes WHERE lane_key = $1`, [key]))[0];
   /**
    * The bounds a shared bucket promises, measured where the provider sees them (arrival), with
-   * slack for a loaded machine: no second holds more than one bucket plus 2.5 s of rate, and the
+   * slack for a loaded machine: no 4 s hold more than one bucket plus 6.5 s of rate, and the
    * whole run no more than one bucket plus rate × (its length + 1.5 s). The run's slack is for
    * its first call, which arrives late (each process imports its HTTP client and FCM's OAuth
    * token at its first send, after its slot was reserved) and so shortens the span measured.
@@ -90,9 +90,11 @@ describe('pacing of fan-out connectors (two worker processes, provider fakes)', 
    */
   const expectPaced = (arrivals: number[]) => {
     const span = (Math.max(...arrivals) - Math.min(...arrivals)) / 1000;
-    // 2.5 s of rate, not 1.5: under a full suite a starved worker process sends the calls whose
-    // slots passed while it waited together (seen: 13 in one second at 4/s); unpaced is 27–37.
-    expect(peak(arrivals, 1_000)).toBeLessThanOrEqual(BURST + RATE * 2.5);
+    // Over 4 s, with 2.5 s of rate to spare: under a full suite a starved worker process sends the
+    // calls whose slots passed while it waited all together (seen: 13 and 20 in one second at
+    // 4/s), so a one-second peak measures the machine; unpaced, every request (37 and 48) arrives
+    // within about a second.
+    expect(peak(arrivals, 4_000)).toBeLessThanOrEqual(BURST + RATE * (4 + 2.5));
     expect(arrivals.length).toBeLessThanOrEqual(BURST + RATE * (span + 1.5));
   };
 
