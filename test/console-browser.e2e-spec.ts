@@ -1,11 +1,10 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { launchChromium } from './helpers/chromium.js';
 import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
 
-/** Debian's chromium (apt-get install chromium); playwright-core downloads no browser. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join(process.cwd(), 'test-results', 'console');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -22,7 +21,6 @@ describe('operator console in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH`);
     mkdirSync(SHOTS, { recursive: true });
     t = await startTestApp();
     const project = await t.createProject('acme');
@@ -33,10 +31,7 @@ describe('operator console in Chromium', () => {
     await t.worker.drainOnce();
     const suppressed = await t.http.post('/v1/admin/suppressions').set('X-Api-Key', ADMIN_KEY).send({ project_id: 'acme', email: 'bounced@example.com', detail: 'mailbox does not exist' });
     expect(suppressed.status).toBe(200);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,11 +1,8 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from './helpers/chromium.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
-
-/** Debian's chromium (apt-get install chromium); playwright-core downloads no browser. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * The <notifyd-inbox> web component in real headless Chromium, embedded in a page of another
@@ -20,7 +17,6 @@ describe('inbox web component in Chromium', () => {
   let project: { id: string; key: string };
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH`);
     page = createServer((req, res) => {
       const params = new URL(req.url ?? '/', 'http://x').searchParams;
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -35,10 +31,7 @@ describe('inbox web component in Chromium', () => {
     t = await startTestApp({ env: { CORS_ORIGINS: origin, IN_APP_PROVIDER: 'inbox' } });
     project = await t.createProject();
     await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id: 'jane' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
