@@ -96,7 +96,7 @@ const sendRequest = (proc, server, body) => ({
 async function load(server, body, clients, processes) {
   const procs = server.procs.slice(0, processes);
   const shares = procs.map((_, i) => Math.floor(clients / procs.length) + (i < clients % procs.length ? 1 : 0));
-  await server.db.pool.query('TRUNCATE jobs'); // every run starts from the same empty table
+  await server.db.pool.query('TRUNCATE jobs CASCADE'); // every run starts from the same empty table
   const sampler = sampleActivity(server.db.pool);
   const runs = await Promise.all(
     procs

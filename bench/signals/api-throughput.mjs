@@ -38,7 +38,7 @@ export async function apiThroughput(databaseUrl, { clients = [8, 32, 64], rounds
         const key = await benchProject(api, server.url, ADMIN_KEY, `bench-${signals}-${round}`);
         await load(server.url, key, 8, 2); // warm-up: JIT, pool, plan cache
         for (const c of clients) {
-          await db.query('TRUNCATE jobs');
+          await db.query('TRUNCATE jobs CASCADE');
           const r = await load(server.url, key, c, durationSec);
           const row = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
           (samples[`${signals}/${c}`] ??= []).push(row);

@@ -22,7 +22,7 @@ export async function wakeupLatency(databaseUrl, { jobs = 300, ratePerSec = 20 }
   await db.connect();
   const results = [];
   for (const mode of MODES) {
-    await db.query('TRUNCATE jobs');
+    await db.query('TRUNCATE jobs CASCADE');
     const common = { ...BASE_ENV, DATABASE_URL: databaseUrl, WORKER_POLL_INTERVAL_MS: '500', ...mode.env };
     const api = await startNotifyd({ ...common, NOTIFYD_ROLE: mode.split ? 'api' : 'all' });
     const worker = mode.split ? await startNotifyd({ ...common, NOTIFYD_ROLE: 'worker' }) : undefined;
