@@ -308,6 +308,17 @@ describe('actions fit the classified cause and name who acts', () => {
     expect(p.action).toContain('lower EMAIL_RATE_PER_SEC below 8/s');
   });
 
+  it('an open breaker on an unpaced lane is told to get a rate, a paced one to lower it', () => {
+    const breakers = [{ channel: 'email', primary: 'resend', fallback: 'smtp', state: 'open' as const, resting_seconds: 90 }];
+    const [u] = breakerOpen(healthy({ instance: { ...healthy().instance, breakers }, lanes: [lane({ configured_rate: 0, effective_rate: 0, paced: false, rate_text: 'unpaced' })] }));
+    expect(u.action).toContain('Lane email:resend is unpaced (EMAIL_RATE_PER_SEC=0)');
+    expect(u.action).toContain('set EMAIL_RATE_PER_SEC to the rate your resend plan allows');
+    expect(u.action).not.toMatch(/lower EMAIL_RATE_PER_SEC/);
+    const [p] = breakerOpen(healthy({ instance: { ...healthy().instance, breakers }, lanes: [lane()] }));
+    expect(p.action).toContain('lower EMAIL_RATE_PER_SEC below 8/s');
+    expect(p).toMatchObject({ owner: 'operator', evidence: { lane: { lane: 'email:resend', paced: true, rate_text: '8/s' } } });
+  });
+
   it('the incident: a 20-minute pause holding every project’s email outranks 25 refused orders of one project', () => {
     const allEmail = waiting({ late: 40, due: 0, pending: 40, oldest_late_seconds: 120, projects_late: 3, by_project: ['shop', 'blog', 'crm'].map((id) => ({ project_id: id, late: 13, due: 0, oldest_late_seconds: 120 })) });
     const facts = healthy({
