@@ -67,6 +67,22 @@ describe('connector discovery at boot', () => {
     }
   });
 
+  it('fails start-up when AgentMail or Cloudflare is selected without its credentials, naming the variables', async () => {
+    const db = await createTestDatabase();
+    try {
+      await expect(startTestApp({ database: db, env: { EMAIL_PROVIDER: 'agentmail' } })).rejects.toThrow(/EMAIL_PROVIDER=agentmail needs AGENTMAIL_API_KEY/);
+      await expect(startTestApp({ database: db, env: { EMAIL_PROVIDER: 'cloudflare', CLOUDFLARE_ACCOUNT_ID: 'a'.repeat(32) } })).rejects.toThrow(
+        /EMAIL_PROVIDER=cloudflare needs CLOUDFLARE_EMAIL_API_TOKEN \(/,
+      );
+      await expect(startTestApp({ database: db, env: { EMAIL_FALLBACK_PROVIDER: 'cloudflare' } })).rejects.toThrow(/needs CLOUDFLARE_ACCOUNT_ID and CLOUDFLARE_EMAIL_API_TOKEN/);
+      await expect(startTestApp({ database: db, env: { EMAIL_PROVIDER: 'cloudflare', CLOUDFLARE_ACCOUNT_ID: 'acme', CLOUDFLARE_EMAIL_API_TOKEN: 'token' } })).rejects.toThrow(
+        /CLOUDFLARE_ACCOUNT_ID.*32-hex-digit account id/,
+      );
+    } finally {
+      await db.drop();
+    }
+  });
+
   it('fails start-up with the connector’s own message when its configuration is incomplete', async () => {
     const db = await createTestDatabase();
     try {

@@ -1,6 +1,9 @@
 import { defineSection } from '../define-section.js';
 import { envBool, envEnum, envInt, envString, envUrl } from '../env-helpers.js';
 
+/** Cloudflare account ids are 32 hex digits (per-project settings check the same). */
+export const CLOUDFLARE_ACCOUNT_ID = /^[0-9a-f]{32}$/i;
+
 const httpUrl = (example: string) => envUrl({ protocols: ['http', 'https'], hint: `must be an http(s) base URL such as ${example}` });
 
 /**
@@ -47,6 +50,16 @@ export const emailProvidersSection = defineSection(
 
     SENDGRID_API_KEY: envString(),
     SENDGRID_BASE_URL: httpUrl('https://api.sendgrid.com'),
+
+    /** AgentMail sends from an inbox: the message's sender address (EMAIL_FROM or the project's from_email) is the inbox id. */
+    AGENTMAIL_API_KEY: envString(),
+    AGENTMAIL_BASE_URL: httpUrl('https://api.agentmail.to'),
+
+    /** Cloudflare Email Service (Email Sending): the account that owns the onboarded sender domain. */
+    CLOUDFLARE_ACCOUNT_ID: envString({ pattern: CLOUDFLARE_ACCOUNT_ID, hint: 'must be the 32-hex-digit account id shown in the Cloudflare dashboard' }),
+    /** An API token with the Email Sending permission on that account. */
+    CLOUDFLARE_EMAIL_API_TOKEN: envString(),
+    CLOUDFLARE_BASE_URL: httpUrl('https://api.cloudflare.com/client/v4'),
   },
   (env) => {
     const region = env.SES_REGION ?? env.AWS_REGION;
@@ -80,6 +93,12 @@ export const emailProvidersSection = defineSection(
         configurationSet: env.SES_CONFIGURATION_SET,
       },
       sendgrid: { apiKey: env.SENDGRID_API_KEY, baseUrl: trim(env.SENDGRID_BASE_URL) ?? 'https://api.sendgrid.com' },
+      agentmail: { apiKey: env.AGENTMAIL_API_KEY, baseUrl: trim(env.AGENTMAIL_BASE_URL) ?? 'https://api.agentmail.to' },
+      cloudflare: {
+        accountId: env.CLOUDFLARE_ACCOUNT_ID,
+        apiToken: env.CLOUDFLARE_EMAIL_API_TOKEN,
+        baseUrl: trim(env.CLOUDFLARE_BASE_URL) ?? 'https://api.cloudflare.com/client/v4',
+      },
     };
   },
 );
@@ -92,3 +111,5 @@ export type ResendSettings = EmailProvidersConfig['resend'];
 export type PostmarkSettings = EmailProvidersConfig['postmark'];
 export type SesSettings = EmailProvidersConfig['ses'];
 export type SendgridSettings = EmailProvidersConfig['sendgrid'];
+export type AgentmailSettings = EmailProvidersConfig['agentmail'];
+export type CloudflareEmailSettings = EmailProvidersConfig['cloudflare'];

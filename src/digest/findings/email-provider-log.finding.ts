@@ -10,7 +10,7 @@ export const emailProviderLog: FindingRule = ({ instance, outcomes, projects, wi
       severity: 'critical',
       code: 'email_provider_log',
       message: `EMAIL_PROVIDER is "log": emails are written to the log and never delivered (${swallowed} in the last ${window}).`,
-      action: 'Switch EMAIL_PROVIDER to a real provider (resend, postmark, ses, sendgrid or smtp) before serving customers.',
+      action: 'Switch EMAIL_PROVIDER to a real provider (resend, postmark, ses, sendgrid, agentmail, cloudflare or smtp) before serving customers.',
       evidence: { email_provider: 'log', swallowed_in_window: swallowed },
       harm: { held: 0, lost: swallowed, projects: projects.filter((p) => p.channels.includes('email') && p.sent > 0).length, channels: ['email'], seconds: null },
     },
