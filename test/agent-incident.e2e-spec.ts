@@ -119,6 +119,15 @@ describe('agent on call: the 429 pause and the misspelt domain', () => {
     expect(Date.parse(t.waiting.until) - Date.now()).toBeGreaterThan(1_100_000);
     expect(text(timeline)).toContain(`WAITING (lane_paused until ${t.waiting.until})`);
     expect(text(timeline)).toContain('resume_lane {"lane":"email:resend"}');
+    // The REST job views carry the same attempts (the operators' with the read-only key, the project's own).
+    for (const [path, key] of [[`/v1/admin/jobs/${held[0]}`, READONLY_KEY], [`/v1/jobs/${held[0]}`, shop.key]]) {
+      const view = await app.t.http.get(path).set('X-Api-Key', key);
+      expect(view.status).toBe(200);
+      expect(view.body.attempt_log).toEqual([
+        expect.objectContaining({ attempt: 1, outcome: 'rate_limited', counted: false, provider: 'resend', error: expect.stringMatching(/^rate limited: Resend 429/) }),
+      ]);
+      expect(Date.parse(view.body.attempt_log[0].next_at)).toBeGreaterThan(Date.parse(view.body.attempt_log[0].at));
+    }
 
     // Call 3: the configuration names the setting the lane action refers to, secrets redacted.
     const config = await agent.callTool({ name: 'get_config', arguments: {} });

@@ -41,8 +41,8 @@ export class AdminJobsController {
   @ApiErrors(400, 404)
   async adminGetJob(@Param('id') id: string): Promise<JobDto> {
     const row = await this.jobs.get(id, null);
-    const [events, rendered] = await Promise.all([this.jobs.providerEvents(row.id), this.jobs.renderedContent(row)]);
-    const job = presentJob(row, events, rendered);
+    const [events, rendered, attempts] = await Promise.all([this.jobs.providerEvents(row.id), this.jobs.renderedContent(row), this.jobs.attempts(row.id)]);
+    const job = presentJob(row, events, rendered, attempts);
     const masked = maskRecipient(job.recipient, job.channel);
     return { ...job, recipient: masked, email_envelope: job.email_envelope ? { ...job.email_envelope, to: [masked], cc: job.email_envelope.cc.map((c) => maskRecipient(c)) } : null,
       provider_events: job.provider_events.map((e) => ({ ...e, recipients: e.recipients.map((r) => maskRecipient(r, job.channel)) })),

@@ -1,11 +1,11 @@
 import { maskRecipient } from '../common/pii/mask.js';
 import type { AdminJobSummaryDto, JobDto, RenderedContentDto } from './dto/job.dto.js';
-import type { JobProviderEvent, JobRow } from './job.types.js';
+import type { JobAttempt, JobProviderEvent, JobRow } from './job.types.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** A job as its own project sees it (recipient unmasked: it is the project's data). */
-export function presentJob(job: JobRow, events: readonly JobProviderEvent[], rendered: RenderedContentDto): JobDto {
+export function presentJob(job: JobRow, events: readonly JobProviderEvent[], rendered: RenderedContentDto, attempts: readonly JobAttempt[]): JobDto {
   return {
     id: job.id,
     channel: job.channel,
@@ -38,6 +38,15 @@ export function presentJob(job: JobRow, events: readonly JobProviderEvent[], ren
       provider_message_id: e.providerMessageId,
       recipients: e.recipients,
       error: e.error,
+    })),
+    attempt_log: attempts.map((a) => ({
+      at: a.at.toISOString(),
+      attempt: a.attempt,
+      outcome: a.outcome,
+      counted: a.counted,
+      provider: a.provider,
+      error: a.error,
+      next_at: iso(a.nextAt),
     })),
     email_envelope:
       job.channel === 'email'

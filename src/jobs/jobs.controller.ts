@@ -28,8 +28,8 @@ export class JobsController {
   @ApiErrors(400, 404, 422)
   async getJob(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Query() query: WaitQueryDto): Promise<JobDto> {
     const job = query.wait === undefined ? await this.jobs.get(id, project.id) : await this.outcomes.job(id, project.id, parseWait(query.wait) ?? 0);
-    const [events, rendered] = await Promise.all([this.jobs.providerEvents(job.id), this.jobs.renderedContent(job)]);
-    return presentJob(job, events, rendered);
+    const [events, rendered, attempts] = await Promise.all([this.jobs.providerEvents(job.id), this.jobs.renderedContent(job), this.jobs.attempts(job.id)]);
+    return presentJob(job, events, rendered, attempts);
   }
 
   @Delete(':id')

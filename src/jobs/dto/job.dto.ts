@@ -105,10 +105,46 @@ export class JobDto {
   complained_at: string | null;
   /** Delivery evidence reported by the provider (webhooks), oldest first. */
   provider_events: JobProviderEventDto[];
+  /**
+   * The attempts that did not end in a send, oldest first: retried after a transient error,
+   * failed, rate-limited or deferred (the last two did not use an attempt). A sent attempt is
+   * the job itself (provider, provider_message_id, sent_at).
+   */
+  attempt_log: JobAttemptDto[];
   /** Email only: who the message was addressed to. */
   email_envelope: EmailEnvelopeDto | null;
   /** What was sent: the rendered subject and body (bounded, kept as long as the job). */
   rendered: RenderedContentDto;
+}
+
+/** One attempt of a job that did not end in a send. */
+export class JobAttemptDto {
+  /** @example "2026-11-30T10:00:02.000Z" */
+  at: string;
+  /**
+   * The attempt number its claim gave it.
+   * @example 1
+   */
+  attempt: number;
+  /**
+   * retry (transient error, due again), failed, rate_limited (the lane paused; no attempt used) or deferred (no attempt used).
+   * @example "retry"
+   */
+  outcome: string;
+  /**
+   * False when it did not use one of the job's attempts.
+   * @example true
+   */
+  counted: boolean;
+  /** @example "resend" */
+  provider: string | null;
+  /** @example "Resend 503 internal_server_error" */
+  error: string | null;
+  /**
+   * When the job was due again (retry, rate_limited, deferred).
+   * @example "2026-11-30T10:00:32.000Z"
+   */
+  next_at: string | null;
 }
 
 /** One provider event about the job (from provider webhooks). */
