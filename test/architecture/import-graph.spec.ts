@@ -17,17 +17,14 @@ import { fileURLToPath } from 'node:url';
  */
 const ALLOWED_BACK_ARROWS: string[] = [
   'cli -> (root)', // cli/serve and cli/mcp start main.ts; cli/* use src/logger.ts
-  'common -> jobs', // common/validation uses the priorities and channels of jobs/
   'common -> projects', // the auth guards in common/auth read projects and their rate limit
   'config -> governance', // the provider-webhooks config section parses a SendGrid key
   'connectors -> governance', // email unsubscribe headers build governance's unsubscribe URL
-  'connectors -> jobs', // JobPayload; the in-app finalise SQL extends jobs' finalise
-  'connectors -> push-tokens', // push senders use the push-token types and service
+  'connectors -> jobs', // the in-app finalise SQL extends jobs' finalise
+  'connectors -> push-tokens', // the push connector reads devices through PushTokensService
   'governance -> jobs', // caps DTO channels; the log simulator's evidence feeds delivery events
   'governance -> webhooks', // preferences and provider evidence publish webhook events
   'logging -> (root)', // logging/logger.spec.ts tests src/logger.ts
-  'pacing -> connectors', // closes the loop opened by connectors/failover -> pacing/lane
-  'templates -> governance', // the template DTO validates topics from governance/topics
   'webhooks -> jobs', // webhooks subscribes to the job events defined in jobs/
 ];
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import type { Channel } from '../../config/sections/connectors.config.js';
+import type { Channel } from '../../domain/channels.js';
 import { Db } from '../../database/db.js';
 import { verifyLegacyUnsubscribeToken } from '../legacy-links/legacy-link-token.js';
 import { linkKeyRing } from '../link-keys.js';
