@@ -4,7 +4,7 @@ import { parseSendWindow } from '../governance/send-windows/send-window.js';
 import { normaliseTopic } from '../domain/topic.js';
 import { E164_PATTERN, SUBSCRIBER_ID_PATTERN } from '../subscribers/dto/subscriber.dto.js';
 import { isKnownTimeZone } from '../subscribers/dto/time-zone.validator.js';
-import { isWebhookEventType } from '../webhooks/webhook-event-types.js';
+import { isWebhookEventType } from '../domain/webhook-event-types.js';
 
 /*
  * One 0.x row → the row notifyd stores, or the reason it cannot be imported. Pure functions: the

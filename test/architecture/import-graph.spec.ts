@@ -20,21 +20,18 @@ const ALLOWED_BACK_ARROWS: string[] = [
   'common -> projects', // the auth guards in common/auth read projects and their rate limit
   'config -> governance', // the provider-webhooks config section parses a SendGrid key
   'connectors -> governance', // email unsubscribe headers build governance's unsubscribe URL
-  'connectors -> jobs', // the in-app finalise SQL extends jobs' finalise
   'connectors -> push-tokens', // the push connector reads devices through PushTokensService
-  'governance -> jobs', // caps DTO channels; the log simulator's evidence feeds delivery events
-  'governance -> webhooks', // preferences and provider evidence publish webhook events
   'logging -> (root)', // logging/logger.spec.ts tests src/logger.ts
-  'webhooks -> jobs', // webhooks subscribes to the job events defined in jobs/
 ];
 
 /** `file:line` of `strict: false` lookups still in src/; same rule as above. */
-const ALLOWED_STRICT_FALSE: string[] = [
-  'governance/preferences/preferences.service.ts:107', // WebhookEvents, above governance
-];
+const ALLOWED_STRICT_FALSE: string[] = [];
 
-/** The goal is 14 folders; today's chain (the allowed arrows left out) is the bound until then. */
-const MAX_CHAIN = 15;
+/**
+ * The goal is 14 folders. Until then the bound is the chain reached (the allowed arrows left
+ * out): src/domain/ and src/job-events/ each added a floor under the old bottom.
+ */
+const MAX_CHAIN = 16;
 
 interface Report {
   graph: Record<string, string[]>;
