@@ -9,8 +9,8 @@ import { SuppressionsService } from '../suppressions/suppressions.service.js';
 import { PreferencesService } from '../preferences/preferences.service.js';
 import { LOCALE_BY_EMAIL, LOCALE_BY_PHONE, SUBSCRIBERS_BY_EMAIL, SUBSCRIBERS_BY_PHONE } from './sql/unsubscribe.sql.js';
 import type { UnsubscribeOutcome, UnsubscribeScope } from './unsubscribe-scope.js';
-import { type SigningKey, type UnsubscribeClaim, verifyUnsubscribeToken } from './unsubscribe-token.js';
-import { registerUnsubscribeSigner } from './unsubscribe-url.js';
+import { type SigningKey, type UnsubscribeClaim, verifyUnsubscribeToken } from '../../common/unsubscribe/unsubscribe-token.js';
+import { registerUnsubscribeSigner } from '../../common/unsubscribe/unsubscribe-url.js';
 
 /**
  * One-click unsubscribe (RFC 8058): verifies links, finds the page's language, and records the
