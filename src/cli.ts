@@ -40,6 +40,9 @@ Configuration is read from the environment; see README.md. Without DATABASE_URL 
 an embedded PostgreSQL with its data in NOTIFYD_DATA_DIR (default ./.notifyd).
 `;
 
+/** main.ts's startNotifyd, loaded on demand and handed to the commands that start the server. */
+const start = async () => (await import('./main.js')).startNotifyd;
+
 /**
  * Each command resolves to the process exit code. Commands load their module on demand, so
  * `notifyd help` or a client command does not pay for loading the whole server.
@@ -47,11 +50,11 @@ an embedded PostgreSQL with its data in NOTIFYD_DATA_DIR (default ./.notifyd).
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   serve: async () => {
     (await import('./cli/worker-v8-flags.js')).reexecWorkerWithV8Flags();
-    return (await import('./cli/serve.command.js')).serve();
+    return (await import('./cli/serve.command.js')).serve(await start());
   },
-  dev: async () => (await import('./cli/dev.command.js')).dev(),
+  dev: async () => (await import('./cli/dev.command.js')).dev(await start()),
   migrate: async (args) => (await import('./cli/migrate.command.js')).migrate(args),
-  mcp: async (args) => (await import('./cli/mcp.command.js')).mcp(args),
+  mcp: async (args) => (await import('./cli/mcp.command.js')).mcp(args, await start()),
   digest: async (args) => (await import('./cli/digest.command.js')).digest(args),
   jobs: async (args) => (await import('./cli/jobs.command.js')).jobs(args),
   job: async (args) => (await import('./cli/jobs.command.js')).job(args),

@@ -4,7 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { AppHttpModule } from './app-http.module.js';
 import { fastifyOptions, setupApp } from './app.setup.js';
 import type { AppConfig } from './config/app-config.js';
-import { PinoLogger } from './logger.js';
+import { PinoLogger } from './logging/logger.js';
 
 /**
  * The api and all roles' application: AppModule plus every controller and MCP, on Fastify, with

@@ -10,7 +10,7 @@ import { devBanner, loadOrCreateDevCredentials, type DevCredentials } from './de
 import { loadExtensionModules } from './extensions/load-extension-modules.js';
 import { HealthService } from './health/health.service.js';
 import { WorkerHealthServer } from './health/worker-health.server.js';
-import { createLogger } from './logger.js';
+import { createLogger } from './logging/logger.js';
 import { MetricsService } from './observability/metrics/metrics.service.js';
 import { PeriodicTasks } from './periodic/periodic-tasks.service.js';
 import { ProjectsService } from './projects/projects.service.js';

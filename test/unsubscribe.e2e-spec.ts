@@ -1,5 +1,5 @@
-import { signUnsubscribeToken } from '../src/governance/unsubscribe/unsubscribe-token.js';
-import { unsubscribeUrl } from '../src/governance/unsubscribe/unsubscribe-url.js';
+import { signUnsubscribeToken } from '../src/common/unsubscribe/unsubscribe-token.js';
+import { unsubscribeUrl } from '../src/common/unsubscribe/unsubscribe-url.js';
 import { SmtpSink } from './fakes/smtp-sink.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import type { Channel } from '../config/sections/connectors.config.js';
+import type { Channel } from '../domain/channels.js';
 import { ConnectorRegistry } from '../connectors/connector-registry.js';
 import { ProjectProvidersService } from '../project-providers/project-providers.service.js';
 import { ChatBindingsRepository, keyOf } from './chat-bindings.repository.js';

@@ -1,7 +1,8 @@
 import { withDevProfile } from '../config/dev-profile.js';
+import type { StartNotifyd } from './start.js';
 
 /** `notifyd dev` (`npm run dev`): `serve` under the development profile (src/config/dev-profile.ts). */
-export async function dev(): Promise<number> {
+export async function dev(startNotifyd: StartNotifyd): Promise<number> {
   let env: NodeJS.ProcessEnv;
   try {
     env = withDevProfile(process.env);
@@ -10,5 +11,5 @@ export async function dev(): Promise<number> {
     return 78;
   }
   for (const [name, value] of Object.entries(env)) if (process.env[name] !== value) process.env[name] = value;
-  return (await import('./serve.command.js')).serve();
+  return (await import('./serve.command.js')).serve(startNotifyd);
 }

@@ -7,7 +7,7 @@ import { assertNotifyd0x, NotA0xDatabase } from '../import-0x/detect-0x.js';
 import { import0x, type ImportSummary, KINDS } from '../import-0x/importer.js';
 import { BEGIN_SNAPSHOT } from '../import-0x/sql/source.sql.js';
 import type { SqlRunner } from '../import-0x/sql-runner.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../logging/logger.js';
 import { encryptSecret, secretsKey } from '../webhooks/webhook-secrets.js';
 import { parseArgs, UsageError } from './args.js';
 import { EXIT } from './http-client.js';

@@ -1,6 +1,6 @@
+import type { StartNotifyd } from './start.js';
 import type { LoggerService } from '@nestjs/common';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { startNotifyd } from '../main.js';
 import { McpToolRegistry } from '../mcp/mcp-tool-registry.js';
 import { McpCallService } from '../mcp/server/mcp-call.service.js';
 import { createMcpServer } from '../mcp/server/mcp-server.factory.js';
@@ -25,7 +25,7 @@ function stderrLogger(verbose: boolean): LoggerService {
   return { log: verbose ? write('info') : () => undefined, warn: write('warn'), error: write('error') };
 }
 
-export async function mcp(argv: string[]): Promise<number> {
+export async function mcp(argv: string[], startNotifyd: StartNotifyd): Promise<number> {
   const args = parseArgs(argv, { boolean: ['read-only', 'help'], string: ['url', 'key'] });
   if (args.flags.help) {
     process.stdout.write(MCP_HELP);

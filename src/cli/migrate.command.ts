@@ -1,7 +1,7 @@
 import { loadConfig } from '../config/app-config.js';
 import { openDatabase } from '../database/database.js';
 import { pendingMigrations, revertLastMigration, runMigrations } from '../database/migration-runner.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../logging/logger.js';
 
 /** `notifyd migrate [--down|--status]`: apply pending migrations (or revert the newest, or list). */
 export async function migrate(args: string[]): Promise<number> {

@@ -1,4 +1,4 @@
-import { type Notifyd, startNotifyd } from '../main.js';
+import type { StartNotifyd, Started } from './start.js';
 
 /**
  * `notifyd serve`: run until SIGTERM/SIGINT, then shut down gracefully and exit 0. The signal
@@ -6,9 +6,9 @@ import { type Notifyd, startNotifyd } from '../main.js';
  * starting (say, an orchestrator scaling down at once) waits for the start to finish and then
  * shuts down the same way, so the embedded cluster is never left running.
  */
-export async function serve(): Promise<number> {
+export async function serve(startNotifyd: StartNotifyd): Promise<number> {
   // Filled once start-up completes; the signal handler reads it.
-  const running: { notifyd?: Notifyd } = {};
+  const running: { notifyd?: Started } = {};
   let signalled: NodeJS.Signals | undefined;
   let finish: (code: number) => void = () => undefined;
   const finished = new Promise<number>((resolve) => (finish = resolve));

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { CHANNELS, type Channel } from '../config/sections/connectors.config.js';
+import { CHANNELS, type Channel } from '../domain/channels.js';
 import { CONNECTOR_METADATA } from './connector.decorator.js';
 import type { Connector } from './connector.js';
 import { LogConnector } from './log/log.connector.js';

@@ -1,4 +1,4 @@
-import type { Channel } from '../config/sections/connectors.config.js';
+import type { Channel } from '../domain/channels.js';
 import type { InboxDraft } from './in-app/inbox-draft.js';
 import type { ProviderError } from './provider-error.js';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import type { Channel } from '../config/sections/connectors.config.js';
+import type { Channel } from '../domain/channels.js';
 import { FailoverBreaker } from '../connectors/failover/failover-breaker.js';
 import type { BreakerView } from './digest.types.js';
 import type { FailoverStateSource } from './failover-state.js';

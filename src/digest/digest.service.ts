@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { VERSION } from '../common/version.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { CHANNELS } from '../config/sections/connectors.config.js';
+import { CHANNELS } from '../domain/channels.js';
 import { ALIVE_WITHIN_SECONDS } from '../jobs/heartbeat/worker-heartbeat.service.js';
 import { WorkerHeartbeats } from '../jobs/heartbeat/worker-heartbeats.js';
 import { LaneStateService } from '../pacing/lane-state.service.js';

@@ -9,6 +9,7 @@ import { CapsRepository } from './caps/caps.repository.js';
 import { CapsService } from './caps/caps.service.js';
 import { SegmentsRepository } from './segments/segments.repository.js';
 import { SegmentsService } from './segments/segments.service.js';
+import { JobEventsModule } from '../job-events/job-events.module.js';
 import { SubscribersModule } from '../subscribers/subscribers.module.js';
 import { PreferencesRepository } from './preferences/preferences.repository.js';
 import { PreferencesService } from './preferences/preferences.service.js';
@@ -21,7 +22,7 @@ import { TrackingService } from './tracking/tracking.service.js';
  */
 @Global()
 @Module({
-  imports: [SubscribersModule],
+  imports: [SubscribersModule, JobEventsModule],
   providers: [
     GovernanceService,
     SendChecksRepository,

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Channel } from '../config/sections/connectors.config.js';
+import type { Channel } from '../domain/channels.js';
 import type { ProviderError } from '../connectors/provider-error.js';
 import { maskRecipient } from '../common/pii/mask.js';
 import { suppressionFromRefusal } from './suppressions/provider-evidence.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Channel } from '../config/sections/connectors.config.js';
+import type { Channel } from '../domain/channels.js';
 import { Db } from '../database/db.js';
 import type { RecipientCap } from './caps/cap-rules.js';
 import type { PreferenceRow } from './preferences/preference.types.js';

@@ -1,10 +1,10 @@
-import { CHANNELS } from '../config/sections/connectors.config.js';
+import { CHANNELS } from '../domain/channels.js';
 import { canonicalLocale } from '../common/validation/locale.js';
 import { parseSendWindow } from '../governance/send-windows/send-window.js';
-import { normaliseTopic } from '../governance/topics/topic.js';
+import { normaliseTopic } from '../domain/topic.js';
 import { E164_PATTERN, SUBSCRIBER_ID_PATTERN } from '../subscribers/dto/subscriber.dto.js';
 import { isKnownTimeZone } from '../subscribers/dto/time-zone.validator.js';
-import { isWebhookEventType } from '../webhooks/webhook-event-types.js';
+import { isWebhookEventType } from '../domain/webhook-event-types.js';
 
 /*
  * One 0.x row → the row notifyd stores, or the reason it cannot be imported. Pure functions: the

@@ -10,7 +10,7 @@ import { type BatchPage, BatchesRepository } from './batches.repository.js';
 import { newJobIds } from './job-ids.js';
 import type { BatchRequestDto, BatchResponseDto } from './dto/batch.dto.js';
 import { assertChannelOptions, requestedChannels } from './message-options.js';
-import { PRIORITY_NAMES } from './priority.js';
+import { PRIORITY_NAMES } from '../domain/priority.js';
 
 /** Segment batches log their progress every this many pages (100 000 subscribers at the default page size). */
 const PROGRESS_EVERY_PAGES = 20;

@@ -6,7 +6,7 @@ import { AdmissionService } from './admission/admission.service.js';
 import { contentRequest } from './admission/content-request.js';
 import type { SendRequestDto, SendResponseDto } from './dto/send.dto.js';
 import { assertChannelOptions, assertEmailOptions, requestedChannels } from './message-options.js';
-import { PRIORITY_NAMES } from './priority.js';
+import { PRIORITY_NAMES } from '../domain/priority.js';
 import { OutcomeWaitService } from './wait/outcome-wait.service.js';
 import { parseWait } from './wait/wait-duration.js';
 

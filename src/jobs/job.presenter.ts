@@ -1,6 +1,6 @@
 import { maskRecipient } from '../common/pii/mask.js';
 import type { AdminJobSummaryDto, JobDto, RenderedContentDto } from './dto/job.dto.js';
-import type { JobAttempt, JobProviderEvent, JobRow } from './job.types.js';
+import type { JobAttempt, JobProviderEvent, JobRow } from '../domain/job.types.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -10,12 +10,14 @@ import { SignalStep } from './admission/steps/signal.step.js';
 import { BatchService } from './batch.service.js';
 import { BatchStatusService } from './batch-status.service.js';
 import { BatchesRepository } from './batches.repository.js';
-import { EnqueueEvents } from './enqueue-events.js';
+import { JobEventsModule } from '../job-events/job-events.module.js';
+import { ProviderWebhooksModule } from '../governance/provider-webhooks/provider-webhooks.module.js';
 import { EnqueueService } from './enqueue.service.js';
 import { JobsRepository } from './jobs.repository.js';
 import { JobContentsRepository } from './content/job-contents.repository.js';
 import { JobsService } from './jobs.service.js';
 import { DeliveryEvents } from './worker/delivery-events.js';
+import { LogSimulatorEvidence } from './worker/log-simulator-evidence.js';
 import { Dispatcher } from './worker/dispatcher.js';
 import { MaintenanceService } from './worker/maintenance.service.js';
 import { WorkerRepository } from './worker/worker.repository.js';
@@ -28,7 +30,7 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
 
 /** The queue: enqueue (send, batch), job reads and steering, and the worker that drains it. */
 @Module({
-  imports: [SubscribersModule, WorkerHeartbeatModule],
+  imports: [SubscribersModule, WorkerHeartbeatModule, JobEventsModule, ProviderWebhooksModule],
   providers: [
     JobsRepository,
     JobContentsRepository,
@@ -39,7 +41,6 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
     InsertStep,
     SignalStep,
     EnqueueService,
-    EnqueueEvents,
     BatchService,
     BatchesRepository,
     BatchStatusService,
@@ -48,6 +49,7 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
     WorkerWakeup,
     WorkerIdle,
     DeliveryEvents,
+    LogSimulatorEvidence,
     Dispatcher,
     WorkerService,
     MaintenanceService,
@@ -55,6 +57,6 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
     JobEndSignals,
     OutcomeWaitService,
   ],
-  exports: [AdmissionService, EnqueueService, BatchService, BatchStatusService, JobsService, OutcomeWaitService, WorkerService, WorkerWakeup, MaintenanceService, DeliveryEvents, EnqueueEvents],
+  exports: [AdmissionService, EnqueueService, BatchService, BatchStatusService, JobsService, OutcomeWaitService, WorkerService, WorkerWakeup, MaintenanceService, DeliveryEvents, JobEventsModule],
 })
 export class JobsModule {}

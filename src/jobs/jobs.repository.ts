@@ -3,7 +3,7 @@ import type { QueryRunner } from 'typeorm';
 import { Db, sqlState } from '../database/db.js';
 import type { CoalescedRow } from './admission/insert-batcher.js';
 import { newJobIdsLiteral } from './job-ids.js';
-import type { JobAttempt, JobPayload, JobProviderEvent, JobRow, NewJob } from './job.types.js';
+import type { JobAttempt, JobPayload, JobProviderEvent, JobRow, NewJob } from '../domain/job.types.js';
 import * as insertSql from './sql/insert.sql.js';
 import * as querySql from './sql/queries.sql.js';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Channel } from '../config/sections/connectors.config.js';
+import type { Channel } from '../domain/channels.js';
 import { AuditService } from '../audit/audit.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { decodeTimeIdCursor, encodeTimeIdCursor } from '../common/pagination/cursor.js';
@@ -8,10 +8,10 @@ import { ProjectsService, type Actor } from '../projects/projects.service.js';
 import type { AdminJobSearchQueryDto, RenderedContentDto, SendTestRequestDto } from './dto/job.dto.js';
 import { JobContentsRepository } from './content/job-contents.repository.js';
 import { redactsContent, renderedView } from './content/rendered-view.js';
-import type { JobAttempt, JobProviderEvent, JobRow } from './job.types.js';
+import type { JobAttempt, JobProviderEvent, JobRow } from '../domain/job.types.js';
 import { AdmissionService } from './admission/admission.service.js';
 import { type JobSearch, JobsRepository } from './jobs.repository.js';
-import { PRIORITY_NAMES } from './priority.js';
+import { PRIORITY_NAMES } from '../domain/priority.js';
 import { WorkerWakeup } from './worker/worker-wakeup.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,8 +1,8 @@
-import type { Channel } from '../config/sections/connectors.config.js';
+import type { Channel } from '../domain/channels.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { isChannel, normaliseChannel } from './channels.js';
+import { isChannel, normaliseChannel } from '../domain/channels.js';
 import type { MessageContentDto, SendRequestDto } from './dto/send.dto.js';
-import type { JobPayload } from './job.types.js';
+import type { JobPayload } from '../domain/job.types.js';
 import { normaliseSendWindow } from '../governance/send-windows/send-window.js';
 
 /** The channels a request asks for: `channels`, else `channel` (comma list), else in-app. */

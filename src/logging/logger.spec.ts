@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createPino, PinoLogger } from '../logger.js';
+import { createPino, PinoLogger } from './logger.js';
 import { loggableUrl, maskPii } from './redact.js';
 
 /** Collects the JSON lines a logger writes. */

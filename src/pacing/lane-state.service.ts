@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { CHANNELS, type Channel } from '../config/sections/connectors.config.js';
+import { CHANNELS, type Channel } from '../domain/channels.js';
 import { ConnectorRegistry } from '../connectors/connector-registry.js';
-import { type Lane, laneKey } from './lane.js';
+import { type Lane, laneKey } from '../domain/lane.js';
 import { type LaneRow, PacingRepository, type PauseKind } from './pacing.repository.js';
 import { type LanePause, PacingService } from './pacing.service.js';
 

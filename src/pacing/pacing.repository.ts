@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.js';
-import type { Lane } from './lane.js';
+import type { Lane } from '../domain/lane.js';
 import * as sql from './sql/pacing.sql.js';
 
 export type PauseKind = 'rate_limited' | 'quota_exhausted' | 'quota_headers' | 'operator';

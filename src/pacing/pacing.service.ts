@@ -2,11 +2,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import type { Channel } from '../config/sections/connectors.config.js';
+import type { Channel } from '../domain/channels.js';
 import type { QuotaHint } from '../connectors/connector.js';
 import { ConnectorRegistry } from '../connectors/connector-registry.js';
 import { adaptiveDecision } from './adaptive-rate.js';
-import { type Lane, laneKey } from './lane.js';
+import { type Lane, laneKey } from '../domain/lane.js';
 import { type ActivePause, PacingRepository, type PauseKind } from './pacing.repository.js';
 import { PauseCache } from './pause-cache.js';
 

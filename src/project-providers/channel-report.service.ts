@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CHANNELS, type Channel } from '../config/sections/connectors.config.js';
+import { CHANNELS, type Channel } from '../domain/channels.js';
 import { ConnectorRegistry } from '../connectors/connector-registry.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import { ProjectProvidersRepository } from './project-providers.repository.js';

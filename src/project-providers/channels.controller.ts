@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
-import type { Channel } from '../config/sections/connectors.config.js';
+import type { Channel } from '../domain/channels.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import { ChannelReportService, type ChannelStatus } from './channel-report.service.js';
 import type { ChannelReportDto, ChannelStatusDto, ChannelsResponseDto } from './dto/channel-report.dto.js';

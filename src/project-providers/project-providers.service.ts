@@ -3,7 +3,7 @@ import { AuditService } from '../audit/audit.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { CHANNELS, type Channel } from '../config/sections/connectors.config.js';
+import { CHANNELS, type Channel } from '../domain/channels.js';
 import type { Connector } from '../connectors/connector.js';
 import { ConnectorRegistry } from '../connectors/connector-registry.js';
 import { SignalsService } from '../database/signals/signals.service.js';

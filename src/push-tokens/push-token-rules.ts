@@ -1,6 +1,6 @@
 import { ApiError } from '../common/errors/api-error.js';
 import type { RegisterPushTokenDto } from './dto/push-token.dto.js';
-import type { PushPlatform, PushTokenRegistration } from './push-token.types.js';
+import type { PushPlatform, PushTokenRegistration } from '../domain/push-token.types.js';
 
 /** An APNs device token: 32 bytes today, in hex; Apple says it may grow, so allow up to 100 bytes. */
 const APNS_TOKEN = /^(?:[0-9a-f]{2}){32,100}$/i;

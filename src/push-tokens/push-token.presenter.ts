@@ -1,5 +1,5 @@
 import type { PushTokenDto } from './dto/push-token.dto.js';
-import type { PushTokenRow } from './push-token.types.js';
+import type { PushTokenRow } from '../domain/push-token.types.js';
 
 /** A device as the API shows it (notifyd's fields; the web push keys are not echoed back). */
 export function presentPushToken(row: PushTokenRow): PushTokenDto {

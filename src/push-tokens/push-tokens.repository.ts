@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.js';
-import type { DeadPushToken, PushTokenRegistration, PushTokenRow, SubscriberKey } from './push-token.types.js';
+import type { DeadPushToken, PushTokenRegistration, PushTokenRow, SubscriberKey } from '../domain/push-token.types.js';
 import * as sql from './sql/push-tokens.sql.js';
 
 @Injectable()

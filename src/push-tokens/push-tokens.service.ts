@@ -8,7 +8,7 @@ import { UnsafeUrlError } from '../connectors/ssrf/unsafe-url.error.js';
 import { sqlState } from '../database/db.js';
 import type { RegisterPushTokenDto } from './dto/push-token.dto.js';
 import { toRegistration } from './push-token-rules.js';
-import { type DeadPushToken, type PushTokenRow, type SubscriberKey, subscriberKey } from './push-token.types.js';
+import { type DeadPushToken, type PushTokenRow, type SubscriberKey, subscriberKey } from '../domain/push-token.types.js';
 import { PushTokensRepository } from './push-tokens.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,5 +1,5 @@
 import { decodeCursorTuple, encodeCursorTuple, invalidCursor } from '../common/pagination/cursor.js';
-import { CHANNELS } from '../config/sections/connectors.config.js';
+import { CHANNELS } from '../domain/channels.js';
 import { TEMPLATE_ID_PATTERN } from './template-id.js';
 import type { TemplateRow } from './template.types.js';
 

@@ -11,7 +11,7 @@ import { UnsafeUrlError } from '../connectors/ssrf/unsafe-url.error.js';
 import type { Actor } from '../projects/projects.service.js';
 import { WebhookDeliveryWorker } from './delivery/webhook-delivery.worker.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
-import { ALL_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES } from './webhook-event-types.js';
+import { ALL_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../domain/webhook-event-types.js';
 import { encryptSecret, generateSecret, isValidSecret, secretHint, secretsKey } from './webhook-secrets.js';
 import type { DeliveryRow, EndpointRow } from './webhook.types.js';
 import { WebhookSubscriptions } from './webhook-subscriptions.js';

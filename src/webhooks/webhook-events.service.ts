@@ -3,21 +3,15 @@ import type { QueryRunner } from 'typeorm';
 import { maskRecipient } from '../common/pii/mask.js';
 import type { SuppressionRow } from '../governance/suppressions/suppression.types.js';
 import { SuppressionsService } from '../governance/suppressions/suppressions.service.js';
-import { EnqueueEvents } from '../jobs/enqueue-events.js';
+import { EnqueueEvents } from '../job-events/enqueue-events.js';
+import { EvidenceEvents, type JobEvent } from '../job-events/evidence-events.js';
 import { DeliveryEvents } from '../jobs/worker/delivery-events.js';
 import type { Outcomes } from '../jobs/worker/outcomes.js';
 import { WebhookDeliveryWorker } from './delivery/webhook-delivery.worker.js';
 import { WEBHOOK_MAX_ATTEMPTS } from './delivery/webhook-retry.js';
-import { isWebhookEventType, type WebhookEventType } from './webhook-event-types.js';
+import { isWebhookEventType, type WebhookEventType } from '../domain/webhook-event-types.js';
 import { WebhookSubscriptions } from './webhook-subscriptions.js';
 import { WebhooksRepository } from './webhooks.repository.js';
-
-/** A job event: its data is the job's row, read when the event is queued, plus `extra`. */
-export interface JobEvent {
-  jobId: string;
-  type: WebhookEventType;
-  extra?: Record<string, unknown>;
-}
 
 /**
  * Where events enter outbound webhooks. Emitting queues one delivery per subscribed, enabled
@@ -35,6 +29,7 @@ export class WebhookEvents implements OnModuleInit {
     private readonly repository: WebhooksRepository,
     private readonly deliveryEvents: DeliveryEvents,
     private readonly enqueueEvents: EnqueueEvents,
+    private readonly evidenceEvents: EvidenceEvents,
     private readonly worker: WebhookDeliveryWorker,
     private readonly subscriptions: WebhookSubscriptions,
     private readonly suppressions: SuppressionsService,
@@ -43,6 +38,9 @@ export class WebhookEvents implements OnModuleInit {
   onModuleInit(): void {
     this.deliveryEvents.onFinalised((outcomes) => this.finalised(outcomes));
     this.suppressions.onCreated((row, runner) => this.suppressionCreated(row, runner));
+    this.evidenceEvents.onJobEvents((runner, events) => this.emitJobsInTransaction(runner, events));
+    this.evidenceEvents.onCommitted(() => this.wake());
+    this.evidenceEvents.onProjectEvent((projectId, type, data) => this.emit(projectId, type, data));
     // Most projects have no job.queued endpoint: asking a (cached) question first saves every
     // send the emit's round trip.
     this.enqueueEvents.onQueued({

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { JobEventsModule } from '../job-events/job-events.module.js';
 import { JobsModule } from '../jobs/jobs.module.js';
 import { WebhookDeliveryWorker } from './delivery/webhook-delivery.worker.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
@@ -14,7 +15,7 @@ import { WebhooksRepository } from './webhooks.repository.js';
  * events through WebhookEvents.
  */
 @Module({
-  imports: [JobsModule],
+  imports: [JobsModule, JobEventsModule],
   providers: [WebhooksRepository, WebhookSubscriptions, WebhookSender, WebhookDeliveryWorker, WebhookEvents, WebhookEndpointsService, WebhookDigestSource],
   exports: [WebhookEvents, WebhookDigestSource, WebhookEndpointsService],
 })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHANNELS } from '../config/sections/connectors.config.js';
+import { CHANNELS } from '../domain/channels.js';
 
 /*
  * The step language (notifyd §2.8 plus throttle and branch), as JSON with a `type` tag. Jump

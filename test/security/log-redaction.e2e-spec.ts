@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createPino, PinoLogger } from '../../src/logger.js';
+import { createPino, PinoLogger } from '../../src/logging/logger.js';
 import { MAX_LOGGED_URL_CHARS } from '../../src/logging/redact.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 

@@ -1,9 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { buildMessage, IsIn, ValidateBy, type ValidationOptions } from 'class-validator';
-import { CHANNELS } from '../../config/sections/connectors.config.js';
-import { PRIORITY_HELP, parsePriority } from '../../jobs/priority.js';
-import { CHANNEL_LIST, isChannel, normaliseChannel } from '../../jobs/channels.js';
+import { CHANNELS } from '../../domain/channels.js';
+import { PRIORITY_HELP, parsePriority } from '../../domain/priority.js';
+import { CHANNEL_LIST, isChannel, normaliseChannel } from '../../domain/channels.js';
 import { isRfc3339 } from './rfc3339.js';
 
 export const IsRfc3339 = (options?: ValidationOptions) =>

@@ -1,9 +1,7 @@
+import { type Channel } from '../../domain/channels.js';
 import { defineSection } from '../define-section.js';
 import { envBool, envInt, envString } from '../env-helpers.js';
 
-/** Every channel notifyd knows. A channel is deliverable when a provider is configured for it. */
-export const CHANNELS = ['email', 'sms', 'whatsapp', 'push', 'in_app', 'telegram', 'slack', 'discord'] as const;
-export type Channel = (typeof CHANNELS)[number];
 
 const PROVIDER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
 const providerVar = () =>

@@ -1,6 +1,6 @@
 import { defineSection } from '../define-section.js';
 import { envInt, envString } from '../env-helpers.js';
-import { CHANNELS, type Channel } from './connectors.config.js';
+import { CHANNELS, type Channel } from '../../domain/channels.js';
 
 const PROVIDER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
 const fallbackVar = () =>

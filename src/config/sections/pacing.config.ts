@@ -1,6 +1,6 @@
 import { defineSection } from '../define-section.js';
 import { envBool, envNumber } from '../env-helpers.js';
-import type { Channel } from './connectors.config.js';
+import type { Channel } from '../../domain/channels.js';
 
 /** A lane rate: tokens per second, 0 = unpaced. Fractions allowed (Discord's 0.5/s). */
 const rate = (fallback: number) => envNumber({ default: fallback, min: 0, max: 100_000 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sendgridPublicKey } from '../../governance/provider-webhooks/verifiers/sendgrid-ecdsa.js';
+import { sendgridPublicKey } from './sendgrid-public-key.js';
 import { defineSection } from '../define-section.js';
 import { envInt, envList, envString, envUrl } from '../env-helpers.js';
 

@@ -1,4 +1,4 @@
-import type { JobPayload } from '../../jobs/job.types.js';
+import type { JobPayload } from '../../domain/job.types.js';
 import type { OutboundMessage } from '../connector.js';
 
 /** The chat options of a message (`chat` in /v1/send). */

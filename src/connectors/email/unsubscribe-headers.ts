@@ -1,5 +1,5 @@
 import type { OutboundMessage } from '../connector.js';
-import { unsubscribeUrl } from '../../governance/unsubscribe/unsubscribe-url.js';
+import { unsubscribeUrl } from '../../common/unsubscribe/unsubscribe-url.js';
 
 /**
  * Where a recipient unsubscribes with one click, relative to PUBLIC_URL. The governance module

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { Db } from '../../database/db.js';
-import { type Lane, laneKey } from '../../pacing/lane.js';
+import { type Lane, laneKey } from '../../domain/lane.js';
 import * as sql from './sql/breakers.sql.js';
 
 /** A breaker as the digest, metrics and operators see it. */

@@ -1,6 +1,6 @@
 import type { DeliveryResult } from '../connector.js';
 import { ProviderError } from '../provider-error.js';
-import type { PushPlatform } from '../../push-tokens/push-token.types.js';
+import type { PushPlatform } from '../../domain/push-token.types.js';
 import type { DeviceOutcome } from './push-device.js';
 
 export interface DeviceAttempt {

@@ -1,5 +1,5 @@
 import type { ProviderError } from '../provider-error.js';
-import type { PushPlatform, PushTokenRow } from '../../push-tokens/push-token.types.js';
+import type { PushPlatform, PushTokenRow } from '../../domain/push-token.types.js';
 import type { PushNotification } from './push-notification.js';
 
 /** One device's answer: accepted (with the provider's id), or refused with a classified error. */

@@ -2,7 +2,7 @@ import { Inject, Logger } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { maskOpaque } from '../../common/pii/mask.js';
-import { type DeadPushToken, type PushPlatform, type PushTokenRow, subscriberKey } from '../../push-tokens/push-token.types.js';
+import { type DeadPushToken, type PushPlatform, type PushTokenRow, subscriberKey } from '../../domain/push-token.types.js';
 import { PushTokensService } from '../../push-tokens/push-tokens.service.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import type { Connector, DeliveryResult, OutboundMessage } from '../connector.js';

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import type { JobPayload } from '../../jobs/job.types.js';
+import type { JobPayload } from '../../domain/job.types.js';
 import type { Connector, DeliveryResult, OutboundMessage } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import { ProviderError } from '../provider-error.js';

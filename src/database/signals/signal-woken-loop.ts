@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import { Sleeper } from '../../common/sleeper.js';
+import { Sleeper } from './sleeper.js';
 import type { SignalsService } from './signals.service.js';
 
 export interface SignalWokenLoopOptions {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { VERSION } from '../../common/version.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import { CHANNELS } from '../../config/sections/connectors.config.js';
+import { CHANNELS } from '../../domain/channels.js';
 import { Db } from '../../database/db.js';
 import { rateText } from '../../pacing/lane.presenter.js';
 import { LAST_PROVIDER_EVENTS } from './settings.sql.js';

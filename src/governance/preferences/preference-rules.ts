@@ -1,4 +1,4 @@
-import { MARKETING_TOPIC } from '../topics/marketing.js';
+import { MARKETING_TOPIC } from '../../domain/marketing.js';
 import type { PreferenceRow } from './preference.types.js';
 
 /** What a message is, for preference matching. */

@@ -1,10 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
 import { AuditService } from '../../audit/audit.service.js';
 import { Db } from '../../database/db.js';
 import { ApiError } from '../../common/errors/api-error.js';
+import { EvidenceEvents } from '../../job-events/evidence-events.js';
 import { SubscribersService } from '../../subscribers/subscribers.service.js';
-import { WebhookEvents } from '../../webhooks/webhook-events.service.js';
 import type { PreferenceDto, PreferenceInputDto } from './dto/preference.dto.js';
 import type { PreferenceRow } from './preference.types.js';
 import { type PreferenceWrite, PreferencesRepository } from './preferences.repository.js';
@@ -24,7 +23,7 @@ export class PreferencesService {
   constructor(
     private readonly repository: PreferencesRepository,
     private readonly subscribers: SubscribersService,
-    private readonly moduleRef: ModuleRef,
+    private readonly events: EvidenceEvents,
     private readonly audit: AuditService,
     private readonly db: Db,
   ) {}
@@ -122,14 +121,12 @@ export class PreferencesService {
   }
 
   /**
-   * `subscriber.preference_changed` to the project's webhook endpoints. WebhookEvents is looked
-   * up lazily (the webhooks module depends on jobs, which depends on governance); an instance
-   * without it, or a failed emit, never fails the write that already happened.
+   * `subscriber.preference_changed`, published for outbound webhooks (EvidenceEvents: webhooks
+   * sit above governance); a failed publish never fails the write that already happened.
    */
   private async announce(projectId: string, subscriberId: string, rows: PreferenceWrite[]): Promise<void> {
     try {
-      const events = this.moduleRef.get(WebhookEvents, { strict: false });
-      await events.emit(projectId, 'subscriber.preference_changed', {
+      await this.events.publishProjectEvent(projectId, 'subscriber.preference_changed', {
         subscriber_id: subscriberId,
         preferences: rows.map((r) => ({ channel: r.channel, topic: r.scopeKind === 'topic' ? r.scope : null, workflow_id: r.scope, enabled: r.enabled })),
       });

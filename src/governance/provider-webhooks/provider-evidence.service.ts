@@ -2,8 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { QueryRunner } from 'typeorm';
 import { AuditService } from '../../audit/audit.service.js';
 import { Db } from '../../database/db.js';
-import type { WebhookEventType } from '../../webhooks/webhook-event-types.js';
-import { WebhookEvents } from '../../webhooks/webhook-events.service.js';
+import type { WebhookEventType } from '../../domain/webhook-event-types.js';
+import { EvidenceEvents } from '../../job-events/evidence-events.js';
 import { EvidenceSuppressions, type EvidenceSuppression } from './evidence-suppressions.js';
 import type { EvidenceKind, ProviderEvent } from './provider-event.js';
 import { ProviderEventsRepository, type EvidenceJob } from './provider-events.repository.js';
@@ -40,7 +40,7 @@ export class ProviderEvidenceService {
     private readonly repository: ProviderEventsRepository,
     private readonly suppressions: EvidenceSuppressions,
     private readonly audit: AuditService,
-    private readonly webhooks: WebhookEvents,
+    private readonly events: EvidenceEvents,
   ) {}
 
   async apply(events: readonly ProviderEvent[]): Promise<EvidenceResult> {
@@ -55,7 +55,7 @@ export class ProviderEvidenceService {
       }
     }
     // Deliveries queued in the transactions (job events, and suppression.created from the suppressions) go now.
-    if (queued || result.recorded) this.webhooks.wake();
+    if (queued || result.recorded) this.events.committed();
     return result;
   }
 
@@ -93,7 +93,7 @@ export class ProviderEvidenceService {
     const outbound = OUTBOUND[event.kind];
     const queued =
       changed && outbound
-        ? await this.webhooks.emitJobsInTransaction(runner, [
+        ? await this.events.publishJobEvents(runner, [
             { jobId: job.id, type: outbound, extra: { provider_event: { provider: event.provider, type: event.providerType, error: event.error } } },
           ])
         : 0;

@@ -1,4 +1,4 @@
-import type { Channel } from '../../config/sections/connectors.config.js';
+import type { Channel } from '../../domain/channels.js';
 import type { ProviderError } from '../../connectors/provider-error.js';
 import type { SuppressionReason, SuppressionScope } from './suppression.types.js';
 

@@ -1,4 +1,4 @@
-import type { Channel } from '../../config/sections/connectors.config.js';
+import type { Channel } from '../../domain/channels.js';
 
 /** E.164: a plus sign, then 7–15 digits, not starting with 0. */
 const E164 = /^\+[1-9]\d{6,14}$/;

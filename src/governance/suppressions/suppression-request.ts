@@ -1,5 +1,5 @@
 import { ApiError } from '../../common/errors/api-error.js';
-import type { Channel } from '../../config/sections/connectors.config.js';
+import type { Channel } from '../../domain/channels.js';
 import type { CreateSuppressionDto } from './dto/suppression.dto.js';
 import type { SuppressionReason, SuppressionScope } from './suppression.types.js';
 

@@ -1,4 +1,4 @@
-import type { Channel } from '../../config/sections/connectors.config.js';
+import type { Channel } from '../../domain/channels.js';
 
 export const SUPPRESSION_SCOPES = ['all', 'marketing'] as const;
 /** `all`: nothing goes to the address; `marketing`: only marketing/bulk messages are blocked. */

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { QueryRunner } from 'typeorm';
 import { AuditService } from '../../audit/audit.service.js';
 import { ApiError } from '../../common/errors/api-error.js';
-import type { Channel } from '../../config/sections/connectors.config.js';
+import type { Channel } from '../../domain/channels.js';
 import { lookupAddress, normaliseAddress } from './suppression-address.js';
 import type { SuppressInput, SuppressionKey, SuppressionRow } from './suppression.types.js';
 import { type ActiveSuppression, type SuppressionFilter, SuppressionsRepository } from './suppressions.repository.js';

@@ -1,4 +1,4 @@
-import type { UnsubscribeClaim } from './unsubscribe-token.js';
+import type { UnsubscribeClaim } from '../../common/unsubscribe/unsubscribe-token.js';
 
 /** What a POST asks for: this topic only, or all marketing on the channel. */
 export type UnsubscribeScope = 'topic' | 'marketing';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import type { Channel } from '../../config/sections/connectors.config.js';
+import type { Channel } from '../../domain/channels.js';
 import { Db } from '../../database/db.js';
 import { verifyLegacyUnsubscribeToken } from '../legacy-links/legacy-link-token.js';
 import { linkKeyRing } from '../link-keys.js';
@@ -9,8 +9,8 @@ import { SuppressionsService } from '../suppressions/suppressions.service.js';
 import { PreferencesService } from '../preferences/preferences.service.js';
 import { LOCALE_BY_EMAIL, LOCALE_BY_PHONE, SUBSCRIBERS_BY_EMAIL, SUBSCRIBERS_BY_PHONE } from './sql/unsubscribe.sql.js';
 import type { UnsubscribeOutcome, UnsubscribeScope } from './unsubscribe-scope.js';
-import { type SigningKey, type UnsubscribeClaim, verifyUnsubscribeToken } from './unsubscribe-token.js';
-import { registerUnsubscribeSigner } from './unsubscribe-url.js';
+import { type SigningKey, type UnsubscribeClaim, verifyUnsubscribeToken } from '../../common/unsubscribe/unsubscribe-token.js';
+import { registerUnsubscribeSigner } from '../../common/unsubscribe/unsubscribe-url.js';
 
 /**
  * One-click unsubscribe (RFC 8058): verifies links, finds the page's language, and records the

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Channel } from '../../config/sections/connectors.config.js';
-import { isMarketingTopic } from '../../governance/topics/marketing.js';
+import type { Channel } from '../../domain/channels.js';
+import { isMarketingTopic } from '../../domain/marketing.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import { ConnectorRegistry } from '../../connectors/connector-registry.js';
 import { FairShareService } from '../../pacing/fair-share/fair-share.service.js';

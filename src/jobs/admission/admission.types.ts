@@ -1,6 +1,6 @@
-import type { Channel } from '../../config/sections/connectors.config.js';
+import type { Channel } from '../../domain/channels.js';
 import type { ProjectRef } from '../../projects/project.types.js';
-import type { JobPayload } from '../job.types.js';
+import type { JobPayload } from '../../domain/job.types.js';
 
 /**
  * Who a message is for. `one`: a send to an address (`to`) and/or a subscriber; `many`: a

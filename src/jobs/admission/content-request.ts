@@ -1,8 +1,8 @@
-import type { Channel } from '../../config/sections/connectors.config.js';
+import type { Channel } from '../../domain/channels.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import type { MessageContentDto, SendRequestDto } from '../dto/send.dto.js';
 import { buildPayload } from '../message-options.js';
-import { isCampaign, MARKETING_PRIORITY, parsePriority } from '../priority.js';
+import { isCampaign, MARKETING_PRIORITY, parsePriority } from '../../domain/priority.js';
 import type { AdmissionRequest, Audience } from './admission.types.js';
 
 /**

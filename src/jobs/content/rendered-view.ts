@@ -1,5 +1,5 @@
 import type { RenderedContentDto } from '../dto/job.dto.js';
-import type { JobRow } from '../job.types.js';
+import type { JobRow } from '../../domain/job.types.js';
 import { hasLiquid } from '../../templates/template-context.js';
 import { boundContent } from './content-bounds.js';
 import type { StoredContent } from './job-contents.repository.js';

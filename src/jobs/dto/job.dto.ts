@@ -1,8 +1,8 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { CHANNELS } from '../../config/sections/connectors.config.js';
+import { CHANNELS } from '../../domain/channels.js';
 import { IsRfc3339 } from '../../common/validation/validators.js';
-import { JOB_STATUSES } from '../job.types.js';
+import { JOB_STATUSES } from '../../domain/job.types.js';
 
 export class EmailEnvelopeDto {
   /** @example ["jane@example.com"] */

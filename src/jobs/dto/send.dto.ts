@@ -17,7 +17,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { CHANNELS } from '../../config/sections/connectors.config.js';
+import { CHANNELS } from '../../domain/channels.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 import {
   IsChannelList,
@@ -29,14 +29,14 @@ import {
   validatedBy,
 } from '../../common/validation/validators.js';
 import { isReservedTag, JOB_ID_TAG, RESERVED_TAG_PREFIX } from '../../connectors/email/reserved-tags.js';
-import { normaliseChannel } from '../channels.js';
+import { normaliseChannel } from '../../domain/channels.js';
 import { IsWaitDuration } from '../wait/is-wait-duration.validator.js';
 import { ChatOptionsDto, WhatsAppOptionsDto } from './channel-options.dto.js';
 import { JobOutcomeDto } from './job-outcome.dto.js';
 import { PushOptionsDto } from './push-options.dto.js';
 import { IsSendWindowOrFalse, SEND_WINDOW_SCHEMA } from '../../governance/send-windows/send-window.validator.js';
 import { IsTrackOption } from '../../governance/tracking/track-option.validator.js';
-import { IsTopic } from '../../governance/topics/topic.js';
+import { IsTopic } from '../../domain/topic.js';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
 import { TEMPLATE_ID_HELP, TEMPLATE_ID_PATTERN } from '../../templates/template-id.js';
 

@@ -1,7 +1,7 @@
 import { type BeforeApplicationShutdown, Injectable, type OnModuleInit } from '@nestjs/common';
 import { Db } from '../../database/db.js';
 import { SignalsService } from '../../database/signals/signals.service.js';
-import type { JobStatus } from '../job.types.js';
+import type { JobStatus } from '../../domain/job.types.js';
 import { REGISTER_WAITERS } from './wait.sql.js';
 
 /** Signalled when a job somebody waits for reaches a final state; the key is the job id. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Db } from '../../database/db.js';
 import type { JobOutcomeDto } from '../dto/job-outcome.dto.js';
 import type { SendResponseDto } from '../dto/send.dto.js';
-import type { JobRow } from '../job.types.js';
+import type { JobRow } from '../../domain/job.types.js';
 import { JobsService } from '../jobs.service.js';
 import { FINAL_STATUSES, JobWaiter } from './job-waiter.service.js';
 import { FIND_OUTCOMES } from './wait.sql.js';

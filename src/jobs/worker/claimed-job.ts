@@ -1,4 +1,4 @@
-import type { JobRow } from '../job.types.js';
+import type { JobRow } from '../../domain/job.types.js';
 
 /**
  * A job the worker holds: status processing, `attempts` already counting this attempt. Only

@@ -8,7 +8,7 @@ import { ProviderError } from '../../connectors/provider-error.js';
 import { GovernanceService, type Refusal } from '../../governance/governance.service.js';
 import { isHardBounce } from '../../governance/suppressions/provider-evidence.js';
 import { TrackingService } from '../../governance/tracking/tracking.service.js';
-import { type Lane, laneKey } from '../../pacing/lane.js';
+import { type Lane, laneKey } from '../../domain/lane.js';
 import { type LanePause, PacingService } from '../../pacing/pacing.service.js';
 import { ProjectProvidersService } from '../../project-providers/project-providers.service.js';
 import { ChatAccessService } from '../../chat-bindings/chat-access.service.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MARK_SENT_TO_INBOX } from '../../connectors/in-app/inbox-finalise.sql.js';
+import { MARK_SENT_TO_INBOX } from '../sql/inbox-finalise.sql.js';
 import { Db, type Sql } from '../../database/db.js';
 import { CLAIM_JOBS } from '../sql/claim.sql.js';
 import { MARK_FAILED, MARK_RETRY, MARK_SENT, MARK_SKIPPED, RECORD_ATTEMPTS, REQUEUE } from '../sql/finalise.sql.js';

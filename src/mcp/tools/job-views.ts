@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { maskRecipient } from '../../common/pii/mask.js';
 import { presentAdminJob } from '../../jobs/job.presenter.js';
-import type { JobAttempt, JobRow } from '../../jobs/job.types.js';
+import type { JobAttempt, JobRow } from '../../domain/job.types.js';
 import { isoTime, jobSummary, nullableIso } from './schemas.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

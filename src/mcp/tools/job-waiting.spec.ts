@@ -1,4 +1,4 @@
-import type { JobRow } from '../../jobs/job.types.js';
+import type { JobRow } from '../../domain/job.types.js';
 import type { LaneState } from '../../pacing/lane-state.service.js';
 import { waitingReason } from './job-waiting.js';
 

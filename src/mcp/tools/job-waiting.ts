@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JobRow } from '../../jobs/job.types.js';
+import type { JobRow } from '../../domain/job.types.js';
 import type { LaneState } from '../../pacing/lane-state.service.js';
 
 export const jobWaiting = z

@@ -10,7 +10,7 @@ import { JOB_AUDIT_EVENTS } from './sql/timeline.sql.js';
 import { jobWaiting, waitingReason } from './job-waiting.js';
 import { renderFields } from '../server/text-table.js';
 import { LaneStateService, type LaneState } from '../../pacing/lane-state.service.js';
-import type { JobRow } from '../../jobs/job.types.js';
+import type { JobRow } from '../../domain/job.types.js';
 import { RECIPIENT_DOMAIN } from '../../jobs/dto/job.dto.js';
 
 /** The columns of list_jobs' text table: what tells jobs apart and why they failed. */

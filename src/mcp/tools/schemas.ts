@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CHANNELS } from '../../config/sections/connectors.config.js';
-import { JOB_STATUSES } from '../../jobs/job.types.js';
+import { CHANNELS } from '../../domain/channels.js';
+import { JOB_STATUSES } from '../../domain/job.types.js';
 
 /** Argument and result fragments several tools share. */
 

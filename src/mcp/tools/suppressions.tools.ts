@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { z } from 'zod';
 import { maskRecipient } from '../../common/pii/mask.js';
-import { CHANNELS, type Channel } from '../../config/sections/connectors.config.js';
+import { CHANNELS, type Channel } from '../../domain/channels.js';
 import { SUPPRESSION_SCOPES, type SuppressionRow } from '../../governance/suppressions/suppression.types.js';
 import { SuppressionsService } from '../../governance/suppressions/suppressions.service.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { z } from 'zod';
-import { CHANNELS } from '../../config/sections/connectors.config.js';
+import { CHANNELS } from '../../domain/channels.js';
 import { PreviewTemplateDto, UpsertTemplateDto } from '../../templates/dto/template.dto.js';
 import { presentVariant, TemplatesService } from '../../templates/templates.service.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';

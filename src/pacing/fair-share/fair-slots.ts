@@ -1,4 +1,4 @@
-import type { Channel } from '../../config/sections/connectors.config.js';
+import type { Channel } from '../../domain/channels.js';
 import type { FairClocks } from './fair-clocks.js';
 
 /** Fair-share slots are rounded down to this grid (jobs due together are claimed together). */

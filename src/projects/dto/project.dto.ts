@@ -16,7 +16,7 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
-import { CHANNELS } from '../../config/sections/connectors.config.js';
+import { CHANNELS } from '../../domain/channels.js';
 
 export class CreateProjectDto {
   /**

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
-import { PUSH_PLATFORMS } from '../push-token.types.js';
+import { PUSH_PLATFORMS } from '../../domain/push-token.types.js';
 
 /** URL-safe base64 as browsers give it (padding tolerated). */
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;

@@ -1,7 +1,7 @@
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { PROJECT_ID_PATTERN } from '../../projects/project.types.js';
-import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../webhook-event-types.js';
+import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../../domain/webhook-event-types.js';
 
 const EVENT_CHOICES = [...WEBHOOK_EVENT_TYPES, ALL_EVENTS];
 const EVENTS_MESSAGE = `each value in events must be one of ${EVENT_CHOICES.join(', ')}`;

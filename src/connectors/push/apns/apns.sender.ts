@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
-import type { PushTokenRow } from '../../../push-tokens/push-token.types.js';
+import type { PushTokenRow } from '../../../domain/push-token.types.js';
 import { ProviderError } from '../../provider-error.js';
 import type { DeviceOutcome, PlatformSender } from '../push-device.js';
 import type { PushNotification } from '../push-notification.js';

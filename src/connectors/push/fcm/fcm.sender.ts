@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Agent } from 'undici';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
-import type { PushTokenRow } from '../../../push-tokens/push-token.types.js';
+import type { PushTokenRow } from '../../../domain/push-token.types.js';
 import { type Fetcher, postJson } from '../../json-http.js';
 import { ProviderError } from '../../provider-error.js';
 import { undici } from '../../undici.js';

@@ -7,7 +7,7 @@ import { headerLookup } from '../../http-outcome.js';
 import { ProviderError } from '../../provider-error.js';
 import { OutboundGuard } from '../../ssrf/outbound-guard.js';
 import { UnsafeUrlError } from '../../ssrf/unsafe-url.error.js';
-import type { PushTokenRow } from '../../../push-tokens/push-token.types.js';
+import type { PushTokenRow } from '../../../domain/push-token.types.js';
 import type { DeviceOutcome, PlatformSender } from '../push-device.js';
 import type { PushNotification } from '../push-notification.js';
 import { assertWebPushEndpoint } from './endpoint-policy.js';

@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { CHANNELS } from '../../../config/sections/connectors.config.js';
-import { normaliseChannel } from '../../../jobs/channels.js';
+import { CHANNELS } from '../../../domain/channels.js';
+import { normaliseChannel } from '../../../domain/channels.js';
 
 export const CAP_MAX_WINDOW_SECONDS = 31 * 86_400;
 

@@ -1,5 +1,6 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { sendgridPublicKey, verifySendgridSignature } from './sendgrid-ecdsa.js';
+import { sendgridPublicKey } from '../../../config/sections/sendgrid-public-key.js';
+import { verifySendgridSignature } from './sendgrid-ecdsa.js';
 
 /** Signed as SendGrid does: ECDSA P-256 / SHA-256, DER, over timestamp + raw body. */
 describe('verifySendgridSignature', () => {

@@ -1,15 +1,5 @@
-import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { verify, type KeyObject } from 'node:crypto';
 import { header, VerificationError } from './verification.js';
-
-/**
- * The public key SendGrid shows for a signed Event Webhook: base64 of a DER SubjectPublicKeyInfo
- * for an ECDSA P-256 key. Throws when the value is not one (caught at config time).
- */
-export function sendgridPublicKey(base64: string): KeyObject {
-  const key = createPublicKey({ key: Buffer.from(base64.replace(/\s+/g, ''), 'base64'), format: 'der', type: 'spki' });
-  if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new Error('not an ECDSA P-256 public key');
-  return key;
-}
 
 /**
  * SendGrid's signed Event Webhook: `X-Twilio-Email-Event-Webhook-Signature` is a base64 DER

@@ -1,4 +1,4 @@
-import type { Channel } from '../../../config/sections/connectors.config.js';
+import type { Channel } from '../../../domain/channels.js';
 import type { SubscriberAddresses } from '../../../subscribers/subscriber.types.js';
 import type { AdmissionRequest, Audience } from '../admission.types.js';
 import { resolveAudience, subscriberIdsOf } from './audience.js';

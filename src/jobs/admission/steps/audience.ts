@@ -1,4 +1,4 @@
-import type { Channel } from '../../../config/sections/connectors.config.js';
+import type { Channel } from '../../../domain/channels.js';
 import type { SubscriberAddresses } from '../../../subscribers/subscriber.types.js';
 import { addressFor, missingAddressReason } from '../../../subscribers/addresses.js';
 import type { AdmissionRequest, Skip, Target } from '../admission.types.js';

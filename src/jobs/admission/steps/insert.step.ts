@@ -6,7 +6,7 @@ import { ApiError } from '../../../common/errors/api-error.js';
 import type { RecipientCap } from '../../../governance/caps/cap-rules.js';
 import { CapsService } from '../../../governance/caps/caps.service.js';
 import { newJobIds } from '../../job-ids.js';
-import type { NewJob } from '../../job.types.js';
+import type { NewJob } from '../../../domain/job.types.js';
 import { type InsertOptions, JobsRepository } from '../../jobs.repository.js';
 import type { AdmissionRequest, Target } from '../admission.types.js';
 import { type CoalescedRow, InsertBatcher } from '../insert-batcher.js';

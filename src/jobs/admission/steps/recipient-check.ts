@@ -1,4 +1,4 @@
-import type { Channel } from '../../../config/sections/connectors.config.js';
+import type { Channel } from '../../../domain/channels.js';
 import { normaliseAddress } from '../../../governance/suppressions/suppression-address.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EnqueueEvents } from '../../enqueue-events.js';
+import { EnqueueEvents } from '../../../job-events/enqueue-events.js';
 import { WorkerWakeup } from '../../worker/worker-wakeup.js';
 import type { AdmissionRequest, Target } from '../admission.types.js';
 import type { Inserted } from './insert.step.js';

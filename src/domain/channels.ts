@@ -1,4 +1,6 @@
-import { CHANNELS, type Channel } from '../config/sections/connectors.config.js';
+/** Every channel notifyd knows. A channel is deliverable when a provider is configured for it. */
+export const CHANNELS = ['email', 'sms', 'whatsapp', 'push', 'in_app', 'telegram', 'slack', 'discord'] as const;
+export type Channel = (typeof CHANNELS)[number];
 
 /** notifyd's accepted spellings. */
 const ALIASES: Record<string, Channel> = { inapp: 'in_app', 'in-app': 'in_app', fcm: 'push' };

@@ -1,7 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { type DestinationStream, pino, type Logger } from 'pino';
-import type { LogLevel } from './config/sections/server.config.js';
-import { maskPii, REDACTED_PATHS } from './logging/redact.js';
+import type { LogLevel } from '../config/sections/server.config.js';
+import { maskPii, REDACTED_PATHS } from './redact.js';
 
 /**
  * Structured JSON logs through pino: one line per event with `level`, `time`, `pid`,

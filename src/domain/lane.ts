@@ -1,4 +1,4 @@
-import type { Channel } from '../config/sections/connectors.config.js';
+import type { Channel } from './channels.js';
 
 /**
  * A lane is what a provider meters: one channel through one provider, and one project where

@@ -1,4 +1,4 @@
-import type { Channel } from '../config/sections/connectors.config.js';
+import type { Channel } from './channels.js';
 
 export const JOB_STATUSES = ['pending', 'processing', 'retry', 'sent', 'failed', 'cancelled', 'bounced'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];

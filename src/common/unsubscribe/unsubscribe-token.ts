@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { keyedHmac } from '../../common/crypto/keyed-hmac.js';
+import { keyedHmac } from '../crypto/keyed-hmac.js';
 
 /** What an unsubscribe link stands for: one address of one project, optionally one topic. */
 export interface UnsubscribeClaim {

@@ -1,9 +1,9 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { SIMULATED_COMPLAINT_ID_PREFIX } from '../../connectors/log/log-simulator.js';
-import { DeliveryEvents } from '../../jobs/worker/delivery-events.js';
-import type { Outcomes } from '../../jobs/worker/outcomes.js';
-import type { ProviderEvent } from './provider-event.js';
-import { ProviderEvidenceService } from './provider-evidence.service.js';
+import { DeliveryEvents } from './delivery-events.js';
+import type { Outcomes } from './outcomes.js';
+import type { ProviderEvent } from '../../governance/provider-webhooks/provider-event.js';
+import { ProviderEvidenceService } from '../../governance/provider-webhooks/provider-evidence.service.js';
 
 /**
  * The `log` provider's complaint@simulator.notifyd.test: once the message is recorded sent, a

@@ -1,5 +1,5 @@
 import { preparedSql } from '../../database/prepared-sql.js';
-import { FENCE, V } from '../../jobs/sql/finalise.sql.js';
+import { FENCE, V } from './finalise.sql.js';
 
 /**
  * Marks in-app jobs sent and inserts their inbox messages in ONE statement, so neither can
