@@ -76,6 +76,8 @@ describe('subscriber preference center', () => {
         { value: 'in_app marketing', checked: true, disabled: false },
       ]);
       expect(page.text).toContain('Security alerts<small>always sent</small>');
+      // The form posts back to the link itself, relative to /p/.
+      expect(page.text).toContain(`<form method="post" action="${path.slice('/p/'.length)}">`);
     }
     expect(await stored()).toEqual([]);
   });

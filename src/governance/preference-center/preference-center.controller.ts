@@ -10,8 +10,9 @@ import { gridVersion } from './preference-grid.js';
 /**
  * A subscriber's preference page behind `{{ preferences_url }}` (no key: the link is signed and
  * is the capability, so the form needs no other CSRF token). GET only renders (mail scanners and
- * link previews follow links); the form's POST changes the switches it shows. Human pages, so
- * not in the OpenAPI document.
+ * link previews follow links); the form's POST changes the switches it shows. The form's action
+ * is the bare token, relative to /p/, so it works behind a proxy serving notifyd under a path.
+ * Human pages, so not in the OpenAPI document.
  */
 @ApiExcludeController()
 @Controller('p')
@@ -27,7 +28,7 @@ export class PreferenceCenterController {
   async show(@Param('token') token: string, @Headers('accept-language') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const view = await this.viewOf(token);
     if (!view) return this.invalid(reply, accept);
-    return preferencesPage(this.language(view, accept), view.grid, gridVersion(view.grid), `/p/${token}`);
+    return preferencesPage(this.language(view, accept), view.grid, gridVersion(view.grid), token);
   }
 
   /**
@@ -57,12 +58,12 @@ export class PreferenceCenterController {
     const version = gridVersion(view.grid);
     if (form.get('v') !== version) {
       reply.status(409);
-      return preferencesPage(lang, view.grid, version, `/p/${token}`, 'stale');
+      return preferencesPage(lang, view.grid, version, token, 'stale');
     }
     const on = new Set(form.getAll('on'));
     const wanted = view.grid.cells.filter((c) => c.switchable).map((c) => ({ channel: c.channel, topic: c.topic, enabled: on.has(cellValue(c.channel, c.topic)) }));
     const after = await this.center.change(view, wanted, { actor: 'preference_center', ip: ip ?? null });
-    return preferencesPage(lang, after.grid, gridVersion(after.grid), `/p/${token}`, 'saved');
+    return preferencesPage(lang, after.grid, gridVersion(after.grid), token, 'saved');
   }
 
   private async viewOf(token: string): Promise<PreferenceView | undefined> {
