@@ -6,9 +6,10 @@ import { SegmentsController } from './segments/segments.controller.js';
 import { SendWindowsController } from './send-windows/send-windows.controller.js';
 import { SuppressionsController } from './suppressions/suppressions.controller.js';
 import { TrackingController } from './tracking/tracking.controller.js';
+import { PreferenceCenterController } from './preference-center/preference-center.controller.js';
 import { UnsubscribeController } from './unsubscribe/unsubscribe.controller.js';
 import { GovernanceModule } from './governance.module.js';
 
 /** GovernanceModule's HTTP routes. Only api and all replicas load it (see app-http.module.ts). */
-@Module({ imports: [GovernanceModule], controllers: [SuppressionsController, AdminSuppressionsController, SendWindowsController, CapsController, SegmentsController, PreferencesController, UnsubscribeController, TrackingController] })
+@Module({ imports: [GovernanceModule], controllers: [SuppressionsController, AdminSuppressionsController, SendWindowsController, CapsController, SegmentsController, PreferencesController, UnsubscribeController, PreferenceCenterController, TrackingController] })
 export class GovernanceHttpModule {}

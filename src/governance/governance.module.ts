@@ -15,6 +15,7 @@ import { PreferencesRepository } from './preferences/preferences.repository.js';
 import { PreferencesService } from './preferences/preferences.service.js';
 import { UnsubscribeService } from './unsubscribe/unsubscribe.service.js';
 import { TrackingService } from './tracking/tracking.service.js';
+import { PreferenceCenterService } from './preference-center/preference-center.service.js';
 
 /**
  * Who may be sent what: suppressions (every channel), and the worker's per-batch screening.
@@ -40,6 +41,7 @@ import { TrackingService } from './tracking/tracking.service.js';
     PreferencesService,
     UnsubscribeService,
     TrackingService,
+    PreferenceCenterService,
   ],
   exports: [
     GovernanceService,
@@ -51,6 +53,7 @@ import { TrackingService } from './tracking/tracking.service.js';
     PreferencesService,
     TrackingService,
     UnsubscribeService,
+    PreferenceCenterService,
   ],
 })
 export class GovernanceModule {}

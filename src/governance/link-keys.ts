@@ -3,13 +3,15 @@ import type { AppConfig } from '../config/app-config.js';
 
 /**
  * One key of the ring that signs public links, and the secret it gives each kind of link: a
- * tracking link can never pass for an unsubscribe link (different secrets), and both name the
+ * tracking or preference link can never pass for an unsubscribe link (different secrets), and both name the
  * key id, so both rotate the same way.
  */
 export interface LinkKey {
   id: string;
   unsubscribe: string;
   tracking: string;
+  /** Signs preference-center links (a subscriber's page), apart from both others. */
+  preferences: string;
 }
 
 export interface LinkKeyRing {
@@ -25,9 +27,15 @@ export const JWT_DERIVED_KEY_ID = 'j';
 // Labels of the derivations: the same as before key rings existed, so links already sent still verify.
 const UNSUBSCRIBE_LABEL = 'notifyd unsubscribe links';
 const TRACKING_LABEL = 'notifyd tracking links';
+const PREFERENCES_LABEL = 'notifyd preference links';
 
-const fromJwtSecret = (secret: string): LinkKey => ({ id: JWT_DERIVED_KEY_ID, unsubscribe: deriveKey(secret, UNSUBSCRIBE_LABEL), tracking: deriveKey(secret, TRACKING_LABEL) });
-const fromLinkSecret = (id: string, secret: string): LinkKey => ({ id, unsubscribe: secret, tracking: deriveKey(secret, TRACKING_LABEL) });
+const fromJwtSecret = (secret: string): LinkKey => ({
+  id: JWT_DERIVED_KEY_ID,
+  unsubscribe: deriveKey(secret, UNSUBSCRIBE_LABEL),
+  tracking: deriveKey(secret, TRACKING_LABEL),
+  preferences: deriveKey(secret, PREFERENCES_LABEL),
+});
+const fromLinkSecret = (id: string, secret: string): LinkKey => ({ id, unsubscribe: secret, tracking: deriveKey(secret, TRACKING_LABEL), preferences: deriveKey(secret, PREFERENCES_LABEL) });
 
 /**
  * The link keys of this process. Current: UNSUBSCRIBE_SECRET (id UNSUBSCRIBE_KEY_ID), else a key

@@ -5,6 +5,7 @@ import { StreamRevocations } from './auth/stream-revocations.js';
 import { SubscriberTokens } from './auth/subscriber-tokens.js';
 import { InboxStreamController } from './inbox-stream.controller.js';
 import { InboxController } from './inbox.controller.js';
+import { InboxPreferencesController } from './preferences/inbox-preferences.controller.js';
 import { InboxModule } from './inbox.module.js';
 import { InboxStreamService } from './stream/inbox-stream.service.js';
 import { StreamSlots } from './stream/stream-slots.js';
@@ -13,12 +14,12 @@ import { SubscriberTokensController } from './subscriber-tokens.controller.js';
 import { InboxWidgetController } from './web/inbox-widget.controller.js';
 
 /**
- * InboxModule's HTTP side: the API, subscriber tokens, the SSE stream with replay and the web
+ * InboxModule's HTTP side: the API, the subscriber's preferences, subscriber tokens, the SSE stream with replay and the web
  * component. Only api and all replicas load it (see app-http.module.ts).
  */
 @Module({
   imports: [InboxModule, SubscribersModule],
-  controllers: [InboxController, InboxStreamController, SubscriberTokensController, InboxWidgetController],
+  controllers: [InboxController, InboxPreferencesController, InboxStreamController, SubscriberTokensController, InboxWidgetController],
   providers: [InboxStreamService, StreamSlots, StreamTickets, SubscriberTokens, InboxAuthGuard, StreamRevocations],
 })
 export class InboxHttpModule {}

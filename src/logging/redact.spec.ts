@@ -41,6 +41,7 @@ describe('log redaction is bounded and linear', () => {
 describe('request URLs in the log carry no bearer secret', () => {
   it.each([
     ['/u/u1.k1.eyJwIjoicDEifQ.c2lnbmF0dXJl', '/u/[redacted]'],
+    ['/p/p1.j.eyJwIjoicDEifQ.c2lnbmF0dXJl', '/p/[redacted]'],
     ['/u/u1.k1.eyJwIjoicDEifQ.c2ln?scope=all', '/u/[redacted]?scope=all'],
     ['/t/c/WyJjIiwiam9iIl0.abcdef0123456789', '/t/c/[redacted]'],
     ['/t/o/WyJvIiwiam9iIl0.abcdef0123456789.gif', '/t/o/[redacted]'],

@@ -42,8 +42,8 @@ const PHONE = /\+\d{7,15}\b/g;
 const QUERY_PARAM = /([?&])([^=&#\s]{1,2048})=([^&#\s]{0,2048})/g;
 /** Parameter names whose values are credentials: stream tickets, subscriber tokens, verify tokens, keys, signatures. */
 const SECRET_PARAM_NAME = /token|ticket|secret|key|sig|password|hash|auth/i;
-/** Paths whose last segment is a bearer secret: one-click unsubscribe (/u/<token>) and tracking links (/t/o/, /t/c/). */
-const SECRET_PATH = /^(\/(?:u|t\/[oc])\/)[^/?#]{1,2048}/;
+/** Paths whose last segment is a bearer secret: one-click unsubscribe (/u/<token>), preference pages (/p/<token>) and tracking links (/t/o/, /t/c/). */
+const SECRET_PATH = /^(\/(?:[up]|t\/[oc])\/)[^/?#]{1,2048}/;
 /** Characters of an address, number or token: a cut backs off over them rather than leave half of one unmasked. */
 const TOKEN_CHAR = /[A-Za-z0-9._%+@-]/;
 

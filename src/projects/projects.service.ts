@@ -10,6 +10,7 @@ import type { CreateProjectDto, UpdateProjectDto } from './dto/project.dto.js';
 import type { ProjectRef, ProjectRow } from './project.types.js';
 import { type Patch, ProjectsRepository } from './projects.repository.js';
 import { checkSetting } from './setting-rules.js';
+import { parsePreferenceTopics } from './preference-topics.js';
 
 /** Who performed an admin action, for the audit log. */
 export interface Actor {
@@ -188,10 +189,13 @@ export class ProjectsService implements OnModuleInit {
  * The settings notifyd itself reads and can check at write time. `rendered_content`: "keep"
  * (default) keeps what the worker rendered for each job (shown by GET /v1/jobs/:id); "redact"
  * keeps nothing and shows nothing (the log provider prints no content either).
+ * `preference_topics`: the preference center's topics (preference-topics.ts).
  */
 function checkSettings(settings: Record<string, unknown> | undefined): void {
   const value = settings?.rendered_content;
   if (value !== undefined && value !== null && value !== 'keep' && value !== 'redact') {
     throw ApiError.unprocessable('validation_failed', 'settings.rendered_content must be "keep" (the default: rendered subjects and bodies are kept with each job) or "redact" (nothing is kept).');
   }
+  const topics = parsePreferenceTopics(settings?.preference_topics);
+  if ('error' in topics) throw ApiError.unprocessable('validation_failed', topics.error);
 }

@@ -30,20 +30,32 @@ export function subscriberContext(profile: SubscriberProfile): SubscriberContext
 }
 
 /**
- * The variables a render sees: the recipient's profile as `subscriber` (and its fields at the
- * top level), then the send's `vars` over them. Vars win: a send that passes `first_name` (or
- * even `subscriber`) is rendered with what it passed, so existing senders keep their output.
+ * Links signed for the recipient that a template may show (`{{ preferences_url }}`), given by
+ * the worker (templates do not sign links: governance does).
  */
-export function templateContext(vars: Record<string, unknown>, profile: SubscriberProfile | undefined): Record<string, unknown> {
-  if (!profile) return vars;
-  const subscriber = subscriberContext(profile);
-  const context: Record<string, unknown> = { subscriber };
-  for (const field of TOP_LEVEL_PROFILE_FIELDS) context[field] = subscriber[field];
+export type RecipientLinks = { preferences_url?: string };
+
+/** Names of RecipientLinks: like profile fields, they make a source's render per recipient. */
+const LINK_NAMES = ['preferences_url'] as const;
+
+/**
+ * The variables a render sees: the recipient's links and profile as `subscriber` (and its fields
+ * at the top level), then the send's `vars` over them. Vars win: a send that passes `first_name`
+ * (or even `subscriber`, or its own `preferences_url`) is rendered with what it passed, so
+ * existing senders keep their output.
+ */
+export function templateContext(vars: Record<string, unknown>, profile: SubscriberProfile | undefined, links: RecipientLinks = {}): Record<string, unknown> {
+  const context: Record<string, unknown> = { ...links };
+  if (profile) {
+    const subscriber = subscriberContext(profile);
+    context.subscriber = subscriber;
+    for (const field of TOP_LEVEL_PROFILE_FIELDS) context[field] = subscriber[field];
+  }
   return Object.assign(context, vars);
 }
 
-/** Names that read the profile; a source without any renders the same for every recipient. */
-const PROFILE_NAMES = new RegExp(`\\b(subscriber|${TOP_LEVEL_PROFILE_FIELDS.join('|')})\\b`);
+/** Names that read the profile or a recipient's link; a source without any renders the same for every recipient. */
+const PROFILE_NAMES = new RegExp(`\\b(subscriber|${[...TOP_LEVEL_PROFILE_FIELDS, ...LINK_NAMES].join('|')})\\b`);
 
 /**
  * Whether a source may read the recipient's profile. A batch send shares one set of vars, so a

@@ -3,7 +3,7 @@ import { SubscribersService } from '../subscribers/subscribers.service.js';
 import { pickVariant } from './locale-fallback.js';
 import type { SubscriberProfile } from '../subscribers/subscriber.types.js';
 import type { RenderedContent, RenderTask, RenderTaskReply, TemplateSource } from './render/render-protocol.js';
-import { hasLiquid, readsProfile, templateContext } from './template-context.js';
+import { hasLiquid, readsProfile, type RecipientLinks, templateContext } from './template-context.js';
 import { RenderPoolUnavailable, TemplateEngine } from './template-engine.js';
 import type { TemplateVariantRow } from './template.types.js';
 import { TemplatesRepository } from './templates.repository.js';
@@ -53,7 +53,8 @@ export class TemplateRenderer {
     private readonly engine: TemplateEngine,
   ) {}
 
-  async renderBatch(jobs: readonly TemplatedJob[]): Promise<Map<string, RenderOutcome>> {
+  /** `linksOf`: the recipient's signed links (`preferences_url`), asked only for sources that read one. */
+  async renderBatch(jobs: readonly TemplatedJob[], linksOf: (job: TemplatedJob) => RecipientLinks = () => ({})): Promise<Map<string, RenderOutcome>> {
     const out = new Map<string, RenderOutcome>();
     const candidates = jobs.filter((j) => j.templateId || hasInlineLiquid(j));
     if (candidates.length === 0) return out;
@@ -87,9 +88,9 @@ export class TemplateRenderer {
         sourceAt.set(plan.sourceKey, source);
       }
       const vars = job.payload.vars ?? {};
-      const renderKey = `${plan.sourceKey}\n${JSON.stringify(vars)}${source.personal ? `\n${job.subscriberId ?? ''}` : ''}`;
+      const renderKey = `${plan.sourceKey}\n${JSON.stringify(vars)}${source.personal ? `\n${job.projectId}\n${job.subscriberId ?? ''}` : ''}`;
       if (!entryAt.has(renderKey)) {
-        entryAt.set(renderKey, task.renders.push({ variant: source.index, vars: source.personal ? templateContext(vars, profile) : vars }) - 1);
+        entryAt.set(renderKey, task.renders.push({ variant: source.index, vars: source.personal ? templateContext(vars, profile, linksOf(job)) : vars }) - 1);
       }
       planned.push({ plan, entry: entryAt.get(renderKey)! });
     }

@@ -26,6 +26,25 @@ export interface InboxSubscription {
   readonly done: Promise<void>;
 }
 
+/**
+ * A subscriber's channels × topics (GET/PUT /v1/inbox/{subscriber_id}/preferences). Written by
+ * hand until the generated schema has these operations (getInboxPreferences, putInboxPreferences).
+ */
+export interface SubscriberPreferences {
+  subscriber_id: string;
+  channels: string[];
+  topics: { id: string; label: string | null; transactional: boolean }[];
+  /** One cell per topic × channel; `switchable` is false for a transactional topic. */
+  preferences: { channel: string; topic: string; enabled: boolean; switchable: boolean }[];
+  /** A fresh signed link to the hosted preference page (absolute under PUBLIC_URL, else a path on the API). */
+  page_url: string;
+}
+
+/** Cells to switch; a transactional topic, or a channel or topic the subscriber does not have, is a 422 naming the field. */
+export interface PreferenceChoices {
+  preferences: { channel: string; topic: string; enabled: boolean }[];
+}
+
 /** Stream errors after which reconnecting cannot help (the token is bad, the subscriber gone). */
 const FATAL = new Set([400, 401, 403, 404]);
 
@@ -62,6 +81,14 @@ export class NotifydInbox {
   }
   archiveAll(request: RequestOf<'archiveInbox'> = {}): Promise<ResponseOf<'archiveInbox'>> {
     return this.http.request('POST', `${this.base}/archive-all`, { body: request, idempotent: true });
+  }
+  /** The subscriber's preferences, as the hosted page shows them, and a link to that page. */
+  preferences(): Promise<SubscriberPreferences> {
+    return this.http.request('GET', `${this.base}/preferences`);
+  }
+  /** Switches cells on or off (those already so are left as they are); answers the new preferences. */
+  setPreferences(choices: PreferenceChoices): Promise<SubscriberPreferences> {
+    return this.http.request('PUT', `${this.base}/preferences`, { body: choices, idempotent: true });
   }
 
   /**

@@ -6,7 +6,8 @@
  *                  token="<subscriber token from your backend>"></notifyd-inbox>
  *
  * A bell with the unread badge; the list opens on click (and marks everything seen); clicking a
- * message marks it read and follows its link; "Mark all read". Live over Server-Sent Events
+ * message marks it read and follows its link; "Mark all read"; "Preferences" opens the
+ * subscriber's hosted preference page (a signed link asked for when the panel opens). Live over Server-Sent Events
  * with single-use tickets: on a dropped stream it takes a new ticket and resumes from the last
  * event id, so nothing is missed and every tab shows the same counts. The host page's origin
  * must be in notifyd's CORS_ORIGINS: when notifyd cannot be reached (a refused origin looks the
@@ -22,10 +23,10 @@
   if (customElements.get('notifyd-inbox')) return;
 
   const LABELS = {
-    en: { title: 'Notifications', markAll: 'Mark all read', empty: 'No notifications', unreachable: 'Notifications are unavailable right now.', expired: 'Your session has expired: reload the page.' },
-    fr: { title: 'Notifications', markAll: 'Tout marquer comme lu', empty: 'Aucune notification', unreachable: 'Les notifications sont indisponibles pour le moment.', expired: 'Votre session a expiré : rechargez la page.' },
-    es: { title: 'Notificaciones', markAll: 'Marcar todo como leído', empty: 'No hay notificaciones', unreachable: 'Las notificaciones no están disponibles ahora.', expired: 'Tu sesión ha caducado: recarga la página.' },
-    de: { title: 'Benachrichtigungen', markAll: 'Alle als gelesen markieren', empty: 'Keine Benachrichtigungen', unreachable: 'Benachrichtigungen sind gerade nicht verfügbar.', expired: 'Deine Sitzung ist abgelaufen: Lade die Seite neu.' },
+    en: { title: 'Notifications', markAll: 'Mark all read', preferences: 'Preferences', empty: 'No notifications', unreachable: 'Notifications are unavailable right now.', expired: 'Your session has expired: reload the page.' },
+    fr: { title: 'Notifications', markAll: 'Tout marquer comme lu', preferences: 'Préférences', empty: 'Aucune notification', unreachable: 'Les notifications sont indisponibles pour le moment.', expired: 'Votre session a expiré : rechargez la page.' },
+    es: { title: 'Notificaciones', markAll: 'Marcar todo como leído', preferences: 'Preferencias', empty: 'No hay notificaciones', unreachable: 'Las notificaciones no están disponibles ahora.', expired: 'Tu sesión ha caducado: recarga la página.' },
+    de: { title: 'Benachrichtigungen', markAll: 'Alle als gelesen markieren', preferences: 'Einstellungen', empty: 'Keine Benachrichtigungen', unreachable: 'Benachrichtigungen sind gerade nicht verfügbar.', expired: 'Deine Sitzung ist abgelaufen: Lade die Seite neu.' },
   };
   // An SVG bell: an emoji is a blank box on systems without an emoji font.
   const BELL = '<svg part="bell-icon" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9"/><path d="M13.73 21a2 2 0 0 1-3.46 0"/></svg>';
@@ -53,7 +54,9 @@
       background: #fff; border: 1px solid #d0d7de; border-radius: 8px; box-shadow: 0 8px 24px rgba(0,0,0,.12); }
     [part=panel][hidden] { display: none; }
     header { display: flex; justify-content: space-between; align-items: center; padding: 8px 12px; border-bottom: 1px solid #d0d7de; }
-    header button { border: 0; background: none; color: #0969da; }
+    header button, header a { border: 0; background: none; color: #0969da; font: inherit; }
+    header span { display: flex; gap: 12px; align-items: center; }
+    [part=preferences][hidden] { display: none; }
     ul { list-style: none; margin: 0; padding: 0; }
     li { padding: 10px 12px; border-bottom: 1px solid #f0f1f3; cursor: pointer; }
     li[data-read=false] { background: #ddf4ff; }
@@ -74,7 +77,7 @@
       root.innerHTML = `<style>${STYLE}</style>
         <button part="bell" aria-label="${l.title}">${BELL}<span part="badge" hidden>0</span></button>
         <div part="panel" hidden role="dialog" aria-label="${l.title}">
-          <header><strong>${l.title}</strong><button part="mark-all" type="button">${l.markAll}</button></header>
+          <header><strong>${l.title}</strong><span><a part="preferences" target="_blank" rel="noopener" hidden>${l.preferences}</a><button part="mark-all" type="button">${l.markAll}</button></span></header>
           <div part="error" role="alert" hidden></div>
           <ul part="list"></ul>
         </div>`;
@@ -82,6 +85,7 @@
       this.badge = root.querySelector('[part=badge]');
       this.panel = root.querySelector('[part=panel]');
       this.list = root.querySelector('[part=list]');
+      this.preferencesLink = root.querySelector('[part=preferences]');
       root.querySelector('[part=bell]').addEventListener('click', () => this.toggle());
       root.querySelector('[part=mark-all]').addEventListener('click', () => this.api('/read-all', { method: 'POST', body: '{}' }));
       this.list.addEventListener('click', (e) => {
@@ -271,6 +275,22 @@
     toggle() {
       this.panel.hidden = !this.panel.hidden;
       if (!this.panel.hidden && this.items.some((m) => !m.is_seen)) this.api('/seen-all', { method: 'POST', body: '{}' }).catch(() => {});
+      if (!this.panel.hidden) this.loadPreferencesLink();
+    }
+
+    /**
+     * The "Preferences" link: a signed link to the subscriber's hosted preference page, asked for
+     * when the panel opens (a real link, so no popup blocker stands in the way). A server without
+     * it, or a failure, leaves the link hidden: the inbox works without it.
+     */
+    async loadPreferencesLink() {
+      try {
+        const { page_url } = await this.api('/preferences');
+        this.preferencesLink.href = new URL(page_url, this.base ? `${this.base}/` : location.href).href;
+        this.preferencesLink.hidden = false;
+      } catch {
+        this.preferencesLink.hidden = true;
+      }
     }
 
     async open(id) {

@@ -9,6 +9,7 @@ import { GovernanceService, type Refusal } from '../../governance/governance.ser
 import { isHardBounce } from '../../governance/suppressions/provider-evidence.js';
 import { TrackingService } from '../../governance/tracking/tracking.service.js';
 import { type Lane, laneKey } from '../../domain/lane.js';
+import { preferencesUrl } from '../../governance/preference-center/preferences-url.js';
 import { type LanePause, PacingService } from '../../pacing/pacing.service.js';
 import { ProjectProvidersService } from '../../project-providers/project-providers.service.js';
 import { ChatAccessService } from '../../chat-bindings/chat-access.service.js';
@@ -112,7 +113,8 @@ export class Dispatcher {
       this.governance.screen(screened),
       this.projects.senders(projectIds),
       // Templates and recipients' locales: one read each per batch, alongside the screening.
-      this.templates.renderBatch(jobs),
+      // `{{ preferences_url }}`: signed by governance for the job's subscriber (none without PUBLIC_URL).
+      this.templates.renderBatch(jobs, (job) => ({ preferences_url: preferencesUrl(job) })),
       // Projects with their own provider account: one read per batch (built connectors are cached).
       this.projectProviders.connectorsFor(projectIds).catch((err: Error) => err),
       // Chats the instance's bots may reach for each project (issue 18): one read per batch, if any.

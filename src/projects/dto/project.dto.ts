@@ -39,7 +39,8 @@ export class CreateProjectDto {
   name: string;
 
   /**
-   * Channels this project intends to use (informational, reported by GET /v1/channels).
+   * Channels this project intends to use (reported by GET /v1/channels; the columns of its
+   * subscribers' preference page).
    * @example ["email", "in_app"]
    */
   @IsOptional()
@@ -61,7 +62,7 @@ export class CreateProjectDto {
   rate_limit_per_min?: number;
 
   /**
-   * Free-form project settings (send_window, tracking… as later features define them).
+   * Free-form project settings (send_window, tracking, preference_topics… as features define them).
    * @example {}
    */
   @IsOptional()
