@@ -34,6 +34,9 @@ describe('operator console pages in Chromium', () => {
     for (const [id, email, first] of [['u_jane', 'jane@example.com', 'Jane'], ['u_omar', 'omar@example.com', 'Omar']]) {
       expect((await as('post', '/v1/subscribers', { id, email, first_name: first, locale: 'en' })).status).toBe(200);
     }
+    // 26 subscribers: the console shows 25 a page, so the last one is on page 2.
+    const more = Array.from({ length: 24 }, (_, i) => ({ id: `u_${String(i).padStart(2, '0')}`, first_name: `Reader ${i}` }));
+    expect((await as('post', '/v1/subscribers/bulk', { subscribers: more })).status).toBe(200);
     expect((await as('put', '/v1/subscribers/u_jane/preferences', { preferences: [{ channel: 'email', topic: 'tips', enabled: false }, { channel: 'sms', enabled: false }] })).status).toBe(200);
     expect((await as('post', '/v1/templates', { id: 'order_shipped', channel: 'email', subject: 'Order {{ order_id }} shipped', body: 'Hi {{ name }}, order {{ order_id }} is on its way.' })).status).toBe(200);
     expect((await as('post', '/v1/templates', { id: 'order_shipped', channel: 'email', locale: 'es', subject: 'Pedido {{ order_id }} enviado', body: 'Hola {{ name }}, tu pedido {{ order_id }} está en camino.' })).status).toBe(200);
@@ -56,8 +59,15 @@ describe('operator console pages in Chromium', () => {
     const { context, page, problems } = await signInConsole(browser, t.url, READONLY_KEY);
 
     await visitConsole(page, t.url, '#/subscribers', 'Subscribers');
-    await page.locator('tr[data-subscriber="u_jane"]').waitFor();
-    expect(await page.locator('tr[data-subscriber]').count()).toBe(2);
+    await page.locator('tr[data-subscriber]').first().waitFor();
+    expect(await page.locator('tr[data-subscriber]').count()).toBe(25);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.locator('caption', { hasText: 'Page 2: 1 subscribers' }).waitFor();
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await page.locator('caption', { hasText: 'Page 1: 25 subscribers' }).waitFor();
+    await page.getByLabel('Search', { exact: true }).fill('example.com');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.locator('caption', { hasText: 'Page 1: 2 subscribers' }).waitFor();
     expect(await page.locator('tr[data-subscriber="u_jane"]').textContent()).not.toContain('jane@example.com');
     await page.getByLabel('Search', { exact: true }).fill('omar');
     await page.getByRole('button', { name: 'Search' }).click();
