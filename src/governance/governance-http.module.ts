@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AdminSuppressionsController } from './suppressions/admin-suppressions.controller.js';
 import { CapsController } from './caps/caps.controller.js';
+import { AdminPreferencesController } from './preferences/admin-preferences.controller.js';
 import { PreferencesController } from './preferences/preferences.controller.js';
 import { SegmentsController } from './segments/segments.controller.js';
 import { SendWindowsController } from './send-windows/send-windows.controller.js';
@@ -11,5 +12,5 @@ import { UnsubscribeController } from './unsubscribe/unsubscribe.controller.js';
 import { GovernanceModule } from './governance.module.js';
 
 /** GovernanceModule's HTTP routes. Only api and all replicas load it (see app-http.module.ts). */
-@Module({ imports: [GovernanceModule], controllers: [SuppressionsController, AdminSuppressionsController, SendWindowsController, CapsController, SegmentsController, PreferencesController, UnsubscribeController, PreferenceCenterController, TrackingController] })
+@Module({ imports: [GovernanceModule], controllers: [SuppressionsController, AdminSuppressionsController, SendWindowsController, CapsController, SegmentsController, PreferencesController, AdminPreferencesController, UnsubscribeController, PreferenceCenterController, TrackingController] })
 export class GovernanceHttpModule {}

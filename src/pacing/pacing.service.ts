@@ -5,6 +5,7 @@ import { APP_CONFIG } from '../config/config.module.js';
 import type { Channel } from '../domain/channels.js';
 import type { QuotaHint } from '../connectors/connector.js';
 import { ConnectorRegistry } from '../connectors/connector-registry.js';
+import { SignalsService } from '../database/signals/signals.service.js';
 import { adaptiveDecision } from './adaptive-rate.js';
 import { type Lane, laneKey } from '../domain/lane.js';
 import { type ActivePause, PacingRepository, type PauseKind } from './pacing.repository.js';
@@ -59,6 +60,12 @@ async function wait(ms: number, control?: { readonly stopping: boolean }): Promi
  * Pauses (429, quota exhausted, operator) live in the same row, so every replica stops
  * claiming and calling the lane. See src/pacing/README.md.
  */
+/**
+ * Sent after a lane's pause was written or lifted (key: the lane). A hint for live views (the
+ * console's admin event stream); replicas still learn pauses through PauseCache, not this.
+ */
+export const LANES_CHANGED = 'lanes.changed';
+
 @Injectable()
 export class PacingService {
   private readonly logger = new Logger('Pacing');
@@ -72,6 +79,7 @@ export class PacingService {
     private readonly repository: PacingRepository,
     private readonly registry: ConnectorRegistry,
     private readonly audit: AuditService,
+    private readonly signals: SignalsService,
   ) {
     this.pauses = new PauseCache(repository);
   }
@@ -151,6 +159,7 @@ export class PacingService {
     this.known.add(key);
     this.pauses.remember(this.asActive(key, lane, pause, pause.until.getTime() - Date.now()));
     this.pauses.committed(key);
+    this.signals.send(LANES_CHANGED, key);
     if (kind === 'quota_exhausted') {
       this.logger.warn(`${key} paused until ${pause.until.toISOString()}: ${pause.reason}`);
       await this.audit.record({ actor: 'system', action: 'lane.paused', resource: key, metadata: { kind, until: pause.until.toISOString() } });
@@ -168,6 +177,7 @@ export class PacingService {
     const key = laneKey(lane);
     const found = await this.repository.resume(key);
     this.pauses.forget(key);
+    if (found) this.signals.send(LANES_CHANGED, key);
     return found;
   }
 

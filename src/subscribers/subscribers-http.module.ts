@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
+import { AdminSubscribersController } from './admin-subscribers.controller.js';
 import { SubscribersController } from './subscribers.controller.js';
 import { SubscribersModule } from './subscribers.module.js';
 
 /** SubscribersModule's HTTP routes. Only api and all replicas load it (see app-http.module.ts). */
-@Module({ imports: [SubscribersModule], controllers: [SubscribersController] })
+@Module({ imports: [SubscribersModule], controllers: [SubscribersController, AdminSubscribersController] })
 export class SubscribersHttpModule {}

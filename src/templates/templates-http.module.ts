@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
+import { AdminTemplatesController } from './admin-templates.controller.js';
 import { TemplatesController } from './templates.controller.js';
 import { TemplatesModule } from './templates.module.js';
 
 /** TemplatesModule's HTTP routes. Only api and all replicas load it (see app-http.module.ts). */
-@Module({ imports: [TemplatesModule], controllers: [TemplatesController] })
+@Module({ imports: [TemplatesModule], controllers: [TemplatesController, AdminTemplatesController] })
 export class TemplatesHttpModule {}

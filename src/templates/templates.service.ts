@@ -76,7 +76,8 @@ export class TemplatesService {
     const variant = pickVariant(variants.filter((v) => v.channel === channel), dto.locale ?? profile?.locale);
     if (!variant) throw ApiError.notFound(`Template '${id}' variant for channel`, channel);
     try {
-      const rendered = await this.engine.renderOne(variant, templateContext(dto.vars ?? {}, profile));
+      const source = dto.draft ? { ...variant, subject: dto.draft.subject ?? null, body: dto.draft.body, bodyHtml: dto.draft.body_html ?? null } : variant;
+      const rendered = await this.engine.renderOne(source, templateContext(dto.vars ?? {}, profile));
       return {
         template_id: id,
         channel,

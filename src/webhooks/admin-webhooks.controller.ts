@@ -9,12 +9,15 @@ import {
   AdminListWebhooksQueryDto,
   CreateWebhookResponseDto,
   DeleteWebhookResponseDto,
+  DeliveryListDto,
+  DeliveryResponseDto,
+  ListDeliveriesQueryDto,
   UpdateWebhookDto,
   WebhookListDto,
   WebhookResponseDto,
 } from './dto/webhook.dto.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
-import { presentWebhook } from './webhook.presenter.js';
+import { presentDelivery, presentWebhook } from './webhook.presenter.js';
 
 /** notifyd's admin-managed webhooks (`/v1/admin/webhooks`), across projects. */
 @ApiTags('Admin: webhooks')
@@ -62,5 +65,24 @@ export class AdminWebhooksController {
   async adminDeleteWebhook(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<DeleteWebhookResponseDto> {
     await this.endpoints.delete(id, null, by);
     return { success: true, id };
+  }
+
+  @Get(':id/deliveries')
+  @AdminAuth({ readers: true })
+  @ApiOperation({ operationId: 'adminListWebhookDeliveries', summary: 'Any project’s endpoint’s delivery log, newest first: status, attempts, answers, next retry' })
+  @ApiErrors(400, 404)
+  async adminListWebhookDeliveries(@Param('id') id: string, @Query() query: ListDeliveriesQueryDto): Promise<DeliveryListDto> {
+    const limit = query.limit ?? 50;
+    const { items, nextCursor } = await this.endpoints.deliveries(id, null, limit, query.cursor, query.status);
+    return { items: items.map(presentDelivery), next_cursor: nextCursor, limit };
+  }
+
+  @Post(':id/deliveries/:delivery_id/redeliver')
+  @HttpCode(200)
+  @AdminAuth()
+  @ApiOperation({ operationId: 'adminRedeliverWebhook', summary: 'Queue any project’s failed or cancelled delivery again (same webhook-id, fresh attempts)' })
+  @ApiErrors(404, 409)
+  async adminRedeliverWebhook(@Param('id') id: string, @Param('delivery_id') deliveryId: string, @CurrentOperator() by: Actor): Promise<DeliveryResponseDto> {
+    return { success: true, delivery: presentDelivery(await this.endpoints.redeliver(id, deliveryId, null, by)) };
   }
 }

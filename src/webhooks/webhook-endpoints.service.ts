@@ -129,7 +129,8 @@ export class WebhookEndpointsService {
     return { endpoint, secret };
   }
 
-  async deliveries(endpointId: string, projectId: string, limit: number, cursor: string | undefined, status: string | undefined): Promise<{ items: DeliveryRow[]; nextCursor: string | null }> {
+  /** `projectId` null: an operator's read, any project's endpoint. */
+  async deliveries(endpointId: string, projectId: string | null, limit: number, cursor: string | undefined, status: string | undefined): Promise<{ items: DeliveryRow[]; nextCursor: string | null }> {
     await this.get(endpointId, projectId);
     const after = cursor ? decodeTimeIdCursor(cursor) : undefined;
     const rows = await this.repository.listDeliveries(endpointId, limit + 1, after, status);
@@ -138,7 +139,7 @@ export class WebhookEndpointsService {
     return { items, nextCursor: rows.length > limit ? encodeTimeIdCursor(last.createdKey, last.id) : null };
   }
 
-  async delivery(endpointId: string, deliveryId: string, projectId: string): Promise<DeliveryRow> {
+  async delivery(endpointId: string, deliveryId: string, projectId: string | null): Promise<DeliveryRow> {
     await this.get(endpointId, projectId);
     assertId(deliveryId, 'Delivery');
     const row = await this.repository.findDelivery(deliveryId, endpointId);
@@ -147,7 +148,7 @@ export class WebhookEndpointsService {
   }
 
   /** Sends a failed or cancelled delivery again, same webhook-id, fresh attempts. */
-  async redeliver(endpointId: string, deliveryId: string, projectId: string, by: Actor): Promise<DeliveryRow> {
+  async redeliver(endpointId: string, deliveryId: string, projectId: string | null, by: Actor): Promise<DeliveryRow> {
     const endpoint = await this.get(endpointId, projectId);
     if (!endpoint.enabled) throw ApiError.conflict('endpoint_disabled', `Endpoint ${endpointId} is disabled; re-enable it with PATCH first.`);
     assertId(deliveryId, 'Delivery');
@@ -158,7 +159,7 @@ export class WebhookEndpointsService {
       throw ApiError.conflict('not_redeliverable', `Delivery is ${existing.status}; only failed or cancelled deliveries can be sent again.`);
     }
     this.worker.wake();
-    await this.audit.record({ projectId, actor: by.actor, action: 'webhook.redelivered', resource: deliveryId, ip: by.ip });
+    await this.audit.record({ projectId: endpoint.projectId, actor: by.actor, action: 'webhook.redelivered', resource: deliveryId, ip: by.ip });
     return row;
   }
 

@@ -8,6 +8,7 @@ import { LanesPage } from './pages/lanes-page.js';
 import { ProjectsPage } from './pages/projects-page.js';
 import { SuppressionsPage } from './pages/suppressions-page.js';
 import { SignIn } from './sign-in.js';
+import { MORE_NAV, morePage } from './more-pages.js';
 
 const NAV = [
   ['#/digest', 'Digest'],
@@ -47,17 +48,20 @@ export function App() {
     await signOut().catch(() => undefined);
     setSession(null);
   };
+  const more = morePage(hash, session.role);
+  if (more) current.page = more.page;
   return html`<div class="shell" data-role=${session.role}>
     <a class="skip" href="#main" onClick=${(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
     <header>
       <span class="brand">notifyd</span>
       <nav aria-label="Console pages"><ul>
-        ${NAV.map(([href, label]) => html`<li><a href=${href} aria-current=${(current.page === 'job' ? '#/jobs' : `#/${current.page}`) === href ? 'page' : undefined}>${label}</a></li>`)}
+        ${[...NAV, ...MORE_NAV].map(([href, label]) => html`<li><a href=${href} aria-current=${(current.page === 'job' ? '#/jobs' : `#/${current.page}`) === href ? 'page' : undefined}>${label}</a></li>`)}
       </ul></nav>
       <span class="role" title="What this session may do">${session.role === 'admin' ? 'admin' : 'read-only'}</span>
       <button type="button" class="secondary" onClick=${out}>Sign out</button>
     </header>
     <main id="main" tabindex="-1">
+      ${more ? more.view : null}
       ${current.page === 'digest' ? html`<${DigestPage} role=${session.role} />` : null}
       ${current.page === 'jobs' ? html`<${JobsPage} role=${session.role} />` : null}
       ${current.page === 'job' ? html`<${JobPage} id=${current.id} role=${session.role} />` : null}

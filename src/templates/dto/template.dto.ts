@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
 import { IsOneChannel, IsSingleLine } from '../../common/validation/validators.js';
 import { IsTopic } from '../../domain/topic.js';
@@ -130,6 +130,28 @@ export class DeleteTemplateQueryDto {
   locale?: string;
 }
 
+/** The source an editor holds: the same fields and bounds as a saved variant's. */
+export class TemplateDraftDto {
+  /** @example "Your order {{order_id}} has shipped" */
+  @IsOptional()
+  @IsString()
+  @MaxLength(998)
+  @IsSingleLine()
+  subject?: string;
+
+  /** @example "Hi {{name}}, order {{order_id}} is on its way." */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100_000)
+  body: string;
+
+  /** @example "<p>Hi {{name}}</p>" */
+  @IsOptional()
+  @IsString()
+  @MaxLength(1_000_000)
+  body_html?: string;
+}
+
 export class PreviewTemplateDto {
   /**
    * Which channel's variant; required when the template has several channels.
@@ -167,6 +189,15 @@ export class PreviewTemplateDto {
   @IsOptional()
   @IsObject()
   vars?: Record<string, unknown>;
+
+  /**
+   * Render this unsaved source instead of the stored variant's (the variant is still picked by
+   * channel and locale, and its topic reported): an editor's live preview. Nothing is saved.
+   */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => TemplateDraftDto)
+  draft?: TemplateDraftDto;
 }
 
 export class TemplateVariantDto {

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { actionCalls } from '../finding-actions.js';
 import { evidenceEntries, number, when } from '../format.js';
+import { useLive } from '../live.js';
 import { useLoad } from '../use-load.js';
 import { ActionButton, ErrorNote, Severity } from '../widgets.js';
 
@@ -11,7 +12,9 @@ const WINDOWS = ['1h', '24h', '7d'];
 /** The digest: findings as the digest ranks them, each with its evidence, its action and (admin) its one-click calls. */
 export function DigestPage({ role }) {
   const [span, setSpan] = useState('24h');
-  const { data, error, reload } = useLoad(() => api.get(`/v1/admin/digest${query({ window: span })}`), [span], 15_000);
+  // Live: reloaded when the admin event stream says lanes changed or jobs arrived (at most every 5 s: the digest is a heavy read); the 60-s poll is the fallback.
+  const { data, error, reload } = useLoad(() => api.get(`/v1/admin/digest${query({ window: span })}`), [span], 60_000);
+  useLive('digest', reload, 5_000);
   return html`<section aria-labelledby="digest-title">
     <div class="page-head">
       <h1 id="digest-title">Digest</h1>

@@ -2,6 +2,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { number, when } from '../format.js';
+import { useLive } from '../live.js';
 import { useLoad } from '../use-load.js';
 import { ActionButton, ErrorNote } from '../widgets.js';
 
@@ -13,7 +14,9 @@ const PAUSES = [
 
 /** Every lane's pacing: rate, tokens, adaptive rate, pause and why; pause and resume for the admin. */
 export function LanesPage({ role }) {
-  const { data, error, reload } = useLoad(() => api.get('/v1/admin/lanes'), [], 10_000);
+  // Live: the admin event stream says when a pause was set or lifted; the 30-s poll is the fallback.
+  const { data, error, reload } = useLoad(() => api.get('/v1/admin/lanes'), [], 30_000);
+  useLive('lanes', reload);
   return html`<section aria-labelledby="lanes-title">
     <div class="page-head"><h1 id="lanes-title">Lanes</h1></div>
     <${ErrorNote} error=${error} />

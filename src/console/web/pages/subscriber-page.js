@@ -1,0 +1,40 @@
+import { html } from 'htm/preact';
+import { api } from '../api.js';
+import { when } from '../format.js';
+import { useLoad } from '../use-load.js';
+import { ErrorNote } from '../widgets.js';
+
+const enc = encodeURIComponent;
+
+/** One subscriber (masked) and their preferences; changing preferences stays with the project's key or the subscriber. */
+export function SubscriberPage({ project, id }) {
+  const base = `/v1/admin/projects/${enc(project)}/subscribers/${enc(id)}`;
+  const { data, error } = useLoad(() => Promise.all([api.get(base), api.get(`${base}/preferences`)]), [base]);
+  const [subscriber, prefs] = data ?? [];
+  return html`<section aria-labelledby="subscriber-title">
+    <div class="page-head"><h1 id="subscriber-title">Subscriber <code>${id}</code></h1><a href=${`#/subscribers/${enc(project)}`}>All of ${project}'s subscribers</a></div>
+    <${ErrorNote} error=${error} />
+    ${!data ? (error ? null : html`<p class="loading">Loading…</p>`) : html`
+      <dl class="evidence profile">
+        <dt>Name</dt><dd>${[subscriber.first_name, subscriber.last_name].filter(Boolean).join(' ') || '—'}</dd>
+        <dt>Email</dt><dd>${subscriber.email ?? '—'}</dd>
+        <dt>Phone</dt><dd>${subscriber.phone ?? '—'}</dd>
+        <dt>Locale</dt><dd>${subscriber.locale ?? '—'}</dd>
+        <dt>Time zone</dt><dd>${subscriber.timezone ?? '—'}</dd>
+        <dt>Data</dt><dd><code>${JSON.stringify(subscriber.data ?? {})}</code></dd>
+        <dt>Created</dt><dd>${when(subscriber.created_at)}</dd>
+        <dt>Updated</dt><dd>${when(subscriber.updated_at)}</dd>
+      </dl>
+      <h2 id="preferences-title">Preferences</h2>
+      ${prefs.preferences.length === 0 ? html`<p>No preference stored: every channel and topic is on.</p>` : html`
+        <table aria-labelledby="preferences-title">
+          <thead><tr><th scope="col">Channel</th><th scope="col">Scope</th><th scope="col">Setting</th><th scope="col">Changed</th></tr></thead>
+          <tbody>${prefs.preferences.map((p) => html`<tr data-preference=${`${p.channel}/${p.scope_kind}/${p.workflow_id ?? ''}`}>
+            <td>${p.channel}</td>
+            <td>${p.scope_kind === 'all' || !p.workflow_id ? 'everything' : html`${p.scope_kind} <code>${p.workflow_id}</code>`}</td>
+            <td>${p.enabled ? 'opted in' : html`<strong>opted out</strong>`}</td>
+            <td>${when(p.updated_at)}</td>
+          </tr>`)}</tbody>
+        </table>`}`}
+  </section>`;
+}

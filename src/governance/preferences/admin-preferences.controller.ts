@@ -1,0 +1,26 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminAuth } from '../../common/auth/auth.decorators.js';
+import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { ProjectsService } from '../../projects/projects.service.js';
+import { PreferencesDto } from './dto/preference.dto.js';
+import { presentPreference, PreferencesService } from './preferences.service.js';
+
+/** Any project's subscriber's preferences, for operators; changing them stays with the project's key. */
+@ApiTags('Admin: subscribers')
+@Controller('v1/admin/projects/:id/subscribers/:subscriber_id/preferences')
+export class AdminPreferencesController {
+  constructor(
+    private readonly preferences: PreferencesService,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  @Get()
+  @AdminAuth({ readers: true })
+  @ApiOperation({ operationId: 'adminGetSubscriberPreferences', summary: 'A project’s subscriber’s preferences per channel and scope' })
+  @ApiErrors(404)
+  async adminGetSubscriberPreferences(@Param('id') projectId: string, @Param('subscriber_id') id: string): Promise<PreferencesDto> {
+    await this.projects.get(projectId);
+    return { subscriber_id: id, preferences: (await this.preferences.get(projectId, id)).map(presentPreference) };
+  }
+}

@@ -1,0 +1,44 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminAuth } from '../common/auth/auth.decorators.js';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { ProjectsService } from '../projects/projects.service.js';
+import { ListRunsQueryDto, WorkflowListDto, WorkflowRunListDto, WorkflowRunResponseDto } from './dto/workflow.dto.js';
+import { presentRun, presentWorkflow } from './workflow.presenter.js';
+import { WorkflowsService } from './workflows.service.js';
+
+/** Any project's workflows and runs for operators (`/v1/admin/projects/:id/workflows`), read-only. */
+@ApiTags('Admin: workflows')
+@Controller('v1/admin/projects/:id/workflows')
+export class AdminWorkflowsController {
+  constructor(
+    private readonly workflows: WorkflowsService,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  @Get()
+  @AdminAuth({ readers: true })
+  @ApiOperation({ operationId: 'adminListWorkflows', summary: 'A project’s workflows with their steps' })
+  @ApiErrors(404)
+  async adminListWorkflows(@Param('id') projectId: string): Promise<WorkflowListDto> {
+    const list = (await this.workflows.list(await this.projects.get(projectId))).map(presentWorkflow);
+    return { workflows: list, count: list.length };
+  }
+
+  @Get('runs')
+  @AdminAuth({ readers: true })
+  @ApiOperation({ operationId: 'adminListWorkflowRuns', summary: 'A project’s workflow runs, newest first, filtered by workflow, subscriber and status' })
+  @ApiErrors(400, 404, 422)
+  async adminListWorkflowRuns(@Param('id') projectId: string, @Query() query: ListRunsQueryDto): Promise<WorkflowRunListDto> {
+    const { items, nextCursor, limit } = await this.workflows.listRuns(await this.projects.get(projectId), query);
+    return { items: items.map(presentRun), next_cursor: nextCursor, limit };
+  }
+
+  @Get('runs/:run_id')
+  @AdminAuth({ readers: true })
+  @ApiOperation({ operationId: 'adminGetWorkflowRun', summary: 'One of a project’s runs: where it stands and what each step did' })
+  @ApiErrors(404)
+  async adminGetWorkflowRun(@Param('id') projectId: string, @Param('run_id') id: string): Promise<WorkflowRunResponseDto> {
+    return { success: true, run: presentRun(await this.workflows.getRun(await this.projects.get(projectId), id)) };
+  }
+}
