@@ -1,3 +1,4 @@
+import { connectMcp, resultText, structured } from './helpers/mcp-client.js';
 import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
 
 const PM_USER = 'postmark-hooks';
@@ -81,7 +82,7 @@ describe('recipient trace (GET /v1/admin/trace)', () => {
     const refused = await send(acme.key, { channels: ['email'], subscriber_id: 'u-pref', topic: 'tips', subject: 'Tip of the week', body: 'Hello' });
     expect(refused.job_ids).toEqual([]);
 
-    for (const params of [{ subscriber_id: 'u-pref' }, { recipient: 'pref@example.com' }]) {
+    for (const params of [{ subscriber_id: 'u-pref' }, { recipient: 'pref@example.com' }] as Record<string, string>[]) {
       const body = await traced(acme.key, params);
       expect(body.recipient.subscribers).toEqual([expect.objectContaining({ id: 'u-pref', email: 'pref@example.com' })]);
       expect(body.messages).toEqual([expect.objectContaining({ kind: 'refusal', verdict: 'refused', rule: 'opted_out', channel: 'email' })]);
@@ -173,6 +174,34 @@ describe('recipient trace (GET /v1/admin/trace)', () => {
     }
     expect((await t.http.get('/v1/admin/trace').query({ recipient: 'a@example.com' })).status).toBe(401);
     expect((await t.http.get('/v1/admin/trace').query({ recipient: 'a@example.com' }).set('X-Api-Key', 'sk_nope_0000000000000000')).status).toBe(401);
+  });
+
+  it('MCP trace_recipient: the same verdicts through the same service, a bounded table in the text, read-only and scoped', async () => {
+    const own = await connectMcp(t.url, acme.key);
+    const reader = await connectMcp(t.url, READONLY_KEY);
+    const stranger = await connectMcp(t.url, other.key);
+    try {
+      const tools = await reader.listTools();
+      expect(tools.tools.find((tool) => tool.name === 'trace_recipient')?.annotations).toMatchObject({ readOnlyHint: true });
+
+      const result = await own.callTool({ name: 'trace_recipient', arguments: { recipient: 'gone@example.com' } });
+      expect(result.isError).toBe(false);
+      expect(structured(result).messages).toEqual([expect.objectContaining({ verdict: 'refused', rule: 'suppressed', suppression: expect.objectContaining({ reason: 'manual' }) })]);
+      expect(resultText(result)).toMatch(/1 message\(s\) for gone@example.com .*: 1 refused\./);
+      expect(resultText(result)).toMatch(/\| created_at \| channel \| verdict \| rule \| reason \|/);
+      expect(resultText(result)).toMatch(/\| email \| refused \| suppressed \|/);
+
+      const masked = await reader.callTool({ name: 'trace_recipient', arguments: { recipient: 'bob@example.com' } });
+      expect(structured(masked).messages).toEqual([expect.objectContaining({ verdict: 'bounced' })]);
+      expect(JSON.stringify(structured(masked))).not.toContain('bob@example.com');
+
+      expect(structured(await stranger.callTool({ name: 'trace_recipient', arguments: { recipient: 'gone@example.com' } })).messages).toEqual([]);
+      const bad = await own.callTool({ name: 'trace_recipient', arguments: { recipient: 'a@example.com', subscriber_id: 'u1' } });
+      expect(bad.isError).toBe(true);
+      expect(resultText(bad)).toMatch(/recipient or subscriber_id/);
+    } finally {
+      await Promise.all([own.close(), reader.close(), stranger.close()]);
+    }
   });
 
   it('refusals are pruned with the jobs’ retention', async () => {

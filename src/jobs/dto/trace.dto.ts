@@ -140,7 +140,7 @@ export class TraceProviderEventDto {
 
 export class TraceWaitingDto {
   /** lane_paused, scheduled, retry, deferred or due. @example "lane_paused" */
-  holds: string;
+  holds: 'lane_paused' | 'scheduled' | 'retry' | 'deferred' | 'due';
   /** @example "2026-11-30T11:00:00.000Z" */
   until: string | null;
   /** @example "Lane email:resend is paused until …" */
