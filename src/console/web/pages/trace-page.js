@@ -34,6 +34,15 @@ function Evidence({ message }) {
   </details>`;
 }
 
+/** The answer in one sentence: how many messages by verdict, the subscribers and the suppressions found. */
+function summary(data) {
+  const verdicts = Object.entries(data.verdicts).map(([verdict, n]) => `${n} ${verdict}`).join(', ') || 'none';
+  const subscribers = data.recipient.subscribers.length ? ` Subscribers: ${data.recipient.subscribers.map((s) => `${s.project_id}/${s.id}`).join(', ')}.` : '';
+  const suppressed = data.recipient.suppressions.length ? ` Suppressed: ${data.recipient.suppressions.map((s) => `${s.channel} ${s.reason} (${s.source})`).join(', ')}.` : '';
+  const more = data.truncated ? ' (more matched: narrow the range)' : '';
+  return `${data.count} message(s) between ${when(data.since)} and ${when(data.until)}${more}: ${verdicts}.${subscribers}${suppressed}`;
+}
+
 /**
  * "Why didn't they get it?" (GET /v1/admin/trace): one recipient's messages, newest first, each
  * with its verdict, the reason in words and the evidence; recipients masked as the API masks them.
@@ -65,12 +74,7 @@ export function TracePage() {
     </form>
     <${ErrorNote} error=${error} />
     ${!data ? html`<p class="muted">Every message notifyd was asked to send one recipient (default: the last 7 days), and what decided its fate.</p>` : html`
-      <p class="summary" data-trace-summary>
-        ${data.count} message(s) between ${when(data.since)} and ${when(data.until)}${data.truncated ? ' (more matched: narrow the range)' : ''}:
-        ${Object.entries(data.verdicts).map(([verdict, n]) => `${n} ${verdict}`).join(', ') || 'none'}.
-        ${data.recipient.subscribers.length ? ` Subscribers: ${data.recipient.subscribers.map((s) => `${s.project_id}/${s.id}`).join(', ')}.` : ''}
-        ${data.recipient.suppressions.length ? ` Suppressed: ${data.recipient.suppressions.map((s) => `${s.channel} ${s.reason} (${s.source})`).join(', ')}.` : ''}
-      </p>
+      <p class="summary" data-trace-summary>${summary(data)}</p>
       ${data.messages.length === 0 ? html`<p>Nothing was asked for this recipient in this range: no job and no refused send.</p>` : html`
       <table>
         <caption>${data.count} messages, newest first; recipients masked.</caption>
