@@ -90,6 +90,18 @@ describe('recipient trace (GET /v1/admin/trace)', () => {
     }
   });
 
+  it('a /v1/batch call leaves its refusals too (the batch answer counts them; the trace names them per recipient)', async () => {
+    const res = await t.http.post('/v1/batch').set('X-Api-Key', acme.key).send({ channels: ['email', 'sms'], subscribers: ['u-pref'], topic: 'tips', subject: 'Tip', body: 'Hello' });
+    expect(res.status).toBe(200);
+    expect(res.body.skipped_by_reason).toEqual({ opted_out: 1, no_address: 1 });
+    const rows = await t.db.sql<{ rule: string; batch_id: string | null }>(`SELECT rule, batch_id FROM send_refusals WHERE subscriber_id = 'u-pref' AND batch_id IS NOT NULL ORDER BY rule`);
+    expect(rows.map((r) => r.rule)).toEqual(['no_address', 'opted_out']);
+    const { messages } = await traced(acme.key, { subscriber_id: 'u-pref' });
+    expect(messages.map((m) => [m.channel, m.rule])).toEqual(expect.arrayContaining([['sms', 'no_address'], ['email', 'opted_out']]));
+    // Keep the later tests' view of u-pref to its single send.
+    await t.db.sql(`DELETE FROM send_refusals WHERE batch_id IS NOT NULL`);
+  });
+
   it('a send bounced by the provider’s webhook after it was sent: sent, then bounced with the webhook’s evidence; a delivered one says delivered', async () => {
     const bounced = (await send(acme.key, { channels: ['email'], to: 'bob@example.com', subject: 'Hi', body: 'Hello' })).job_ids[0];
     const delivered = (await send(acme.key, { channels: ['email'], to: 'dee@example.com', subject: 'Hi', body: 'Hello' })).job_ids[0];
