@@ -4,7 +4,8 @@ import { BatchesController } from './batches.controller.js';
 import { JobsController } from './jobs.controller.js';
 import { SendController } from './send.controller.js';
 import { JobsModule } from './jobs.module.js';
+import { TraceController } from './trace.controller.js';
 
 /** JobsModule's HTTP routes. Only api and all replicas load it (see app-http.module.ts). */
-@Module({ imports: [JobsModule], controllers: [SendController, JobsController, AdminJobsController, BatchesController] })
+@Module({ imports: [JobsModule], controllers: [SendController, JobsController, AdminJobsController, BatchesController, TraceController] })
 export class JobsHttpModule {}

@@ -7,6 +7,9 @@ import { InsertStep } from './admission/steps/insert.step.js';
 import { RulesStep } from './admission/steps/rules.step.js';
 import { SendWindowStep } from './admission/steps/send-window.step.js';
 import { SignalStep } from './admission/steps/signal.step.js';
+import { RefusalsStep } from './admission/steps/refusals.step.js';
+import { RefusalsRepository } from './refusals/refusals.repository.js';
+import { TraceService } from './trace/trace.service.js';
 import { BatchService } from './batch.service.js';
 import { BatchStatusService } from './batch-status.service.js';
 import { BatchesRepository } from './batches.repository.js';
@@ -40,6 +43,9 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
     RulesStep,
     InsertStep,
     SignalStep,
+    RefusalsStep,
+    RefusalsRepository,
+    TraceService,
     EnqueueService,
     BatchService,
     BatchesRepository,
@@ -57,6 +63,6 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
     JobEndSignals,
     OutcomeWaitService,
   ],
-  exports: [AdmissionService, EnqueueService, BatchService, BatchStatusService, JobsService, OutcomeWaitService, WorkerService, WorkerWakeup, MaintenanceService, DeliveryEvents, JobEventsModule],
+  exports: [TraceService, AdmissionService, EnqueueService, BatchService, BatchStatusService, JobsService, OutcomeWaitService, WorkerService, WorkerWakeup, MaintenanceService, DeliveryEvents, JobEventsModule],
 })
 export class JobsModule {}

@@ -23,6 +23,7 @@ import { SubscribersTools } from './tools/subscribers.tools.js';
 import { SuppressionsTools } from './tools/suppressions.tools.js';
 import { TemplateMetricsTools } from './tools/template-metrics.tools.js';
 import { TemplatesTools } from './tools/templates.tools.js';
+import { TraceTools } from './tools/trace.tools.js';
 import { WebhooksTools } from './tools/webhooks.tools.js';
 import { WorkflowsTools } from './tools/workflows.tools.js';
 
@@ -54,6 +55,7 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
     TemplateMetricsTools,
     WebhooksTools,
     WorkflowsTools,
+    TraceTools,
   ],
   exports: [McpToolRegistry, McpCallService],
 })

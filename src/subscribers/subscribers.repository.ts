@@ -64,6 +64,10 @@ export class SubscribersRepository {
   findProfiles(projectId: string, ids: string[]): Promise<SubscriberProfile[]> {
     return this.db.rows<SubscriberProfile>(sql.FIND_PROFILES_BY_IDS, [projectId, ids]);
   }
+
+  findForTrace(projectId: string | null, by: { id: string | null; email: string | null; phone: string | null }, limit: number): Promise<(SubscriberAddresses & { projectId: string })[]> {
+    return this.db.rows(sql.FIND_FOR_TRACE, [projectId, by.id, by.email, by.phone, limit]);
+  }
 }
 
 const COLUMN: Record<keyof SubscriberUpsert['fields'], string> = {

@@ -33,6 +33,14 @@ export class SubscribersService {
     return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].id) : null, limit };
   }
 
+  /**
+   * The subscribers a recipient trace names, in one project or every project (null): by id, by
+   * email or by phone (each optional), at most `limit`.
+   */
+  findForTrace(projectId: string | null, by: { id: string | null; email: string | null; phone: string | null }, limit = 20): Promise<(SubscriberAddresses & { projectId: string })[]> {
+    return this.repository.findForTrace(projectId, by, limit);
+  }
+
   /** Deletes the subscriber; its subscriber tokens stop working (a re-created subscriber gets a new token version). */
   async delete(projectId: string, id: string): Promise<void> {
     if (!(await this.repository.delete(projectId, id))) throw ApiError.notFound('Subscriber', id);

@@ -84,3 +84,23 @@ export const BULK_UPSERT_SUBSCRIBERS = `
       updated_at = now()
     RETURNING (xmax = 0) AS created)
   SELECT count(*) FILTER (WHERE created)::int AS created, count(*) FILTER (WHERE NOT created)::int AS updated FROM written`;
+
+/**
+ * The subscribers a trace names, in one project or every project ($1 null): by id (primary key),
+ * by email (subscribers_email_idx, lower-cased) or by phone (no index: a filter of the
+ * project's rows, read only when the trace gives a phone number). Per project through LATERAL,
+ * so every branch keeps project_id as its index's leading column.
+ *   $1 project|null  $2 id|null  $3 email|null  $4 phone|null  $5 limit
+ */
+export const FIND_FOR_TRACE = `
+  SELECT s.project_id AS "projectId", s.id, s.email, s.phone, s.locale, s.timezone, s.data
+    FROM (SELECT id FROM projects WHERE $1::text IS NULL OR id = $1) AS p
+   CROSS JOIN LATERAL (
+     (SELECT project_id, id, email, phone, locale, timezone, data FROM subscribers WHERE project_id = p.id AND id = $2)
+     UNION
+     (SELECT project_id, id, email, phone, locale, timezone, data FROM subscribers WHERE $3::text IS NOT NULL AND project_id = p.id AND lower(email) = lower($3) AND email IS NOT NULL)
+     UNION
+     (SELECT project_id, id, email, phone, locale, timezone, data FROM subscribers WHERE $4::text IS NOT NULL AND project_id = p.id AND phone = $4)
+   ) s
+   ORDER BY s.project_id, s.id
+   LIMIT $5`;

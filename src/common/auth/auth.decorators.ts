@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { ApiErrors } from '../http/api-errors.decorator.js';
 import { AdminAuthGuard, type OperatorRole, ReaderAllowed } from './admin-auth.guard.js';
+import { OperatorOrProjectAuthGuard } from './operator-or-project-auth.guard.js';
 import { ProjectAuthGuard, type ProjectRequest } from './project-auth.guard.js';
 import { ProjectRateLimitGuard } from './project-rate-limit.guard.js';
 
@@ -20,6 +21,16 @@ export const AdminAuth = (options: { readers?: boolean } = {}) =>
     ApiSecurity('bearer'),
     ApiErrors(401, 403),
   );
+
+/** A read for operators (any project) and project keys (their own): the handler reads @CurrentCaller(). */
+export const OperatorOrProjectAuth = () =>
+  applyDecorators(UseGuards(OperatorOrProjectAuthGuard, ProjectRateLimitGuard), ApiSecurity('apiKey'), ApiSecurity('bearer'), ApiErrors(401, 403, 429));
+
+/** Who called an OperatorOrProjectAuth route: the project (a project key) or null with the operator's role. */
+export const CurrentCaller = createParamDecorator((_: unknown, ctx: ExecutionContext): { project: ProjectRef | null; operator: OperatorRole | null } => {
+  const request = ctx.switchToHttp().getRequest<ProjectRequest & { operator?: OperatorRole }>();
+  return { project: request.project ?? null, operator: request.operator ?? null };
+});
 
 export const CurrentProject = createParamDecorator((_: unknown, ctx: ExecutionContext): ProjectRef => {
   const project = ctx.switchToHttp().getRequest<ProjectRequest>().project;

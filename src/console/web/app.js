@@ -7,22 +7,24 @@ import { JobsPage } from './pages/jobs-page.js';
 import { LanesPage } from './pages/lanes-page.js';
 import { ProjectsPage } from './pages/projects-page.js';
 import { SuppressionsPage } from './pages/suppressions-page.js';
+import { TracePage } from './pages/trace-page.js';
 import { SignIn } from './sign-in.js';
 import { MORE_NAV, morePage } from './more-pages.js';
 
 const NAV = [
   ['#/digest', 'Digest'],
   ['#/jobs', 'Jobs'],
+  ['#/trace', 'Trace'],
   ['#/lanes', 'Lanes'],
   ['#/suppressions', 'Suppressions'],
   ['#/projects', 'Projects'],
 ];
 
-/** The page a location hash names: #/digest (the default), #/jobs, #/jobs/<id>, #/lanes, #/suppressions, #/projects. */
+/** The page a location hash names: #/digest (the default), #/jobs, #/jobs/<id>, #/trace, #/lanes, #/suppressions, #/projects. */
 export function route(hash) {
   const [, page = 'digest', id] = (hash || '#/digest').replace(/^#/, '').split('/');
   if (page === 'jobs' && id) return { page: 'job', id: decodeURIComponent(id) };
-  return { page: ['digest', 'jobs', 'lanes', 'suppressions', 'projects'].includes(page) ? page : 'digest' };
+  return { page: ['digest', 'jobs', 'trace', 'lanes', 'suppressions', 'projects'].includes(page) ? page : 'digest' };
 }
 
 function useHash() {
@@ -65,6 +67,7 @@ export function App() {
       ${current.page === 'digest' ? html`<${DigestPage} role=${session.role} />` : null}
       ${current.page === 'jobs' ? html`<${JobsPage} role=${session.role} />` : null}
       ${current.page === 'job' ? html`<${JobPage} id=${current.id} role=${session.role} />` : null}
+      ${current.page === 'trace' ? html`<${TracePage} />` : null}
       ${current.page === 'lanes' ? html`<${LanesPage} role=${session.role} />` : null}
       ${current.page === 'suppressions' ? html`<${SuppressionsPage} role=${session.role} />` : null}
       ${current.page === 'projects' ? html`<${ProjectsPage} role=${session.role} />` : null}

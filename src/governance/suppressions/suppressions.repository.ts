@@ -95,4 +95,9 @@ export class SuppressionsRepository {
     if (keys.every((k) => k.projectId === projectId)) return this.activeForProject(projectId, keys.map((k) => k.channel), keys.map((k) => k.address));
     return this.db.rows<ActiveSuppression>(sql.ACTIVE_FOR_KEYS, [keys.map((k) => k.projectId), keys.map((k) => k.channel), keys.map((k) => k.address)]);
   }
+
+  /** Active suppressions of these (channel, normalised address) pairs in one project or all (null). */
+  activeOfAddresses(projectId: string | null, channels: readonly string[], addresses: readonly string[], limit: number): Promise<SuppressionRow[]> {
+    return this.db.rows<SuppressionRow>(sql.ACTIVE_OF_ADDRESSES, [projectId, channels, addresses, limit]);
+  }
 }

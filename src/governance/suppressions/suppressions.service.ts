@@ -130,6 +130,15 @@ export class SuppressionsService {
   }
 
   /**
+   * The active suppressions, with their evidence, of some addresses (each normalised for its
+   * channel) in one project or every project (null): what the recipient trace shows.
+   */
+  activeOfAddresses(projectId: string | null, keys: readonly { channel: Channel; address: string }[], limit = 50): Promise<SuppressionRow[]> {
+    if (keys.length === 0) return Promise.resolve([]);
+    return this.repository.activeOfAddresses(projectId, keys.map((k) => k.channel), keys.map((k) => lookupAddress(k.channel, k.address)), limit);
+  }
+
+  /**
    * The active suppressions among many recipients, keyed by suppressionKey of the normalised
    * address: first which of their projects have any active suppression (one small query), then
    * the keys of those projects only, in one query (see worthLookingUp). Throws if the database

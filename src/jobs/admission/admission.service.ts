@@ -10,6 +10,7 @@ import type { Admission, AdmissionRequest } from './admission.types.js';
 import { resolveAudience, subscriberIdsOf } from './steps/audience.js';
 import { ChatBindingStep } from './steps/chat-binding.step.js';
 import { InsertStep } from './steps/insert.step.js';
+import { RefusalsStep } from './steps/refusals.step.js';
 import { RulesStep } from './steps/rules.step.js';
 import { SendWindowStep } from './steps/send-window.step.js';
 import { SignalStep } from './steps/signal.step.js';
@@ -27,7 +28,9 @@ import { SignalStep } from './steps/signal.step.js';
  *   3. rules         send windows, then suppressions and preferences (one read), caps (in 5)
  *   4. fair share    slots on paced lanes, in memory (FairShareService), no shared row written
  *   5. insert        one statement (concurrent single sends share it), caps under their lock
- *   6. signal        job.queued listeners, and a worker wake-up when a job is due now
+ *   6. signal        job.queued listeners, and a worker wake-up when a job is due now;
+ *                    the targets refused by 2–5 are recorded (send_refusals, one statement,
+ *                    none when nothing was refused) for the recipient trace
  *
  * The worker checks suppressions, preferences, windows and caps again before each send.
  */
@@ -43,6 +46,7 @@ export class AdmissionService {
     private readonly fairShare: FairShareService,
     private readonly insert: InsertStep,
     private readonly signal: SignalStep,
+    private readonly refusals: RefusalsStep,
   ) {}
 
   async admit(request: AdmissionRequest): Promise<Admission> {
@@ -73,7 +77,7 @@ export class AdmissionService {
       if (at) live[i].runAt = at;
     });
     const inserted = await this.insert.apply(request, targets, caps, wantsIds);
-    await this.signal.apply(request, targets, inserted);
+    await Promise.all([this.signal.apply(request, targets, inserted), this.refusals.apply(request, targets)]);
     return { targets, topic: request.topic, created: inserted.created, createdIds: inserted.createdIds };
   }
 

@@ -3,6 +3,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { PeriodicTasks } from '../../periodic/periodic-tasks.service.js';
 import { BatchesRepository } from '../batches.repository.js';
+import { RefusalsRepository } from '../refusals/refusals.repository.js';
 import { WorkerWakeup } from './worker-wakeup.js';
 import { WorkerRepository } from './worker.repository.js';
 
@@ -28,6 +29,7 @@ export class MaintenanceService implements OnApplicationBootstrap {
     private readonly periodic: PeriodicTasks,
     private readonly wakeup: WorkerWakeup,
     private readonly batches: BatchesRepository,
+    private readonly refusals: RefusalsRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -51,7 +53,11 @@ export class MaintenanceService implements OnApplicationBootstrap {
     return total;
   }
 
-  /** Deletes finished jobs past JOB_RETENTION_DAYS / FAILED_JOB_RETENTION_DAYS. */
+  /**
+   * Deletes finished jobs past JOB_RETENTION_DAYS / FAILED_JOB_RETENTION_DAYS, then the batches
+   * left without jobs and the refused sends (send_refusals) older than JOB_RETENTION_DAYS: a
+   * refusal is kept as long as a sent job, so the trace sees both over the same days.
+   */
   async purge(): Promise<number> {
     const { retentionDays, failedRetentionDays } = this.config.worker;
     if (!retentionDays && !failedRetentionDays) return 0;
@@ -69,6 +75,7 @@ export class MaintenanceService implements OnApplicationBootstrap {
     const oldest = Math.max(retentionDays ?? 0, failedRetentionDays ?? 0);
     const batchesBefore = new Date(now - oldest * DAY_MS);
     while ((await this.batches.purgeEmpty(batchesBefore, PURGE_BATCH)) === PURGE_BATCH);
+    if (finishedBefore) while ((await this.refusals.purge(finishedBefore, PURGE_BATCH)) === PURGE_BATCH);
     return total;
   }
 }

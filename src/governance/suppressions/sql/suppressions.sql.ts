@@ -104,3 +104,21 @@ export const ACTIVE_FOR_PROJECT_KEYS = `
     FROM unnest($2::text[], $3::text[]) AS k(channel, address)
     JOIN suppressions s
       ON s.project_id = $1 AND s.channel = k.channel AND s.address = k.address AND s.released_at IS NULL`;
+
+/**
+ * The active suppressions, in full (evidence included), of some addresses in one project or in
+ * every project ($1 null): the recipient trace's evidence. One probe of suppressions_active_idx
+ * per project × key (the projects come from the projects table, so an operator's trace needs
+ * no scan of the list).
+ *   $1 project|null  $2 channels  $3 addresses (normalised)  $4 limit
+ */
+export const ACTIVE_OF_ADDRESSES = `
+  SELECT s.id, s.project_id AS "projectId", s.channel, s.address, s.scope, s.reason, s.source, s.detail, s.evidence,
+         s.source_job_id AS "sourceJobId", s.provider_event_id AS "providerEventId", s.created_at AS "createdAt",
+         s.released_at AS "releasedAt", s.released_by AS "releasedBy", s.release_reason AS "releaseReason"
+    FROM (SELECT id FROM projects WHERE $1::text IS NULL OR id = $1) AS p
+   CROSS JOIN unnest($2::text[], $3::text[]) AS k(channel, address)
+    JOIN suppressions s
+      ON s.project_id = p.id AND s.channel = k.channel AND s.address = k.address AND s.released_at IS NULL
+   ORDER BY s.created_at DESC
+   LIMIT $4`;

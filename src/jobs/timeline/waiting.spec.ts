@@ -1,6 +1,6 @@
 import type { JobRow } from '../../domain/job.types.js';
 import type { LaneState } from '../../pacing/lane-state.service.js';
-import { waitingReason } from './job-waiting.js';
+import { waitingReason } from './waiting.js';
 
 const now = new Date('2026-11-30T06:00:00.000Z');
 const at = (iso: string) => new Date(iso);
