@@ -32,6 +32,7 @@ import { JobCreatedBy1764460800083 } from './0083-job-created-by.js';
 import { JobAttempts1764460800084 } from './0084-job-attempts.js';
 import { WebhookSignatureFormat1764460800085 } from './0085-webhook-signature-format.js';
 import { Batches1764460800086 } from './0086-batches.js';
+import { TelegramRoutes1764460800089 } from './0089-telegram-routes.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -98,4 +99,6 @@ export const MIGRATIONS = [
   WebhookSignatureFormat1764460800085,
   // Issue 26: campaign status (batches, jobs.batch_id).
   Batches1764460800086,
+  // Issue 23: per-user Telegram bots (routes, destinations, link tokens), as notifyd 0.x had them.
+  TelegramRoutes1764460800089,
 ];
