@@ -25,6 +25,10 @@ export class RouteSecrets {
     }
   }
 
+  get enabled(): boolean {
+    return this.box.enabled;
+  }
+
   get keyId(): string {
     return this.box.currentKeyId!;
   }
