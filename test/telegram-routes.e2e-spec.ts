@@ -190,7 +190,7 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
     expect(set.body.data).toMatchObject({ address_masked: '***3334', verified: true, telegram_thread_id: null });
     expect((await api().put('/v1/telegram/eve/destination', { address: String(USER_CHAT), telegram_thread_id: 5 }).expect(422)).body.message).toMatch(/^telegram_thread_id: chat 555000777 is a private without topics/);
     expect((await api().put('/v1/telegram/eve/destination', { address: '123', telegram_thread_id: 0 }).expect(422)).body.message).toMatch(/telegram_thread_id must be a positive whole number/);
-    expect((await api().put('/v1/telegram/eve/destination', { address: 'not a chat' }).expect(422)).body.message).toMatch(/address must be a Telegram chat id/);
+    expect((await api().put('/v1/telegram/eve/destination', { address: 'not a chat' }).expect(422)).body.message).toMatch(/address must be a Telegram chat id such as 123456789/);
     const missing = await api().put('/v1/telegram/eve/destination', { address: '424242' }).expect(400);
     expect(missing.body).toMatchObject({ error: 'invalid_chat', message: expect.stringMatching(/^address: Telegram answered 400 Bad Request: chat not found/) });
     const topic = await api().put('/v1/telegram/eve/destination', { address: String(FORUM), telegram_thread_id: '12' }).expect(200);
@@ -311,7 +311,14 @@ describe('per-user Telegram bots without NOTIFYD_SECRET_KEY', () => {
       const p = await t.createProject();
       const res = await t.http.put('/v1/telegram/ada').set('X-Api-Key', p.key).send({ bot_token: USER_TOKEN, webhook_base: WEBHOOK_BASE }).expect(503);
       expect(res.body).toMatchObject({ error: 'secret_key_not_configured', message: expect.stringMatching(/NOTIFYD_SECRET_KEY/) });
-      await t.http.post('/v1/telegram/webhooks/00000000-0000-4000-8000-000000000000').send({}).expect(503);
+      await t.http.post('/v1/telegram/webhooks/00000000-0000-4000-8000-000000000000').send({}).expect(404);
+      // A bot stored before the key was removed: its webhook cannot be checked.
+      await t.db.sql(
+        `INSERT INTO telegram_credentials (project_id, owner, bot_id, bot_username, bot_token_sealed, token_hint, webhook_connection_id, webhook_secret_sealed, key_id)
+         VALUES ($1, 'ada', 1, 'ada_bot', 'v1.k1.x.x.x', '…', '00000000-0000-4000-8000-0000000000f1', 'v1.k1.x.x.x', 'k1')`,
+        [p.id],
+      );
+      await t.http.post('/v1/telegram/webhooks/00000000-0000-4000-8000-0000000000f1').set('X-Telegram-Bot-Api-Secret-Token', 'x').send({}).expect(503);
     } finally {
       await t.close();
     }

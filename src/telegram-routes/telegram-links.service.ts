@@ -51,9 +51,9 @@ export class TelegramLinksService {
 
   /** An update from Telegram for one bot: authenticated by its secret header, then a /start pairs the chat; anything else is acknowledged. */
   async receive(connectionId: string, secretHeader: string | undefined, update: unknown): Promise<{ ok: true; linked: boolean }> {
-    this.secrets.require();
     const bot = UUID.test(connectionId) ? await this.repository.credentialByConnection(connectionId) : undefined;
     if (!bot) throw ApiError.notFound('Telegram webhook', connectionId);
+    this.secrets.require();
     let secret: string;
     try {
       secret = this.secrets.open(bot.projectId, bot.owner, 'webhook_secret', bot.webhookSecretSealed);

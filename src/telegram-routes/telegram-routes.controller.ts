@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
 import { ApiError } from '../common/errors/api-error.js';
@@ -60,6 +60,7 @@ export class TelegramRoutesController {
   @Delete(':owner')
   @HttpCode(204)
   @ApiOperation({ operationId: 'deleteTelegramBot', summary: "Remove an owner's bot (its webhook removed, best effort), its chat and link tokens" })
+  @ApiNoContentResponse({ description: 'Removed' })
   @ApiErrors(404, 422)
   async deleteBot(@CurrentProject() project: ProjectRef, @Param() path: OwnerPathDto, @Req() req: FastifyRequest): Promise<void> {
     await this.routes.deleteBot({ projectId: project.id, ip: req.ip }, path.owner);
@@ -75,6 +76,7 @@ export class TelegramRoutesController {
   @Delete(':owner/destination')
   @HttpCode(204)
   @ApiOperation({ operationId: 'deleteTelegramDestination', summary: "Remove an owner's chat (204 also when there was none)" })
+  @ApiNoContentResponse({ description: 'Removed (or there was none)' })
   @ApiErrors(422)
   async deleteDestination(@CurrentProject() project: ProjectRef, @Param() path: OwnerPathDto): Promise<void> {
     await this.routes.deleteDestination(project.id, path.owner);

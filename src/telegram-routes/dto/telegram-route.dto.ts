@@ -53,7 +53,7 @@ export class PutTelegramDestinationDto {
    */
   @IsString()
   @MaxLength(40)
-  @Matches(TELEGRAM_CHAT, { message: 'address must be a Telegram chat id (123456789, -1001234567890) or a public @username' })
+  @Matches(TELEGRAM_CHAT, { message: 'address must be a Telegram chat id such as 123456789 or -1001234567890, or a public @username' })
   address: string;
 
   /**
