@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { TELEGRAM_TOKEN, TelegramFake, telegramError } from './fakes/telegram-fake.js';
 import { useProviderApp } from './helpers/provider-app.js';
-import { startTestApp } from './helpers/test-app.js';
+import { ADMIN_KEY, startTestApp } from './helpers/test-app.js';
 
 const USER_TOKEN = '700100200:AAFuserbotTokenForTheRouteTests_abcdEF';
 const FOREIGN_TOKEN = '700100400:AAFbotWhoseWebhookPointsElsewhere_12345';
@@ -9,6 +9,7 @@ const UNKNOWN_TOKEN = '700100500:AAFtokenTelegramDoesNotKnowAtAll_987654';
 const WEBHOOK_BASE = 'https://notifyd.example.com/v1/telegram/webhooks';
 const USER_CHAT = 555000777;
 const FORUM = -1009876543210;
+const K1 = randomBytes(32).toString('base64');
 
 /**
  * Per-user Telegram bots (notifyd 0.x §2.15) against the Bot API fake: the eight routes, the
@@ -24,7 +25,7 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
       TELEGRAM_PROVIDER: 'telegram',
       TELEGRAM_BOT_TOKEN: TELEGRAM_TOKEN,
       TELEGRAM_API_BASE: telegram.url,
-      NOTIFYD_SECRET_KEY: randomBytes(32).toString('base64'),
+      NOTIFYD_SECRET_KEY: K1,
       OUTBOUND_ALLOW_LOOPBACK: 'true',
       OUTBOUND_TIMEOUT_MS: '2000',
     }),
@@ -289,6 +290,30 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
     expect(await app.t.db.sql(`SELECT (SELECT count(*)::int FROM telegram_destinations WHERE owner = 'jack') AS d, (SELECT count(*)::int FROM telegram_link_tokens WHERE owner = 'jack') AS t`)).toEqual([{ d: 0, t: 0 }]);
     await api().delete('/v1/telegram/jack').expect(404);
     expect((await api().get('/v1/telegram/jack').expect(200)).body.data.bot).toBeNull();
+  });
+
+  it('key rotation: the reseal of project providers re-seals the bots too; then the old key can go', async () => {
+    await putBot('lou').expect(200);
+    const secret = telegram.bots.get(tokenFor('lou'))!.webhook.secretToken!;
+    const path = new URL(telegram.bots.get(tokenFor('lou'))!.webhook.url).pathname;
+    const k2 = randomBytes(32).toString('base64');
+    const env = { TELEGRAM_API_BASE: telegram.url, OUTBOUND_ALLOW_LOOPBACK: 'true' };
+    const rotated = await startTestApp({ database: app.t.db, env: { ...env, NOTIFYD_SECRET_KEY: k2, NOTIFYD_SECRET_KEY_ID: 'k2', NOTIFYD_PREVIOUS_SECRET_KEYS: `k1:${K1}` } });
+    try {
+      const [{ n }] = await app.t.db.sql<{ n: number }>(`SELECT count(*)::int AS n FROM telegram_credentials WHERE key_id = 'k1'`);
+      const reseal = await rotated.http.post('/v1/admin/project-providers/reseal').set('X-Api-Key', ADMIN_KEY).expect(200);
+      expect(reseal.body).toEqual({ resealed: n, unreadable: [] });
+    } finally {
+      await rotated.notifyd.close();
+    }
+    const only = await startTestApp({ database: app.t.db, env: { ...env, NOTIFYD_SECRET_KEY: k2, NOTIFYD_SECRET_KEY_ID: 'k2' } });
+    try {
+      await only.http.post(path).set('X-Telegram-Bot-Api-Secret-Token', secret).send({ update_id: 3 }).expect(200);
+    } finally {
+      await only.notifyd.close();
+    }
+    // This app still holds only k1: the re-sealed secret no longer opens (503), never accepted unchecked.
+    await app.t.http.post(path).set('X-Telegram-Bot-Api-Secret-Token', secret).send({ update_id: 4 }).expect(503);
   });
 
   it("another bot for the same owner drops the old bot's webhook and the chat paired with it", async () => {

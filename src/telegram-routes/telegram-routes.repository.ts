@@ -80,6 +80,14 @@ export class TelegramRoutesRepository {
     return this.db.rows<LookupRow>(sql.LOOKUP_DESTINATIONS, [projectId, owners]);
   }
 
+  sealedWithOtherKeys(keyId: string, afterId: string, limit: number): Promise<Pick<CredentialRow, 'id' | 'projectId' | 'owner' | 'botTokenSealed' | 'webhookSecretSealed' | 'keyId'>[]> {
+    return this.db.rows(sql.SEALED_WITH_OTHER_KEYS, [keyId, afterId, limit]);
+  }
+
+  async reseal(id: string, fromKeyId: string, botTokenSealed: string, webhookSecretSealed: string, keyId: string): Promise<boolean> {
+    return (await this.db.exec(sql.RESEAL_CREDENTIAL, [id, fromKeyId, botTokenSealed, webhookSecretSealed, keyId])) > 0;
+  }
+
   routesForSend(keys: readonly { routeId: string; projectId: string }[]): Promise<RouteForSend[]> {
     if (keys.length === 0) return Promise.resolve([]);
     return this.db.rows<RouteForSend>(sql.ROUTES_FOR_SEND, [keys.map((k) => k.routeId), keys.map((k) => k.projectId)]);

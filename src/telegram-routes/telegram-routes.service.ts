@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { maskSecret } from '../project-providers/project-settings.js';
+import { ProjectProvidersService } from '../project-providers/project-providers.service.js';
 import { BotApi, BotApiError } from './bot-api.js';
 import { presentBot, presentDestination } from './telegram-route.presenter.js';
 import type { CredentialRow, RouteForSend } from './telegram-route.types.js';
@@ -20,7 +21,7 @@ type Caller = { projectId: string; ip?: string };
  * returned or logged; Telegram's refusals are reported with its description, never the token.
  */
 @Injectable()
-export class TelegramRoutesService {
+export class TelegramRoutesService implements OnModuleInit {
   private readonly logger = new Logger(TelegramRoutesService.name);
 
   constructor(
@@ -28,7 +29,35 @@ export class TelegramRoutesService {
     private readonly repository: TelegramRoutesRepository,
     private readonly secrets: RouteSecrets,
     private readonly audit: AuditService,
+    private readonly providers: ProjectProvidersService,
   ) {}
+
+  onModuleInit(): void {
+    // POST /v1/admin/project-providers/reseal re-seals these tokens too (one key rotation).
+    this.providers.addResealer(() => this.reseal());
+  }
+
+  /** Key rotation: every bot sealed with another key than the current one, sealed again. */
+  async reseal(): Promise<{ resealed: number; unreadable: string[] }> {
+    let resealed = 0;
+    const unreadable: string[] = [];
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      const rows = await this.repository.sealedWithOtherKeys(this.secrets.keyId, after, 100);
+      for (const row of rows) {
+        try {
+          const token = this.secrets.seal(row.projectId, row.owner, 'bot_token', this.secrets.open(row.projectId, row.owner, 'bot_token', row.botTokenSealed));
+          const secret = this.secrets.seal(row.projectId, row.owner, 'webhook_secret', this.secrets.open(row.projectId, row.owner, 'webhook_secret', row.webhookSecretSealed));
+          if (await this.repository.reseal(row.id, row.keyId, token, secret, this.secrets.keyId)) resealed++;
+        } catch {
+          unreadable.push(`telegram/${row.projectId}/${row.owner}`);
+        }
+      }
+      if (rows.length < 100) break;
+      after = rows[rows.length - 1].id;
+    }
+    return { resealed, unreadable };
+  }
 
   async view(projectId: string, owner: string) {
     const bot = await this.repository.credential(projectId, owner);

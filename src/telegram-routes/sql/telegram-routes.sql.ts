@@ -101,3 +101,13 @@ export const ROUTES_FOR_SEND = `
     FROM telegram_credentials c
     LEFT JOIN telegram_destinations d ON d.credential_id = c.id
    WHERE (c.id, c.project_id) IN (SELECT * FROM unnest($1::uuid[], $2::text[]))`;
+
+/** Key rotation: a page of bots sealed with another key than the current one, by id (primary key). */
+export const SEALED_WITH_OTHER_KEYS = `
+  SELECT id, project_id AS "projectId", owner, bot_token_sealed AS "botTokenSealed", webhook_secret_sealed AS "webhookSecretSealed", key_id AS "keyId"
+    FROM telegram_credentials WHERE key_id <> $1 AND id > $2::uuid ORDER BY id LIMIT $3`;
+
+/** Re-sealed values, unless the row changed since it was read (its key id moved). */
+export const RESEAL_CREDENTIAL = `
+  UPDATE telegram_credentials SET bot_token_sealed = $3, webhook_secret_sealed = $4, key_id = $5
+   WHERE id = $1 AND key_id = $2`;
