@@ -33,6 +33,7 @@ import { JobAttempts1764460800084 } from './0084-job-attempts.js';
 import { WebhookSignatureFormat1764460800085 } from './0085-webhook-signature-format.js';
 import { Batches1764460800086 } from './0086-batches.js';
 import { SendRefusals1764460800087 } from './0087-send-refusals.js';
+import { TelegramRoutes1764460800088 } from './0088-telegram-routes.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -101,4 +102,6 @@ export const MIGRATIONS = [
   Batches1764460800086,
   // Issue 24: sends refused at admission, for the recipient trace.
   SendRefusals1764460800087,
+  // Issue 23: per-user Telegram bots (routes, destinations, link tokens), as notifyd 0.x had them.
+  TelegramRoutes1764460800088,
 ];

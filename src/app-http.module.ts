@@ -14,6 +14,7 @@ import { PacingHttpModule } from './pacing/pacing-http.module.js';
 import { ProjectProvidersHttpModule } from './project-providers/project-providers-http.module.js';
 import { ProjectsHttpModule } from './projects/projects-http.module.js';
 import { PushTokensHttpModule } from './push-tokens/push-tokens-http.module.js';
+import { TelegramRoutesHttpModule } from './telegram-routes/telegram-routes-http.module.js';
 import { SubscribersHttpModule } from './subscribers/subscribers-http.module.js';
 import { TemplatesHttpModule } from './templates/templates-http.module.js';
 import { WebhooksHttpModule } from './webhooks/webhooks-http.module.js';
@@ -33,6 +34,7 @@ import { WorkflowsHttpModule } from './workflows/workflows-http.module.js';
     SubscribersHttpModule,
     ProjectProvidersHttpModule,
     ChatBindingsHttpModule,
+    TelegramRoutesHttpModule,
     PacingHttpModule,
     GovernanceHttpModule,
     TemplatesHttpModule,

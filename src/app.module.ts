@@ -10,6 +10,7 @@ import { SmsModule } from './connectors/sms/sms.module.js';
 import { WhatsAppModule } from './connectors/whatsapp/whatsapp.module.js';
 import { ChatModule } from './connectors/chat/chat.module.js';
 import { ChatBindingsModule } from './chat-bindings/chat-bindings.module.js';
+import { TelegramRoutesModule } from './telegram-routes/telegram-routes.module.js';
 import type { Database } from './database/database.js';
 import { DatabaseModule } from './database/database.module.js';
 import { SignalsModule } from './database/signals/signals.module.js';
@@ -62,6 +63,7 @@ export class AppModule {
         EmailConnectorsModule,
         ProjectProvidersModule,
         ChatBindingsModule,
+        TelegramRoutesModule,
         SmsModule,
         WhatsAppModule,
         ChatModule,

@@ -11,11 +11,14 @@ const SHOP_KEY = 'sk_shop_0123456789abcdef0123456789abcdef';
 const SHOP_SECONDARY = 'sk_shop_fedcba9876543210fedcba9876543210';
 const JWT_SECRET = 'test-jwt-secret-0123456789abcdef';
 const OLD_SECRET = 'the-0x-jwt-secret-of-shop-2025';
+/** 0.x's TELEGRAM_ENCRYPTION_KEY in the fixture (bytes 0..31), and this notifyd's key. */
+const TELEGRAM_0X_KEY = Buffer.from(Array.from({ length: 32 }, (_, i) => i)).toString('base64');
+const SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
 describe('notifyd import notifyd-0x', () => {
   let source: TestDatabase;
   let t: TestApp;
-  const run = (...args: string[]) => notifyd(['import', 'notifyd-0x', ...args], { DATABASE_URL: t.db.url, JWT_SECRET, LOG_LEVEL: 'silent' });
+  const run = (...args: string[]) => notifyd(['import', 'notifyd-0x', ...args], { DATABASE_URL: t.db.url, JWT_SECRET, LOG_LEVEL: 'silent', NOTIFYD_SECRET_KEY: SECRET_KEY, TELEGRAM_ENCRYPTION_KEY: TELEGRAM_0X_KEY });
   const importJson = async (...args: string[]) => {
     const r = await run('--from', source.url, '--json', ...args);
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
@@ -26,7 +29,7 @@ describe('notifyd import notifyd-0x', () => {
     source = await createEmptyDatabase();
     await source.sql(readFileSync(join(FIXTURES, 'schema.sql'), 'utf8'));
     await source.sql(readFileSync(join(FIXTURES, 'rows.sql'), 'utf8'));
-    t = await startTestApp({ env: { JWT_SECRET, JWT_LEGACY_SECRET: OLD_SECRET, PUBLIC_URL: 'https://notify.shop.example' } });
+    t = await startTestApp({ env: { JWT_SECRET, JWT_LEGACY_SECRET: OLD_SECRET, PUBLIC_URL: 'https://notify.shop.example', NOTIFYD_SECRET_KEY: SECRET_KEY } });
   });
   afterAll(async () => {
     await t.close();
@@ -71,6 +74,8 @@ describe('notifyd import notifyd-0x', () => {
       webhooks: { read: 2, created: 1, updated: 0, unchanged: 0, skipped: 1 },
       workflows: { read: 2, created: 1, updated: 0, unchanged: 0, skipped: 1 },
       suppressions: { read: 3, created: 3, updated: 0, unchanged: 0, skipped: 0 },
+      telegram_routes: { read: 3, created: 1, updated: 0, unchanged: 0, skipped: 2 },
+      telegram_chats: { read: 2, created: 1, updated: 0, unchanged: 0, skipped: 1 },
     });
     expect(s.topics).toBe(2);
     expect(s.skipped).toEqual(
@@ -79,6 +84,8 @@ describe('notifyd import notifyd-0x', () => {
         expect.stringContaining("push token 00000000-0000-4000-8000-000000000003 of 'bob' in 'shop': a web push subscription without its endpoint and keys"),
         expect.stringMatching(/webhook 00000000-0000-4000-8000-0000000000a2 of 'shop': .*10\.0\.0\.5|private|not public/),
         expect.stringContaining("workflow 'broken' of 'shop': steps[0] names template 'missing'"),
+        "telegram route 00000000-0000-4000-8000-0000000000c3 of 'ugo' in 'shop': its token does not open with TELEGRAM_ENCRYPTION_KEY (is it the 0.x instance's key?)",
+        "telegram chat of 'ugo' in 'shop': its route 00000000-0000-4000-8000-0000000000c3 was left out",
       ]),
     );
     expect(s.notes).toEqual(
@@ -118,6 +125,24 @@ describe('notifyd import notifyd-0x', () => {
     ]);
     const [hook] = await t.db.sql(`SELECT url, events, signature_format, secret_hint FROM webhook_endpoints WHERE id = '00000000-0000-4000-8000-0000000000a1'`);
     expect(hook).toEqual({ url: 'https://hooks.shop.example/notifyd', events: ['job.sent', 'job.failed', 'job.bounced'], signature_format: 'notifyd-0x', secret_hint: '…6d5e' });
+  });
+
+  it("a 0.x per-user Telegram bot keeps its route id, chat and webhook (connection id and secret); its token is sealed again", async () => {
+    const view = await t.http.get('/v1/telegram/lea').set('X-Api-Key', SHOP_KEY).expect(200);
+    expect(view.body.data).toMatchObject({
+      bot: { route_id: '00000000-0000-4000-8000-0000000000c1', bot_username: 'lea_alerts_bot', token_hint: '…89ab', webhook_registered: true },
+      destination: { address_masked: '***0321', verified: true, telegram_thread_id: null },
+    });
+    const [row] = await t.db.sql<{ bot_token_sealed: string; bot_id: string }>(`SELECT bot_token_sealed, bot_id::text FROM telegram_credentials WHERE owner = 'lea'`);
+    expect(row.bot_id).toBe('700300100');
+    expect(row.bot_token_sealed).toMatch(/^v1\./);
+    expect(row.bot_token_sealed).not.toContain('AAFimportedOwnerBotToken');
+    const lookup = await t.http.post('/v1/telegram/lookup').set('X-Api-Key', SHOP_KEY).send({ owners: ['lea', 'ugo'] }).expect(200);
+    expect(lookup.body.data).toEqual([{ owner: 'lea', route_id: '00000000-0000-4000-8000-0000000000c1', address: '555000321', telegram_thread_id: null, bot_username: 'lea_alerts_bot', verified: true }]);
+    // Telegram's updates to the bot's 0.x webhook URL are accepted here with 0.x's secret.
+    const hook = '/v1/telegram/webhooks/00000000-0000-4000-8000-0000000000d1';
+    await t.http.post(hook).set('X-Telegram-Bot-Api-Secret-Token', '0x-webhook-secret-of-lea-0123456789').send({ update_id: 1 }).expect(200);
+    await t.http.post(hook).set('X-Telegram-Bot-Api-Secret-Token', 'wrong').send({ update_id: 1 }).expect(401);
   });
 
   it('the 0.x keys work against the import: primary and secondary, on the REST API', async () => {

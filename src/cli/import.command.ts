@@ -8,6 +8,9 @@ import { import0x, type ImportSummary, KINDS } from '../import-0x/importer.js';
 import { BEGIN_SNAPSHOT } from '../import-0x/sql/source.sql.js';
 import type { SqlRunner } from '../import-0x/sql-runner.js';
 import { createLogger } from '../logging/logger.js';
+import { parseSecretKey } from '../config/sections/secrets.config.js';
+import { open0xBlob, type TelegramImport } from '../import-0x/telegram-0x.js';
+import { RouteSecrets } from '../telegram-routes/route-secrets.js';
 import { encryptSecret, secretsKey } from '../webhooks/webhook-secrets.js';
 import { parseArgs, UsageError } from './args.js';
 import { EXIT } from './http-client.js';
@@ -17,7 +20,8 @@ import { Progress } from './progress.js';
 const USAGE = `usage: notifyd import notifyd-0x --from postgres://user:pass@host:5432/notifyd_0x [--dry-run] [--json]
   Copies a notifyd 0.x (Rust) database into this notifyd's (DATABASE_URL): projects with their
   key hashes (their keys keep working), subscribers, preferences, templates, push tokens,
-  webhook endpoints, workflows and suppressions. Run it again to carry later changes: rows
+  webhook endpoints, workflows, suppressions and per-user Telegram bots (these need 0.x's
+  TELEGRAM_ENCRYPTION_KEY in the environment, and NOTIFYD_SECRET_KEY as the server has it). Run it again to carry later changes: rows
   already imported and unchanged are left alone. --dry-run does it all and rolls back, printing
   what it would have done. The source is only read. See docs/MIGRATING.md.`;
 
@@ -69,6 +73,7 @@ export async function importCommand(argv: string[]): Promise<number> {
             return (err as Error).message;
           }
         },
+        telegram: telegramImport(config, process.env.TELEGRAM_ENCRYPTION_KEY),
         onProgress: (kind, rows) => {
           read.set(kind, rows);
           progress.update([...read.values()].reduce((a, b) => a + b, 0), kind);
@@ -96,6 +101,15 @@ export async function importCommand(argv: string[]): Promise<number> {
     await sourceClient.end().catch(() => undefined);
     await database.close();
   }
+}
+
+/** 0.x's tokens opened with its TELEGRAM_ENCRYPTION_KEY, sealed again with NOTIFYD_SECRET_KEY; or why not. */
+function telegramImport(config: ReturnType<typeof loadConfig>, key0x: string | undefined): TelegramImport {
+  const secrets = new RouteSecrets(config);
+  if (!secrets.enabled) return { unavailable: 'set NOTIFYD_SECRET_KEY (as the server has it) to import per-user Telegram bots' };
+  const key = key0x ? parseSecretKey(key0x) : undefined;
+  if (!key) return { unavailable: "set TELEGRAM_ENCRYPTION_KEY to the 0.x instance's (base64 of 32 bytes) to import per-user Telegram bots" };
+  return { open0x: (blob) => open0xBlob(key, blob), seal: (projectId, owner, field, value) => secrets.seal(projectId, owner, field, value), keyId: secrets.keyId };
 }
 
 /** Rows the import will read, for the progress bar (one count per table, in the snapshot). */

@@ -23,8 +23,8 @@ export interface JobPayload {
     content_sid?: string;
     content_variables?: Record<string, string>;
   };
-  /** Chat: replacement text, Telegram button label and forum topic. */
-  chat?: { text?: string; button?: string; telegram_thread_id?: string };
+  /** Chat: replacement text, Telegram button label and forum topic, and a per-user Telegram route (its own bot). */
+  chat?: { text?: string; button?: string; telegram_thread_id?: string; telegram_route_id?: string };
   marketing?: boolean;
   transactional?: boolean;
   [key: string]: unknown;

@@ -20,8 +20,9 @@ import {
 import * as source from './sql/source.sql.js';
 import * as target from './sql/target.sql.js';
 import type { SqlRunner } from './sql-runner.js';
+import { convertTelegramCredential, convertTelegramDestination, type TelegramCredentialRow0x, type TelegramDestinationRow0x, type TelegramImport } from './telegram-0x.js';
 
-export const KINDS = ['projects', 'subscribers', 'preferences', 'templates', 'push_tokens', 'webhooks', 'workflows', 'suppressions'] as const;
+export const KINDS = ['projects', 'subscribers', 'preferences', 'templates', 'push_tokens', 'webhooks', 'workflows', 'suppressions', 'telegram_routes', 'telegram_chats'] as const;
 export type Kind = (typeof KINDS)[number];
 
 export interface KindCounts {
@@ -49,6 +50,8 @@ export interface ImportOptions {
   sealWebhookSecret: (endpointId: string, secret: string) => Buffer;
   /** Why a webhook URL would be refused by this instance, if it would. */
   webhookUrlRefusal: (url: string) => string | undefined;
+  /** Opens 0.x's per-user Telegram tokens and seals them for this notifyd, or why it cannot. */
+  telegram: TelegramImport;
   /** Called after each page: rows of the source read so far. */
   onProgress?: (kind: Kind, rowsRead: number) => void;
 }
@@ -57,7 +60,8 @@ const KEPT_MESSAGES = 200;
 
 /**
  * Copies a notifyd 0.x database into this one: projects (with their key hashes), subscribers,
- * preferences, templates, push tokens, webhook endpoints, workflows and suppressions. The caller
+ * preferences, templates, push tokens, webhook endpoints, workflows, suppressions and (0.4's
+ * migration 024, when the source has it) per-user Telegram bots with their chats. The caller
  * holds `source` in a read-only snapshot and `dest` in a transaction (committed, or rolled back
  * for --dry-run: the counts are then exactly what a real run would do). Idempotent: each write
  * inserts new rows, updates changed ones and leaves equal ones alone.
@@ -172,6 +176,25 @@ export async function import0x(src: SqlRunner, dest: SqlRunner, options: ImportO
     if (!page.length) break;
     await write('suppressions', page, convertSuppression, target.UPSERT_SUPPRESSIONS, ofImported);
     afterId = page[page.length - 1].id;
+  }
+
+  const [{ present }] = await src.query<{ present: boolean }>(source.SOURCE_HAS_TELEGRAM);
+  if (present) {
+    const credentials = await src.query<TelegramCredentialRow0x>(source.SOURCE_TELEGRAM_CREDENTIALS);
+    const routes = new Set<string>();
+    await write(
+      'telegram_routes',
+      credentials,
+      (c) => {
+        const converted = convertTelegramCredential(c, options.telegram);
+        if ('row' in converted) routes.add(c.id);
+        return converted;
+      },
+      target.UPSERT_TELEGRAM_CREDENTIALS,
+      ofImported,
+    );
+    const chats = await src.query<TelegramDestinationRow0x>(source.SOURCE_TELEGRAM_DESTINATIONS);
+    await write('telegram_chats', chats, (d) => convertTelegramDestination(d, routes), target.UPSERT_TELEGRAM_DESTINATIONS, ofImported);
   }
   return summary;
 }

@@ -3,6 +3,7 @@ import { SubscribersModule } from '../subscribers/subscribers.module.js';
 import { WorkerHeartbeatModule } from './heartbeat/worker-heartbeat.module.js';
 import { AdmissionService } from './admission/admission.service.js';
 import { ChatBindingStep } from './admission/steps/chat-binding.step.js';
+import { TelegramRouteStep } from './admission/steps/telegram-route.step.js';
 import { InsertStep } from './admission/steps/insert.step.js';
 import { RulesStep } from './admission/steps/rules.step.js';
 import { SendWindowStep } from './admission/steps/send-window.step.js';
@@ -39,6 +40,7 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
     JobContentsRepository,
     AdmissionService,
     ChatBindingStep,
+    TelegramRouteStep,
     SendWindowStep,
     RulesStep,
     InsertStep,

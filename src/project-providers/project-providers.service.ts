@@ -25,6 +25,9 @@ export interface ProjectProviderView {
 
 type Actor = { actor: string; ip?: string };
 
+/** Another owner of secrets sealed with NOTIFYD_SECRET_KEY, re-sealed by the same reseal (key rotation). */
+export type Resealer = () => Promise<{ resealed: number; unreadable: string[] }>;
+
 /**
  * Per-project providers: a project's own account with a provider for a channel, its secrets
  * sealed at rest (SecretBox, NOTIFYD_SECRET_KEY), never returned in plaintext. The worker asks
@@ -37,6 +40,7 @@ export class ProjectProvidersService implements OnModuleInit {
   private readonly logger = new Logger(ProjectProvidersService.name);
   private readonly box: SecretBox;
   private readonly built = new Map<string, { updatedAt: number; connector: Connector | Error }>();
+  private readonly resealers: Resealer[] = [];
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -102,7 +106,12 @@ export class ProjectProvidersService implements OnModuleInit {
     return new Set(channels.length ? await this.repository.ownChannels(projectId, channels) : []);
   }
 
-  /** Key rotation: re-seals every row sealed with another key than NOTIFYD_SECRET_KEY_ID. */
+  /** Modules above this one (per-user Telegram bots) add their sealed rows to the key rotation. */
+  addResealer(resealer: Resealer): void {
+    this.resealers.push(resealer);
+  }
+
+  /** Key rotation: re-seals every row sealed with another key than NOTIFYD_SECRET_KEY_ID (and the resealers' rows). */
   async reseal(by: Actor): Promise<{ resealed: number; unreadable: string[] }> {
     if (!this.box.enabled) throw ApiError.unprocessable('secret_key_not_configured', 'Set NOTIFYD_SECRET_KEY first.');
     let resealed = 0;
@@ -120,6 +129,11 @@ export class ProjectProvidersService implements OnModuleInit {
       }
       if (rows.length < RESEAL_PAGE) break;
       after = rows[rows.length - 1];
+    }
+    for (const resealer of this.resealers) {
+      const more = await resealer();
+      resealed += more.resealed;
+      unreadable.push(...more.unreadable);
     }
     await this.audit.record({ actor: by.actor, ip: by.ip, action: 'project_provider.resealed', metadata: { resealed, unreadable: unreadable.length, key_id: this.box.currentKeyId } });
     return { resealed, unreadable };

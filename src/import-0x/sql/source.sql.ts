@@ -71,3 +71,16 @@ export const SOURCE_WORKFLOWS = `
 export const SOURCE_SUPPRESSIONS = `
   SELECT id::text AS id, project_id, email, reason, detail, provider_event_id, created_at, released_at, released_by, scope
     FROM email_suppressions WHERE id::text > $1 ORDER BY id::text LIMIT $2`;
+
+/** Whether the source has 0.x's per-user Telegram tables (its migration 024, v0.4.0). */
+export const SOURCE_HAS_TELEGRAM = `
+  SELECT to_regclass('telegram_credentials') IS NOT NULL AND to_regclass('telegram_destinations') IS NOT NULL AS present`;
+
+/** Per-user bots: a small table (one row per owner), read whole. */
+export const SOURCE_TELEGRAM_CREDENTIALS = `
+  SELECT id::text AS id, project_id, owner, bot_token_enc, bot_username, webhook_connection_id::text AS webhook_connection_id, webhook_secret_enc
+    FROM telegram_credentials ORDER BY id`;
+
+export const SOURCE_TELEGRAM_DESTINATIONS = `
+  SELECT id::text AS id, project_id, owner, credential_id::text AS credential_id, address, telegram_thread_id::text AS telegram_thread_id, verified
+    FROM telegram_destinations ORDER BY id`;

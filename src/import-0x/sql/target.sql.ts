@@ -120,3 +120,36 @@ export const UPSERT_SUPPRESSIONS = `
   ON CONFLICT (id) DO UPDATE SET released_at = excluded.released_at, released_by = excluded.released_by
   WHERE x.project_id = excluded.project_id AND (x.released_at, x.released_by) IS DISTINCT FROM (excluded.released_at, excluded.released_by)
   RETURNING (xmax = 0) AS inserted`;
+
+/**
+ * Per-user Telegram bots keep their 0.x id (the route id senders stored). An owner who already
+ * has another route here keeps it (the 0.x row is not written). A second run rewrites nothing
+ * unless the bot or its webhook connection changed in 0.x (the sealed values differ on every
+ * run, so they are not compared).
+ */
+export const UPSERT_TELEGRAM_CREDENTIALS = `
+  INSERT INTO telegram_credentials AS c (id, project_id, owner, bot_id, bot_username, bot_token_sealed, token_hint,
+                                         webhook_connection_id, webhook_secret_sealed, key_id)
+  SELECT r.id, r.project_id, r.owner, r.bot_id, r.bot_username, r.bot_token_sealed, r.token_hint, r.webhook_connection_id, r.webhook_secret_sealed, r.key_id
+    FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, project_id text, owner text, bot_id bigint, bot_username text, bot_token_sealed text,
+                                             token_hint text, webhook_connection_id uuid, webhook_secret_sealed text, key_id text)
+   WHERE NOT EXISTS (SELECT 1 FROM telegram_credentials o WHERE o.project_id = r.project_id AND o.owner = r.owner AND o.id <> r.id)
+  ON CONFLICT (id) DO UPDATE SET
+    bot_id = excluded.bot_id, bot_username = excluded.bot_username, bot_token_sealed = excluded.bot_token_sealed,
+    token_hint = excluded.token_hint, webhook_connection_id = excluded.webhook_connection_id,
+    webhook_secret_sealed = excluded.webhook_secret_sealed, key_id = excluded.key_id, updated_at = now()
+  WHERE c.project_id = excluded.project_id AND c.owner = excluded.owner
+    AND (c.bot_id, c.bot_username, c.webhook_connection_id) IS DISTINCT FROM (excluded.bot_id, excluded.bot_username, excluded.webhook_connection_id)
+  RETURNING (xmax = 0) AS inserted`;
+
+/** An owner's chat, by its 0.x id; not written where the owner already has another chat here. */
+export const UPSERT_TELEGRAM_DESTINATIONS = `
+  INSERT INTO telegram_destinations AS d (id, project_id, owner, credential_id, address, telegram_thread_id, verified)
+  SELECT r.id, r.project_id, r.owner, r.credential_id, r.address, r.telegram_thread_id, r.verified
+    FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, project_id text, owner text, credential_id uuid, address text, telegram_thread_id bigint, verified boolean)
+   WHERE EXISTS (SELECT 1 FROM telegram_credentials c WHERE c.id = r.credential_id AND c.project_id = r.project_id AND c.owner = r.owner)
+     AND NOT EXISTS (SELECT 1 FROM telegram_destinations o WHERE (o.credential_id = r.credential_id OR (o.project_id, o.owner) = (r.project_id, r.owner)) AND o.id <> r.id)
+  ON CONFLICT (id) DO UPDATE SET address = excluded.address, telegram_thread_id = excluded.telegram_thread_id, verified = excluded.verified
+  WHERE d.credential_id = excluded.credential_id
+    AND (d.address, d.telegram_thread_id, d.verified) IS DISTINCT FROM (excluded.address, excluded.telegram_thread_id, excluded.verified)
+  RETURNING (xmax = 0) AS inserted`;

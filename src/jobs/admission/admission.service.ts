@@ -9,6 +9,7 @@ import { TemplatesService } from '../../templates/templates.service.js';
 import type { Admission, AdmissionRequest } from './admission.types.js';
 import { resolveAudience, subscriberIdsOf } from './steps/audience.js';
 import { ChatBindingStep } from './steps/chat-binding.step.js';
+import { TelegramRouteStep } from './steps/telegram-route.step.js';
 import { InsertStep } from './steps/insert.step.js';
 import { RefusalsStep } from './steps/refusals.step.js';
 import { RulesStep } from './steps/rules.step.js';
@@ -41,6 +42,7 @@ export class AdmissionService {
     private readonly templates: TemplatesService,
     private readonly subscribers: SubscribersService,
     private readonly chatBinding: ChatBindingStep,
+    private readonly telegramRoute: TelegramRouteStep,
     private readonly sendWindow: SendWindowStep,
     private readonly rules: RulesStep,
     private readonly fairShare: FairShareService,
@@ -70,6 +72,7 @@ export class AdmissionService {
       },
     });
     await this.chatBinding.apply(request, targets, subscribers);
+    await this.telegramRoute.apply(request, targets);
     this.sendWindow.apply(request, targets);
     const { caps } = await this.rules.apply(request, targets);
     const live = targets.filter((t) => !t.skip);
@@ -85,6 +88,8 @@ export class AdmissionService {
   private unconfigured(request: AdmissionRequest): Map<Channel, string> {
     const refusals = new Map<Channel, string>();
     for (const channel of request.channels) {
+      // An owner's own bot carries a routed Telegram send, whether or not the instance has a bot.
+      if (channel === 'telegram' && TelegramRouteStep.routed(request)) continue;
       const reason = this.registry.refusal(channel);
       if (reason) refusals.set(channel, reason);
     }

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { IsSingleLine } from '../../common/validation/validators.js';
 import { IsStringMap } from './string-map.validator.js';
 
@@ -93,4 +93,13 @@ export class ChatOptionsDto {
   @Matches(/^[1-9]\d{0,18}$/, { message: 'must be a positive whole number (the forum topic id)' })
   @Type(() => String)
   telegram_thread_id?: string;
+
+  /**
+   * Telegram: send through an owner's own bot (a route of POST /v1/telegram/lookup) to its
+   * verified chat; `to` must be that chat. Never falls back to the instance's bot.
+   * @example "0b6f6f1e-3c1a-4d8e-9a57-2f3b1c9d4e21"
+   */
+  @IsOptional()
+  @IsUUID('all', { message: 'must be a route id (a UUID from POST /v1/telegram/lookup)' })
+  telegram_route_id?: string;
 }

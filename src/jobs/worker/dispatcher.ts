@@ -13,6 +13,7 @@ import { preferencesUrl } from '../../governance/preference-center/preferences-u
 import { type LanePause, PacingService } from '../../pacing/pacing.service.js';
 import { ProjectProvidersService } from '../../project-providers/project-providers.service.js';
 import { ChatAccessService } from '../../chat-bindings/chat-access.service.js';
+import { routeIdOf, TelegramRouteConnectors } from '../../telegram-routes/route-connectors.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import type { ClaimedJob } from './claimed-job.js';
 import { DeliveryEvents } from './delivery-events.js';
@@ -70,6 +71,7 @@ export class Dispatcher {
     private readonly projectProviders: ProjectProvidersService,
     private readonly chatAccess: ChatAccessService,
     private readonly contents: JobContentsRepository,
+    private readonly telegramRoutes: TelegramRouteConnectors,
   ) {}
 
   async dispatch(jobs: ClaimedJob[], control: DispatchControl): Promise<void> {
@@ -109,7 +111,7 @@ export class Dispatcher {
       marketing: j.payload.marketing === true,
       templateId: j.templateId,
     }));
-    const [screening, senders, rendered, own, chatRefusals] = await Promise.all([
+    const [screening, senders, rendered, own, chatRefusals, routes] = await Promise.all([
       this.governance.screen(screened),
       this.projects.senders(projectIds),
       // Templates and recipients' locales: one read each per batch, alongside the screening.
@@ -118,7 +120,10 @@ export class Dispatcher {
       // Projects with their own provider account: one read per batch (built connectors are cached).
       this.projectProviders.connectorsFor(projectIds).catch((err: Error) => err),
       // Chats the instance's bots may reach for each project (issue 18): one read per batch, if any.
-      this.chatAccess.refusals(jobs),
+      // (Jobs routed through an owner's own bot need no binding: it is not the instance's bot.)
+      this.chatAccess.refusals(jobs.filter((j) => routeIdOf(j) === undefined)),
+      // Per-user Telegram bots (chat.telegram_route_id): one read per batch, if any job names one.
+      this.telegramRoutes.forJobs(jobs),
     ]);
     if (own instanceof Error) {
       // Without knowing which projects send through their own account, send nothing: back to the queue.
@@ -129,19 +134,29 @@ export class Dispatcher {
     const byLane = new Map<string, { lane: Lane; connector: Connector; fallback?: Connector; jobs: ClaimedJob[] }>();
     const restingMoved = new Map<string, { lane: Lane; count: number }>();
     for (const [i, job] of jobs.entries()) {
-      const projectConnector = own.size ? own.get(`${job.projectId}/${job.channel}`) : undefined;
+      const routed = routes.get(job.id);
+      if (routed && 'fail' in routed) {
+        // Never through another bot than the route's: the message would come from someone else.
+        outcomes.failed.push({ id: job.id, attempts: job.attempts, provider: 'telegram', error: routed.fail });
+        continue;
+      }
+      if (routed && 'defer' in routed) {
+        outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: routed.defer, runAt: new Date(Date.now() + DEFER_MS) });
+        continue;
+      }
+      const projectConnector = !routed && own.size ? own.get(`${job.projectId}/${job.channel}`) : undefined;
       if (projectConnector instanceof Error) {
         // Its credentials cannot be opened (key removed before a reseal): never sent through the instance's account.
         outcomes.retryOrFail(job, null, projectConnector.message);
         continue;
       }
-      const connector = projectConnector ?? this.registry.forChannel(job.channel);
+      const connector = routed?.connector ?? projectConnector ?? this.registry.forChannel(job.channel);
       if (!connector) {
         outcomes.failed.push({ id: job.id, attempts: job.attempts, provider: null, error: this.registry.refusal(job.channel)! });
         continue;
       }
       // Through the instance's bot to a chat not bound to the project: never sent (its own bot may).
-      const chat = projectConnector ? undefined : chatRefusals.get(job.id);
+      const chat = projectConnector || routed ? undefined : chatRefusals.get(job.id);
       if (chat && 'fail' in chat) {
         outcomes.failed.push({ id: job.id, attempts: job.attempts, provider: connector.provider, error: chat.fail });
         continue;
@@ -172,6 +187,13 @@ export class Dispatcher {
       }
       if (render && 'unavailable' in render) {
         outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: render.unavailable, runAt: new Date(Date.now() + DEFER_MS) });
+        continue;
+      }
+      if (routed) {
+        // The owner's bot: its own connector (token), on the project's lane for routed sends.
+        const key = `${laneKey(routed.lane)}#route/${routeIdOf(job)!.toLowerCase()}`;
+        if (!byLane.has(key)) byLane.set(key, { lane: routed.lane, connector: routed.connector, jobs: [] });
+        byLane.get(key)!.jobs.push(job);
         continue;
       }
       if (projectConnector) {

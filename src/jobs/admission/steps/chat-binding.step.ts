@@ -3,6 +3,7 @@ import { ChatAccessService } from '../../../chat-bindings/chat-access.service.js
 import type { SubscriberAddresses } from '../../../subscribers/subscriber.types.js';
 import { addressField } from '../../../subscribers/addresses.js';
 import type { AdmissionRequest, Target } from '../admission.types.js';
+import { TelegramRouteStep } from './telegram-route.step.js';
 
 /**
  * The instance's chat bots reach only chats bound to the sending project (issue 18, chat
@@ -19,7 +20,8 @@ export class ChatBindingStep {
     await this.chatAccess.assertBound(
       request.project.id,
       targets
-        .filter((t) => !t.skip)
+        // A routed Telegram send goes through the owner's own bot, not the instance's: no binding.
+        .filter((t) => !t.skip && !(t.channel === 'telegram' && TelegramRouteStep.routed(request)))
         .map((t) => ({
           channel: t.channel,
           recipient: t.recipient,

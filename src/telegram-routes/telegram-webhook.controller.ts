@@ -1,0 +1,32 @@
+import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { TelegramWebhookResponseDto, WebhookPathDto } from './dto/telegram-route.dto.js';
+import { TelegramLinksService } from './telegram-links.service.js';
+
+/**
+ * Telegram's updates for the owners' bots (public: Telegram calls it). Each bot's webhook URL
+ * ends with its connection id, and every update must carry the secret notifyd gave setWebhook.
+ */
+@ApiTags('Telegram routes')
+@Controller('v1/telegram/webhooks')
+export class TelegramWebhookController {
+  constructor(private readonly links: TelegramLinksService) {}
+
+  @Post(':connection_id')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'telegramWebhook',
+    summary: "Updates from an owner's bot (Telegram calls it): /start <token> pairs the chat",
+    description: 'X-Telegram-Bot-Api-Secret-Token must equal the secret set with the webhook (401 otherwise); an unknown connection is 404; 503 without NOTIFYD_SECRET_KEY. Other updates are acknowledged.',
+  })
+  @ApiErrors(401, 404, 503)
+  async receive(
+    @Param() path: WebhookPathDto,
+    @Headers('x-telegram-bot-api-secret-token') secret: string | undefined,
+    // Telegram's Update has many fields; only message.text and message.chat are read.
+    @Body() update: Record<string, unknown>,
+  ): Promise<TelegramWebhookResponseDto> {
+    return this.links.receive(path.connection_id, secret, update);
+  }
+}
