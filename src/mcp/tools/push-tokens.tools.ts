@@ -79,7 +79,7 @@ export class PushTokensTools implements OnModuleInit {
           device_name: z.string().max(200).optional(),
           endpoint: z.string().max(2048).optional().describe('Web push endpoint (https)'),
           keys: z.strictObject({ p256dh: z.string().max(200), auth: z.string().max(100) }).optional().describe('Web push keys, as PushSubscription.toJSON() gives them'),
-          expiration_time: z.number().int().min(0).nullable().optional(),
+          expiration_time: z.number().int().min(0).max(8_640_000_000_000_000).nullable().optional().describe("PushSubscription expirationTime (ms since epoch)"),
           user_agent: z.string().max(512).optional(),
         }),
         output: z.object({ id: z.string(), created: z.boolean(), token: tokenView }),
