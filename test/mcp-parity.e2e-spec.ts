@@ -1,10 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectMcp, resultText as text, structured } from './helpers/mcp-client.js';
 import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
 
 /**
  * Issue 23: the MCP tools for what projects and operators did only over REST (caps, send
- * windows, push devices, inbox, audit log, segments, webhook endpoints, workflows, projects).
+ * windows, push devices, inbox, audit log, segments, webhook endpoints, workflows, projects,
+ * templates and subscribers deleted, subscriber tokens revoked, the digest sent, credentials
+ * resealed).
  * Each is called over the real POST /mcp; its effect is read back through REST or the database.
  */
 describe('MCP tools with REST parity', () => {
@@ -29,7 +32,7 @@ describe('MCP tools with REST parity', () => {
   };
 
   beforeAll(async () => {
-    app = await startTestApp({ env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
+    app = await startTestApp({ env: { OUTBOUND_ALLOW_LOOPBACK: 'true', NOTIFYD_SECRET_KEY: randomBytes(32).toString('base64') } });
     a = await app.createProject();
     b = await app.createProject();
     admin = await connectMcp(app.url, ADMIN_KEY);
@@ -66,7 +69,13 @@ describe('MCP tools with REST parity', () => {
       delete_workflow: [false, true, true, false, true],
       create_project: [false, false, false, false, true],
       delete_project: [false, true, true, false, true],
+      delete_template: [false, true, true, false, true],
+      delete_subscriber: [false, true, true, false, true],
+      revoke_subscriber_tokens: [false, true, true, false, true],
+      notify_digest: [false, false, false, true, true],
+      reseal_project_providers: [false, false, true, false, true],
     };
+    const operatorOnly = ['create_project', 'delete_project', 'list_audit_log', 'notify_digest', 'reseal_project_providers'];
     const listed = new Map((await reader.listTools()).tools.map((t) => [t.name, t]));
     for (const [name, [readOnly, destructive, idempotent, openWorld, admin]] of Object.entries(expected)) {
       const tool = listed.get(name);
@@ -77,8 +86,8 @@ describe('MCP tools with REST parity', () => {
       expect(tool!.outputSchema).toBeDefined();
     }
     const projectTools = new Set((await asA.listTools()).tools.map((t) => t.name));
-    expect(['create_project', 'delete_project', 'list_audit_log'].filter((n) => projectTools.has(n))).toEqual([]);
-    expect(Object.keys(expected).filter((n) => !['create_project', 'delete_project', 'list_audit_log'].includes(n) && !projectTools.has(n))).toEqual([]);
+    expect(operatorOnly.filter((n) => projectTools.has(n))).toEqual([]);
+    expect(Object.keys(expected).filter((n) => !operatorOnly.includes(n) && !projectTools.has(n))).toEqual([]);
   });
 
   it('caps: set, list and delete through MCP as through /v1/caps, scoped to the key’s project', async () => {
@@ -272,6 +281,52 @@ describe('MCP tools with REST parity', () => {
     expect(structured(await call(admin, 'delete_project', { id, confirm: id }))).toEqual({ id, deleted: true });
     expect((await app.http.get(`/v1/admin/projects/${id}`).set('X-Api-Key', ADMIN_KEY)).status).toBe(404);
     expect((await rest(key).get('/v1/caps')).status).toBe(401);
+  });
+
+  it('templates and subscribers: delete (one variant or all), revoke a subscriber’s tokens, each on the key’s own project', async () => {
+    for (const [channel, locale] of [['email', undefined], ['email', 'fr'], ['sms', undefined]] as const) {
+      expect((await call(asA, 'upsert_template', { id: 'bye', channel, locale, subject: 'Bye', body: 'Bye {{ name }}' })).isError).toBe(false);
+    }
+    expect(structured(await call(asA, 'delete_template', { id: 'bye', channel: 'email', locale: 'fr' }))).toEqual({ id: 'bye', deleted: 1 });
+    const left = (await rest(a.key).get('/v1/templates/bye')).body.variants.map((v: { channel: string; locale: string | null }) => `${v.channel}/${v.locale ?? ''}`);
+    expect(left.sort()).toEqual(['email/', 'sms/']);
+    await refused(asA, 'delete_template', { id: 'bye', channel: 'pigeon' }, /channel: /);
+    await refused(reader, 'delete_template', { project_id: a.id, id: 'bye' }, /read-only/);
+    await refused(admin, 'delete_template', { project_id: b.id, id: 'bye' }, /not found/i);
+    expect(structured(await call(admin, 'delete_template', { project_id: a.id, id: 'bye' }))).toEqual({ id: 'bye', deleted: 2 });
+    expect((await rest(a.key).get('/v1/templates/bye')).status).toBe(404);
+
+    expect((await rest(a.key).post('/v1/subscribers', { id: 'leaving' })).status).toBeLessThan(300);
+    const minted = await rest(a.key).post('/v1/auth/subscriber-token', { subscriber_id: 'leaving' });
+    const inbox = () => app.http.get('/v1/inbox/leaving').set('Authorization', `Bearer ${minted.body.token}`);
+    expect((await inbox()).status).toBe(200);
+    await refused(reader, 'revoke_subscriber_tokens', { project_id: a.id, id: 'leaving' }, /read-only/);
+    await refused(admin, 'revoke_subscriber_tokens', { project_id: b.id, id: 'leaving' }, /not found/i);
+    expect(structured(await call(asA, 'revoke_subscriber_tokens', { id: 'leaving' }))).toEqual({ id: 'leaving', revoked: true });
+    expect((await inbox()).status).toBe(401);
+
+    await refused(asA, 'delete_subscriber', { project_id: b.id, id: 'leaving' }, /cannot act on project/);
+    await refused(asA, 'delete_subscriber', { id: '' }, /^Invalid arguments for delete_subscriber: id: /);
+    expect(structured(await call(asA, 'delete_subscriber', { id: 'leaving' }))).toEqual({ id: 'leaving', deleted: true });
+    expect((await rest(a.key).get('/v1/subscribers/leaving')).status).toBe(404);
+    await refused(asA, 'delete_subscriber', { id: 'leaving' }, /not found/i);
+  });
+
+  it('digest notify and credential reseal: operator tools with the admin key only', async () => {
+    const sent = await call(admin, 'notify_digest', { to: 'email:ops@example.com', window: '1h' });
+    expect(sent.isError).toBe(false);
+    expect(structured(sent)).toMatchObject({ provider: 'log', window: '1h', summary: { critical: expect.any(Number) } });
+    expect(await app.db.sql(`SELECT action FROM audit_log WHERE action = 'digest.notified' AND actor = 'mcp'`)).toHaveLength(1);
+    await refused(admin, 'notify_digest', { to: 'pigeon:coop' }, /to must be slack:/);
+    await refused(admin, 'notify_digest', { window: '2y' }, /window: /);
+    await refused(reader, 'notify_digest', { to: 'email:ops@example.com' }, /read-only/);
+    await refused(asA, 'notify_digest', {}, /project key cannot call it/);
+
+    expect((await call(admin, 'set_project_provider', { project_id: a.id, channel: 'email', provider: 'resend', settings: { api_key: 're_parity_0123456789' } })).isError).toBe(false);
+    // Everything is sealed under the current key already: nothing to redo, nothing unreadable.
+    expect(structured(await call(admin, 'reseal_project_providers', {}))).toEqual({ resealed: 0, unreadable: [] });
+    await refused(reader, 'reseal_project_providers', {}, /read-only/);
+    await refused(admin, 'reseal_project_providers', { now: true }, /unknown argument\(s\) now/);
   });
 
   it('audit log: the admin key reads it (every call above is there); the read-only and project keys are refused, as on REST', async () => {

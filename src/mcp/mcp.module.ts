@@ -26,6 +26,7 @@ import { SegmentsTools } from './tools/segments.tools.js';
 import { SendTools } from './tools/send.tools.js';
 import { SendWindowsTools } from './tools/send-windows.tools.js';
 import { SettingsTools } from './tools/settings.tools.js';
+import { SubscriberRemovalTools } from './tools/subscriber-removal.tools.js';
 import { SubscribersBulkTools } from './tools/subscribers-bulk.tools.js';
 import { SubscribersTools } from './tools/subscribers.tools.js';
 import { SuppressionsTools } from './tools/suppressions.tools.js';
@@ -61,6 +62,7 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
     SuppressionsTools,
     SubscribersTools,
     SubscribersBulkTools,
+    SubscriberRemovalTools,
     TemplatesTools,
     TemplateMetricsTools,
     WebhooksTools,
