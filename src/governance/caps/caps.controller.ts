@@ -5,7 +5,7 @@ import { ApiErrors } from '../../common/http/api-errors.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { presentCap } from './cap.presenter.js';
 import { CapsService } from './caps.service.js';
-import { CapDto, CapListDto, DeleteCapResponseDto, SetCapDto, SetCapResponseDto } from './dto/cap.dto.js';
+import { CapListDto, DeleteCapResponseDto, SetCapDto, SetCapResponseDto } from './dto/cap.dto.js';
 
 /** Per-recipient caps of the project. */
 @ApiTags('Recipient caps')
