@@ -1,33 +1,20 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../common/auth/auth.decorators.js';
-import { ApiError } from '../common/errors/api-error.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
-import { decodeCursor, encodeCursor } from '../common/pagination/cursor.js';
-import { AuditRepository } from './audit.repository.js';
+import { AuditLogService } from './audit-log.service.js';
 import { AuditListDto, AuditQueryDto } from './dto/audit.dto.js';
 
 @ApiTags('Admin: audit')
 @Controller('v1/admin/audit')
 export class AuditController {
-  constructor(private readonly repository: AuditRepository) {}
+  constructor(private readonly log: AuditLogService) {}
 
   @Get()
   @AdminAuth()
   @ApiOperation({ operationId: 'listAudit', summary: 'The audit log of state changes, newest first, filtered by actor, action, target, project and time' })
   @ApiErrors(400, 422)
-  async listAudit(@Query() q: AuditQueryDto): Promise<AuditListDto> {
-    const limit = q.limit ?? 100;
-    const beforeId = decodeCursor(q.cursor);
-    if (beforeId !== undefined && !/^\d{1,19}$/.test(beforeId)) throw ApiError.badRequest('invalid_cursor', 'cursor is not one this API returned; pass next_cursor from the previous page unchanged.');
-    const since = q.since ? new Date(q.since) : undefined;
-    const until = q.until ? new Date(q.until) : undefined;
-    if (since && until && since >= until) throw ApiError.badRequest('invalid_range', 'since must be before until.');
-    const rows = await this.repository.list({ actor: q.actor, action: q.action, target: q.target, projectId: q.project_id, since, until, beforeId, limit: limit + 1 });
-    const page = rows.slice(0, limit);
-    return {
-      items: page.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() })),
-      next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].id) : null,
-    };
+  listAudit(@Query() q: AuditQueryDto): Promise<AuditListDto> {
+    return this.log.list(q);
   }
 }

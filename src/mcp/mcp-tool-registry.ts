@@ -35,18 +35,19 @@ export class McpToolRegistry {
   }
 }
 
-/** Whether only the admin key may run a tool (it changes state). */
+/** Whether only the admin key may run a tool: it changes state, or its REST route is admin-only. */
 export function needsAdminKey(tool: McpTool): boolean {
-  return !tool.annotations.readOnlyHint;
+  return !tool.annotations.readOnlyHint || tool.adminOnly === true;
 }
 
 /** Why a caller may not run a tool, as a sentence naming the key it needs; undefined if allowed. */
 export function deniedReason(tool: McpTool, caller: McpCaller): string | undefined {
   if (caller.role === 'project' && tool.audience !== 'project') {
-    return `${tool.name} acts on the whole instance; a project key cannot call it. Use the admin key (ADMIN_API_KEY)${tool.annotations.readOnlyHint ? ' or the read-only key (READONLY_API_KEY)' : ''}.`;
+    return `${tool.name} acts on the whole instance; a project key cannot call it. Use the admin key (ADMIN_API_KEY)${needsAdminKey(tool) ? '' : ' or the read-only key (READONLY_API_KEY)'}.`;
   }
   if (caller.role === 'readonly' && needsAdminKey(tool)) {
-    return `${tool.name} changes state; this key is read-only. Ask an operator with the admin key (ADMIN_API_KEY).`;
+    const why = tool.annotations.readOnlyHint ? 'reads what only the admin key may read' : 'changes state';
+    return `${tool.name} ${why}; this key is read-only. Ask an operator with the admin key (ADMIN_API_KEY).`;
   }
   return undefined;
 }

@@ -27,6 +27,8 @@ export interface McpAnnotations {
 export const READ_ONLY: McpAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 export const IDEMPOTENT_WRITE: McpAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 export const DESTRUCTIVE_WRITE: McpAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+/** Makes a new object each call (a second call makes another, or is refused as a duplicate). */
+export const CREATES: McpAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 export const SENDS_MESSAGE: McpAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
 /** What a tool's handler returns: the structured result and the sentence an agent reads. */
@@ -70,6 +72,12 @@ export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   description: string;
   annotations: McpAnnotations;
   audience: 'operator' | 'project';
+  /**
+   * A read-only tool whose REST route takes the admin key only (the audit log: every caller's
+   * IP and what they did): the read-only key sees it marked as needing the admin key, as it
+   * sees the mutating tools, and is refused when it calls it.
+   */
+  adminOnly?: true;
   input: I;
   output: O;
   run(args: z.output<I>, context: McpToolContext): Promise<McpToolOutcome<z.input<O>>>;

@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { DigestModule } from '../digest/digest.module.js';
+import { InboxModule } from '../inbox/inbox.module.js';
 import { JobsModule } from '../jobs/jobs.module.js';
 import { PacingModule } from '../pacing/pacing.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
+import { PushTokensModule } from '../push-tokens/push-tokens.module.js';
 import { SubscribersModule } from '../subscribers/subscribers.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
@@ -10,31 +12,41 @@ import { McpController } from './mcp.controller.js';
 import { McpToolRegistry } from './mcp-tool-registry.js';
 import { McpAuthService } from './server/mcp-auth.service.js';
 import { McpCallService } from './server/mcp-call.service.js';
+import { AuditTools } from './tools/audit.tools.js';
+import { CapsTools } from './tools/caps.tools.js';
 import { ChatBindingsTools } from './tools/chat-bindings.tools.js';
 import { DigestTools } from './tools/digest.tools.js';
+import { InboxTools } from './tools/inbox.tools.js';
 import { JobsTools } from './tools/jobs.tools.js';
 import { LanesTools } from './tools/lanes.tools.js';
 import { ProjectProvidersTools } from './tools/project-providers.tools.js';
 import { ProjectsTools } from './tools/projects.tools.js';
+import { PushTokensTools } from './tools/push-tokens.tools.js';
+import { SegmentsTools } from './tools/segments.tools.js';
 import { SendTools } from './tools/send.tools.js';
+import { SendWindowsTools } from './tools/send-windows.tools.js';
 import { SettingsTools } from './tools/settings.tools.js';
+import { SubscriberRemovalTools } from './tools/subscriber-removal.tools.js';
 import { SubscribersBulkTools } from './tools/subscribers-bulk.tools.js';
 import { SubscribersTools } from './tools/subscribers.tools.js';
 import { SuppressionsTools } from './tools/suppressions.tools.js';
 import { TemplateMetricsTools } from './tools/template-metrics.tools.js';
 import { TemplatesTools } from './tools/templates.tools.js';
 import { TraceTools } from './tools/trace.tools.js';
+import { WebhookEndpointsTools } from './tools/webhook-endpoints.tools.js';
 import { WebhooksTools } from './tools/webhooks.tools.js';
+import { WorkflowDefinitionsTools } from './tools/workflow-definitions.tools.js';
 import { WorkflowsTools } from './tools/workflows.tools.js';
 
 /**
  * The MCP server: POST /mcp (Streamable HTTP) and `notifyd mcp` (stdio) serve the tools the
  * providers below register. A tool calls the owning module's service, never its SQL.
- * Suppressions, templates, project providers and chat bindings come from global modules
- * (GovernanceModule, TemplatesModule, ProjectProvidersModule, ChatBindingsModule).
+ * Suppressions, caps, send windows, segments, templates, project providers, chat bindings and
+ * the audit log come from global modules (GovernanceModule, TemplatesModule,
+ * ProjectProvidersModule, ChatBindingsModule, AuditModule).
  */
 @Module({
-  imports: [JobsModule, PacingModule, ProjectsModule, DigestModule, SubscribersModule, WebhooksModule, WorkflowsModule],
+  imports: [JobsModule, PacingModule, ProjectsModule, DigestModule, SubscribersModule, WebhooksModule, WorkflowsModule, InboxModule, PushTokensModule],
   controllers: [McpController],
   providers: [
     McpToolRegistry,
@@ -51,11 +63,20 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
     SuppressionsTools,
     SubscribersTools,
     SubscribersBulkTools,
+    SubscriberRemovalTools,
     TemplatesTools,
     TemplateMetricsTools,
     WebhooksTools,
+    WebhookEndpointsTools,
     WorkflowsTools,
     TraceTools,
+    WorkflowDefinitionsTools,
+    AuditTools,
+    CapsTools,
+    SendWindowsTools,
+    SegmentsTools,
+    PushTokensTools,
+    InboxTools,
   ],
   exports: [McpToolRegistry, McpCallService],
 })

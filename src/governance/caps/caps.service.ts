@@ -3,6 +3,9 @@ import type { QueryRunner } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error.js';
 import { allot, capMatches, type CappedJob, type RecipientCap } from './cap-rules.js';
 import { type CapRow, CapsRepository } from './caps.repository.js';
+import type { SetCapDto } from './dto/cap.dto.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Ledger rows older than the longest window are purged at most this often per process. */
 const PURGE_EVERY_MS = 10 * 60_000;
@@ -29,7 +32,13 @@ export class CapsService {
     return this.repository.upsert(projectId, cap.channel, cap.topic, cap.maxMessages, cap.windowSeconds);
   }
 
+  /** PUT /v1/caps and set_cap: a validated request, "*" when channel or topic is left out. */
+  put(projectId: string, dto: SetCapDto): Promise<CapRow & { created: boolean }> {
+    return this.set(projectId, { channel: dto.channel ?? '*', topic: dto.topic ?? '*', maxMessages: dto.max_messages, windowSeconds: dto.window_seconds });
+  }
+
   async delete(projectId: string, id: string): Promise<void> {
+    if (!UUID.test(id)) throw ApiError.badRequest('invalid_id', `'${id.slice(0, 60)}' is not a cap id: cap ids are UUIDs (list them with GET /v1/caps or list_caps).`);
     if (!(await this.repository.delete(projectId, id))) throw ApiError.notFound('Cap', id);
   }
 

@@ -1,11 +1,9 @@
 import { Body, Controller, Delete, Get, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject, ProjectAuth } from '../../common/auth/auth.decorators.js';
-import { ApiError } from '../../common/errors/api-error.js';
 import { ApiErrors } from '../../common/http/api-errors.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { SendWindowDto, SendWindowResponseDto } from './dto/send-window.dto.js';
-import { parseSendWindow } from './send-window.js';
 import { SendWindowsService } from './send-windows.service.js';
 
 /** The project's send window (notifyd keeps it in `settings.send_window`). */
@@ -25,10 +23,7 @@ export class SendWindowsController {
   @ApiOperation({ operationId: 'setSendWindow', summary: 'Set the project’s send window (quiet hours outside it), read in each recipient’s time zone' })
   @ApiErrors(400, 422)
   async setSendWindow(@CurrentProject() project: ProjectRef, @Body() body: SendWindowDto): Promise<SendWindowResponseDto> {
-    const parsed = parseSendWindow({ ...body });
-    if ('error' in parsed) throw ApiError.unprocessable('validation_failed', parsed.error);
-    if (!(await this.windows.setProjectWindow(project.id, parsed.window))) throw ApiError.notFound('Project', project.id);
-    return { send_window: parsed.window };
+    return { send_window: await this.windows.putProjectWindow(project.id, body) };
   }
 
   @Delete()

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ApiError } from '../../common/errors/api-error.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import { registerSettingRule } from '../../projects/setting-rules.js';
 import { isValidTimeZone } from './local-time.js';
@@ -105,6 +106,17 @@ export class SendWindowsService {
   async projectWindow(projectId: string): Promise<SendWindow | null> {
     const raw = (await this.repository.projectWindows([projectId])).get(projectId);
     return raw === undefined || raw === null ? null : this.valid(raw, `project ${projectId} settings`);
+  }
+
+  /**
+   * PUT /v1/send-window and set_send_window: checks a DTO-validated window (the zone, the
+   * rules across fields; 422 naming what is wrong), stores it and returns it with its defaults.
+   */
+  async putProjectWindow(projectId: string, body: object): Promise<SendWindow> {
+    const parsed = parseSendWindow({ ...body });
+    if ('error' in parsed) throw ApiError.unprocessable('validation_failed', parsed.error);
+    if (!(await this.setProjectWindow(projectId, parsed.window))) throw ApiError.notFound('Project', projectId);
+    return parsed.window;
   }
 
   /** Stores a validated window (null clears it); false when the project does not exist. */

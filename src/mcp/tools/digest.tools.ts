@@ -1,10 +1,13 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { z } from 'zod';
 import { DigestService } from '../../digest/digest.service.js';
+import { DigestNotifyRequestDto } from '../../digest/dto/digest.dto.js';
+import { DigestNotifier } from '../../digest/notify/digest-notifier.service.js';
 import { DIGEST_WINDOWS, SEVERITIES } from '../../digest/digest.types.js';
 import { renderMarkdown } from '../../digest/render/markdown.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';
-import { defineTool, READ_ONLY } from '../mcp-tool.js';
+import { defineTool, READ_ONLY, SENDS_MESSAGE } from '../mcp-tool.js';
+import { validateDto } from './validate-dto.js';
 
 const windows = Object.keys(DIGEST_WINDOWS) as [keyof typeof DIGEST_WINDOWS, ...(keyof typeof DIGEST_WINDOWS)[]];
 
@@ -45,12 +48,13 @@ const digestReport = z.looseObject({
   projects: z.array(z.looseObject({})),
 });
 
-/** The operator digest: the first tool an agent should call. */
+/** The operator digest: the first tool an agent should call; notify_digest sends it to people. */
 @Injectable()
 export class DigestTools implements OnModuleInit {
   constructor(
     private readonly registry: McpToolRegistry,
     private readonly digest: DigestService,
+    private readonly notifier: DigestNotifier,
   ) {}
 
   onModuleInit(): void {
@@ -74,6 +78,29 @@ export class DigestTools implements OnModuleInit {
         run: async ({ window, format }) => {
           const report = await this.digest.build({ window });
           return { structured: report as unknown as z.input<typeof digestReport>, text: format === 'json' ? JSON.stringify(report, null, 2) : renderMarkdown(report) };
+        },
+      }),
+      defineTool({
+        name: 'notify_digest',
+        title: 'Send the digest to people',
+        description:
+          'Send the digest now (whatever its findings) to DIGEST_NOTIFY, or to the target given in to: slack:<incoming webhook URL>, discord:<webhook URL>, telegram:<chat id or @channel> or email:<address>. ' +
+          'As POST /v1/admin/digest/notify: it posts a message, so each call sends another.',
+        annotations: SENDS_MESSAGE,
+        audience: 'operator',
+        input: z.strictObject({
+          to: z.string().min(1).max(2100).optional().describe('Target; left out, DIGEST_NOTIFY'),
+          window: z.enum(windows).optional().describe(`Time window: ${windows.join(', ')}; default from DIGEST_NOTIFY_EVERY`),
+        }),
+        output: z.object({ provider: z.string(), provider_message_id: z.string().nullable(), window: z.string(), summary: z.object({ critical: z.number(), warning: z.number(), info: z.number() }) }),
+        run: async (args, context) => {
+          const dto = await validateDto(DigestNotifyRequestDto, args);
+          const sent = await this.notifier.notify({ to: dto.to, window: dto.window }, context.actor);
+          const { critical, warning, info } = sent.summary;
+          return {
+            structured: { provider: sent.provider, provider_message_id: sent.provider_message_id, window: sent.window, summary: { critical, warning, info } },
+            text: `Digest (${sent.window}: ${critical} critical, ${warning} warning, ${info} info) sent through ${sent.provider}.`,
+          };
         },
       }),
     );

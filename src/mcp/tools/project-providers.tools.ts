@@ -79,6 +79,21 @@ export class ProjectProvidersTools implements OnModuleInit {
           return { structured: { success: true }, text: `${project_id} uses the instance's ${channel} provider again.` };
         },
       }),
+      defineTool({
+        name: 'reseal_project_providers',
+        title: 'Re-encrypt project credentials',
+        description:
+          'After rotating NOTIFYD_SECRET_KEY (new NOTIFYD_SECRET_KEY_ID, the old key kept in NOTIFYD_PREVIOUS_SECRET_KEYS): re-encrypt every project’s stored provider credentials under the current key. ' +
+          'Rows no key can open are listed in unreadable (set them again with set_project_provider). Running it again reseals nothing more.',
+        annotations: IDEMPOTENT_WRITE,
+        audience: 'operator',
+        input: z.strictObject({}),
+        output: z.object({ resealed: z.number(), unreadable: z.array(z.string()).describe('project/channel of rows no configured key opens') }),
+        run: async (_args, context) => {
+          const result = await this.providers.reseal(context.actor);
+          return { structured: result, text: `${result.resealed} credential row(s) re-encrypted${result.unreadable.length ? `; unreadable: ${result.unreadable.join(', ')}` : ''}.` };
+        },
+      }),
     );
   }
 }

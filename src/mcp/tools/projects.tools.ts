@@ -1,10 +1,10 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { z } from 'zod';
-import { UpdateProjectDto } from '../../projects/dto/project.dto.js';
+import { CreateProjectDto, UpdateProjectDto } from '../../projects/dto/project.dto.js';
 import type { ProjectRow } from '../../projects/project.types.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';
-import { defineTool, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
+import { CREATES, defineTool, McpToolError, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
 import { channelArg, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
@@ -24,7 +24,19 @@ function present(p: ProjectRow): z.input<typeof projectView> {
   return { id: p.id, name: p.name, channels: p.channels, rate_limit_per_min: p.rateLimitPerMin, from_email: p.fromEmail, from_name: p.fromName, settings: p.settings, created_at: p.createdAt.toISOString() };
 }
 
-/** Projects: list_projects, update_project (sender, channels, rate; keys are never touched). */
+const projectFields = {
+  name: z.string().min(1).max(200),
+  channels: z.array(channelArg).max(20),
+  from_email: z.string().max(320),
+  from_name: z.string().max(200),
+  rate_limit_per_min: z.number().int().min(1).max(10_000_000),
+  settings: z.record(z.string(), z.unknown()),
+};
+
+/**
+ * Projects (/v1/admin/projects): list_projects, create_project, update_project (sender,
+ * channels, rate; keys are never touched), delete_project.
+ */
 @Injectable()
 export class ProjectsTools implements OnModuleInit {
   constructor(
@@ -57,17 +69,61 @@ export class ProjectsTools implements OnModuleInit {
         audience: 'operator',
         input: z.strictObject({
           id: projectIdArg.describe('Project id'),
-          name: z.string().min(1).max(200).optional(),
-          channels: z.array(channelArg).optional(),
-          from_email: z.string().max(320).nullable().optional(),
-          from_name: z.string().max(200).nullable().optional(),
-          rate_limit_per_min: z.number().int().min(1).max(10_000_000).optional(),
-          settings: z.record(z.string(), z.unknown()).optional().describe('Merged into the current settings (top-level keys replace)'),
+          name: projectFields.name.optional(),
+          channels: projectFields.channels.optional(),
+          from_email: projectFields.from_email.nullable().optional(),
+          from_name: projectFields.from_name.nullable().optional(),
+          rate_limit_per_min: projectFields.rate_limit_per_min.optional(),
+          settings: projectFields.settings.optional().describe('Merged into the current settings (top-level keys replace)'),
         }),
         output: projectView,
         run: async ({ id, ...changes }, context) => {
           const project = present(await this.projects.update(id, await validateDto(UpdateProjectDto, changes), context.actor));
           return { structured: project, text: `Project ${project.id} updated: ${Object.keys(changes).join(', ') || 'nothing changed'}.` };
+        },
+      }),
+      defineTool({
+        name: 'create_project',
+        title: 'Create a project',
+        description:
+          'Create a project: its id (the slug in keys and URLs), name, channels (default email and in_app), sender, API rate limit and settings. ' +
+          'Its API key is generated and shown once in this result, as POST /v1/admin/projects shows it: store it now (rotate it over REST, POST /v1/admin/projects/:id/rotate-key). ' +
+          'An id already taken is refused (update_project changes an existing one).',
+        annotations: CREATES,
+        audience: 'operator',
+        input: z.strictObject({
+          id: projectIdArg.describe('Project id: 1–63 lowercase letters, digits, - or _, e.g. "acme"'),
+          name: projectFields.name,
+          channels: projectFields.channels.optional(),
+          from_email: projectFields.from_email.optional(),
+          from_name: projectFields.from_name.optional(),
+          rate_limit_per_min: projectFields.rate_limit_per_min.optional().describe('Default 600'),
+          settings: projectFields.settings.optional(),
+        }),
+        output: z.object({ project: projectView, api_key: z.string().describe('Shown once') }),
+        run: async (body, context) => {
+          const { project, apiKey } = await this.projects.create(await validateDto(CreateProjectDto, body), context.actor);
+          const view = present(project);
+          return {
+            structured: { project: view, api_key: apiKey },
+            text: `Project ${view.id} (${view.name}) created on ${view.channels.join(', ')}. Its API key, shown this once (store it now): ${apiKey}`,
+          };
+        },
+      }),
+      defineTool({
+        name: 'delete_project',
+        title: 'Delete a project',
+        description:
+          'Delete a project with everything it owns: subscribers, jobs, templates, workflows, webhooks, its keys. Nothing can be recovered; its key stops working at once. ' +
+          'Give confirm: the project id again, so a mistyped call deletes nothing.',
+        annotations: DESTRUCTIVE_WRITE,
+        audience: 'operator',
+        input: z.strictObject({ id: projectIdArg.describe('Project id'), confirm: z.string().max(63).describe('The project id again') }),
+        output: z.object({ id: z.string(), deleted: z.boolean() }),
+        run: async ({ id, confirm }, context) => {
+          if (confirm !== id) throw new McpToolError(`confirm: must repeat the project id ('${id}') to delete it; nothing was deleted.`);
+          await this.projects.delete(id, context.actor);
+          return { structured: { id, deleted: true }, text: `Project ${id} and everything it owned deleted.` };
         },
       }),
     );

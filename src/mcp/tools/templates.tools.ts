@@ -1,10 +1,10 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { z } from 'zod';
 import { CHANNELS } from '../../domain/channels.js';
-import { PreviewTemplateDto, UpsertTemplateDto } from '../../templates/dto/template.dto.js';
+import { DeleteTemplateQueryDto, PreviewTemplateDto, UpsertTemplateDto } from '../../templates/dto/template.dto.js';
 import { presentVariant, TemplatesService } from '../../templates/templates.service.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';
-import { defineTool, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
+import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
 import { projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
@@ -100,6 +100,26 @@ export class TemplatesTools implements OnModuleInit {
           const dto = await validateDto(UpsertTemplateDto, fields);
           const created = await this.templates.upsert(context.project(projectId, true), dto);
           return { structured: { id: dto.id, channel: dto.channel, locale: dto.locale || null, created }, text: `Template ${dto.id} (${dto.channel}${dto.locale ? `, ${dto.locale}` : ''}) ${created ? 'created' : 'saved'}.` };
+        },
+      }),
+      defineTool({
+        name: 'delete_template',
+        title: 'Delete a template',
+        description:
+          'Delete a template: every variant, or only one channel’s (channel) or one locale’s (locale; "default" for the channel’s default variant). ' +
+          'Sends that name it fail from then on; jobs already rendered are not touched.',
+        annotations: DESTRUCTIVE_WRITE,
+        audience: 'project',
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          id: templateIdArg,
+          channel: z.enum(CHANNELS).optional(),
+          locale: z.string().min(1).max(35).optional().describe('A language tag such as es-MX, or default'),
+        }),
+        output: z.object({ id: z.string(), deleted: z.number().describe('Variants deleted') }),
+        run: async ({ project_id: projectId, id, ...query }, context) => {
+          const deleted = await this.templates.delete(context.project(projectId, true), id, await validateDto(DeleteTemplateQueryDto, query));
+          return { structured: { id, deleted }, text: `${deleted} variant(s) of template ${id} deleted.` };
         },
       }),
     );

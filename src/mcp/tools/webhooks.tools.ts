@@ -6,7 +6,7 @@ import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, READ_ONLY, SENDS_MESSAGE } from '../mcp-tool.js';
 import { projectIdArg } from './schemas.js';
 
-const webhookView = z.object({
+export const webhookView = z.object({
   id: z.string(),
   project_id: z.string(),
   url: z.string(),

@@ -9,7 +9,7 @@ import { defineTool, DESTRUCTIVE_WRITE, READ_ONLY, SENDS_MESSAGE } from '../mcp-
 import { projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
-const workflowView = z.object({
+export const workflowView = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().nullable(),
