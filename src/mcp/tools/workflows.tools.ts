@@ -48,7 +48,7 @@ export class WorkflowsTools implements OnModuleInit {
       defineTool({
         name: 'list_workflows',
         title: 'List workflows',
-        description: 'A project’s workflows: the event that triggers each, its steps (send, delay, condition, branch, throttle, digest) and whether it is enabled.',
+        description: 'A project’s workflows: the event that triggers each, its steps (send, delay, delay_until, condition, branch, throttle, digest, trigger_workflow) and whether it is enabled.',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({ project_id: projectIdArg.optional() }),
