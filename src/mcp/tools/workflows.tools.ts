@@ -30,6 +30,8 @@ const runView = z.object({
   resume_at: z.string().nullable(),
   outcome: z.string().nullable(),
   error: z.string().nullable(),
+  /** The run whose trigger_workflow step started this one. */
+  triggered_by: z.object({ run_id: z.string(), workflow_id: z.string(), depth: z.number() }).nullable(),
   created_at: z.string(),
   finished_at: z.string().nullable(),
 });
