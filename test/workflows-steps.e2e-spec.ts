@@ -64,7 +64,8 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
       JSON.stringify(state.context),
       JSON.stringify(state.history),
     ]);
-  const stateOf = async (runId: string) => (await t.db.sql(`SELECT current_step, context, history FROM workflow_runs WHERE id = $1`, [runId]))[0];
+  const stateOf = async (runId: string) =>
+    (await t.db.sql(`SELECT current_step, context, history FROM workflow_runs WHERE id = $1`, [runId]))[0] as { current_step: number; context: unknown; history: unknown };
 
   describe('send and digest steps naming a stored template', () => {
     it('render the template in the subscriber’s locale, falling back es-MX → es and de → default, as single sends do', async () => {
@@ -218,10 +219,10 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
       await trigger('w0.happened', 'kai');
       await engine.drainOnce();
       const runs = await t.db.sql(`SELECT workflow_id, status, error, (context->>'depth')::int AS depth FROM workflow_runs WHERE workflow_id LIKE 'w_' ORDER BY created_at`);
-      expect(runs.map((r: { workflow_id: string; depth: number | null }) => `${r.workflow_id}@${r.depth ?? 0}`)).toEqual(['w0@0', 'w1@1', 'w2@2', 'w3@3', 'w4@4', 'w5@5']);
+      expect(runs.map((r) => `${r.workflow_id}@${r.depth ?? 0}`)).toEqual(['w0@0', 'w1@1', 'w2@2', 'w3@3', 'w4@4', 'w5@5']);
       const last = runs[runs.length - 1];
       expect(last).toMatchObject({ status: 'failed', error: expect.stringMatching(/^trigger_workflow: 5 runs already started one inside the other above this one; not starting w6/) });
-      expect(runs.slice(0, -1).every((r: { status: string }) => r.status === 'completed')).toBe(true);
+      expect(runs.slice(0, -1).every((r) => r.status === 'completed')).toBe(true);
     });
   });
 
