@@ -7,7 +7,11 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY migrations ./migrations
-COPY scripts/build-console.mjs ./scripts/build-console.mjs
+COPY scripts/build-console.mjs scripts/build-info.mjs ./scripts/
+# There is no .git in the image: pass the commit (and optionally the time) to /v1/health with
+# `docker build --build-arg NOTIFYD_COMMIT=$(git rev-parse HEAD) --build-arg NOTIFYD_BUILT_AT=$(date +%s)`.
+ARG NOTIFYD_COMMIT=""
+ARG NOTIFYD_BUILT_AT=""
 RUN npm run build
 
 # Runtime stage: production dependencies and the compiled output only, as a non-root user.

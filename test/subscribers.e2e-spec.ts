@@ -87,6 +87,26 @@ describe('subscribers', () => {
     expect((await t.http.get('/v1/subscribers').set('X-Api-Key', key).query({ limit: 1000 })).status).toBe(422);
   });
 
+  it('pages by notifyd 0.x\'s deprecated offset too, answering offset and total; not with a cursor', async () => {
+    const list = (query: Record<string, unknown>) => t.http.get('/v1/subscribers').set('X-Api-Key', key).query(query);
+    const ids = (res: { body: { items: { id: string }[] } }) => res.body.items.map((s) => s.id);
+    const second = await list({ q: 'list.example', limit: 3, offset: 3 });
+    expect(second.status).toBe(200);
+    expect(ids(second)).toEqual(['page_3', 'page_4', 'page_5']);
+    expect(second.body).toMatchObject({ offset: 3, total: 7, limit: 3, next_cursor: expect.any(String) });
+    const last = await list({ q: 'list.example', limit: 3, offset: 6 });
+    expect([ids(last), last.body.next_cursor, last.body.total]).toEqual([['page_6'], null, 7]);
+    expect((await list({ q: 'list.example', offset: 50 })).body).toMatchObject({ items: [], total: 7, offset: 50 });
+    // Without offset the answer is the cursor one, without total.
+    expect((await list({ q: 'list.example', limit: 3 })).body).not.toHaveProperty('total');
+    const both = await list({ offset: 3, cursor: second.body.next_cursor });
+    expect([both.status, both.body.message]).toEqual([422, expect.stringMatching(/offset and cursor cannot be combined/)]);
+    for (const offset of [-1, 100_001, 'x']) {
+      const bad = await list({ offset });
+      expect([bad.status, [...new Set(bad.body.details)]]).toEqual([422, ['offset must be a whole number between 0 and 100000']]);
+    }
+  });
+
   it('is scoped to the project: another project sees 404, and its own list is separate', async () => {
     expect((await t.http.get('/v1/subscribers/jane').set('X-Api-Key', otherKey)).status).toBe(404);
     expect((await t.http.delete('/v1/subscribers/jane').set('X-Api-Key', otherKey)).status).toBe(404);

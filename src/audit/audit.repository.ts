@@ -12,6 +12,8 @@ export interface AuditFilter {
   /** Only entries older than this id. */
   beforeId?: string;
   limit: number;
+  /** Rows skipped first (notifyd 0.x's deprecated offset paging). */
+  offset?: number;
 }
 
 export interface AuditRow {
@@ -39,6 +41,20 @@ export class AuditRepository {
       f.until?.toISOString() ?? null,
       f.beforeId ?? null,
       f.limit,
+      f.offset ?? 0,
     ]);
+  }
+
+  /** How many lines match the filters (cursor, limit and offset aside): 0.x's `total`. */
+  async count(f: Omit<AuditFilter, 'beforeId' | 'limit' | 'offset'>): Promise<number> {
+    const row = await this.db.one<{ total: number }>(sql.COUNT_AUDIT, [
+      f.actor ?? null,
+      f.action ?? null,
+      f.target ?? null,
+      f.projectId ?? null,
+      f.since?.toISOString() ?? null,
+      f.until?.toISOString() ?? null,
+    ]);
+    return row!.total;
   }
 }

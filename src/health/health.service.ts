@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { BUILD_INFO } from '../common/build-info.js';
 import { VERSION } from '../common/version.js';
 import { pendingMigrations } from '../database/migration-runner.js';
 import { ALIVE_WITHIN_SECONDS } from '../jobs/heartbeat/worker-heartbeat.service.js';
@@ -43,6 +44,8 @@ export class HealthService {
       status: reasons.length ? 'degraded' : 'ok',
       db: db ? 'ok' : 'error',
       version: VERSION,
+      commit: BUILD_INFO.commit,
+      built_at_epoch: BUILD_INFO.built_at_epoch,
       role: this.config.server.role,
       uptime_seconds: Math.round((Date.now() - started) / 1000),
       workers,

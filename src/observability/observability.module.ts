@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { JobsModule } from '../jobs/jobs.module.js';
+import { MetricsSummaryService } from './metrics/metrics-summary.service.js';
 import { MetricsService } from './metrics/metrics.service.js';
 import { QueueGaugesTask } from './metrics/queue-gauges.task.js';
 import { TemplateMetricsService } from './template-metrics/template-metrics.service.js';
@@ -8,7 +9,7 @@ import { TemplateMetricsService } from './template-metrics/template-metrics.serv
 @Global()
 @Module({
   imports: [JobsModule],
-  providers: [MetricsService, QueueGaugesTask, TemplateMetricsService],
-  exports: [MetricsService, TemplateMetricsService],
+  providers: [MetricsService, MetricsSummaryService, QueueGaugesTask, TemplateMetricsService],
+  exports: [MetricsService, MetricsSummaryService, TemplateMetricsService],
 })
 export class ObservabilityModule {}

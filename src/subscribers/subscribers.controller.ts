@@ -43,7 +43,7 @@ export class SubscribersController {
   @ApiErrors(400, 422)
   async listSubscribers(@CurrentProject() project: ProjectRef, @Query() query: ListSubscribersQueryDto): Promise<SubscriberListDto> {
     const page = await this.subscribers.list(project.id, query);
-    return { items: page.items.map(presentSubscriber), next_cursor: page.nextCursor, limit: page.limit };
+    return { items: page.items.map(presentSubscriber), next_cursor: page.nextCursor, limit: page.limit, offset: page.offset, total: page.total };
   }
 
   @Get(':id')

@@ -41,8 +41,12 @@ export class SubscribersRepository {
     return this.db.one<SubscriberRow>(sql.FIND_SUBSCRIBER, [projectId, id]);
   }
 
-  list(projectId: string, after: string | undefined, pattern: string | undefined, limit: number): Promise<SubscriberRow[]> {
-    return this.db.rows<SubscriberRow>(sql.LIST_SUBSCRIBERS, [projectId, after ?? null, pattern ?? null, limit]);
+  list(projectId: string, after: string | undefined, pattern: string | undefined, limit: number, offset = 0): Promise<SubscriberRow[]> {
+    return this.db.rows<SubscriberRow>(sql.LIST_SUBSCRIBERS, [projectId, after ?? null, pattern ?? null, limit, offset]);
+  }
+
+  async count(projectId: string, pattern: string | undefined): Promise<number> {
+    return (await this.db.one<{ total: number }>(sql.COUNT_SUBSCRIBERS, [projectId, pattern ?? null]))!.total;
   }
 
   async delete(projectId: string, id: string): Promise<boolean> {

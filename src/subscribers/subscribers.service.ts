@@ -26,11 +26,21 @@ export class SubscribersService {
     return subscriber;
   }
 
-  async list(projectId: string, query: ListSubscribersQueryDto): Promise<{ items: SubscriberRow[]; nextCursor: string | null; limit: number }> {
+  /**
+   * One page by id. notifyd 0.x's `offset` (deprecated) skips rows instead of a cursor, and its
+   * answer also carries the offset and the total matching the search, as 0.x's did.
+   */
+  async list(projectId: string, query: ListSubscribersQueryDto): Promise<{ items: SubscriberRow[]; nextCursor: string | null; limit: number; offset?: number; total?: number }> {
+    if (query.offset !== undefined && query.cursor) {
+      throw ApiError.unprocessable('validation_failed', 'offset and cursor cannot be combined: page with cursor (next_cursor of the previous page); offset is deprecated.');
+    }
     const limit = query.limit ?? 50;
-    const rows = await this.repository.list(projectId, decodeCursor(query.cursor), query.q ? likePattern(query.q) : undefined, limit + 1);
+    const pattern = query.q ? likePattern(query.q) : undefined;
+    const rows = await this.repository.list(projectId, decodeCursor(query.cursor), pattern, limit + 1, query.offset ?? 0);
     const items = rows.slice(0, limit);
-    return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].id) : null, limit };
+    const page = { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].id) : null, limit };
+    if (query.offset === undefined) return page;
+    return { ...page, offset: query.offset, total: await this.repository.count(projectId, pattern) };
   }
 
   /**

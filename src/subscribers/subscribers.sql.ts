@@ -23,14 +23,23 @@ export const UPSERT_SUBSCRIBER = `
 
 export const FIND_SUBSCRIBER = `SELECT ${SUBSCRIBER_COLUMNS} FROM subscribers WHERE project_id = $1 AND id = $2`;
 
-/** Keyset page ordered by id (the primary key serves it); $3 is an ILIKE pattern or null. */
+/**
+ * Keyset page ordered by id (the primary key serves it); $3 is an ILIKE pattern or null. $5 is
+ * notifyd 0.x's deprecated offset (bounded to 100 000 by the DTO), 0 unless a caller pages by it.
+ */
 export const LIST_SUBSCRIBERS = `
   SELECT ${SUBSCRIBER_COLUMNS} FROM subscribers
    WHERE project_id = $1
      AND ($2::text IS NULL OR id > $2)
      AND ($3::text IS NULL OR id ILIKE $3 OR email ILIKE $3 OR first_name ILIKE $3 OR last_name ILIKE $3)
    ORDER BY id
-   LIMIT $4`;
+   LIMIT $4 OFFSET $5`;
+
+/** The `total` of notifyd 0.x's offset paging: the project's subscribers matching the search ($2, or null). */
+export const COUNT_SUBSCRIBERS = `
+  SELECT count(*)::int AS total FROM subscribers
+   WHERE project_id = $1
+     AND ($2::text IS NULL OR id ILIKE $2 OR email ILIKE $2 OR first_name ILIKE $2 OR last_name ILIKE $2)`;
 
 export const DELETE_SUBSCRIBER = `DELETE FROM subscribers WHERE project_id = $1 AND id = $2`;
 

@@ -36,7 +36,7 @@ describe('workflow steps', () => {
     expect(ok).toEqual({ steps: [{ type: 'throttle', window_secs: 60, limit: 1 }] });
     const bad = parseSteps([{ type: 'delay', duration_secs: 5, extra: true }]);
     expect('problems' in bad && bad.problems[0]).toMatch(/steps\[0\]/);
-    expect(parseSteps([{ type: 'send', channel: 'sms' }])).toEqual({ problems: ['steps[0] (send) needs a subject, body or body_html'] });
+    expect(parseSteps([{ type: 'send', channel: 'sms' }])).toEqual({ problems: ['steps[0] (send) needs a template_id, or a subject, body or body_html'] });
   });
 
   it('flattens nested payloads into dotted template variables', () => {

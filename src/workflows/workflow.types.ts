@@ -22,6 +22,8 @@ export interface HistoryEntry {
   /** sent, skipped, waiting, true/false, branch n, passed, throttled, opened, joined, closed… */
   result?: string;
   job_ids?: string[];
+  /** The run a trigger_workflow step started. */
+  run_id?: string;
   detail?: string;
 }
 
@@ -35,6 +37,10 @@ export interface RunContext {
   digestItems?: number;
   /** The last send step's jobs (inbox.is_read looks at their in-app message). */
   lastJobIds?: string[];
+  /** Runs started by trigger_workflow steps, one inside the other, above this one (0 or absent: started by a trigger). */
+  depth?: number;
+  /** The run whose trigger_workflow step started this one. */
+  parent?: { run_id: string; workflow_id: string };
 }
 
 export interface RunRow {

@@ -27,7 +27,7 @@ export class WorkflowsController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ operationId: 'upsertWorkflow', summary: 'Create or replace a workflow (send, delay, condition, branch, throttle, digest steps)' })
+  @ApiOperation({ operationId: 'upsertWorkflow', summary: 'Create or replace a workflow (send, delay, delay_until, condition, branch, throttle, digest, trigger_workflow steps)' })
   @ApiErrors(400, 422)
   async upsertWorkflow(@CurrentProject() project: ProjectRef, @Body() body: UpsertWorkflowDto): Promise<UpsertWorkflowResponseDto> {
     const row = await this.workflows.upsert(project, body);

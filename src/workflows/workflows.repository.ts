@@ -48,6 +48,11 @@ export class WorkflowsRepository {
     return this.db.rows(workflows.TRIGGER, [projectId, event, subscriberId, JSON.stringify(payload), idempotencyKey]);
   }
 
+  /** A trigger_workflow step's run; undefined when the workflow is gone or disabled. */
+  triggerFromStep(projectId: string, workflowId: string, subscriberId: string, payload: Record<string, unknown>, idempotencyKey: string, context: RunContext): Promise<{ id: string; created: boolean } | undefined> {
+    return this.db.one(workflows.TRIGGER_FROM_STEP, [projectId, workflowId, subscriberId, JSON.stringify(payload), idempotencyKey, JSON.stringify(context)]);
+  }
+
   claim(limit: number): Promise<ClaimedRun[]> {
     return this.db.rows<ClaimedRun>(runs.CLAIM_RUNS, [limit]);
   }

@@ -5,7 +5,8 @@ import { decodeTimeIdCursor, encodeTimeIdCursor } from '../common/pagination/cur
 import type { ProjectRef } from '../projects/project.types.js';
 import type { ListRunsQueryDto, TriggerWorkflowDto, UpsertWorkflowDto } from './dto/workflow.dto.js';
 import { WorkflowEngine } from './engine/workflow-engine.js';
-import { parseSteps } from './workflow-steps.js';
+import { parseSteps, type WorkflowStep } from './workflow-steps.js';
+import { referenceProblems, templatesUsed, triggeredBy } from './workflow-references.js';
 import { convertLegacy0xSteps, isLegacy0xSteps, type TemplateContent, templatesNamed } from './legacy-0x-steps.js';
 import { TemplatesService } from '../templates/templates.service.js';
 import type { RunRow, WorkflowRow } from './workflow.types.js';
@@ -46,6 +47,8 @@ export class WorkflowsService {
   async upsert(project: ProjectRef, dto: UpsertWorkflowDto): Promise<WorkflowRow & { created: boolean }> {
     const parsed = parseSteps(await this.fromLegacy0x(project.id, dto.steps));
     if ('problems' in parsed) throw ApiError.unprocessable('invalid_steps', parsed.problems.join('; '), { problems: parsed.problems });
+    const problems = await this.checkReferences(project.id, dto.id, parsed.steps);
+    if (problems.length) throw ApiError.unprocessable('invalid_steps', problems.join('; '), { problems });
     const row = await this.repository.upsert(project.id, {
       id: dto.id,
       name: dto.name,
@@ -56,6 +59,22 @@ export class WorkflowsService {
     });
     await this.audit.record({ projectId: project.id, actor: 'api_key', action: row.created ? 'workflow.created' : 'workflow.updated', resource: dto.id });
     return row;
+  }
+
+  /** The templates and workflows the steps name exist, and no trigger_workflow step closes a loop (workflow-references.ts). */
+  private async checkReferences(projectId: string, id: string, steps: WorkflowStep[]): Promise<string[]> {
+    const templateChannels = new Map<string, Set<string> | undefined>();
+    for (const templateId of templatesUsed(steps)) {
+      const variants = await this.templates.get(projectId, templateId).catch((err: unknown) => {
+        if (err instanceof ApiError && err.getStatus() === 404) return undefined;
+        throw err;
+      });
+      templateChannels.set(templateId, variants && new Set(variants.map((v) => v.channel)));
+    }
+    // Only a definition that starts other workflows needs the project's graph.
+    const triggers = new Map<string, string[]>();
+    if (triggeredBy(steps).length) for (const w of await this.repository.list(projectId)) triggers.set(w.id, triggeredBy(w.steps));
+    return referenceProblems(id, steps, { triggers, templateChannels });
   }
 
   list(project: ProjectRef): Promise<WorkflowRow[]> {

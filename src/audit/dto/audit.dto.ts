@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsRfc3339 } from '../../common/validation/validators.js';
@@ -50,6 +51,21 @@ export class AuditQueryDto {
   @Min(1, { message: 'must be a whole number between 1 and 500' })
   @Max(500, { message: 'must be a whole number between 1 and 500' })
   limit?: number;
+
+  // Kept for notifyd 0.x callers; the description is what clients see (OpenAPI, llms.txt).
+  @ApiProperty({
+    required: false,
+    deprecated: true,
+    example: 0,
+    description:
+      "Deprecated: page with `cursor` (the previous page's `next_cursor`) instead. Lines to skip, as notifyd 0.x paged (0–100000); the answer then carries `total` (lines matching the filters), `limit` and `offset`. Not with a cursor.",
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'must be a whole number between 0 and 100000' })
+  @Min(0, { message: 'must be a whole number between 0 and 100000' })
+  @Max(100_000, { message: 'must be a whole number between 0 and 100000' })
+  offset?: number;
 }
 
 export class AuditEntryDto {
@@ -75,4 +91,10 @@ export class AuditListDto {
   items: AuditEntryDto[];
   /** Pass as cursor for the next (older) page; null on the last page. @example null */
   next_cursor: string | null;
+  /** Deprecated, with `offset` only (notifyd 0.x's paging): the lines matching the filters. @example 1234 */
+  total?: number;
+  /** Deprecated, with `offset` only: the page size used. @example 100 */
+  limit?: number;
+  /** Deprecated, with `offset` only: the offset asked for. @example 0 */
+  offset?: number;
 }

@@ -1,7 +1,8 @@
 /**
  * The audit log, newest first, every filter in SQL: $1 actor, $2 action, $3 target (resource),
  * $4 project, $5 since, $6 until (null = no filter), $7 cursor (rows with a smaller id), $8
- * limit. A single filter is served by its (column, id DESC) index; created_at by BRIN.
+ * limit, $9 notifyd 0.x's deprecated offset (0 unless a caller pages by it). A single filter is
+ * served by its (column, id DESC) index; created_at by BRIN.
  */
 export const LIST_AUDIT = `
   SELECT id::text AS id, project_id, actor, action, resource, metadata, ip, created_at
@@ -14,7 +15,21 @@ export const LIST_AUDIT = `
      AND ($6::timestamptz IS NULL OR created_at < $6)
      AND ($7::bigint IS NULL OR id < $7)
    ORDER BY audit_log.id DESC  -- the bigint, not the text alias
-   LIMIT $8`;
+   LIMIT $8 OFFSET $9`;
+
+/**
+ * The `total` of notifyd 0.x's offset paging (deprecated): the lines matching the same filters
+ * as LIST_AUDIT ($1–$6), counted by the same indexes.
+ */
+export const COUNT_AUDIT = `
+  SELECT count(*)::int AS total
+    FROM audit_log
+   WHERE ($1::text IS NULL OR actor = $1)
+     AND ($2::text IS NULL OR action = $2)
+     AND ($3::text IS NULL OR resource = $3)
+     AND ($4::text IS NULL OR project_id = $4)
+     AND ($5::timestamptz IS NULL OR created_at >= $5)
+     AND ($6::timestamptz IS NULL OR created_at < $6)`;
 
 /** Writes one audit line. */
 export const INSERT_AUDIT = `

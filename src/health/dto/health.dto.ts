@@ -31,6 +31,17 @@ export class HealthDto {
   /** @example "0.1.0" */
   version: string;
   /**
+   * The git commit this build was made from (`npm run build` records it; a Docker build takes
+   * the NOTIFYD_COMMIT build argument); "unknown" when neither was available.
+   * @example "14fce17c0a3b5e2d9f8a7b6c5d4e3f2a1b0c9d8e"
+   */
+  commit: string;
+  /**
+   * When the build ran, in epoch seconds (NOTIFYD_BUILT_AT overrides it); null when unknown.
+   * @example 1764646800
+   */
+  built_at_epoch: number | null;
+  /**
    * all, api or worker (NOTIFYD_ROLE).
    * @example "all"
    */

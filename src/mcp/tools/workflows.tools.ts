@@ -30,6 +30,8 @@ const runView = z.object({
   resume_at: z.string().nullable(),
   outcome: z.string().nullable(),
   error: z.string().nullable(),
+  /** The run whose trigger_workflow step started this one. */
+  triggered_by: z.object({ run_id: z.string(), workflow_id: z.string(), depth: z.number() }).nullable(),
   created_at: z.string(),
   finished_at: z.string().nullable(),
 });
@@ -48,7 +50,7 @@ export class WorkflowsTools implements OnModuleInit {
       defineTool({
         name: 'list_workflows',
         title: 'List workflows',
-        description: 'A project’s workflows: the event that triggers each, its steps (send, delay, condition, branch, throttle, digest) and whether it is enabled.',
+        description: 'A project’s workflows: the event that triggers each, its steps (send, delay, delay_until, condition, branch, throttle, digest, trigger_workflow) and whether it is enabled.',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({ project_id: projectIdArg.optional() }),

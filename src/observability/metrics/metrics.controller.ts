@@ -2,12 +2,30 @@ import { Controller, Get, Header, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AdminAuth } from '../../common/auth/auth.decorators.js';
+import { MetricsSummaryDto } from './dto/metrics-summary.dto.js';
+import { MetricsSummaryService } from './metrics-summary.service.js';
 import { MetricsService } from './metrics.service.js';
 
 @ApiTags('Metrics')
 @Controller('v1/metrics')
 export class MetricsController {
-  constructor(private readonly metrics: MetricsService) {}
+  constructor(
+    private readonly metrics: MetricsService,
+    private readonly summary: MetricsSummaryService,
+  ) {}
+
+  @Get()
+  @AdminAuth({ readers: true })
+  @Header('cache-control', 'no-store')
+  @ApiOperation({
+    operationId: 'getMetrics',
+    summary: 'Counts as JSON (notifyd 0.x): live jobs by status, sent and failed in 24 h, subscribers, inbox messages, active workflow runs, uptime',
+  })
+  @ApiOkResponse({ type: MetricsSummaryDto, description: 'Across all projects (admin or read-only key); counted when asked, so poll it, do not scrape it' })
+  getMetrics(): Promise<MetricsSummaryDto> {
+    return this.summary.summary();
+  }
+
 
   @Get('prometheus')
   @AdminAuth({ readers: true })

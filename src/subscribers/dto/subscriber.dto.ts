@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
 import { HasNoNul } from './no-nul.validator.js';
@@ -128,6 +129,21 @@ export class ListSubscribersQueryDto {
   @MinLength(1)
   @MaxLength(200)
   q?: string;
+
+  // Kept for notifyd 0.x callers; the description is what clients see (OpenAPI, llms.txt).
+  @ApiProperty({
+    required: false,
+    deprecated: true,
+    example: 0,
+    description:
+      "Deprecated: page with `cursor` (the previous page's `next_cursor`) instead. Subscribers to skip, as notifyd 0.x paged (0–100000); the answer then carries `offset` and `total` (the subscribers matching `q`). Not with a cursor.",
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'must be a whole number between 0 and 100000' })
+  @Min(0, { message: 'must be a whole number between 0 and 100000' })
+  @Max(100_000, { message: 'must be a whole number between 0 and 100000' })
+  offset?: number;
 }
 
 export class SubscriberDto {
@@ -176,4 +192,14 @@ export class SubscriberListDto {
   next_cursor: string | null;
   /** @example 50 */
   limit: number;
+  /**
+   * Deprecated, with `offset` only (notifyd 0.x's paging): the offset asked for.
+   * @example 0
+   */
+  offset?: number;
+  /**
+   * Deprecated, with `offset` only: the subscribers matching `q`, as notifyd 0.x counted them.
+   * @example 1820
+   */
+  total?: number;
 }

@@ -12,17 +12,24 @@ const STEPS_SCHEMA: ApiPropertyOptions = {
   maxItems: 50,
   description:
     'Steps run in order; jumps are step indexes (the number of steps ends the run). Types: ' +
-    '`send` {channel, subject?, body?, body_html?, icon?, url?, priority?}; ' +
+    '`send` {channel, template_id?, subject?, body?, body_html?, icon?, url?, priority?} — `template_id` names a stored template, rendered at send time ' +
+    'in the subscriber\'s locale (es-MX → es → default) as single sends do; channels without a variant use the inline content; ' +
     '`delay` {duration_secs}; ' +
+    '`delay_until` {until | field, offset_secs?} — waits until an RFC 3339 time, given (`until`, ahead, within 365 days) or read from the payload ' +
+    '(`field`: payload.<path>) when the run reaches the step, plus `offset_secs` (−30 to +30 days); a past time goes on at once, a missing or unreadable one ' +
+    'or one more than 365 days ahead fails the run; ' +
+    '`trigger_workflow` {workflow_id, payload_map?} — starts a run of another workflow of the project for the same subscriber, with the trigger payload ' +
+    'or `payload_map` ({key: field}); a workflow that would start itself again (directly or through others) is refused, and runs started one inside the ' +
+    'other stop at depth 5; ' +
     '`condition` {field, operator, value?, on_true?, on_false?}; ' +
     '`branch` {branches: [{conditions: [{field, operator, value?}], next}], default_next?}; ' +
     '`throttle` {window_secs, limit? (1), key?} — over the limit the run ends; ' +
-    '`digest` {window_secs, key?, channel, subject?, body?…} — events of one subscriber and key are collected across triggers ' +
+    '`digest` {window_secs, key?, channel, template_id?, subject?, body?…} — events of one subscriber and key are collected across triggers ' +
     'and sent as one message with `{{item_count}}` and `{{items}}`. Fields: payload.<path>, subscriber.<field>, ' +
     'subscriber.data.<path>, digest.item_count, inbox.is_read. Operators: eq, neq, gt, gte, lt, lte, in, not_in, contains, exists, not_exists. ' +
     'notifyd 0.x steps are accepted too and stored in this form: a send or digest step naming a `template` gets that template\'s ' +
     'default variant for its channel inlined, and a digest\'s `duration_secs` becomes `window_secs`.',
-  items: { type: 'object', additionalProperties: true, properties: { type: { type: 'string', enum: ['send', 'delay', 'condition', 'branch', 'throttle', 'digest'] } }, required: ['type'] },
+  items: { type: 'object', additionalProperties: true, properties: { type: { type: 'string', enum: ['send', 'delay', 'delay_until', 'condition', 'branch', 'throttle', 'digest', 'trigger_workflow'] } }, required: ['type'] },
   example: [
     { type: 'send', channel: 'in_app', body: 'Your order {{order_id}} shipped' },
     { type: 'delay', duration_secs: 86400 },
@@ -206,8 +213,25 @@ export class RunHistoryEntryDto {
   result?: string;
   /** @example ["3f2b8c1e-7a0d-4b6e-9f1a-2c3d4e5f6a7b"] */
   job_ids?: string[];
+  /**
+   * The run a trigger_workflow step started.
+   * @example "9a7c3e1f-2b4d-4e6f-8a0b-1c2d3e4f5a6b"
+   */
+  run_id?: string;
   /** @example "in_app" */
   detail?: string;
+}
+
+export class RunParentDto {
+  /** @example "6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f" */
+  run_id: string;
+  /** @example "order-shipped" */
+  workflow_id: string;
+  /**
+   * Runs started one inside the other above this one, this one included (at most 5).
+   * @example 1
+   */
+  depth: number;
 }
 
 export class WorkflowRunDto {
@@ -238,6 +262,8 @@ export class WorkflowRunDto {
   /** @example {"order_id": "A-1042"} */
   payload: Record<string, unknown>;
   history: RunHistoryEntryDto[];
+  /** The run whose trigger_workflow step started this one; null for a run started by a trigger. */
+  triggered_by: RunParentDto | null;
   /** @example "2026-11-30T10:00:00.000Z" */
   created_at: string;
   /** @example "2026-11-30T10:00:00.000Z" */

@@ -4,9 +4,10 @@ import type { SendRequestDto } from '../../jobs/dto/send.dto.js';
 import { EnqueueService } from '../../jobs/enqueue.service.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { type ConditionScope, evaluate, resolveField } from '../workflow-conditions.js';
-import type { DigestStep, SendStep, ThrottleStep } from '../workflow-steps.js';
+import { type DigestStep, MAX_TRIGGER_DEPTH, type SendStep, type ThrottleStep, type TriggerWorkflowStep } from '../workflow-steps.js';
 import type { ClaimedRun, HistoryEntry, RunContext, RunUpdate } from '../workflow.types.js';
 import { WorkflowsRepository } from '../workflows.repository.js';
+import { delayUntil } from './delay-until.js';
 import { flattenVars } from './flatten-vars.js';
 
 /** A condition or branch that loops without a delay stops here instead of spinning. */
@@ -18,6 +19,8 @@ export interface PassFacts {
   subscriber: Record<string, unknown> | undefined;
   /** Whether the in-app message of given jobs was read (inbox.is_read); undefined when unknown. */
   inboxRead?: (jobIds: string[]) => Promise<boolean | null>;
+  /** Told when a trigger_workflow step started a run, so the engines look for it at once. */
+  runStarted?: () => void;
 }
 
 /** A pass ended by a step's own transaction (throttled, merged into a digest): nothing left to write. */
@@ -77,6 +80,27 @@ export class RunExecutor {
         case 'delay': {
           history.push({ step: i, type: 'delay', at: at(), result: 'waiting', detail: `${step.duration_secs} s` });
           return result('waiting', i + 1, { runAt: new Date(Date.now() + step.duration_secs * 1000) });
+        }
+        case 'delay_until': {
+          const until = delayUntil(step, await scope(), new Date());
+          if ('error' in until) {
+            history.push({ step: i, type: 'delay_until', at: at(), result: 'failed', detail: until.error });
+            return result('failed', i, { outcome: 'failed', error: until.error });
+          }
+          if (until.at.getTime() <= Date.now()) {
+            history.push({ step: i, type: 'delay_until', at: at(), result: 'passed', detail: `${until.at.toISOString()} had passed` });
+            i++;
+            break;
+          }
+          history.push({ step: i, type: 'delay_until', at: at(), result: 'waiting', detail: `until ${until.at.toISOString()}` });
+          return result('waiting', i + 1, { runAt: until.at });
+        }
+        case 'trigger_workflow': {
+          const started = await this.triggerWorkflow(run, facts, context, i, step, await scope());
+          history.push({ step: i, type: 'trigger_workflow', at: at(), ...started });
+          if (started.result === 'failed') return result('failed', i, { outcome: 'failed', error: started.detail ?? null });
+          i++;
+          break;
         }
         case 'condition': {
           const holds = evaluate(step, await scope());
@@ -138,6 +162,7 @@ export class RunExecutor {
     const request = {
       channels: [step.channel],
       subscriber_id: run.subscriberId,
+      template: step.template_id,
       subject: step.subject,
       body: step.body,
       body_html: step.body_html,
@@ -157,6 +182,39 @@ export class RunExecutor {
       if (err instanceof ApiError) return { result: 'skipped', detail: (err.getResponse() as { message?: string }).message ?? err.message };
       throw err;
     }
+  }
+
+  /**
+   * Starts a run of another workflow for the same subscriber, with the trigger's payload or the
+   * mapped part of it. The idempotency key names this run, step and visit (as a send's does), so
+   * a pass retried after a crash finds the run it started instead of starting a second. Runs
+   * started this way are counted one inside the other: past MAX_TRIGGER_DEPTH the step fails the
+   * run — a loop the definition checks could not see (a workflow edited since) stops there.
+   */
+  private async triggerWorkflow(
+    run: ClaimedRun,
+    facts: PassFacts,
+    context: RunContext,
+    i: number,
+    step: TriggerWorkflowStep,
+    scope: ConditionScope,
+  ): Promise<Pick<HistoryEntry, 'result' | 'run_id' | 'detail'>> {
+    const visits = context.visits!;
+    visits[i] = (visits[i] ?? 0) + 1;
+    const depth = (context.depth ?? 0) + 1;
+    if (depth > MAX_TRIGGER_DEPTH) {
+      return { result: 'failed', detail: `trigger_workflow: ${MAX_TRIGGER_DEPTH} runs already started one inside the other above this one; not starting ${step.workflow_id} (a loop between workflows?)` };
+    }
+    const payload = step.payload_map
+      ? Object.fromEntries(Object.entries(step.payload_map).map(([key, field]) => [key, resolveField(scope, field) ?? null]))
+      : run.payload;
+    const child = await this.repository.triggerFromStep(run.projectId, step.workflow_id, run.subscriberId, payload, `wf-${run.id}-${i}-${visits[i]}`, {
+      depth,
+      parent: { run_id: run.id, workflow_id: run.workflowId },
+    });
+    if (!child) return { result: 'skipped', detail: `workflow ${step.workflow_id} no longer exists or is disabled` };
+    if (child.created) facts.runStarted?.();
+    return { result: 'started', run_id: child.id, detail: `workflow ${step.workflow_id}` };
   }
 
   /** Counts this run in the throttle window; over the limit the run ends here, in the same transaction. */

@@ -92,9 +92,13 @@ export class WorkflowEngine implements OnApplicationBootstrap, OnApplicationShut
     if (runs.length === 0) return 0;
     const facts = await this.facts(runs);
     const updates: RunUpdate[] = [];
+    let started = false;
+    const runStarted = () => {
+      started = true;
+    };
     await runPool(runs, this.config.workflows.concurrency, async (run) => {
       try {
-        const update = await this.executor.execute(run, facts(run));
+        const update = await this.executor.execute(run, { ...facts(run), runStarted });
         if (update !== ENDED_IN_STEP) updates.push(update);
       } catch (err) {
         if (err instanceof StaleRunError) return;
@@ -116,6 +120,8 @@ export class WorkflowEngine implements OnApplicationBootstrap, OnApplicationShut
       }
     });
     await this.repository.finalise(updates);
+    // Runs started by trigger_workflow steps are committed: take them now, here or on another replica.
+    if (started) this.wake();
     return runs.length;
   }
 

@@ -37,3 +37,24 @@ export const TRIGGER = `
   SELECT r.id, r.workflow_id, false FROM workflow_runs r
    WHERE $5::text IS NOT NULL AND r.project_id = $1 AND r.idempotency_key = $5 AND r.trigger_event = $2
      AND NOT EXISTS (SELECT 1 FROM started s WHERE s.workflow_id = r.workflow_id)`;
+
+/**
+ * Starts a run of one enabled workflow ($2) for subscriber $3 from a trigger_workflow step of
+ * another run: $4 payload, $5 idempotency key (the step's `wf-<run>-<step>-<visit>`), $6 the new
+ * run's context (its depth and parent). A pass retried after a crash starts nothing and finds
+ * the run it started the first time. Primary key of workflows; workflow_runs_idempotency_idx.
+ * No row: the workflow was deleted or disabled since the definition named it.
+ */
+export const TRIGGER_FROM_STEP = `
+  WITH started AS (
+    INSERT INTO workflow_runs (project_id, workflow_id, subscriber_id, trigger_event, payload, steps, idempotency_key, context)
+    SELECT w.project_id, w.id, $3, w.trigger_event, $4::jsonb, w.steps, $5, $6::jsonb
+      FROM workflows w
+     WHERE w.project_id = $1 AND w.id = $2 AND w.enabled
+    ON CONFLICT (project_id, workflow_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+    RETURNING id
+  )
+  SELECT id, true AS created FROM started
+  UNION ALL
+  SELECT r.id, false FROM workflow_runs r
+   WHERE r.project_id = $1 AND r.workflow_id = $2 AND r.idempotency_key = $5 AND NOT EXISTS (SELECT 1 FROM started)`;

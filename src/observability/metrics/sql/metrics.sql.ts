@@ -39,3 +39,21 @@ export const SAVE_SNAPSHOT = `
 /** A replica's scrape: one primary-key lookup. */
 export const READ_SNAPSHOT = `
   SELECT value, extract(epoch FROM now() - computed_at)::float8 AS age_seconds FROM metrics_snapshots WHERE name = $1`;
+
+/**
+ * GET /v1/metrics (notifyd 0.x's JSON figures), counted when asked, across all projects:
+ * live jobs by status (jobs_claim_idx, jobs_processing_idx), jobs finished as sent (bounced
+ * after sending included) or failed in the last 24 h (jobs_finished_at_brin), subscribers and
+ * inbox messages (whole-table counts: an operator's call, not a scrape target), and workflow
+ * runs not finished (workflow_runs_claim_idx, workflow_runs_processing_idx).
+ */
+export const SUMMARY = `
+  SELECT
+    (SELECT count(*) FROM jobs WHERE status = 'pending')::int AS jobs_pending,
+    (SELECT count(*) FROM jobs WHERE status = 'retry')::int AS jobs_retry,
+    (SELECT count(*) FROM jobs WHERE status = 'processing')::int AS jobs_processing,
+    (SELECT count(*) FROM jobs WHERE finished_at > now() - interval '24 hours' AND status IN ('sent','bounced') AND provider IS DISTINCT FROM 'skipped')::int AS jobs_sent_24h,
+    (SELECT count(*) FROM jobs WHERE finished_at > now() - interval '24 hours' AND status = 'failed')::int AS jobs_failed_24h,
+    (SELECT count(*) FROM subscribers)::int AS subscribers_total,
+    (SELECT count(*) FROM inbox_messages)::int AS inbox_messages_total,
+    (SELECT count(*) FROM workflow_runs WHERE status IN ('pending','processing','waiting'))::int AS active_workflow_runs`;
