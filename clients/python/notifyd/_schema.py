@@ -111,9 +111,15 @@ class AuditEntryDto(TypedDict):
     created_at: str
 
 
-class AuditListDto(TypedDict):
+class _AuditListDtoRequired(TypedDict):
     items: List['AuditEntryDto']
     next_cursor: Optional[str]  # Pass as cursor for the next (older) page; null on the last page.
+
+
+class AuditListDto(_AuditListDtoRequired, total=False):
+    total: float  # Deprecated, with `offset` only (notifyd 0.x's paging): the lines matching the filters.
+    limit: float  # Deprecated, with `offset` only: the page size used.
+    offset: float  # Deprecated, with `offset` only: the offset asked for.
 
 
 class BatchJobCountsDto(TypedDict):
@@ -299,6 +305,7 @@ class ChatOptionsDto(TypedDict, total=False):
     text: str  # Replaces the text built from subject and body.
     button: str  # Telegram: label of the inline button that opens `url` (default "Open").
     telegram_thread_id: str  # Telegram: forum topic (message_thread_id) in a supergroup; a positive integer or its decimal string.
+    telegram_route_id: str  # Telegram: send through an owner's own bot (a route of POST /v1/telegram/lookup) to its verified chat; `to` must be that chat. Never falls back to the instance's bot.
 
 
 class _CreateProjectDtoRequired(TypedDict):
@@ -307,9 +314,9 @@ class _CreateProjectDtoRequired(TypedDict):
 
 
 class CreateProjectDto(_CreateProjectDtoRequired, total=False):
-    channels: List[str]  # Channels this project intends to use (informational, reported by GET /v1/channels).
+    channels: List[str]  # Channels this project intends to use (reported by GET /v1/channels; the columns of its subscribers' preference page).
     rate_limit_per_min: float  # Inbound requests per minute allowed for this project's key.
-    settings: Dict[str, Any]  # Free-form project settings (send_window, tracking… as later features define them).
+    settings: Dict[str, Any]  # Free-form project settings (send_window, tracking, preference_topics… as features define them).
     from_email: str  # Sender address for this project's email; unset = the instance's EMAIL_FROM.
     from_name: str  # Display name for this project's email sender.
 
@@ -595,6 +602,8 @@ class HealthDto(TypedDict):
     status: str  # ok, or degraded when the database does not answer or when no worker is alive while due jobs wait (`reason` says which). Always HTTP 200: this is liveness, and restarting this process fixes neither; alert on `degraded`.
     db: str
     version: str
+    commit: str  # The git commit this build was made from (`npm run build` records it; a Docker build takes the NOTIFYD_COMMIT build argument); "unknown" when neither was available.
+    built_at_epoch: Optional[float]  # When the build ran, in epoch seconds (NOTIFYD_BUILT_AT overrides it); null when unknown.
     role: str  # all, api or worker (NOTIFYD_ROLE).
     uptime_seconds: float
     workers: Optional['WorkersHealthDto']  # The worker heartbeats; null while the database does not answer.
@@ -642,6 +651,16 @@ class InboxMessageResponseDto(TypedDict):
     message: 'InboxMessageDto'
 
 
+class JobAttemptDto(TypedDict):
+    at: str
+    attempt: float  # The attempt number its claim gave it.
+    outcome: str  # retry (transient error, due again), failed, rate_limited (the lane paused; no attempt used) or deferred (no attempt used).
+    counted: bool  # False when it did not use one of the job's attempts.
+    provider: Optional[str]
+    error: Optional[str]
+    next_at: Optional[str]  # When the job was due again (retry, rate_limited, deferred).
+
+
 class JobDto(TypedDict):
     id: str
     channel: str
@@ -667,6 +686,7 @@ class JobDto(TypedDict):
     clicked_at: Optional[str]
     complained_at: Optional[str]  # When the recipient reported the message as spam (provider complaint feedback).
     provider_events: List['JobProviderEventDto']  # Delivery evidence reported by the provider (webhooks), oldest first.
+    attempt_log: List['JobAttemptDto']  # The attempts that did not end in a send, oldest first: retried after a transient error, failed, rate-limited or deferred (the last two did not use an attempt). A sent attempt is the job itself (provider, provider_message_id, sent_at).
     email_envelope: Optional['EmailEnvelopeDto']  # Email only: who the message was addressed to.
     rendered: 'RenderedContentDto'  # What was sent: the rendered subject and body (bounded, kept as long as the job).
 
@@ -741,6 +761,18 @@ class LatencyDto(TypedDict):
     samples: float
 
 
+class MetricsSummaryDto(TypedDict):
+    jobs_pending: float  # Jobs waiting for their first attempt.
+    jobs_retry: float  # Jobs waiting for a retry after a transient failure (0.x counted them as pending; they are apart here).
+    jobs_processing: float  # Jobs a worker holds now.
+    jobs_sent_24h: float  # Jobs a provider accepted in the last 24 hours (those closed without a provider call, e.g. opted out, excluded).
+    jobs_failed_24h: float  # Jobs that failed for good in the last 24 hours.
+    subscribers_total: float
+    inbox_messages_total: float
+    active_workflow_runs: float  # Workflow runs not finished: pending, processing or waiting (a delay, a digest window).
+    uptime_seconds: float  # Seconds since this process started.
+
+
 class OldestWaitingDto(TypedDict):
     urgent: Optional[float]  # Seconds; priority below 50.
     normal: Optional[float]  # Seconds; priority 50–79.
@@ -759,6 +791,19 @@ class OutcomeDto(TypedDict):
 class PauseLaneRequestDto(TypedDict, total=False):
     duration_secs: float  # How long to pause, in seconds (default 3600, at most 30 days). The pause ends by itself; resume earlier with POST …/resume.
     reason: str  # Why, for the other operators (shown in the lane state and the digest).
+
+
+class PreferenceCellDto(TypedDict):
+    channel: str
+    topic: str
+    enabled: bool  # Whether a message of this topic on this channel reaches the subscriber, as the preference rule decides it now.
+    switchable: bool  # False for a transactional topic.
+
+
+class PreferenceChoiceDto(TypedDict):
+    channel: str
+    topic: str
+    enabled: bool
 
 
 class PreferenceDto(TypedDict):
@@ -780,6 +825,12 @@ class PreferenceInputDto(_PreferenceInputDtoRequired, total=False):
     workflow_id: str  # Scope the choice to a workflow or template id; `*` or absent (with no topic) = everything.
 
 
+class PreferenceTopicDto(TypedDict):
+    id: str
+    label: Optional[str]  # The project's label (settings.preference_topics), else null.
+    transactional: bool  # Shown, never switched off by the subscriber.
+
+
 class PreferencesDto(TypedDict):
     subscriber_id: str
     preferences: List['PreferenceDto']
@@ -790,6 +841,7 @@ class PreviewTemplateDto(TypedDict, total=False):
     locale: str  # Render as for a recipient in this locale (with the usual fallback).
     subscriber_id: str  # Render for this stored subscriber, as a send to them would: their profile is `subscriber` (and `first_name`, `last_name`, `email`, `phone`, `locale`, `timezone` at the top level), their locale picks the variant unless `locale` is given, and `vars` win over profile fields.
     vars: Dict[str, Any]  # Sample variables.
+    draft: 'TemplateDraftDto'  # Render this unsaved source instead of the stored variant's (the variant is still picked by channel and locale, and its topic reported): an editor's live preview. Nothing is saved.
 
 
 class ProjectDto(TypedDict):
@@ -881,6 +933,23 @@ class PutPreferencesResponseDto(TypedDict):
 class PutProjectProviderDto(TypedDict):
     provider: str  # Provider name on this channel (one that supports per-project accounts).
     settings: Dict[str, str]  # The provider's settings for this project's own account; secret ones (API keys, tokens) are encrypted at rest and never returned.
+
+
+class PutSubscriberPreferencesDto(TypedDict):
+    preferences: List['PreferenceChoiceDto']  # Cells to set (a cell already so is left as it is); at most 100.
+
+
+class PutTelegramBotDto(TypedDict):
+    bot_token: str  # The owner's own bot token from @BotFather (never the instance's TELEGRAM_BOT_TOKEN). Stored encrypted; never returned (responses show `token_hint`).
+    webhook_base: str  # Public https base URL of this notifyd's Telegram webhook route; the bot's webhook becomes `<webhook_base>/<connection id>`.
+
+
+class _PutTelegramDestinationDtoRequired(TypedDict):
+    address: str  # The chat: a numeric chat id or a public @username; stored as the numeric id Telegram resolves.
+
+
+class PutTelegramDestinationDto(_PutTelegramDestinationDtoRequired, total=False):
+    telegram_thread_id: str  # Forum topic (message_thread_id) of a forum supergroup; a positive integer or its decimal string.
 
 
 class ReadinessDto(TypedDict):
@@ -995,7 +1064,14 @@ class _RunHistoryEntryDtoRequired(TypedDict):
 class RunHistoryEntryDto(_RunHistoryEntryDtoRequired, total=False):
     result: str
     job_ids: List[str]
+    run_id: str  # The run a trigger_workflow step started.
     detail: str
+
+
+class RunParentDto(TypedDict):
+    run_id: str
+    workflow_id: str
+    depth: float  # Runs started one inside the other above this one, this one included (at most 5).
 
 
 class SegmentPreviewDto(TypedDict):
@@ -1132,10 +1208,23 @@ class SubscriberDto(TypedDict):
     updated_at: str
 
 
-class SubscriberListDto(TypedDict):
+class _SubscriberListDtoRequired(TypedDict):
     items: List['SubscriberDto']
     next_cursor: Optional[str]  # Pass as `cursor` to get the next page; null on the last page.
     limit: float
+
+
+class SubscriberListDto(_SubscriberListDtoRequired, total=False):
+    offset: float  # Deprecated, with `offset` only (notifyd 0.x's paging): the offset asked for.
+    total: float  # Deprecated, with `offset` only: the subscribers matching `q`, as notifyd 0.x counted them.
+
+
+class SubscriberPreferencesDto(TypedDict):
+    subscriber_id: str
+    channels: List[str]  # The subscriber's channels: the project's, without those it has no address for.
+    topics: List['PreferenceTopicDto']  # The project's topics (settings.preference_topics), then marketing, then any the subscriber has a choice for.
+    preferences: List['PreferenceCellDto']  # One cell per topic × channel.
+    page_url: str  # A fresh signed link to the subscriber's hosted preference page (400 days): absolute under PUBLIC_URL, else a path on this API.
 
 
 class _SubscriberTokenDtoRequired(TypedDict):
@@ -1192,6 +1281,87 @@ class TagDto(TypedDict):
     value: str
 
 
+class TelegramBotDto(TypedDict):
+    route_id: str  # The route id sends name in chat.telegram_route_id.
+    bot_username: str
+    owned: bool
+    source: str
+    token_hint: str  # The token's last four characters; the token itself is never returned.
+    webhook_registered: bool
+    can_link: bool  # Whether POST /v1/telegram/:owner/link can pair a chat.
+
+
+class TelegramBotResponseDto(TypedDict):
+    data: 'TelegramBotDto'
+
+
+class TelegramDestinationDto(TypedDict):
+    channel: str
+    address_masked: str
+    verified: bool
+    created_at: str
+    telegram_thread_id: Optional[str]
+    telegram_bot_username: Optional[str]
+
+
+class TelegramDestinationResponseDto(TypedDict):
+    data: 'TelegramDestinationDto'
+
+
+class TelegramLinkDto(TypedDict, total=False):
+    kind: str  # `private` (default): a link that opens a chat with the bot; `group`: one that adds the bot to a group.
+
+
+class TelegramLinkResponseDto(TypedDict):
+    data: 'TelegramLinkViewDto'
+
+
+class TelegramLinkViewDto(TypedDict):
+    deep_link: str
+    expires_at: str
+    command: str
+
+
+class TelegramLookupDto(TypedDict):
+    owners: List[str]  # The owners whose verified chats to return (at most 100).
+
+
+class TelegramLookupResponseDto(TypedDict):
+    data: List['TelegramLookupRowDto']
+
+
+class TelegramLookupRowDto(TypedDict):
+    owner: str
+    route_id: str
+    address: str
+    telegram_thread_id: Optional[str]
+    bot_username: str
+    verified: bool
+
+
+class TelegramOwnerResponseDto(TypedDict):
+    data: 'TelegramOwnerViewDto'
+
+
+class TelegramOwnerViewDto(TypedDict):
+    bot: Optional['TelegramBotDto']
+    destination: Optional['TelegramDestinationDto']
+
+
+class TelegramWebhookResponseDto(TypedDict):
+    ok: bool
+    linked: bool  # Whether this update paired a chat.
+
+
+class _TemplateDraftDtoRequired(TypedDict):
+    body: str
+
+
+class TemplateDraftDto(_TemplateDraftDtoRequired, total=False):
+    subject: str
+    body_html: str
+
+
 class TemplateDto(TypedDict):
     template_id: str
     variants: List['TemplateVariantDto']
@@ -1243,6 +1413,98 @@ class TemplateVariantDto(TypedDict):
     topic: Optional[str]
     created_at: str
     updated_at: str
+
+
+class TraceAttemptDto(TypedDict):
+    at: str
+    attempt: float
+    outcome: str  # retry, failed, rate_limited or deferred.
+    counted: bool  # Whether it used one of the job's attempts.
+    provider: Optional[str]
+    error: Optional[str]  # The provider's answer.
+    next_at: Optional[str]
+
+
+class TraceDto(TypedDict):
+    recipient: 'TraceRecipientDto'
+    messages: List['TraceMessageDto']  # Newest first.
+    count: float
+    verdicts: Dict[str, float]  # How many messages per verdict.
+    truncated: bool  # True when more messages matched than `limit`: narrow the time range.
+    since: str
+    until: str
+
+
+class TraceEventDto(TypedDict):
+    at: str
+    event: str  # created, attempt_retry, sent, delivered, bounced…
+    detail: Optional[str]
+    actor: Optional[str]
+
+
+class TraceMessageDto(TypedDict):
+    kind: str  # job: it was queued; refusal: admission refused it and no job exists.
+    job_id: Optional[str]  # The job's id, or null for a refusal.
+    project_id: str
+    channel: str
+    recipient: str  # Masked for operator keys; empty when the target had no address.
+    subscriber_id: Optional[str]
+    created_at: str  # When notifyd was asked.
+    status: str  # The job's status, or `refused`.
+    verdict: str  # refused (not queued, or dropped by a rule at send time), waiting, sending, sent, delivered, bounced, complained, failed or cancelled.
+    rule: Optional[str]  # The rule behind a refusal: suppressed, opted_out, capped, invalid_address, no_address, unknown_subscriber, not_configured, skipped_at_send.
+    reason: str  # What decided it, in words.
+    created_by: Optional[str]  # Who asked: a project key's hint, admin, mcp or workflow.
+    provider: Optional[str]
+    provider_message_id: Optional[str]
+    attempts: float
+    waiting: Optional['TraceWaitingDto']  # What holds a waiting job, and until when.
+    attempt_log: List['TraceAttemptDto']  # Every attempt that did not end in a send, with the provider's answer (job_attempts).
+    provider_events: List['TraceProviderEventDto']  # Provider webhook evidence: delivered, bounced, complained…
+    suppression: Optional['TraceSuppressionDto']  # For a refusal by suppression: the suppression, with its evidence.
+    events: List['TraceEventDto']  # The job's moments in order (as job_timeline tells them).
+
+
+class TraceProviderEventDto(TypedDict):
+    provider: str
+    type: str
+    kind: str  # delivered, bounced, soft_bounced, complained, opened, clicked or other.
+    occurred_at: str
+    error: Optional[str]
+
+
+class TraceRecipientDto(TypedDict):
+    addresses: List[str]  # The addresses searched: the one given and those of the subscribers found (masked for operator keys).
+    subscribers: List['TraceSubscriberDto']  # The subscribers the recipient resolved to (by id, email or phone).
+    suppressions: List['TraceSuppressionDto']  # Active suppressions of those addresses, with their evidence.
+
+
+class TraceSubscriberDto(TypedDict):
+    project_id: str
+    id: str
+    email: Optional[str]  # Masked for operator keys.
+    phone: Optional[str]  # Masked for operator keys.
+
+
+class TraceSuppressionDto(TypedDict):
+    id: str
+    project_id: str
+    channel: str
+    address: str  # Masked for operator keys.
+    reason: str
+    scope: str
+    source: str  # Who created it: api_key, admin, worker, resend-webhook…
+    detail: Optional[str]
+    evidence: Dict[str, Any]  # Provider facts behind it (event type, bounce type, provider code…).
+    source_job_id: Optional[str]  # The job whose bounce or complaint made it.
+    created_at: str
+
+
+class TraceWaitingDto(TypedDict):
+    holds: str  # lane_paused, scheduled, retry, deferred or due.
+    until: Optional[str]
+    reason: str
+    lane: Optional[str]
 
 
 class _TriggerWorkflowDtoRequired(TypedDict):
@@ -1331,7 +1593,7 @@ class UpsertTemplateResponseDto(TypedDict):
 
 
 class _UpsertWorkflowDtoRequired(TypedDict):
-    steps: List[Dict[str, Any]]  # Steps run in order; jumps are step indexes (the number of steps ends the run). Types: `send` {channel, subject?, body?, body_html?, icon?, url?, priority?}; `delay` {duration_secs}; `condition` {field, operator, value?, on_true?, on_false?}; `branch` {branches: [{conditions: [{field, operator, value?}], next}], default_next?}; `throttle` {window_secs, limit? (1), key?} — over the limit the run ends; `digest` {window_secs, key?, channel, subject?, body?…} — events of one subscriber and key are collected across triggers and sent as one message with `{{item_count}}` and `{{items}}`. Fields: payload.<path>, subscriber.<field>, subscriber.data.<path>, digest.item_count, inbox.is_read. Operators: eq, neq, gt, gte, lt, lte, in, not_in, contains, exists, not_exists. notifyd 0.x steps are accepted too and stored in this form: a send or digest step naming a `template` gets that template's default variant for its channel inlined, and a digest's `duration_secs` becomes `window_secs`.
+    steps: List[Dict[str, Any]]  # Steps run in order; jumps are step indexes (the number of steps ends the run). Types: `send` {channel, template_id?, subject?, body?, body_html?, icon?, url?, priority?} — `template_id` names a stored template, rendered at send time in the subscriber's locale (es-MX → es → default) as single sends do; channels without a variant use the inline content; `delay` {duration_secs}; `delay_until` {until | field, offset_secs?} — waits until an RFC 3339 time, given (`until`, ahead, within 365 days) or read from the payload (`field`: payload.<path>) when the run reaches the step, plus `offset_secs` (−30 to +30 days); a past time goes on at once, a missing or unreadable one or one more than 365 days ahead fails the run; `trigger_workflow` {workflow_id, payload_map?} — starts a run of another workflow of the project for the same subscriber, with the trigger payload or `payload_map` ({key: field}); a workflow that would start itself again (directly or through others) is refused, and runs started one inside the other stop at depth 5; `condition` {field, operator, value?, on_true?, on_false?}; `branch` {branches: [{conditions: [{field, operator, value?}], next}], default_next?}; `throttle` {window_secs, limit? (1), key?} — over the limit the run ends; `digest` {window_secs, key?, channel, template_id?, subject?, body?…} — events of one subscriber and key are collected across triggers and sent as one message with `{{item_count}}` and `{{items}}`. Fields: payload.<path>, subscriber.<field>, subscriber.data.<path>, digest.item_count, inbox.is_read. Operators: eq, neq, gt, gte, lt, lte, in, not_in, contains, exists, not_exists. notifyd 0.x steps are accepted too and stored in this form: a send or digest step naming a `template` gets that template's default variant for its channel inlined, and a digest's `duration_secs` becomes `window_secs`.
     id: str
     name: str
     trigger_event: str  # The event name that starts a run (POST /v1/workflows/trigger).
@@ -1471,6 +1733,7 @@ class WorkflowRunDto(TypedDict):
     error: Optional[str]
     payload: Dict[str, Any]
     history: List['RunHistoryEntryDto']
+    triggered_by: Optional['RunParentDto']  # The run whose trigger_workflow step started this one; null for a run started by a trigger.
     created_at: str
     updated_at: str
     finished_at: Optional[str]
@@ -1560,6 +1823,7 @@ __all__ = [
     'InboxListDto',
     'InboxMessageDto',
     'InboxMessageResponseDto',
+    'JobAttemptDto',
     'JobDto',
     'JobOutcomeDto',
     'JobProviderEventDto',
@@ -1568,11 +1832,15 @@ __all__ = [
     'LaneQuotaDto',
     'LaneTotalsDto',
     'LatencyDto',
+    'MetricsSummaryDto',
     'OldestWaitingDto',
     'OutcomeDto',
     'PauseLaneRequestDto',
+    'PreferenceCellDto',
+    'PreferenceChoiceDto',
     'PreferenceDto',
     'PreferenceInputDto',
+    'PreferenceTopicDto',
     'PreferencesDto',
     'PreviewTemplateDto',
     'ProjectDto',
@@ -1588,6 +1856,9 @@ __all__ = [
     'PutPreferencesDto',
     'PutPreferencesResponseDto',
     'PutProjectProviderDto',
+    'PutSubscriberPreferencesDto',
+    'PutTelegramBotDto',
+    'PutTelegramDestinationDto',
     'ReadinessDto',
     'RegisterPushTokenDto',
     'RegisterPushTokenResponseDto',
@@ -1603,6 +1874,7 @@ __all__ = [
     'RotateWebhookSecretDto',
     'RotateWebhookSecretResponseDto',
     'RunHistoryEntryDto',
+    'RunParentDto',
     'SegmentPreviewDto',
     'SendRequestDto',
     'SendResponseDto',
@@ -1618,6 +1890,7 @@ __all__ = [
     'StreamTicketResponseDto',
     'SubscriberDto',
     'SubscriberListDto',
+    'SubscriberPreferencesDto',
     'SubscriberTokenDto',
     'SubscriberTokenResponseDto',
     'SuccessDto',
@@ -1625,12 +1898,35 @@ __all__ = [
     'SuppressionListDto',
     'SuppressionResponseDto',
     'TagDto',
+    'TelegramBotDto',
+    'TelegramBotResponseDto',
+    'TelegramDestinationDto',
+    'TelegramDestinationResponseDto',
+    'TelegramLinkDto',
+    'TelegramLinkResponseDto',
+    'TelegramLinkViewDto',
+    'TelegramLookupDto',
+    'TelegramLookupResponseDto',
+    'TelegramLookupRowDto',
+    'TelegramOwnerResponseDto',
+    'TelegramOwnerViewDto',
+    'TelegramWebhookResponseDto',
+    'TemplateDraftDto',
     'TemplateDto',
     'TemplateFunnelRowDto',
     'TemplateListDto',
     'TemplateMetricsDto',
     'TemplatePreviewDto',
     'TemplateVariantDto',
+    'TraceAttemptDto',
+    'TraceDto',
+    'TraceEventDto',
+    'TraceMessageDto',
+    'TraceProviderEventDto',
+    'TraceRecipientDto',
+    'TraceSubscriberDto',
+    'TraceSuppressionDto',
+    'TraceWaitingDto',
     'TriggerWorkflowDto',
     'TriggerWorkflowResponseDto',
     'UpdateMessageDto',

@@ -72,6 +72,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Server-Sent Events telling an operator view what to reload: `lanes` (a pause set or lifted) and `digest` (lanes changed, jobs enqueued)
+         * @description A hint, never data: on an event, read GET /v1/admin/lanes or /v1/admin/digest again. Changes are coalesced to at most one event of each kind per second; a comment line every 25 s keeps the connection open. Fed by the replicas’ LISTEN/NOTIFY signals: with SIGNALS_ENABLED=false the stream stays silent, so readers keep a slow fallback poll. At most 50 streams per server (429 too_many_streams).
+         */
+        get: operations["streamAdminEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/jobs": {
         parameters: {
             query?: never;
@@ -387,6 +407,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/projects/{id}/subscribers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project’s subscribers, optionally searched, one cursor page at a time (email and phone masked) */
+        get: operations["adminListSubscribers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/subscribers/{subscriber_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of a project’s subscribers (email and phone masked) */
+        get: operations["adminGetSubscriber"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/subscribers/{subscriber_id}/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project’s subscriber’s preferences per channel and scope */
+        get: operations["adminGetSubscriberPreferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project’s template variants, by id, channel and locale */
+        get: operations["adminListTemplates"];
+        put?: never;
+        /** Create or replace a project’s template variant (id × channel × locale); Liquid is checked on save */
+        post: operations["adminUpsertTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/templates/{template_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of a project’s templates with all its channel and locale variants */
+        get: operations["adminGetTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/templates/{template_id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Render a project’s template (or an unsaved draft of it) with sample vars, as a send would; changes nothing */
+        post: operations["adminPreviewTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project’s workflows with their steps */
+        get: operations["adminListWorkflows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/workflows/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project’s workflow runs, newest first, filtered by workflow, subscriber and status */
+        get: operations["adminListWorkflowRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/workflows/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of a project’s runs: where it stands and what each step did */
+        get: operations["adminGetWorkflowRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/send-test": {
         parameters: {
             query?: never;
@@ -439,6 +613,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Why didn’t they get it? Every message for one recipient in a time range, each with its verdict and evidence
+         * @description Give `recipient` (email, phone, chat id) or `subscriber_id`, and optionally `since`/`until` (default: the last 7 days; at most 31 days) and `limit` (default 50, at most 200). Answers the recipient resolved (subscribers ↔ addresses, active suppressions with their evidence), then the messages newest first: jobs (with attempts, provider answers and webhook evidence) and the sends refused when they were asked for (suppressed, opted out, capped, invalid address…), each with a `verdict` and a `reason` in words. A project key reads its own project (recipients as they are); the admin and read-only keys read any project, or one with `project_id` (recipients masked).
+         */
+        get: operations["traceRecipient"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/webhooks": {
         parameters: {
             query?: never;
@@ -473,6 +667,40 @@ export interface paths {
         head?: never;
         /** Change or re-enable any project’s webhook endpoint */
         patch: operations["adminUpdateWebhook"];
+        trace?: never;
+    };
+    "/v1/admin/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Any project’s endpoint’s delivery log, newest first: status, attempts, answers, next retry */
+        get: operations["adminListWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue any project’s failed or cancelled delivery again (same webhook-id, fresh attempts) */
+        post: operations["adminRedeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/auth/subscriber-token": {
@@ -669,6 +897,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/inbox/{subscriber_id}/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The subscriber’s channels × topics, each on or off, and a link to the hosted page */
+        get: operations["getInboxPreferences"];
+        /** Switch channel × topic cells on or off (transactional topics refused); emits subscriber.preference_changed */
+        put: operations["putInboxPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/inbox/{subscriber_id}/read-all": {
         parameters: {
             query?: never;
@@ -789,6 +1035,23 @@ export interface paths {
         put?: never;
         /** Re-queue a failed or cancelled job with fresh attempts */
         post: operations["retryJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Counts as JSON (notifyd 0.x): live jobs by status, sent and failed in 24 h, subscribers, inbox messages, active workflow runs, uptime */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1080,6 +1343,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/telegram/{owner}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An owner's bot and chat (null when none); never the token */
+        get: operations["getTelegramRoute"];
+        /**
+         * Set an owner's own bot: token checked (getMe), webhook pointed at notifyd, token stored encrypted
+         * @description Refuses the instance bot. 400 when Telegram does not accept the token; 409 when the bot already sends its updates to another webhook; 502 when Telegram cannot be reached or refuses the webhook; 503 without NOTIFYD_SECRET_KEY. Another bot than before drops the paired chat.
+         */
+        put: operations["putTelegramBot"];
+        post?: never;
+        /** Remove an owner's bot (its webhook removed, best effort), its chat and link tokens */
+        delete: operations["deleteTelegramBot"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/telegram/{owner}/destination": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set an owner's chat directly (getChat resolves it; a topic only in a forum supergroup) */
+        put: operations["putTelegramDestination"];
+        post?: never;
+        /** Remove an owner's chat (204 also when there was none) */
+        delete: operations["deleteTelegramDestination"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/telegram/{owner}/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time deep link (15 minutes) that pairs the chat where the user starts the bot
+         * @description One active token per owner: a new one replaces the last. At most one a minute per owner (429 with Retry-After).
+         */
+        post: operations["linkTelegramChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/telegram/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The verified chats of up to 100 owners, with the route id to send through */
+        post: operations["lookupTelegramRoutes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/telegram/webhooks/{connection_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Updates from an owner's bot (Telegram calls it): /start <token> pairs the chat
+         * @description X-Telegram-Bot-Api-Secret-Token must equal the secret set with the webhook (401 otherwise); an unknown connection is 404; 503 without NOTIFYD_SECRET_KEY. Other updates are acknowledged.
+         */
+        post: operations["telegramWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/templates": {
         parameters: {
             query?: never;
@@ -1248,7 +1608,7 @@ export interface paths {
         /** List this project’s workflows */
         get: operations["listWorkflows"];
         put?: never;
-        /** Create or replace a workflow (send, delay, condition, branch, throttle, digest steps) */
+        /** Create or replace a workflow (send, delay, delay_until, condition, branch, throttle, digest, trigger_workflow steps) */
         post: operations["upsertWorkflow"];
         delete?: never;
         options?: never;
@@ -1671,8 +2031,23 @@ export interface components {
         };
         AuditListDto: {
             items: components["schemas"]["AuditEntryDto"][];
+            /**
+             * @description Deprecated, with `offset` only: the page size used.
+             * @example 100
+             */
+            limit?: number;
             /** @description Pass as cursor for the next (older) page; null on the last page. */
             next_cursor: string | null;
+            /**
+             * @description Deprecated, with `offset` only: the offset asked for.
+             * @example 0
+             */
+            offset?: number;
+            /**
+             * @description Deprecated, with `offset` only (notifyd 0.x's paging): the lines matching the filters.
+             * @example 1234
+             */
+            total?: number;
         };
         BatchJobCountsDto: {
             /** @example 2 */
@@ -2265,6 +2640,13 @@ export interface components {
              */
             button?: string;
             /**
+             * Format: uuid
+             * @description Telegram: send through an owner's own bot (a route of POST /v1/telegram/lookup) to its
+             *     verified chat; `to` must be that chat. Never falls back to the instance's bot.
+             * @example 0b6f6f1e-3c1a-4d8e-9a57-2f3b1c9d4e21
+             */
+            telegram_route_id?: string;
+            /**
              * @description Telegram: forum topic (message_thread_id) in a supergroup; a positive integer or its decimal string.
              * @example 42
              */
@@ -2286,7 +2668,8 @@ export interface components {
         };
         CreateProjectDto: {
             /**
-             * @description Channels this project intends to use (informational, reported by GET /v1/channels).
+             * @description Channels this project intends to use (reported by GET /v1/channels; the columns of its
+             *     subscribers' preference page).
              * @example [
              *       "email",
              *       "in_app"
@@ -2320,7 +2703,7 @@ export interface components {
              */
             rate_limit_per_min?: number;
             /**
-             * @description Free-form project settings (send_window, tracking… as later features define them).
+             * @description Free-form project settings (send_window, tracking, preference_topics… as features define them).
              * @example {}
              */
             settings?: {
@@ -2925,6 +3308,17 @@ export interface components {
         };
         HealthDto: {
             /**
+             * @description When the build ran, in epoch seconds (NOTIFYD_BUILT_AT overrides it); null when unknown.
+             * @example 1764646800
+             */
+            built_at_epoch: number | null;
+            /**
+             * @description The git commit this build was made from (`npm run build` records it; a Docker build takes
+             *     the NOTIFYD_COMMIT build argument); "unknown" when neither was available.
+             * @example 14fce17c0a3b5e2d9f8a7b6c5d4e3f2a1b0c9d8e
+             */
+            commit: string;
+            /**
              * @example ok
              * @enum {string}
              */
@@ -3023,7 +3417,41 @@ export interface components {
             /** @example true */
             success: boolean;
         };
+        JobAttemptDto: {
+            /** @example 2026-11-30T10:00:02.000Z */
+            at: string;
+            /**
+             * @description The attempt number its claim gave it.
+             * @example 1
+             */
+            attempt: number;
+            /**
+             * @description False when it did not use one of the job's attempts.
+             * @example true
+             */
+            counted: boolean;
+            /** @example Resend 503 internal_server_error */
+            error: string | null;
+            /**
+             * @description When the job was due again (retry, rate_limited, deferred).
+             * @example 2026-11-30T10:00:32.000Z
+             */
+            next_at: string | null;
+            /**
+             * @description retry (transient error, due again), failed, rate_limited (the lane paused; no attempt used) or deferred (no attempt used).
+             * @example retry
+             */
+            outcome: string;
+            /** @example resend */
+            provider: string | null;
+        };
         JobDto: {
+            /**
+             * @description The attempts that did not end in a send, oldest first: retried after a transient error,
+             *     failed, rate-limited or deferred (the last two did not use an attempt). A sent attempt is
+             *     the job itself (provider, provider_message_id, sent_at).
+             */
+            attempt_log: components["schemas"]["JobAttemptDto"][];
             /** @example 1 */
             attempts: number;
             bounced_at: string | null;
@@ -3243,6 +3671,47 @@ export interface components {
             /** @example 1520 */
             samples: number;
         };
+        MetricsSummaryDto: {
+            /**
+             * @description Workflow runs not finished: pending, processing or waiting (a delay, a digest window).
+             * @example 42
+             */
+            active_workflow_runs: number;
+            /** @example 9051 */
+            inbox_messages_total: number;
+            /**
+             * @description Jobs that failed for good in the last 24 hours.
+             * @example 7
+             */
+            jobs_failed_24h: number;
+            /**
+             * @description Jobs waiting for their first attempt.
+             * @example 12
+             */
+            jobs_pending: number;
+            /**
+             * @description Jobs a worker holds now.
+             * @example 3
+             */
+            jobs_processing: number;
+            /**
+             * @description Jobs waiting for a retry after a transient failure (0.x counted them as pending; they are apart here).
+             * @example 1
+             */
+            jobs_retry: number;
+            /**
+             * @description Jobs a provider accepted in the last 24 hours (those closed without a provider call, e.g. opted out, excluded).
+             * @example 4210
+             */
+            jobs_sent_24h: number;
+            /** @example 1820 */
+            subscribers_total: number;
+            /**
+             * @description Seconds since this process started.
+             * @example 3600
+             */
+            uptime_seconds: number;
+        };
         OldestWaitingDto: {
             /** @description Seconds; priority 80 and above. */
             bulk: number | null;
@@ -3282,6 +3751,30 @@ export interface components {
              * @example provider incident, waiting for their status page
              */
             reason?: string;
+        };
+        PreferenceCellDto: {
+            /** @example email */
+            channel: string;
+            /**
+             * @description Whether a message of this topic on this channel reaches the subscriber, as the preference rule decides it now.
+             * @example true
+             */
+            enabled: boolean;
+            /**
+             * @description False for a transactional topic.
+             * @example true
+             */
+            switchable: boolean;
+            /** @example tips */
+            topic: string;
+        };
+        PreferenceChoiceDto: {
+            /** @example email */
+            channel: string;
+            /** @example false */
+            enabled: boolean;
+            /** @example tips */
+            topic: string;
         };
         PreferenceDto: {
             /** @example email */
@@ -3333,12 +3826,31 @@ export interface components {
             /** @example user_123 */
             subscriber_id: string;
         };
+        PreferenceTopicDto: {
+            /** @example tips */
+            id: string;
+            /**
+             * @description The project's label (settings.preference_topics), else null.
+             * @example Tips and tricks
+             */
+            label: string | null;
+            /**
+             * @description Shown, never switched off by the subscriber.
+             * @example false
+             */
+            transactional: boolean;
+        };
         PreviewTemplateDto: {
             /**
              * @description Which channel's variant; required when the template has several channels.
              * @example email
              */
             channel?: string;
+            /**
+             * @description Render this unsaved source instead of the stored variant's (the variant is still picked by
+             *     channel and locale, and its topic reported): an editor's live preview. Nothing is saved.
+             */
+            draft?: components["schemas"]["TemplateDraftDto"];
             /**
              * @description Render as for a recipient in this locale (with the usual fallback).
              * @example es-MX
@@ -3567,6 +4079,36 @@ export interface components {
                 [key: string]: string;
             };
         };
+        PutSubscriberPreferencesDto: {
+            /** @description Cells to set (a cell already so is left as it is); at most 100. */
+            preferences: components["schemas"]["PreferenceChoiceDto"][];
+        };
+        PutTelegramBotDto: {
+            /**
+             * @description The owner's own bot token from @BotFather (never the instance's TELEGRAM_BOT_TOKEN). Stored
+             *     encrypted; never returned (responses show `token_hint`).
+             * @example 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw
+             */
+            bot_token: string;
+            /**
+             * @description Public https base URL of this notifyd's Telegram webhook route; the bot's webhook becomes
+             *     `<webhook_base>/<connection id>`.
+             * @example https://notifyd.example.com/v1/telegram/webhooks
+             */
+            webhook_base: string;
+        };
+        PutTelegramDestinationDto: {
+            /**
+             * @description The chat: a numeric chat id or a public @username; stored as the numeric id Telegram resolves.
+             * @example -1001234567890
+             */
+            address: string;
+            /**
+             * @description Forum topic (message_thread_id) of a forum supergroup; a positive integer or its decimal string.
+             * @example 42
+             */
+            telegram_thread_id?: string;
+        };
         ReadinessDto: {
             /**
              * @example ok
@@ -3792,10 +4334,26 @@ export interface components {
             job_ids?: string[];
             /** @example sent */
             result?: string;
+            /**
+             * @description The run a trigger_workflow step started.
+             * @example 9a7c3e1f-2b4d-4e6f-8a0b-1c2d3e4f5a6b
+             */
+            run_id?: string;
             /** @example 0 */
             step: number;
             /** @example send */
             type: string;
+        };
+        RunParentDto: {
+            /**
+             * @description Runs started one inside the other above this one, this one included (at most 5).
+             * @example 1
+             */
+            depth: number;
+            /** @example 6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f */
+            run_id: string;
+            /** @example order-shipped */
+            workflow_id: string;
         };
         SegmentPreviewDto: {
             /**
@@ -4212,6 +4770,38 @@ export interface components {
              * @example WyJ1c2VyXzEyMyJd
              */
             next_cursor: string | null;
+            /**
+             * @description Deprecated, with `offset` only (notifyd 0.x's paging): the offset asked for.
+             * @example 0
+             */
+            offset?: number;
+            /**
+             * @description Deprecated, with `offset` only: the subscribers matching `q`, as notifyd 0.x counted them.
+             * @example 1820
+             */
+            total?: number;
+        };
+        SubscriberPreferencesDto: {
+            /**
+             * @description The subscriber's channels: the project's, without those it has no address for.
+             * @example [
+             *       "email",
+             *       "in_app"
+             *     ]
+             */
+            channels: string[];
+            /**
+             * @description A fresh signed link to the subscriber's hosted preference page (400 days): absolute under
+             *     PUBLIC_URL, else a path on this API.
+             * @example https://notify.example.com/p/p1.j.eyJw….x9
+             */
+            page_url: string;
+            /** @description One cell per topic × channel. */
+            preferences: components["schemas"]["PreferenceCellDto"][];
+            /** @example user_123 */
+            subscriber_id: string;
+            /** @description The project's topics (settings.preference_topics), then marketing, then any the subscriber has a choice for. */
+            topics: components["schemas"]["PreferenceTopicDto"][];
         };
         SubscriberTokenDto: {
             /** @example user_123 */
@@ -4306,6 +4896,126 @@ export interface components {
             name: string;
             /** @example order */
             value: string;
+        };
+        TelegramBotDto: {
+            /** @example acme_alerts_bot */
+            bot_username: string;
+            /**
+             * @description Whether POST /v1/telegram/:owner/link can pair a chat.
+             * @example true
+             */
+            can_link: boolean;
+            /** @example true */
+            owned: boolean;
+            /**
+             * @description The route id sends name in chat.telegram_route_id.
+             * @example 0b6f6f1e-3c1a-4d8e-9a57-2f3b1c9d4e21
+             */
+            route_id: string;
+            /**
+             * @example personal
+             * @enum {string}
+             */
+            source: "personal";
+            /**
+             * @description The token's last four characters; the token itself is never returned.
+             * @example …Dsaw
+             */
+            token_hint: string;
+            /** @example true */
+            webhook_registered: boolean;
+        };
+        TelegramBotResponseDto: {
+            data: components["schemas"]["TelegramBotDto"];
+        };
+        TelegramDestinationDto: {
+            /** @example ***7890 */
+            address_masked: string;
+            /**
+             * @example telegram
+             * @enum {string}
+             */
+            channel: "telegram";
+            /** @example 2026-11-30T10:00:00.000Z */
+            created_at: string;
+            /** @example acme_alerts_bot */
+            telegram_bot_username: string | null;
+            /** @example 42 */
+            telegram_thread_id: string | null;
+            /** @example true */
+            verified: boolean;
+        };
+        TelegramDestinationResponseDto: {
+            data: components["schemas"]["TelegramDestinationDto"];
+        };
+        TelegramLinkDto: {
+            /**
+             * @description `private` (default): a link that opens a chat with the bot; `group`: one that adds the bot to a group.
+             * @example private
+             * @enum {string}
+             */
+            kind?: "private" | "group";
+        };
+        TelegramLinkResponseDto: {
+            data: components["schemas"]["TelegramLinkViewDto"];
+        };
+        TelegramLinkViewDto: {
+            /** @example /start 3f9a0c1e5b7d4a2c8e6f1a3b5c7d9e0f */
+            command: string;
+            /** @example https://t.me/acme_alerts_bot?start=3f9a0c1e5b7d4a2c8e6f1a3b5c7d9e0f */
+            deep_link: string;
+            /** @example 2026-11-30T10:15:00.000Z */
+            expires_at: string;
+        };
+        TelegramLookupDto: {
+            /**
+             * @description The owners whose verified chats to return (at most 100).
+             * @example [
+             *       "user_123",
+             *       "user_456"
+             *     ]
+             */
+            owners: string[];
+        };
+        TelegramLookupResponseDto: {
+            data: components["schemas"]["TelegramLookupRowDto"][];
+        };
+        TelegramLookupRowDto: {
+            /** @example 555000111 */
+            address: string;
+            /** @example acme_alerts_bot */
+            bot_username: string;
+            /** @example user_123 */
+            owner: string;
+            /** @example 0b6f6f1e-3c1a-4d8e-9a57-2f3b1c9d4e21 */
+            route_id: string;
+            telegram_thread_id: string | null;
+            /** @example true */
+            verified: boolean;
+        };
+        TelegramOwnerResponseDto: {
+            data: components["schemas"]["TelegramOwnerViewDto"];
+        };
+        TelegramOwnerViewDto: {
+            bot: components["schemas"]["TelegramBotDto"] | null;
+            destination: components["schemas"]["TelegramDestinationDto"] | null;
+        };
+        TelegramWebhookResponseDto: {
+            /**
+             * @description Whether this update paired a chat.
+             * @example false
+             */
+            linked: boolean;
+            /** @example true */
+            ok: boolean;
+        };
+        TemplateDraftDto: {
+            /** @example Hi {{name}}, order {{order_id}} is on its way. */
+            body: string;
+            /** @example <p>Hi {{name}}</p> */
+            body_html?: string;
+            /** @example Your order {{order_id}} has shipped */
+            subject?: string;
         };
         TemplateDto: {
             /** @example order_shipped */
@@ -4406,6 +5116,214 @@ export interface components {
             topic: string | null;
             /** @example 2026-11-30T10:00:00.000Z */
             updated_at: string;
+        };
+        TraceAttemptDto: {
+            /** @example 2026-11-30T10:00:01.000Z */
+            at: string;
+            /** @example 1 */
+            attempt: number;
+            /** @description Whether it used one of the job's attempts. */
+            counted: boolean;
+            /**
+             * @description The provider's answer.
+             * @example HTTP 503 service unavailable
+             */
+            error: string | null;
+            /** @example 2026-11-30T10:00:31.000Z */
+            next_at: string | null;
+            /**
+             * @description retry, failed, rate_limited or deferred.
+             * @example retry
+             */
+            outcome: string;
+            /** @example resend */
+            provider: string | null;
+        };
+        TraceDto: {
+            /** @example 3 */
+            count: number;
+            /** @description Newest first. */
+            messages: components["schemas"]["TraceMessageDto"][];
+            recipient: components["schemas"]["TraceRecipientDto"];
+            /** @example 2026-11-23T10:00:00.000Z */
+            since: string;
+            /** @description True when more messages matched than `limit`: narrow the time range. */
+            truncated: boolean;
+            /** @example 2026-11-30T10:00:00.000Z */
+            until: string;
+            /**
+             * @description How many messages per verdict.
+             * @example {
+             *       "delivered": 2,
+             *       "refused": 1
+             *     }
+             */
+            verdicts: {
+                [key: string]: number;
+            };
+        };
+        TraceEventDto: {
+            actor: string | null;
+            /** @example 2026-11-30T10:00:00.000Z */
+            at: string;
+            detail: string | null;
+            /**
+             * @description created, attempt_retry, sent, delivered, bounced…
+             * @example sent
+             */
+            event: string;
+        };
+        TraceMessageDto: {
+            /** @description Every attempt that did not end in a send, with the provider's answer (job_attempts). */
+            attempt_log: components["schemas"]["TraceAttemptDto"][];
+            /** @example 1 */
+            attempts: number;
+            /** @example email */
+            channel: string;
+            /**
+             * @description When notifyd was asked.
+             * @example 2026-11-30T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description Who asked: a project key's hint, admin, mcp or workflow.
+             * @example sk_acme_…1f2e
+             */
+            created_by: string | null;
+            /** @description The job's moments in order (as job_timeline tells them). */
+            events: components["schemas"]["TraceEventDto"][];
+            /**
+             * @description The job's id, or null for a refusal.
+             * @example 6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f
+             */
+            job_id: string | null;
+            /**
+             * @description job: it was queued; refusal: admission refused it and no job exists.
+             * @example job
+             */
+            kind: string;
+            /** @example acme */
+            project_id: string;
+            /** @example resend */
+            provider: string | null;
+            /** @description Provider webhook evidence: delivered, bounced, complained… */
+            provider_events: components["schemas"]["TraceProviderEventDto"][];
+            /** @example 4ef9a417-02e9-4d39-ad75-9611e0fcc33c */
+            provider_message_id: string | null;
+            /** @description What decided it, in words. */
+            reason: string;
+            /**
+             * @description Masked for operator keys; empty when the target had no address.
+             * @example j***@example.com
+             */
+            recipient: string;
+            /**
+             * @description The rule behind a refusal: suppressed, opted_out, capped, invalid_address, no_address, unknown_subscriber, not_configured, skipped_at_send.
+             * @example suppressed
+             */
+            rule: string | null;
+            /**
+             * @description The job's status, or `refused`.
+             * @example bounced
+             */
+            status: string;
+            /** @example user-42 */
+            subscriber_id: string | null;
+            /** @description For a refusal by suppression: the suppression, with its evidence. */
+            suppression: components["schemas"]["TraceSuppressionDto"] | null;
+            /**
+             * @description refused (not queued, or dropped by a rule at send time), waiting, sending, sent, delivered,
+             *     bounced, complained, failed or cancelled.
+             * @example bounced
+             */
+            verdict: string;
+            /** @description What holds a waiting job, and until when. */
+            waiting: components["schemas"]["TraceWaitingDto"] | null;
+        };
+        TraceProviderEventDto: {
+            /** @example bounced (HardBounce): mailbox not found */
+            error: string | null;
+            /**
+             * @description delivered, bounced, soft_bounced, complained, opened, clicked or other.
+             * @example bounced
+             */
+            kind: string;
+            /** @example 2026-11-30T10:00:06.000Z */
+            occurred_at: string;
+            /** @example postmark */
+            provider: string;
+            /** @example Bounce */
+            type: string;
+        };
+        TraceRecipientDto: {
+            /** @description The addresses searched: the one given and those of the subscribers found (masked for operator keys). */
+            addresses: string[];
+            /** @description The subscribers the recipient resolved to (by id, email or phone). */
+            subscribers: components["schemas"]["TraceSubscriberDto"][];
+            /** @description Active suppressions of those addresses, with their evidence. */
+            suppressions: components["schemas"]["TraceSuppressionDto"][];
+        };
+        TraceSubscriberDto: {
+            /**
+             * @description Masked for operator keys.
+             * @example j***@example.com
+             */
+            email: string | null;
+            /** @example user-42 */
+            id: string;
+            /**
+             * @description Masked for operator keys.
+             * @example +3361******78
+             */
+            phone: string | null;
+            /** @example acme */
+            project_id: string;
+        };
+        TraceSuppressionDto: {
+            /**
+             * @description Masked for operator keys.
+             * @example j***@example.com
+             */
+            address: string;
+            /** @example email */
+            channel: string;
+            /** @example 2026-11-30T10:00:06.000Z */
+            created_at: string;
+            /** @example mailbox does not exist */
+            detail: string | null;
+            /** @description Provider facts behind it (event type, bounce type, provider code…). */
+            evidence: {
+                [key: string]: unknown;
+            };
+            /** @example 0f6c9e0a-6f7e-4d0c-8f3e-2a7b9c1d4e5f */
+            id: string;
+            /** @example acme */
+            project_id: string;
+            /** @example bounce */
+            reason: string;
+            /** @example all */
+            scope: string;
+            /**
+             * @description Who created it: api_key, admin, worker, resend-webhook…
+             * @example resend-webhook
+             */
+            source: string;
+            /** @description The job whose bounce or complaint made it. */
+            source_job_id: string | null;
+        };
+        TraceWaitingDto: {
+            /**
+             * @description lane_paused, scheduled, retry, deferred or due.
+             * @example lane_paused
+             * @enum {string}
+             */
+            holds: "retry" | "due" | "lane_paused" | "deferred" | "scheduled";
+            /** @example email:resend */
+            lane: string | null;
+            /** @example Lane email:resend is paused until … */
+            reason: string;
+            /** @example 2026-11-30T11:00:00.000Z */
+            until: string | null;
         };
         TriggerWorkflowDto: {
             /** @example order.shipped */
@@ -4644,7 +5562,7 @@ export interface components {
             /** @example Order shipped */
             name: string;
             /**
-             * @description Steps run in order; jumps are step indexes (the number of steps ends the run). Types: `send` {channel, subject?, body?, body_html?, icon?, url?, priority?}; `delay` {duration_secs}; `condition` {field, operator, value?, on_true?, on_false?}; `branch` {branches: [{conditions: [{field, operator, value?}], next}], default_next?}; `throttle` {window_secs, limit? (1), key?} — over the limit the run ends; `digest` {window_secs, key?, channel, subject?, body?…} — events of one subscriber and key are collected across triggers and sent as one message with `{{item_count}}` and `{{items}}`. Fields: payload.<path>, subscriber.<field>, subscriber.data.<path>, digest.item_count, inbox.is_read. Operators: eq, neq, gt, gte, lt, lte, in, not_in, contains, exists, not_exists. notifyd 0.x steps are accepted too and stored in this form: a send or digest step naming a `template` gets that template's default variant for its channel inlined, and a digest's `duration_secs` becomes `window_secs`.
+             * @description Steps run in order; jumps are step indexes (the number of steps ends the run). Types: `send` {channel, template_id?, subject?, body?, body_html?, icon?, url?, priority?} — `template_id` names a stored template, rendered at send time in the subscriber's locale (es-MX → es → default) as single sends do; channels without a variant use the inline content; `delay` {duration_secs}; `delay_until` {until | field, offset_secs?} — waits until an RFC 3339 time, given (`until`, ahead, within 365 days) or read from the payload (`field`: payload.<path>) when the run reaches the step, plus `offset_secs` (−30 to +30 days); a past time goes on at once, a missing or unreadable one or one more than 365 days ahead fails the run; `trigger_workflow` {workflow_id, payload_map?} — starts a run of another workflow of the project for the same subscriber, with the trigger payload or `payload_map` ({key: field}); a workflow that would start itself again (directly or through others) is refused, and runs started one inside the other stop at depth 5; `condition` {field, operator, value?, on_true?, on_false?}; `branch` {branches: [{conditions: [{field, operator, value?}], next}], default_next?}; `throttle` {window_secs, limit? (1), key?} — over the limit the run ends; `digest` {window_secs, key?, channel, template_id?, subject?, body?…} — events of one subscriber and key are collected across triggers and sent as one message with `{{item_count}}` and `{{items}}`. Fields: payload.<path>, subscriber.<field>, subscriber.data.<path>, digest.item_count, inbox.is_read. Operators: eq, neq, gt, gte, lt, lte, in, not_in, contains, exists, not_exists. notifyd 0.x steps are accepted too and stored in this form: a send or digest step naming a `template` gets that template's default variant for its channel inlined, and a digest's `duration_secs` becomes `window_secs`.
              * @example [
              *       {
              *         "type": "send",
@@ -4672,7 +5590,7 @@ export interface components {
              */
             steps: ({
                 /** @enum {string} */
-                type: "send" | "delay" | "condition" | "branch" | "throttle" | "digest";
+                type: "send" | "delay" | "delay_until" | "condition" | "branch" | "throttle" | "digest" | "trigger_workflow";
             } & {
                 [key: string]: unknown;
             })[];
@@ -4951,6 +5869,8 @@ export interface components {
             subscriber_id: string;
             /** @example order.shipped */
             trigger_event: string;
+            /** @description The run whose trigger_workflow step started this one; null for a run started by a trigger. */
+            triggered_by: components["schemas"]["RunParentDto"] | null;
             /** @example 2026-11-30T10:00:00.000Z */
             updated_at: string;
             /** @example order-shipped */
@@ -5046,6 +5966,7 @@ export type SchemaInboxCountsDto = components['schemas']['InboxCountsDto'];
 export type SchemaInboxListDto = components['schemas']['InboxListDto'];
 export type SchemaInboxMessageDto = components['schemas']['InboxMessageDto'];
 export type SchemaInboxMessageResponseDto = components['schemas']['InboxMessageResponseDto'];
+export type SchemaJobAttemptDto = components['schemas']['JobAttemptDto'];
 export type SchemaJobDto = components['schemas']['JobDto'];
 export type SchemaJobOutcomeDto = components['schemas']['JobOutcomeDto'];
 export type SchemaJobProviderEventDto = components['schemas']['JobProviderEventDto'];
@@ -5054,12 +5975,16 @@ export type SchemaLaneListDto = components['schemas']['LaneListDto'];
 export type SchemaLaneQuotaDto = components['schemas']['LaneQuotaDto'];
 export type SchemaLaneTotalsDto = components['schemas']['LaneTotalsDto'];
 export type SchemaLatencyDto = components['schemas']['LatencyDto'];
+export type SchemaMetricsSummaryDto = components['schemas']['MetricsSummaryDto'];
 export type SchemaOldestWaitingDto = components['schemas']['OldestWaitingDto'];
 export type SchemaOutcomeDto = components['schemas']['OutcomeDto'];
 export type SchemaPauseLaneRequestDto = components['schemas']['PauseLaneRequestDto'];
+export type SchemaPreferenceCellDto = components['schemas']['PreferenceCellDto'];
+export type SchemaPreferenceChoiceDto = components['schemas']['PreferenceChoiceDto'];
 export type SchemaPreferenceDto = components['schemas']['PreferenceDto'];
 export type SchemaPreferenceInputDto = components['schemas']['PreferenceInputDto'];
 export type SchemaPreferencesDto = components['schemas']['PreferencesDto'];
+export type SchemaPreferenceTopicDto = components['schemas']['PreferenceTopicDto'];
 export type SchemaPreviewTemplateDto = components['schemas']['PreviewTemplateDto'];
 export type SchemaProjectDto = components['schemas']['ProjectDto'];
 export type SchemaProjectListDto = components['schemas']['ProjectListDto'];
@@ -5074,6 +5999,9 @@ export type SchemaPutChatBindingsDto = components['schemas']['PutChatBindingsDto
 export type SchemaPutPreferencesDto = components['schemas']['PutPreferencesDto'];
 export type SchemaPutPreferencesResponseDto = components['schemas']['PutPreferencesResponseDto'];
 export type SchemaPutProjectProviderDto = components['schemas']['PutProjectProviderDto'];
+export type SchemaPutSubscriberPreferencesDto = components['schemas']['PutSubscriberPreferencesDto'];
+export type SchemaPutTelegramBotDto = components['schemas']['PutTelegramBotDto'];
+export type SchemaPutTelegramDestinationDto = components['schemas']['PutTelegramDestinationDto'];
 export type SchemaReadinessDto = components['schemas']['ReadinessDto'];
 export type SchemaRegisterPushTokenDto = components['schemas']['RegisterPushTokenDto'];
 export type SchemaRegisterPushTokenResponseDto = components['schemas']['RegisterPushTokenResponseDto'];
@@ -5089,6 +6017,7 @@ export type SchemaRotateKeyResponseDto = components['schemas']['RotateKeyRespons
 export type SchemaRotateWebhookSecretDto = components['schemas']['RotateWebhookSecretDto'];
 export type SchemaRotateWebhookSecretResponseDto = components['schemas']['RotateWebhookSecretResponseDto'];
 export type SchemaRunHistoryEntryDto = components['schemas']['RunHistoryEntryDto'];
+export type SchemaRunParentDto = components['schemas']['RunParentDto'];
 export type SchemaSegmentPreviewDto = components['schemas']['SegmentPreviewDto'];
 export type SchemaSendRequestDto = components['schemas']['SendRequestDto'];
 export type SchemaSendResponseDto = components['schemas']['SendResponseDto'];
@@ -5104,6 +6033,7 @@ export type SchemaSmsOptionsDto = components['schemas']['SmsOptionsDto'];
 export type SchemaStreamTicketResponseDto = components['schemas']['StreamTicketResponseDto'];
 export type SchemaSubscriberDto = components['schemas']['SubscriberDto'];
 export type SchemaSubscriberListDto = components['schemas']['SubscriberListDto'];
+export type SchemaSubscriberPreferencesDto = components['schemas']['SubscriberPreferencesDto'];
 export type SchemaSubscriberTokenDto = components['schemas']['SubscriberTokenDto'];
 export type SchemaSubscriberTokenResponseDto = components['schemas']['SubscriberTokenResponseDto'];
 export type SchemaSuccessDto = components['schemas']['SuccessDto'];
@@ -5111,12 +6041,35 @@ export type SchemaSuppressionDto = components['schemas']['SuppressionDto'];
 export type SchemaSuppressionListDto = components['schemas']['SuppressionListDto'];
 export type SchemaSuppressionResponseDto = components['schemas']['SuppressionResponseDto'];
 export type SchemaTagDto = components['schemas']['TagDto'];
+export type SchemaTelegramBotDto = components['schemas']['TelegramBotDto'];
+export type SchemaTelegramBotResponseDto = components['schemas']['TelegramBotResponseDto'];
+export type SchemaTelegramDestinationDto = components['schemas']['TelegramDestinationDto'];
+export type SchemaTelegramDestinationResponseDto = components['schemas']['TelegramDestinationResponseDto'];
+export type SchemaTelegramLinkDto = components['schemas']['TelegramLinkDto'];
+export type SchemaTelegramLinkResponseDto = components['schemas']['TelegramLinkResponseDto'];
+export type SchemaTelegramLinkViewDto = components['schemas']['TelegramLinkViewDto'];
+export type SchemaTelegramLookupDto = components['schemas']['TelegramLookupDto'];
+export type SchemaTelegramLookupResponseDto = components['schemas']['TelegramLookupResponseDto'];
+export type SchemaTelegramLookupRowDto = components['schemas']['TelegramLookupRowDto'];
+export type SchemaTelegramOwnerResponseDto = components['schemas']['TelegramOwnerResponseDto'];
+export type SchemaTelegramOwnerViewDto = components['schemas']['TelegramOwnerViewDto'];
+export type SchemaTelegramWebhookResponseDto = components['schemas']['TelegramWebhookResponseDto'];
+export type SchemaTemplateDraftDto = components['schemas']['TemplateDraftDto'];
 export type SchemaTemplateDto = components['schemas']['TemplateDto'];
 export type SchemaTemplateFunnelRowDto = components['schemas']['TemplateFunnelRowDto'];
 export type SchemaTemplateListDto = components['schemas']['TemplateListDto'];
 export type SchemaTemplateMetricsDto = components['schemas']['TemplateMetricsDto'];
 export type SchemaTemplatePreviewDto = components['schemas']['TemplatePreviewDto'];
 export type SchemaTemplateVariantDto = components['schemas']['TemplateVariantDto'];
+export type SchemaTraceAttemptDto = components['schemas']['TraceAttemptDto'];
+export type SchemaTraceDto = components['schemas']['TraceDto'];
+export type SchemaTraceEventDto = components['schemas']['TraceEventDto'];
+export type SchemaTraceMessageDto = components['schemas']['TraceMessageDto'];
+export type SchemaTraceProviderEventDto = components['schemas']['TraceProviderEventDto'];
+export type SchemaTraceRecipientDto = components['schemas']['TraceRecipientDto'];
+export type SchemaTraceSubscriberDto = components['schemas']['TraceSubscriberDto'];
+export type SchemaTraceSuppressionDto = components['schemas']['TraceSuppressionDto'];
+export type SchemaTraceWaitingDto = components['schemas']['TraceWaitingDto'];
 export type SchemaTriggerWorkflowDto = components['schemas']['TriggerWorkflowDto'];
 export type SchemaTriggerWorkflowResponseDto = components['schemas']['TriggerWorkflowResponseDto'];
 export type SchemaUpdateMessageDto = components['schemas']['UpdateMessageDto'];
@@ -5158,6 +6111,11 @@ export interface operations {
                 cursor?: string;
                 /** @description 1–500, default 100. */
                 limit?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated: page with `cursor` (the previous page's `next_cursor`) instead. Lines to skip, as notifyd 0.x paged (0–100000); the answer then carries `total` (lines matching the filters), `limit` and `offset`. Not with a cursor.
+                 */
+                offset?: number;
                 project_id?: string;
                 /** @description From this time (RFC 3339, inclusive). */
                 since?: string;
@@ -5555,6 +6513,78 @@ export interface operations {
                      *       "message": "Something is wrong with the request."
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    streamAdminEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An open event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 3000
+                     *
+                     *     id: 7
+                     *     event: lanes
+                     *     data: {"lanes":["email:resend"]}
+                     *
+                     *     id: 8
+                     *     event: digest
+                     *     data: {}
+                     *
+                     *     : ping
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many admin event streams on this server */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
@@ -7369,6 +8399,884 @@ export interface operations {
             };
         };
     };
+    adminListSubscribers: {
+        parameters: {
+            query?: {
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size, 1–200. */
+                limit?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated: page with `cursor` (the previous page's `next_cursor`) instead. Subscribers to skip, as notifyd 0.x paged (0–100000); the answer then carries `offset` and `total` (the subscribers matching `q`). Not with a cursor.
+                 */
+                offset?: number;
+                /** @description Case-insensitive search in id, email, first and last name. */
+                q?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriberListDto"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_json",
+                     *       "message": "The request body is not valid JSON. Check quotes, commas and brackets."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Invalid fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "message": "channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    adminGetSubscriber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                subscriber_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriberDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    adminGetSubscriberPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                subscriber_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreferencesDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    adminListTemplates: {
+        parameters: {
+            query?: {
+                /** @description Only variants of this channel. */
+                channel?: string;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+                limit?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated: page with `cursor` (the previous page's `next_cursor`) instead. Rows to skip, for callers that still page by offset; not with a cursor.
+                 */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateListDto"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_json",
+                     *       "message": "The request body is not valid JSON. Check quotes, commas and brackets."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Invalid fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "message": "channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    adminUpsertTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpsertTemplateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpsertTemplateResponseDto"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_json",
+                     *       "message": "The request body is not valid JSON. Check quotes, commas and brackets."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Invalid fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "message": "channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unavailable",
+                     *       "message": "The database is unreachable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    adminGetTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    adminPreviewTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewTemplateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplatePreviewDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Invalid fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "message": "channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unavailable",
+                     *       "message": "The database is unreachable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    adminListWorkflows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowListDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    adminListWorkflowRuns: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description Page size, 1–200 (default 50). */
+                limit?: number;
+                status?: string;
+                subscriber_id?: string;
+                workflow_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowRunListDto"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_json",
+                     *       "message": "The request body is not valid JSON. Check quotes, commas and brackets."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Invalid fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "message": "channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    adminGetWorkflowRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowRunResponseDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
     sendTest: {
         parameters: {
             query?: never;
@@ -7637,6 +9545,99 @@ export interface operations {
                      * @example {
                      *       "error": "not_found",
                      *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    traceRecipient: {
+        parameters: {
+            query?: {
+                /** @description Messages at most, newest first (default 50, at most 200). */
+                limit?: number;
+                /** @description Operators only: one project (default: every project). A project key always reads its own project. */
+                project_id?: string;
+                /** @description An address as jobs carry it: email (case-insensitive), E.164 phone, chat id or webhook. Give this or subscriber_id. */
+                recipient?: string;
+                /** @description From (RFC 3339); default 7 days before `until`. At most 31 days before `until`. */
+                since?: string;
+                /** @description A subscriber id: its messages on every channel, and those sent to its addresses. Give this or recipient. */
+                subscriber_id?: string;
+                /** @description Until (RFC 3339, exclusive); default now. */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TraceDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Invalid fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "message": "channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Over the project’s rate_limit_per_min (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Project 'acme' allows 600 API requests per minute (rate_limit_per_min); retry in 12 s."
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDto"];
@@ -7943,6 +9944,176 @@ export interface operations {
                      * @example {
                      *       "error": "validation_failed",
                      *       "message": "channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    adminListWebhookDeliveries: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description Page size, 1–200 (default 50). */
+                limit?: number;
+                status?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryListDto"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_json",
+                     *       "message": "The request body is not valid JSON. Check quotes, commas and brackets."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    adminRedeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryResponseDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "Job is sent; only failed or cancelled jobs can be retried."
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDto"];
@@ -8903,6 +11074,234 @@ export interface operations {
             };
         };
     };
+    getInboxPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subscriber_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriberPreferencesDto"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_json",
+                     *       "message": "The request body is not valid JSON. Check quotes, commas and brackets."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Invalid fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "message": "channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Over the project’s rate_limit_per_min (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Project 'acme' allows 600 API requests per minute (rate_limit_per_min); retry in 12 s."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    putInboxPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subscriber_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutSubscriberPreferencesDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriberPreferencesDto"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_json",
+                     *       "message": "The request body is not valid JSON. Check quotes, commas and brackets."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Invalid fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "message": "channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Over the project’s rate_limit_per_min (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Project 'acme' allows 600 API requests per minute (rate_limit_per_min); retry in 12 s."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
     markInboxRead: {
         parameters: {
             query?: never;
@@ -9730,6 +12129,56 @@ export interface operations {
                      * @example {
                      *       "error": "rate_limited",
                      *       "message": "Project 'acme' allows 600 API requests per minute (rate_limit_per_min); retry in 12 s."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Across all projects (admin or read-only key); counted when asked, so poll it, do not scrape it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricsSummaryDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "Read-only key: this action needs the admin key (ADMIN_API_KEY)."
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDto"];
@@ -10619,6 +13068,11 @@ export interface operations {
                 cursor?: string;
                 /** @description Page size, 1–200. */
                 limit?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated: page with `cursor` (the previous page's `next_cursor`) instead. Subscribers to skip, as notifyd 0.x paged (0–100000); the answer then carries `offset` and `total` (the subscribers matching `q`). Not with a cursor.
+                 */
+                offset?: number;
                 /** @description Case-insensitive search in id, email, first and last name. */
                 q?: string;
             };
@@ -11540,6 +13994,717 @@ export interface operations {
                      * @example {
                      *       "error": "rate_limited",
                      *       "message": "Project 'acme' allows 600 API requests per minute (rate_limit_per_min); retry in 12 s."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getTelegramRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelegramOwnerResponseDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Invalid fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "message": "channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Over the project’s rate_limit_per_min (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Project 'acme' allows 600 API requests per minute (rate_limit_per_min); retry in 12 s."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    putTelegramBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutTelegramBotDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelegramBotResponseDto"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_json",
+                     *       "message": "The request body is not valid JSON. Check quotes, commas and brackets."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "Job is sent; only failed or cancelled jobs can be retried."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Invalid fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "message": "channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Over the project’s rate_limit_per_min (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Project 'acme' allows 600 API requests per minute (rate_limit_per_min); retry in 12 s."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "error",
+                     *       "message": "Something is wrong with the request."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unavailable",
+                     *       "message": "The database is unreachable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    deleteTelegramBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Invalid fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "message": "channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Over the project’s rate_limit_per_min (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Project 'acme' allows 600 API requests per minute (rate_limit_per_min); retry in 12 s."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    putTelegramDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutTelegramDestinationDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelegramDestinationResponseDto"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_json",
+                     *       "message": "The request body is not valid JSON. Check quotes, commas and brackets."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Invalid fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "message": "channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Over the project’s rate_limit_per_min (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Project 'acme' allows 600 API requests per minute (rate_limit_per_min); retry in 12 s."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "error",
+                     *       "message": "Something is wrong with the request."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unavailable",
+                     *       "message": "The database is unreachable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    deleteTelegramDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or there was none) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Invalid fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "message": "channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Over the project’s rate_limit_per_min (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Project 'acme' allows 600 API requests per minute (rate_limit_per_min); retry in 12 s."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    linkTelegramChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TelegramLinkDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelegramLinkResponseDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "Job is sent; only failed or cancelled jobs can be retried."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Invalid fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "message": "channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Over the project’s rate_limit_per_min (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Project 'acme' allows 600 API requests per minute (rate_limit_per_min); retry in 12 s."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    lookupTelegramRoutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TelegramLookupDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelegramLookupResponseDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Invalid fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "message": "channels[0] must be one of the following values: email, sms, whatsapp, push, in_app, telegram, slack, discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Over the project’s rate_limit_per_min (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Project 'acme' allows 600 API requests per minute (rate_limit_per_min); retry in 12 s."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    telegramWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelegramWebhookResponseDto"];
+                };
+            };
+            /** @description Missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Missing API key: send it as X-Api-Key or Authorization: Bearer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or owned by another project) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Job '3f2b…' was not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unavailable",
+                     *       "message": "The database is unreachable."
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDto"];
