@@ -13,8 +13,9 @@
  *   let garbage pile up to 105–115 MB of heap before collecting it: the drain's RSS peak. With
  *   the factor fixed at 1.2 the heap stays under 70 MB and the drain's peak RSS fell from
  *   182–196 MB to 142–148 MB (bench/drain protocol, 100 000 jobs, side by side under load);
- *   worker CPU per job was within the runs' noise to ~20 % more, drain jobs/s not lower
- *   (issue 20; docs/BENCHMARKS.md, "Worker RSS"). At 50 % the peak was 158 MB.
+ *   worker CPU per job about 15 % more, drain jobs/s not lower (issue 20; docs/BENCHMARKS.md,
+ *   "Worker RSS"). At 50 % the peak was 158 MB; --optimize-for-size held it at 126 MB for 2.2×
+ *   the CPU.
  */
 export const WORKER_V8_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=20'];
 
