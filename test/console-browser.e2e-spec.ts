@@ -1,12 +1,11 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { launchChromium } from './helpers/chromium.js';
+import { expectNoSeriousViolations, mutatingControls, signInConsole, visitConsole } from './helpers/console-page.js';
 import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
 
 const SHOTS = join(process.cwd(), 'test-results', 'console');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
  * The operator console in real headless Chromium, used as a person would: sign in with each
@@ -38,41 +37,9 @@ describe('operator console in Chromium', () => {
     await t?.close();
   });
 
-  /** A fresh browser profile, signed in through the form; CSP violations and page errors are collected. */
-  const signIn = async (key: string) => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) problems.push(msg.text());
-    });
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('Operator key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Digest' }).waitFor();
-    return { context, page, problems };
-  };
-
-  const visit = async (page: Page, hash: string, heading: string | RegExp) => {
-    await page.goto(`${t.url}/console${hash}`);
-    await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-    await page.locator('.loading').first().waitFor({ state: 'detached' });
-  };
-
-  const noSeriousViolations = async (page: Page, name: string) => {
-    // Runtime.evaluate from the test is not page script: the page's CSP does not apply to it.
-    await page.evaluate(AXE);
-    const violations = await page.evaluate(async () => {
-      const page = globalThis as any;
-      const result = await page.axe.run(page.document, { resultTypes: ['violations'] });
-      return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-    });
-    expect({ page: name, serious: violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical') }).toEqual({ page: name, serious: [] });
-  };
-
-  const mutatingControls = (page: Page) =>
-    page.locator('[data-mutates], button:text-matches("^(Pause|Resume|Retry|Cancel|Release|Rotate|Revoke|Create)", "i")').count();
+  const signIn = (key: string) => signInConsole(browser, t.url, key);
+  const visit = (page: Page, hash: string, heading: string | RegExp) => visitConsole(page, t.url, hash, heading);
+  const noSeriousViolations = expectNoSeriousViolations;
 
   it('the read-only session shows the digest, jobs, a timeline, lanes, suppressions and projects, and no control that changes anything', async () => {
     const { context, page, problems } = await signIn(READONLY_KEY);

@@ -1,12 +1,11 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser } from 'playwright-core';
 import { launchChromium } from './helpers/chromium.js';
+import { expectNoSeriousViolations, signInConsole } from './helpers/console-page.js';
 import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
 
 const SHOTS = join(process.cwd(), 'test-results', 'console');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
  * The console's Trace page in real headless Chromium ("why didn't they get it?"): the read-only
@@ -41,17 +40,7 @@ describe('console Trace page in Chromium', () => {
   });
 
   it('the read-only session traces a recipient and a subscriber id and reads the verdicts', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) problems.push(msg.text());
-    });
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('Operator key').fill(READONLY_KEY);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Digest' }).waitFor();
+    const { context, page, problems } = await signInConsole(browser, t.url, READONLY_KEY);
 
     await page.getByRole('link', { name: 'Trace' }).click();
     await page.getByRole('heading', { name: 'Trace', level: 1 }).waitFor();
@@ -68,15 +57,7 @@ describe('console Trace page in Chromium', () => {
     await page.locator('tr[data-verdict="refused"] summary').click();
     expect(await page.locator('tr[data-verdict="refused"] details').textContent()).toContain('asked by phone to stop');
 
-    const violations = await (async () => {
-      await page.evaluate(AXE);
-      return page.evaluate(async () => {
-        const g = globalThis as any;
-        const result = await g.axe.run(g.document, { resultTypes: ['violations'] });
-        return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => v.id);
-      });
-    })();
-    expect(violations).toEqual([]);
+    await expectNoSeriousViolations(page, 'trace');
     await page.screenshot({ path: join(SHOTS, 'trace.png'), fullPage: true });
 
     // A subscriber id: its SMS refused for want of a phone number.
