@@ -1,7 +1,3 @@
-import { applyDecorators } from '@nestjs/common';
-import { Transform } from 'class-transformer';
-import { IsString, Matches } from 'class-validator';
-
 /** notifyd's topic ids: 1–64 of `a-z 0-9 - _ . :`, compared lower-cased; `*` is reserved for "every scope". */
 export const TOPIC_PATTERN = /^[a-z0-9_.:-]{1,64}$/;
 export const TOPIC_HELP = 'must be 1–64 characters of a-z, 0-9, -, _, . and : (e.g. "order-updates" or "billing:invoices")';
@@ -12,11 +8,3 @@ export function normaliseTopic(value: unknown): string | undefined {
   const topic = value.trim().toLowerCase();
   return TOPIC_PATTERN.test(topic) ? topic : undefined;
 }
-
-/** A DTO field holding a topic: lower-cased, then checked against TOPIC_PATTERN. */
-export const IsTopic = () =>
-  applyDecorators(
-    Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value)),
-    IsString(),
-    Matches(TOPIC_PATTERN, { message: `$property ${TOPIC_HELP}` }),
-  );

@@ -185,3 +185,23 @@ function branchOf(s: JsonSchema, type: string): JsonSchema | undefined {
 export function namesField(message: string, field: string): boolean {
   return new RegExp(`(^|[^A-Za-z0-9_])${field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^A-Za-z0-9_]|$)`).test(message);
 }
+
+/**
+ * The schema with every `$ref` to a component replaced by the component itself, at any depth
+ * (properties, items, anyOf/oneOf/allOf), so that validValue builds nested objects (an array of
+ * preference rows, not of 'x'). Stops at `depth` for self-referring schemas.
+ */
+export function inlineRefs(s: JsonSchema, components: Record<string, JsonSchema>, depth = 6): JsonSchema {
+  const ref = (s as { $ref?: string }).$ref;
+  const base = ref ? (components[ref.split('/').pop()!] ?? {}) : s;
+  if (depth === 0) return base;
+  const deeper = (x: JsonSchema) => inlineRefs(x, components, depth - 1);
+  return {
+    ...base,
+    ...(base.items ? { items: deeper(base.items) } : {}),
+    ...(base.properties ? { properties: Object.fromEntries(Object.entries(base.properties).map(([k, v]) => [k, deeper(v)])) } : {}),
+    ...(base.anyOf ? { anyOf: base.anyOf.map(deeper) } : {}),
+    ...(base.oneOf ? { oneOf: base.oneOf.map(deeper) } : {}),
+    ...(base.allOf ? { allOf: base.allOf.map(deeper) } : {}),
+  };
+}

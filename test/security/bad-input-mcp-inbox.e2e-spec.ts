@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { connectMcp } from '../helpers/mcp-client.js';
-import { type JsonSchema, namesField, oversized, unstorable, validObject, validValue, wrongType } from '../helpers/schema-probes.js';
+import { inlineRefs, type JsonSchema, namesField, oversized, unstorable, validObject, validValue, wrongType } from '../helpers/schema-probes.js';
 import { ADMIN_KEY, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** A call that takes longer than this is a hang. */
@@ -22,7 +22,9 @@ describe('bad-input sweep: MCP tool arguments', () => {
   let tools: Tool[];
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { EMAIL_PROVIDER: 'log' } });
+    // Every tool's every argument is probed: over a thousand calls, past the operator's default 600
+    // MCP calls a minute (that limit has its own test, test/security/rate-limit-doors).
+    t = await startTestApp({ env: { EMAIL_PROVIDER: 'log', MCP_OPERATOR_RATE_LIMIT_PER_MIN: '100000' } });
     await t.createProject('acme');
     client = await connectMcp(t.url, ADMIN_KEY);
     tools = (await client.listTools()).tools;
@@ -146,7 +148,7 @@ describe('bad-input sweep: inbox routes', () => {
     for (const o of operations) {
       const params = o.op.parameters ?? [];
       const good: Record<string, string> = { subscriber_id: 'user_1', message_id: messageId };
-      const bodySchema = o.op.requestBody ? resolve(o.op.requestBody.content['application/json'].schema) : undefined;
+      const bodySchema = o.op.requestBody ? inlineRefs(o.op.requestBody.content['application/json'].schema, components) : undefined;
       const body = bodySchema ? validObject(bodySchema) : undefined;
       // From the path itself: a parameter the document forgot is swept too.
       for (const name of [...o.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {

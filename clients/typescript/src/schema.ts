@@ -3769,8 +3769,11 @@ export interface components {
             topic: string;
         };
         PreferenceChoiceDto: {
-            /** @example email */
-            channel: string;
+            /**
+             * @example email
+             * @enum {string}
+             */
+            channel: "email" | "sms" | "whatsapp" | "push" | "in_app" | "telegram" | "slack" | "discord";
             /** @example false */
             enabled: boolean;
             /** @example tips */

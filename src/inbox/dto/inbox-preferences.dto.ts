@@ -1,7 +1,8 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, ValidateNested } from 'class-validator';
 import { CHANNELS } from '../../domain/channels.js';
-import { IsTopic } from '../../domain/topic.js';
+import { IsTopic } from '../../common/validation/is-topic.js';
 
 export class PreferenceTopicDto {
   /** @example "tips" */
@@ -56,7 +57,7 @@ export class SubscriberPreferencesDto {
 }
 
 export class PreferenceChoiceDto {
-  /** @example "email" */
+  @ApiProperty({ enum: CHANNELS, example: 'email' })
   @IsIn(CHANNELS, { message: `channel must be one of ${CHANNELS.join(', ')}` })
   channel: string;
 

@@ -36,7 +36,7 @@ import { JobOutcomeDto } from './job-outcome.dto.js';
 import { PushOptionsDto } from './push-options.dto.js';
 import { IsSendWindowOrFalse, SEND_WINDOW_SCHEMA } from '../../governance/send-windows/send-window.validator.js';
 import { IsTrackOption } from '../../governance/tracking/track-option.validator.js';
-import { IsTopic } from '../../domain/topic.js';
+import { IsTopic } from '../../common/validation/is-topic.js';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
 import { TEMPLATE_ID_HELP, TEMPLATE_ID_PATTERN } from '../../templates/template-id.js';
 

@@ -1,11 +1,9 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { IsRfc3339 } from '../../common/validation/validators.js';
+import { TRACE_DEFAULT_RANGE_DAYS, TRACE_MAX_LIMIT, TRACE_MAX_RANGE_DAYS } from '../trace/trace-limits.js';
 
-/** Messages one trace answers at most, and the widest time range it reads (the jobs are read by created_at). */
-export const TRACE_MAX_LIMIT = 200;
-export const TRACE_MAX_RANGE_DAYS = 31;
-export const TRACE_DEFAULT_RANGE_DAYS = 7;
+export { TRACE_DEFAULT_RANGE_DAYS, TRACE_MAX_LIMIT, TRACE_MAX_RANGE_DAYS };
 
 /** GET /v1/admin/trace: one recipient (an address or a subscriber id) and a time range. */
 export class TraceQueryDto {

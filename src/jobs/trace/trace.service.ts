@@ -9,7 +9,8 @@ import type { SuppressionRow } from '../../governance/suppressions/suppression.t
 import { LaneStateService, type LaneState } from '../../pacing/lane-state.service.js';
 import { addressFor } from '../../subscribers/addresses.js';
 import { SubscribersService } from '../../subscribers/subscribers.service.js';
-import { TRACE_DEFAULT_RANGE_DAYS, TRACE_MAX_RANGE_DAYS, type TraceDto, type TraceMessageDto, type TraceQueryDto, type TraceSuppressionDto } from '../dto/trace.dto.js';
+import type { TraceDto, TraceMessageDto, TraceQueryDto, TraceSuppressionDto } from '../dto/trace.dto.js';
+import { TRACE_DEFAULT_RANGE_DAYS, TRACE_MAX_RANGE_DAYS } from './trace-limits.js';
 import type { JobAttempt, JobProviderEvent, JobRow } from '../../domain/job.types.js';
 import { RefusalsRepository, type SendRefusal } from '../refusals/refusals.repository.js';
 import * as sql from '../sql/trace.sql.js';

@@ -3,7 +3,7 @@ import { Transform, Type } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
 import { IsOneChannel, IsSingleLine } from '../../common/validation/validators.js';
-import { IsTopic } from '../../domain/topic.js';
+import { IsTopic } from '../../common/validation/is-topic.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 import { TEMPLATE_ID_HELP, TEMPLATE_ID_PATTERN } from '../template-id.js';
 

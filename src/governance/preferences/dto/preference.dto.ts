@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
 import { CHANNELS } from '../../../domain/channels.js';
-import { IsTopic } from '../../../domain/topic.js';
+import { IsTopic } from '../../../common/validation/is-topic.js';
 import { TEMPLATE_ID_HELP } from '../../../templates/template-id.js';
 
 const CHANNEL_OR_ALL = [...CHANNELS, '*'] as const;
