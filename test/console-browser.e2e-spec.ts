@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -21,7 +22,8 @@ describe('operator console in Chromium', () => {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    t = await startTestApp();
+    // A sealing key, so that the admin can set a project's own provider account from the console.
+    t = await startTestApp({ env: { NOTIFYD_SECRET_KEY: randomBytes(32).toString('base64') } });
     const project = await t.createProject('acme');
     for (const to of ['jane@example.com', 'omar@example.com']) {
       const sent = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['email'], to, subject: 'Order shipped', body: 'Your order is on its way.' });
@@ -136,6 +138,25 @@ describe('operator console in Chromium', () => {
     expect((await t.http.get('/v1/subscribers').set('X-Api-Key', rotated)).status).toBe(200);
     await noSeriousViolations(page, 'projects (admin)');
     await page.screenshot({ path: join(SHOTS, 'projects-admin-rotated.png'), fullPage: true });
+
+    // The project's own provider account: set from the console, shown masked, then removed.
+    const acme = page.locator('tr[data-project="acme"]');
+    await acme.getByRole('button', { name: 'Set a provider' }).click();
+    await acme.getByLabel('Channel', { exact: true }).selectOption('email');
+    await acme.getByLabel('Provider', { exact: true }).fill('resend');
+    await acme.getByLabel('Settings (JSON)').fill('{"api_key": "re_console_secret_0123456789"}');
+    await acme.getByRole('button', { name: 'Save provider' }).click();
+    const own = acme.locator('li[data-provider="email:resend"]');
+    await own.waitFor();
+    expect(await own.textContent()).not.toContain('re_console_secret_0123456789');
+    const stored = await t.http.get('/v1/admin/projects/acme/providers/email').set('X-Api-Key', ADMIN_KEY);
+    expect(stored.body).toMatchObject({ provider: 'resend' });
+    expect(JSON.stringify(stored.body)).not.toContain('re_console_secret_0123456789');
+    await noSeriousViolations(page, 'projects (admin, own provider)');
+    await page.screenshot({ path: join(SHOTS, 'projects-admin-provider.png'), fullPage: true });
+    await own.getByRole('button', { name: 'Remove email provider' }).click();
+    await own.waitFor({ state: 'detached' });
+    expect((await t.http.get('/v1/admin/projects/acme/providers').set('X-Api-Key', ADMIN_KEY)).body.providers).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);

@@ -4,10 +4,12 @@ import { api } from '../api.js';
 import { when } from '../format.js';
 import { useLoad } from '../use-load.js';
 import { ActionButton, ErrorNote } from '../widgets.js';
+import { ProjectProviders } from './project-providers.js';
 
 /**
- * Projects (GET /v1/admin/projects; keys as hints only). The admin creates a project and rotates
- * keys; a new key is shown once, here, and kept nowhere by the page once it is dismissed.
+ * Projects (GET /v1/admin/projects; keys as hints only), each with its own provider accounts
+ * (secrets masked by the API). The admin creates a project, rotates keys and sets or removes a
+ * project's provider; a new key is shown once, here, and kept nowhere by the page once it is dismissed.
  */
 export function ProjectsPage({ role }) {
   const { data, error, reload } = useLoad(() => api.get('/v1/admin/projects'), []);
@@ -28,13 +30,14 @@ export function ProjectsPage({ role }) {
     ${!data ? html`<p class="loading">Loading…</p>` : html`
       <table>
         <caption>${data.projects.length} projects; keys shown as hints.</caption>
-        <thead><tr><th scope="col">Project</th><th scope="col">Channels</th><th scope="col">Rate limit</th><th scope="col">Sender</th><th scope="col">Keys</th><th scope="col">Created</th>
+        <thead><tr><th scope="col">Project</th><th scope="col">Channels</th><th scope="col">Rate limit</th><th scope="col">Sender</th><th scope="col">Keys</th><th scope="col">Own providers</th><th scope="col">Created</th>
           ${role === 'admin' ? html`<th scope="col">Change</th>` : null}</tr></thead>
         <tbody>${data.projects.map((p) => html`<tr data-project=${p.id}>
           <th scope="row">${p.id}<br /><span class="muted">${p.name}</span></th>
           <td>${p.channels.join(', ')}</td><td>${p.rate_limit_per_min} / min</td>
           <td>${p.from_email ? `${p.from_name ? `${p.from_name} ` : ''}<${p.from_email}>` : '—'}</td>
           <td><code>${p.api_key_hint ?? '—'}</code>${p.secondary_api_key_hint ? html`<br /><span class="muted">previous: <code>${p.secondary_api_key_hint}</code></span>` : null}</td>
+          <td><${ProjectProviders} projectId=${p.id} role=${role} /></td>
           <td>${when(p.created_at)}</td>
           ${role === 'admin' ? html`<td>
             <${ActionButton} label="Rotate key" run=${() => api.post(`/v1/admin/projects/${encodeURIComponent(p.id)}/rotate-key`).then(reveal(`New key of ${p.id}`))} />
