@@ -1,13 +1,14 @@
 import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import type { Connector, DeliveryResult, OutboundMessage } from '../connector.js';
+import type { DeliveryResult, OutboundMessage } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import { type Fetcher, postJson } from '../json-http.js';
 import { ProviderError } from '../provider-error.js';
 import { OutboundGuard } from '../ssrf/outbound-guard.js';
 import { chatLink, chatOptions, providerWebhookUrl } from './chat-text.js';
 import { classifyDiscordAnswer } from './discord/discord-errors.js';
+import { OneMessageConnector } from '../one-message-connector.js';
 
 /** Discord's own limits: embed title 256, description 4096, content 2000 characters. */
 const TITLE_MAX = 256;
@@ -22,26 +23,24 @@ const CONTENT_MAX = 2000;
  * containing @everyone must not ping a server.
  */
 @NotifyConnector()
-export class DiscordConnector implements Connector {
+export class DiscordConnector extends OneMessageConnector {
   readonly channel = 'discord' as const;
   readonly provider = 'discord';
-  readonly batchMax = 1;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly guard: OutboundGuard,
-  ) {}
+  ) {
+    super();
+  }
 
   recipientProblem(address: string): string | undefined {
     if (providerWebhookUrl(address, this.config.chat.discord.webhookHosts, '/api/webhooks/')) return undefined;
     return `is not a Discord webhook URL (https://discord.com/api/webhooks/<id>/<token>; hosts: ${this.config.chat.discord.webhookHosts.join(', ')}, DISCORD_WEBHOOK_HOSTS)`;
   }
 
-  async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
-    return Promise.all(messages.map((m) => this.sendOne(m)));
-  }
 
-  private async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
+  protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
     const url = providerWebhookUrl(message.recipient, this.config.chat.discord.webhookHosts, '/api/webhooks/');
     if (!url) {
       return {

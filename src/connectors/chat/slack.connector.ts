@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { SLACK_BOT_TOKEN_PATTERN } from '../../config/sections/chat-providers.config.js';
-import type { Connector, DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../connector.js';
+import type { DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import { type Fetcher, postJson } from '../json-http.js';
 import { ProviderError } from '../provider-error.js';
@@ -10,6 +10,7 @@ import { OutboundGuard } from '../ssrf/outbound-guard.js';
 import { canonicalSlackChannel } from './chat-ids.js';
 import { chatLink, chatOptions, chatText, providerWebhookUrl } from './chat-text.js';
 import { classifySlackAnswer } from './slack/slack-errors.js';
+import { OneMessageConnector } from '../one-message-connector.js';
 
 /**
  * SLACK_PROVIDER=slack. A recipient that is an incoming-webhook URL (on SLACK_WEBHOOK_HOSTS)
@@ -17,10 +18,9 @@ import { classifySlackAnswer } from './slack/slack-errors.js';
  * `chat.postMessage` with SLACK_BOT_TOKEN. Text is Slack mrkdwn: *subject*, body, <url|Open>.
  */
 @NotifyConnector()
-export class SlackConnector implements Connector {
+export class SlackConnector extends OneMessageConnector {
   readonly channel = 'slack' as const;
   readonly provider = 'slack';
-  readonly batchMax = 1;
 
   /** A project's own Slack app (per-project providers): its bot reaches its own workspace, no binding needed. */
   readonly projectSettings: ProjectSettingsSpec = { fields: { bot_token: { required: true, secret: true, pattern: SLACK_BOT_TOKEN_PATTERN, hint: 'a Slack bot token (xoxb-…)' } } };
@@ -28,7 +28,9 @@ export class SlackConnector implements Connector {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly guard: OutboundGuard,
-  ) {}
+  ) {
+    super();
+  }
 
   recipientProblem(address: string): string | undefined {
     if (!/^https?:\/\//i.test(address)) return undefined;
@@ -48,11 +50,8 @@ export class SlackConnector implements Connector {
     return isUrl(recipient) ? undefined : canonicalSlackChannel(recipient);
   }
 
-  async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
-    return Promise.all(messages.map((m) => this.sendOne(m)));
-  }
 
-  private async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
+  protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
     const text = slackText(message);
     if (!text) return { ok: false, error: ProviderError.permanent('Nothing to send: give a body, a subject or chat.text.') };
     try {

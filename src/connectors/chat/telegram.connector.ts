@@ -2,13 +2,14 @@ import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { TELEGRAM_BOT_TOKEN_PATTERN } from '../../config/sections/chat-providers.config.js';
-import type { Connector, DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../connector.js';
+import type { DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import { postJson } from '../json-http.js';
 import { ProviderError } from '../provider-error.js';
 import { CHAT_HINTS, canonicalTelegramChat, TELEGRAM_CHAT } from './chat-ids.js';
 import { chatLink, chatOptions, chatText } from './chat-text.js';
 import { classifyTelegramAnswer } from './telegram/telegram-errors.js';
+import { OneMessageConnector } from '../one-message-connector.js';
 
 /**
  * TELEGRAM_PROVIDER=telegram: Bot API `sendMessage` with TELEGRAM_BOT_TOKEN, plain text (no
@@ -16,15 +17,16 @@ import { classifyTelegramAnswer } from './telegram/telegram-errors.js';
  * `url` when there is one, and the forum topic from chat.telegram_thread_id.
  */
 @NotifyConnector()
-export class TelegramConnector implements Connector {
+export class TelegramConnector extends OneMessageConnector {
   readonly channel = 'telegram' as const;
   readonly provider = 'telegram';
-  readonly batchMax = 1;
 
   /** A project's own bot (per-project providers): it reaches the chats that bot is in, no binding needed. */
   readonly projectSettings: ProjectSettingsSpec = { fields: { bot_token: { required: true, secret: true, pattern: TELEGRAM_BOT_TOKEN_PATTERN, hint: 'a bot token from @BotFather (123456:ABC…)' } } };
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    super();
+  }
 
   validateConfiguration(): void {
     if (!this.config.chat.telegram.botToken) throw new Error('TELEGRAM_PROVIDER=telegram: TELEGRAM_BOT_TOKEN is not set; create a bot with @BotFather and copy its token.');
@@ -44,11 +46,8 @@ export class TelegramConnector implements Connector {
     return canonicalTelegramChat(recipient);
   }
 
-  async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
-    return Promise.all(messages.map((m) => this.sendOne(m)));
-  }
 
-  private async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
+  protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
     if (!TELEGRAM_CHAT.test(message.recipient)) {
       return { ok: false, error: ProviderError.permanent('A Telegram recipient is a chat id (123456789, -1001234567890) or a public @channelusername.', { deadRecipient: true }) };
     }

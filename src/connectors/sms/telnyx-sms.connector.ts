@@ -1,12 +1,13 @@
 import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import type { Connector, DeliveryResult, OutboundMessage } from '../connector.js';
+import type { DeliveryResult, OutboundMessage } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import { postJson } from '../json-http.js';
 import { ProviderError } from '../provider-error.js';
 import { isAlphanumericSender, smsParts } from './sms-addressing.js';
 import { classifyTelnyxAnswer } from './telnyx/telnyx-errors.js';
+import { OneMessageConnector } from '../one-message-connector.js';
 
 /**
  * SMS_PROVIDER=telnyx: `POST /v2/messages` (JSON, Bearer key), one message per call. An
@@ -14,12 +15,13 @@ import { classifyTelnyxAnswer } from './telnyx/telnyx-errors.js';
  * TELNYX_MESSAGING_PROFILE_ID such a message fails before any call.
  */
 @NotifyConnector()
-export class TelnyxSmsConnector implements Connector {
+export class TelnyxSmsConnector extends OneMessageConnector {
   readonly channel = 'sms' as const;
   readonly provider = 'telnyx';
-  readonly batchMax = 1;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    super();
+  }
 
   validateConfiguration(): void {
     if (!this.config.sms.telnyx.apiKey) throw new Error('SMS_PROVIDER=telnyx: TELNYX_API_KEY is not set; create a v2 API key in the Telnyx portal.');
@@ -29,11 +31,8 @@ export class TelnyxSmsConnector implements Connector {
     }
   }
 
-  async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
-    return Promise.all(messages.map((m) => this.sendOne(m)));
-  }
 
-  private async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
+  protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
     const { apiKey, apiBase, messagingProfileId } = this.config.sms.telnyx;
     const parts = smsParts(message, this.config.sms.from);
     if (parts instanceof Error) return { ok: false, error: parts };

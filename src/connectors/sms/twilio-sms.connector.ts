@@ -1,10 +1,11 @@
 import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import type { Connector, DeliveryResult, OutboundMessage } from '../connector.js';
+import type { DeliveryResult, OutboundMessage } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import { smsParts, twilioStatusCallback } from './sms-addressing.js';
 import { TwilioMessages } from './twilio/twilio-messages.js';
+import { OneMessageConnector } from '../one-message-connector.js';
 
 /**
  * SMS_PROVIDER=twilio: the Messages API through the `twilio` SDK, one message per call (Twilio
@@ -12,13 +13,13 @@ import { TwilioMessages } from './twilio/twilio-messages.js';
  * /webhooks/twilio/status?job=<id>, which is how delivered/undelivered reaches the job.
  */
 @NotifyConnector()
-export class TwilioSmsConnector implements Connector {
+export class TwilioSmsConnector extends OneMessageConnector {
   readonly channel = 'sms' as const;
   readonly provider = 'twilio';
-  readonly batchMax = 1;
   private readonly twilio: TwilioMessages;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    super();
     this.twilio = new TwilioMessages(config.sms.twilio, config.outbound.timeoutMs);
   }
 
@@ -27,11 +28,8 @@ export class TwilioSmsConnector implements Connector {
     if (problem) throw new Error(`SMS_PROVIDER=twilio: ${problem}.`);
   }
 
-  async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
-    return Promise.all(messages.map((m) => this.sendOne(m)));
-  }
 
-  private async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
+  protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
     const parts = smsParts(message, this.config.sms.from);
     if (parts instanceof Error) return { ok: false, error: parts };
     return this.twilio.create({

@@ -2,12 +2,13 @@ import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { JobPayload } from '../../domain/job.types.js';
-import type { Connector, DeliveryResult, OutboundMessage } from '../connector.js';
+import type { DeliveryResult, OutboundMessage } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import { postJson } from '../json-http.js';
 import { ProviderError } from '../provider-error.js';
 import { classifyMetaAnswer, META_WINDOW_CLOSED } from './meta/meta-errors.js';
 import { textElseTemplate, whatsappNumber, whatsappText } from './whatsapp-content.js';
+import { OneMessageConnector } from '../one-message-connector.js';
 
 /**
  * WHATSAPP_PROVIDER=meta: the WhatsApp Cloud API, `POST {WHATSAPP_API_BASE}/{phone-number-id}/messages`
@@ -15,12 +16,13 @@ import { textElseTemplate, whatsappNumber, whatsappText } from './whatsapp-conte
  * template outside it (see textElseTemplate).
  */
 @NotifyConnector()
-export class MetaWhatsAppConnector implements Connector {
+export class MetaWhatsAppConnector extends OneMessageConnector {
   readonly channel = 'whatsapp' as const;
   readonly provider = 'meta';
-  readonly batchMax = 1;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    super();
+  }
 
   validateConfiguration(): void {
     const { accessToken, phoneNumberId } = this.config.whatsapp.meta;
@@ -28,11 +30,8 @@ export class MetaWhatsAppConnector implements Connector {
     if (!phoneNumberId) throw new Error('WHATSAPP_PROVIDER=meta: WHATSAPP_PHONE_NUMBER_ID is not set; copy the phone number id from WhatsApp Manager (API setup).');
   }
 
-  async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
-    return Promise.all(messages.map((m) => this.sendOne(m)));
-  }
 
-  private async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
+  protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
     const to = whatsappNumber(message.recipient);
     if (to instanceof ProviderError) return { ok: false, error: to };
     const template = (message.payload as JobPayload).whatsapp?.template;

@@ -2,12 +2,13 @@ import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { JobPayload } from '../../domain/job.types.js';
-import type { Connector, DeliveryResult, OutboundMessage } from '../connector.js';
+import type { DeliveryResult, OutboundMessage } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import { ProviderError } from '../provider-error.js';
 import { twilioStatusCallback } from '../sms/sms-addressing.js';
 import { TwilioMessages } from '../sms/twilio/twilio-messages.js';
 import { textElseTemplate, whatsappNumber, whatsappText } from './whatsapp-content.js';
+import { OneMessageConnector } from '../one-message-connector.js';
 
 /** Twilio's answer when free text is sent outside the 24-hour WhatsApp window. */
 const TWILIO_WINDOW_CLOSED = '63016';
@@ -17,13 +18,13 @@ const TWILIO_WINDOW_CLOSED = '63016';
  * are Twilio Content API templates (`whatsapp.content_sid` and `content_variables`).
  */
 @NotifyConnector()
-export class TwilioWhatsAppConnector implements Connector {
+export class TwilioWhatsAppConnector extends OneMessageConnector {
   readonly channel = 'whatsapp' as const;
   readonly provider = 'twilio';
-  readonly batchMax = 1;
   private readonly twilio: TwilioMessages;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    super();
     this.twilio = new TwilioMessages(config.sms.twilio, config.outbound.timeoutMs);
   }
 
@@ -32,11 +33,8 @@ export class TwilioWhatsAppConnector implements Connector {
     if (problem) throw new Error(`WHATSAPP_PROVIDER=twilio: ${problem}.`);
   }
 
-  async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
-    return Promise.all(messages.map((m) => this.sendOne(m)));
-  }
 
-  private async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
+  protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
     const number = whatsappNumber(message.recipient);
     if (number instanceof ProviderError) return { ok: false, error: number };
     const from = this.config.whatsapp.twilioFrom;
