@@ -44,7 +44,7 @@ describe('notifyd 0.x request shapes', () => {
     expect(await settings()).toEqual({ keep: 1 });
   });
 
-  it('POST /v1/workflows takes 0.x’s step language and stores it in notifyd’s: templates inlined, duration_secs → window_secs', async () => {
+  it('POST /v1/workflows takes 0.x’s step language and stores it in notifyd’s: template → template_id, duration_secs → window_secs', async () => {
     const api = (path: string, body: object) => t.http.post(path).set('X-Api-Key', project.key).send(body);
     await api('/v1/templates', { id: 'welcome', channel: 'email', subject: 'Welcome {{name}}', body: 'Hello {{name}}' }).expect((r) => expect(r.status).toBeLessThan(300));
     const res = await api('/v1/workflows', {
@@ -60,13 +60,13 @@ describe('notifyd 0.x request shapes', () => {
     expect(res.status).toBeLessThan(300);
     const [row] = await t.db.sql(`SELECT steps FROM workflows WHERE project_id = $1 AND id = 'onboarding'`, [project.id]);
     expect(row.steps).toEqual([
-      { type: 'send', channel: 'email', subject: 'Welcome {{name}}', body: 'Hello {{name}}' },
+      { type: 'send', channel: 'email', template_id: 'welcome' },
       { type: 'delay', duration_secs: 60 },
       { type: 'digest', window_secs: 600, channel: 'in_app', body: '{{item_count}} new' },
     ]);
     const missing = await api('/v1/workflows', { id: 'x', name: 'X', trigger_event: 'x', steps: [{ type: 'send', channel: 'sms', template: 'welcome' }] });
     expect(missing.status).toBe(422);
-    expect(missing.body.message).toMatch(/steps\[0\] names template 'welcome', which has no sms variant/);
+    expect(missing.body.message).toMatch(/^steps\[0\].template_id: template 'welcome' has no sms variant/);
   });
 
   it('the inbox list takes 0.x’s offset paging (deprecated) and answers its offset and total; not with a cursor', async () => {

@@ -83,7 +83,7 @@ describe('notifyd import notifyd-0x', () => {
         expect.stringContaining("project id 'Bad Id' is not a notifyd project id"),
         expect.stringContaining("push token 00000000-0000-4000-8000-000000000003 of 'bob' in 'shop': a web push subscription without its endpoint and keys"),
         expect.stringMatching(/webhook 00000000-0000-4000-8000-0000000000a2 of 'shop': .*10\.0\.0\.5|private|not public/),
-        expect.stringContaining("workflow 'broken' of 'shop': steps[0] names template 'missing'"),
+        expect.stringContaining("workflow 'broken' of 'shop': steps[0].template_id: template 'missing' has no email variant"),
         "telegram route 00000000-0000-4000-8000-0000000000c3 of 'ugo' in 'shop': its token does not open with TELEGRAM_ENCRYPTION_KEY (is it the 0.x instance's key?)",
         "telegram chat of 'ugo' in 'shop': its route 00000000-0000-4000-8000-0000000000c3 was left out",
       ]),
@@ -118,7 +118,7 @@ describe('notifyd import notifyd-0x', () => {
     ]);
     const [workflow] = await t.db.sql(`SELECT steps FROM workflows WHERE project_id = 'shop' AND id = 'onboarding'`);
     expect(workflow.steps).toEqual([
-      { type: 'send', channel: 'email', subject: 'Welcome {{first_name}}', body: 'Hello {{first_name}}', body_html: '<p>Hello {{first_name}}</p>' },
+      { type: 'send', channel: 'email', template_id: 'welcome' },
       { type: 'delay', duration_secs: 3600 },
       { type: 'condition', field: 'inbox.is_read', operator: 'eq', value: true, on_true: 4 },
       { type: 'digest', window_secs: 600, channel: 'in_app', body: '{{item_count}} updates' },

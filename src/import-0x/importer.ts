@@ -1,4 +1,4 @@
-import { convertLegacy0xSteps, type TemplateContent } from '../workflows/legacy-0x-steps.js';
+import { convertLegacy0xSteps } from '../workflows/legacy-0x-steps.js';
 import { parseSteps } from '../workflows/workflow-steps.js';
 import {
   type Converted,
@@ -150,8 +150,15 @@ export async function import0x(src: SqlRunner, dest: SqlRunner, options: ImportO
   const webhooks = await src.query<WebhookRow0x>(source.SOURCE_WEBHOOKS);
   await write('webhooks', webhooks, (w) => convertWebhook(w, options.sealWebhookSecret, options.webhookUrlRefusal), target.UPSERT_WEBHOOKS, ofImported);
 
-  // 0.x steps name templates: inlined from the 0.x templates (legacy-0x-steps.ts).
-  const content = new Map<string, TemplateContent>(templates.map((t) => [`${t.project_id}\u0000${t.id}\u0000${t.channel}`, { subject: t.subject, body: t.body, body_html: t.body_html }]));
+  // 0.x steps name templates by id: `template_id` here (legacy-0x-steps.ts). As a definition saved
+  // through the API, a step naming a template with no variant for its channel needs inline content.
+  const variants = new Set(templates.map((t) => `${t.project_id}\u0000${t.id}\u0000${t.channel}`));
+  const missingTemplates = (projectId: string, steps: unknown[]) =>
+    steps.flatMap((step, i) => {
+      const s = step as { template_id?: unknown; channel?: unknown; subject?: unknown; body?: unknown };
+      if (typeof s.template_id !== 'string' || variants.has(`${projectId}\u0000${s.template_id}\u0000${String(s.channel)}`) || s.body || s.subject) return [];
+      return [`steps[${i}].template_id: template '${s.template_id}' has no ${String(s.channel)} variant and the step has no subject or body to fall back on`];
+    });
   const workflows = await src.query<{ project_id: string; id: string; name: string; description: string | null; trigger_event: string; steps: unknown; enabled: boolean }>(source.SOURCE_WORKFLOWS);
   await write(
     'workflows',
@@ -160,9 +167,10 @@ export async function import0x(src: SqlRunner, dest: SqlRunner, options: ImportO
       const what = `workflow '${w.id}' of '${w.project_id}'`;
       if (!/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/.test(w.id)) return { skip: `${what}: not a notifyd workflow id` };
       if (!Array.isArray(w.steps)) return { skip: `${what}: steps are not a list` };
-      const converted = convertLegacy0xSteps(w.steps, (id, channel) => content.get(`${w.project_id}\u0000${id}\u0000${channel}`));
-      if ('problems' in converted) return { skip: `${what}: ${converted.problems.join('; ')}` };
-      const parsed = parseSteps(converted.steps);
+      const steps = convertLegacy0xSteps(w.steps);
+      const missing = missingTemplates(w.project_id, steps);
+      if (missing.length > 0) return { skip: `${what}: ${missing.join('; ')}` };
+      const parsed = parseSteps(steps);
       if ('problems' in parsed) return { skip: `${what}: ${parsed.problems.join('; ')}` };
       return { notes: [], row: { project_id: w.project_id, id: w.id, name: w.name, description: w.description, trigger_event: w.trigger_event, steps: parsed.steps, enabled: w.enabled } };
     },

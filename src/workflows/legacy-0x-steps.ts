@@ -1,15 +1,11 @@
 /**
  * notifyd 0.x's workflow step language, converted to notifyd's (workflow-steps.ts). 0.x's
- * differ in two ways: a send or digest step may name a stored `template` (0.x rendered it at send
- * time, and fell back to the step's inline fields when the template had no variant for the
- * channel), and a digest's window is `duration_secs` (here `window_secs`). Delay and condition
- * steps are already the same. The conversion inlines the template's content as it is now: the
- * stored step no longer follows later edits of the template (docs/MIGRATING.md).
+ * differ in two ways: a send or digest step names a stored template as `template` (here
+ * `template_id`: rendered at send time in the subscriber's locale, the step's inline fields used
+ * when the template has no variant for the channel, as 0.x did), and a digest's window is
+ * `duration_secs` (here `window_secs`). Delay and condition steps are already the same. Whether
+ * the named template exists is checked where every definition is checked (workflows.service.ts).
  */
-
-/** A template's content for one channel, or undefined when it has no variant for that channel. */
-export type TemplateContent = { subject: string | null; body: string; body_html: string | null };
-export type TemplateLookup = (templateId: string, channel: string) => TemplateContent | undefined;
 
 /** 0.x channel aliases (reference §2.2). */
 const CHANNEL_ALIASES: Record<string, string> = { inapp: 'in_app', fcm: 'push' };
@@ -19,18 +15,9 @@ export function isLegacy0xSteps(steps: unknown[]): boolean {
   return steps.some((s) => isObject(s) && ('template' in s || (s.type === 'digest' && 'duration_secs' in s)));
 }
 
-/** The template ids the steps name (to load them before converting). */
-export function templatesNamed(steps: unknown[]): string[] {
-  return [...new Set(steps.filter(isObject).map((s) => s.template).filter((t): t is string => typeof t === 'string'))];
-}
-
-/**
- * The steps in notifyd's language, still to be checked by parseSteps; or the problems (naming
- * the step and the fix) when a named template cannot be inlined.
- */
-export function convertLegacy0xSteps(steps: unknown[], template: TemplateLookup): { steps: unknown[] } | { problems: string[] } {
-  const problems: string[] = [];
-  const converted = steps.map((raw, i) => {
+/** The steps in notifyd's language, still to be checked by parseSteps. */
+export function convertLegacy0xSteps(steps: unknown[]): unknown[] {
+  return steps.map((raw) => {
     if (!isObject(raw)) return raw;
     const step: Record<string, unknown> = { ...raw };
     if (typeof step.channel === 'string') step.channel = CHANNEL_ALIASES[step.channel] ?? step.channel;
@@ -39,27 +26,11 @@ export function convertLegacy0xSteps(steps: unknown[], template: TemplateLookup)
       delete step.duration_secs;
     }
     if ('template' in step) {
-      const id = step.template;
+      if (!('template_id' in step)) step.template_id = step.template;
       delete step.template;
-      if (typeof id !== 'string') {
-        problems.push(`steps[${i}].template must be a template id (a string)`);
-        return step;
-      }
-      const content = typeof step.channel === 'string' ? template(id, step.channel) : undefined;
-      if (content) {
-        // 0.x rendered the template when it had a variant for the channel: it wins over inline fields.
-        step.body = content.body;
-        if (content.subject !== null) step.subject = content.subject;
-        else delete step.subject;
-        if (content.body_html !== null) step.body_html = content.body_html;
-        else delete step.body_html;
-      } else if (!step.body && !step.subject && !step.body_html) {
-        problems.push(`steps[${i}] names template '${id}', which has no ${String(step.channel)} variant in this project, and has no inline subject or body: create the template first, or write the content in the step`);
-      }
     }
     return step;
   });
-  return problems.length ? { problems } : { steps: converted };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

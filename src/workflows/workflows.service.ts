@@ -7,7 +7,7 @@ import type { ListRunsQueryDto, TriggerWorkflowDto, UpsertWorkflowDto } from './
 import { WorkflowEngine } from './engine/workflow-engine.js';
 import { parseSteps, type WorkflowStep } from './workflow-steps.js';
 import { referenceProblems, templatesUsed, triggeredBy } from './workflow-references.js';
-import { convertLegacy0xSteps, isLegacy0xSteps, type TemplateContent, templatesNamed } from './legacy-0x-steps.js';
+import { convertLegacy0xSteps, isLegacy0xSteps } from './legacy-0x-steps.js';
 import { TemplatesService } from '../templates/templates.service.js';
 import type { RunRow, WorkflowRow } from './workflow.types.js';
 import { WorkflowsRepository } from './workflows.repository.js';
@@ -24,28 +24,13 @@ export class WorkflowsService {
     private readonly templates: TemplatesService,
   ) {}
 
-  /**
-   * Steps in notifyd 0.x's language (a step naming a `template`, a digest's `duration_secs`)
-   * converted to notifyd's, the named templates' default variants inlined (legacy-0x-steps.ts);
-   * other steps as given.
-   */
-  private async fromLegacy0x(projectId: string, steps: unknown[]): Promise<unknown[]> {
-    if (!isLegacy0xSteps(steps)) return steps;
-    const variants = new Map<string, TemplateContent>();
-    for (const id of templatesNamed(steps).slice(0, 50)) {
-      const rows = await this.templates.get(projectId, id).catch((err: unknown) => {
-        if (err instanceof ApiError && err.getStatus() === 404) return [];
-        throw err;
-      });
-      for (const t of rows) if (t.locale === '') variants.set(`${id}\u0000${t.channel}`, { subject: t.subject, body: t.body, body_html: t.bodyHtml });
-    }
-    const converted = convertLegacy0xSteps(steps, (id, channel) => variants.get(`${id}\u0000${channel}`));
-    if ('problems' in converted) throw ApiError.unprocessable('invalid_steps', converted.problems.join('; '), { problems: converted.problems });
-    return converted.steps;
+  /** Steps in notifyd 0.x's language (`template`, a digest's `duration_secs`) in notifyd's (legacy-0x-steps.ts); other steps as given. */
+  private fromLegacy0x(steps: unknown[]): unknown[] {
+    return isLegacy0xSteps(steps) ? convertLegacy0xSteps(steps) : steps;
   }
 
   async upsert(project: ProjectRef, dto: UpsertWorkflowDto): Promise<WorkflowRow & { created: boolean }> {
-    const parsed = parseSteps(await this.fromLegacy0x(project.id, dto.steps));
+    const parsed = parseSteps(this.fromLegacy0x(dto.steps));
     if ('problems' in parsed) throw ApiError.unprocessable('invalid_steps', parsed.problems.join('; '), { problems: parsed.problems });
     const problems = await this.checkReferences(project.id, dto.id, parsed.steps);
     if (problems.length) throw ApiError.unprocessable('invalid_steps', problems.join('; '), { problems });
