@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { WebhookDeliveryWorker } from '../src/webhooks/delivery/webhook-delivery.worker.js';
+import { WorkflowEngine } from '../src/workflows/engine/workflow-engine.js';
 import { connectMcp, resultText as text, structured } from './helpers/mcp-client.js';
 import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -7,7 +9,8 @@ import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/t
  * Issue 23: the MCP tools for what projects and operators did only over REST (caps, send
  * windows, push devices, inbox, audit log, segments, webhook endpoints, workflows, projects,
  * templates and subscribers deleted, subscriber tokens revoked, the digest sent, credentials
- * resealed).
+ * resealed, project keys and webhook secrets rotated, one delivery, run or suppression read, the
+ * channel report).
  * Each is called over the real POST /mcp; its effect is read back through REST or the database.
  */
 describe('MCP tools with REST parity', () => {
@@ -74,8 +77,15 @@ describe('MCP tools with REST parity', () => {
       revoke_subscriber_tokens: [false, true, true, false, true],
       notify_digest: [false, false, false, true, true],
       reseal_project_providers: [false, false, true, false, true],
+      rotate_project_key: [false, true, false, false, true],
+      revoke_secondary_key: [false, true, true, false, true],
+      rotate_webhook_secret: [false, true, false, false, true],
+      get_webhook_delivery: [true, false, true, false, false],
+      get_workflow_run: [true, false, true, false, false],
+      get_suppression: [true, false, true, false, false],
+      list_channels: [true, false, true, false, false],
     };
-    const operatorOnly = ['create_project', 'delete_project', 'list_audit_log', 'notify_digest', 'reseal_project_providers'];
+    const operatorOnly = ['create_project', 'delete_project', 'list_audit_log', 'notify_digest', 'reseal_project_providers', 'rotate_project_key', 'revoke_secondary_key'];
     const listed = new Map((await reader.listTools()).tools.map((t) => [t.name, t]));
     for (const [name, [readOnly, destructive, idempotent, openWorld, admin]] of Object.entries(expected)) {
       const tool = listed.get(name);
@@ -327,6 +337,169 @@ describe('MCP tools with REST parity', () => {
     expect(structured(await call(admin, 'reseal_project_providers', {}))).toEqual({ resealed: 0, unreadable: [] });
     await refused(reader, 'reseal_project_providers', {}, /read-only/);
     await refused(admin, 'reseal_project_providers', { now: true }, /unknown argument\(s\) now/);
+  });
+
+  it('project keys: rotate (new key shown once, the old one kept as secondary) and revoke the secondary; admin key only', async () => {
+    const p = await app.createProject();
+    const rotated = await call(admin, 'rotate_project_key', { id: p.id });
+    expect(rotated.isError).toBe(false);
+    const { new_api_key: key } = structured(rotated);
+    expect(structured(rotated)).toMatchObject({ id: p.id, new_api_key: expect.stringMatching(/^sk_/) });
+    expect(text(rotated)).toContain(key);
+    expect(key).not.toBe(p.key);
+    // Both keys work until the secondary is revoked, as after POST …/rotate-key.
+    expect([(await rest(key).get('/v1/caps')).status, (await rest(p.key).get('/v1/caps')).status]).toEqual([200, 200]);
+    expect(await app.db.sql(`SELECT action, actor FROM audit_log WHERE action = 'project.key_rotated' AND resource = $1`, [p.id])).toEqual([{ action: 'project.key_rotated', actor: 'mcp' }]);
+
+    await refused(reader, 'rotate_project_key', { id: p.id }, /rotate_project_key changes state; this key is read-only/);
+    await refused(reader, 'revoke_secondary_key', { id: p.id }, /read-only/);
+    await refused(asA, 'rotate_project_key', { id: a.id }, /project key cannot call it/);
+    await refused(asA, 'revoke_secondary_key', { id: a.id }, /project key cannot call it/);
+    await refused(admin, 'rotate_project_key', { id: 'Not A Slug' }, /^Invalid arguments for rotate_project_key: id: must be a project id/);
+    await refused(admin, 'revoke_secondary_key', {}, /^Invalid arguments for revoke_secondary_key: id: /);
+    await refused(admin, 'rotate_project_key', { id: 'no-such-project' }, /no-such-project/);
+    expect((await rest(p.key).get('/v1/caps')).status).toBe(200);
+
+    expect(structured(await call(admin, 'revoke_secondary_key', { id: p.id }))).toEqual({ id: p.id, revoked: true });
+    expect([(await rest(key).get('/v1/caps')).status, (await rest(p.key).get('/v1/caps')).status]).toEqual([200, 401]);
+    expect(structured(await call(admin, 'revoke_secondary_key', { id: p.id }))).toEqual({ id: p.id, revoked: true });
+    expect((await rest(key).get('/v1/caps')).status).toBe(200);
+  });
+
+  it('webhook secret rotation and one delivery with its payload and attempt log, as REST shows them', async () => {
+    const hook = await rest(a.key).post('/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['*'] });
+    expect(hook.status).toBe(201);
+    const id = hook.body.id as string;
+    const before = hook.body.webhook.secret_hint;
+
+    const rotated = await call(asA, 'rotate_webhook_secret', { id, overlap_seconds: 3600 });
+    expect(rotated.isError).toBe(false);
+    const { secret, previous_secret_valid_until: until, webhook } = structured(rotated);
+    expect(secret).toMatch(/^whsec_/);
+    expect(secret).not.toBe(hook.body.secret);
+    expect(text(rotated)).toContain(secret);
+    const got = (await rest(a.key).get(`/v1/webhooks/${id}`)).body.webhook;
+    expect([got.secret_hint, got.previous_secret_expires_at]).toEqual([webhook.secret_hint, until]);
+    expect(got.secret_hint).not.toBe(before);
+    expect(Date.parse(until) - Date.now()).toBeGreaterThan(3500_000);
+    // An operator rotates any project's endpoint (on the endpoint's own project); 0 ends the overlap.
+    const now = structured(await call(admin, 'rotate_webhook_secret', { id, overlap_seconds: 0 }));
+    expect(now.previous_secret_valid_until).toBeNull();
+    expect((await rest(a.key).get(`/v1/webhooks/${id}`)).body.webhook).toMatchObject({ secret_hint: now.webhook.secret_hint, previous_secret_expires_at: null });
+
+    await refused(reader, 'rotate_webhook_secret', { id }, /rotate_webhook_secret changes state; this key is read-only/);
+    await refused(asA, 'rotate_webhook_secret', { id, overlap_seconds: 700_000 }, /^Invalid arguments for rotate_webhook_secret: overlap_seconds: /);
+    await refused(asA, 'rotate_webhook_secret', { project_id: b.id, id }, /cannot act on project/);
+    const asB = await connectMcp(app.url, b.key);
+    try {
+      await refused(asB, 'rotate_webhook_secret', { id }, /not found/i);
+      expect((await rest(a.key).get(`/v1/webhooks/${id}`)).body.webhook.secret_hint).toBe(now.webhook.secret_hint);
+
+      // A message sent raises events; the delivery worker tries the (closed) port once.
+      expect((await rest(a.key).post('/v1/send', { channels: ['in_app'], subscriber_id: 'u1', body: 'for the hook' })).status).toBe(200);
+      await app.worker.drainOnce();
+      await app.notifyd.app.get(WebhookDeliveryWorker).drainOnce();
+      const [row] = await app.db.sql(`SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND attempts > 0 ORDER BY created_at LIMIT 1`, [id]);
+      expect(row).toBeDefined();
+      const deliveryId = row.id as string;
+
+      const one = await call(asA, 'get_webhook_delivery', { webhook_id: id, delivery_id: deliveryId });
+      expect(one.isError).toBe(false);
+      const viaRest = (await rest(a.key).get(`/v1/webhooks/${id}/deliveries/${deliveryId}`)).body.delivery;
+      expect(structured(one)).toEqual(viaRest);
+      expect(viaRest.attempt_log).toHaveLength(1);
+      expect(viaRest.payload).toEqual(expect.objectContaining({ type: expect.any(String) }));
+      expect(text(one)).toMatch(/\| attempt \| at \| status_code \| duration_ms \| error \|/);
+      expect(text(one)).toMatch(/\| 1 \| \S+ \| — \| \d+ \|/);
+      // Operators (the read-only key too) read any project's delivery.
+      expect(structured(await call(reader, 'get_webhook_delivery', { webhook_id: id, delivery_id: deliveryId }))).toEqual(viaRest);
+
+      await refused(asB, 'get_webhook_delivery', { webhook_id: id, delivery_id: deliveryId }, /not found/i);
+      await refused(asA, 'get_webhook_delivery', { project_id: b.id, webhook_id: id, delivery_id: deliveryId }, /cannot act on project/);
+      await refused(asA, 'get_webhook_delivery', { webhook_id: id, delivery_id: '' }, /^Invalid arguments for get_webhook_delivery: delivery_id: /);
+      await refused(asA, 'get_webhook_delivery', { webhook_id: id, delivery_id: 'nope' }, /not found|nope/i);
+    } finally {
+      await asB.close();
+    }
+    expect(structured(await call(asA, 'delete_webhook', { id }))).toEqual({ id, deleted: true });
+  });
+
+  it('one workflow run with its payload and step history, as GET /v1/workflows/runs/:id', async () => {
+    expect((await call(asA, 'upsert_workflow', { id: 'hello', name: 'Hello', trigger_event: 'user.hello', steps: [{ type: 'send', channel: 'in_app', body: 'Hello' }] })).isError).toBe(false);
+    const triggered = await rest(a.key).post('/v1/workflows/trigger', { event: 'user.hello', subscriber_id: 'u1', payload: { plan: 'pro' } });
+    const [runId] = triggered.body.workflow_runs as string[];
+    expect(await app.notifyd.app.get(WorkflowEngine).drainOnce()).toBe(1);
+
+    const got = await call(asA, 'get_workflow_run', { id: runId });
+    expect(got.isError).toBe(false);
+    const viaRest = (await rest(a.key).get(`/v1/workflows/runs/${runId}`)).body.run;
+    expect(structured(got)).toEqual(viaRest);
+    expect(viaRest).toMatchObject({ status: 'completed', payload: { plan: 'pro' }, history: [expect.objectContaining({ step: 0, type: 'send', result: 'sent' })] });
+    expect(text(got)).toMatch(/\| 0 \| send \| \S+ \| sent \| \["[0-9a-f-]{36}"\] \|/);
+    // The list shows where runs stand, not their history: the single read is the only way to it.
+    const listed = structured(await call(asA, 'list_workflow_runs', { workflow_id: 'hello' })).runs;
+    expect(listed).toEqual([expect.not.objectContaining({ history: expect.anything() })]);
+    expect(structured(await call(reader, 'get_workflow_run', { project_id: a.id, id: runId }))).toEqual(viaRest);
+
+    await refused(admin, 'get_workflow_run', { id: runId }, /project_id is required/);
+    await refused(admin, 'get_workflow_run', { project_id: b.id, id: runId }, /not found/i);
+    await refused(asA, 'get_workflow_run', { project_id: b.id, id: runId }, /cannot act on project/);
+    await refused(asA, 'get_workflow_run', { id: 'hello' }, /^Invalid arguments for get_workflow_run: id: must be a run id/);
+  });
+
+  it('one suppression by id: unmasked for its project key, masked for operators as the admin routes', async () => {
+    const added = structured(await call(asA, 'add_suppression', { address: 'gone@example.com', detail: 'left the company' }));
+    const got = await call(asA, 'get_suppression', { id: added.id });
+    expect(got.isError).toBe(false);
+    const viaRest = (await rest(a.key).get(`/v1/suppressions/${added.id}`)).body.suppression;
+    const mine = structured(got);
+    expect(mine).toEqual({
+      id: viaRest.id,
+      project_id: viaRest.project_id,
+      channel: viaRest.channel,
+      address: 'gone@example.com',
+      scope: viaRest.scope,
+      reason: viaRest.reason,
+      source: viaRest.source,
+      detail: viaRest.detail,
+      evidence: viaRest.evidence,
+      source_job_id: viaRest.source_job_id,
+      provider_event_id: viaRest.provider_event_id,
+      created_at: viaRest.created_at,
+      released_at: null,
+      released_by: null,
+      release_reason: null,
+    });
+
+    const operator = await call(reader, 'get_suppression', { project_id: a.id, id: added.id });
+    const masked = (await app.http.get(`/v1/admin/suppressions?project_id=${a.id}`).set('X-Api-Key', READONLY_KEY)).body.suppressions.find((s: { id: string }) => s.id === added.id);
+    expect(structured(operator)).toMatchObject({ id: added.id, address: masked.address, evidence: null });
+    expect(JSON.stringify(operator)).not.toContain('gone@');
+
+    await call(asA, 'release_suppression', { id: added.id, reason: 'back' });
+    expect(structured(await call(admin, 'get_suppression', { project_id: a.id, id: added.id }))).toMatchObject({ released_at: expect.any(String), release_reason: 'back' });
+    await refused(admin, 'get_suppression', { id: added.id }, /project_id is required/);
+    await refused(admin, 'get_suppression', { project_id: b.id, id: added.id }, /not found/i);
+    await refused(asA, 'get_suppression', { project_id: b.id, id: added.id }, /cannot act on project/);
+    await refused(asA, 'get_suppression', { id: 'gone@example.com' }, /^Invalid arguments for get_suppression: id: must be a suppression id/);
+  });
+
+  it('list_channels: the channel report of GET /v1/channels, for the key’s project or the one an operator names', async () => {
+    const got = await call(asA, 'list_channels', {});
+    expect(got.isError).toBe(false);
+    const viaRest = (await rest(a.key).get('/v1/channels')).body.channels;
+    const { project_id, channels } = structured(got);
+    expect(project_id).toBe(a.id);
+    expect(Object.fromEntries(channels.map(({ channel, ...status }: { channel: string }) => [channel, status]))).toEqual(viaRest);
+    expect(viaRest.email).toMatchObject({ allowed: true, configured: true });
+    expect(text(got)).toMatch(/\| channel \| allowed \| configured \| provider \|/);
+    expect(text(got)).toMatch(/\| email \| true \| true \| \S+ \|/);
+    expect(structured(await call(reader, 'list_channels', { project_id: a.id }))).toEqual(structured(got));
+
+    await refused(admin, 'list_channels', {}, /project_id is required/);
+    await refused(admin, 'list_channels', { project_id: 'no-such-project' }, /no-such-project/);
+    await refused(asA, 'list_channels', { project_id: b.id }, /cannot act on project/);
+    await refused(admin, 'list_channels', { project_id: 'Bad Id' }, /^Invalid arguments for list_channels: project_id: must be a project id/);
   });
 
   it('audit log: the admin key reads it (every call above is there); the read-only and project keys are refused, as on REST', async () => {

@@ -14,11 +14,13 @@ import { McpAuthService } from './server/mcp-auth.service.js';
 import { McpCallService } from './server/mcp-call.service.js';
 import { AuditTools } from './tools/audit.tools.js';
 import { CapsTools } from './tools/caps.tools.js';
+import { ChannelsTools } from './tools/channels.tools.js';
 import { ChatBindingsTools } from './tools/chat-bindings.tools.js';
 import { DigestTools } from './tools/digest.tools.js';
 import { InboxTools } from './tools/inbox.tools.js';
 import { JobsTools } from './tools/jobs.tools.js';
 import { LanesTools } from './tools/lanes.tools.js';
+import { ProjectKeysTools } from './tools/project-keys.tools.js';
 import { ProjectProvidersTools } from './tools/project-providers.tools.js';
 import { ProjectsTools } from './tools/projects.tools.js';
 import { PushTokensTools } from './tools/push-tokens.tools.js';
@@ -41,8 +43,8 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
 /**
  * The MCP server: POST /mcp (Streamable HTTP) and `notifyd mcp` (stdio) serve the tools the
  * providers below register. A tool calls the owning module's service, never its SQL.
- * Suppressions, caps, send windows, segments, templates, project providers, chat bindings and
- * the audit log come from global modules (GovernanceModule, TemplatesModule,
+ * Suppressions, caps, send windows, segments, templates, project providers (and the channel
+ * report), chat bindings and the audit log come from global modules (GovernanceModule, TemplatesModule,
  * ProjectProvidersModule, ChatBindingsModule, AuditModule).
  */
 @Module({
@@ -57,6 +59,7 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
     SendTools,
     SettingsTools,
     ProjectsTools,
+    ProjectKeysTools,
     ProjectProvidersTools,
     ChatBindingsTools,
     LanesTools,
@@ -76,6 +79,7 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
     SendWindowsTools,
     SegmentsTools,
     PushTokensTools,
+    ChannelsTools,
     InboxTools,
   ],
   exports: [McpToolRegistry, McpCallService],

@@ -87,7 +87,7 @@ export class ProjectsTools implements OnModuleInit {
         title: 'Create a project',
         description:
           'Create a project: its id (the slug in keys and URLs), name, channels (default email and in_app), sender, API rate limit and settings. ' +
-          'Its API key is generated and shown once in this result, as POST /v1/admin/projects shows it: store it now (rotate it over REST, POST /v1/admin/projects/:id/rotate-key). ' +
+          'Its API key is generated and shown once in this result, as POST /v1/admin/projects shows it: store it now (rotate it later with rotate_project_key). ' +
           'An id already taken is refused (update_project changes an existing one).',
         annotations: CREATES,
         audience: 'operator',

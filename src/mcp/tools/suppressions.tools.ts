@@ -36,7 +36,15 @@ function present(s: SuppressionRow, context: McpToolContext): z.input<typeof sup
   };
 }
 
-/** The suppression list: list_suppressions, add_suppression, release_suppression. */
+const suppressionDetail = suppressionView.extend({
+  evidence: z.record(z.string(), z.unknown()).nullable().describe('The provider’s answer that caused it (provider, code); null for operator keys, like the address it concerns'),
+  source_job_id: z.string().nullable(),
+  provider_event_id: z.string().nullable(),
+  released_by: z.string().nullable(),
+  release_reason: z.string().nullable(),
+});
+
+/** The suppression list: list_suppressions, get_suppression, add_suppression, release_suppression. */
 @Injectable()
 export class SuppressionsTools implements OnModuleInit {
   constructor(
@@ -65,6 +73,33 @@ export class SuppressionsTools implements OnModuleInit {
           const rows = await this.suppressions.list(context.project(args.project_id, true), { channel: args.channel, includeReleased: args.include_released, limit: args.limit });
           const suppressions = rows.map((row) => present(row, context));
           return { structured: { suppressions, count: suppressions.length }, text: suppressions.length ? suppressions.map((s) => `${s.id} ${s.channel} ${s.address} (${s.scope}, ${s.reason})`).join('\n') : 'No suppressions.' };
+        },
+      }),
+      defineTool({
+        name: 'get_suppression',
+        title: 'One suppression',
+        description:
+          'One suppression, active or released, as GET /v1/suppressions/:id: why the address is suppressed (reason, source, the job and provider event that caused it), ' +
+          'and who released it and why. Addresses are masked for operator keys, as on the admin suppression routes.',
+        annotations: READ_ONLY,
+        audience: 'project',
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          id: z.uuid({ message: 'must be a suppression id (a UUID from list_suppressions)' }).describe('Suppression id from list_suppressions'),
+        }),
+        output: suppressionDetail,
+        run: async (args, context) => {
+          const row = await this.suppressions.get(context.project(args.project_id, true), args.id);
+          const view = {
+            ...present(row, context),
+            evidence: context.caller.role === 'project' ? row.evidence : null,
+            source_job_id: row.sourceJobId,
+            provider_event_id: row.providerEventId,
+            released_by: row.releasedBy,
+            release_reason: row.releaseReason,
+          };
+          const state = view.released_at ? `released ${view.released_at} by ${view.released_by ?? 'unknown'}${view.release_reason ? ` (${view.release_reason})` : ''}` : 'active';
+          return { structured: view, text: `Suppression ${view.id}: ${view.channel} ${view.address}, scope ${view.scope}, ${view.reason} from ${view.source} on ${view.created_at}; ${state}.` };
         },
       }),
       defineTool({

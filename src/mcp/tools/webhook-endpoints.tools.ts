@@ -1,12 +1,12 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { z } from 'zod';
 import { ProjectsService } from '../../projects/projects.service.js';
-import { CreateWebhookDto, UpdateWebhookDto } from '../../webhooks/dto/webhook.dto.js';
+import { CreateWebhookDto, RotateWebhookSecretDto, UpdateWebhookDto } from '../../webhooks/dto/webhook.dto.js';
 import type { EndpointRow } from '../../webhooks/webhook.types.js';
 import { WebhookEndpointsService } from '../../webhooks/webhook-endpoints.service.js';
 import { presentWebhook } from '../../webhooks/webhook.presenter.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';
-import { CREATES, defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE } from '../mcp-tool.js';
+import { CREATES, defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, ROTATES_CREDENTIAL } from '../mcp-tool.js';
 import { scopedProject } from './project-scope.js';
 import { projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
@@ -18,8 +18,8 @@ function view(endpoint: EndpointRow): z.input<typeof webhookView> {
 }
 
 /**
- * Registering and removing outbound webhook endpoints (POST, PATCH and DELETE /v1/webhooks, and the
- * admin routes for operators), through WebhookEndpointsService: the same URL checks (https,
+ * Registering, changing, re-keying and removing outbound webhook endpoints (POST, PATCH and
+ * DELETE /v1/webhooks, POST …/rotate-secret, and the admin routes for operators), through WebhookEndpointsService: the same URL checks (https,
  * no private address), events and secret rules.
  */
 @Injectable()
@@ -81,6 +81,33 @@ export class WebhookEndpointsTools implements OnModuleInit {
         run: async ({ project_id: projectId, id, ...body }, context) => {
           const webhook = view(await this.endpoints.update(id, context.project(projectId), await validateDto(UpdateWebhookDto, body), context.actor));
           return { structured: webhook, text: `Endpoint ${webhook.id} of ${webhook.project_id}: ${webhook.enabled ? 'enabled' : 'disabled'}, ${webhook.url}, events ${webhook.events.join(', ')}.` };
+        },
+      }),
+      defineTool({
+        name: 'rotate_webhook_secret',
+        title: 'Rotate a webhook endpoint’s signing secret',
+        description:
+          'Issue a new signing secret for an endpoint, shown once in this result as POST /v1/webhooks/:id/rotate-secret shows it: hand it to the receiver. ' +
+          'The old secret keeps signing beside it for overlap_seconds (default 86400, 0 stops it at once, at most 7 days), so the receiver can switch without losing deliveries. ' +
+          'Each call issues another secret, and rotating again ends the overlap of the previous one.',
+        annotations: ROTATES_CREDENTIAL,
+        audience: 'project',
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          id: z.string().min(1).max(64).describe('Endpoint id from list_webhooks'),
+          overlap_seconds: z.number().int().min(0).max(604_800).optional().describe('How long the old secret keeps signing (default 86400)'),
+        }),
+        output: z.object({ id: z.string(), secret: z.string().describe('Shown once'), previous_secret_valid_until: z.string().nullable(), webhook: webhookView }),
+        run: async ({ project_id: projectId, id, ...body }, context) => {
+          const dto = await validateDto(RotateWebhookSecretDto, body);
+          // The service rotates within one project: an operator's call acts on the endpoint's own.
+          const owner = (await this.endpoints.get(id, context.project(projectId))).projectId;
+          const { endpoint, secret } = await this.endpoints.rotateSecret(id, owner, dto.overlap_seconds, context.actor);
+          const validUntil = presentWebhook(endpoint).previous_secret_expires_at;
+          return {
+            structured: { id: endpoint.id, secret, previous_secret_valid_until: validUntil, webhook: view(endpoint) },
+            text: `Endpoint ${endpoint.id} of ${owner} signs with a new secret, shown this once: ${secret}\n${validUntil ? `The previous secret also signs until ${validUntil}.` : 'The previous secret no longer signs.'}`,
+          };
         },
       }),
       defineTool({

@@ -36,9 +36,17 @@ const deliveryView = z.object({
   finished_at: z.string().nullable(),
 });
 
+const deliveryDetail = deliveryView.extend({
+  payload: z.record(z.string(), z.unknown()).describe('The event as the endpoint receives it'),
+  attempt_log: z.array(z.object({ attempt: z.number(), at: z.string(), status_code: z.number().nullable(), duration_ms: z.number(), error: z.string().nullable() })),
+});
+
+/** The columns of get_webhook_delivery's text table: one row per attempt. */
+const ATTEMPT_COLUMNS = ['attempt', 'at', 'status_code', 'duration_ms', 'error'] as const;
+
 const DELIVERY_STATUSES = ['pending', 'processing', 'retry', 'delivered', 'failed', 'cancelled'] as const;
 
-/** Outbound webhooks: list_webhooks, webhook_deliveries, redeliver_webhook. */
+/** Outbound webhooks: list_webhooks, webhook_deliveries, get_webhook_delivery, redeliver_webhook. */
 @Injectable()
 export class WebhooksTools implements OnModuleInit {
   constructor(
@@ -91,6 +99,29 @@ export class WebhooksTools implements OnModuleInit {
             return view;
           });
           return { structured: { deliveries, next_cursor: nextCursor }, text: deliveries.length ? deliveries.map((d) => `${d.id} ${d.event_type} ${d.status} after ${d.attempts} attempt(s)${d.last_error ? `: ${d.last_error}` : ''}`).join('\n') : 'No deliveries.' };
+        },
+      }),
+      defineTool({
+        name: 'get_webhook_delivery',
+        title: 'One webhook delivery',
+        description:
+          'One delivery of an endpoint with the payload it carries and every attempt (when, the HTTP status or error, how long it took), as GET /v1/webhooks/:id/deliveries/:delivery_id. ' +
+          'Read it to see why a receiver refused a delivery; then fix the receiver and redeliver_webhook.',
+        annotations: READ_ONLY,
+        audience: 'project',
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          webhook_id: z.string().min(1).max(64).describe('Endpoint id from list_webhooks'),
+          delivery_id: z.string().min(1).max(64).describe('Delivery id from webhook_deliveries'),
+        }),
+        output: deliveryDetail,
+        run: async (args, context) => {
+          const delivery = presentDelivery(await this.endpoints.delivery(args.webhook_id, args.delivery_id, context.project(args.project_id)));
+          return {
+            structured: delivery,
+            text: `Delivery ${delivery.id} (${delivery.event_type}): ${delivery.status} after ${delivery.attempts} of ${delivery.max_attempts} attempt(s)${delivery.next_attempt_at ? `, next at ${delivery.next_attempt_at}` : ''}. Payload: ${JSON.stringify(delivery.payload).slice(0, 2000)}`,
+            table: delivery.attempt_log.length ? { rows: delivery.attempt_log, columns: ATTEMPT_COLUMNS } : undefined,
+          };
         },
       }),
       defineTool({

@@ -36,7 +36,18 @@ const runView = z.object({
   finished_at: z.string().nullable(),
 });
 
-/** Event workflows: list_workflows, list_workflow_runs, trigger_workflow, cancel_workflow_run. */
+const runDetail = runView.extend({
+  payload: z.record(z.string(), z.unknown()).describe('The trigger payload'),
+  history: z
+    .array(z.object({ step: z.number(), type: z.string(), at: z.string(), result: z.string().optional(), job_ids: z.array(z.string()).optional(), run_id: z.string().optional(), detail: z.string().optional() }))
+    .describe('What each step did, in order'),
+  updated_at: z.string(),
+});
+
+/** The columns of get_workflow_run's text table: one row per step it ran. */
+const HISTORY_COLUMNS = ['step', 'type', 'at', 'result', 'job_ids', 'run_id', 'detail'] as const;
+
+/** Event workflows: list_workflows, list_workflow_runs, get_workflow_run, trigger_workflow, cancel_workflow_run. */
 @Injectable()
 export class WorkflowsTools implements OnModuleInit {
   constructor(
@@ -84,6 +95,26 @@ export class WorkflowsTools implements OnModuleInit {
             return view;
           });
           return { structured: { runs, next_cursor: page.nextCursor }, text: runs.length ? runs.map((r) => `${r.id} ${r.workflow_id} for ${r.subscriber_id}: ${r.status} at step ${r.current_step}`).join('\n') : 'No runs.' };
+        },
+      }),
+      defineTool({
+        name: 'get_workflow_run',
+        title: 'One workflow run',
+        description:
+          'One workflow run with its trigger payload and step history (what each step did: sent with its job ids, waited, branched, throttled…), as GET /v1/workflows/runs/:id. ' +
+          'list_workflow_runs shows where runs stand; this shows how one got there. Follow a job id with get_job.',
+        annotations: READ_ONLY,
+        audience: 'project',
+        input: z.strictObject({ project_id: projectIdArg.optional(), id: z.uuid({ message: 'must be a run id (a UUID from list_workflow_runs)' }).describe('Run id from list_workflow_runs') }),
+        output: runDetail,
+        run: async ({ project_id: projectId, id }, context) => {
+          const project = await this.projects.get(context.project(projectId, true));
+          const run = presentRun(await this.workflows.getRun(project, id));
+          return {
+            structured: run,
+            text: `Run ${run.id} of ${run.workflow_id} for ${run.subscriber_id}: ${run.status} at step ${run.current_step}${run.outcome ? ` (${run.outcome})` : ''}${run.error ? `: ${run.error}` : ''}; ${run.history.length} step(s) ran.`,
+            table: run.history.length ? { rows: run.history, columns: HISTORY_COLUMNS } : undefined,
+          };
         },
       }),
       defineTool({
