@@ -110,8 +110,10 @@ describe('graceful shutdown', () => {
     try {
       const provider = t.notifyd.app.get(RecordingConnector);
       let answered = false;
+      // The answer comes 6 s after the call, far past the 1-s grace: close() must return first,
+      // even when shutting the rest down is slow on a loaded machine (2.5 s was not enough there).
       provider.script = async () => {
-        await sleep(2500);
+        await sleep(6000);
         answered = true;
         return { ok: true, providerMessageId: 'late' };
       };
@@ -122,7 +124,10 @@ describe('graceful shutdown', () => {
       expect(answered).toBe(false); // close() did not wait past the grace period
       const [job] = await t.db.sql(`SELECT status, attempts FROM jobs`);
       expect(job).toEqual({ status: 'processing', attempts: 1 });
-      await sleep(1500); // the late answer arrives after the pool closed: logged, not a crash
+      // The late answer arrives after the pool closed: logged, not a crash.
+      for (let i = 0; i < 100 && !answered; i++) await sleep(100);
+      expect(answered).toBe(true);
+      await sleep(200);
     } finally {
       await t.db.drop();
     }
