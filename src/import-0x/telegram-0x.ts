@@ -2,6 +2,7 @@ import { createDecipheriv } from 'node:crypto';
 import { TELEGRAM_BOT_TOKEN_PATTERN } from '../config/sections/chat-providers.config.js';
 import { OWNER_PATTERN } from '../telegram-routes/dto/telegram-route.dto.js';
 import type { Converted } from './convert.js';
+import { maskSecret } from '../project-providers/project-settings.js';
 
 /**
  * notifyd 0.x's per-user Telegram bots (its migration 024, reference §2.15/§8): the bot token
@@ -74,7 +75,7 @@ export function convertTelegramCredential(c: TelegramCredentialRow0x, t: Telegra
       bot_id: token.split(':')[0],
       bot_username: c.bot_username,
       bot_token_sealed: t.seal(c.project_id, c.owner, 'bot_token', token),
-      token_hint: token.length >= 16 ? `…${token.slice(-4)}` : '…',
+      token_hint: maskSecret(token),
       webhook_connection_id: c.webhook_connection_id,
       webhook_secret_sealed: t.seal(c.project_id, c.owner, 'webhook_secret', secret),
       key_id: t.keyId,

@@ -64,14 +64,16 @@ export class TelegramRouteConnectors {
       return verdicts;
     }
     const base = this.registry.connector('telegram', 'telegram');
+    // One connector per route for the batch: its token is opened once, not once per job.
+    const connectors = new Map<string, Connector>();
     for (const { job, routeId } of routed) {
       const route = routes.get(`${job.projectId}/${routeId.toLowerCase()}`);
-      verdicts.set(job.id, this.verdict(job, routeId, route, base));
+      verdicts.set(job.id, this.verdict(job, routeId, route, base, connectors));
     }
     return verdicts;
   }
 
-  private verdict(job: RoutableJob, routeId: string, route: RouteForSend | undefined, base: Connector | undefined): RouteVerdict {
+  private verdict(job: RoutableJob, routeId: string, route: RouteForSend | undefined, base: Connector | undefined, built: Map<string, Connector>): RouteVerdict {
     const named = `chat.telegram_route_id '${routeId}'`;
     if (!route) return { fail: `${named} is not a Telegram route of this project (removed, or never made): PUT /v1/telegram/:owner makes one` };
     if (!route.address || !route.verified) return { fail: `${named} has no verified chat: pair one with POST /v1/telegram/${route.owner}/link or PUT /v1/telegram/${route.owner}/destination` };
@@ -79,6 +81,8 @@ export class TelegramRouteConnectors {
       return { fail: `to '${job.recipient.slice(0, 40)}' is not the chat of ${named}; send to the address POST /v1/telegram/lookup returns` };
     }
     if (!base?.forProject) return { fail: 'the Telegram chat connector is not available in this build' };
+    const known = built.get(route.id);
+    if (known) return { connector: known, lane: routeLane(job.projectId) };
     let token: string;
     try {
       token = this.secrets.open(route.projectId, route.owner, 'bot_token', route.botTokenSealed);
@@ -86,7 +90,9 @@ export class TelegramRouteConnectors {
       this.logger.error(`telegram route ${route.id}: bot token unreadable: ${(err as Error).message}`);
       return { fail: `${named}: the bot token cannot be read with the configured keys (${(err as Error).message}); the owner sets the bot again with PUT /v1/telegram/${route.owner}` };
     }
-    return { connector: inTopic(base.forProject({ bot_token: token }), route.threadId), lane: routeLane(job.projectId) };
+    const connector = inTopic(base.forProject({ bot_token: token }), route.threadId);
+    built.set(route.id, connector);
+    return { connector, lane: routeLane(job.projectId) };
   }
 }
 

@@ -12,5 +12,8 @@ describe('the render context’s recipient links', () => {
   it('renders a source naming preferences_url per recipient (the link is theirs)', () => {
     expect(readsProfile({ subject: null, body: 'Manage: {{ preferences_url }}', bodyHtml: null })).toBe(true);
     expect(readsProfile({ subject: null, body: 'Hello {{ name }}', bodyHtml: null })).toBe(false);
+    // Plain text naming a field reads nothing: the batch keeps its one shared render.
+    expect(readsProfile({ subject: 'Your email receipt', body: 'This email was sent to {{ name }} by subscriber services.', bodyHtml: '<p>email</p>' })).toBe(false);
+    expect(readsProfile({ subject: null, body: 'Hi {% if first_name %}{{ first_name }}{% endif %}', bodyHtml: null })).toBe(true);
   });
 });

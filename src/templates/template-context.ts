@@ -57,13 +57,19 @@ export function templateContext(vars: Record<string, unknown>, profile: Subscrib
 /** Names that read the profile or a recipient's link; a source without any renders the same for every recipient. */
 const PROFILE_NAMES = new RegExp(`\\b(subscriber|${[...TOP_LEVEL_PROFILE_FIELDS, ...LINK_NAMES].join('|')})\\b`);
 
+/** The Liquid parts of a text (`{{ … }}` outputs and `{% … %}` tags): only they can read a name. */
+const LIQUID_PARTS = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g;
+
+const partsReadProfile = (text: string | null): boolean => text !== null && (text.match(LIQUID_PARTS) ?? []).some((part) => PROFILE_NAMES.test(part));
+
 /**
  * Whether a source may read the recipient's profile. A batch send shares one set of vars, so a
  * source that reads no profile field is rendered once for the whole batch; one that does is
- * rendered per recipient. A false positive (the word in plain text) only costs that sharing.
+ * rendered per recipient. Only the Liquid parts are looked at: "this email was sent to you" in
+ * plain text reads nothing, and must not cost the batch its one shared render.
  */
 export function readsProfile(source: TemplateSource): boolean {
-  return PROFILE_NAMES.test(source.body) || (source.subject !== null && PROFILE_NAMES.test(source.subject)) || (source.bodyHtml !== null && PROFILE_NAMES.test(source.bodyHtml));
+  return partsReadProfile(source.body) || partsReadProfile(source.subject) || partsReadProfile(source.bodyHtml);
 }
 
 /** Liquid output or tag markup: text without it renders to itself and skips the render thread. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MARKETING_TOPIC } from '../../domain/marketing.js';
 import type { PreferenceGrid } from './preference-grid.js';
+import { escapeHtml } from '../../common/html/escape-html.js';
 
 /**
  * The words of the preference page, in the unsubscribe pages' languages (pageLanguage() of
@@ -70,7 +71,6 @@ export const PREFERENCE_COPY: Record<string, Copy> = {
   },
 };
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const STYLE =
   'body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#111;background:#fff}' +

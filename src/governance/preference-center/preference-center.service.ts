@@ -11,7 +11,7 @@ import { SubscribersService } from '../../subscribers/subscribers.service.js';
 import { linkKeyRing } from '../link-keys.js';
 import { PreferencesRepository } from '../preferences/preferences.repository.js';
 import { PreferencesService } from '../preferences/preferences.service.js';
-import type { SigningKey } from '../../common/unsubscribe/unsubscribe-token.js';
+import type { SigningKey } from '../../common/crypto/signed-claim.js';
 import { buildGrid, changesFor, gridChannels, gridTopics, type PreferenceGrid, type WantedCell } from './preference-grid.js';
 import { type PreferenceClaim, verifyPreferenceToken } from './preference-token.js';
 import { preferencesPath, registerPreferencesSigner } from './preferences-url.js';

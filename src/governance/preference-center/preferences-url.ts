@@ -1,4 +1,4 @@
-import type { SigningKey } from '../../common/unsubscribe/unsubscribe-token.js';
+import type { SigningKey } from '../../common/crypto/signed-claim.js';
 import { signPreferenceToken, TOKEN_LIFETIME_SECONDS } from './preference-token.js';
 
 /** Where preference-center links point, under PUBLIC_URL. */

@@ -71,8 +71,8 @@ export class AdmissionService {
         return connector?.recipientProblem ? (address) => connector.recipientProblem!(address) : undefined;
       },
     });
-    await this.chatBinding.apply(request, targets, subscribers);
-    await this.telegramRoute.apply(request, targets);
+    // Independent (the binding rule leaves routed targets to the route rule): one round trip, not two.
+    await Promise.all([this.chatBinding.apply(request, targets, subscribers), this.telegramRoute.apply(request, targets)]);
     this.sendWindow.apply(request, targets);
     const { caps } = await this.rules.apply(request, targets);
     const live = targets.filter((t) => !t.skip);

@@ -4,7 +4,7 @@ import { maskRecipient } from '../../common/pii/mask.js';
 import { CHANNELS, type Channel } from '../../domain/channels.js';
 import { Db } from '../../database/db.js';
 import { SuppressionsService } from '../../governance/suppressions/suppressions.service.js';
-import { normaliseAddress } from '../../governance/suppressions/suppression-address.js';
+import { lookupAddress, normaliseAddress } from '../../governance/suppressions/suppression-address.js';
 import type { SuppressionRow } from '../../governance/suppressions/suppression.types.js';
 import { LaneStateService, type LaneState } from '../../pacing/lane-state.service.js';
 import { addressFor } from '../../subscribers/addresses.js';
@@ -97,8 +97,7 @@ export class TraceService {
       created_at: s.createdAt.toISOString(),
     });
     const suppressionOf = (projectId: string, channel: string, address: string) => {
-      const normal = normaliseAddress(channel as Channel, address);
-      const wanted = normal.ok ? normal.address : address;
+      const wanted = lookupAddress(channel as Channel, address);
       const found = suppressions.find((s) => s.projectId === projectId && s.channel === channel && s.address === wanted);
       return found ? suppressionView(found) : null;
     };
