@@ -1,3 +1,4 @@
+import { MAX_TRIGGERED_RUNS } from '../src/workflows/workflow-steps.js';
 import { WorkflowEngine } from '../src/workflows/engine/workflow-engine.js';
 import { RecordingConnector, RecordingConnectorModule } from './helpers/recording-connector.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -224,6 +225,25 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
       expect(last).toMatchObject({ status: 'failed', error: expect.stringMatching(/^trigger_workflow: 5 runs already started one inside the other above this one; not starting w6/) });
       expect(runs.slice(0, -1).every((r) => r.status === 'completed')).toBe(true);
     });
+    it('bounds fan-out: the runs one trigger starts through trigger_workflow steps are at most MAX_TRIGGERED_RUNS in all', async () => {
+      // f0 → 12 × f1 → 12 × f2 → 12 × f3: 1 + 12 + 144 + 1 728 runs without a bound, no loop and
+      // within the depth limit, so only the budget stops it.
+      await define('f3', [{ type: 'send', channel: 'sms', body: 'leaf' }]);
+      for (const [n, next] of [['f2', 'f3'], ['f1', 'f2'], ['f0', 'f1']]) await define(n, Array.from({ length: 12 }, () => ({ type: 'trigger_workflow', workflow_id: next })));
+      await trigger('f0.happened', 'lea');
+      let seen = -1;
+      for (let i = 0; i < 40; i++) {
+        await engine.drainOnce();
+        const [{ n }] = await t.db.sql(`SELECT count(*)::int AS n FROM workflow_runs WHERE workflow_id LIKE 'f_' AND status IN ('pending', 'processing', 'waiting')`);
+        const [{ total }] = await t.db.sql(`SELECT count(*)::int AS total FROM workflow_runs WHERE workflow_id LIKE 'f_'`);
+        if (n === 0 && total === seen) break;
+        seen = total;
+      }
+      const runs = await t.db.sql(`SELECT status, error FROM workflow_runs WHERE workflow_id LIKE 'f_'`);
+      expect(runs.length).toBeGreaterThan(12);
+      expect(runs.length).toBeLessThanOrEqual(1 + MAX_TRIGGERED_RUNS);
+      expect(runs.some((r) => /^trigger_workflow: the runs of this trigger have started 100 runs already/.test(r.error ?? ''))).toBe(true);
+    }, 120_000);
   });
 
   it('refuses bad definitions of the new steps with 422 naming the field', async () => {

@@ -13,6 +13,11 @@ const DAY = 86_400;
 export const MAX_DELAY_UNTIL_SECS = 365 * DAY;
 /** Runs started by trigger_workflow steps, one inside the other, beyond which a step refuses to start another. */
 export const MAX_TRIGGER_DEPTH = 5;
+/**
+ * Runs one trigger may start through trigger_workflow steps, at every depth together: the depth
+ * bounds a chain, this bounds fan-out (50 such steps at each of 5 levels would be 50^5 runs).
+ */
+export const MAX_TRIGGERED_RUNS = 100;
 const WORKFLOW_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
 /** A payload time for delay_until: payload.<path> only (a subscriber field is not a time). */
 const PAYLOAD_FIELD = z.string().regex(/^payload(\.[A-Za-z0-9_-]{1,64}){1,8}$/, { message: 'must be payload.<path>, e.g. payload.appointment_at' });

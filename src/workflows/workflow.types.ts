@@ -41,6 +41,13 @@ export interface RunContext {
   depth?: number;
   /** The run whose trigger_workflow step started this one. */
   parent?: { run_id: string; workflow_id: string };
+  /**
+   * Runs this run may still start through trigger_workflow steps, itself and all they start
+   * included (absent: a run started by a trigger, which has MAX_TRIGGERED_RUNS). Each step hands
+   * half of what is left to the run it starts, so one trigger never starts more than
+   * MAX_TRIGGERED_RUNS runs in all, whatever the fan-out.
+   */
+  triggerBudget?: number;
 }
 
 export interface RunRow {

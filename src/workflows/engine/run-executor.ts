@@ -4,7 +4,7 @@ import type { SendRequestDto } from '../../jobs/dto/send.dto.js';
 import { EnqueueService } from '../../jobs/enqueue.service.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { type ConditionScope, evaluate, resolveField } from '../workflow-conditions.js';
-import { type DigestStep, MAX_TRIGGER_DEPTH, type SendStep, type ThrottleStep, type TriggerWorkflowStep } from '../workflow-steps.js';
+import { type DigestStep, MAX_TRIGGER_DEPTH, MAX_TRIGGERED_RUNS, type SendStep, type ThrottleStep, type TriggerWorkflowStep } from '../workflow-steps.js';
 import type { ClaimedRun, HistoryEntry, RunContext, RunUpdate } from '../workflow.types.js';
 import { WorkflowsRepository } from '../workflows.repository.js';
 import { delayUntil } from './delay-until.js';
@@ -205,12 +205,20 @@ export class RunExecutor {
     if (depth > MAX_TRIGGER_DEPTH) {
       return { result: 'failed', detail: `trigger_workflow: ${MAX_TRIGGER_DEPTH} runs already started one inside the other above this one; not starting ${step.workflow_id} (a loop between workflows?)` };
     }
+    const budget = context.triggerBudget ?? MAX_TRIGGERED_RUNS;
+    if (budget < 1) {
+      return { result: 'failed', detail: `trigger_workflow: the runs of this trigger have started ${MAX_TRIGGERED_RUNS} runs already; not starting ${step.workflow_id} (fewer trigger_workflow steps, or send from this workflow)` };
+    }
+    // The child gets half of what is left after itself; this run keeps the rest for its later steps.
+    const childBudget = Math.floor((budget - 1) / 2);
+    context.triggerBudget = budget - 1 - childBudget;
     const payload = step.payload_map
       ? Object.fromEntries(Object.entries(step.payload_map).map(([key, field]) => [key, resolveField(scope, field) ?? null]))
       : run.payload;
     const child = await this.repository.triggerFromStep(run.projectId, step.workflow_id, run.subscriberId, payload, `wf-${run.id}-${i}-${visits[i]}`, {
       depth,
       parent: { run_id: run.id, workflow_id: run.workflowId },
+      triggerBudget: childBudget,
     });
     if (!child) return { result: 'skipped', detail: `workflow ${step.workflow_id} no longer exists or is disabled` };
     if (child.created) facts.runStarted?.();
