@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { z } from 'zod';
 import { ProjectsService } from '../../projects/projects.service.js';
-import { UpsertWorkflowDto } from '../../workflows/dto/workflow.dto.js';
+import { STEPS_SCHEMA, UpsertWorkflowDto } from '../../workflows/dto/workflow.dto.js';
 import { presentWorkflow } from '../../workflows/workflow.presenter.js';
 import { WorkflowsService } from '../../workflows/workflows.service.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';
@@ -26,9 +26,9 @@ export class WorkflowDefinitionsTools implements OnModuleInit {
         name: 'upsert_workflow',
         title: 'Create or replace a workflow',
         description:
-          'Create a workflow, or replace the one with this id: the event that triggers it and its steps (1–50), each an object with a type: ' +
-          'send {channels, template or subject/body…}, delay {duration}, condition, branch, throttle, digest. The steps are checked as POST /v1/workflows checks them (a bad step is named). ' +
-          'Runs already started keep going. Writing the same workflow again changes nothing.',
+          'Create a workflow, or replace the one with this id: the event that triggers it and its steps (1–50). ' +
+          `${STEPS_SCHEMA.description} ` +
+          'The steps are checked as POST /v1/workflows checks them (a bad step is named). Runs already started keep going. Writing the same workflow again changes nothing.',
         annotations: IDEMPOTENT_WRITE,
         audience: 'project',
         input: z.strictObject({

@@ -6,7 +6,8 @@ import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 const EVENT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
 const EVENT_MESSAGE = 'must be 1–100 letters, digits, _ . : or -, e.g. order.shipped';
 
-const STEPS_SCHEMA: ApiPropertyOptions = {
+/** The steps' language in words: OpenAPI shows it, and the MCP tool that writes workflows says the same. */
+export const STEPS_SCHEMA: ApiPropertyOptions = {
   type: 'array' as const,
   minItems: 1,
   maxItems: 50,
