@@ -1,12 +1,15 @@
 // Jest runs in ESM mode (node --experimental-vm-modules) because NestJS 12 is ESM-only.
 // See ../shared/reference/toolchain.md for why each key is here.
-const swc = ['@swc/jest', {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-    target: 'es2022',
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+      target: 'es2022',
+    },
   },
-}];
+];
 
 export default {
   rootDir: '.',
@@ -19,7 +22,12 @@ export default {
     '^.+/node_modules/(content-disposition|cookie)/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(content-disposition|cookie)/)'],
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/test/architecture/*.spec.ts', '<rootDir>/examples/**/*.spec.ts'],
+  testMatch: [
+    '<rootDir>/src/**/*.spec.ts',
+    '<rootDir>/test/**/*.e2e-spec.ts',
+    '<rootDir>/test/architecture/*.spec.ts',
+    '<rootDir>/examples/**/*.spec.ts',
+  ],
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   testTimeout: 60000,

@@ -17,19 +17,32 @@ const INTERVAL_S = Number(arg('interval', 10));
 const RATE = Number(arg('rate', 0));
 
 ensureBuilt();
-console.log(`bench/churn: ${fmt(JOBS)} jobs ${RATE > 0 ? `inserted at ${fmt(RATE)} a second` : `in waves of ${fmt(WAVE)}`}; ${machine()}`);
+console.log(
+  `bench/churn: ${fmt(JOBS)} jobs ${RATE > 0 ? `inserted at ${fmt(RATE)} a second` : `in waves of ${fmt(WAVE)}`}; ${machine()}`,
+);
 const db = await createBenchDatabase();
 console.log(`PostgreSQL ${db.version}`);
 if (!db.autovacuum) {
-  console.log('warning: this server runs with autovacuum off: the dead tuples below are never reclaimed, whatever the jobs table\'s thresholds (turn it on to measure them)');
+  console.log(
+    "warning: this server runs with autovacuum off: the dead tuples below are never reclaimed, whatever the jobs table's thresholds (turn it on to measure them)",
+  );
 }
-const env = { DATABASE_URL: db.url, EMAIL_PROVIDER: 'log', EMAIL_FROM: 'bench@example.invalid', EMAIL_RATE_PER_SEC: '0', WORKER_BATCH_SIZE: '1000', WORKER_POLL_INTERVAL_MS: '100' };
+const env = {
+  DATABASE_URL: db.url,
+  EMAIL_PROVIDER: 'log',
+  EMAIL_FROM: 'bench@example.invalid',
+  EMAIL_RATE_PER_SEC: '0',
+  WORKER_BATCH_SIZE: '1000',
+  WORKER_POLL_INTERVAL_MS: '100',
+};
 const notifyd = await startNotifyd(env);
 try {
   await api(notifyd.url, '/v1/admin/projects', ADMIN_KEY, { id: 'churn', name: 'Churn' });
   const probe = async () => {
     const t = performance.now();
-    await db.pool.query(`SELECT id FROM jobs WHERE status IN ('pending','retry') AND run_at <= now() ORDER BY priority, run_at LIMIT 100`);
+    await db.pool.query(
+      `SELECT id FROM jobs WHERE status IN ('pending','retry') AND run_at <= now() ORDER BY priority, run_at LIMIT 100`,
+    );
     return performance.now() - t;
   };
   let inserted = 0;
@@ -38,7 +51,9 @@ try {
   let probes = [];
   let lastSent = 0;
   let lastAt = started;
-  console.log('| t (s) | sent | jobs/s | backlog | dead tuples | live tuples | last autovacuum (count) | table MB | claim probe p50 / max (ms) |');
+  console.log(
+    '| t (s) | sent | jobs/s | backlog | dead tuples | live tuples | last autovacuum (count) | table MB | claim probe p50 / max (ms) |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (;;) {
     // The backlog count reads the whole table: with --rate it is only needed to report and to stop
@@ -46,12 +61,19 @@ try {
     const reportDue = performance.now() >= nextReport;
     const needBacklog = RATE === 0 || inserted >= JOBS || reportDue;
     const q = needBacklog
-      ? (await db.pool.query(`SELECT count(*) FILTER (WHERE status IN ('pending','processing','retry'))::int AS backlog FROM jobs`)).rows[0]
+      ? (
+          await db.pool.query(
+            `SELECT count(*) FILTER (WHERE status IN ('pending','processing','retry'))::int AS backlog FROM jobs`,
+          )
+        ).rows[0]
       : { backlog: undefined };
     // Keep about two waves queued (steady pressure without an unbounded backlog), or keep to --rate.
-    const n = RATE > 0
-      ? Math.min(JOBS, Math.floor((RATE * (performance.now() - started)) / 1000)) - inserted
-      : q.backlog < WAVE * 2 ? Math.min(WAVE, JOBS - inserted) : 0;
+    const n =
+      RATE > 0
+        ? Math.min(JOBS, Math.floor((RATE * (performance.now() - started)) / 1000)) - inserted
+        : q.backlog < WAVE * 2
+          ? Math.min(WAVE, JOBS - inserted)
+          : 0;
     if (n > 0) {
       await db.pool.query(
         `INSERT INTO jobs (project_id, channel, recipient, payload) SELECT 'churn', 'email', 'u' || g || '@example.invalid', '{"subject":"churn","body":"x"}' FROM generate_series(1, $1) g`,
@@ -61,7 +83,9 @@ try {
     }
     probes.push(await probe());
     if (reportDue || (inserted >= JOBS && q.backlog === 0)) {
-      const { rows: [s] } = await db.pool.query(`
+      const {
+        rows: [s],
+      } = await db.pool.query(`
         SELECT (SELECT count(*)::int FROM jobs WHERE status = 'sent') AS sent, n_dead_tup::int AS dead, n_live_tup::int AS live,
                coalesce(to_char(greatest(last_autovacuum, last_vacuum), 'HH24:MI:SS'), 'never') || ' (' || autovacuum_count || ')' AS vacuumed,
                pg_total_relation_size('jobs') / 1048576.0 AS mb

@@ -62,7 +62,8 @@ function clusterCpuMs(postmasterPid) {
   for (const dir of readdirSync('/proc')) {
     if (!/^\d+$/.test(dir)) continue;
     const fields = statFields(dir);
-    if (fields && Number(fields[1]) === postmasterPid) ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SEC;
+    if (fields && Number(fields[1]) === postmasterPid)
+      ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SEC;
   }
   return ms;
 }
@@ -73,7 +74,9 @@ const db = await createBenchDatabase();
 const dbName = new URL(db.url).pathname.slice(1);
 /** The backends of the bench database (PostgreSQL runs on this machine, so /proc sees them). */
 const backends = async () =>
-  (await db.pool.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [dbName])).rows.map((r) => r.pid);
+  (
+    await db.pool.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [dbName])
+  ).rows.map((r) => r.pid);
 /** CPU used since `start` (pid → ms at start; pids that appeared later started at 0). */
 const usedSince = (start) => [...start].reduce((sum, [pid, at]) => sum + cpuMs(pid) - at, 0);
 
@@ -111,12 +114,16 @@ try {
     const sampler = setInterval(() => {
       const now = { at: performance.now(), worker: cpuMs(worker.pid), database: usedSince(drainBackends) };
       const share = (key) => fmt(((now[key] - last[key]) / (now.at - last.at)) * 100);
-      timeline.push(`${fmt((now.at - drainStart) / 1000, 1)} s: worker ${share('worker')} %, database ${share('database')} %`);
+      timeline.push(
+        `${fmt((now.at - drainStart) / 1000, 1)} s: worker ${share('worker')} %, database ${share('database')} %`,
+      );
       last = now;
     }, 250);
     for (;;) {
       for (const pid of await backends()) if (!drainBackends.has(pid)) drainBackends.set(pid, 0);
-      const { rows } = await db.pool.query(`SELECT EXISTS (SELECT 1 FROM jobs WHERE status IN ('pending','processing','retry')) AS busy`);
+      const { rows } = await db.pool.query(
+        `SELECT EXISTS (SELECT 1 FROM jobs WHERE status IN ('pending','processing','retry')) AS busy`,
+      );
       if (!rows[0].busy) break;
       await new Promise((r) => setTimeout(r, 50));
     }

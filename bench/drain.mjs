@@ -6,7 +6,17 @@
 //
 //   npm run build && node bench/drain.mjs [--jobs 100000] [--call 5000] [--worker-batch 1000]
 //   BENCH_DATABASE_URL=postgres://… picks the server (default: the machine's PostgreSQL).
-import { ADMIN_KEY, api, arg, createBenchDatabase, ensureBuilt, fmt, machine, sampleRss, startNotifyd } from './lib.mjs';
+import {
+  ADMIN_KEY,
+  api,
+  arg,
+  createBenchDatabase,
+  ensureBuilt,
+  fmt,
+  machine,
+  sampleRss,
+  startNotifyd,
+} from './lib.mjs';
 
 const DEFAULT_JOBS = Number(arg('jobs', 100_000));
 const CALL = Number(arg('call', 5_000));
@@ -26,12 +36,24 @@ export const drainWorkerEnv = (batchMax, workerBatch) => ({
 });
 
 /** The environment every process of the protocol shares (the bench database, the `log` email connector). */
-export const benchEnv = (databaseUrl) => ({ DATABASE_URL: databaseUrl, EMAIL_PROVIDER: 'log', EMAIL_FROM: 'bench@example.invalid', DATABASE_MAX_CONNECTIONS: '20' });
+export const benchEnv = (databaseUrl) => ({
+  DATABASE_URL: databaseUrl,
+  EMAIL_PROVIDER: 'log',
+  EMAIL_FROM: 'bench@example.invalid',
+  DATABASE_MAX_CONNECTIONS: '20',
+});
 
 /** The bench project (no inbound rate limit) and `jobs` subscribers u1…uN, each with an email. */
 export async function createBenchProject(db, apiUrl, jobs) {
-  const { project } = await api(apiUrl, '/v1/admin/projects', ADMIN_KEY, { id: 'bench', name: 'Bench', rate_limit_per_min: 10_000_000 });
-  await db.pool.query(`INSERT INTO subscribers (project_id, id, email) SELECT 'bench', 'u' || g, 'u' || g || '@example.invalid' FROM generate_series(1, $1) g`, [jobs]);
+  const { project } = await api(apiUrl, '/v1/admin/projects', ADMIN_KEY, {
+    id: 'bench',
+    name: 'Bench',
+    rate_limit_per_min: 10_000_000,
+  });
+  await db.pool.query(
+    `INSERT INTO subscribers (project_id, id, email) SELECT 'bench', 'u' || g, 'u' || g || '@example.invalid' FROM generate_series(1, $1) g`,
+    [jobs],
+  );
   return project;
 }
 
@@ -40,7 +62,13 @@ export async function enqueueThroughApi(apiUrl, apiKey, jobs, at = RELEASE_AT) {
   const started = performance.now();
   for (let from = 1; from <= jobs; from += CALL) {
     const ids = Array.from({ length: Math.min(CALL, jobs - from + 1) }, (_, i) => `u${from + i}`);
-    await api(apiUrl, '/v1/batch', apiKey, { channel: 'email', subscribers: ids, subject: 'bench', body: 'x', scheduled_at: at });
+    await api(apiUrl, '/v1/batch', apiKey, {
+      channel: 'email',
+      subscribers: ids,
+      subject: 'bench',
+      body: 'x',
+      scheduled_at: at,
+    });
   }
   return (performance.now() - started) / 1000;
 }
@@ -73,11 +101,17 @@ export async function runDrain(batchMax, JOBS = DEFAULT_JOBS, { backlog = 0, aft
     const rss = sampleRss(worker.pid);
     await new Promise((r) => setTimeout(r, 1000)); // idle baseline
     const drainStart = performance.now();
-    await db.pool.query(`UPDATE jobs SET scheduled_at = now(), run_at = now() WHERE status = 'pending' AND run_at = $1`, [RELEASE_AT]);
+    await db.pool.query(
+      `UPDATE jobs SET scheduled_at = now(), run_at = now() WHERE status = 'pending' AND run_at = $1`,
+      [RELEASE_AT],
+    );
     const releaseSeconds = (performance.now() - drainStart) / 1000;
     for (;;) {
       // EXISTS, not count(*): polling must not scan the backlog every 50 ms and slow the drain it measures.
-      const { rows } = await db.pool.query(`SELECT EXISTS (SELECT 1 FROM jobs WHERE status IN ('pending','processing','retry') AND run_at < $1) AS busy`, [BACKLOG_AT]);
+      const { rows } = await db.pool.query(
+        `SELECT EXISTS (SELECT 1 FROM jobs WHERE status IN ('pending','processing','retry') AND run_at < $1) AS busy`,
+        [BACKLOG_AT],
+      );
       if (!rows[0].busy) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -85,13 +119,19 @@ export async function runDrain(batchMax, JOBS = DEFAULT_JOBS, { backlog = 0, aft
     const memory = rss.stop();
     await worker.stop();
     const extra = afterDrain ? await afterDrain({ db, apiUrl: apiProc.url, projectKey: project.api_key }) : {};
-    const { rows: [lat] } = await db.pool.query(`
+    const {
+      rows: [lat],
+    } = await db.pool.query(`
       SELECT count(*)::int AS sent,
              percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM sent_at - scheduled_at)) AS p50,
              percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM sent_at - scheduled_at)) AS p99
         FROM jobs WHERE status = 'sent'`);
-    const { rows: [{ total }] } = await db.pool.query(`SELECT count(*)::int AS total FROM jobs`);
-    const { rows: [size] } = await db.pool.query(`SELECT pg_total_relation_size('jobs') AS bytes`);
+    const {
+      rows: [{ total }],
+    } = await db.pool.query(`SELECT count(*)::int AS total FROM jobs`);
+    const {
+      rows: [size],
+    } = await db.pool.query(`SELECT pg_total_relation_size('jobs') AS bytes`);
     return {
       batchMax,
       postgres: db.version,
@@ -117,7 +157,9 @@ export async function runDrain(batchMax, JOBS = DEFAULT_JOBS, { backlog = 0, aft
 if (import.meta.url === `file://${process.argv[1]}`) {
   ensureBuilt();
   const JOBS = DEFAULT_JOBS;
-  console.log(`bench/drain: ${fmt(JOBS)} jobs, /v1/batch calls of ${fmt(CALL)}, worker batch ${WORKER_BATCH}; ${machine()}`);
+  console.log(
+    `bench/drain: ${fmt(JOBS)} jobs, /v1/batch calls of ${fmt(CALL)}, worker batch ${WORKER_BATCH}; ${machine()}`,
+  );
   const results = [];
   for (const batchMax of [100, 1]) {
     const r = await runDrain(batchMax);

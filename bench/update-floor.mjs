@@ -62,9 +62,12 @@ const NARROW_SCHEMA = `
 const narrowClaim = CLAIM_JOBS.text
   .replace(/\bjobs\b/g, 'job_states')
   .replace(/\)\s*UPDATE job_states j/, '), claimed AS (\n  UPDATE job_states j')
-  .replace(/RETURNING[\s\S]*$/, `RETURNING j.id, j.project_id, j.channel, j.priority, j.attempts)
+  .replace(
+    /RETURNING[\s\S]*$/,
+    `RETURNING j.id, j.project_id, j.channel, j.priority, j.attempts)
   SELECT c.*, b.subscriber_id, b.recipient, b.template_id, b.topic, b.payload, b.max_attempts, b.idempotency_key
-    FROM claimed c JOIN job_bodies b USING (id)`);
+    FROM claimed c JOIN job_bodies b USING (id)`,
+  );
 const narrowFinalise = MARK_SENT.text.replace(/UPDATE jobs j/, 'UPDATE job_states j');
 
 const SCHEMAS = {
@@ -94,7 +97,10 @@ const SCHEMAS = {
 async function measure(schema) {
   const db = await createBenchDatabase();
   try {
-    execFileSync(process.execPath, [join(root, 'dist/src/cli.js'), 'migrate'], { env: { ...process.env, DATABASE_URL: db.url }, stdio: 'ignore' });
+    execFileSync(process.execPath, [join(root, 'dist/src/cli.js'), 'migrate'], {
+      env: { ...process.env, DATABASE_URL: db.url },
+      stdio: 'ignore',
+    });
     const client = new pg.Client(db.url);
     await client.connect();
     try {
@@ -122,7 +128,13 @@ async function measure(schema) {
       }
       if (done !== JOBS) throw new Error(`drained ${done} of ${JOBS} jobs`);
       const perJob = (ms) => (ms * 1000) / JOBS;
-      return { server: db.version, enqueue: perJob(enqueue), release: perJob(release), claim: perJob(claim), finalise: perJob(finalise) };
+      return {
+        server: db.version,
+        enqueue: perJob(enqueue),
+        release: perJob(release),
+        claim: perJob(claim),
+        finalise: perJob(finalise),
+      };
     } finally {
       await client.end();
     }
@@ -146,9 +158,12 @@ for (let round = 1; round <= ROUNDS; round++) {
   }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const summary = (name, key) => median(results[name].map((r) => (key === 'drain' ? r.release + r.claim + r.finalise : r[key])));
+const summary = (name, key) =>
+  median(results[name].map((r) => (key === 'drain' ? r.release + r.claim + r.finalise : r[key])));
 console.log('\nmedians (µs of backend CPU per job)    shipped   narrow   narrow/shipped');
 for (const key of ['enqueue', 'release', 'claim', 'finalise', 'drain']) {
   const [s, n] = [summary('shipped', key), summary('narrow', key)];
-  console.log(`${(key === 'drain' ? 'release + claim + finalise' : key).padEnd(38)} ${fmt(s, 1).padStart(7)} ${fmt(n, 1).padStart(8)}   ${fmt(n / s, 2)}×`);
+  console.log(
+    `${(key === 'drain' ? 'release + claim + finalise' : key).padEnd(38)} ${fmt(s, 1).padStart(7)} ${fmt(n, 1).padStart(8)}   ${fmt(n / s, 2)}×`,
+  );
 }

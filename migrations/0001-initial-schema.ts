@@ -34,8 +34,12 @@ export class InitialSchema1764460800001 implements MigrationInterface {
         updated_at              timestamptz NOT NULL DEFAULT now()
       )`);
     // Key lookups by hash: every authenticated project request is one probe of these.
-    await q.query(`CREATE UNIQUE INDEX projects_api_key_hash_idx ON projects (api_key_hash) WHERE api_key_hash IS NOT NULL`);
-    await q.query(`CREATE UNIQUE INDEX projects_secondary_api_key_hash_idx ON projects (secondary_api_key_hash) WHERE secondary_api_key_hash IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX projects_api_key_hash_idx ON projects (api_key_hash) WHERE api_key_hash IS NOT NULL`,
+    );
+    await q.query(
+      `CREATE UNIQUE INDEX projects_secondary_api_key_hash_idx ON projects (secondary_api_key_hash) WHERE secondary_api_key_hash IS NOT NULL`,
+    );
 
     await q.query(`
       CREATE TABLE subscribers (
@@ -52,7 +56,9 @@ export class InitialSchema1764460800001 implements MigrationInterface {
         updated_at  timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (project_id, id)
       )`);
-    await q.query(`CREATE INDEX subscribers_email_idx ON subscribers (project_id, lower(email)) WHERE email IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX subscribers_email_idx ON subscribers (project_id, lower(email)) WHERE email IS NOT NULL`,
+    );
 
     await q.query(`
       CREATE TABLE jobs (

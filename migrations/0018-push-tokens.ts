@@ -33,7 +33,9 @@ export class PushTokens1764460800018 implements MigrationInterface {
         CONSTRAINT push_tokens_web_keys CHECK (platform <> 'web' OR (endpoint IS NOT NULL AND p256dh IS NOT NULL AND auth IS NOT NULL))
       )`);
     // Registration upserts on it; the fan-out reads a subscriber's devices through its prefix.
-    await q.query(`CREATE UNIQUE INDEX push_tokens_subscriber_token_idx ON push_tokens (project_id, subscriber_id, token)`);
+    await q.query(
+      `CREATE UNIQUE INDEX push_tokens_subscriber_token_idx ON push_tokens (project_id, subscriber_id, token)`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

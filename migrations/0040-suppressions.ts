@@ -32,7 +32,9 @@ export class Suppressions1764460800040 implements MigrationInterface {
         release_reason     text
       )`);
     // At most one active suppression per address and channel; the enqueue and worker probes.
-    await q.query(`CREATE UNIQUE INDEX suppressions_active_idx ON suppressions (project_id, channel, address) WHERE released_at IS NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX suppressions_active_idx ON suppressions (project_id, channel, address) WHERE released_at IS NULL`,
+    );
     // Listings per project, newest first (active and released: the history).
     await q.query(`CREATE INDEX suppressions_project_idx ON suppressions (project_id, created_at DESC, id DESC)`);
   }

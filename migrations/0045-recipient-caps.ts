@@ -36,7 +36,9 @@ export class RecipientCaps1764460800045 implements MigrationInterface {
         sent_at        timestamptz NOT NULL DEFAULT now()
       )`);
     // The count: one subscriber's sends in a recent window.
-    await q.query(`CREATE INDEX recipient_cap_sends_subscriber_idx ON recipient_cap_sends (project_id, subscriber_id, sent_at)`);
+    await q.query(
+      `CREATE INDEX recipient_cap_sends_subscriber_idx ON recipient_cap_sends (project_id, subscriber_id, sent_at)`,
+    );
     // The purge of rows older than the longest window: append-mostly, BRIN is enough.
     await q.query(`CREATE INDEX recipient_cap_sends_sent_at_brin ON recipient_cap_sends USING brin (sent_at)`);
   }

@@ -31,11 +31,15 @@ export class ProviderEvents1764460800048 implements MigrationInterface {
         PRIMARY KEY (provider, event_id)
       )`);
     // The job page: a job's events in the order they arrived.
-    await q.query(`CREATE INDEX provider_events_job_idx ON provider_events (job_id, received_at) WHERE job_id IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX provider_events_job_idx ON provider_events (job_id, received_at) WHERE job_id IS NOT NULL`,
+    );
     // Retention and the digest's bounce/complaint rates read recent rows by time.
     await q.query(`CREATE INDEX provider_events_received_brin ON provider_events USING brin (received_at)`);
     await q.query(`ALTER TABLE jobs ADD COLUMN complained_at timestamptz`);
-    await q.query(`CREATE INDEX jobs_provider_message_idx ON jobs (provider_message_id) WHERE provider_message_id IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX jobs_provider_message_idx ON jobs (provider_message_id) WHERE provider_message_id IS NOT NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

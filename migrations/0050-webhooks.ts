@@ -37,7 +37,9 @@ export class Webhooks1764460800050 implements MigrationInterface {
     await q.query(`CREATE INDEX webhook_endpoints_fanout_idx ON webhook_endpoints (project_id) WHERE enabled`);
     // Listings per project, newest first; the digest's disabled endpoints.
     await q.query(`CREATE INDEX webhook_endpoints_project_idx ON webhook_endpoints (project_id, created_at DESC)`);
-    await q.query(`CREATE INDEX webhook_endpoints_disabled_idx ON webhook_endpoints (disabled_at) WHERE NOT enabled AND disabled_at IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX webhook_endpoints_disabled_idx ON webhook_endpoints (disabled_at) WHERE NOT enabled AND disabled_at IS NOT NULL`,
+    );
 
     await q.query(`
       CREATE TABLE webhook_deliveries (
@@ -63,11 +65,17 @@ export class Webhooks1764460800050 implements MigrationInterface {
         autovacuum_analyze_scale_factor = 0.02
       )`);
     // The claim: due deliveries in run_at order; finished rows leave the index when claimed.
-    await q.query(`CREATE INDEX webhook_deliveries_claim_idx ON webhook_deliveries (run_at) WHERE status IN ('pending','retry')`);
+    await q.query(
+      `CREATE INDEX webhook_deliveries_claim_idx ON webhook_deliveries (run_at) WHERE status IN ('pending','retry')`,
+    );
     // The reaper: deliveries whose worker died mid-request.
-    await q.query(`CREATE INDEX webhook_deliveries_processing_idx ON webhook_deliveries (claimed_at) WHERE status = 'processing'`);
+    await q.query(
+      `CREATE INDEX webhook_deliveries_processing_idx ON webhook_deliveries (claimed_at) WHERE status = 'processing'`,
+    );
     // The delivery log of one endpoint, newest first (keyset pagination), and cancel-on-disable.
-    await q.query(`CREATE INDEX webhook_deliveries_endpoint_idx ON webhook_deliveries (endpoint_id, created_at DESC, id DESC)`);
+    await q.query(
+      `CREATE INDEX webhook_deliveries_endpoint_idx ON webhook_deliveries (endpoint_id, created_at DESC, id DESC)`,
+    );
     // Retention of finished deliveries.
     await q.query(`CREATE INDEX webhook_deliveries_created_brin ON webhook_deliveries USING brin (created_at)`);
   }

@@ -60,9 +60,13 @@ export class Workflows1764460800051 implements MigrationInterface {
         FOREIGN KEY (project_id, workflow_id) REFERENCES workflows (project_id, id) ON DELETE CASCADE
       ) WITH (autovacuum_vacuum_scale_factor = 0.02, autovacuum_analyze_scale_factor = 0.02)`);
     // The engine's claim: runs due now (pending, or waiting whose delay/digest window ended).
-    await q.query(`CREATE INDEX workflow_runs_claim_idx ON workflow_runs (run_at) WHERE status IN ('pending','waiting')`);
+    await q.query(
+      `CREATE INDEX workflow_runs_claim_idx ON workflow_runs (run_at) WHERE status IN ('pending','waiting')`,
+    );
     // The reaper: runs whose engine died.
-    await q.query(`CREATE INDEX workflow_runs_processing_idx ON workflow_runs (claimed_at) WHERE status = 'processing'`);
+    await q.query(
+      `CREATE INDEX workflow_runs_processing_idx ON workflow_runs (claimed_at) WHERE status = 'processing'`,
+    );
     // Listing a project's runs, newest first (keyset); filters ride on it.
     await q.query(`CREATE INDEX workflow_runs_project_idx ON workflow_runs (project_id, created_at DESC, id DESC)`);
     // A trigger replayed with the same key starts nothing new.

@@ -27,7 +27,9 @@ export class InboxStream1764460800052 implements MigrationInterface {
       CREATE INDEX inbox_messages_unseen_idx ON inbox_messages (project_id, subscriber_id)
        WHERE seen_at IS NULL AND archived_at IS NULL`);
     // Snoozes that end: the tick that announces them.
-    await q.query(`CREATE INDEX inbox_messages_snoozed_idx ON inbox_messages (snoozed_until) WHERE snoozed_until IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX inbox_messages_snoozed_idx ON inbox_messages (snoozed_until) WHERE snoozed_until IS NOT NULL`,
+    );
 
     await q.query(`
       CREATE TABLE inbox_streams (

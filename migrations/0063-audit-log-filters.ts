@@ -12,7 +12,9 @@ export class AuditLogFilters1764460800063 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE INDEX IF NOT EXISTS audit_log_actor_idx ON audit_log (actor, id DESC)`);
     await q.query(`CREATE INDEX IF NOT EXISTS audit_log_action_idx ON audit_log (action, id DESC)`);
-    await q.query(`CREATE INDEX IF NOT EXISTS audit_log_resource_idx ON audit_log (resource, id DESC) WHERE resource IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX IF NOT EXISTS audit_log_resource_idx ON audit_log (resource, id DESC) WHERE resource IS NOT NULL`,
+    );
     await q.query(`CREATE INDEX IF NOT EXISTS audit_log_created_at_brin ON audit_log USING brin (created_at)`);
   }
 

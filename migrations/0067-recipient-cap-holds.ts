@@ -26,7 +26,9 @@ export class RecipientCapHolds1764460800067 implements MigrationInterface {
         created_at     timestamptz NOT NULL DEFAULT now()
       )`);
     // The count at enqueue: one subscriber's holds due around the new job's time.
-    await q.query(`CREATE INDEX recipient_cap_holds_subscriber_idx ON recipient_cap_holds (project_id, subscriber_id, due_at)`);
+    await q.query(
+      `CREATE INDEX recipient_cap_holds_subscriber_idx ON recipient_cap_holds (project_id, subscriber_id, due_at)`,
+    );
     // The purge of old holds: append-only, BRIN is enough.
     await q.query(`CREATE INDEX recipient_cap_holds_created_at_brin ON recipient_cap_holds USING brin (created_at)`);
   }

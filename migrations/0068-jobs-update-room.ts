@@ -21,12 +21,16 @@ export class JobsUpdateRoom1764460800068 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE jobs SET (fillfactor = 60)`);
     await q.query(`DROP INDEX IF EXISTS jobs_provider_message_idx`);
-    await q.query(`CREATE INDEX jobs_provider_message_idx ON jobs USING hash (provider_message_id) WHERE provider_message_id IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX jobs_provider_message_idx ON jobs USING hash (provider_message_id) WHERE provider_message_id IS NOT NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX IF EXISTS jobs_provider_message_idx`);
-    await q.query(`CREATE INDEX jobs_provider_message_idx ON jobs (provider_message_id) WHERE provider_message_id IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX jobs_provider_message_idx ON jobs (provider_message_id) WHERE provider_message_id IS NOT NULL`,
+    );
     await q.query(`ALTER TABLE jobs RESET (fillfactor)`);
   }
 }

@@ -34,7 +34,9 @@ export class JobIdsTimeOrdered1764460800069 implements MigrationInterface {
                  placing substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3)
                  FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid`;
     // LANGUAGE sql with one SELECT: the planner inlines it into the INSERT, no function call per row.
-    await q.query(`CREATE FUNCTION notifyd_uuid_v7() RETURNS uuid LANGUAGE sql VOLATILE PARALLEL SAFE AS $$ ${body} $$`);
+    await q.query(
+      `CREATE FUNCTION notifyd_uuid_v7() RETURNS uuid LANGUAGE sql VOLATILE PARALLEL SAFE AS $$ ${body} $$`,
+    );
     await q.query(`ALTER TABLE jobs ALTER COLUMN id SET DEFAULT notifyd_uuid_v7()`);
   }
 

@@ -39,9 +39,13 @@ export class DigestRollupOpenHour1764460800080 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     // Back to whole hours only: forget the open periods (the old code reads them from jobs).
-    await q.query(`DELETE FROM job_outcome_hourly o USING job_rollup_state s WHERE s.hours_through IS NOT NULL AND o.hour >= s.hours_through`);
+    await q.query(
+      `DELETE FROM job_outcome_hourly o USING job_rollup_state s WHERE s.hours_through IS NOT NULL AND o.hour >= s.hours_through`,
+    );
     await q.query(`UPDATE job_rollup_state SET rolled_through = hours_through`);
-    await q.query(`INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT date_trunc('hour', hour, 'UTC') FROM job_rollup_dirty ON CONFLICT DO NOTHING`);
+    await q.query(
+      `INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT date_trunc('hour', hour, 'UTC') FROM job_rollup_dirty ON CONFLICT DO NOTHING`,
+    );
     await q.query(`DELETE FROM job_rollup_dirty WHERE hour <> date_trunc('hour', hour, 'UTC')`);
     await q.query(`
       CREATE OR REPLACE FUNCTION job_rollup_mark_dirty() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -31,8 +31,12 @@ export class SendRefusals1764460800087 implements MigrationInterface {
         batch_id       uuid,
         created_by     text
       )`);
-    await q.query(`CREATE INDEX send_refusals_recipient_idx ON send_refusals (project_id, lower(recipient), created_at DESC) WHERE recipient <> ''`);
-    await q.query(`CREATE INDEX send_refusals_subscriber_idx ON send_refusals (project_id, subscriber_id, created_at DESC) WHERE subscriber_id IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX send_refusals_recipient_idx ON send_refusals (project_id, lower(recipient), created_at DESC) WHERE recipient <> ''`,
+    );
+    await q.query(
+      `CREATE INDEX send_refusals_subscriber_idx ON send_refusals (project_id, subscriber_id, created_at DESC) WHERE subscriber_id IS NOT NULL`,
+    );
     await q.query(`CREATE INDEX send_refusals_created_brin ON send_refusals USING brin (created_at)`);
   }
 

@@ -57,7 +57,9 @@ export class TelegramRoutes1764460800088 implements MigrationInterface {
         consumed_at    timestamptz,
         created_at     timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE INDEX telegram_link_tokens_active_idx ON telegram_link_tokens (token_hash) WHERE consumed_at IS NULL`);
+    await q.query(
+      `CREATE INDEX telegram_link_tokens_active_idx ON telegram_link_tokens (token_hash) WHERE consumed_at IS NULL`,
+    );
     await q.query(`CREATE INDEX telegram_link_tokens_credential_idx ON telegram_link_tokens (credential_id)`);
   }
 

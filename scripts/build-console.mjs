@@ -27,7 +27,10 @@ await build({
 copyFileSync(join(source, 'index.html'), join(out, 'index.html'));
 copyFileSync(join(source, 'console.css'), join(out, 'console.css'));
 
-const gzipped = ['console.js', 'console.css', 'index.html'].reduce((sum, name) => sum + gzipSync(readFileSync(join(out, name))).length, 0);
+const gzipped = ['console.js', 'console.css', 'index.html'].reduce(
+  (sum, name) => sum + gzipSync(readFileSync(join(out, name))).length,
+  0,
+);
 if (gzipped > BUDGET_BYTES) {
   console.error(`console bundle is ${gzipped} bytes gzipped, over the ${BUDGET_BYTES}-byte budget`);
   process.exit(1);

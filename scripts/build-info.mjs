@@ -14,7 +14,13 @@ const out = process.env.BUILD_INFO_OUT || join(root, 'dist', 'build-info.json');
 
 function gitCommit() {
   try {
-    const sha = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5_000 }).toString().trim();
+    const sha = execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5_000,
+    })
+      .toString()
+      .trim();
     return /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
   } catch {
     return null; // no git, or not a repository

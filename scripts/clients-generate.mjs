@@ -29,6 +29,16 @@ try {
 }
 const openapi = join(clients, 'openapi.json');
 writeFileSync(openapi, `${JSON.stringify(document, null, 2)}\n`);
-execFileSync(generator, [openapi, '--output', join(clients, 'typescript', 'src', 'schema.ts'), '--root-types', '--alphabetize'], { stdio: ['ignore', 'ignore', 'inherit'] });
-execFileSync('python3', [join(clients, 'python', 'generate_types.py'), openapi, join(clients, 'python', 'notifyd', '_schema.py')], { stdio: 'inherit' });
-process.stdout.write(`clients regenerated from the OpenAPI document (${Object.keys(document.paths).length} paths, ${Object.keys(document.components?.schemas ?? {}).length} schemas)\n`);
+execFileSync(
+  generator,
+  [openapi, '--output', join(clients, 'typescript', 'src', 'schema.ts'), '--root-types', '--alphabetize'],
+  { stdio: ['ignore', 'ignore', 'inherit'] },
+);
+execFileSync(
+  'python3',
+  [join(clients, 'python', 'generate_types.py'), openapi, join(clients, 'python', 'notifyd', '_schema.py')],
+  { stdio: 'inherit' },
+);
+process.stdout.write(
+  `clients regenerated from the OpenAPI document (${Object.keys(document.paths).length} paths, ${Object.keys(document.components?.schemas ?? {}).length} schemas)\n`,
+);

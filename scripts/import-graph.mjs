@@ -125,7 +125,9 @@ export function backArrows(folders, components) {
   const out = [];
   for (const scc of components) {
     const members = new Set(scc);
-    const succ = new Map(scc.map((v) => [v, new Set([...(folders.get(v)?.keys() ?? [])].filter((w) => members.has(w)))]));
+    const succ = new Map(
+      scc.map((v) => [v, new Set([...(folders.get(v)?.keys() ?? [])].filter((w) => members.has(w)))]),
+    );
     const pred = new Map(scc.map((v) => [v, new Set()]));
     for (const [v, ws] of succ) for (const w of ws) pred.get(w).add(v);
     const left = new Set(scc);
@@ -150,7 +152,9 @@ export function backArrows(folders, components) {
         }
       }
       if (!left.size) break;
-      const v = [...left].sort().reduce((a, b) => (succ.get(b).size - pred.get(b).size > succ.get(a).size - pred.get(a).size ? b : a));
+      const v = [...left]
+        .sort()
+        .reduce((a, b) => (succ.get(b).size - pred.get(b).size > succ.get(a).size - pred.get(a).size ? b : a));
       top.unshift(v);
       remove(v);
     }
@@ -167,7 +171,8 @@ export function backArrows(folders, components) {
 export function without(folders, arrows) {
   const drop = new Set(arrows);
   const out = new Map();
-  for (const [from, edges] of folders) out.set(from, new Map([...edges].filter(([to]) => !drop.has(`${from} -> ${to}`))));
+  for (const [from, edges] of folders)
+    out.set(from, new Map([...edges].filter(([to]) => !drop.has(`${from} -> ${to}`))));
   return out;
 }
 
@@ -194,7 +199,9 @@ export function report(src, allowed = []) {
   const components = loops(folders);
   const acyclic = components.length === 0;
   // While loops remain, each counts as one node `a+b+…` (a chain through a loop is not finite).
-  const chain = acyclic ? longestChain(folders, ROOT) : longestChain(condense(folders, components), nameIn(components, ROOT));
+  const chain = acyclic
+    ? longestChain(folders, ROOT)
+    : longestChain(condense(folders, components), nameIn(components, ROOT));
   const arrows = [...all.values()].reduce((n, m) => n + m.size, 0);
   return {
     folders: [...folders.keys()].sort(),

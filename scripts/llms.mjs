@@ -19,7 +19,9 @@ try {
   writeFileSync(join(root, 'docs', 'llms.txt'), renderLlmsTxt(document, tools));
   const mcpDoc = join(root, 'docs', 'MCP.md');
   writeFileSync(mcpDoc, withToolsTable(readFileSync(mcpDoc, 'utf8'), tools));
-  process.stdout.write(`docs/llms.txt and docs/MCP.md regenerated (${Object.keys(document.paths).length} paths, ${tools.length} tools)\n`);
+  process.stdout.write(
+    `docs/llms.txt and docs/MCP.md regenerated (${Object.keys(document.paths).length} paths, ${tools.length} tools)\n`,
+  );
 } finally {
   await scratch.close();
 }

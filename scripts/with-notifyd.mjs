@@ -37,7 +37,10 @@ const scratch = await startScratchNotifyd({
 });
 let code = 1;
 try {
-  const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, NOTIFYD_URL: scratch.notifyd.url, NOTIFYD_ADMIN_API_KEY: adminKey } });
+  const child = spawn(command, args, {
+    stdio: 'inherit',
+    env: { ...process.env, NOTIFYD_URL: scratch.notifyd.url, NOTIFYD_ADMIN_API_KEY: adminKey },
+  });
   const stop = () => child.kill('SIGTERM');
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -27,7 +27,8 @@ export function fastifyOptions(config: AppConfig, logger?: Logger) {
     // notifyd's pino logger (JSON lines with reqId); one line per request from the onResponse hook below.
     ...(logger ? { loggerInstance: logger.child({ context: 'http' }), disableRequestLogging: true } : {}),
     bodyLimit: config.server.bodyLimitBytes,
-    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(req.headers['x-request-id']),
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
+      requestIdFrom(req.headers['x-request-id']),
     // Off unless TRUST_PROXY says which proxies sit in front: a client must not choose request.ip.
     trustProxy: fastifyTrustProxy(config.server.trustProxy),
     // Signed one-click unsubscribe links carry their claim in one path segment (/u/<token>).
@@ -44,7 +45,10 @@ export async function buildOpenApiDocument(app: NestFastifyApplication) {
   const { default: metadata } = await import('./metadata.js');
   await SwaggerModule.loadPluginMetadata(metadata);
   // [import('./x.controller.js'), { ClassName: { method: { type } } }] per controller file.
-  const loaded = ((await metadata())['@nestjs/swagger'].controllers ?? []) as unknown as [Promise<Record<string, Type<unknown>>>, Record<string, unknown>][];
+  const loaded = ((await metadata())['@nestjs/swagger'].controllers ?? []) as unknown as [
+    Promise<Record<string, Type<unknown>>>,
+    Record<string, unknown>,
+  ][];
   const controllers = await Promise.all(
     loaded.map(async ([file, classes]) => {
       const module = await file;
@@ -60,7 +64,10 @@ export async function buildOpenApiDocument(app: NestFastifyApplication) {
         'Errors are `{"error": code, "message": what to fix}`.',
     )
     .setVersion(VERSION)
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Project key (sk_…) or operator key' }, 'apiKey')
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Project key (sk_…) or operator key' },
+      'apiKey',
+    )
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The same keys as a bearer token' }, 'bearer')
     .build();
   return SwaggerModule.createDocument(app, config, {
@@ -81,14 +88,25 @@ export async function setupApp(app: NestFastifyApplication, config: AppConfig): 
     void reply.header('x-request-id', request.id);
   });
   fastify.addHook('onResponse', async (request, reply) => {
-    request.log.info({ method: request.method, url: loggableUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    request.log.info(
+      {
+        method: request.method,
+        url: loggableUrl(request.url),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request',
+    );
   });
   // Provider webhooks verify signatures over the bytes received, before any parsing.
   keepRawBodyOnMarkedRoutes(fastify, config.server.bodyLimitBytes);
   // Every method the API uses: @fastify/cors allows only GET, HEAD and POST by default, and the
   // inbox web component marks messages read with PATCH from the product's own origin.
   // A refused origin is logged with the variable to set (see cors-origin.ts).
-  app.enableCors({ origin: corsOriginCheck(config.server.corsOrigins), methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] });
+  app.enableCors({
+    origin: corsOriginCheck(config.server.corsOrigins),
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  });
   const document = await buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', customSiteTitle: 'notifyd API' });
 }

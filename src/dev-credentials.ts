@@ -46,7 +46,8 @@ export async function loadOrCreateDevCredentials(dataDir: string): Promise<DevCr
  */
 export function devBanner(url: string, dataDir: string, c: DevCredentials, out: { tty: boolean }): string {
   const body = JSON.stringify({ channels: ['in_app'], subscriber_id: 'alice', body: 'Hello from notifyd' });
-  const send = (key: string) => `    curl -s -X POST ${url}/v1/send -H "X-Api-Key: ${key}" -H 'Content-Type: application/json' -d '${body}'`;
+  const send = (key: string) =>
+    `    curl -s -X POST ${url}/v1/send -H "X-Api-Key: ${key}" -H 'Content-Type: application/json' -d '${body}'`;
   const head = `notifyd is running at ${url} on the embedded PostgreSQL (data in ${dataDir}).`;
   if (!c.created && !out.tty) {
     return [

@@ -59,7 +59,11 @@ export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd>
   let credentials: DevCredentials | undefined;
   if (!config.database.url && !config.auth.adminApiKey) {
     credentials = await loadOrCreateDevCredentials(config.database.dataDir);
-    config = loadConfig({ ...env, ADMIN_API_KEY: credentials.adminApiKey, JWT_SECRET: env.JWT_SECRET || credentials.jwtSecret });
+    config = loadConfig({
+      ...env,
+      ADMIN_API_KEY: credentials.adminApiKey,
+      JWT_SECRET: env.JWT_SECRET || credentials.jwtSecret,
+    });
   }
 
   // An enterprise team's own modules (NOTIFYD_MODULES), loaded before anything is opened.
@@ -78,9 +82,18 @@ export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd>
     let listen: () => Promise<number>;
     if (config.server.role === 'worker') {
       // createApplicationContext runs the lifecycle hooks (the worker starts in them) like app.init().
-      const context = await NestFactory.createApplicationContext(appModule(), { logger: nestLogger, abortOnError: false });
+      const context = await NestFactory.createApplicationContext(appModule(), {
+        logger: nestLogger,
+        abortOnError: false,
+      });
       app = context;
-      listen = () => (healthServer = new WorkerHealthServer(context.get(HealthService), context.get(MetricsService), config, context.get(ProjectsService))).listen(config.server.port, config.server.host);
+      listen = () =>
+        (healthServer = new WorkerHealthServer(
+          context.get(HealthService),
+          context.get(MetricsService),
+          config,
+          context.get(ProjectsService),
+        )).listen(config.server.port, config.server.host);
     } else {
       const { createHttpApp, listenHttpApp } = await import('./http-app.js');
       const http = await createHttpApp(appModule, config, nestLogger);
@@ -98,8 +111,15 @@ export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd>
     if (options.listen !== false) {
       url = baseUrl(config, await listen());
       log.log(`listening on ${url} (role ${config.server.role})`, 'notifyd');
-      if (credentials) process.stdout.write(`${devBanner(url, database.embedded?.dataDir ?? config.database.dataDir, credentials, { tty: process.stdout.isTTY === true })}\n`);
-      const profile = devProfileBanner(env, { host: config.server.host, corsOrigins: config.server.corsOrigins, allowLoopback: config.outbound.allowLoopback });
+      if (credentials)
+        process.stdout.write(
+          `${devBanner(url, database.embedded?.dataDir ?? config.database.dataDir, credentials, { tty: process.stdout.isTTY === true })}\n`,
+        );
+      const profile = devProfileBanner(env, {
+        host: config.server.host,
+        corsOrigins: config.server.corsOrigins,
+        allowLoopback: config.outbound.allowLoopback,
+      });
       if (profile) process.stdout.write(`${profile}\n`);
     }
 

@@ -16,8 +16,13 @@ describe('admin project views and the admin event stream', () => {
     t = await startTestApp({ env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
     project = await t.createProject('shop');
     const as = (path: string, body: object) => t.http.post(path).set('X-Api-Key', project.key).send(body);
-    expect((await as('/v1/subscribers', { id: 'u1', email: 'jane@example.com', phone: '+33612345678' })).status).toBe(200);
-    expect((await as('/v1/templates', { id: 'hello', channel: 'email', subject: 'Hi {{ name }}', body: 'Hello {{ name }}' })).status).toBe(200);
+    expect((await as('/v1/subscribers', { id: 'u1', email: 'jane@example.com', phone: '+33612345678' })).status).toBe(
+      200,
+    );
+    expect(
+      (await as('/v1/templates', { id: 'hello', channel: 'email', subject: 'Hi {{ name }}', body: 'Hello {{ name }}' }))
+        .status,
+    ).toBe(200);
   });
   afterAll(async () => {
     await t?.close();
@@ -28,28 +33,43 @@ describe('admin project views and the admin event stream', () => {
   it('reads a project’s subscribers with email and phone masked; an unknown project is a 404', async () => {
     const list = await admin('get', '/v1/admin/projects/shop/subscribers', READONLY_KEY).query({ q: 'jane' });
     expect(list.status).toBe(200);
-    expect(list.body.items).toEqual([expect.objectContaining({ id: 'u1', email: 'j***@example.com', phone: '***5678' })]);
-    expect((await admin('get', '/v1/admin/projects/shop/subscribers/u1/preferences', READONLY_KEY)).body).toEqual({ subscriber_id: 'u1', preferences: [] });
+    expect(list.body.items).toEqual([
+      expect.objectContaining({ id: 'u1', email: 'j***@example.com', phone: '***5678' }),
+    ]);
+    expect((await admin('get', '/v1/admin/projects/shop/subscribers/u1/preferences', READONLY_KEY)).body).toEqual({
+      subscriber_id: 'u1',
+      preferences: [],
+    });
     expect((await admin('get', '/v1/admin/projects/nope/subscribers')).status).toBe(404);
     expect((await admin('get', '/v1/admin/projects/shop/subscribers').query({ limit: 1000 })).status).toBe(422);
     expect((await t.http.get('/v1/admin/projects/shop/subscribers').set('X-Api-Key', project.key)).status).toBe(403);
   });
 
   it('previews an unsaved draft without saving it; the read-only key previews but cannot save', async () => {
-    const preview = await admin('post', '/v1/admin/projects/shop/templates/hello/preview', READONLY_KEY).send({ vars: { name: 'Ana' }, draft: { subject: 'Hey {{ name }}', body: 'Draft for {{ name }}' } });
+    const preview = await admin('post', '/v1/admin/projects/shop/templates/hello/preview', READONLY_KEY).send({
+      vars: { name: 'Ana' },
+      draft: { subject: 'Hey {{ name }}', body: 'Draft for {{ name }}' },
+    });
     expect(preview.status).toBe(200);
     expect(preview.body).toMatchObject({ subject: 'Hey Ana', body: 'Draft for Ana', channel: 'email' });
-    expect((await admin('get', '/v1/admin/projects/shop/templates/hello')).body.variants[0]).toMatchObject({ subject: 'Hi {{ name }}', body: 'Hello {{ name }}' });
+    expect((await admin('get', '/v1/admin/projects/shop/templates/hello')).body.variants[0]).toMatchObject({
+      subject: 'Hi {{ name }}',
+      body: 'Hello {{ name }}',
+    });
     const empty = await admin('post', '/v1/admin/projects/shop/templates/hello/preview').send({ draft: { body: '' } });
     expect(empty.status).toBe(422);
     expect(empty.body.message).toMatch(/draft\.body/);
-    const broken = await admin('post', '/v1/admin/projects/shop/templates/hello/preview').send({ draft: { body: '{% if x %}' } });
+    const broken = await admin('post', '/v1/admin/projects/shop/templates/hello/preview').send({
+      draft: { body: '{% if x %}' },
+    });
     expect(broken.body).toMatchObject({ error: 'template_render_failed' });
 
     const save = { id: 'hello', channel: 'email', subject: 'Hi {{ name }}!', body: 'Hello again {{ name }}' };
     expect((await admin('post', '/v1/admin/projects/shop/templates', READONLY_KEY).send(save)).status).toBe(403);
     expect((await admin('post', '/v1/admin/projects/shop/templates').send(save)).status).toBe(200);
-    expect((await admin('get', '/v1/admin/projects/shop/templates/hello', READONLY_KEY)).body.variants[0].body).toBe('Hello again {{ name }}');
+    expect((await admin('get', '/v1/admin/projects/shop/templates/hello', READONLY_KEY)).body.variants[0].body).toBe(
+      'Hello again {{ name }}',
+    );
     const audit = await t.db.sql(`SELECT actor, action, resource FROM audit_log WHERE action = 'template.saved'`);
     expect(audit).toEqual([{ actor: 'admin', action: 'template.saved', resource: 'hello' }]);
   });
@@ -58,14 +78,39 @@ describe('admin project views and the admin event stream', () => {
     const session = await t.http.post('/console/session').send({ key: READONLY_KEY });
     const cookie = String(session.headers['set-cookie']).split(';')[0];
     const csrf = session.body.csrf_token as string;
-    const hook = await t.http.post('/v1/webhooks').set('X-Api-Key', project.key).send({ url: 'http://127.0.0.1:9/hook', events: ['job.queued'] });
-    expect((await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['email'], to: 'jane@example.com', subject: 's', body: 'b' })).status).toBe(200);
+    const hook = await t.http
+      .post('/v1/webhooks')
+      .set('X-Api-Key', project.key)
+      .send({ url: 'http://127.0.0.1:9/hook', events: ['job.queued'] });
+    expect(
+      (
+        await t.http
+          .post('/v1/send')
+          .set('X-Api-Key', project.key)
+          .send({ channels: ['email'], to: 'jane@example.com', subject: 's', body: 'b' })
+      ).status,
+    ).toBe(200);
     await t.db.sql(`UPDATE webhook_deliveries SET status = 'failed'`);
     const deliveries = await t.http.get(`/v1/admin/webhooks/${hook.body.id}/deliveries`).set('Cookie', cookie);
     expect(deliveries.status).toBe(200);
     const deliveryId = deliveries.body.items[0].id;
-    expect((await t.http.post(`/v1/admin/webhooks/${hook.body.id}/deliveries/${deliveryId}/redeliver`).set('Cookie', cookie).set('X-CSRF-Token', csrf)).status).toBe(403);
-    expect((await t.http.post('/v1/admin/projects/shop/templates').set('Cookie', cookie).set('X-CSRF-Token', csrf).send({ id: 'x', channel: 'email', body: 'b' })).status).toBe(403);
+    expect(
+      (
+        await t.http
+          .post(`/v1/admin/webhooks/${hook.body.id}/deliveries/${deliveryId}/redeliver`)
+          .set('Cookie', cookie)
+          .set('X-CSRF-Token', csrf)
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await t.http
+          .post('/v1/admin/projects/shop/templates')
+          .set('Cookie', cookie)
+          .set('X-CSRF-Token', csrf)
+          .send({ id: 'x', channel: 'email', body: 'b' })
+      ).status,
+    ).toBe(403);
     const redelivered = await admin('post', `/v1/admin/webhooks/${hook.body.id}/deliveries/${deliveryId}/redeliver`);
     expect(redelivered.body.delivery).toMatchObject({ status: 'pending', attempts: 0 });
   });

@@ -19,7 +19,11 @@ describe('audience: subscribers (time zone, locale, deletion) and topics', () =>
     const badLocale = await post('/v1/subscribers', { id: 'tz1', locale: 'english please' });
     expect(badLocale.status).toBe(422);
     expect(badLocale.body.message).toMatch(/locale must be a language tag \(BCP 47\)/);
-    const ok = await post('/v1/subscribers', { id: 'tz1', timezone: 'America/Argentina/Buenos_Aires', locale: 'es-mx' });
+    const ok = await post('/v1/subscribers', {
+      id: 'tz1',
+      timezone: 'America/Argentina/Buenos_Aires',
+      locale: 'es-mx',
+    });
     expect(ok.status).toBe(200);
     const got = await t.http.get('/v1/subscribers/tz1').set('X-Api-Key', project.key);
     expect(got.body).toMatchObject({ timezone: 'America/Argentina/Buenos_Aires', locale: 'es-MX' });
@@ -28,12 +32,23 @@ describe('audience: subscribers (time zone, locale, deletion) and topics', () =>
 
   it('deleting a subscriber deletes their inbox messages, push tokens and preferences', async () => {
     await post('/v1/subscribers', { id: 'gone', email: 'gone@example.com' });
-    await t.db.sql(`INSERT INTO inbox_messages (project_id, subscriber_id, body) VALUES ($1, 'gone', 'hello')`, [project.id]);
-    await t.db.sql(`INSERT INTO push_tokens (project_id, subscriber_id, token, platform) VALUES ($1, 'gone', 'fcm-token-1', 'fcm')`, [project.id]);
-    await t.db.sql(`INSERT INTO subscriber_preferences (project_id, subscriber_id, channel, scope_kind, scope, enabled) VALUES ($1, 'gone', '*', 'all', '*', false)`, [project.id]);
+    await t.db.sql(`INSERT INTO inbox_messages (project_id, subscriber_id, body) VALUES ($1, 'gone', 'hello')`, [
+      project.id,
+    ]);
+    await t.db.sql(
+      `INSERT INTO push_tokens (project_id, subscriber_id, token, platform) VALUES ($1, 'gone', 'fcm-token-1', 'fcm')`,
+      [project.id],
+    );
+    await t.db.sql(
+      `INSERT INTO subscriber_preferences (project_id, subscriber_id, channel, scope_kind, scope, enabled) VALUES ($1, 'gone', '*', 'all', '*', false)`,
+      [project.id],
+    );
     expect((await t.http.delete('/v1/subscribers/gone').set('X-Api-Key', project.key)).status).toBe(200);
     for (const table of ['inbox_messages', 'push_tokens', 'subscriber_preferences']) {
-      expect([table, await t.db.sql(`SELECT 1 FROM ${table} WHERE project_id = $1 AND subscriber_id = 'gone'`, [project.id])]).toEqual([table, []]);
+      expect([
+        table,
+        await t.db.sql(`SELECT 1 FROM ${table} WHERE project_id = $1 AND subscriber_id = 'gone'`, [project.id]),
+      ]).toEqual([table, []]);
     }
   });
 

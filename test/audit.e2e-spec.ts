@@ -29,7 +29,13 @@ describe('GET /v1/admin/audit', () => {
     } while (cursor);
     expect(seen).toEqual(Array.from({ length: 30 }, (_, i) => 30 - i));
     const first = (await audit('?limit=1')).body.items[0];
-    expect(first).toMatchObject({ actor: 'admin', action: 'job.cancelled', resource: 't0', project_id: 'p0', ip: '203.0.113.30' });
+    expect(first).toMatchObject({
+      actor: 'admin',
+      action: 'job.cancelled',
+      resource: 't0',
+      project_id: 'p0',
+      ip: '203.0.113.30',
+    });
     expect(first.created_at).toMatch(/Z$/);
   });
 
@@ -58,7 +64,7 @@ describe('GET /v1/admin/audit', () => {
     expect((await audit('', READONLY_KEY)).status).toBe(403);
   });
 
-  it('pages by notifyd 0.x\'s deprecated offset too, answering total, limit and offset; not with a cursor', async () => {
+  it("pages by notifyd 0.x's deprecated offset too, answering total, limit and offset; not with a cursor", async () => {
     const ns = (res: { body: { items: { metadata: { n: number } }[] } }) => res.body.items.map((i) => i.metadata.n);
     const page = await audit('?actor=mcp&limit=3&offset=3');
     expect(page.status).toBe(200);
@@ -67,9 +73,15 @@ describe('GET /v1/admin/audit', () => {
     expect(ns(await audit('?limit=100&offset=28'))).toEqual([2, 1]);
     expect((await audit('?limit=5')).body).not.toHaveProperty('total');
     const both = await audit(`?offset=3&cursor=${page.body.next_cursor}`);
-    expect([both.status, both.body.message]).toEqual([422, expect.stringMatching(/offset and cursor cannot be combined/)]);
+    expect([both.status, both.body.message]).toEqual([
+      422,
+      expect.stringMatching(/offset and cursor cannot be combined/),
+    ]);
     const bad = await audit('?offset=-1');
-    expect([bad.status, [...new Set(bad.body.details)]]).toEqual([422, ['offset must be a whole number between 0 and 100000']]);
+    expect([bad.status, [...new Set(bad.body.details)]]).toEqual([
+      422,
+      ['offset must be a whole number between 0 and 100000'],
+    ]);
   });
 
   it('records state changes made through the API', async () => {

@@ -33,7 +33,8 @@ describe('bad input sweep over every route', () => {
         WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'rate_limit_counts' ORDER BY 1`,
     );
     const counts: Record<string, number> = {};
-    for (const { name } of tables) counts[name] = Number((await t.db.sql<{ n: string }>(`SELECT count(*) AS n FROM ${name}`))[0].n);
+    for (const { name } of tables)
+      counts[name] = Number((await t.db.sql<{ n: string }>(`SELECT count(*) AS n FROM ${name}`))[0].n);
     return counts;
   };
 
@@ -42,9 +43,14 @@ describe('bad input sweep over every route', () => {
     projectKey = (await t.createProject('sweep')).key;
     // Another project's job: the sweep's project must not see or touch it.
     const other = await t.createProject('other');
-    const sent = await t.http.post('/v1/send').set('X-Api-Key', other.key).send({ channels: ['email'], to: 'x@example.com', subject: SECRET, body: SECRET });
+    const sent = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', other.key)
+      .send({ channels: ['email'], to: 'x@example.com', subject: SECRET, body: SECRET });
     otherJobId = sent.body.job_ids[0];
-    const doc = (await t.http.get('/docs/json')).body as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
+    const doc = (await t.http.get('/docs/json')).body as {
+      paths: Record<string, Record<string, { requestBody?: unknown }>>;
+    };
     operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.entries(methods)
         .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
@@ -75,11 +81,21 @@ describe('bad input sweep over every route', () => {
     const before = await snapshot();
     for (const op of operations.filter((o) => o.hasBody)) {
       const path = concrete(op.path, 'zz-unknown');
-      expectRefused(op, 'malformed JSON', await call(op, path).set('Content-Type', 'application/json').send('{"a": [1,'));
+      expectRefused(
+        op,
+        'malformed JSON',
+        await call(op, path).set('Content-Type', 'application/json').send('{"a": [1,'),
+      );
       expectRefused(op, 'array body', await call(op, path).set('Content-Type', 'application/json').send('[1,2,3]'));
       expectRefused(op, 'string body', await call(op, path).set('Content-Type', 'application/json').send('"text"'));
       expectRefused(op, 'unknown field', await call(op, path).send({ zz_unknown_field: true }));
-      expectRefused(op, 'oversize body', await call(op, path).set('Content-Type', 'application/json').send(JSON.stringify({ pad: 'x'.repeat(BODY_LIMIT) })));
+      expectRefused(
+        op,
+        'oversize body',
+        await call(op, path)
+          .set('Content-Type', 'application/json')
+          .send(JSON.stringify({ pad: 'x'.repeat(BODY_LIMIT) })),
+      );
     }
     expect(await snapshot()).toEqual(before);
   }, 300_000);
@@ -88,7 +104,9 @@ describe('bad input sweep over every route', () => {
     const before = await snapshot();
     // Event streams stay open by design (an unknown subscriber's stream is simply quiet); the inbox tests cover them.
     const isStream = (o: Operation) => o.method === 'get' && o.path.endsWith('/stream');
-    for (const op of operations.filter((o) => o.path.includes('{') && !o.path.startsWith('/v1/admin') && !isStream(o))) {
+    for (const op of operations.filter(
+      (o) => o.path.includes('{') && !o.path.startsWith('/v1/admin') && !isStream(o),
+    )) {
       for (const id of ['zz-unknown', '00000000-0000-4000-8000-000000000000', otherJobId]) {
         const req = call(op, concrete(op.path, id));
         const res = await (op.hasBody ? req.send({}) : req);
@@ -109,7 +127,11 @@ describe('bad input sweep over every route', () => {
   }, 300_000);
 
   it('header injection (a line break in a subject, a sender name, a header) is refused', async () => {
-    const send = (body: Record<string, unknown>) => t.http.post('/v1/send').set('X-Api-Key', projectKey).send({ channels: ['email'], to: 'x@example.com', body: 'b', ...body });
+    const send = (body: Record<string, unknown>) =>
+      t.http
+        .post('/v1/send')
+        .set('X-Api-Key', projectKey)
+        .send({ channels: ['email'], to: 'x@example.com', body: 'b', ...body });
     for (const body of [
       { subject: 'Hi\r\nBcc: victim@example.com' },
       { subject: 'Hi', email_headers: { 'X-Campaign': 'a\r\nBcc: victim@example.com' } },
@@ -120,7 +142,10 @@ describe('bad input sweep over every route', () => {
       expect([JSON.stringify(body), res.status]).toEqual([JSON.stringify(body), 422]);
     }
     // The project's sender name ends up in the From header too.
-    const patch = await t.http.patch('/v1/admin/projects/sweep').set('X-Api-Key', ADMIN_KEY).send({ from_name: 'Shop\r\nBcc: victim@example.com' });
+    const patch = await t.http
+      .patch('/v1/admin/projects/sweep')
+      .set('X-Api-Key', ADMIN_KEY)
+      .send({ from_name: 'Shop\r\nBcc: victim@example.com' });
     expect(patch.status).toBe(422);
   });
 });

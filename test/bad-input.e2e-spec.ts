@@ -13,7 +13,12 @@ describe('bad input', () => {
   });
   afterAll(() => t.close());
 
-  const expectError = (res: { status: number; body: Record<string, unknown>; text: string }, status: number, code: string, message?: RegExp) => {
+  const expectError = (
+    res: { status: number; body: Record<string, unknown>; text: string },
+    status: number,
+    code: string,
+    message?: RegExp,
+  ) => {
     expect(res.status).toBe(status);
     expect(res.body.error).toBe(code);
     expect(typeof res.body.message).toBe('string');
@@ -59,25 +64,81 @@ describe('bad input', () => {
   });
 
   it.each([
-    ['unknown field', { to: 'a@example.com', body: 'x', projectId: 'other' }, /projectId is not a field this route accepts/],
+    [
+      'unknown field',
+      { to: 'a@example.com', body: 'x', projectId: 'other' },
+      /projectId is not a field this route accepts/,
+    ],
     ['wrong type', { to: 'a@example.com', body: 42 }, /body must be a string/],
     ['unknown channel', { channels: ['fax'], to: 'a@example.com' }, /each value in channels must be one of email, sms/],
-    ['unknown channel in the string form', { channel: 'email,fax', to: 'a@example.com' }, /channel must be one channel or a comma-separated list/],
+    [
+      'unknown channel in the string form',
+      { channel: 'email,fax', to: 'a@example.com' },
+      /channel must be one channel or a comma-separated list/,
+    ],
     ['channels not a list', { channels: 'email', to: 'a@example.com' }, /channels must be an array/],
-    ['bad priority', { to: 'a@example.com', priority: 'urgent' }, /priority must be critical, high, normal, low, bulk or a whole number/],
+    [
+      'bad priority',
+      { to: 'a@example.com', priority: 'urgent' },
+      /priority must be critical, high, normal, low, bulk or a whole number/,
+    ],
     ['priority out of range', { to: 'a@example.com', priority: 101 }, /priority must be/],
-    ['date without time zone', { to: 'a@example.com', scheduled_at: '2026-12-01T09:00:00' }, /scheduled_at must be an RFC 3339 date-time with a time zone/],
-    ['impossible date', { to: 'a@example.com', scheduled_at: '2026-02-30T09:00:00Z' }, /scheduled_at must be an RFC 3339/],
-    ['header injection in the subject', { to: 'a@example.com', subject: 'Hi\r\nBcc: victim@example.com' }, /subject must be a single line/],
-    ['header injection in custom headers', { channels: ['email'], to: 'a@example.com', email_headers: { 'X-A': 'a\r\nBcc: v@example.com' } }, /email_headers header X-A may not contain line breaks/],
-    ['reserved header', { channels: ['email'], to: 'a@example.com', email_headers: { Bcc: 'v@example.com' } }, /may not set Bcc/],
-    ['bad sms sender', { channels: ['sms'], to: '+33612345678', sms: { from: '0612' } }, /sms.from must be an E.164 number/],
+    [
+      'date without time zone',
+      { to: 'a@example.com', scheduled_at: '2026-12-01T09:00:00' },
+      /scheduled_at must be an RFC 3339 date-time with a time zone/,
+    ],
+    [
+      'impossible date',
+      { to: 'a@example.com', scheduled_at: '2026-02-30T09:00:00Z' },
+      /scheduled_at must be an RFC 3339/,
+    ],
+    [
+      'header injection in the subject',
+      { to: 'a@example.com', subject: 'Hi\r\nBcc: victim@example.com' },
+      /subject must be a single line/,
+    ],
+    [
+      'header injection in custom headers',
+      { channels: ['email'], to: 'a@example.com', email_headers: { 'X-A': 'a\r\nBcc: v@example.com' } },
+      /email_headers header X-A may not contain line breaks/,
+    ],
+    [
+      'reserved header',
+      { channels: ['email'], to: 'a@example.com', email_headers: { Bcc: 'v@example.com' } },
+      /may not set Bcc/,
+    ],
+    [
+      'bad sms sender',
+      { channels: ['sms'], to: '+33612345678', sms: { from: '0612' } },
+      /sms.from must be an E.164 number/,
+    ],
     ['vars not an object', { to: 'a@example.com', vars: [1] }, /vars must be an object/],
-    ['tags of the wrong shape', { to: 'a@example.com', tags: [{ name: 'a b', value: 'x' }] }, /tags\[0\]\.name must be 1–256 letters/],
-    ['too many cc', { channels: ['email'], to: 'a@example.com', cc: Array.from({ length: 11 }, (_, i) => `c${i}@example.com`) }, /cc must contain no more than 10/],
-    ['bad attachment', { channels: ['email'], to: 'a@example.com', attachments: [{ filename: 'a.pdf', content: 'not base64!' }] }, /attachments\[0\]\.content must be base64/],
-    ['bad idempotency key', { to: 'a@example.com', idempotency_key: 'has space' }, /idempotency_key must be 1–200 printable ASCII/],
-    ['both channel and channels', { channel: 'email', channels: ['sms'], to: 'a@example.com' }, /either channels .* or channel/],
+    [
+      'tags of the wrong shape',
+      { to: 'a@example.com', tags: [{ name: 'a b', value: 'x' }] },
+      /tags\[0\]\.name must be 1–256 letters/,
+    ],
+    [
+      'too many cc',
+      { channels: ['email'], to: 'a@example.com', cc: Array.from({ length: 11 }, (_, i) => `c${i}@example.com`) },
+      /cc must contain no more than 10/,
+    ],
+    [
+      'bad attachment',
+      { channels: ['email'], to: 'a@example.com', attachments: [{ filename: 'a.pdf', content: 'not base64!' }] },
+      /attachments\[0\]\.content must be base64/,
+    ],
+    [
+      'bad idempotency key',
+      { to: 'a@example.com', idempotency_key: 'has space' },
+      /idempotency_key must be 1–200 printable ASCII/,
+    ],
+    [
+      'both channel and channels',
+      { channel: 'email', channels: ['sms'], to: 'a@example.com' },
+      /either channels .* or channel/,
+    ],
   ])('send: %s → 422 naming the field', async (_, body, message) => {
     const res = await post('/v1/send').send(body);
     expectError(res, 422, 'validation_failed', message);
@@ -90,15 +151,40 @@ describe('bad input', () => {
   });
 
   it('bad query parameters are 422 naming the parameter', async () => {
-    expectError(await t.http.get('/v1/subscribers').set('X-Api-Key', key).query({ limit: 'many' }), 422, 'validation_failed', /limit must be an integer/);
-    expectError(await t.http.get('/v1/subscribers').set('X-Api-Key', key).query({ sort: 'id' }), 422, 'validation_failed', /sort is not a field/);
+    expectError(
+      await t.http.get('/v1/subscribers').set('X-Api-Key', key).query({ limit: 'many' }),
+      422,
+      'validation_failed',
+      /limit must be an integer/,
+    );
+    expectError(
+      await t.http.get('/v1/subscribers').set('X-Api-Key', key).query({ sort: 'id' }),
+      422,
+      'validation_failed',
+      /sort is not a field/,
+    );
     const admin = t.http.get('/v1/admin/jobs').set('X-Api-Key', ADMIN_KEY);
-    expectError(await admin.query({ status: 'lost', since: 'yesterday' }), 422, 'validation_failed', /status must be one of pending/);
+    expectError(
+      await admin.query({ status: 'lost', since: 'yesterday' }),
+      422,
+      'validation_failed',
+      /status must be one of pending/,
+    );
   });
 
   it('missing and invalid keys are 401 with how to send one', async () => {
-    expectError(await t.http.post('/v1/send').send({ to: 'a@example.com' }), 401, 'unauthorized', /X-Api-Key or Authorization: Bearer/);
-    expectError(await post('/v1/send', 'sk_strict_00000000000000000000000000000000').send({}), 401, 'unauthorized', /Invalid API key/);
+    expectError(
+      await t.http.post('/v1/send').send({ to: 'a@example.com' }),
+      401,
+      'unauthorized',
+      /X-Api-Key or Authorization: Bearer/,
+    );
+    expectError(
+      await post('/v1/send', 'sk_strict_00000000000000000000000000000000').send({}),
+      401,
+      'unauthorized',
+      /Invalid API key/,
+    );
     expectError(await t.http.post('/v1/send').set('Authorization', 'Basic abc').send({}), 401, 'unauthorized');
   });
 

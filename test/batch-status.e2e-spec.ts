@@ -49,7 +49,10 @@ describe('batch ids and GET /v1/batches/:id', () => {
     expect(queued.body.completed_at).not.toBeNull();
 
     // Tags are stored on each job as a single send's are, and handed to the provider.
-    const jobs: { id: string; tags: unknown; subscriber_id: string }[] = await t.db.sql(`SELECT id, payload->'tags' AS tags, subscriber_id FROM jobs WHERE batch_id = $1`, [batchId]);
+    const jobs: { id: string; tags: unknown; subscriber_id: string }[] = await t.db.sql(
+      `SELECT id, payload->'tags' AS tags, subscriber_id FROM jobs WHERE batch_id = $1`,
+      [batchId],
+    );
     expect(jobs).toHaveLength(10);
     for (const job of jobs) expect(job.tags).toEqual(tags);
 
@@ -78,26 +81,49 @@ describe('batch ids and GET /v1/batches/:id', () => {
     // b2's synchronous hard bounce ends its job bounced (as b3's later bounce does), not failed.
     expect(after.body.jobs).toEqual({ queued: 0, processing: 0, sent: 8, failed: 0, bounced: 2, cancelled: 0 });
     // The counts are the jobs' own statuses, not a copy kept aside.
-    const [direct] = await t.db.sql(`SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent, count(*) FILTER (WHERE status = 'failed')::int AS failed, count(*) FILTER (WHERE status = 'bounced')::int AS bounced FROM jobs WHERE batch_id = $1`, [batchId]);
+    const [direct] = await t.db.sql(
+      `SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent, count(*) FILTER (WHERE status = 'failed')::int AS failed, count(*) FILTER (WHERE status = 'bounced')::int AS bounced FROM jobs WHERE batch_id = $1`,
+      [batchId],
+    );
     expect(direct).toEqual({ sent: 8, failed: 0, bounced: 2 });
   });
 
   it('a segment batch adds up its pages in one batch; single sends carry no batch id', async () => {
-    const res = await t.http.post('/v1/batch').set('X-Api-Key', key).send({ channels: ['email'], segment: { data: { plan: 'pro' } }, body: 'Segment', scheduled_at: new Date(Date.now() + 3_600_000).toISOString() });
+    const res = await t.http
+      .post('/v1/batch')
+      .set('X-Api-Key', key)
+      .send({
+        channels: ['email'],
+        segment: { data: { plan: 'pro' } },
+        body: 'Segment',
+        scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+      });
     expect(res.status).toBe(200);
     const body = (await status(res.body.batch_id)).body;
     // b2's address is suppressed since its mailbox bounced above.
-    expect(body).toMatchObject({ subscribers: 11, jobs_created: 9, skipped_by_reason: { no_address: 1, suppressed: 1 }, segment: { data: { plan: 'pro' } }, jobs: { queued: 9 } });
+    expect(body).toMatchObject({
+      subscribers: 11,
+      jobs_created: 9,
+      skipped_by_reason: { no_address: 1, suppressed: 1 },
+      segment: { data: { plan: 'pro' } },
+      jobs: { queued: 9 },
+    });
     expect(body.scheduled_at).not.toBeNull();
 
-    const single = await t.http.post('/v1/send').set('X-Api-Key', key).send({ channels: ['email'], to: 'single@example.com', body: 'x' });
+    const single = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', key)
+      .send({ channels: ['email'], to: 'single@example.com', body: 'x' });
     const [row] = await t.db.sql(`SELECT batch_id FROM jobs WHERE id = $1`, [single.body.job_ids[0]]);
     expect(row.batch_id).toBeNull();
   });
 
   it('a call refused before it queues anything leaves no batch behind', async () => {
     const [before] = await t.db.sql(`SELECT count(*)::int AS n FROM batches`);
-    const res = await t.http.post('/v1/batch').set('X-Api-Key', key).send({ channels: ['email'], subscribers: ['b1'], template: 'no-such-template' });
+    const res = await t.http
+      .post('/v1/batch')
+      .set('X-Api-Key', key)
+      .send({ channels: ['email'], subscribers: ['b1'], template: 'no-such-template' });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     const [after] = await t.db.sql(`SELECT count(*)::int AS n FROM batches`);
@@ -105,7 +131,15 @@ describe('batch ids and GET /v1/batches/:id', () => {
   });
 
   it('another project cannot read a batch (404); a malformed id is a 400 naming what an id looks like', async () => {
-    const res = await t.http.post('/v1/batch').set('X-Api-Key', key).send({ channels: ['email'], subscribers: ['b1'], body: 'x', scheduled_at: new Date(Date.now() + 3_600_000).toISOString() });
+    const res = await t.http
+      .post('/v1/batch')
+      .set('X-Api-Key', key)
+      .send({
+        channels: ['email'],
+        subscribers: ['b1'],
+        body: 'x',
+        scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+      });
     const other = (await t.createProject('other')).key;
     expect((await status(res.body.batch_id, other)).status).toBe(404);
     const bad = await status('not-a-batch');
@@ -114,7 +148,10 @@ describe('batch ids and GET /v1/batches/:id', () => {
   });
 
   it('the retention purge removes a batch once none of its jobs is left', async () => {
-    const res = await t.http.post('/v1/batch').set('X-Api-Key', key).send({ channels: ['email'], subscribers: ['b11'], body: 'x' });
+    const res = await t.http
+      .post('/v1/batch')
+      .set('X-Api-Key', key)
+      .send({ channels: ['email'], subscribers: ['b11'], body: 'x' });
     expect(res.body.jobs_created).toBe(0);
     await t.db.sql(`UPDATE batches SET created_at = now() - interval '400 days' WHERE id = $1`, [res.body.batch_id]);
     await t.maintenance.purge();

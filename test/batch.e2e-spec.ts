@@ -19,7 +19,12 @@ describe('POST /v1/batch', () => {
   const ids = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `u${from + i}`);
 
   it('queues one job per subscriber × channel in one statement, at bulk priority, with counts', async () => {
-    const res = await batch({ channels: ['email', 'sms'], subscribers: [...ids(300), 'u1', 'nobody'], subject: 'Sale', body: 'Hi {{name}}' });
+    const res = await batch({
+      channels: ['email', 'sms'],
+      subscribers: [...ids(300), 'u1', 'nobody'],
+      subject: 'Sale',
+      body: 'Hi {{name}}',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
@@ -36,8 +41,14 @@ describe('POST /v1/batch', () => {
     });
     // The first 100 pairs not queued, each with its reason (all are counted above).
     expect(res.body.skipped).toHaveLength(100);
-    expect(res.body.skipped[0]).toEqual({ subscriber_id: 'u1', channel: 'sms', reason: 'subscriber has no phone for sms' });
-    const [row] = await t.db.sql(`SELECT count(*)::int AS n, min(priority) AS lo, max(priority) AS hi, bool_and((payload->>'marketing')::boolean) AS m FROM jobs`);
+    expect(res.body.skipped[0]).toEqual({
+      subscriber_id: 'u1',
+      channel: 'sms',
+      reason: 'subscriber has no phone for sms',
+    });
+    const [row] = await t.db.sql(
+      `SELECT count(*)::int AS n, min(priority) AS lo, max(priority) AS hi, bool_and((payload->>'marketing')::boolean) AS m FROM jobs`,
+    );
     expect(row).toEqual({ n: 260, lo: 80, hi: 80, m: true });
     const audit = await t.db.sql(`SELECT metadata FROM audit_log WHERE action = 'batch.queued'`);
     expect(audit[0].metadata).toMatchObject({ subscribers: 301, created: 260 });
@@ -47,9 +58,19 @@ describe('POST /v1/batch', () => {
     // Why it matters: jobs queued together then sit side by side in jobs_pkey, so the claim and
     // finalise of a batch touch a few adjacent index pages instead of one random page per job.
     const before = Date.now();
-    const first = await batch({ channels: ['email'], subscribers: ids(20, 101), body: 'x', scheduled_at: new Date(before + 3_600_000).toISOString() });
+    const first = await batch({
+      channels: ['email'],
+      subscribers: ids(20, 101),
+      body: 'x',
+      scheduled_at: new Date(before + 3_600_000).toISOString(),
+    });
     await new Promise((r) => setTimeout(r, 5));
-    const second = await batch({ channels: ['email'], subscribers: ids(20, 201), body: 'x', scheduled_at: new Date(before + 3_600_000).toISOString() });
+    const second = await batch({
+      channels: ['email'],
+      subscribers: ids(20, 201),
+      body: 'x',
+      scheduled_at: new Date(before + 3_600_000).toISOString(),
+    });
     expect([first.body.jobs_created, second.body.jobs_created]).toEqual([13, 13]); // every third subscriber has no email
     const rows: { id: string; created_at: Date; sub: string }[] = await t.db.sql(
       `SELECT id, created_at, subscriber_id AS sub FROM jobs WHERE scheduled_at > now() + interval '30 minutes' AND subscriber_id = ANY($1)`,
@@ -62,8 +83,15 @@ describe('POST /v1/batch', () => {
       expect(millis).toBeGreaterThanOrEqual(before - 1_000);
       expect(Math.abs(millis - row.created_at.getTime())).toBeLessThan(1_000);
     }
-    const newestOfFirst = rows.filter((r) => Number(r.sub.slice(1)) < 201).map((r) => r.id).sort().at(-1)!;
-    const oldestOfSecond = rows.filter((r) => Number(r.sub.slice(1)) >= 201).map((r) => r.id).sort()[0];
+    const newestOfFirst = rows
+      .filter((r) => Number(r.sub.slice(1)) < 201)
+      .map((r) => r.id)
+      .sort()
+      .at(-1)!;
+    const oldestOfSecond = rows
+      .filter((r) => Number(r.sub.slice(1)) >= 201)
+      .map((r) => r.id)
+      .sort()[0];
     expect(newestOfFirst < oldestOfSecond).toBe(true);
   });
 
@@ -72,14 +100,19 @@ describe('POST /v1/batch', () => {
     at.setMilliseconds(0);
     const res = await batch({ channels: ['sms'], subscribers: ids(50, 1), body: 'x', scheduled_at: at.toISOString() });
     expect(res.body).toMatchObject({ jobs_created: 10, jobs_without_address: 40 });
-    const rows: { sub: string; recipient: string; channel: string; scheduled_at: Date; run_at: Date }[] = await t.db.sql(
-      `SELECT subscriber_id AS sub, recipient, channel, scheduled_at, run_at FROM jobs WHERE channel = 'sms' AND scheduled_at = $1 ORDER BY subscriber_id`,
-      [at],
-    );
+    const rows: { sub: string; recipient: string; channel: string; scheduled_at: Date; run_at: Date }[] =
+      await t.db.sql(
+        `SELECT subscriber_id AS sub, recipient, channel, scheduled_at, run_at FROM jobs WHERE channel = 'sms' AND scheduled_at = $1 ORDER BY subscriber_id`,
+        [at],
+      );
     expect(rows.map((r) => r.sub)).toEqual(['u10', 'u15', 'u20', 'u25', 'u30', 'u35', 'u40', 'u45', 'u5', 'u50']);
     for (const row of rows) {
       expect(row.recipient).toBe(`+3361000${row.sub.slice(1).padStart(4, '0')}`);
-      expect([row.channel, row.scheduled_at.getTime(), row.run_at.getTime()]).toEqual(['sms', at.getTime(), at.getTime()]);
+      expect([row.channel, row.scheduled_at.getTime(), row.run_at.getTime()]).toEqual([
+        'sms',
+        at.getTime(),
+        at.getTime(),
+      ]);
     }
   });
 
@@ -104,10 +137,21 @@ describe('POST /v1/batch', () => {
     const send = (body: Record<string, unknown>) => t.http.post('/v1/batch').set('X-Api-Key', big).send(body);
 
     it('counts every rule and queues each pair exactly once', async () => {
-      const res = await send({ channels: ['email'], subscribers: [...bigIds, 'b1', 'nobody'], body: 'x', idempotency_key: 'parts' });
+      const res = await send({
+        channels: ['email'],
+        subscribers: [...bigIds, 'b1', 'nobody'],
+        body: 'x',
+        idempotency_key: 'parts',
+      });
       expect(res.status).toBe(200);
       const withoutEmail = Math.floor(2500 / 7) + 1; // the 7th, 14th … and 'nobody'
-      expect(res.body).toMatchObject({ jobs_created: 2500 - (withoutEmail - 1) - 6, jobs_skipped: 6, jobs_without_address: withoutEmail, jobs_deduplicated: 0, subscribers: 2501 });
+      expect(res.body).toMatchObject({
+        jobs_created: 2500 - (withoutEmail - 1) - 6,
+        jobs_skipped: 6,
+        jobs_without_address: withoutEmail,
+        jobs_deduplicated: 0,
+        subscribers: 2501,
+      });
       const [row] = await t.db.sql(
         `SELECT count(*)::int AS n, count(DISTINCT subscriber_id)::int AS subs,
                 count(*) FILTER (WHERE subscriber_id IN ('b10','b1010','b2010','b11','b1011','b2011'))::int AS stopped
@@ -184,7 +228,9 @@ describe('POST /v1/batch', () => {
     for (const bad of ['', ' u1', 'u1\r\nBcc: x', 'x'.repeat(256)]) {
       const res = await batch({ subscribers: ['u1', bad], body: 'x' });
       expect(res.status).toBe(422);
-      expect(res.body.message).toBe('subscribers[1] must be 1–255 printable characters without leading or trailing spaces');
+      expect(res.body.message).toBe(
+        'subscribers[1] must be 1–255 printable characters without leading or trailing spaces',
+      );
     }
     expect((await t.db.sql(`SELECT count(*)::int AS n FROM jobs`))[0].n).toBe(before);
   });

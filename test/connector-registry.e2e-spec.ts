@@ -61,7 +61,9 @@ describe('connector discovery at boot', () => {
   it('fails start-up when two connectors claim the same channel and provider', async () => {
     const db = await createTestDatabase();
     try {
-      await expect(startTestApp({ database: db, imports: [DuplicateModule] })).rejects.toThrow(/Two connectors claim sms\/log/);
+      await expect(startTestApp({ database: db, imports: [DuplicateModule] })).rejects.toThrow(
+        /Two connectors claim sms\/log/,
+      );
     } finally {
       await db.drop();
     }
@@ -70,14 +72,21 @@ describe('connector discovery at boot', () => {
   it('fails start-up when AgentMail or Cloudflare is selected without its credentials, naming the variables', async () => {
     const db = await createTestDatabase();
     try {
-      await expect(startTestApp({ database: db, env: { EMAIL_PROVIDER: 'agentmail' } })).rejects.toThrow(/EMAIL_PROVIDER=agentmail needs AGENTMAIL_API_KEY/);
-      await expect(startTestApp({ database: db, env: { EMAIL_PROVIDER: 'cloudflare', CLOUDFLARE_ACCOUNT_ID: 'a'.repeat(32) } })).rejects.toThrow(
-        /EMAIL_PROVIDER=cloudflare needs CLOUDFLARE_EMAIL_API_TOKEN \(/,
+      await expect(startTestApp({ database: db, env: { EMAIL_PROVIDER: 'agentmail' } })).rejects.toThrow(
+        /EMAIL_PROVIDER=agentmail needs AGENTMAIL_API_KEY/,
       );
-      await expect(startTestApp({ database: db, env: { EMAIL_FALLBACK_PROVIDER: 'cloudflare' } })).rejects.toThrow(/needs CLOUDFLARE_ACCOUNT_ID and CLOUDFLARE_EMAIL_API_TOKEN/);
-      await expect(startTestApp({ database: db, env: { EMAIL_PROVIDER: 'cloudflare', CLOUDFLARE_ACCOUNT_ID: 'acme', CLOUDFLARE_EMAIL_API_TOKEN: 'token' } })).rejects.toThrow(
-        /CLOUDFLARE_ACCOUNT_ID.*32-hex-digit account id/,
+      await expect(
+        startTestApp({ database: db, env: { EMAIL_PROVIDER: 'cloudflare', CLOUDFLARE_ACCOUNT_ID: 'a'.repeat(32) } }),
+      ).rejects.toThrow(/EMAIL_PROVIDER=cloudflare needs CLOUDFLARE_EMAIL_API_TOKEN \(/);
+      await expect(startTestApp({ database: db, env: { EMAIL_FALLBACK_PROVIDER: 'cloudflare' } })).rejects.toThrow(
+        /needs CLOUDFLARE_ACCOUNT_ID and CLOUDFLARE_EMAIL_API_TOKEN/,
       );
+      await expect(
+        startTestApp({
+          database: db,
+          env: { EMAIL_PROVIDER: 'cloudflare', CLOUDFLARE_ACCOUNT_ID: 'acme', CLOUDFLARE_EMAIL_API_TOKEN: 'token' },
+        }),
+      ).rejects.toThrow(/CLOUDFLARE_ACCOUNT_ID.*32-hex-digit account id/);
     } finally {
       await db.drop();
     }
@@ -86,9 +95,9 @@ describe('connector discovery at boot', () => {
   it('fails start-up with the connector’s own message when its configuration is incomplete', async () => {
     const db = await createTestDatabase();
     try {
-      await expect(startTestApp({ database: db, env: { WHATSAPP_PROVIDER: 'acme-gateway' }, imports: [MisconfiguredModule] })).rejects.toThrow(
-        'ACME_GATEWAY_TOKEN is not set',
-      );
+      await expect(
+        startTestApp({ database: db, env: { WHATSAPP_PROVIDER: 'acme-gateway' }, imports: [MisconfiguredModule] }),
+      ).rejects.toThrow('ACME_GATEWAY_TOKEN is not set');
       // Not selected, it is not asked: the app boots.
       const t = await startTestApp({ database: db, imports: [MisconfiguredModule] });
       await t.close();

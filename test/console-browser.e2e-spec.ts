@@ -26,11 +26,17 @@ describe('operator console in Chromium', () => {
     t = await startTestApp({ env: { NOTIFYD_SECRET_KEY: randomBytes(32).toString('base64') } });
     const project = await t.createProject('acme');
     for (const to of ['jane@example.com', 'omar@example.com']) {
-      const sent = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['email'], to, subject: 'Order shipped', body: 'Your order is on its way.' });
+      const sent = await t.http
+        .post('/v1/send')
+        .set('X-Api-Key', project.key)
+        .send({ channels: ['email'], to, subject: 'Order shipped', body: 'Your order is on its way.' });
       expect(sent.status).toBe(200);
     }
     await t.worker.drainOnce();
-    const suppressed = await t.http.post('/v1/admin/suppressions').set('X-Api-Key', ADMIN_KEY).send({ project_id: 'acme', email: 'bounced@example.com', detail: 'mailbox does not exist' });
+    const suppressed = await t.http
+      .post('/v1/admin/suppressions')
+      .set('X-Api-Key', ADMIN_KEY)
+      .send({ project_id: 'acme', email: 'bounced@example.com', detail: 'mailbox does not exist' });
     expect(suppressed.status).toBe(200);
     browser = await launchChromium();
   });
@@ -156,7 +162,9 @@ describe('operator console in Chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'projects-admin-provider.png'), fullPage: true });
     await own.getByRole('button', { name: 'Remove email provider' }).click();
     await own.waitFor({ state: 'detached' });
-    expect((await t.http.get('/v1/admin/projects/acme/providers').set('X-Api-Key', ADMIN_KEY)).body.providers).toEqual([]);
+    expect((await t.http.get('/v1/admin/projects/acme/providers').set('X-Api-Key', ADMIN_KEY)).body.providers).toEqual(
+      [],
+    );
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);

@@ -27,27 +27,90 @@ describe('operator console pages in Chromium', () => {
     // The endpoint's URL is never called (an api replica does not deliver): loopback is allowed only so it can be registered.
     t = await startTestApp({ env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
     const project = await t.createProject('acme');
-    const as = (method: 'post' | 'put', path: string, body: object) => t.http[method](path).set('X-Api-Key', project.key).send(body);
-    const hook = await as('post', '/v1/webhooks', { url: 'http://127.0.0.1:9/hooks/notifyd', events: ['job.queued'], description: 'orders' });
+    const as = (method: 'post' | 'put', path: string, body: object) =>
+      t.http[method](path).set('X-Api-Key', project.key).send(body);
+    const hook = await as('post', '/v1/webhooks', {
+      url: 'http://127.0.0.1:9/hooks/notifyd',
+      events: ['job.queued'],
+      description: 'orders',
+    });
     expect(hook.status).toBe(201);
     hookId = hook.body.id;
-    for (const [id, email, first] of [['u_jane', 'jane@example.com', 'Jane'], ['u_omar', 'omar@example.com', 'Omar']]) {
+    for (const [id, email, first] of [
+      ['u_jane', 'jane@example.com', 'Jane'],
+      ['u_omar', 'omar@example.com', 'Omar'],
+    ]) {
       expect((await as('post', '/v1/subscribers', { id, email, first_name: first, locale: 'en' })).status).toBe(200);
     }
     // 26 subscribers: the console shows 25 a page, so the last one is on page 2.
-    const more = Array.from({ length: 24 }, (_, i) => ({ id: `u_${String(i).padStart(2, '0')}`, first_name: `Reader ${i}` }));
+    const more = Array.from({ length: 24 }, (_, i) => ({
+      id: `u_${String(i).padStart(2, '0')}`,
+      first_name: `Reader ${i}`,
+    }));
     expect((await as('post', '/v1/subscribers/bulk', { subscribers: more })).status).toBe(200);
-    expect((await as('put', '/v1/subscribers/u_jane/preferences', { preferences: [{ channel: 'email', topic: 'tips', enabled: false }, { channel: 'sms', enabled: false }] })).status).toBe(200);
-    expect((await as('post', '/v1/templates', { id: 'order_shipped', channel: 'email', subject: 'Order {{ order_id }} shipped', body: 'Hi {{ name }}, order {{ order_id }} is on its way.' })).status).toBe(200);
-    expect((await as('post', '/v1/templates', { id: 'order_shipped', channel: 'email', locale: 'es', subject: 'Pedido {{ order_id }} enviado', body: 'Hola {{ name }}, tu pedido {{ order_id }} está en camino.' })).status).toBe(200);
-    expect((await as('post', '/v1/workflows', { id: 'welcome', name: 'Welcome', trigger_event: 'user.signed_up', steps: [{ type: 'send', channel: 'email', subject: 'Welcome', body: 'Welcome {{ name }}' }] })).status).toBe(200);
-    const run = await as('post', '/v1/workflows/trigger', { event: 'user.signed_up', subscriber_id: 'u_jane', payload: { name: 'Jane' } });
+    expect(
+      (
+        await as('put', '/v1/subscribers/u_jane/preferences', {
+          preferences: [
+            { channel: 'email', topic: 'tips', enabled: false },
+            { channel: 'sms', enabled: false },
+          ],
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await as('post', '/v1/templates', {
+          id: 'order_shipped',
+          channel: 'email',
+          subject: 'Order {{ order_id }} shipped',
+          body: 'Hi {{ name }}, order {{ order_id }} is on its way.',
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await as('post', '/v1/templates', {
+          id: 'order_shipped',
+          channel: 'email',
+          locale: 'es',
+          subject: 'Pedido {{ order_id }} enviado',
+          body: 'Hola {{ name }}, tu pedido {{ order_id }} está en camino.',
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await as('post', '/v1/workflows', {
+          id: 'welcome',
+          name: 'Welcome',
+          trigger_event: 'user.signed_up',
+          steps: [{ type: 'send', channel: 'email', subject: 'Welcome', body: 'Welcome {{ name }}' }],
+        })
+      ).status,
+    ).toBe(200);
+    const run = await as('post', '/v1/workflows/trigger', {
+      event: 'user.signed_up',
+      subscriber_id: 'u_jane',
+      payload: { name: 'Jane' },
+    });
     runId = run.body.workflow_runs[0];
     await t.notifyd.app.get(WorkflowEngine).drainOnce();
-    expect((await as('post', '/v1/send', { channels: ['email'], to: 'omar@example.com', subject: 'Order shipped', body: 'On its way.' })).status).toBe(200);
+    expect(
+      (
+        await as('post', '/v1/send', {
+          channels: ['email'],
+          to: 'omar@example.com',
+          subject: 'Order shipped',
+          body: 'On its way.',
+        })
+      ).status,
+    ).toBe(200);
     await t.worker.drainOnce();
     // One delivery as the sender leaves it after its last attempt failed (the api replica sends none).
-    await t.db.sql(`UPDATE webhook_deliveries SET status = 'failed', attempts = max_attempts, last_status_code = 503, last_error = 'HTTP 503' WHERE id = (SELECT id FROM webhook_deliveries ORDER BY created_at LIMIT 1)`);
+    await t.db.sql(
+      `UPDATE webhook_deliveries SET status = 'failed', attempts = max_attempts, last_status_code = 503, last_error = 'HTTP 503' WHERE id = (SELECT id FROM webhook_deliveries ORDER BY created_at LIMIT 1)`,
+    );
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -142,8 +205,12 @@ describe('operator console pages in Chromium', () => {
     await page.getByRole('button', { name: 'Save variant' }).click();
     await page.getByRole('button', { name: 'Save variant' }).and(page.locator(':enabled')).waitFor();
     const saved = await t.http.get('/v1/admin/projects/acme/templates/order_shipped').set('X-Api-Key', ADMIN_KEY);
-    expect(saved.body.variants.find((v: { locale: string | null }) => v.locale === 'es').subject).toBe('Tu pedido {{ order_id }} va en camino');
-    expect(saved.body.variants.find((v: { locale: string | null }) => v.locale === null).subject).toBe('Order {{ order_id }} shipped');
+    expect(saved.body.variants.find((v: { locale: string | null }) => v.locale === 'es').subject).toBe(
+      'Tu pedido {{ order_id }} va en camino',
+    );
+    expect(saved.body.variants.find((v: { locale: string | null }) => v.locale === null).subject).toBe(
+      'Order {{ order_id }} shipped',
+    );
 
     await visitConsole(page, t.url, `#/webhooks/${hookId}`, 'Webhook deliveries');
     const failed = page.locator('tr[data-delivery][data-status="failed"]');
@@ -164,7 +231,10 @@ describe('operator console pages in Chromium', () => {
     await page.locator('tr[data-lane="email:log"][data-paused="false"]').waitFor();
     // A mark on the window: a reload would drop it.
     await page.evaluate(() => ((globalThis as any).consoleNotReloaded = true));
-    const paused = await t.http.post('/v1/admin/lanes/email:log/pause').set('X-Api-Key', ADMIN_KEY).send({ duration_secs: 600, reason: 'provider incident' });
+    const paused = await t.http
+      .post('/v1/admin/lanes/email:log/pause')
+      .set('X-Api-Key', ADMIN_KEY)
+      .send({ duration_secs: 600, reason: 'provider incident' });
     expect(paused.status).toBe(200);
     // The fallback poll is every 30 s: within 20 s, only the admin event stream can have told the page.
     await page.locator('tr[data-lane="email:log"][data-paused="true"]').waitFor({ timeout: 20_000 });

@@ -26,7 +26,9 @@ describe('console sessions', () => {
   it('exchanges the admin key for an HttpOnly, SameSite=Strict cookie that is Secure only behind HTTPS', async () => {
     const plain = await signIn(ADMIN_KEY);
     expect(plain.body.role).toBe('admin');
-    expect(plain.setCookie).toMatch(/^notifyd_console=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
+    expect(plain.setCookie).toMatch(
+      /^notifyd_console=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/,
+    );
     expect(plain.setCookie).not.toContain('Secure');
     expect(JSON.stringify(plain.body)).not.toContain(ADMIN_KEY);
 
@@ -59,20 +61,34 @@ describe('console sessions', () => {
     expect(lanes.status).toBe(200);
 
     const lane = 'email:log';
-    const noToken = await t.http.post(`/v1/admin/lanes/${lane}/pause`).set('Cookie', admin.cookie).send({ duration_secs: 60 });
+    const noToken = await t.http
+      .post(`/v1/admin/lanes/${lane}/pause`)
+      .set('Cookie', admin.cookie)
+      .send({ duration_secs: 60 });
     expect(noToken.status).toBe(403);
     expect(noToken.body.error).toBe('csrf_token_invalid');
-    const wrongToken = await t.http.post(`/v1/admin/lanes/${lane}/pause`).set('Cookie', admin.cookie).set('X-CSRF-Token', 'x'.repeat(43)).send({ duration_secs: 60 });
+    const wrongToken = await t.http
+      .post(`/v1/admin/lanes/${lane}/pause`)
+      .set('Cookie', admin.cookie)
+      .set('X-CSRF-Token', 'x'.repeat(43))
+      .send({ duration_secs: 60 });
     expect(wrongToken.status).toBe(403);
     expect((await t.http.get(`/v1/admin/lanes/${lane}`).set('X-Api-Key', ADMIN_KEY)).body.paused).toBe(false);
 
-    const paused = await t.http.post(`/v1/admin/lanes/${lane}/pause`).set('Cookie', admin.cookie).set('X-CSRF-Token', admin.csrf).send({ duration_secs: 60, reason: 'console test' });
+    const paused = await t.http
+      .post(`/v1/admin/lanes/${lane}/pause`)
+      .set('Cookie', admin.cookie)
+      .set('X-CSRF-Token', admin.csrf)
+      .send({ duration_secs: 60, reason: 'console test' });
     expect(paused.status).toBe(200);
     expect(paused.body.paused).toBe(true);
     // The audit log names the operator role, as it would for the key.
     const [audit] = await t.db.sql(`SELECT actor FROM audit_log WHERE action = 'lane.paused' ORDER BY id DESC LIMIT 1`);
     expect(audit.actor).toBe('admin');
-    const resumed = await t.http.post(`/v1/admin/lanes/${lane}/resume`).set('Cookie', admin.cookie).set('X-CSRF-Token', admin.csrf);
+    const resumed = await t.http
+      .post(`/v1/admin/lanes/${lane}/resume`)
+      .set('Cookie', admin.cookie)
+      .set('X-CSRF-Token', admin.csrf);
     expect(resumed.status).toBe(200);
 
     // Project routes do not take an operator session, as they do not take an operator key.
@@ -83,7 +99,11 @@ describe('console sessions', () => {
     const reader = await signIn(READONLY_KEY);
     expect(reader.body.role).toBe('readonly');
     expect((await t.http.get('/v1/admin/digest').set('Cookie', reader.cookie)).status).toBe(200);
-    const pause = await t.http.post('/v1/admin/lanes/email:log/pause').set('Cookie', reader.cookie).set('X-CSRF-Token', reader.csrf).send({});
+    const pause = await t.http
+      .post('/v1/admin/lanes/email:log/pause')
+      .set('Cookie', reader.cookie)
+      .set('X-CSRF-Token', reader.csrf)
+      .send({});
     expect(pause.status).toBe(403);
     expect(pause.body.message).toMatch(/Read-only/);
   });

@@ -22,16 +22,35 @@ describe('console Trace page in Chromium', () => {
     mkdirSync(SHOTS, { recursive: true });
     t = await startTestApp();
     const project = await t.createProject('acme');
-    const sent = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['email'], to: 'jane@example.com', subject: 'Order shipped', body: 'On its way.' });
+    const sent = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['email'], to: 'jane@example.com', subject: 'Order shipped', body: 'On its way.' });
     expect(sent.status).toBe(200);
     await t.worker.drainOnce();
-    const suppressed = await t.http.post('/v1/admin/suppressions').set('X-Api-Key', ADMIN_KEY).send({ project_id: 'acme', email: 'jane@example.com', detail: 'asked by phone to stop' });
+    const suppressed = await t.http
+      .post('/v1/admin/suppressions')
+      .set('X-Api-Key', ADMIN_KEY)
+      .send({ project_id: 'acme', email: 'jane@example.com', detail: 'asked by phone to stop' });
     expect(suppressed.status).toBe(200);
-    const refused = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['email'], to: 'jane@example.com', subject: 'Your invoice', body: 'Attached.' });
+    const refused = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['email'], to: 'jane@example.com', subject: 'Your invoice', body: 'Attached.' });
     expect(refused.body.job_ids).toEqual([]);
-    const subscriber = await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id: 'user-42', email: 'omar@example.com' });
+    const subscriber = await t.http
+      .post('/v1/subscribers')
+      .set('X-Api-Key', project.key)
+      .send({ id: 'user-42', email: 'omar@example.com' });
     expect([200, 201]).toContain(subscriber.status);
-    expect((await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], subscriber_id: 'user-42', body: 'Hi' })).status).toBe(422);
+    expect(
+      (
+        await t.http
+          .post('/v1/send')
+          .set('X-Api-Key', project.key)
+          .send({ channels: ['sms'], subscriber_id: 'user-42', body: 'Hi' })
+      ).status,
+    ).toBe(422);
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -47,13 +66,17 @@ describe('console Trace page in Chromium', () => {
     await page.getByLabel('Recipient or subscriber id').fill('jane@example.com');
     await page.getByRole('button', { name: 'Trace' }).click();
     await page.locator('tr[data-verdict="refused"]').waitFor();
-    expect(await page.locator('tr[data-verdict]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-verdict')))).toEqual(['refused', 'sent']);
+    expect(
+      await page.locator('tr[data-verdict]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-verdict'))),
+    ).toEqual(['refused', 'sent']);
     const refused = await page.locator('tr[data-verdict="refused"]').textContent();
     expect(refused).toContain('suppressed');
     expect(refused).toMatch(/suppression list/);
     // Masked, as the admin API masks recipients.
     expect(await page.locator('table').textContent()).not.toContain('jane@example.com');
-    expect(await page.locator('[data-trace-summary]').textContent()).toMatch(/2 message\(s\).*1 refused, 1 sent.*Suppressed: email manual \(admin\)/s);
+    expect(await page.locator('[data-trace-summary]').textContent()).toMatch(
+      /2 message\(s\).*1 refused, 1 sent.*Suppressed: email manual \(admin\)/s,
+    );
     await page.locator('tr[data-verdict="refused"] summary').click();
     expect(await page.locator('tr[data-verdict="refused"] details').textContent()).toContain('asked by phone to stop');
 

@@ -55,7 +55,9 @@ describe('docker-compose.yml', () => {
     for (const service of [api, worker]) {
       expect(service.build).toBeDefined();
       expect(service.depends_on?.db.condition).toBe('service_healthy');
-      expect(service.environment?.DATABASE_URL).toMatch(/^postgres:\/\/notifyd:\$\{POSTGRES_PASSWORD:\?.+\}@db:5432\/notifyd$/);
+      expect(service.environment?.DATABASE_URL).toMatch(
+        /^postgres:\/\/notifyd:\$\{POSTGRES_PASSWORD:\?.+\}@db:5432\/notifyd$/,
+      );
     }
   });
 
@@ -89,26 +91,37 @@ describe('docker-compose.yml', () => {
 
   it('requires the secrets a production start is refused without, in both roles', () => {
     // The names come from the code that refuses the start, so a new required secret fails here.
-    const refused = missingProductionSecrets({ DATABASE_URL: 'postgres://x' }).map((line) => line.match(/^([A-Z][A-Z0-9_]*) is required/)?.[1]);
+    const refused = missingProductionSecrets({ DATABASE_URL: 'postgres://x' }).map(
+      (line) => line.match(/^([A-Z][A-Z0-9_]*) is required/)?.[1],
+    );
     expect(refused).toEqual(['JWT_SECRET']);
     for (const name of [...refused, 'ADMIN_API_KEY'] as string[]) {
       expect(envExample.has(name)).toBe(true);
-      for (const service of [api, worker]) expect(service.environment?.[name]).toMatch(new RegExp(`^\\$\\{${name}:\\?.+\\}$`));
+      for (const service of [api, worker])
+        expect(service.environment?.[name]).toMatch(new RegExp(`^\\$\\{${name}:\\?.+\\}$`));
     }
   });
 
   it('.env.example lists every variable of the README configuration table that a deployment may need', () => {
     const readme = read('README.md');
-    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
+    const table = readme.slice(
+      readme.indexOf('## Configuration'),
+      readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1),
+    );
     const rows = table.split('\n').filter((line) => line.startsWith('| `'));
     const named = new Set(
       rows.flatMap((row) => {
         const [first, , meaning] = row.split('|').slice(1);
         // Names in the first column, plus settings the meaning introduces (PUSH_FANOUT_CONCURRENCY).
-        return [...`${first} ${meaning.match(/`[A-Z][A-Z0-9_]+` \(\d+\)|`[A-Z][A-Z0-9_]+` adds/g)?.join(' ') ?? ''}`.matchAll(/`([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]);
+        return [
+          ...`${first} ${meaning.match(/`[A-Z][A-Z0-9_]+` \(\d+\)|`[A-Z][A-Z0-9_]+` adds/g)?.join(' ') ?? ''}`.matchAll(
+            /`([A-Z][A-Z0-9_]*)/g,
+          ),
+        ].map((m) => m[1]);
       }),
     );
-    for (const channel of ['EMAIL', 'SMS', 'WHATSAPP', 'PUSH', 'TELEGRAM', 'SLACK', 'DISCORD']) named.add(`${channel}_FAILOVER_COOLDOWN_SECS`);
+    for (const channel of ['EMAIL', 'SMS', 'WHATSAPP', 'PUSH', 'TELEGRAM', 'SLACK', 'DISCORD'])
+      named.add(`${channel}_FAILOVER_COOLDOWN_SECS`);
     /** Not for a compose deployment, each for its reason. */
     const notForDeployment: Record<string, string> = {
       DATABASE_URL: 'compose builds it from POSTGRES_PASSWORD',
@@ -132,7 +145,12 @@ describe('docker-compose.yml', () => {
       const m = line.match(/^([A-Z][A-Z0-9_]*)=(.*)$/);
       if (m) env[m[1]] = m[2];
     }
-    Object.assign(env, { POSTGRES_PASSWORD: 'pw', ADMIN_API_KEY: 'a'.repeat(32), JWT_SECRET: 'j'.repeat(32), DATABASE_URL: 'postgres://notifyd:pw@db:5432/notifyd' });
+    Object.assign(env, {
+      POSTGRES_PASSWORD: 'pw',
+      ADMIN_API_KEY: 'a'.repeat(32),
+      JWT_SECRET: 'j'.repeat(32),
+      DATABASE_URL: 'postgres://notifyd:pw@db:5432/notifyd',
+    });
     expect(() => loadConfig(env)).not.toThrow();
     expect(missingProductionSecrets(env)).toEqual([]);
   });

@@ -13,7 +13,10 @@ describe('digest: lateness from the requested time', () => {
   let project: { id: string; key: string };
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { SMS_PROVIDER: 'recording', SMS_RATE_PER_SEC: '0.2', PACING_FAIR_SHARE: 'true' }, imports: [RecordingConnectorModule] });
+    t = await startTestApp({
+      env: { SMS_PROVIDER: 'recording', SMS_RATE_PER_SEC: '0.2', PACING_FAIR_SHARE: 'true' },
+      imports: [RecordingConnectorModule],
+    });
     project = await t.createProject('lateco');
   });
   afterAll(() => t?.close());
@@ -23,7 +26,14 @@ describe('digest: lateness from the requested time', () => {
   it('a job held behind its fair-share slot is late from the time asked for; sent at T + x, its latency is x', async () => {
     const asked = Date.now();
     for (const to of ['+33611111101', '+33611111102', '+33611111103']) {
-      expect((await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], to, body: 'code 1234' })).status).toBe(200);
+      expect(
+        (
+          await t.http
+            .post('/v1/send')
+            .set('X-Api-Key', project.key)
+            .send({ channels: ['sms'], to, body: 'code 1234' })
+        ).status,
+      ).toBe(200);
     }
     const jobs = await t.db.sql(`SELECT scheduled_at, run_at FROM jobs ORDER BY run_at`);
     // All three asked for now; fair share gave the 2nd and 3rd slots 5 and 10 s later.
@@ -41,7 +51,9 @@ describe('digest: lateness from the requested time', () => {
     // The second slot comes: it is sent about 5 s after it was asked for, and that is its latency.
     await sleep(Math.max(0, new Date(jobs[1].run_at).getTime() - Date.now()) + 300);
     expect(await t.worker.drainOnce()).toBe(1);
-    const [second] = await t.db.sql(`SELECT extract(epoch FROM sent_at - scheduled_at)::float8 AS late, extract(epoch FROM sent_at - run_at)::float8 AS after_slot FROM jobs WHERE status = 'sent' ORDER BY sent_at DESC LIMIT 1`);
+    const [second] = await t.db.sql(
+      `SELECT extract(epoch FROM sent_at - scheduled_at)::float8 AS late, extract(epoch FROM sent_at - run_at)::float8 AS after_slot FROM jobs WHERE status = 'sent' ORDER BY sent_at DESC LIMIT 1`,
+    );
     expect(second.late).toBeGreaterThanOrEqual(4.5);
     expect(second.after_slot).toBeLessThan(2);
     const sent = await digest();
@@ -65,6 +77,9 @@ describe('digest: lateness from the requested time', () => {
     expect(r.queue.oldest_waiting_seconds.normal).toBeNull();
     expect(r.queue.oldest_waiting_seconds.bulk).toBeGreaterThanOrEqual(7_199);
     // Two hours late behind a slot a minute ahead: the bulk limit (1 h) is passed.
-    expect(r.findings.find((f: { code: string }) => f.code === 'queue_oldest_waiting')).toMatchObject({ severity: 'warning', evidence: { band: 'bulk' } });
+    expect(r.findings.find((f: { code: string }) => f.code === 'queue_oldest_waiting')).toMatchObject({
+      severity: 'warning',
+      evidence: { band: 'bulk' },
+    });
   });
 });

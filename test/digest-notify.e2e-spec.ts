@@ -34,7 +34,8 @@ describe('digest notifications', () => {
   });
   beforeEach(() => receiver.reset());
 
-  const notify = (body: object, key = ADMIN_KEY) => t.http.post('/v1/admin/digest/notify').set('X-Api-Key', key).send(body);
+  const notify = (body: object, key = ADMIN_KEY) =>
+    t.http.post('/v1/admin/digest/notify').set('X-Api-Key', key).send(body);
 
   it('sends to the configured Slack webhook by default: headline, ranked findings with their actions', async () => {
     const res = await notify({ window: '1h' });
@@ -47,13 +48,19 @@ describe('digest notifications', () => {
     expect(text.split('\n')[0]).toBe(`notifyd: ${res.body.summary.critical} critical`);
     expect(text).toContain('!! EMAIL_PROVIDER is "log"');
     expect(text).toContain('→ Switch EMAIL_PROVIDER');
-    const audit = await t.db.sql(`SELECT actor, action, metadata FROM audit_log WHERE action = 'digest.notified' ORDER BY id DESC LIMIT 1`);
+    const audit = await t.db.sql(
+      `SELECT actor, action, metadata FROM audit_log WHERE action = 'digest.notified' ORDER BY id DESC LIMIT 1`,
+    );
     expect(audit[0]).toMatchObject({ actor: 'admin', metadata: { window: '1h', provider: 'slack' } });
     expect(JSON.stringify(audit[0])).not.toContain('secret');
   });
 
   it('sends to Discord with wait=true and returns the message id', async () => {
-    receiver.script = () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: '112233' }) });
+    receiver.script = () => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: '112233' }),
+    });
     const res = await notify({ to: `discord:${base}/api/webhooks/1/tok` });
     expect(res.body).toMatchObject({ success: true, provider: 'discord', provider_message_id: '112233' });
     expect(receiver.received[0].path).toBe('/api/webhooks/1/tok?wait=true');
@@ -61,7 +68,11 @@ describe('digest notifications', () => {
   });
 
   it('sends to Telegram through the Bot API', async () => {
-    receiver.script = () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ok: true, result: { message_id: 42 } }) });
+    receiver.script = () => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ok: true, result: { message_id: 42 } }),
+    });
     const res = await notify({ to: 'telegram:-1001234567890' });
     expect(res.body).toMatchObject({ success: true, provider: 'telegram', provider_message_id: '42' });
     expect(receiver.received[0].path).toBe(`/bot${BOT_TOKEN}/sendMessage`);
@@ -97,7 +108,10 @@ describe('digest notifications', () => {
     expect(receiver.received).toHaveLength(1);
 
     // A second replica of the same instance: the tick is claimed once between them.
-    const replica = await startTestApp({ database: t.db, env: { OUTBOUND_ALLOW_LOOPBACK: 'true', DIGEST_NOTIFY: `slack:${base}/services/T000/B000/secret` } });
+    const replica = await startTestApp({
+      database: t.db,
+      env: { OUTBOUND_ALLOW_LOOPBACK: 'true', DIGEST_NOTIFY: `slack:${base}/services/T000/B000/secret` },
+    });
     try {
       const periodic = [t.notifyd.app.get(PeriodicTasks), replica.notifyd.app.get(PeriodicTasks)];
       let ran = 0;

@@ -21,9 +21,13 @@ describe('digest and health: a missing worker', () => {
   });
 
   const digest = async () => (await api.http.get('/v1/admin/digest?window=1h').set('X-Api-Key', ADMIN_KEY)).body;
-  const finding = (report: { findings: { code: string }[] }) => report.findings.find((f) => f.code === 'worker_missing') as Record<string, any> | undefined;
+  const finding = (report: { findings: { code: string }[] }) =>
+    report.findings.find((f) => f.code === 'worker_missing') as Record<string, any> | undefined;
   const send = async (to: string) => {
-    const res = await api.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['email'], to, subject: 'Hi', body: 'Hello' });
+    const res = await api.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['email'], to, subject: 'Hi', body: 'Hello' });
     expect(res.status).toBe(200);
   };
 
@@ -42,7 +46,12 @@ describe('digest and health: a missing worker', () => {
 
     const health = await api.http.get('/v1/health');
     expect(health.status).toBe(200);
-    expect(health.body).toMatchObject({ status: 'degraded', db: 'ok', role: 'api', workers: { alive: 0, last_beat_at: null, due_jobs_waiting: true } });
+    expect(health.body).toMatchObject({
+      status: 'degraded',
+      db: 'ok',
+      role: 'api',
+      workers: { alive: 0, last_beat_at: null, due_jobs_waiting: true },
+    });
     expect(health.body.reason).toContain('NOTIFYD_ROLE=worker');
     // Readiness is not the worker's business: an api replica stays in rotation.
     expect((await api.http.get('/v1/health/ready')).status).toBe(200);
@@ -50,7 +59,14 @@ describe('digest and health: a missing worker', () => {
 
   it('a worker replica beats: with it alive the finding is gone, even while a due job waits on a paused lane', async () => {
     // Paused, the email lane keeps the next job due and unclaimed while the worker is alive.
-    expect((await api.http.post('/v1/admin/lanes/email:log/pause').set('X-Api-Key', ADMIN_KEY).send({ duration_secs: 600, reason: 'test' })).status).toBe(200);
+    expect(
+      (
+        await api.http
+          .post('/v1/admin/lanes/email:log/pause')
+          .set('X-Api-Key', ADMIN_KEY)
+          .send({ duration_secs: 600, reason: 'test' })
+      ).status,
+    ).toBe(200);
     worker = await startTestApp({ database: api.db, env: { NOTIFYD_ROLE: 'worker' } });
     const [row] = await api.db.sql(`SELECT role, host, pid, version, stopped_at FROM worker_heartbeats`);
     expect(row).toMatchObject({ role: 'worker', pid: process.pid, stopped_at: null });
@@ -58,7 +74,10 @@ describe('digest and health: a missing worker', () => {
 
     const report = await digest();
     expect(report.queue.due).toBeGreaterThan(0);
-    expect(report.workers).toMatchObject({ alive: 1, processes: [expect.objectContaining({ role: 'worker', alive: true, stopped_at: null })] });
+    expect(report.workers).toMatchObject({
+      alive: 1,
+      processes: [expect.objectContaining({ role: 'worker', alive: true, stopped_at: null })],
+    });
     expect(finding(report)).toBeUndefined();
     const health = (await api.http.get('/v1/health')).body;
     expect(health).toMatchObject({ status: 'ok', workers: { alive: 1, due_jobs_waiting: true }, reason: null });
@@ -77,7 +96,10 @@ describe('digest and health: a missing worker', () => {
     await api.db.sql(`UPDATE worker_heartbeats SET stopped_at = NULL, last_beat = now() - interval '3 minutes'`);
     f = finding(await digest())!;
     expect(f.message).toMatch(/the last heartbeat came 3 min ago \(.+, pid \d+, gone without stopping\)/);
-    expect((await api.http.get('/v1/health')).body).toMatchObject({ status: 'degraded', workers: { alive: 0, due_jobs_waiting: true } });
+    expect((await api.http.get('/v1/health')).body).toMatchObject({
+      status: 'degraded',
+      workers: { alive: 0, due_jobs_waiting: true },
+    });
     // Within the last minute it would still count as alive.
     await api.db.sql(`UPDATE worker_heartbeats SET last_beat = now() - interval '50 seconds'`);
     expect(finding(await digest())).toBeUndefined();

@@ -25,14 +25,30 @@ describe('GET /v1/admin/digest', () => {
   const digest = (query = '', key = ADMIN_KEY) => t.http.get(`/v1/admin/digest${query}`).set('X-Api-Key', key);
   /** What the test server's own settings keep from autovacuum, as the digest labels it. */
   const serverBlockers = async (): Promise<string[]> => {
-    const [s] = await t.db.sql(`SELECT current_setting('autovacuum')::bool AS autovacuum, current_setting('track_counts')::bool AS track_counts`);
-    return [...(s.autovacuum ? [] : ['server: autovacuum = off']), ...(s.track_counts ? [] : ['notifyd sessions: track_counts = off'])];
+    const [s] = await t.db.sql(
+      `SELECT current_setting('autovacuum')::bool AS autovacuum, current_setting('track_counts')::bool AS track_counts`,
+    );
+    return [
+      ...(s.autovacuum ? [] : ['server: autovacuum = off']),
+      ...(s.track_counts ? [] : ['notifyd sessions: track_counts = off']),
+    ];
   };
 
   /** Inserts finished or live jobs straight into the queue table (the digest reads the table). */
   async function insertJobs(rows: {
-    n: number; channel?: string; provider?: string | null; status: string; error?: string; priority?: number;
-    runAgo?: string; sentAfter?: string; delivered?: boolean; bounced?: boolean; attempts?: number; finishedAgo?: string; createdAgo?: string;
+    n: number;
+    channel?: string;
+    provider?: string | null;
+    status: string;
+    error?: string;
+    priority?: number;
+    runAgo?: string;
+    sentAfter?: string;
+    delivered?: boolean;
+    bounced?: boolean;
+    attempts?: number;
+    finishedAgo?: string;
+    createdAgo?: string;
   }): Promise<string[]> {
     const r = rows;
     const result = await t.db.sql(
@@ -46,15 +62,28 @@ describe('GET /v1/admin/digest', () => {
               CASE WHEN $3 = 'retry' THEN now() + interval '2 minutes' END
          FROM generate_series(1, $14) g RETURNING id`,
       [
-        project.id, r.channel ?? 'email', r.status, r.priority ?? 50, r.provider === undefined ? 'log' : r.provider, r.error ?? null, r.attempts ?? 1,
-        r.createdAgo ?? '1 minute', r.runAgo ?? '1 minute', r.sentAfter ?? '2 seconds', r.finishedAgo ?? '10 seconds',
-        r.delivered ?? false, r.bounced ?? false, r.n,
+        project.id,
+        r.channel ?? 'email',
+        r.status,
+        r.priority ?? 50,
+        r.provider === undefined ? 'log' : r.provider,
+        r.error ?? null,
+        r.attempts ?? 1,
+        r.createdAgo ?? '1 minute',
+        r.runAgo ?? '1 minute',
+        r.sentAfter ?? '2 seconds',
+        r.finishedAgo ?? '10 seconds',
+        r.delivered ?? false,
+        r.bounced ?? false,
+        r.n,
       ],
     );
     // Back-dated rows land in periods the rollup may have rolled already: mark their 5-minute
     // periods, as the trigger does for an update (the digest then reads them from jobs until
     // re-rolled; a mark in a whole hour stands for the hour).
-    await t.db.sql(`INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT ${periodOf('finished_at')} FROM jobs WHERE finished_at IS NOT NULL ON CONFLICT DO NOTHING`);
+    await t.db.sql(
+      `INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT ${periodOf('finished_at')} FROM jobs WHERE finished_at IS NOT NULL ON CONFLICT DO NOTHING`,
+    );
     return result.map((x) => x.id as string);
   }
 
@@ -83,11 +112,27 @@ describe('GET /v1/admin/digest', () => {
   it('reads outcomes, normalised failure causes, latency, retries, deliverability and the oldest waiting job, and ranks what they mean', async () => {
     await insertJobs({ n: 40, status: 'sent', delivered: true, sentAfter: '2 seconds' });
     await insertJobs({ n: 2, status: 'bounced', bounced: true });
-    const failedA = await insertJobs({ n: 3, status: 'failed', error: 'provider 550: mailbox unavailable for 4ad1c0de-1111-4222-8333-444455556666' });
-    const failedB = await insertJobs({ n: 2, channel: 'sms', status: 'failed', error: 'invalid number +33612345678 for jane@example.com | code 21211' });
+    const failedA = await insertJobs({
+      n: 3,
+      status: 'failed',
+      error: 'provider 550: mailbox unavailable for 4ad1c0de-1111-4222-8333-444455556666',
+    });
+    const failedB = await insertJobs({
+      n: 2,
+      channel: 'sms',
+      status: 'failed',
+      error: 'invalid number +33612345678 for jane@example.com | code 21211',
+    });
     await insertJobs({ n: 4, channel: 'sms', status: 'retry', attempts: 2 });
     // An urgent job due for 10 minutes: nobody claimed it.
-    await insertJobs({ n: 1, status: 'pending', priority: 10, runAgo: '10 minutes', createdAgo: '10 minutes', provider: null });
+    await insertJobs({
+      n: 1,
+      status: 'pending',
+      priority: 10,
+      runAgo: '10 minutes',
+      createdAgo: '10 minutes',
+      provider: null,
+    });
     // Outside the 1h window: created and finished two hours ago.
     await insertJobs({ n: 5, status: 'failed', error: 'old failure', createdAgo: '2 hours', finishedAgo: '2 hours' });
 
@@ -111,14 +156,20 @@ describe('GET /v1/admin/digest', () => {
     expect(JSON.stringify(r)).not.toContain('jane@example.com');
 
     // Percentiles come from a log-scale histogram: within 5 % of the exact 2 s.
-    expect(r.latency).toEqual([{ channel: 'email', p50_seconds: expect.any(Number), p95_seconds: expect.any(Number), samples: 42 }]);
+    expect(r.latency).toEqual([
+      { channel: 'email', p50_seconds: expect.any(Number), p95_seconds: expect.any(Number), samples: 42 },
+    ]);
     expect(Math.abs(r.latency[0].p50_seconds - 2)).toBeLessThan(0.1);
     expect(Math.abs(r.latency[0].p95_seconds - 2)).toBeLessThan(0.1);
     expect(r.retries_waiting).toEqual([{ channel: 'sms', attempts: 2, count: 4, next_retry_at: expect.any(String) }]);
     expect(r.queue).toMatchObject({ pending: 1, retry: 4, processing: 0, stuck_processing: 0 });
     expect(r.queue.oldest_waiting_seconds.urgent).toBeGreaterThanOrEqual(590);
     expect(r.deliverability).toMatchObject({ delivered: 40, bounced: 2, bounce_rate_percent: 4.76 });
-    expect(r.projects.find((p: { id: string }) => p.id === project.id)).toMatchObject({ sent: 40, failed: 5, from_email: null });
+    expect(r.projects.find((p: { id: string }) => p.id === project.id)).toMatchObject({
+      sent: 40,
+      failed: 5,
+      from_email: null,
+    });
 
     const codes = r.findings.map((f: { severity: string; code: string }) => `${f.severity}:${f.code}`);
     // CI's PostgreSQL 15 runs with autovacuum off, the embedded PostgreSQL 18 with it on.
@@ -140,8 +191,15 @@ describe('GET /v1/admin/digest', () => {
     expect(r.summary).toEqual({ critical: 3, warning: 4 + autovacuumOff.length, info: 1 });
     expect(r.retrying).toEqual([
       {
-        channel: 'sms', provider: 'log', count: 4, projects: 1, project_ids: [project.id], oldest_late_seconds: expect.any(Number), next_retry_at: expect.any(String),
-        sample_job_id: expect.any(String), causes: [{ reason: 'no error recorded', count: 4 }],
+        channel: 'sms',
+        provider: 'log',
+        count: 4,
+        projects: 1,
+        project_ids: [project.id],
+        oldest_late_seconds: expect.any(Number),
+        next_retry_at: expect.any(String),
+        sample_job_id: expect.any(String),
+        causes: [{ reason: 'no error recorded', count: 4 }],
       },
     ]);
     expect(r.queue).toMatchObject({ due: 5, late: 5 }); // the crafted retries are due again already
@@ -155,7 +213,10 @@ describe('GET /v1/admin/digest', () => {
   });
 
   it('reports paused lanes and disabled webhook endpoints with the endpoint that fixes them', async () => {
-    const paused = await t.http.post('/v1/admin/lanes/sms:log/pause').set('X-Api-Key', ADMIN_KEY).send({ duration_secs: 600, reason: 'maintenance' });
+    const paused = await t.http
+      .post('/v1/admin/lanes/sms:log/pause')
+      .set('X-Api-Key', ADMIN_KEY)
+      .send({ duration_secs: 600, reason: 'maintenance' });
     expect(paused.status).toBe(200);
     await t.db.sql(
       `INSERT INTO webhook_endpoints (id, project_id, url, events, enabled, secret_enc, secret_hint, disabled_at, disabled_reason)
@@ -197,7 +258,10 @@ describe('GET /v1/admin/digest', () => {
       const off = (await digest()).body;
       const blocked = [...server, 'table jobs: autovacuum_enabled = false'];
       expect(off.database.jobs_autovacuum_blocked_by).toEqual(blocked);
-      expect(finding(off)).toMatchObject({ severity: 'warning', message: expect.stringContaining('table jobs: autovacuum_enabled = false') });
+      expect(finding(off)).toMatchObject({
+        severity: 'warning',
+        message: expect.stringContaining('table jobs: autovacuum_enabled = false'),
+      });
       expect((await digest('?format=markdown')).text).toContain(`autovacuum blocked by ${blocked.join('; ')}`);
     } finally {
       await t.db.sql(`ALTER TABLE jobs RESET (autovacuum_enabled)`);
@@ -250,7 +314,13 @@ describe('digest rollup', () => {
 
   beforeAll(async () => {
     t = await startTestApp({
-      env: { SMS_PROVIDER: 'recording', POSTMARK_WEBHOOK_USERNAME: USER, POSTMARK_WEBHOOK_PASSWORD: PASS, JOB_RETENTION_DAYS: '0', FAILED_JOB_RETENTION_DAYS: '0' },
+      env: {
+        SMS_PROVIDER: 'recording',
+        POSTMARK_WEBHOOK_USERNAME: USER,
+        POSTMARK_WEBHOOK_PASSWORD: PASS,
+        JOB_RETENTION_DAYS: '0',
+        FAILED_JOB_RETENTION_DAYS: '0',
+      },
       imports: [RecordingConnectorModule],
     });
     project = await t.createProject('rollupco');
@@ -262,13 +332,22 @@ describe('digest rollup', () => {
   });
   afterAll(() => t?.close());
 
-  const digest = async (window: string) => (await t.http.get(`/v1/admin/digest?window=${window}`).set('X-Api-Key', ADMIN_KEY)).body;
+  const digest = async (window: string) =>
+    (await t.http.get(`/v1/admin/digest?window=${window}`).set('X-Api-Key', ADMIN_KEY)).body;
   const send = async (channel: 'email' | 'sms', to: string) => {
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: [channel], to, subject: 'Hi', body: 'Hello' });
+    const res = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: [channel], to, subject: 'Hi', body: 'Hello' });
     expect(res.status).toBe(200);
     return res.body.job_ids[0] as string;
   };
-  const postmark = (body: unknown) => t.http.post('/webhooks/postmark').auth(USER, PASS).set('content-type', 'application/json').send(JSON.stringify(body));
+  const postmark = (body: unknown) =>
+    t.http
+      .post('/webhooks/postmark')
+      .auth(USER, PASS)
+      .set('content-type', 'application/json')
+      .send(JSON.stringify(body));
   /** Sums the rollup's rows over every hour, per the digest's sections. */
   const rolled = () =>
     t.db.sql(`
@@ -284,8 +363,12 @@ describe('digest rollup', () => {
              count(bounced_at)::int AS bounced_events, count(complained_at)::int AS complained
         FROM jobs WHERE finished_at IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2`);
   const latencySamples = async () => ({
-    rolled: await t.db.sql(`SELECT channel, sum(n)::int AS n FROM job_outcome_hourly WHERE project_id IS NULL GROUP BY channel ORDER BY channel`),
-    counted: await t.db.sql(`SELECT channel, count(*)::int AS n FROM jobs WHERE finished_at IS NOT NULL AND sent_at >= scheduled_at GROUP BY channel ORDER BY channel`),
+    rolled: await t.db.sql(
+      `SELECT channel, sum(n)::int AS n FROM job_outcome_hourly WHERE project_id IS NULL GROUP BY channel ORDER BY channel`,
+    ),
+    counted: await t.db.sql(
+      `SELECT channel, count(*)::int AS n FROM jobs WHERE finished_at IS NOT NULL AND sent_at >= scheduled_at GROUP BY channel ORDER BY channel`,
+    ),
   });
   /** What the digest says next to what the pre-rollup query says over the same rows. */
   async function expectSameAsBefore(window: string) {
@@ -294,7 +377,11 @@ describe('digest rollup', () => {
     expect(r.outcomes).toEqual(before.outcomes);
     expect(r.failures).toEqual(before.failures);
     expect(r.latency).toEqual(before.latency);
-    expect(r.deliverability).toMatchObject({ delivered: before.delivered, bounced: before.bounced, complained: before.complained });
+    expect(r.deliverability).toMatchObject({
+      delivered: before.delivered,
+      bounced: before.bounced,
+      complained: before.complained,
+    });
     expect(r.last_finished_at).toBe(before.lastFinishedAt);
     expect(r.projects.find((p: { id: string }) => p.id === project.id)).toMatchObject(before.perProject[project.id]);
     return r;
@@ -308,24 +395,69 @@ describe('digest rollup', () => {
       if (m.recipient.endsWith('1') && tries.get(m.recipient) === 1) return transient('HTTP 503: unavailable');
       return { ok: true, providerMessageId: `rec_${m.recipient}_${call}` };
     };
-    for (let i = 0; i < 12; i++) emails.push({ to: `r${i}@customer.example`, id: await send('email', `r${i}@customer.example`) });
+    for (let i = 0; i < 12; i++)
+      emails.push({ to: `r${i}@customer.example`, id: await send('email', `r${i}@customer.example`) });
     const smsIds: string[] = [];
     for (let i = 0; i < 6; i++) smsIds.push(await send('sms', `+3361234567${i}`));
     await t.worker.drainOnce();
     // The transient failure is due again in 30 s: make it due now and drain it to success.
-    expect(await t.db.sql(`UPDATE jobs SET run_at = now(), next_retry_at = now() WHERE status = 'retry' RETURNING id`)).toHaveLength(1);
+    expect(
+      await t.db.sql(`UPDATE jobs SET run_at = now(), next_retry_at = now() WHERE status = 'retry' RETURNING id`),
+    ).toHaveLength(1);
     await t.worker.drainOnce();
     failedSms.push(...smsIds.filter((_, i) => i === 0));
 
     const at = new Date().toISOString();
     // Postmark identifies an event by (MessageID, RecordType): each job's own message id.
-    const messageIds = new Map((await t.db.sql(`SELECT id, provider_message_id FROM jobs WHERE channel = 'email'`)).map((j) => [j.id as string, j.provider_message_id as string]));
+    const messageIds = new Map(
+      (await t.db.sql(`SELECT id, provider_message_id FROM jobs WHERE channel = 'email'`)).map((j) => [
+        j.id as string,
+        j.provider_message_id as string,
+      ]),
+    );
     for (const e of emails) e.messageId = messageIds.get(e.id)!;
-    for (const e of emails.slice(0, 8)) expect((await postmark({ RecordType: 'Delivery', MessageID: e.messageId, Recipient: e.to, DeliveredAt: at, Metadata: { notifyd_job_id: e.id } })).status).toBe(200);
+    for (const e of emails.slice(0, 8))
+      expect(
+        (
+          await postmark({
+            RecordType: 'Delivery',
+            MessageID: e.messageId,
+            Recipient: e.to,
+            DeliveredAt: at,
+            Metadata: { notifyd_job_id: e.id },
+          })
+        ).status,
+      ).toBe(200);
     for (const e of emails.slice(8, 10)) {
-      expect((await postmark({ RecordType: 'Bounce', Type: 'HardBounce', TypeCode: 1, MessageID: e.messageId, Email: e.to, Description: 'mailbox not found', Inactive: true, BouncedAt: at, Metadata: { notifyd_job_id: e.id } })).status).toBe(200);
+      expect(
+        (
+          await postmark({
+            RecordType: 'Bounce',
+            Type: 'HardBounce',
+            TypeCode: 1,
+            MessageID: e.messageId,
+            Email: e.to,
+            Description: 'mailbox not found',
+            Inactive: true,
+            BouncedAt: at,
+            Metadata: { notifyd_job_id: e.id },
+          })
+        ).status,
+      ).toBe(200);
     }
-    expect((await postmark({ RecordType: 'SpamComplaint', Type: 'SpamComplaint', TypeCode: 512, MessageID: emails[0].messageId, Email: emails[0].to, BouncedAt: at, Metadata: { notifyd_job_id: emails[0].id } })).status).toBe(200);
+    expect(
+      (
+        await postmark({
+          RecordType: 'SpamComplaint',
+          Type: 'SpamComplaint',
+          TypeCode: 512,
+          MessageID: emails[0].messageId,
+          Email: emails[0].to,
+          BouncedAt: at,
+          Metadata: { notifyd_job_id: emails[0].id },
+        })
+      ).status,
+    ).toBe(200);
 
     // Three hours back: these hours were rolled (empty) at boot. The trigger marks the periods
     // the jobs leave; nothing in notifyd moves a job into the past, so mark the ones they land in.
@@ -333,7 +465,9 @@ describe('digest rollup', () => {
       UPDATE jobs SET created_at = created_at - interval '3 hours', scheduled_at = scheduled_at - interval '3 hours', run_at = run_at - interval '3 hours',
                       sent_at = sent_at - interval '3 hours', finished_at = finished_at - interval '3 hours', delivered_at = delivered_at - interval '3 hours',
                       bounced_at = bounced_at - interval '3 hours', complained_at = complained_at - interval '3 hours'`);
-    await t.db.sql(`INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT ${periodOf('finished_at')} FROM jobs WHERE finished_at IS NOT NULL ON CONFLICT DO NOTHING`);
+    await t.db.sql(
+      `INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT ${periodOf('finished_at')} FROM jobs WHERE finished_at IS NOT NULL ON CONFLICT DO NOTHING`,
+    );
     // Read from jobs while dirty, from the rollup once re-rolled: the same answer both times.
     const whileDirty = await expectSameAsBefore('7d');
     const run = await rollup.run();
@@ -346,14 +480,41 @@ describe('digest rollup', () => {
     const samples = await latencySamples();
     expect(samples.rolled).toEqual(samples.counted);
     expect(await rolled()).toEqual([
-      { channel: 'email', provider: 'log', sent: 10, failed: 0, bounced: 2, cancelled: 0, delivered: 8, bounced_events: 2, complained: 1 },
-      { channel: 'sms', provider: 'recording', sent: 5, failed: 1, bounced: 0, cancelled: 0, delivered: 0, bounced_events: 0, complained: 0 },
+      {
+        channel: 'email',
+        provider: 'log',
+        sent: 10,
+        failed: 0,
+        bounced: 2,
+        cancelled: 0,
+        delivered: 8,
+        bounced_events: 2,
+        complained: 1,
+      },
+      {
+        channel: 'sms',
+        provider: 'recording',
+        sent: 5,
+        failed: 1,
+        bounced: 0,
+        cancelled: 0,
+        delivered: 0,
+        bounced_events: 0,
+        complained: 0,
+      },
     ]);
     const r = await expectSameAsBefore('7d');
     expect(r.outcomes).toEqual(whileDirty.outcomes);
     // The retried SMS counts once, as sent; the failure cause names the permanent refusal.
     expect(r.outcomes.find((o: { channel: string }) => o.channel === 'sms')).toMatchObject({ sent: 5, failed: 1 });
-    expect(r.failures).toEqual([expect.objectContaining({ channel: 'sms', reason: 'HTTP 422: invalid recipient +#', count: 1, sample_job_id: failedSms[0] })]);
+    expect(r.failures).toEqual([
+      expect.objectContaining({
+        channel: 'sms',
+        reason: 'HTTP 422: invalid recipient +#',
+        count: 1,
+        sample_job_id: failedSms[0],
+      }),
+    ]);
     expect(r.deliverability).toMatchObject({ delivered: 8, bounced: 2, complained: 1 });
     await expectSameAsBefore('30d');
     await expectSameAsBefore('24h');
@@ -362,7 +523,17 @@ describe('digest rollup', () => {
   it('late evidence and a manual retry mark the rolled hour dirty: the digest stays exact and the next run re-rolls it', async () => {
     // A delivery report for a job of a rolled hour (three hours ago).
     const late = emails[10];
-    expect((await postmark({ RecordType: 'Delivery', MessageID: late.messageId, Recipient: late.to, DeliveredAt: new Date().toISOString(), Metadata: { notifyd_job_id: late.id } })).status).toBe(200);
+    expect(
+      (
+        await postmark({
+          RecordType: 'Delivery',
+          MessageID: late.messageId,
+          Recipient: late.to,
+          DeliveredAt: new Date().toISOString(),
+          Metadata: { notifyd_job_id: late.id },
+        })
+      ).status,
+    ).toBe(200);
     // A failed SMS retried by hand: it leaves its old hour and will be sent in this one.
     expect((await t.http.post(`/v1/admin/jobs/${failedSms[0]}/retry`).set('X-Api-Key', ADMIN_KEY)).status).toBe(200);
     expect((await t.db.sql(`SELECT hour FROM job_rollup_dirty`)).length).toBeGreaterThan(0);
@@ -393,15 +564,23 @@ describe('digest rollup', () => {
   it('a run is idempotent: rolling again changes no row', async () => {
     await sleep(400);
     await rollup.run(); // what finished since the last read, first
-    const before = await t.db.sql(`SELECT * FROM job_outcome_hourly ORDER BY hour, channel, project_id, provider, reason, bucket`);
-    await t.db.sql(`INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT hour FROM job_outcome_hourly ON CONFLICT DO NOTHING`);
+    const before = await t.db.sql(
+      `SELECT * FROM job_outcome_hourly ORDER BY hour, channel, project_id, provider, reason, bucket`,
+    );
+    await t.db.sql(
+      `INSERT INTO job_rollup_dirty (hour) SELECT DISTINCT hour FROM job_outcome_hourly ON CONFLICT DO NOTHING`,
+    );
     await rollup.run();
-    expect(await t.db.sql(`SELECT * FROM job_outcome_hourly ORDER BY hour, channel, project_id, provider, reason, bucket`)).toEqual(before);
+    expect(
+      await t.db.sql(`SELECT * FROM job_outcome_hourly ORDER BY hour, channel, project_id, provider, reason, bucket`),
+    ).toEqual(before);
   });
 
   it('the open hour is rolled in 5-minute periods as its jobs settle: the read after a burst rolls them, slices merge into one row per period and group', async () => {
     const openRows = () =>
-      t.db.sql(`SELECT o.* FROM job_outcome_hourly o, job_rollup_state s WHERE o.hour >= s.hours_through ORDER BY o.hour, o.channel, o.project_id, o.provider, o.reason, o.bucket`);
+      t.db.sql(
+        `SELECT o.* FROM job_outcome_hourly o, job_rollup_state s WHERE o.hour >= s.hours_through ORDER BY o.hour, o.channel, o.project_id, o.provider, o.reason, o.bucket`,
+      );
     for (let round = 0; round < 3; round++) {
       sms.reset();
       for (let i = 0; i < 3; i++) await send('sms', `+336111122${round}${i}`);
@@ -436,7 +615,10 @@ describe('digest rollup', () => {
       const [{ rolled_through }] = await t.db.sql(`SELECT rolled_through FROM job_rollup_state`);
       expect(new Date(rolled_through).getTime()).toBeLessThanOrEqual(new Date(started).getTime());
       // It finishes the job now, stamped with its own start (as finalise does), and commits.
-      await client.query(`UPDATE jobs SET status = 'sent', sent_at = now(), finished_at = now(), provider = 'recording' WHERE id = $1`, [id]);
+      await client.query(
+        `UPDATE jobs SET status = 'sent', sent_at = now(), finished_at = now(), provider = 'recording' WHERE id = $1`,
+        [id],
+      );
       await client.query('COMMIT');
     } finally {
       await client.end();
@@ -470,7 +652,8 @@ describe('digest rollup', () => {
     await sleep(400);
     await rollup.run();
     expect(await t.db.sql(`SELECT hour FROM job_rollup_dirty`)).toEqual([]);
-    const rows = () => t.db.sql(`SELECT * FROM job_outcome_hourly ORDER BY hour, channel, project_id, provider, reason, bucket`);
+    const rows = () =>
+      t.db.sql(`SELECT * FROM job_outcome_hourly ORDER BY hour, channel, project_id, provider, reason, bucket`);
     const before = await rows();
     expect(await rollup.run()).toMatchObject({ hoursThrough: null, rerolled: [] });
     expect(await rows()).toEqual(before);

@@ -4,7 +4,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFIG_VARIABLES } from '../src/config/app-config.js';
-import { configTable, llmsTools, routeMentions, toolMentions, toolsTable, type RouteMention } from './helpers/doc-promises.js';
+import {
+  configTable,
+  llmsTools,
+  routeMentions,
+  toolMentions,
+  toolsTable,
+  type RouteMention,
+} from './helpers/doc-promises.js';
 import { connectMcp } from './helpers/mcp-client.js';
 import { ADMIN_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -17,7 +24,9 @@ const moduleReadmes = (dir: string) =>
     .map((f) => `${dir}/${f}`);
 const DOCS = [
   'README.md',
-  ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md') || f === 'llms.txt').map((f) => `docs/${f}`),
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md') || f === 'llms.txt')
+    .map((f) => `docs/${f}`),
   ...moduleReadmes('src'),
   'test/README.md',
 ];
@@ -96,10 +105,21 @@ describe('the docs promise only what exists', () => {
     const routes = DOCS.flatMap((file) => routeMentions(file, read(file)));
     expect(routes.length).toBeGreaterThan(150);
     expect(routes).toContainEqual(expect.objectContaining({ file: 'docs/API.md', method: 'DELETE', path: '/mcp' }));
-    expect(routes).toContainEqual(expect.objectContaining({ method: 'GET', path: '/v1/templates', query: ['limit', 'cursor', 'channel'], fields: ['items', 'next_cursor', 'total', 'limit', 'offset'] }));
-    expect(routes.filter((r) => r.path === '/v1/send-window').map((r) => r.method)).toEqual(expect.arrayContaining(['GET', 'PUT', 'DELETE']));
+    expect(routes).toContainEqual(
+      expect.objectContaining({
+        method: 'GET',
+        path: '/v1/templates',
+        query: ['limit', 'cursor', 'channel'],
+        fields: ['items', 'next_cursor', 'total', 'limit', 'offset'],
+      }),
+    );
+    expect(routes.filter((r) => r.path === '/v1/send-window').map((r) => r.method)).toEqual(
+      expect.arrayContaining(['GET', 'PUT', 'DELETE']),
+    );
     expect(toolsTable(read('docs/MCP.md')).length).toBe(tools.size);
-    expect(toolMentions('docs/OPERATIONS.md', read('docs/OPERATIONS.md')).map((m) => m.tool)).toEqual(expect.arrayContaining(['list_jobs', 'retry_job', 'update_project']));
+    expect(toolMentions('docs/OPERATIONS.md', read('docs/OPERATIONS.md')).map((m) => m.tool)).toEqual(
+      expect.arrayContaining(['list_jobs', 'retry_job', 'update_project']),
+    );
     expect(configTable(read('README.md')).variables.size).toBeGreaterThan(100);
   });
 
@@ -111,17 +131,26 @@ describe('the docs promise only what exists', () => {
       if (!found) {
         // Outside /v1 (MCP, unsubscribe pages, tracking, the inbox component): Fastify's table.
         const concrete = m.path.replace(/\/(?::[^/]+|\{[^/]+\}|<[^/]+>)/g, '/x0');
-        if (m.path.startsWith('/v1/') || !fastify.findRoute({ method: m.method as 'GET', url: concrete })) broken.push(`${where(m)}: ${m.method} ${m.path} has no route`);
+        if (m.path.startsWith('/v1/') || !fastify.findRoute({ method: m.method as 'GET', url: concrete }))
+          broken.push(`${where(m)}: ${m.method} ${m.path} has no route`);
         return;
       }
       const query = new Set((found.op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name));
-      for (const name of m.query) if (!query.has(name)) broken.push(`${where(m)}: ${m.method} ${m.path} takes no query parameter '${name}'`);
+      for (const name of m.query)
+        if (!query.has(name)) broken.push(`${where(m)}: ${m.method} ${m.path} takes no query parameter '${name}'`);
       const body = propertiesOf(openapi, found.op.requestBody?.content?.['application/json']?.schema);
-      if (body) for (const name of m.body) if (!body.has(name)) broken.push(`${where(m)}: ${m.method} ${m.path} has no body field '${name}'`);
+      if (body)
+        for (const name of m.body)
+          if (!body.has(name)) broken.push(`${where(m)}: ${m.method} ${m.path} has no body field '${name}'`);
       const success = Object.entries(found.op.responses ?? {}).find(([code]) => code.startsWith('2'))?.[1];
       const answer = propertiesOf(openapi, success?.content?.['application/json']?.schema);
-      if (m.fields.length && !answer) broken.push(`${where(m)}: ${m.method} ${m.path} documents fields {${m.fields.join(', ')}} but its answer has no schema`);
-      if (answer) for (const name of m.fields) if (!answer.has(name)) broken.push(`${where(m)}: ${m.method} ${m.path} answers no field '${name}'`);
+      if (m.fields.length && !answer)
+        broken.push(
+          `${where(m)}: ${m.method} ${m.path} documents fields {${m.fields.join(', ')}} but its answer has no schema`,
+        );
+      if (answer)
+        for (const name of m.fields)
+          if (!answer.has(name)) broken.push(`${where(m)}: ${m.method} ${m.path} answers no field '${name}'`);
     };
     for (const file of DOCS) for (const mention of routeMentions(file, read(file))) check(mention);
     expect(broken).toEqual([]);
@@ -130,9 +159,13 @@ describe('the docs promise only what exists', () => {
   it('every MCP tool the docs name is in tools/list, and the tools table lists every tool', () => {
     const table = toolsTable(read('docs/MCP.md'));
     const broken = [
-      ...table.filter((name) => !tools.has(name)).map((name) => `docs/MCP.md tools table: ${name} is not in tools/list`),
+      ...table
+        .filter((name) => !tools.has(name))
+        .map((name) => `docs/MCP.md tools table: ${name} is not in tools/list`),
       ...[...tools].filter((name) => !table.includes(name)).map((name) => `docs/MCP.md tools table lacks ${name}`),
-      ...llmsTools(read('docs/llms.txt')).filter((name) => !tools.has(name)).map((name) => `docs/llms.txt: tool ${name} is not in tools/list`),
+      ...llmsTools(read('docs/llms.txt'))
+        .filter((name) => !tools.has(name))
+        .map((name) => `docs/llms.txt: tool ${name} is not in tools/list`),
       ...DOCS.flatMap((file) => toolMentions(file, read(file)))
         .filter((m) => !tools.has(m.tool))
         .map((m) => `${where(m)}: tool ${m.tool} is not in tools/list`),
@@ -143,11 +176,18 @@ describe('the docs promise only what exists', () => {
   it('the README configuration table and the config sections name the same variables', () => {
     const { variables, patterns } = configTable(read('README.md'));
     const declared = new Set(CONFIG_VARIABLES);
-    const covered = (name: string) => variables.has(name) || patterns.some((p) => new RegExp(`^[A-Z]+${p.suffix}$`).test(name));
+    const covered = (name: string) =>
+      variables.has(name) || patterns.some((p) => new RegExp(`^[A-Z]+${p.suffix}$`).test(name));
     const broken = [
-      ...[...variables].filter(([name]) => !declared.has(name)).map(([name, line]) => `README.md:${line}: ${name} is declared by no section under src/config/sections/`),
-      ...patterns.filter((p) => !CONFIG_VARIABLES.some((name) => name.endsWith(p.suffix))).map((p) => `README.md:${p.line}: no variable ends with ${p.suffix}`),
-      ...CONFIG_VARIABLES.filter((name) => !covered(name)).map((name) => `${name} (a config section) has no row in the README's configuration table`),
+      ...[...variables]
+        .filter(([name]) => !declared.has(name))
+        .map(([name, line]) => `README.md:${line}: ${name} is declared by no section under src/config/sections/`),
+      ...patterns
+        .filter((p) => !CONFIG_VARIABLES.some((name) => name.endsWith(p.suffix)))
+        .map((p) => `README.md:${p.line}: no variable ends with ${p.suffix}`),
+      ...CONFIG_VARIABLES.filter((name) => !covered(name)).map(
+        (name) => `${name} (a config section) has no row in the README's configuration table`,
+      ),
     ];
     expect(broken).toEqual([]);
   });

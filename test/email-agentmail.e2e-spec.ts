@@ -20,7 +20,11 @@ describe('email through AgentMail', () => {
       NOTIFYD_SECRET_KEY: randomBytes(32).toString('base64'),
     }),
   });
-  const kit = emailTestKit(() => app.t, () => app.project, 'agentmail');
+  const kit = emailTestKit(
+    () => app.t,
+    () => app.project,
+    'agentmail',
+  );
   beforeEach(async () => {
     fake.reset();
     await kit.fresh();
@@ -36,7 +40,12 @@ describe('email through AgentMail', () => {
       attachments: [{ filename: 'a.txt', content: 'aGk=', content_type: 'text/plain' }],
     });
     await app.t.worker.drainOnce();
-    expect(await kit.job(id)).toMatchObject({ status: 'sent', provider: 'agentmail', attempts: 1, provider_message_id: '<am-000001@agentmail.to>' });
+    expect(await kit.job(id)).toMatchObject({
+      status: 'sent',
+      provider: 'agentmail',
+      attempts: 1,
+      provider_message_id: '<am-000001@agentmail.to>',
+    });
     const [request] = fake.requests;
     expect(request.path).toBe('/v0/inboxes/hello%40acme.example/messages/send');
     expect(request.headers.authorization).toBe('Bearer am_instance_key');
@@ -62,28 +71,103 @@ describe('email through AgentMail', () => {
       .send({ provider: 'agentmail', settings: { api_key: 'am_project_key_0123' } });
     expect(put.status).toBe(200);
     expect(put.body.settings).toEqual({ api_key: '…0123' });
-    const bad = await app.t.http.put(`/v1/admin/projects/${project.id}/providers/email`).set('X-Api-Key', ADMIN_KEY).send({ provider: 'agentmail', settings: {} });
-    expect({ status: bad.status, message: bad.body.message }).toEqual({ status: 422, message: expect.stringMatching(/agentmail needs settings\.api_key/) });
-    expect((await app.t.http.patch(`/v1/admin/projects/${project.id}`).set('X-Api-Key', ADMIN_KEY).send({ from_email: 'agent@other.example' })).status).toBe(200);
-    const res = await app.t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['email'], to: 'x@customer.example', subject: 'S', body: 'B' });
+    const bad = await app.t.http
+      .put(`/v1/admin/projects/${project.id}/providers/email`)
+      .set('X-Api-Key', ADMIN_KEY)
+      .send({ provider: 'agentmail', settings: {} });
+    expect({ status: bad.status, message: bad.body.message }).toEqual({
+      status: 422,
+      message: expect.stringMatching(/agentmail needs settings\.api_key/),
+    });
+    expect(
+      (
+        await app.t.http
+          .patch(`/v1/admin/projects/${project.id}`)
+          .set('X-Api-Key', ADMIN_KEY)
+          .send({ from_email: 'agent@other.example' })
+      ).status,
+    ).toBe(200);
+    const res = await app.t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['email'], to: 'x@customer.example', subject: 'S', body: 'B' });
     expect(res.status).toBe(200);
     await app.t.worker.drainOnce();
-    expect(await kit.job(res.body.job_ids[0])).toMatchObject({ status: 'sent', provider: 'agentmail', provider_message_id: expect.stringMatching(/^<am-\d+@agentmail\.to>$/) });
-    expect(fake.requests.map((r) => [fake.inboxOf(r), r.headers.authorization])).toEqual([['agent@other.example', 'Bearer am_project_key_0123']]);
+    expect(await kit.job(res.body.job_ids[0])).toMatchObject({
+      status: 'sent',
+      provider: 'agentmail',
+      provider_message_id: expect.stringMatching(/^<am-\d+@agentmail\.to>$/),
+    });
+    expect(fake.requests.map((r) => [fake.inboxOf(r), r.headers.authorization])).toEqual([
+      ['agent@other.example', 'Bearer am_project_key_0123'],
+    ]);
     fake.apiKeys.pop();
   });
 
   // Every row of AgentMail's table in docs/CONNECTORS.md: through the worker (the job's fate) and asked directly (kind, dead).
-  const row = (label: string, answer: AgentmailScript, rest: Omit<ErrorRow, 'label'> & { kind: string }) => ({ label, answer, ...rest });
+  const row = (label: string, answer: AgentmailScript, rest: Omit<ErrorRow, 'label'> & { kind: string }) => ({
+    label,
+    answer,
+    ...rest,
+  });
   const table = [
-    row('429 with Retry-After', { status: 429, name: 'TooManyRequestsError', message: 'Rate limit exceeded', headers: { 'retry-after': '7' } }, { status: 'pending', attempts: 0, error: /rate limited: AgentMail 429/, pause: 'rate_limited', kind: 'rate_limited' }),
-    row('400 ValidationError', { status: 400, name: 'ValidationError', message: 'to: invalid email address' }, { status: 'failed', attempts: 1, error: /^AgentMail 400 ValidationError: to: invalid email address/, kind: 'permanent' }),
-    row('403 MessageRejectedError (suppressed recipient)', { status: 403, name: 'MessageRejectedError', message: 'Recipient address is suppressed' }, { status: 'bounced', attempts: 1, error: /^AgentMail 403 MessageRejectedError/, kind: 'permanent', dead: true }),
-    row('403 MessageRejectedError (other)', { status: 403, name: 'MessageRejectedError', message: 'Message rejected' }, { status: 'failed', attempts: 1, error: /^AgentMail 403 MessageRejectedError: Message rejected/, kind: 'permanent' }),
-    row('404 NotFoundError', { status: 404, name: 'NotFoundError', message: 'Inbox not found' }, { status: 'failed', attempts: 1, error: /^AgentMail 404 NotFoundError/, kind: 'permanent' }),
-    row('500', { status: 500, name: 'InternalServerError', message: 'Internal server error' }, { status: 'retry', attempts: 1, error: /^AgentMail 500/, kind: 'transient' }),
-    row('503', { status: 503, name: 'ServiceUnavailableError', message: 'Service unavailable' }, { status: 'retry', attempts: 1, error: /^AgentMail 503/, kind: 'transient' }),
-    row('no answer within OUTBOUND_TIMEOUT_MS', 'stall', { status: 'retry', attempts: 1, error: /agentmail call failed: .*(timeout|aborted)/i, kind: 'transient' }),
+    row(
+      '429 with Retry-After',
+      { status: 429, name: 'TooManyRequestsError', message: 'Rate limit exceeded', headers: { 'retry-after': '7' } },
+      {
+        status: 'pending',
+        attempts: 0,
+        error: /rate limited: AgentMail 429/,
+        pause: 'rate_limited',
+        kind: 'rate_limited',
+      },
+    ),
+    row(
+      '400 ValidationError',
+      { status: 400, name: 'ValidationError', message: 'to: invalid email address' },
+      {
+        status: 'failed',
+        attempts: 1,
+        error: /^AgentMail 400 ValidationError: to: invalid email address/,
+        kind: 'permanent',
+      },
+    ),
+    row(
+      '403 MessageRejectedError (suppressed recipient)',
+      { status: 403, name: 'MessageRejectedError', message: 'Recipient address is suppressed' },
+      { status: 'bounced', attempts: 1, error: /^AgentMail 403 MessageRejectedError/, kind: 'permanent', dead: true },
+    ),
+    row(
+      '403 MessageRejectedError (other)',
+      { status: 403, name: 'MessageRejectedError', message: 'Message rejected' },
+      {
+        status: 'failed',
+        attempts: 1,
+        error: /^AgentMail 403 MessageRejectedError: Message rejected/,
+        kind: 'permanent',
+      },
+    ),
+    row(
+      '404 NotFoundError',
+      { status: 404, name: 'NotFoundError', message: 'Inbox not found' },
+      { status: 'failed', attempts: 1, error: /^AgentMail 404 NotFoundError/, kind: 'permanent' },
+    ),
+    row(
+      '500',
+      { status: 500, name: 'InternalServerError', message: 'Internal server error' },
+      { status: 'retry', attempts: 1, error: /^AgentMail 500/, kind: 'transient' },
+    ),
+    row(
+      '503',
+      { status: 503, name: 'ServiceUnavailableError', message: 'Service unavailable' },
+      { status: 'retry', attempts: 1, error: /^AgentMail 503/, kind: 'transient' },
+    ),
+    row('no answer within OUTBOUND_TIMEOUT_MS', 'stall', {
+      status: 'retry',
+      attempts: 1,
+      error: /agentmail call failed: .*(timeout|aborted)/i,
+      kind: 'transient',
+    }),
   ];
   // A fresh address per row: a dead address is suppressed, and would not be sent to again.
   let addressNo = 0;
@@ -96,20 +180,33 @@ describe('email through AgentMail', () => {
     expect(job.error).toMatch(error);
     expect((await kit.pause())?.kind).toBe(pause);
     if (answer === 'stall') return;
-    const refusal = await refusalOf(app.t.notifyd.app.get(InstanceAgentmailConnector), outboundEmail(`scripted-${++addressNo}@customer.example`));
+    const refusal = await refusalOf(
+      app.t.notifyd.app.get(InstanceAgentmailConnector),
+      outboundEmail(`scripted-${++addressNo}@customer.example`),
+    );
     expect(refusal).toMatchObject({ kind, dead: !!dead });
     if (pause === 'rate_limited') expect(refusal.retryAfterMs).toBe(7000);
   });
 
   it('a suppressed recipient becomes a bounce suppression, so the next email to it is not sent', async () => {
-    fake.script = () => ({ status: 403, name: 'MessageRejectedError', message: 'Recipient has bounced and is suppressed' });
+    fake.script = () => ({
+      status: 403,
+      name: 'MessageRejectedError',
+      message: 'Recipient has bounced and is suppressed',
+    });
     const first = await kit.send({ to: 'gone@customer.example' });
     await app.t.worker.drainOnce();
     expect(await kit.job(first)).toMatchObject({ status: 'bounced' });
-    const suppressions = await app.t.db.sql(`SELECT reason FROM suppressions WHERE channel = 'email' AND address = $1 AND released_at IS NULL`, ['gone@customer.example']);
+    const suppressions = await app.t.db.sql(
+      `SELECT reason FROM suppressions WHERE channel = 'email' AND address = $1 AND released_at IS NULL`,
+      ['gone@customer.example'],
+    );
     expect(suppressions.map((r) => r.reason)).toEqual(['bounce']);
     fake.reset();
-    const again = await app.t.http.post('/v1/send').set('X-Api-Key', app.project.key).send({ channels: ['email'], to: 'gone@customer.example', subject: 'S', body: 'B' });
+    const again = await app.t.http
+      .post('/v1/send')
+      .set('X-Api-Key', app.project.key)
+      .send({ channels: ['email'], to: 'gone@customer.example', subject: 'S', body: 'B' });
     expect(again.body.job_ids ?? []).toHaveLength(0);
     await app.t.worker.drainOnce();
     expect(fake.requests).toHaveLength(0);

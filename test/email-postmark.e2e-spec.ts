@@ -20,7 +20,11 @@ describe('email through Postmark', () => {
       WORKER_BATCH_SIZE: '600',
     }),
   });
-  const kit = emailTestKit(() => app.t, () => app.project, 'postmark');
+  const kit = emailTestKit(
+    () => app.t,
+    () => app.project,
+    'postmark',
+  );
   beforeEach(async () => {
     fake.reset();
     await kit.fresh();
@@ -59,7 +63,11 @@ describe('email through Postmark', () => {
 
   it('a batch of 10 with 2 bad addresses fails only those 2, in one call; marketing uses the broadcast stream', async () => {
     fake.script = (to) =>
-      to === 'gone@customer.example' ? { errorCode: 406, message: "You tried to send to recipient(s) that have been marked as inactive." } : to === 'bad@customer.example' ? { errorCode: 300, message: "Invalid 'To' address: 'bad@customer.example'." } : 'accept';
+      to === 'gone@customer.example'
+        ? { errorCode: 406, message: 'You tried to send to recipient(s) that have been marked as inactive.' }
+        : to === 'bad@customer.example'
+          ? { errorCode: 300, message: "Invalid 'To' address: 'bad@customer.example'." }
+          : 'accept';
     const ids: Record<string, string> = {};
     for (let i = 0; i < 8; i++) ids[`ok${i}`] = await kit.send({ to: `ok${i}@customer.example`, priority: 'bulk' });
     ids.gone = await kit.send({ to: 'gone@customer.example', priority: 'bulk' });
@@ -69,19 +77,43 @@ describe('email through Postmark', () => {
     expect(fake.messages).toHaveLength(10);
     expect(new Set(fake.messages.map((m) => m.MessageStream))).toEqual(new Set(['broadcast']));
     expect(fake.messages[0].Headers).toEqual([
-      { Name: 'List-Unsubscribe', Value: expect.stringMatching(/^<https:\/\/notify\.acme\.example\/u\/u1\.[A-Za-z0-9_.-]+>$/) },
+      {
+        Name: 'List-Unsubscribe',
+        Value: expect.stringMatching(/^<https:\/\/notify\.acme\.example\/u\/u1\.[A-Za-z0-9_.-]+>$/),
+      },
       { Name: 'List-Unsubscribe-Post', Value: 'List-Unsubscribe=One-Click' },
     ]);
-    for (let i = 0; i < 8; i++) expect(await kit.job(ids[`ok${i}`])).toMatchObject({ status: 'sent', provider: 'postmark' });
+    for (let i = 0; i < 8; i++)
+      expect(await kit.job(ids[`ok${i}`])).toMatchObject({ status: 'sent', provider: 'postmark' });
     // A hard bounce in the answer: the job ends bounced (job.bounced), as Postmark's bounce webhook would end it.
-    expect(await kit.job(ids.gone)).toMatchObject({ status: 'bounced', error: 'Postmark ErrorCode 406: You tried to send to recipient(s) that have been marked as inactive.' });
-    expect(await kit.job(ids.bad)).toMatchObject({ status: 'failed', error: "Postmark ErrorCode 300: Invalid 'To' address: 'bad@customer.example'." });
+    expect(await kit.job(ids.gone)).toMatchObject({
+      status: 'bounced',
+      error: 'Postmark ErrorCode 406: You tried to send to recipient(s) that have been marked as inactive.',
+    });
+    expect(await kit.job(ids.bad)).toMatchObject({
+      status: 'failed',
+      error: "Postmark ErrorCode 300: Invalid 'To' address: 'bad@customer.example'.",
+    });
   });
 
   // Every row of Postmark's table in docs/CONNECTORS.md: through the worker (the job's fate) and asked directly (kind, dead).
-  const row = (label: string, answer: PostmarkScript, rest: Omit<ErrorRow, 'label'> & { kind: string }) => ({ label, answer, ...rest });
+  const row = (label: string, answer: PostmarkScript, rest: Omit<ErrorRow, 'label'> & { kind: string }) => ({
+    label,
+    answer,
+    ...rest,
+  });
   const failed = (code: number, message: string, dead = false) =>
-    row(`ErrorCode ${code}`, { errorCode: code, message }, { status: dead ? 'bounced' : 'failed', attempts: 1, error: new RegExp(`Postmark ErrorCode ${code}`), kind: 'permanent', dead });
+    row(
+      `ErrorCode ${code}`,
+      { errorCode: code, message },
+      {
+        status: dead ? 'bounced' : 'failed',
+        attempts: 1,
+        error: new RegExp(`Postmark ErrorCode ${code}`),
+        kind: 'permanent',
+        dead,
+      },
+    );
   const table = [
     failed(10, 'Bad or missing API token.'),
     failed(300, "Invalid 'To' address."),
@@ -95,12 +127,49 @@ describe('email through Postmark', () => {
     failed(412, 'Account pending approval.'),
     failed(413, 'Not allowed to send.'),
     failed(1235, 'The message stream for the provided MessageStream was not found.'),
-    row('ErrorCode 405 (out of credits)', { errorCode: 405, message: 'Not allowed to send: you have run out of credits.' }, { status: 'pending', attempts: 0, error: /quota exhausted: Postmark ErrorCode 405/, pause: 'quota_exhausted', kind: 'rate_limited' }),
-    row('ErrorCode 100 (maintenance)', { errorCode: 100, message: 'Maintenance.' }, { status: 'retry', attempts: 1, error: /Postmark ErrorCode 100/, kind: 'transient' }),
-    row('HTTP 429', { http: 429, message: 'Rate limit exceeded.', headers: { 'retry-after': '2' } }, { status: 'pending', attempts: 0, error: /rate limited: Postmark 429/, pause: 'rate_limited', kind: 'rate_limited' }),
-    row('HTTP 500', { http: 500, message: 'Internal server error.' }, { status: 'retry', attempts: 1, error: /Postmark 500/, kind: 'transient' }),
-    row('HTTP 503', { http: 503, message: 'Service unavailable.' }, { status: 'retry', attempts: 1, error: /Postmark 503/, kind: 'transient' }),
-    row('no answer within OUTBOUND_TIMEOUT_MS', 'stall', { status: 'retry', attempts: 1, error: /postmark call failed: .*(timeout|aborted)/i, kind: 'transient' }),
+    row(
+      'ErrorCode 405 (out of credits)',
+      { errorCode: 405, message: 'Not allowed to send: you have run out of credits.' },
+      {
+        status: 'pending',
+        attempts: 0,
+        error: /quota exhausted: Postmark ErrorCode 405/,
+        pause: 'quota_exhausted',
+        kind: 'rate_limited',
+      },
+    ),
+    row(
+      'ErrorCode 100 (maintenance)',
+      { errorCode: 100, message: 'Maintenance.' },
+      { status: 'retry', attempts: 1, error: /Postmark ErrorCode 100/, kind: 'transient' },
+    ),
+    row(
+      'HTTP 429',
+      { http: 429, message: 'Rate limit exceeded.', headers: { 'retry-after': '2' } },
+      {
+        status: 'pending',
+        attempts: 0,
+        error: /rate limited: Postmark 429/,
+        pause: 'rate_limited',
+        kind: 'rate_limited',
+      },
+    ),
+    row(
+      'HTTP 500',
+      { http: 500, message: 'Internal server error.' },
+      { status: 'retry', attempts: 1, error: /Postmark 500/, kind: 'transient' },
+    ),
+    row(
+      'HTTP 503',
+      { http: 503, message: 'Service unavailable.' },
+      { status: 'retry', attempts: 1, error: /Postmark 503/, kind: 'transient' },
+    ),
+    row('no answer within OUTBOUND_TIMEOUT_MS', 'stall', {
+      status: 'retry',
+      attempts: 1,
+      error: /postmark call failed: .*(timeout|aborted)/i,
+      kind: 'transient',
+    }),
   ];
   // A fresh address per row: a dead address is suppressed, and would not be sent to again.
   let addressNo = 0;
@@ -113,7 +182,10 @@ describe('email through Postmark', () => {
     expect(job.error).toMatch(error);
     expect((await kit.pause())?.kind).toBe(pause);
     if (answer === 'stall') return; // a stall is the dispatcher's timeout, not the connector's answer
-    const refusal = await refusalOf(app.t.notifyd.app.get(InstancePostmarkConnector), outboundEmail(`scripted-${++addressNo}@customer.example`));
+    const refusal = await refusalOf(
+      app.t.notifyd.app.get(InstancePostmarkConnector),
+      outboundEmail(`scripted-${++addressNo}@customer.example`),
+    );
     expect(refusal.kind).toBe(kind);
     expect(refusal.dead).toBe(!!dead);
   });

@@ -8,9 +8,20 @@ describe('email through SendGrid v3', () => {
   const fake = new SendgridFake('SG.test-key');
   const app = useProviderApp({
     fakes: [fake],
-    env: () => ({ EMAIL_PROVIDER: 'sendgrid', SENDGRID_API_KEY: 'SG.test-key', SENDGRID_BASE_URL: fake.url, OUTBOUND_TIMEOUT_MS: '1000', EMAIL_FROM: 'hello@acme.example', EMAIL_FROM_NAME: 'Acme' }),
+    env: () => ({
+      EMAIL_PROVIDER: 'sendgrid',
+      SENDGRID_API_KEY: 'SG.test-key',
+      SENDGRID_BASE_URL: fake.url,
+      OUTBOUND_TIMEOUT_MS: '1000',
+      EMAIL_FROM: 'hello@acme.example',
+      EMAIL_FROM_NAME: 'Acme',
+    }),
   });
-  const kit = emailTestKit(() => app.t, () => app.project, 'sendgrid');
+  const kit = emailTestKit(
+    () => app.t,
+    () => app.project,
+    'sendgrid',
+  );
   beforeEach(async () => {
     fake.reset();
     await kit.fresh();
@@ -31,7 +42,13 @@ describe('email through SendGrid v3', () => {
     const [request] = fake.requests;
     expect(request.headers.authorization).toBe('Bearer SG.test-key');
     expect(request.body).toEqual({
-      personalizations: [{ to: [{ email: 'jane@customer.example' }], cc: [{ email: 'boss@customer.example' }], custom_args: { category: 'receipt', notifyd_job_id: id } }],
+      personalizations: [
+        {
+          to: [{ email: 'jane@customer.example' }],
+          cc: [{ email: 'boss@customer.example' }],
+          custom_args: { category: 'receipt', notifyd_job_id: id },
+        },
+      ],
       from: { email: 'hello@acme.example', name: 'Acme' },
       reply_to: { email: 'support@acme.example' },
       subject: 'Hello',
@@ -48,20 +65,66 @@ describe('email through SendGrid v3', () => {
   // Every row of SendGrid's table in docs/CONNECTORS.md.
   // Epoch seconds, well ahead of the test's run (a reset in the past means "now").
   const reset = String(Math.floor(Date.now() / 1000) + 120);
-  const row = (label: string, answer: SendgridScript, rest: Omit<ErrorRow, 'label'> & { kind: string }) => ({ label, answer, ...rest });
-  const failed = (status: number, message: string) => row(`${status} ${message}`, { status, errors: [{ message }] }, { status: 'failed', attempts: 1, error: new RegExp(`SendGrid ${status}`), kind: 'permanent' });
+  const row = (label: string, answer: SendgridScript, rest: Omit<ErrorRow, 'label'> & { kind: string }) => ({
+    label,
+    answer,
+    ...rest,
+  });
+  const failed = (status: number, message: string) =>
+    row(
+      `${status} ${message}`,
+      { status, errors: [{ message }] },
+      { status: 'failed', attempts: 1, error: new RegExp(`SendGrid ${status}`), kind: 'permanent' },
+    );
   const table = [
-    row('429 with X-RateLimit-Reset', { status: 429, errors: [{ message: 'too many requests' }], headers: { 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset } }, { status: 'pending', attempts: 0, error: /rate limited: SendGrid 429/, pause: 'rate_limited', kind: 'rate_limited' }),
-    row('401 Maximum credits exceeded', { status: 401, errors: [{ message: 'Maximum credits exceeded' }] }, { status: 'pending', attempts: 0, error: /quota exhausted: SendGrid 401/, pause: 'quota_exhausted', kind: 'rate_limited' }),
+    row(
+      '429 with X-RateLimit-Reset',
+      {
+        status: 429,
+        errors: [{ message: 'too many requests' }],
+        headers: { 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+      },
+      {
+        status: 'pending',
+        attempts: 0,
+        error: /rate limited: SendGrid 429/,
+        pause: 'rate_limited',
+        kind: 'rate_limited',
+      },
+    ),
+    row(
+      '401 Maximum credits exceeded',
+      { status: 401, errors: [{ message: 'Maximum credits exceeded' }] },
+      {
+        status: 'pending',
+        attempts: 0,
+        error: /quota exhausted: SendGrid 401/,
+        pause: 'quota_exhausted',
+        kind: 'rate_limited',
+      },
+    ),
     failed(400, 'The from address does not match a verified Sender Identity.'),
     failed(401, 'The provided authorization grant is invalid, expired, or revoked'),
     failed(403, 'access forbidden'),
     failed(404, 'Not found'),
     failed(405, 'Method not allowed'),
     failed(413, 'The JSON payload you have included in your request is too large.'),
-    row('500', { status: 500, errors: [{ message: 'internal error' }] }, { status: 'retry', attempts: 1, error: /SendGrid 500/, kind: 'transient' }),
-    row('503', { status: 503, errors: [{ message: 'service unavailable' }] }, { status: 'retry', attempts: 1, error: /SendGrid 503/, kind: 'transient' }),
-    row('no answer within OUTBOUND_TIMEOUT_MS', 'stall', { status: 'retry', attempts: 1, error: /sendgrid call failed: .*(timeout|aborted)/i, kind: 'transient' }),
+    row(
+      '500',
+      { status: 500, errors: [{ message: 'internal error' }] },
+      { status: 'retry', attempts: 1, error: /SendGrid 500/, kind: 'transient' },
+    ),
+    row(
+      '503',
+      { status: 503, errors: [{ message: 'service unavailable' }] },
+      { status: 'retry', attempts: 1, error: /SendGrid 503/, kind: 'transient' },
+    ),
+    row('no answer within OUTBOUND_TIMEOUT_MS', 'stall', {
+      status: 'retry',
+      attempts: 1,
+      error: /sendgrid call failed: .*(timeout|aborted)/i,
+      kind: 'transient',
+    }),
   ];
   // A fresh address per row: a dead address is suppressed, and would not be sent to again.
   let addressNo = 0;
@@ -74,7 +137,10 @@ describe('email through SendGrid v3', () => {
     expect(job.error).toMatch(error);
     expect((await kit.pause())?.kind).toBe(pause);
     if (answer === 'stall') return;
-    const refusal = await refusalOf(app.t.notifyd.app.get(InstanceSendgridConnector), outboundEmail(`scripted-${++addressNo}@customer.example`));
+    const refusal = await refusalOf(
+      app.t.notifyd.app.get(InstanceSendgridConnector),
+      outboundEmail(`scripted-${++addressNo}@customer.example`),
+    );
     expect(refusal).toMatchObject({ kind, dead: false });
     if (pause === 'rate_limited') expect(refusal.retryAfterMs).toBeGreaterThan(0);
   });

@@ -7,7 +7,11 @@ import { startTestApp } from './helpers/test-app.js';
 
 /** Amazon SES v2, end to end: API → queue → worker → SigV4-signed calls to the SES fake. */
 describe('email through Amazon SES v2', () => {
-  const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', region: 'eu-west-1' };
+  const credentials = {
+    accessKeyId: 'AKIDEXAMPLE',
+    secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+    region: 'eu-west-1',
+  };
   const fake = new SesFake(credentials);
   const app = useProviderApp({
     fakes: [fake],
@@ -24,19 +28,31 @@ describe('email through Amazon SES v2', () => {
       PUBLIC_URL: 'https://notify.acme.example',
     }),
   });
-  const kit = emailTestKit(() => app.t, () => app.project, 'ses');
+  const kit = emailTestKit(
+    () => app.t,
+    () => app.project,
+    'ses',
+  );
   beforeEach(async () => {
     fake.reset();
     await kit.fresh();
   });
 
   it('sends one signed SendEmail with Simple content, headers, tags and the configuration set', async () => {
-    const id = await kit.send({ to: 'jane@customer.example', body_html: '<p>Hi</p>', cc: ['boss@customer.example'], reply_to: 'support@acme.example', email_headers: { 'X-Ref': 'abc' } });
+    const id = await kit.send({
+      to: 'jane@customer.example',
+      body_html: '<p>Hi</p>',
+      cc: ['boss@customer.example'],
+      reply_to: 'support@acme.example',
+      email_headers: { 'X-Ref': 'abc' },
+    });
     await app.t.worker.drainOnce();
     expect(await kit.job(id)).toMatchObject({ status: 'sent', provider: 'ses', provider_message_id: 'ses-000001' });
     const [request] = fake.requests;
     expect(request.path).toBe('/v2/email/outbound-emails');
-    expect(request.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/ses\/aws4_request, SignedHeaders=.*x-amz-date/);
+    expect(request.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/ses\/aws4_request, SignedHeaders=.*x-amz-date/,
+    );
     expect(request.body).toEqual({
       FromEmailAddress: 'Acme <hello@acme.example>',
       Destination: { ToAddresses: ['jane@customer.example'], CcAddresses: ['boss@customer.example'] },
@@ -54,7 +70,12 @@ describe('email through Amazon SES v2', () => {
   });
 
   it('sends an email with attachments as raw MIME built by nodemailer', async () => {
-    const id = await kit.send({ to: 'jane@customer.example', attachments: [{ filename: 'a.txt', content: Buffer.from('attached').toString('base64'), content_type: 'text/plain' }] });
+    const id = await kit.send({
+      to: 'jane@customer.example',
+      attachments: [
+        { filename: 'a.txt', content: Buffer.from('attached').toString('base64'), content_type: 'text/plain' },
+      ],
+    });
     await app.t.worker.drainOnce();
     expect(await kit.job(id)).toMatchObject({ status: 'sent' });
     const mime = await simpleParser(Buffer.from(fake.requests[0].body.Content.Raw.Data, 'base64'));
@@ -64,45 +85,90 @@ describe('email through Amazon SES v2', () => {
   });
 
   it('sends a batch as one bulk call with per-entry status: a rejected entry fails alone', async () => {
-    fake.script = (to) => (to === 'rejected@customer.example' ? { entryStatus: 'MESSAGE_REJECTED', error: 'Email address is not verified.' } : 'accept');
-    const ok1 = await kit.send({ to: 'a@customer.example', subject: 'For {{name}}', vars: { name: 'A & <B>' }, priority: 'bulk' });
+    fake.script = (to) =>
+      to === 'rejected@customer.example'
+        ? { entryStatus: 'MESSAGE_REJECTED', error: 'Email address is not verified.' }
+        : 'accept';
+    const ok1 = await kit.send({
+      to: 'a@customer.example',
+      subject: 'For {{name}}',
+      vars: { name: 'A & <B>' },
+      priority: 'bulk',
+    });
     const bad = await kit.send({ to: 'rejected@customer.example', priority: 'bulk' });
     const ok2 = await kit.send({ to: 'c@customer.example', priority: 'bulk' });
     expect(await app.t.worker.drainOnce()).toBe(3);
     expect(fake.requests.map((r) => r.path)).toEqual(['/v2/email/outbound-bulk-emails']);
     const bulk = fake.requests[0].body;
     expect(bulk.DefaultContent.Template.TemplateContent).toEqual({ Subject: '{{{subject}}}', Text: '{{{text}}}' });
-    const entryFor = (to: string) => bulk.BulkEmailEntries.find((e: { Destination: { ToAddresses: string[] } }) => e.Destination.ToAddresses[0] === to);
-    expect(JSON.parse(entryFor('a@customer.example').ReplacementEmailContent.ReplacementTemplate.ReplacementTemplateData)).toEqual({ subject: 'For A & <B>', text: 'Plain body', html: '' });
+    const entryFor = (to: string) =>
+      bulk.BulkEmailEntries.find(
+        (e: { Destination: { ToAddresses: string[] } }) => e.Destination.ToAddresses[0] === to,
+      );
+    expect(
+      JSON.parse(entryFor('a@customer.example').ReplacementEmailContent.ReplacementTemplate.ReplacementTemplateData),
+    ).toEqual({ subject: 'For A & <B>', text: 'Plain body', html: '' });
     expect(entryFor('a@customer.example').ReplacementHeaders).toEqual([
-      { Name: 'List-Unsubscribe', Value: expect.stringMatching(/^<https:\/\/notify\.acme\.example\/u\/u1\.[A-Za-z0-9_.-]+>$/) },
+      {
+        Name: 'List-Unsubscribe',
+        Value: expect.stringMatching(/^<https:\/\/notify\.acme\.example\/u\/u1\.[A-Za-z0-9_.-]+>$/),
+      },
       { Name: 'List-Unsubscribe-Post', Value: 'List-Unsubscribe=One-Click' },
     ]);
     expect(await kit.job(ok1)).toMatchObject({ status: 'sent', provider: 'ses' });
     expect(await kit.job(ok2)).toMatchObject({ status: 'sent', provider: 'ses' });
-    expect(await kit.job(bad)).toMatchObject({ status: 'failed', error: 'SES bulk MESSAGE_REJECTED: Email address is not verified.' });
+    expect(await kit.job(bad)).toMatchObject({
+      status: 'failed',
+      error: 'SES bulk MESSAGE_REJECTED: Email address is not verified.',
+    });
   });
 
   it('a wrong secret is refused by the signature check (403) and fails the job', async () => {
     const wrong = await startTestApp({
       database: app.t.db,
-      env: { EMAIL_PROVIDER: 'ses', SES_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: 'not-the-secret', SES_BASE_URL: fake.url },
+      env: {
+        EMAIL_PROVIDER: 'ses',
+        SES_REGION: 'eu-west-1',
+        AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: 'not-the-secret',
+        SES_BASE_URL: fake.url,
+      },
     });
     try {
       const id = await kit.send({ to: 'jane@customer.example' });
       await wrong.worker.drainOnce();
-      expect(await kit.job(id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^SES 403 InvalidSignatureException/) });
+      expect(await kit.job(id)).toMatchObject({
+        status: 'failed',
+        error: expect.stringMatching(/^SES 403 InvalidSignatureException/),
+      });
     } finally {
       await wrong.notifyd.close();
     }
   });
 
   // Every row of SES's table in docs/CONNECTORS.md, single (HTTP exceptions) and bulk (entry statuses).
-  const row = (label: string, answer: SesScript, rest: Omit<ErrorRow, 'label'> & { kind: string; bulk?: boolean }) => ({ label, answer, ...rest });
-  const exceptionRow = (status: number, exception: string, message: string, outcome: Omit<ErrorRow, 'label' | 'error'> & { kind: string }) =>
-    row(`${status} ${exception}${/daily|rate/i.test(message) ? ` (${message})` : ''}`, { status, exception, message }, { ...outcome, error: new RegExp(`SES ${status} ${exception}`) });
+  const row = (label: string, answer: SesScript, rest: Omit<ErrorRow, 'label'> & { kind: string; bulk?: boolean }) => ({
+    label,
+    answer,
+    ...rest,
+  });
+  const exceptionRow = (
+    status: number,
+    exception: string,
+    message: string,
+    outcome: Omit<ErrorRow, 'label' | 'error'> & { kind: string },
+  ) =>
+    row(
+      `${status} ${exception}${/daily|rate/i.test(message) ? ` (${message})` : ''}`,
+      { status, exception, message },
+      { ...outcome, error: new RegExp(`SES ${status} ${exception}`) },
+    );
   const entryRow = (status: string, outcome: Omit<ErrorRow, 'label' | 'error'> & { kind: string }) =>
-    row(`bulk entry ${status}`, { entryStatus: status, error: `${status} for this entry` }, { ...outcome, error: new RegExp(`SES bulk ${status}`), bulk: true });
+    row(
+      `bulk entry ${status}`,
+      { entryStatus: status, error: `${status} for this entry` },
+      { ...outcome, error: new RegExp(`SES bulk ${status}`), bulk: true },
+    );
   const failed = { status: 'failed', attempts: 1, kind: 'permanent' } as const;
   const retried = { status: 'retry', attempts: 1, kind: 'transient' } as const;
   const rateLimited = { status: 'pending', attempts: 0, kind: 'rate_limited', pause: 'rate_limited' } as const;
@@ -133,7 +199,12 @@ describe('email through Amazon SES v2', () => {
     entryRow('CONFIGURATION_SET_SENDING_PAUSED', quota),
     entryRow('TRANSIENT_FAILURE', retried),
     entryRow('FAILED', retried),
-    row('no answer within OUTBOUND_TIMEOUT_MS', 'stall', { status: 'retry', attempts: 1, error: /ses call failed: .*(timeout|aborted)/i, kind: 'transient' }),
+    row('no answer within OUTBOUND_TIMEOUT_MS', 'stall', {
+      status: 'retry',
+      attempts: 1,
+      error: /ses call failed: .*(timeout|aborted)/i,
+      kind: 'transient',
+    }),
   ];
   // A fresh address per row: a dead address is suppressed, and would not be sent to again.
   let addressNo = 0;
@@ -150,7 +221,10 @@ describe('email through Amazon SES v2', () => {
     if (other && !pause) expect(await kit.job(other)).toMatchObject({ status: 'sent' });
     if (answer === 'stall') return;
     const connector = app.t.notifyd.app.get(InstanceSesConnector);
-    const messages = [outboundEmail(`scripted-${++addressNo}@customer.example`), ...(bulk ? [outboundEmail('other@customer.example')] : [])];
+    const messages = [
+      outboundEmail(`scripted-${++addressNo}@customer.example`),
+      ...(bulk ? [outboundEmail('other@customer.example')] : []),
+    ];
     const [result] = await connector.send(messages);
     expect(result.ok ? 'sent' : result.error.kind).toBe(kind);
     expect(result.ok ? false : result.error.deadRecipient).toBe(false);

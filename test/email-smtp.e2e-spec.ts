@@ -40,7 +40,10 @@ describe('email over SMTP (nodemailer → smtp-server)', () => {
   });
 
   const send = async (body: Record<string, unknown>) => {
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['email'], subject: 'Hello', body: 'Plain body', ...body });
+    const res = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['email'], subject: 'Hello', body: 'Plain body', ...body });
     expect(res.status).toBe(200);
     return res.body.job_ids[0] as string;
   };
@@ -90,8 +93,16 @@ describe('email over SMTP (nodemailer → smtp-server)', () => {
 
   it('adds RFC 8058 one-click unsubscribe headers to marketing email, unless the caller set its own', async () => {
     const campaign = await send({ to: 'a@customer.example', tags: [{ name: 'category', value: 'newsletter' }] });
-    const own = await send({ to: 'b@customer.example', priority: 'bulk', email_headers: { 'List-Unsubscribe': '<mailto:leave@acme.example>' } });
-    const given = await send({ to: 'c@customer.example', priority: 'bulk', vars: { unsubscribe_url: 'https://acme.example/leave?u=c' } });
+    const own = await send({
+      to: 'b@customer.example',
+      priority: 'bulk',
+      email_headers: { 'List-Unsubscribe': '<mailto:leave@acme.example>' },
+    });
+    const given = await send({
+      to: 'c@customer.example',
+      priority: 'bulk',
+      vars: { unsubscribe_url: 'https://acme.example/leave?u=c' },
+    });
     expect(await t.worker.drainOnce()).toBe(3);
     // The header lines exactly as they arrived (mailparser folds List-* headers into one object).
     const header = (to: string, name: string) =>
@@ -101,7 +112,9 @@ describe('email over SMTP (nodemailer → smtp-server)', () => {
         ?.line.replace(/^[^:]+:\s*/, '')
         .replace(/\r?\n\s+/g, ' ');
     // A signed link of the governance module (u1.<key id>.<claim>.<mac>, see unsubscribeUrl).
-    expect(header('a@customer.example', 'list-unsubscribe')).toMatch(/^<https:\/\/notify\.acme\.example\/u\/u1\.j\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+>$/);
+    expect(header('a@customer.example', 'list-unsubscribe')).toMatch(
+      /^<https:\/\/notify\.acme\.example\/u\/u1\.j\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+>$/,
+    );
     expect(await job(campaign)).toMatchObject({ status: 'sent' });
     expect(header('a@customer.example', 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
     expect(header('b@customer.example', 'list-unsubscribe')).toBe('<mailto:leave@acme.example>');
@@ -113,14 +126,56 @@ describe('email over SMTP (nodemailer → smtp-server)', () => {
   });
 
   // Every row of the SMTP table in docs/CONNECTORS.md, through the worker.
-  const table: { reply: { code: number; message: string } | 'stall'; status: string; attempts: number; error: RegExp; paused?: boolean; dead?: boolean }[] = [
-    { reply: { code: 421, message: '4.7.0 Too many connections, slow down' }, status: 'pending', attempts: 0, error: /rate limited: SMTP 421/, paused: true },
-    { reply: { code: 452, message: '4.5.3 Too many recipients' }, status: 'pending', attempts: 0, error: /rate limited: SMTP 452/, paused: true },
-    { reply: { code: 450, message: '4.2.0 Greylisted, try again later' }, status: 'retry', attempts: 1, error: /SMTP 450/ },
+  const table: {
+    reply: { code: number; message: string } | 'stall';
+    status: string;
+    attempts: number;
+    error: RegExp;
+    paused?: boolean;
+    dead?: boolean;
+  }[] = [
+    {
+      reply: { code: 421, message: '4.7.0 Too many connections, slow down' },
+      status: 'pending',
+      attempts: 0,
+      error: /rate limited: SMTP 421/,
+      paused: true,
+    },
+    {
+      reply: { code: 452, message: '4.5.3 Too many recipients' },
+      status: 'pending',
+      attempts: 0,
+      error: /rate limited: SMTP 452/,
+      paused: true,
+    },
+    {
+      reply: { code: 450, message: '4.2.0 Greylisted, try again later' },
+      status: 'retry',
+      attempts: 1,
+      error: /SMTP 450/,
+    },
     { reply: { code: 451, message: '4.3.0 Local error' }, status: 'retry', attempts: 1, error: /SMTP 451/ },
-    { reply: { code: 550, message: '5.1.1 Mailbox does not exist' }, status: 'bounced', attempts: 1, error: /SMTP 550/, dead: true },
-    { reply: { code: 551, message: '5.1.6 User not local' }, status: 'bounced', attempts: 1, error: /SMTP 551/, dead: true },
-    { reply: { code: 553, message: '5.1.3 Bad mailbox name' }, status: 'bounced', attempts: 1, error: /SMTP 553/, dead: true },
+    {
+      reply: { code: 550, message: '5.1.1 Mailbox does not exist' },
+      status: 'bounced',
+      attempts: 1,
+      error: /SMTP 550/,
+      dead: true,
+    },
+    {
+      reply: { code: 551, message: '5.1.6 User not local' },
+      status: 'bounced',
+      attempts: 1,
+      error: /SMTP 551/,
+      dead: true,
+    },
+    {
+      reply: { code: 553, message: '5.1.3 Bad mailbox name' },
+      status: 'bounced',
+      attempts: 1,
+      error: /SMTP 553/,
+      dead: true,
+    },
     { reply: { code: 554, message: '5.7.1 Rejected by policy' }, status: 'failed', attempts: 1, error: /SMTP 554/ },
     { reply: 'stall', status: 'retry', attempts: 1, error: /SMTP ETIMEDOUT|timeout/i },
   ];
@@ -139,7 +194,10 @@ describe('email over SMTP (nodemailer → smtp-server)', () => {
     const pause = await t.notifyd.app.get(PacingService).pauseOf({ channel: 'email', provider: 'smtp' });
     expect(!!pause).toBe(!!paused);
     // A dead mailbox (deadRecipient) becomes a bounce suppression; nothing else does.
-    const suppressions = await t.db.sql(`SELECT reason FROM suppressions WHERE channel = 'email' AND address = $1 AND released_at IS NULL`, [to]);
+    const suppressions = await t.db.sql(
+      `SELECT reason FROM suppressions WHERE channel = 'email' AND address = $1 AND released_at IS NULL`,
+      [to],
+    );
     expect(suppressions.map((r) => r.reason)).toEqual(dead ? ['bounce'] : []);
     // A synchronous hard bounce ends the job bounced, as the provider's bounce webhook would.
     expect(!!row.bounced_at).toBe(!!dead);
@@ -148,7 +206,14 @@ describe('email over SMTP (nodemailer → smtp-server)', () => {
   it('a refused relay login retries instead of failing the mail (the operator fixes the credentials)', async () => {
     const wrong = await startTestApp({
       database: t.db,
-      env: { EMAIL_PROVIDER: 'smtp', SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), SMTP_SECURITY: 'none', SMTP_USERNAME: 'relay-user', SMTP_PASSWORD: 'wrong' },
+      env: {
+        EMAIL_PROVIDER: 'smtp',
+        SMTP_HOST: '127.0.0.1',
+        SMTP_PORT: String(port),
+        SMTP_SECURITY: 'none',
+        SMTP_USERNAME: 'relay-user',
+        SMTP_PASSWORD: 'wrong',
+      },
     });
     try {
       const id = await send({ to: 'jane@customer.example' });
@@ -170,15 +235,28 @@ describe('email over SMTP with DKIM', () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
     const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString().replace(/\n/g, '\\n');
     const t = await startTestApp({
-      env: { EMAIL_PROVIDER: 'smtp', SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), SMTP_SECURITY: 'none', DKIM_DOMAIN: 'acme.example', DKIM_SELECTOR: 'notifyd', DKIM_PRIVATE_KEY: pem },
+      env: {
+        EMAIL_PROVIDER: 'smtp',
+        SMTP_HOST: '127.0.0.1',
+        SMTP_PORT: String(port),
+        SMTP_SECURITY: 'none',
+        DKIM_DOMAIN: 'acme.example',
+        DKIM_SELECTOR: 'notifyd',
+        DKIM_PRIVATE_KEY: pem,
+      },
     });
     try {
       const project = await t.createProject();
-      const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['email'], to: 'jane@customer.example', subject: 'Signed', body: 'hi' });
+      const res = await t.http
+        .post('/v1/send')
+        .set('X-Api-Key', project.key)
+        .send({ channels: ['email'], to: 'jane@customer.example', subject: 'Signed', body: 'hi' });
       expect(res.status).toBe(200);
       await t.worker.drainOnce();
       expect(sink.received).toHaveLength(1);
-      const signature = sink.received[0].parsed.headerLines.find((h) => h.key === 'dkim-signature')?.line.replace(/\r?\n\s+/g, ' ') ?? '';
+      const signature =
+        sink.received[0].parsed.headerLines.find((h) => h.key === 'dkim-signature')?.line.replace(/\r?\n\s+/g, ' ') ??
+        '';
       expect(signature).toMatch(/d=acme\.example/);
       expect(signature).toMatch(/s=notifyd/);
       expect(signature).toMatch(/b=[A-Za-z0-9+/=\s]{40,}/);
@@ -191,10 +269,15 @@ describe('email over SMTP with DKIM', () => {
   it('refuses to start with an incomplete DKIM configuration, naming the variables', async () => {
     const db = await createTestDatabase();
     try {
-      await expect(startTestApp({ database: db, env: { EMAIL_PROVIDER: 'smtp', SMTP_HOST: '127.0.0.1', DKIM_DOMAIN: 'acme.example' } })).rejects.toThrow(
-        'DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY together',
+      await expect(
+        startTestApp({
+          database: db,
+          env: { EMAIL_PROVIDER: 'smtp', SMTP_HOST: '127.0.0.1', DKIM_DOMAIN: 'acme.example' },
+        }),
+      ).rejects.toThrow('DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY together');
+      await expect(startTestApp({ database: db, env: { EMAIL_PROVIDER: 'smtp' } })).rejects.toThrow(
+        'EMAIL_PROVIDER=smtp needs SMTP_HOST',
       );
-      await expect(startTestApp({ database: db, env: { EMAIL_PROVIDER: 'smtp' } })).rejects.toThrow('EMAIL_PROVIDER=smtp needs SMTP_HOST');
     } finally {
       await db.drop();
     }

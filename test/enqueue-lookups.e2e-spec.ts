@@ -58,8 +58,12 @@ describe('enqueue lookups: the one-project and the general statements', () => {
     await t.db.sql(`
       INSERT INTO suppressions (project_id, channel, address, reason, scope, source, released_at)
       VALUES ('west', 'email', 'u1@west.example', 'bounce', 'all', 'manual', now())`);
-    await t.db.sql(`INSERT INTO suppressions (project_id, channel, address, reason, scope, source) VALUES ('east', 'email', 'u1@east.example', 'bounce', 'all', 'manual')`);
-    await t.db.sql(`INSERT INTO subscriber_preferences (project_id, subscriber_id, channel, scope_kind, scope, enabled) VALUES ('east', 'u1', 'email', 'all', '', false)`);
+    await t.db.sql(
+      `INSERT INTO suppressions (project_id, channel, address, reason, scope, source) VALUES ('east', 'email', 'u1@east.example', 'bounce', 'all', 'manual')`,
+    );
+    await t.db.sql(
+      `INSERT INTO subscriber_preferences (project_id, subscriber_id, channel, scope_kind, scope, enabled) VALUES ('east', 'u1', 'email', 'all', '', false)`,
+    );
   });
   afterAll(() => t.close());
   beforeEach(() => (ran = []));
@@ -69,17 +73,29 @@ describe('enqueue lookups: the one-project and the general statements', () => {
 
   it('preferences: the same rows from both statements, only the project’s own', async () => {
     const subscribers = ids(20);
-    const general = await db.rows<{ projectId: string; subscriberId: string }>(preferenceSql.LIST_FOR_SUBSCRIBERS, [subscribers.map(() => 'north'), subscribers]);
-    const oneProject = await db.rows<{ projectId: string; subscriberId: string }>(preferenceSql.LIST_FOR_PROJECT_SUBSCRIBERS, ['north', subscribers]);
+    const general = await db.rows<{ projectId: string; subscriberId: string }>(preferenceSql.LIST_FOR_SUBSCRIBERS, [
+      subscribers.map(() => 'north'),
+      subscribers,
+    ]);
+    const oneProject = await db.rows<{ projectId: string; subscriberId: string }>(
+      preferenceSql.LIST_FOR_PROJECT_SUBSCRIBERS,
+      ['north', subscribers],
+    );
     const key = (r: { projectId: string; subscriberId: string }) => `${r.projectId}/${r.subscriberId}`;
     expect(sorted(oneProject, key)).toEqual(sorted(general, key));
-    expect(sorted(oneProject, key)).toEqual(ids(10).map((id) => `north/${id}`).sort());
+    expect(sorted(oneProject, key)).toEqual(
+      ids(10)
+        .map((id) => `north/${id}`)
+        .sort(),
+    );
     expect(await db.rows(preferenceSql.LIST_FOR_PROJECT_SUBSCRIBERS, ['south', subscribers])).toEqual([]);
   });
 
   it('preferences: the repository asks the one-project statement only when every key is of one project', async () => {
     const repo = t.notifyd.app.get(PreferencesRepository);
-    expect(await repo.forSubscribers(ids(20).map((subscriberId) => ({ projectId: 'south', subscriberId })))).toEqual([]);
+    expect(await repo.forSubscribers(ids(20).map((subscriberId) => ({ projectId: 'south', subscriberId })))).toEqual(
+      [],
+    );
     const mixed = await repo.forSubscribers([
       ...ids(20).map((subscriberId) => ({ projectId: 'south', subscriberId })),
       ...ids(3).map((subscriberId) => ({ projectId: 'north', subscriberId })),
@@ -90,19 +106,44 @@ describe('enqueue lookups: the one-project and the general statements', () => {
 
   it('suppressions: the same active rows from both statements (released ones neither), only the project’s own', async () => {
     const addresses = ids(8).map((id) => `${id}@north.example`);
-    const general = await db.rows<{ address: string }>(suppressionSql.ACTIVE_FOR_KEYS, [addresses.map(() => 'north'), addresses.map(() => 'email'), addresses]);
-    const oneProject = await db.rows<{ address: string }>(suppressionSql.ACTIVE_FOR_PROJECT_KEYS, ['north', addresses.map(() => 'email'), addresses]);
+    const general = await db.rows<{ address: string }>(suppressionSql.ACTIVE_FOR_KEYS, [
+      addresses.map(() => 'north'),
+      addresses.map(() => 'email'),
+      addresses,
+    ]);
+    const oneProject = await db.rows<{ address: string }>(suppressionSql.ACTIVE_FOR_PROJECT_KEYS, [
+      'north',
+      addresses.map(() => 'email'),
+      addresses,
+    ]);
     expect(sorted(oneProject, (r) => r.address)).toEqual(sorted(general, (r) => r.address));
-    expect(sorted(oneProject, (r) => r.address)).toEqual(ids(5).map((id) => `${id}@north.example`).sort());
-    expect(await db.rows(suppressionSql.ACTIVE_FOR_PROJECT_KEYS, ['south', addresses.map(() => 'email'), addresses])).toEqual([]);
+    expect(sorted(oneProject, (r) => r.address)).toEqual(
+      ids(5)
+        .map((id) => `${id}@north.example`)
+        .sort(),
+    );
+    expect(
+      await db.rows(suppressionSql.ACTIVE_FOR_PROJECT_KEYS, ['south', addresses.map(() => 'email'), addresses]),
+    ).toEqual([]);
   });
 
   it('suppressions: the repository asks the one-project statement only when every key is of one project', async () => {
     const repo = t.notifyd.app.get(SuppressionsRepository);
-    const northKeys = ids(8).map((id) => ({ projectId: 'north', channel: 'email' as const, address: `${id}@north.example` }));
+    const northKeys = ids(8).map((id) => ({
+      projectId: 'north',
+      channel: 'email' as const,
+      address: `${id}@north.example`,
+    }));
     expect(await repo.activeFor(northKeys.map((k) => ({ ...k, projectId: 'south' })))).toEqual([]);
-    const mixed = await repo.activeFor([...northKeys.slice(0, 2), northKeys[5], ...northKeys.slice(2, 5).map((k) => ({ ...k, projectId: 'south' }))]);
-    expect(sorted(mixed, (r) => `${r.projectId}/${r.address}`)).toEqual(['north/u1@north.example', 'north/u2@north.example']);
+    const mixed = await repo.activeFor([
+      ...northKeys.slice(0, 2),
+      northKeys[5],
+      ...northKeys.slice(2, 5).map((k) => ({ ...k, projectId: 'south' })),
+    ]);
+    expect(sorted(mixed, (r) => `${r.projectId}/${r.address}`)).toEqual([
+      'north/u1@north.example',
+      'north/u2@north.example',
+    ]);
     expect(ran).toEqual([suppressionSql.ACTIVE_FOR_PROJECT_KEYS, suppressionSql.ACTIVE_FOR_KEYS]);
   });
 
@@ -110,31 +151,55 @@ describe('enqueue lookups: the one-project and the general statements', () => {
     const asked = ['south', 'north', 'west', 'nowhere'];
     expect(await t.notifyd.app.get(SuppressionsRepository).projectsWithActive(asked)).toEqual(new Set(['north']));
     expect(await t.notifyd.app.get(PreferencesRepository).projectsWithPreferences(asked)).toEqual(new Set(['north']));
-    expect(await t.notifyd.app.get(SuppressionsRepository).projectsWithActive([...asked, 'east'])).toEqual(new Set(['north', 'east']));
+    expect(await t.notifyd.app.get(SuppressionsRepository).projectsWithActive([...asked, 'east'])).toEqual(
+      new Set(['north', 'east']),
+    );
     expect(await t.notifyd.app.get(SuppressionsRepository).projectsWithActive([])).toEqual(new Set());
   });
 
   it('suppressions: a project with no active suppression is answered without sending its keys', async () => {
     const service = t.notifyd.app.get(SuppressionsService);
-    const keys = (projectId: string) => ids(8).map((id) => ({ projectId, channel: 'email' as const, address: `${id}@north.example` }));
+    const keys = (projectId: string) =>
+      ids(8).map((id) => ({ projectId, channel: 'email' as const, address: `${id}@north.example` }));
     expect(await service.activeFor(keys('west'))).toEqual(new Map());
-    expect(await service.activeForProject('south', keys('south').map((k) => ({ channel: k.channel, recipient: k.address })))).toEqual(new Map());
+    expect(
+      await service.activeForProject(
+        'south',
+        keys('south').map((k) => ({ channel: k.channel, recipient: k.address })),
+      ),
+    ).toEqual(new Map());
     expect(ran).toEqual([suppressionSql.PROJECTS_WITH_ACTIVE, suppressionSql.PROJECTS_WITH_ACTIVE]);
 
     // Mixed projects: only north's keys are looked up (so the one-project statement), and found.
     ran = [];
     const found = await service.activeFor([...keys('south'), ...keys('north'), ...keys('west')]);
-    expect([...found.values()].map((r) => `${r.projectId}/${r.address}`).sort()).toEqual(ids(5).map((id) => `north/${id}@north.example`).sort());
+    expect([...found.values()].map((r) => `${r.projectId}/${r.address}`).sort()).toEqual(
+      ids(5)
+        .map((id) => `north/${id}@north.example`)
+        .sort(),
+    );
     expect(ran).toEqual([suppressionSql.PROJECTS_WITH_ACTIVE, suppressionSql.ACTIVE_FOR_PROJECT_KEYS]);
     // The batch path's lookup still finds north's suppressions (normalising the case of the address).
-    const batch = await service.activeForProject('north', [{ channel: 'email', recipient: 'U2@North.example' }, { channel: 'email', recipient: 'u9@north.example' }]);
+    const batch = await service.activeForProject('north', [
+      { channel: 'email', recipient: 'U2@North.example' },
+      { channel: 'email', recipient: 'u9@north.example' },
+    ]);
     expect([...batch.values()].map((r) => r.address)).toEqual(['u2@north.example']);
 
     // Two projects with suppressions among three: the general statement, with their keys only.
     ran = [];
-    const eastKeys = ids(3).map((id) => ({ projectId: 'east', channel: 'email' as const, address: `${id}@east.example` }));
+    const eastKeys = ids(3).map((id) => ({
+      projectId: 'east',
+      channel: 'email' as const,
+      address: `${id}@east.example`,
+    }));
     const two = await service.activeFor([...keys('south'), ...keys('north').slice(0, 3), ...eastKeys]);
-    expect([...two.values()].map((r) => `${r.projectId}/${r.address}`).sort()).toEqual(['east/u1@east.example', 'north/u1@north.example', 'north/u2@north.example', 'north/u3@north.example']);
+    expect([...two.values()].map((r) => `${r.projectId}/${r.address}`).sort()).toEqual([
+      'east/u1@east.example',
+      'north/u1@north.example',
+      'north/u2@north.example',
+      'north/u3@north.example',
+    ]);
     expect(ran).toEqual([suppressionSql.PROJECTS_WITH_ACTIVE, suppressionSql.ACTIVE_FOR_KEYS]);
 
     // A single key is looked up directly: its lookup costs what the probe would.
@@ -146,7 +211,9 @@ describe('enqueue lookups: the one-project and the general statements', () => {
   it('preferences: a project where nobody has stored one is answered without sending its subscriber ids', async () => {
     const service = t.notifyd.app.get(PreferencesService);
     expect(await service.forProjectSubscribers('south', ids(20))).toEqual(new Map());
-    expect(await service.forSubscribers(ids(20).map((subscriberId) => ({ projectId: 'west', subscriberId })))).toEqual(new Map());
+    expect(await service.forSubscribers(ids(20).map((subscriberId) => ({ projectId: 'west', subscriberId })))).toEqual(
+      new Map(),
+    );
     expect(ran).toEqual([preferenceSql.PROJECTS_WITH_PREFERENCES, preferenceSql.PROJECTS_WITH_PREFERENCES]);
 
     ran = [];
@@ -154,7 +221,11 @@ describe('enqueue lookups: the one-project and the general statements', () => {
       ...ids(20).map((subscriberId) => ({ projectId: 'south', subscriberId })),
       ...ids(12).map((subscriberId) => ({ projectId: 'north', subscriberId })),
     ]);
-    expect([...mixed.keys()].map((k) => k.replace('\n', '/')).sort()).toEqual(ids(10).map((id) => `north/${id}`).sort());
+    expect([...mixed.keys()].map((k) => k.replace('\n', '/')).sort()).toEqual(
+      ids(10)
+        .map((id) => `north/${id}`)
+        .sort(),
+    );
     expect(ran).toEqual([preferenceSql.PROJECTS_WITH_PREFERENCES, preferenceSql.LIST_FOR_PROJECT_SUBSCRIBERS]);
     const oneProject = await service.forProjectSubscribers('north', ids(12));
     expect([...oneProject.keys()].sort()).toEqual(ids(10).sort());

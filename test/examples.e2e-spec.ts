@@ -19,7 +19,10 @@ describe('examples/', () => {
     app = await startTestApp({ env: { NOTIFYD_ROLE: 'all', WORKER_POLL_INTERVAL_MS: '200' } });
     project = await app.createProject();
     for (let i = 0; i < 3; i++) {
-      const res = await app.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id: `user_${i}`, email: `user${i}@example.com`, phone: `+3360000080${i}` });
+      const res = await app.http
+        .post('/v1/subscribers')
+        .set('X-Api-Key', project.key)
+        .send({ id: `user_${i}`, email: `user${i}@example.com`, phone: `+3360000080${i}` });
       expect(res.status).toBeLessThan(300);
     }
   });
@@ -36,33 +39,87 @@ describe('examples/', () => {
     child.stderr.on('data', (c) => (stderr += c));
     const code = await new Promise((resolve) => child.on('exit', resolve));
     expect([code, stderr]).toEqual([0, '']);
-    expect(JSON.parse(stdout)).toMatchObject({ success: true, outcomes: [{ channel: 'sms', status: 'sent', final: true }] });
+    expect(JSON.parse(stdout)).toMatchObject({
+      success: true,
+      outcomes: [{ channel: 'sms', status: 'sent', final: true }],
+    });
   });
 
   it('typescript/send.ts sends to a subscriber on two channels and turns errors into NotifydError', async () => {
-    const result = await sendOrderShipped({ url: app.url, apiKey: project.key, subscriberId: 'user_0', orderId: 'A-1042' });
+    const result = await sendOrderShipped({
+      url: app.url,
+      apiKey: project.key,
+      subscriberId: 'user_0',
+      orderId: 'A-1042',
+    });
     expect(result.job_ids).toHaveLength(2);
-    expect(result.outcomes?.map((o) => [o.channel, o.status]).sort()).toEqual([['in_app', 'sent'], ['sms', 'sent']]);
-    const again = await sendOrderShipped({ url: app.url, apiKey: project.key, subscriberId: 'user_0', orderId: 'A-1042' });
+    expect(result.outcomes?.map((o) => [o.channel, o.status]).sort()).toEqual([
+      ['in_app', 'sent'],
+      ['sms', 'sent'],
+    ]);
+    const again = await sendOrderShipped({
+      url: app.url,
+      apiKey: project.key,
+      subscriberId: 'user_0',
+      orderId: 'A-1042',
+    });
     expect(again.job_ids).toEqual(result.job_ids);
-    await expect(sendOrderShipped({ url: app.url, apiKey: 'sk_nobody_00000000000000000000000000000000', subscriberId: 'user_0', orderId: 'A-1' })).rejects.toBeInstanceOf(NotifydError);
+    await expect(
+      sendOrderShipped({
+        url: app.url,
+        apiKey: 'sk_nobody_00000000000000000000000000000000',
+        subscriberId: 'user_0',
+        orderId: 'A-1',
+      }),
+    ).rejects.toBeInstanceOf(NotifydError);
   });
 
   it('campaign/campaign.ts fans out through /v1/batch in chunks and is safe to re-run', async () => {
-    const options = { url: app.url, apiKey: project.key, campaignId: 'winter-sale', subscribers: ['user_0', 'user_1', 'user_2'], subject: 'Sale', body: 'Everything is 30 % off', chunkSize: 2 };
+    const options = {
+      url: app.url,
+      apiKey: project.key,
+      campaignId: 'winter-sale',
+      subscribers: ['user_0', 'user_1', 'user_2'],
+      subject: 'Sale',
+      body: 'Everything is 30 % off',
+      chunkSize: 2,
+    };
     expect(await sendCampaign(options)).toEqual({ calls: 2, jobsCreated: 6, jobsDeduplicated: 0, jobsSkipped: 0 });
     expect(await sendCampaign(options)).toEqual({ calls: 2, jobsCreated: 0, jobsDeduplicated: 6, jobsSkipped: 0 });
-    const [{ count }] = await app.db.sql(`SELECT count(*)::int AS count FROM jobs WHERE project_id = $1 AND priority = 80`, [project.id]);
+    const [{ count }] = await app.db.sql(
+      `SELECT count(*)::int AS count FROM jobs WHERE project_id = $1 AND priority = 80`,
+      [project.id],
+    );
     expect(count).toBe(6);
   });
 
   it('campaign/campaign.ts personalises each message from the recipient profile: the job view shows what each one received', async () => {
-    for (const [id, first_name] of [['fan_0', 'Amélie'], ['fan_1', null]] as const) {
-      expect((await app.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id, email: `${id}@example.com`, first_name })).status).toBeLessThan(300);
+    for (const [id, first_name] of [
+      ['fan_0', 'Amélie'],
+      ['fan_1', null],
+    ] as const) {
+      expect(
+        (
+          await app.http
+            .post('/v1/subscribers')
+            .set('X-Api-Key', project.key)
+            .send({ id, email: `${id}@example.com`, first_name })
+        ).status,
+      ).toBeLessThan(300);
     }
-    const options = { url: app.url, apiKey: project.key, campaignId: 'hello-fans', subscribers: ['fan_0', 'fan_1'], subject: 'News for {{first_name}}', body: 'Hi {{first_name | default: "there"}}, everything is 30 % off.' };
+    const options = {
+      url: app.url,
+      apiKey: project.key,
+      campaignId: 'hello-fans',
+      subscribers: ['fan_0', 'fan_1'],
+      subject: 'News for {{first_name}}',
+      body: 'Hi {{first_name | default: "there"}}, everything is 30 % off.',
+    };
     expect(await sendCampaign(options)).toMatchObject({ calls: 1, jobsCreated: 4 });
-    const jobs = await app.db.sql(`SELECT id, subscriber_id, channel FROM jobs WHERE project_id = $1 AND subscriber_id LIKE 'fan_%' AND channel = 'email' ORDER BY subscriber_id`, [project.id]);
+    const jobs = await app.db.sql(
+      `SELECT id, subscriber_id, channel FROM jobs WHERE project_id = $1 AND subscriber_id LIKE 'fan_%' AND channel = 'email' ORDER BY subscriber_id`,
+      [project.id],
+    );
     const received: string[][] = [];
     for (const job of jobs) {
       const view = await app.http.get(`/v1/jobs/${job.id}?wait=10s`).set('X-Api-Key', project.key);
@@ -76,11 +133,15 @@ describe('examples/', () => {
   });
 
   it('mcp/mcp.json connects an MCP client to the instance', async () => {
-    const config = JSON.parse(readFileSync(join(examples, 'mcp', 'mcp.json'), 'utf8')) as { mcpServers: { notifyd: { type: string; url: string; headers: Record<string, string> } } };
+    const config = JSON.parse(readFileSync(join(examples, 'mcp', 'mcp.json'), 'utf8')) as {
+      mcpServers: { notifyd: { type: string; url: string; headers: Record<string, string> } };
+    };
     const server = config.mcpServers.notifyd;
     expect(server.type).toBe('http');
     // As a client does: expand ${VARIABLES} in headers; point the URL at this instance.
-    const headers = Object.fromEntries(Object.entries(server.headers).map(([k, v]) => [k, v.replace('${NOTIFYD_ADMIN_API_KEY}', ADMIN_KEY)]));
+    const headers = Object.fromEntries(
+      Object.entries(server.headers).map(([k, v]) => [k, v.replace('${NOTIFYD_ADMIN_API_KEY}', ADMIN_KEY)]),
+    );
     const url = new URL(new URL(server.url).pathname, app.url);
     const client = new Client({ name: 'example-config', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));

@@ -24,7 +24,11 @@ describe('email failover: Resend → Postmark', () => {
   const postmark = new PostmarkFake('pm_key');
   let t: TestApp;
   let project: { id: string; key: string };
-  const kit = emailTestKit(() => t, () => project, 'resend');
+  const kit = emailTestKit(
+    () => t,
+    () => project,
+    'resend',
+  );
   const breaker = () => t.notifyd.app.get(FailoverBreaker);
   const primaryState = async () => (await breaker().breakerStates()).find((b) => b.laneKey === 'email:resend');
   /** Waits out the primary's rest (EMAIL_FAILOVER_COOLDOWN_SECS=1), read from the shared table. */
@@ -66,7 +70,13 @@ describe('email failover: Resend → Postmark', () => {
     expect(resend.emails.map((e) => e.to[0])).toEqual(['a@customer.example']);
     expect(postmark.messages.map((m) => m.To)).toEqual(['a@customer.example']);
     const state = await primaryState();
-    expect(state).toMatchObject({ channel: 'email', provider: 'resend', fallbackProvider: 'postmark', resting: true, lastReason: expect.stringMatching(/^resend: Resend 503/) });
+    expect(state).toMatchObject({
+      channel: 'email',
+      provider: 'resend',
+      fallbackProvider: 'postmark',
+      resting: true,
+      lastReason: expect.stringMatching(/^resend: Resend 503/),
+    });
     const trips = state!.tripsTotal;
 
     // While the primary rests, the fallback takes the traffic without asking the primary.
@@ -87,7 +97,12 @@ describe('email failover: Resend → Postmark', () => {
   });
 
   it('a 429 goes to the fallback and pauses the primary lane; jobs keep flowing through the fallback after the breaker cools down', async () => {
-    resend.script = () => ({ status: 429, name: 'rate_limit_exceeded', message: 'Too many requests', headers: { 'retry-after': '60' } });
+    resend.script = () => ({
+      status: 429,
+      name: 'rate_limit_exceeded',
+      message: 'Too many requests',
+      headers: { 'retry-after': '60' },
+    });
     const first = await kit.send({ to: 'a@customer.example' });
     await t.worker.drainOnce();
     expect(await kit.job(first)).toMatchObject({ status: 'sent', provider: 'postmark', attempts: 1 });
@@ -106,7 +121,11 @@ describe('email failover: Resend → Postmark', () => {
     resend.script = () => ({ status: 422, name: 'validation_error', message: 'Invalid `to` field.' });
     const id = await kit.send({ to: 'bad@customer.example' });
     await t.worker.drainOnce();
-    expect(await kit.job(id)).toMatchObject({ status: 'failed', provider: 'resend', error: 'Resend 422 validation_error: Invalid `to` field.' });
+    expect(await kit.job(id)).toMatchObject({
+      status: 'failed',
+      provider: 'resend',
+      error: 'Resend 422 validation_error: Invalid `to` field.',
+    });
     expect(postmark.requests).toHaveLength(0);
     expect((await primaryState())?.resting ?? false).toBe(false);
   });
@@ -116,11 +135,17 @@ describe('email failover: Resend → Postmark', () => {
     postmark.script = () => ({ http: 503, message: 'also down' });
     const id = await kit.send({ to: 'a@customer.example' });
     await t.worker.drainOnce();
-    expect(await kit.job(id)).toMatchObject({ status: 'retry', provider: 'postmark', attempts: 1, error: expect.stringMatching(/^Postmark 503/) });
+    expect(await kit.job(id)).toMatchObject({
+      status: 'retry',
+      provider: 'postmark',
+      attempts: 1,
+      error: expect.stringMatching(/^Postmark 503/),
+    });
   });
 
   it('only the refused items of a batch fail over', async () => {
-    resend.script = (to) => (to === 'slow@customer.example' ? { status: 503, name: 'application_error', message: 'busy' } : 'accept');
+    resend.script = (to) =>
+      to === 'slow@customer.example' ? { status: 503, name: 'application_error', message: 'busy' } : 'accept';
     const ok = await kit.send({ to: 'ok@customer.example', attachments: [{ filename: 'a.txt', content: 'aGk=' }] });
     const slow = await kit.send({ to: 'slow@customer.example', attachments: [{ filename: 'a.txt', content: 'aGk=' }] });
     await t.worker.drainOnce();
@@ -146,19 +171,33 @@ class BackupSmsModule {}
 
 describe('failover on any channel (SMS_FALLBACK_PROVIDER)', () => {
   it('moves SMS traffic from the primary to the fallback the same way', async () => {
-    const t = await startTestApp({ env: { SMS_PROVIDER: 'recording', SMS_FALLBACK_PROVIDER: 'backup', SMS_FAILOVER_COOLDOWN_SECS: '30' }, imports: [RecordingConnectorModule, BackupSmsModule] });
+    const t = await startTestApp({
+      env: { SMS_PROVIDER: 'recording', SMS_FALLBACK_PROVIDER: 'backup', SMS_FAILOVER_COOLDOWN_SECS: '30' },
+      imports: [RecordingConnectorModule, BackupSmsModule],
+    });
     try {
       const primary = t.notifyd.app.get(RecordingConnector);
       const backup = t.notifyd.app.get(BackupSmsConnector);
       primary.script = () => transient();
       const project = await t.createProject();
-      const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], to: '+33600000001', body: 'hi' });
+      const res = await t.http
+        .post('/v1/send')
+        .set('X-Api-Key', project.key)
+        .send({ channels: ['sms'], to: '+33600000001', body: 'hi' });
       await t.worker.drainOnce();
       const [job] = await t.db.sql(`SELECT status, provider FROM jobs WHERE id = $1`, [res.body.job_ids[0]]);
       expect(job).toEqual({ status: 'sent', provider: 'backup' });
       expect(backup.received.map((m) => m.recipient)).toEqual(['+33600000001']);
       const states = await t.notifyd.app.get(FailoverBreaker).breakerStates();
-      expect(states).toEqual([expect.objectContaining({ laneKey: 'sms:recording', fallbackProvider: 'backup', resting: true, tripsTotal: 1, failoversTotal: 1 })]);
+      expect(states).toEqual([
+        expect.objectContaining({
+          laneKey: 'sms:recording',
+          fallbackProvider: 'backup',
+          resting: true,
+          tripsTotal: 1,
+          failoversTotal: 1,
+        }),
+      ]);
       expect(states[0].restingSeconds).toBeGreaterThan(20);
     } finally {
       await t.close();
@@ -168,10 +207,12 @@ describe('failover on any channel (SMS_FALLBACK_PROVIDER)', () => {
   it('refuses to start on a fallback that is unknown, the primary itself, or without a primary', async () => {
     const db = await createTestDatabase();
     try {
-      await expect(startTestApp({ database: db, env: { SMS_PROVIDER: 'log', SMS_FALLBACK_PROVIDER: 'nexmo' } })).rejects.toThrow(
-        /^SMS_FALLBACK_PROVIDER=nexmo: no connector implements sms\/nexmo\. Available for sms: log/,
-      );
-      await expect(startTestApp({ database: db, env: { SMS_PROVIDER: 'log', SMS_FALLBACK_PROVIDER: 'log' } })).rejects.toThrow('SMS_FALLBACK_PROVIDER=log is the primary provider itself');
+      await expect(
+        startTestApp({ database: db, env: { SMS_PROVIDER: 'log', SMS_FALLBACK_PROVIDER: 'nexmo' } }),
+      ).rejects.toThrow(/^SMS_FALLBACK_PROVIDER=nexmo: no connector implements sms\/nexmo\. Available for sms: log/);
+      await expect(
+        startTestApp({ database: db, env: { SMS_PROVIDER: 'log', SMS_FALLBACK_PROVIDER: 'log' } }),
+      ).rejects.toThrow('SMS_FALLBACK_PROVIDER=log is the primary provider itself');
       await expect(startTestApp({ database: db, env: { WHATSAPP_FALLBACK_PROVIDER: 'log' } })).rejects.toThrow(
         'WHATSAPP_FALLBACK_PROVIDER=log is set but WHATSAPP_PROVIDER is not: a fallback needs a primary.',
       );

@@ -51,7 +51,14 @@ describe('docs/GUIDE.md runs as written', () => {
   let app: TestApp;
 
   beforeAll(async () => {
-    app = await startTestApp({ env: { NOTIFYD_ROLE: 'all', WORKER_POLL_INTERVAL_MS: '200', OUTBOUND_ALLOW_LOOPBACK: 'true', LOG_PROVIDER_PRINT: 'false' } });
+    app = await startTestApp({
+      env: {
+        NOTIFYD_ROLE: 'all',
+        WORKER_POLL_INTERVAL_MS: '200',
+        OUTBOUND_ALLOW_LOOPBACK: 'true',
+        LOG_PROVIDER_PRINT: 'false',
+      },
+    });
   });
   afterAll(() => app?.close());
 
@@ -66,7 +73,13 @@ describe('docs/GUIDE.md runs as written', () => {
     const script = ['set -euo pipefail', ...blocks.flatMap((b, i) => [`echo "::block ${i}::"`, b.code])].join('\n');
     const child = spawn('bash', ['-c', script], {
       cwd: root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NOTIFYD_URL: app.url, ADMIN_KEY, RECEIVER_PORT: String(await freePort()) },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NOTIFYD_URL: app.url,
+        ADMIN_KEY,
+        RECEIVER_PORT: String(await freePort()),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -79,8 +92,17 @@ describe('docs/GUIDE.md runs as written', () => {
     for (let i = 1; i < outputs.length; i += 2) outputOf.set(Number(outputs[i]), outputs[i + 1]);
     const reached = Math.max(-1, ...outputOf.keys());
     // A failing block is named by its step, with what it printed.
-    expect({ code, stopped_in: code === 0 ? null : blocks[reached]?.step, stderr, output: code === 0 ? '' : outputOf.get(reached) }).toEqual({ code: 0, stopped_in: null, stderr: '', output: '' });
-    const missing = blocks.flatMap((b, i) => b.expects.filter((e) => !(outputOf.get(i) ?? '').includes(e)).map((e) => ({ step: b.step, expected: e, output: outputOf.get(i) })));
+    expect({
+      code,
+      stopped_in: code === 0 ? null : blocks[reached]?.step,
+      stderr,
+      output: code === 0 ? '' : outputOf.get(reached),
+    }).toEqual({ code: 0, stopped_in: null, stderr: '', output: '' });
+    const missing = blocks.flatMap((b, i) =>
+      b.expects
+        .filter((e) => !(outputOf.get(i) ?? '').includes(e))
+        .map((e) => ({ step: b.step, expected: e, output: outputOf.get(i) })),
+    );
     expect(missing).toEqual([]);
   }, 120_000);
 });

@@ -49,25 +49,39 @@ describe('inbox web component in Chromium', () => {
   const badge = (tab: Page) => tab.locator('notifyd-inbox [part=badge]');
 
   it('shows a sent message live, counts it, and a read in one tab reaches the other', async () => {
-    const token = (await t.http.post('/v1/auth/subscriber-token').set('X-Api-Key', project.key).send({ subscriber_id: 'jane' })).body.token;
+    const token = (
+      await t.http.post('/v1/auth/subscriber-token').set('X-Api-Key', project.key).send({ subscriber_id: 'jane' })
+    ).body.token;
     const [a, b] = [await openTab(token), await openTab(token)];
     for (const tab of [a, b]) expect(await badge(tab).isHidden()).toBe(true);
     // The streams are open once the server holds them; only then send.
     await waitFor(async () => (await t.db.sql(`SELECT count(*)::int AS n FROM inbox_stream_tickets`))[0].n === 0);
 
-    const sent = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['in_app'], subscriber_id: 'jane', subject: 'Order shipped', body: 'Your order A-1042 is on its way.' });
+    const sent = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({
+        channels: ['in_app'],
+        subscriber_id: 'jane',
+        subject: 'Order shipped',
+        body: 'Your order A-1042 is on its way.',
+      });
     expect(sent.status).toBe(200);
     await t.worker.drainOnce();
 
     for (const tab of [a, b]) {
-      await tab.locator('notifyd-inbox [part=item]', { hasText: 'Your order A-1042 is on its way.' }).waitFor({ state: 'attached' });
+      await tab
+        .locator('notifyd-inbox [part=item]', { hasText: 'Your order A-1042 is on its way.' })
+        .waitFor({ state: 'attached' });
       await expectText(() => badge(tab).textContent(), '1');
     }
     await a.locator('notifyd-inbox [part=bell]').click();
     await a.locator('notifyd-inbox [part=item]', { hasText: 'A-1042' }).click();
     for (const tab of [a, b]) {
       await badge(tab).waitFor({ state: 'hidden' });
-      await tab.locator('notifyd-inbox [part=item][data-read=true]', { hasText: 'A-1042' }).waitFor({ state: 'attached' });
+      await tab
+        .locator('notifyd-inbox [part=item][data-read=true]', { hasText: 'A-1042' })
+        .waitFor({ state: 'attached' });
     }
     const [row] = await t.db.sql(`SELECT read_at, seen_at FROM inbox_messages WHERE subscriber_id = 'jane'`);
     expect(row.read_at).not.toBeNull();
@@ -75,12 +89,18 @@ describe('inbox web component in Chromium', () => {
   }, 90_000);
 
   it('issue 26: a page whose origin CORS refuses shows a visible error in its language (an SVG bell with "!"), not an empty bell', async () => {
-    const token = (await t.http.post('/v1/auth/subscriber-token').set('X-Api-Key', project.key).send({ subscriber_id: 'jane' })).body.token;
+    const token = (
+      await t.http.post('/v1/auth/subscriber-token').set('X-Api-Key', project.key).send({ subscriber_id: 'jane' })
+    ).body.token;
     // The same page server by another name: http://localhost:<port> is not in CORS_ORIGINS.
     const refused = origin.replace('127.0.0.1', 'localhost');
     const tab = await (await browser.newContext()).newPage();
     await tab.goto(`${refused}/?api=${encodeURIComponent(t.url)}&sid=jane&lang=fr&token=${encodeURIComponent(token)}`);
-    await tab.waitForFunction(`document.querySelector('notifyd-inbox')?.shadowRoot?.querySelector('[part=error]')?.hasAttribute('hidden') === false`, undefined, { timeout: 10_000 });
+    await tab.waitForFunction(
+      `document.querySelector('notifyd-inbox')?.shadowRoot?.querySelector('[part=error]')?.hasAttribute('hidden') === false`,
+      undefined,
+      { timeout: 10_000 },
+    );
     const error = tab.locator('notifyd-inbox [part=error]');
     expect(await error.textContent()).toContain('Les notifications sont indisponibles');
     expect(await error.textContent()).toContain(`add ${refused} to CORS_ORIGINS`);
@@ -90,13 +110,21 @@ describe('inbox web component in Chromium', () => {
   });
 
   it('issue 26: tokenProvider replaces a refused token and the inbox loads', async () => {
-    const token = (await t.http.post('/v1/auth/subscriber-token').set('X-Api-Key', project.key).send({ subscriber_id: 'jane' })).body.token;
+    const token = (
+      await t.http.post('/v1/auth/subscriber-token').set('X-Api-Key', project.key).send({ subscriber_id: 'jane' })
+    ).body.token;
     const tab = await (await browser.newContext()).newPage();
     // The first token is garbage; the page's provider (set once the page is parsed: before or
     // after the refusal, either works) hands the real one.
-    await tab.addInitScript(`document.addEventListener('DOMContentLoaded', () => { document.querySelector('notifyd-inbox').tokenProvider = async () => ${JSON.stringify(token)}; });`);
+    await tab.addInitScript(
+      `document.addEventListener('DOMContentLoaded', () => { document.querySelector('notifyd-inbox').tokenProvider = async () => ${JSON.stringify(token)}; });`,
+    );
     await tab.goto(`${origin}/?api=${encodeURIComponent(t.url)}&sid=jane&token=not-a-token`);
-    await tab.waitForFunction(`document.querySelector('notifyd-inbox')?.getAttribute('token') !== 'not-a-token'`, undefined, { timeout: 10_000 });
+    await tab.waitForFunction(
+      `document.querySelector('notifyd-inbox')?.getAttribute('token') !== 'not-a-token'`,
+      undefined,
+      { timeout: 10_000 },
+    );
     await tab.locator('notifyd-inbox [part=item]').first().waitFor({ state: 'attached' });
   });
 });

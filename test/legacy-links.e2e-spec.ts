@@ -9,7 +9,8 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
  * mistake in the verifier cannot hide behind the same mistake in the signer.
  */
 const OLD_SECRET = 'the-0x-jwt-secret-of-acme-2025';
-const sign0x = (payload: string, secret = OLD_SECRET) => `${Buffer.from(payload, 'utf8').toString('base64url')}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
+const sign0x = (payload: string, secret = OLD_SECRET) =>
+  `${Buffer.from(payload, 'utf8').toString('base64url')}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
 const inDays = (days: number) => Math.floor(Date.now() / 1000) + days * 86_400;
 
 describe('links notifyd 0.x sent keep working (JWT_LEGACY_SECRET)', () => {
@@ -19,12 +20,24 @@ describe('links notifyd 0.x sent keep working (JWT_LEGACY_SECRET)', () => {
   beforeAll(async () => {
     t = await startTestApp({ env: { PUBLIC_URL: 'https://notify.acme.example', JWT_LEGACY_SECRET: OLD_SECRET } });
     project = await t.createProject();
-    await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id: 'bob', email: 'bob@example.com' }).expect(200);
+    await t.http
+      .post('/v1/subscribers')
+      .set('X-Api-Key', project.key)
+      .send({ id: 'bob', email: 'bob@example.com' })
+      .expect(200);
   });
   afterAll(() => t.close());
 
-  const suppressions = () => t.db.sql(`SELECT channel, address, scope, reason FROM suppressions WHERE project_id = $1 AND released_at IS NULL ORDER BY address`, [project.id]);
-  const preferences = () => t.db.sql(`SELECT channel, scope_kind, scope, enabled FROM subscriber_preferences WHERE project_id = $1 AND subscriber_id = 'bob'`, [project.id]);
+  const suppressions = () =>
+    t.db.sql(
+      `SELECT channel, address, scope, reason FROM suppressions WHERE project_id = $1 AND released_at IS NULL ORDER BY address`,
+      [project.id],
+    );
+  const preferences = () =>
+    t.db.sql(
+      `SELECT channel, scope_kind, scope, enabled FROM subscriber_preferences WHERE project_id = $1 AND subscriber_id = 'bob'`,
+      [project.id],
+    );
 
   it('GET of a 0.x unsubscribe link shows the confirmation page and changes nothing; the one-click POST suppresses marketing email, once', async () => {
     const token = sign0x(`${project.id}|jane@example.com|${inDays(300)}`);
@@ -38,11 +51,16 @@ describe('links notifyd 0.x sent keep working (JWT_LEGACY_SECRET)', () => {
     }
     expect(await suppressions()).toEqual([]);
     for (let i = 0; i < 2; i++) {
-      const res = await t.http.post(`/u/${token}`).set('Content-Type', 'application/x-www-form-urlencoded').send('List-Unsubscribe=One-Click');
+      const res = await t.http
+        .post(`/u/${token}`)
+        .set('Content-Type', 'application/x-www-form-urlencoded')
+        .send('List-Unsubscribe=One-Click');
       expect(res.status).toBe(200);
       expect(res.text).toContain('jane@example.com will no longer receive marketing emails.');
     }
-    expect(await suppressions()).toEqual([{ channel: 'email', address: 'jane@example.com', scope: 'marketing', reason: 'unsubscribe' }]);
+    expect(await suppressions()).toEqual([
+      { channel: 'email', address: 'jane@example.com', scope: 'marketing', reason: 'unsubscribe' },
+    ]);
   });
 
   it('a 0.x link signed for a topic stops that topic only (a preference), as 0.x did', async () => {
@@ -50,7 +68,11 @@ describe('links notifyd 0.x sent keep working (JWT_LEGACY_SECRET)', () => {
     const page = await t.http.get(`/u/${token}`);
     expect(page.text).toContain(`action="/u/${token}?scope=topic"`);
     expect(await preferences()).toEqual([]);
-    await t.http.post(`/u/${token}`).set('Content-Type', 'application/x-www-form-urlencoded').send('List-Unsubscribe=One-Click').expect(200);
+    await t.http
+      .post(`/u/${token}`)
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send('List-Unsubscribe=One-Click')
+      .expect(200);
     expect(await preferences()).toEqual([{ channel: 'email', scope_kind: 'topic', scope: 'tips', enabled: false }]);
     expect((await suppressions()).map((s) => s.address)).not.toContain('bob@example.com');
   });
@@ -75,9 +97,17 @@ describe('links notifyd 0.x sent keep working (JWT_LEGACY_SECRET)', () => {
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe(url);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect((await t.http.get(`/t/c/${sign0x(`c|6f1c2b5e-8d1a-4d9e-9a51-0d6a3f1c9e77|${url}`, 'some-other-secret-0123456789')}`)).status).toBe(404);
+    expect(
+      (
+        await t.http.get(
+          `/t/c/${sign0x(`c|6f1c2b5e-8d1a-4d9e-9a51-0d6a3f1c9e77|${url}`, 'some-other-secret-0123456789')}`,
+        )
+      ).status,
+    ).toBe(404);
     // Only http(s): a 0.x link to anything else is refused, not redirected.
-    expect((await t.http.get(`/t/c/${sign0x('c|6f1c2b5e-8d1a-4d9e-9a51-0d6a3f1c9e77|javascript:alert(1)')}`)).status).toBe(404);
+    expect(
+      (await t.http.get(`/t/c/${sign0x('c|6f1c2b5e-8d1a-4d9e-9a51-0d6a3f1c9e77|javascript:alert(1)')}`)).status,
+    ).toBe(404);
     // An unsubscribe token is not a click token, and the other way round.
     expect((await t.http.get(`/t/c/${sign0x(`${project.id}|jane@example.com|${inDays(3)}`)}`)).status).toBe(404);
     expect((await t.http.get(`/u/${sign0x(`c|6f1c2b5e|${url}`)}`)).status).toBe(404);

@@ -14,7 +14,14 @@ describe('lease expiry, reaper and retention', () => {
   afterAll(() => t.close());
   beforeEach(() => t.db.sql(`DELETE FROM jobs`));
 
-  const send = async (to: string) => (await t.http.post('/v1/send').set('X-Api-Key', key).send({ channels: ['email'], to, body: 'x' }).expect(200)).body.job_ids[0] as string;
+  const send = async (to: string) =>
+    (
+      await t.http
+        .post('/v1/send')
+        .set('X-Api-Key', key)
+        .send({ channels: ['email'], to, body: 'x' })
+        .expect(200)
+    ).body.job_ids[0] as string;
   const row = async (id: string) => (await t.db.sql(`SELECT * FROM jobs WHERE id = $1`, [id]))[0];
 
   it('a job claimed by a worker that died is claimable again after its lease, and then sent', async () => {
@@ -34,7 +41,10 @@ describe('lease expiry, reaper and retention', () => {
 
   it('a job that exhausted its attempts is failed by the reaper instead of looping', async () => {
     const id = await send('poison@example.com');
-    await t.db.sql(`UPDATE jobs SET status = 'processing', attempts = max_attempts, claimed_at = now() - interval '1 hour' WHERE id = $1`, [id]);
+    await t.db.sql(
+      `UPDATE jobs SET status = 'processing', attempts = max_attempts, claimed_at = now() - interval '1 hour' WHERE id = $1`,
+      [id],
+    );
     expect(await t.maintenance.reap()).toBe(1);
     expect((await row(id)).status).toBe('failed');
   });
@@ -76,7 +86,13 @@ describe('lease expiry, reaper and retention', () => {
 describe('graceful shutdown', () => {
   it('stops claiming, lets in-flight sends finish, releases what was not started', async () => {
     const t = await startTestApp({
-      env: { NOTIFYD_ROLE: 'all', SMS_PROVIDER: 'recording', WORKER_CONCURRENCY: '2', SHUTDOWN_GRACE_SECS: '10', WORKER_POLL_INTERVAL_MS: '50' },
+      env: {
+        NOTIFYD_ROLE: 'all',
+        SMS_PROVIDER: 'recording',
+        WORKER_CONCURRENCY: '2',
+        SHUTDOWN_GRACE_SECS: '10',
+        WORKER_POLL_INTERVAL_MS: '50',
+      },
       imports: [RecordingConnectorModule],
     });
     try {
@@ -86,7 +102,12 @@ describe('graceful shutdown', () => {
         return { ok: true, providerMessageId: 'slow' };
       };
       const { key } = await t.createProject('halt');
-      for (let i = 0; i < 10; i++) await t.http.post('/v1/send').set('X-Api-Key', key).send({ channels: ['sms'], to: `+3360000${1000 + i}`, body: 'x' }).expect(200);
+      for (let i = 0; i < 10; i++)
+        await t.http
+          .post('/v1/send')
+          .set('X-Api-Key', key)
+          .send({ channels: ['sms'], to: `+3360000${1000 + i}`, body: 'x' })
+          .expect(200);
       while (provider.calls.length < 2) await sleep(20);
       const inFlight = provider.calls.length;
       await t.notifyd.close();
@@ -118,7 +139,11 @@ describe('graceful shutdown', () => {
         return { ok: true, providerMessageId: 'late' };
       };
       const { key } = await t.createProject('slow');
-      await t.http.post('/v1/send').set('X-Api-Key', key).send({ channels: ['sms'], to: '+33600002000', body: 'x' }).expect(200);
+      await t.http
+        .post('/v1/send')
+        .set('X-Api-Key', key)
+        .send({ channels: ['sms'], to: '+33600002000', body: 'x' })
+        .expect(200);
       while (provider.calls.length < 1) await sleep(20);
       await t.notifyd.close();
       expect(answered).toBe(false); // close() did not wait past the grace period

@@ -26,14 +26,18 @@ describe('generated docs for agents', () => {
   beforeAll(async () => {
     app = await startTestApp();
     document = (await app.http.get('/docs/json')).body;
-    tools = app.notifyd.app.get(McpToolRegistry).all().map((t) => toolListing(t));
+    tools = app.notifyd.app
+      .get(McpToolRegistry)
+      .all()
+      .map((t) => toolListing(t));
   });
   afterAll(() => app.close());
 
   it('docs/llms.txt matches the API and the MCP tools (run `npm run llms` after changing either)', () => {
     const file = readFileSync(join(docs, 'llms.txt'), 'utf8');
     const fresh = renderLlmsTxt(document, tools);
-    if (file !== fresh) throw new Error(`docs/llms.txt is stale: run \`npm run llms\` and commit it (${firstDifference(file, fresh)})`);
+    if (file !== fresh)
+      throw new Error(`docs/llms.txt is stale: run \`npm run llms\` and commit it (${firstDifference(file, fresh)})`);
     // It covers every route and every tool.
     for (const path of Object.keys(document.paths)) expect(file).toContain(` ${path}\n`);
     for (const tool of tools) expect(file).toContain(`### ${tool.name}\n`);
@@ -42,7 +46,10 @@ describe('generated docs for agents', () => {
   it('docs/MCP.md lists every tool with its annotations (run `npm run llms` after changing a tool)', () => {
     const file = readFileSync(join(docs, 'MCP.md'), 'utf8');
     const fresh = withToolsTable(file, tools);
-    if (file !== fresh) throw new Error(`docs/MCP.md's tools table is stale: run \`npm run llms\` and commit it (${firstDifference(file, fresh)})`);
+    if (file !== fresh)
+      throw new Error(
+        `docs/MCP.md's tools table is stale: run \`npm run llms\` and commit it (${firstDifference(file, fresh)})`,
+      );
     expect(file).toMatch(/\| `cancel_job` \| Cancel a job \| – \| yes \| yes \| – \|/);
   });
 });

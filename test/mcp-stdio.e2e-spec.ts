@@ -33,7 +33,14 @@ describe('notifyd mcp (stdio)', () => {
     if (!existsSync(cli)) throw new Error('dist/ is missing: run `npm run build` first');
     app = await startTestApp({ env: { SMS_PROVIDER: 'log' } });
     project = await app.createProject();
-    env = { DATABASE_URL: app.db.url, ADMIN_API_KEY: ADMIN_KEY, READONLY_API_KEY: READONLY_KEY, JWT_SECRET: 'test-jwt-secret-0123456789abcdef', SMS_PROVIDER: 'log', EMAIL_PROVIDER: 'log' };
+    env = {
+      DATABASE_URL: app.db.url,
+      ADMIN_API_KEY: ADMIN_KEY,
+      READONLY_API_KEY: READONLY_KEY,
+      JWT_SECRET: 'test-jwt-secret-0123456789abcdef',
+      SMS_PROVIDER: 'log',
+      EMAIL_PROVIDER: 'log',
+    };
   });
   afterAll(async () => {
     await app?.close();
@@ -44,10 +51,17 @@ describe('notifyd mcp (stdio)', () => {
     try {
       expect(client.getInstructions()).toMatch(/digest/);
       const names = (await client.listTools()).tools.map((t) => t.name);
-      expect(names).toEqual(expect.arrayContaining(['list_jobs', 'cancel_job', 'send', 'send_test', 'list_projects', 'pause_lane']));
+      expect(names).toEqual(
+        expect.arrayContaining(['list_jobs', 'cancel_job', 'send', 'send_test', 'list_projects', 'pause_lane']),
+      );
       const projects = await client.callTool({ name: 'list_projects', arguments: {} });
-      expect((projects.structuredContent as { projects: { id: string }[] }).projects.map((p) => p.id)).toContain(project.id);
-      const test = await client.callTool({ name: 'send_test', arguments: { project_id: project.id, channel: 'sms', to: '+33600000301', body: 'stdio' } });
+      expect((projects.structuredContent as { projects: { id: string }[] }).projects.map((p) => p.id)).toContain(
+        project.id,
+      );
+      const test = await client.callTool({
+        name: 'send_test',
+        arguments: { project_id: project.id, channel: 'sms', to: '+33600000301', body: 'stdio' },
+      });
       expect(test.isError).toBe(false);
       const id = (test.structuredContent as { id: string }).id;
       const job = await app.http.get(`/v1/admin/jobs/${id}`).set('X-Api-Key', ADMIN_KEY);
@@ -56,7 +70,12 @@ describe('notifyd mcp (stdio)', () => {
       expect(bad.isError).toBe(true);
       expect(text(bad)).toMatch(/^Invalid arguments for get_job: id: /);
       const audit = await app.db.sql(`SELECT actor, metadata FROM audit_log WHERE action = 'mcp.send_test'`);
-      expect(audit).toEqual([expect.objectContaining({ actor: 'mcp', metadata: expect.objectContaining({ transport: 'stdio', outcome: 'ok' }) })]);
+      expect(audit).toEqual([
+        expect.objectContaining({
+          actor: 'mcp',
+          metadata: expect.objectContaining({ transport: 'stdio', outcome: 'ok' }),
+        }),
+      ]);
     } finally {
       await client.close();
     }
@@ -66,9 +85,18 @@ describe('notifyd mcp (stdio)', () => {
     const client = await stdioClient(['--read-only'], env);
     try {
       const tools = (await client.listTools()).tools;
-      expect(tools.filter((t) => !t.annotations?.readOnlyHint).every((t) => t._meta?.['notifyd/requires_admin_key'] === true && t.description!.startsWith('Needs the admin key'))).toBe(true);
+      expect(
+        tools
+          .filter((t) => !t.annotations?.readOnlyHint)
+          .every(
+            (t) => t._meta?.['notifyd/requires_admin_key'] === true && t.description!.startsWith('Needs the admin key'),
+          ),
+      ).toBe(true);
       expect(tools.map((t) => t.name)).toContain('send_test');
-      const refused = await client.callTool({ name: 'send_test', arguments: { project_id: project.id, channel: 'sms', to: '+33600000302', body: 'no' } });
+      const refused = await client.callTool({
+        name: 'send_test',
+        arguments: { project_id: project.id, channel: 'sms', to: '+33600000302', body: 'no' },
+      });
       expect(refused.isError).toBe(true);
       expect(text(refused)).toMatch(/read-only.*admin key/);
     } finally {
@@ -92,7 +120,10 @@ describe('notifyd mcp (stdio)', () => {
   });
 
   it('--url without a key exits 64 and says which variable to set', async () => {
-    const child = spawn(process.execPath, [cli, 'mcp', '--url', app.url], { env: { PATH: process.env.PATH }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'mcp', '--url', app.url], {
+      env: { PATH: process.env.PATH },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

@@ -4,7 +4,8 @@ import { RecordingConnector, RecordingConnectorModule } from './helpers/recordin
 import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
 
 const ALLOWED_ORIGIN = 'http://localhost:6274';
-const connect = (app: TestApp, key: string | undefined, headers: Record<string, string> = {}) => connectMcp(app.url, key, headers);
+const connect = (app: TestApp, key: string | undefined, headers: Record<string, string> = {}) =>
+  connectMcp(app.url, key, headers);
 
 describe('MCP over Streamable HTTP (POST /mcp)', () => {
   let app: TestApp;
@@ -14,7 +15,12 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
 
   beforeAll(async () => {
     app = await startTestApp({
-      env: { SMS_PROVIDER: 'recording', NOTIFYD_ROLE: 'all', WORKER_POLL_INTERVAL_MS: '200', MCP_ALLOWED_ORIGINS: ALLOWED_ORIGIN },
+      env: {
+        SMS_PROVIDER: 'recording',
+        NOTIFYD_ROLE: 'all',
+        WORKER_POLL_INTERVAL_MS: '200',
+        MCP_ALLOWED_ORIGINS: ALLOWED_ORIGIN,
+      },
       imports: [RecordingConnectorModule],
     });
     provider = app.notifyd.app.get(RecordingConnector);
@@ -36,7 +42,22 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
   it('lists every tool with input and output schemas, a description and honest annotations', async () => {
     const { tools } = await admin.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    for (const name of ['list_jobs', 'get_job', 'job_timeline', 'retry_job', 'cancel_job', 'send_test', 'send', 'batch', 'get_batch', 'list_projects', 'update_project', 'list_lanes', 'pause_lane', 'resume_lane']) {
+    for (const name of [
+      'list_jobs',
+      'get_job',
+      'job_timeline',
+      'retry_job',
+      'cancel_job',
+      'send_test',
+      'send',
+      'batch',
+      'get_batch',
+      'list_projects',
+      'update_project',
+      'list_lanes',
+      'pause_lane',
+      'resume_lane',
+    ]) {
       const tool = byName.get(name);
       expect(tool).toBeDefined();
       expect(tool!.inputSchema.type).toBe('object');
@@ -58,7 +79,10 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
 
   it('sends and waits, then reads the job and its timeline', async () => {
     provider.reset();
-    const sent = await admin.callTool({ name: 'send', arguments: { project_id: project.id, channels: ['sms'], to: '+33600000101', body: 'hello from MCP', wait: '10s' } });
+    const sent = await admin.callTool({
+      name: 'send',
+      arguments: { project_id: project.id, channels: ['sms'], to: '+33600000101', body: 'hello from MCP', wait: '10s' },
+    });
     expect(sent.isError).toBe(false);
     const outcome = structured(sent).outcomes[0];
     expect(outcome).toMatchObject({ status: 'sent', final: true, provider: 'recording' });
@@ -70,7 +94,9 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
     expect(structured(job).recipient).not.toBe('+33600000101');
 
     const timeline = await admin.callTool({ name: 'job_timeline', arguments: { id: outcome.id } });
-    expect(structured(timeline).events.map((e: { event: string }) => e.event)).toEqual(expect.arrayContaining(['created', 'claimed', 'sent']));
+    expect(structured(timeline).events.map((e: { event: string }) => e.event)).toEqual(
+      expect.arrayContaining(['created', 'claimed', 'sent']),
+    );
 
     const listed = await admin.callTool({ name: 'list_jobs', arguments: { project_id: project.id, status: 'sent' } });
     expect(structured(listed).jobs.map((j: { id: string }) => j.id)).toContain(outcome.id);
@@ -78,7 +104,17 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
 
   it('cancels a scheduled job and retries it, with both actions on its timeline', async () => {
     const later = new Date(Date.now() + 3_600_000).toISOString();
-    const sent = await admin.callTool({ name: 'send', arguments: { project_id: project.id, channels: ['sms'], to: '+33600000102', body: 'later', scheduled_at: later, wait: '0s' } });
+    const sent = await admin.callTool({
+      name: 'send',
+      arguments: {
+        project_id: project.id,
+        channels: ['sms'],
+        to: '+33600000102',
+        body: 'later',
+        scheduled_at: later,
+        wait: '0s',
+      },
+    });
     const [id] = structured(sent).job_ids;
     const cancelled = await admin.callTool({ name: 'cancel_job', arguments: { id } });
     expect(cancelled.isError).toBe(false);
@@ -93,29 +129,67 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
     const timeline = await admin.callTool({ name: 'job_timeline', arguments: { id } });
     const events = structured(timeline).events as { event: string; actor: string | null }[];
     // Queued through MCP with the admin key: created by mcp; then the two audited actions.
-    expect(events.filter((e) => e.actor === 'mcp').map((e) => e.event)).toEqual(['created', 'job.cancelled', 'job.retried']);
+    expect(events.filter((e) => e.actor === 'mcp').map((e) => e.event)).toEqual([
+      'created',
+      'job.cancelled',
+      'job.retried',
+    ]);
   });
 
   it('send_test queues a high-priority test message; batch fans out to subscribers', async () => {
-    const test = await admin.callTool({ name: 'send_test', arguments: { project_id: project.id, channel: 'sms', to: '+33600000103', body: 'ping' } });
+    const test = await admin.callTool({
+      name: 'send_test',
+      arguments: { project_id: project.id, channel: 'sms', to: '+33600000103', body: 'ping' },
+    });
     expect(test.isError).toBe(false);
     expect(structured(test)).toMatchObject({ project_id: project.id, channel: 'sms', status: 'pending' });
 
     for (const id of ['mcp_a', 'mcp_b']) {
-      const res = await app.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id, phone: `+3360000020${id.endsWith('a') ? 1 : 2}` });
+      const res = await app.http
+        .post('/v1/subscribers')
+        .set('X-Api-Key', project.key)
+        .send({ id, phone: `+3360000020${id.endsWith('a') ? 1 : 2}` });
       expect(res.status).toBeLessThan(300);
     }
     const batch = await admin.callTool({
       name: 'batch',
-      arguments: { project_id: project.id, channels: ['sms'], subscribers: ['mcp_a', 'mcp_b', 'mcp_ghost'], body: 'sale', priority: 'bulk', idempotency_key: 'mcp-batch-1', tags: [{ name: 'campaign', value: 'mcp' }] },
+      arguments: {
+        project_id: project.id,
+        channels: ['sms'],
+        subscribers: ['mcp_a', 'mcp_b', 'mcp_ghost'],
+        body: 'sale',
+        priority: 'bulk',
+        idempotency_key: 'mcp-batch-1',
+        tags: [{ name: 'campaign', value: 'mcp' }],
+      },
     });
-    expect(structured(batch)).toEqual({ batch_id: expect.stringMatching(/^[0-9a-f-]{36}$/), jobs_created: 2, jobs_deduplicated: 0, jobs_skipped: 0 });
+    expect(structured(batch)).toEqual({
+      batch_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      jobs_created: 2,
+      jobs_deduplicated: 0,
+      jobs_skipped: 0,
+    });
     const got = await admin.callTool({ name: 'get_batch', arguments: { id: structured(batch).batch_id } });
-    expect(structured(got)).toMatchObject({ subscribers: 3, jobs_created: 2, skipped_by_reason: { unknown_subscriber: 1 }, jobs: { failed: 0, bounced: 0 } });
+    expect(structured(got)).toMatchObject({
+      subscribers: 3,
+      jobs_created: 2,
+      skipped_by_reason: { unknown_subscriber: 1 },
+      jobs: { failed: 0, bounced: 0 },
+    });
     // This app runs a worker: the two jobs may be anywhere between queued and sent.
     const jobs = structured(got).jobs;
     expect(jobs.queued + jobs.processing + jobs.sent).toBe(2);
-    const replay = await admin.callTool({ name: 'batch', arguments: { project_id: project.id, channels: ['sms'], subscribers: ['mcp_a', 'mcp_b'], body: 'sale', priority: 'bulk', idempotency_key: 'mcp-batch-1' } });
+    const replay = await admin.callTool({
+      name: 'batch',
+      arguments: {
+        project_id: project.id,
+        channels: ['sms'],
+        subscribers: ['mcp_a', 'mcp_b'],
+        body: 'sale',
+        priority: 'bulk',
+        idempotency_key: 'mcp-batch-1',
+      },
+    });
     expect(structured(replay)).toMatchObject({ jobs_created: 0, jobs_deduplicated: 2 });
   });
 
@@ -123,19 +197,34 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
     const listed = await admin.callTool({ name: 'list_projects', arguments: {} });
     expect(structured(listed).projects.map((p: { id: string }) => p.id)).toContain(project.id);
     expect(JSON.stringify(listed)).not.toContain(project.key);
-    const updated = await admin.callTool({ name: 'update_project', arguments: { id: project.id, from_email: 'hello@acme.example', from_name: 'Acme' } });
+    const updated = await admin.callTool({
+      name: 'update_project',
+      arguments: { id: project.id, from_email: 'hello@acme.example', from_name: 'Acme' },
+    });
     expect(structured(updated)).toMatchObject({ id: project.id, from_email: 'hello@acme.example', from_name: 'Acme' });
-    const bad = await admin.callTool({ name: 'update_project', arguments: { id: project.id, from_email: 'not-an-address' } });
+    const bad = await admin.callTool({
+      name: 'update_project',
+      arguments: { id: project.id, from_email: 'not-an-address' },
+    });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toMatch(/from_email must be an email address/);
   });
 
   it('pauses and resumes a lane', async () => {
-    const paused = await admin.callTool({ name: 'pause_lane', arguments: { lane: 'sms:recording', duration_secs: 600, reason: 'provider incident' } });
+    const paused = await admin.callTool({
+      name: 'pause_lane',
+      arguments: { lane: 'sms:recording', duration_secs: 600, reason: 'provider incident' },
+    });
     expect(paused.isError).toBe(false);
-    expect(structured(paused)).toMatchObject({ lane: 'sms:recording', paused: true, pause_reason: 'provider incident' });
+    expect(structured(paused)).toMatchObject({
+      lane: 'sms:recording',
+      paused: true,
+      pause_reason: 'provider incident',
+    });
     const lanes = await admin.callTool({ name: 'list_lanes', arguments: {} });
-    expect(structured(lanes).lanes.find((l: { lane: string }) => l.lane === 'sms:recording')).toMatchObject({ paused: true });
+    expect(structured(lanes).lanes.find((l: { lane: string }) => l.lane === 'sms:recording')).toMatchObject({
+      paused: true,
+    });
     const resumed = await admin.callTool({ name: 'resume_lane', arguments: { lane: 'sms:recording' } });
     expect(structured(resumed)).toMatchObject({ lane: 'sms:recording', paused: false });
     const unknown = await admin.callTool({ name: 'pause_lane', arguments: { lane: 'fax:nobody' } });
@@ -152,7 +241,10 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
     const extra = await admin.callTool({ name: 'list_projects', arguments: { verbose: true } });
     expect(extra.isError).toBe(true);
     expect(text(extra)).toMatch(/unknown argument\(s\) verbose/);
-    const missing = await admin.callTool({ name: 'get_job', arguments: { id: '6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f' } });
+    const missing = await admin.callTool({
+      name: 'get_job',
+      arguments: { id: '6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f' },
+    });
     expect(missing.isError).toBe(true);
     expect(text(missing)).toMatch(/not found/);
     const noTool = await admin.callTool({ name: 'drop_database', arguments: {} });
@@ -169,12 +261,24 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
       // The SDK's client drops annotation fields it does not know; on the wire the annotation is there.
       const raw = await fetch(`${app.url}/mcp`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${READONLY_KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          authorization: `Bearer ${READONLY_KEY}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
       });
-      const wire = ((await raw.json()) as { result: { tools: { name: string; annotations: Record<string, unknown> }[] } }).result.tools;
-      expect(wire.find((t) => t.name === 'pause_lane')!.annotations).toMatchObject({ readOnlyHint: false, requiresAdminKey: true });
-      expect(wire.find((t) => t.name === 'list_jobs')!.annotations).toMatchObject({ readOnlyHint: true, requiresAdminKey: false });
+      const wire = (
+        (await raw.json()) as { result: { tools: { name: string; annotations: Record<string, unknown> }[] } }
+      ).result.tools;
+      expect(wire.find((t) => t.name === 'pause_lane')!.annotations).toMatchObject({
+        readOnlyHint: false,
+        requiresAdminKey: true,
+      });
+      expect(wire.find((t) => t.name === 'list_jobs')!.annotations).toMatchObject({
+        readOnlyHint: true,
+        requiresAdminKey: false,
+      });
       expect(pause._meta).toEqual({ 'notifyd/requires_admin_key': true });
       expect(pause.description).toMatch(/^Needs the admin key \(ADMIN_API_KEY\)/);
       expect(pause.inputSchema.properties).toHaveProperty('lane');
@@ -188,7 +292,11 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
       const refused = await reader.callTool({ name: 'pause_lane', arguments: { lane: 'sms:recording' } });
       expect(refused.isError).toBe(true);
       expect(text(refused)).toMatch(/pause_lane changes state; this key is read-only.*admin key/);
-      expect(structured(await admin.callTool({ name: 'list_lanes', arguments: {} })).lanes.find((l: { lane: string }) => l.lane === 'sms:recording').paused).toBe(false);
+      expect(
+        structured(await admin.callTool({ name: 'list_lanes', arguments: {} })).lanes.find(
+          (l: { lane: string }) => l.lane === 'sms:recording',
+        ).paused,
+      ).toBe(false);
     } finally {
       await reader.close();
     }
@@ -196,7 +304,10 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
 
   it('a project key sees only its own project', async () => {
     const other = await app.createProject();
-    const mine = await admin.callTool({ name: 'send', arguments: { project_id: project.id, channels: ['sms'], to: '+33600000104', body: 'x', wait: '0s' } });
+    const mine = await admin.callTool({
+      name: 'send',
+      arguments: { project_id: project.id, channels: ['sms'], to: '+33600000104', body: 'x', wait: '0s' },
+    });
     const myJob = structured(mine).job_ids[0];
     const client = await connect(app, other.key);
     try {
@@ -204,7 +315,10 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
       expect(names).toEqual(expect.arrayContaining(['send', 'list_jobs', 'get_job']));
       expect(names).not.toContain('list_projects');
       expect(names).not.toContain('send_test');
-      const sent = await client.callTool({ name: 'send', arguments: { channels: ['sms'], to: '+33600000105', body: 'own', wait: '0s' } });
+      const sent = await client.callTool({
+        name: 'send',
+        arguments: { channels: ['sms'], to: '+33600000105', body: 'own', wait: '0s' },
+      });
       expect(sent.isError).toBe(false);
       const listed = structured(await client.callTool({ name: 'list_jobs', arguments: {} }));
       expect(listed.jobs.map((j: { project_id: string }) => j.project_id)).toEqual([other.id]);
@@ -223,14 +337,28 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
   });
 
   it('job_timeline shows what was sent: the rendered content for the project key, the subject only for operators', async () => {
-    await app.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id: 'mcp_amelie', phone: '+33600000106', first_name: 'Amélie' });
-    const sent = await admin.callTool({ name: 'send', arguments: { project_id: project.id, channels: ['sms'], subscriber_id: 'mcp_amelie', body: 'Bonjour {{ first_name }}', wait: '10s' } });
+    await app.http
+      .post('/v1/subscribers')
+      .set('X-Api-Key', project.key)
+      .send({ id: 'mcp_amelie', phone: '+33600000106', first_name: 'Amélie' });
+    const sent = await admin.callTool({
+      name: 'send',
+      arguments: {
+        project_id: project.id,
+        channels: ['sms'],
+        subscriber_id: 'mcp_amelie',
+        body: 'Bonjour {{ first_name }}',
+        wait: '10s',
+      },
+    });
     const id = structured(sent).outcomes[0].id;
     const client = await connect(app, project.key);
     try {
       const own = await client.callTool({ name: 'job_timeline', arguments: { id } });
       expect(structured(own).rendered).toMatchObject({ status: 'kept', body: 'Bonjour Amélie' });
-      expect(structured(own).events.map((e: { event: string }) => e.event)).toEqual(expect.arrayContaining(['created', 'rendered', 'sent']));
+      expect(structured(own).events.map((e: { event: string }) => e.event)).toEqual(
+        expect.arrayContaining(['created', 'rendered', 'sent']),
+      );
       expect(text(own)).toContain('Bonjour Amélie');
     } finally {
       await client.close();
@@ -263,20 +391,33 @@ describe('MCP over Streamable HTTP (POST /mcp)', () => {
   it('answers GET and DELETE /mcp with 405 and Allow: POST (stateless: no server stream, no session to end)', async () => {
     for (const method of ['get', 'delete'] as const) {
       const res = await app.http[method]('/mcp').set('authorization', `Bearer ${ADMIN_KEY}`);
-      expect([method, res.status, res.headers.allow, res.body.error]).toEqual([method, 405, 'POST', 'method_not_allowed']);
+      expect([method, res.status, res.headers.allow, res.body.error]).toEqual([
+        method,
+        405,
+        'POST',
+        'method_not_allowed',
+      ]);
       expect(res.body.message).toMatch(/POST \/mcp/);
     }
   });
 
   it('audits each call with the tool, argument names, outcome and duration, never the values', async () => {
     await admin.callTool({ name: 'list_jobs', arguments: { recipient: '+33600009999', limit: 5 } });
-    const rows = await app.db.sql(`SELECT actor, action, metadata FROM audit_log WHERE action = 'mcp.list_jobs' ORDER BY id DESC LIMIT 1`);
-    expect(rows[0]).toMatchObject({ actor: 'mcp', action: 'mcp.list_jobs', metadata: { args: ['recipient', 'limit'], outcome: 'ok', transport: 'http' } });
+    const rows = await app.db.sql(
+      `SELECT actor, action, metadata FROM audit_log WHERE action = 'mcp.list_jobs' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(rows[0]).toMatchObject({
+      actor: 'mcp',
+      action: 'mcp.list_jobs',
+      metadata: { args: ['recipient', 'limit'], outcome: 'ok', transport: 'http' },
+    });
     expect(typeof rows[0].metadata.ms).toBe('number');
     const all = JSON.stringify(await app.db.sql(`SELECT metadata FROM audit_log WHERE action LIKE 'mcp.%'`));
     expect(all).not.toContain('+33600009999');
     expect(all).not.toContain('hello from MCP');
-    const denied = await app.db.sql(`SELECT actor, metadata FROM audit_log WHERE action = 'mcp.pause_lane' AND actor = 'mcp:readonly'`);
+    const denied = await app.db.sql(
+      `SELECT actor, metadata FROM audit_log WHERE action = 'mcp.pause_lane' AND actor = 'mcp:readonly'`,
+    );
     expect(denied[0].metadata.outcome).toBe('denied');
   });
 });

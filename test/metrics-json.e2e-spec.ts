@@ -19,7 +19,10 @@ describe('GET /v1/metrics (JSON)', () => {
     t = await startTestApp({ env: { SMS_PROVIDER: 'recording' }, imports: [RecordingConnectorModule] });
     provider = t.notifyd.app.get(RecordingConnector);
     project = await t.createProject('metricsjson');
-    await t.http.patch(`/v1/admin/projects/${project.id}`).set('X-Api-Key', ADMIN_KEY).send({ channels: ['sms', 'in_app'] });
+    await t.http
+      .patch(`/v1/admin/projects/${project.id}`)
+      .set('X-Api-Key', ADMIN_KEY)
+      .send({ channels: ['sms', 'in_app'] });
   });
   afterAll(() => t?.close());
 
@@ -37,14 +40,39 @@ describe('GET /v1/metrics (JSON)', () => {
 
   it('counts live jobs, the last 24 hours’ outcomes, subscribers, inbox messages and active runs', async () => {
     const api = (path: string, body: object) => t.http.post(path).set('X-Api-Key', project.key).send(body);
-    for (const id of ['m1', 'm2']) expect((await api('/v1/subscribers', { id, phone: id === 'm1' ? '+33600000001' : '+33600000002' })).status).toBe(200);
+    for (const id of ['m1', 'm2'])
+      expect((await api('/v1/subscribers', { id, phone: id === 'm1' ? '+33600000001' : '+33600000002' })).status).toBe(
+        200,
+      );
     provider.script = (m) => (m.recipient.endsWith('09') ? permanent() : { ok: true, providerMessageId: 'x' });
-    for (const to of ['+33600000007', '+33600000008', '+33600000009']) expect((await api('/v1/send', { channels: ['sms'], to, body: 'hi' })).status).toBe(200);
+    for (const to of ['+33600000007', '+33600000008', '+33600000009'])
+      expect((await api('/v1/send', { channels: ['sms'], to, body: 'hi' })).status).toBe(200);
     expect((await api('/v1/send', { channels: ['in_app'], subscriber_id: 'm1', body: 'hello' })).status).toBe(200);
     await t.worker.drainOnce();
     // One job still waiting, one workflow run waiting on a delay.
-    expect((await api('/v1/send', { channels: ['sms'], to: '+33600000010', body: 'later', scheduled_at: new Date(Date.now() + 3_600_000).toISOString() })).status).toBe(200);
-    expect((await api('/v1/workflows', { id: 'slow', name: 'slow', trigger_event: 'slow', steps: [{ type: 'delay', duration_secs: 3600 }, { type: 'send', channel: 'sms', body: 'x' }] })).status).toBe(200);
+    expect(
+      (
+        await api('/v1/send', {
+          channels: ['sms'],
+          to: '+33600000010',
+          body: 'later',
+          scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await api('/v1/workflows', {
+          id: 'slow',
+          name: 'slow',
+          trigger_event: 'slow',
+          steps: [
+            { type: 'delay', duration_secs: 3600 },
+            { type: 'send', channel: 'sms', body: 'x' },
+          ],
+        })
+      ).status,
+    ).toBe(200);
     expect((await api('/v1/workflows/trigger', { event: 'slow', subscriber_id: 'm1' })).status).toBe(200);
 
     const m = await metrics(READONLY_KEY);
@@ -85,7 +113,9 @@ describe('build info in GET /v1/health', () => {
     try {
       const run = (script: string, env: Record<string, string>) => {
         const out = join(dir, `${Math.random()}.json`);
-        const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('NOTIFYD_') && !k.startsWith('GIT_')));
+        const clean = Object.fromEntries(
+          Object.entries(process.env).filter(([k]) => !k.startsWith('NOTIFYD_') && !k.startsWith('GIT_')),
+        );
         execFileSync(process.execPath, [script], { env: { ...clean, ...env, BUILD_INFO_OUT: out }, stdio: 'pipe' });
         return JSON.parse(readFileSync(out, 'utf8')) as { commit: string; built_at_epoch: number };
       };
@@ -99,7 +129,10 @@ describe('build info in GET /v1/health', () => {
       mkdirSync(join(dir, 'app', 'scripts'), { recursive: true });
       const copy = join(dir, 'app', 'scripts', 'build-info.mjs');
       copyFileSync(join(root, 'scripts', 'build-info.mjs'), copy);
-      expect(run(copy, { NOTIFYD_COMMIT: 'ABCDEF1234567', NOTIFYD_BUILT_AT: '2026-12-01T00:00:00Z' })).toEqual({ commit: 'abcdef1234567', built_at_epoch: 1796083200 });
+      expect(run(copy, { NOTIFYD_COMMIT: 'ABCDEF1234567', NOTIFYD_BUILT_AT: '2026-12-01T00:00:00Z' })).toEqual({
+        commit: 'abcdef1234567',
+        built_at_epoch: 1796083200,
+      });
       expect(run(copy, { NOTIFYD_BUILT_AT: '1764547200' })).toEqual({ commit: 'unknown', built_at_epoch: 1764547200 });
       expect(run(copy, { NOTIFYD_COMMIT: 'not a sha' }).commit).toBe('unknown');
     } finally {
@@ -109,6 +142,9 @@ describe('build info in GET /v1/health', () => {
 
   it('without a build-info file, notifyd reads the environment, else says unknown and null', () => {
     expect(readBuildInfo('/nonexistent/build-info.json', {})).toEqual({ commit: 'unknown', built_at_epoch: null });
-    expect(readBuildInfo(undefined, { NOTIFYD_COMMIT: 'abcdef1', NOTIFYD_BUILT_AT: '1764547200' })).toEqual({ commit: 'abcdef1', built_at_epoch: 1764547200 });
+    expect(readBuildInfo(undefined, { NOTIFYD_COMMIT: 'abcdef1', NOTIFYD_BUILT_AT: '1764547200' })).toEqual({
+      commit: 'abcdef1',
+      built_at_epoch: 1764547200,
+    });
   });
 });

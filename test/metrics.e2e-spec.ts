@@ -15,10 +15,16 @@ describe('GET /v1/metrics/prometheus', () => {
   let project: { id: string; key: string };
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { SMS_PROVIDER: 'recording', METRICS_GAUGE_INTERVAL_SECS: '3600' }, imports: [RecordingConnectorModule] });
+    t = await startTestApp({
+      env: { SMS_PROVIDER: 'recording', METRICS_GAUGE_INTERVAL_SECS: '3600' },
+      imports: [RecordingConnectorModule],
+    });
     provider = t.notifyd.app.get(RecordingConnector);
     project = await t.createProject('metricsco');
-    await t.http.patch(`/v1/admin/projects/${project.id}`).set('X-Api-Key', ADMIN_KEY).send({ channels: ['email', 'sms', 'in_app'] });
+    await t.http
+      .patch(`/v1/admin/projects/${project.id}`)
+      .set('X-Api-Key', ADMIN_KEY)
+      .send({ channels: ['email', 'sms', 'in_app'] });
   });
   afterAll(() => t?.close());
 
@@ -27,7 +33,11 @@ describe('GET /v1/metrics/prometheus', () => {
     expect(res.status).toBe(200);
     return res.text;
   };
-  const send = (to: string) => t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], to, body: 'hi' });
+  const send = (to: string) =>
+    t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['sms'], to, body: 'hi' });
 
   it('admin and read-only keys (as a Prometheus bearer token) scrape it; a project key is 403', async () => {
     const res = await t.http.get('/v1/metrics/prometheus').set('Authorization', `Bearer ${READONLY_KEY}`);
@@ -39,8 +49,14 @@ describe('GET /v1/metrics/prometheus', () => {
   });
 
   it('counts outcomes, provider errors by kind and send latency from the worker', async () => {
-    provider.script = (m) => (m.recipient.endsWith('02') ? permanent() : m.recipient.endsWith('03') ? transient() : { ok: true, providerMessageId: 'x' });
-    for (const to of ['+33600000001', '+33600000002', '+33600000003', '+33600000004']) expect((await send(to)).status).toBe(200);
+    provider.script = (m) =>
+      m.recipient.endsWith('02')
+        ? permanent()
+        : m.recipient.endsWith('03')
+          ? transient()
+          : { ok: true, providerMessageId: 'x' };
+    for (const to of ['+33600000001', '+33600000002', '+33600000003', '+33600000004'])
+      expect((await send(to)).status).toBe(200);
     await t.worker.drainOnce();
     const text = await scrape();
     expect(sample(text, 'notifyd_jobs_outcome_total{channel="sms",provider="recording",outcome="sent"}')).toBe(2);
@@ -87,7 +103,9 @@ describe('GET /v1/metrics/prometheus', () => {
     const pacing = t.notifyd.app.get(PacingService);
     await pacing.pause({ channel: 'sms', provider: 'recording' }, 60_000, 'rate_limited', 'test 429');
     await t.notifyd.app.get(QueueGaugesTask).compute();
-    expect(sample(await scrape(), 'notifyd_lane_pauses_total{lane="sms:recording",channel="sms",provider="recording"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(await scrape(), 'notifyd_lane_pauses_total{lane="sms:recording",channel="sms",provider="recording"}'),
+    ).toBeGreaterThanOrEqual(1);
     await pacing.resume({ channel: 'sms', provider: 'recording' });
   });
 

@@ -28,7 +28,9 @@ describe('migrations', () => {
     try {
       await runMigrations(dataSource);
       for (let i = 0; i < MIGRATIONS.length; i++) await revertLastMigration(dataSource);
-      const tables = await db.sql(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'notifyd_migrations'`);
+      const tables = await db.sql(
+        `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'notifyd_migrations'`,
+      );
       expect(tables).toEqual([]);
       expect(await pendingMigrations(dataSource)).toHaveLength(MIGRATIONS.length);
       expect(await runMigrations(dataSource)).toHaveLength(MIGRATIONS.length);
@@ -46,7 +48,11 @@ describe('migrations', () => {
       const url = notifyd.url!;
       const before = await fetch(`${url}/v1/health/ready`);
       expect(before.status).toBe(503);
-      expect(await before.json()).toMatchObject({ ready: false, db: 'ok', pending_migrations: MIGRATIONS.map((m) => m.name) });
+      expect(await before.json()).toMatchObject({
+        ready: false,
+        db: 'ok',
+        pending_migrations: MIGRATIONS.map((m) => m.name),
+      });
       await runMigrations(notifyd.database.dataSource);
       const after = await fetch(`${url}/v1/health/ready`);
       expect(after.status).toBe(200);
@@ -64,7 +70,12 @@ describe('health', () => {
     try {
       const ok = await t.http.get('/v1/health');
       expect(ok.status).toBe(200);
-      expect(ok.body).toMatchObject({ status: 'ok', db: 'ok', role: 'api', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+      expect(ok.body).toMatchObject({
+        status: 'ok',
+        db: 'ok',
+        role: 'api',
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      });
       expect((await t.http.get('/v1/health/ready')).status).toBe(200);
       await t.db.drop(); // the database disappears under the running app
       const degraded = await t.http.get('/v1/health');

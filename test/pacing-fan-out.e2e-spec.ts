@@ -68,8 +68,10 @@ describe('pacing of fan-out connectors (two worker processes, provider fakes)', 
     return false;
   };
   const allSent = (channel: string, count: number) => async () =>
-    Number((await db.sql(`SELECT count(*) AS n FROM jobs WHERE channel = $1 AND status = 'sent'`, [channel]))[0].n) === count;
-  const lane = async (key: string) => (await db.sql(`SELECT calls_total, tokens_total FROM pacing_lanes WHERE lane_key = $1`, [key]))[0];
+    Number((await db.sql(`SELECT count(*) AS n FROM jobs WHERE channel = $1 AND status = 'sent'`, [channel]))[0].n) ===
+    count;
+  const lane = async (key: string) =>
+    (await db.sql(`SELECT calls_total, tokens_total FROM pacing_lanes WHERE lane_key = $1`, [key]))[0];
   /**
    * The bound a shared bucket promises (GCRA): from a moment t0 before the jobs existed, the
    * tokens whose slot has come by time t are at most one bucket plus rate × (t − t0), and a
@@ -88,7 +90,13 @@ describe('pacing of fan-out connectors (two worker processes, provider fakes)', 
   };
 
   it('Resend: every email with attachments is one request and one token; the batch of the others is one', async () => {
-    const attachment = [{ filename: 'invoice.pdf', content: Buffer.from('%PDF-1.4 hi').toString('base64'), content_type: 'application/pdf' }];
+    const attachment = [
+      {
+        filename: 'invoice.pdf',
+        content: Buffer.from('%PDF-1.4 hi').toString('base64'),
+        content_type: 'application/pdf',
+      },
+    ];
     // 36 emails with an attachment and 24 without, interleaved, claimed in batches of 100 by two workers.
     const t0 = Date.now();
     await db.sql(
@@ -103,7 +111,10 @@ describe('pacing of fan-out connectors (two worker processes, provider fakes)', 
     const requests = resend.requests.filter((r) => r.path === '/emails' || r.path === '/emails/batch');
     expect(resend.emails).toHaveLength(60);
     expect(requests.filter((r) => r.path === '/emails' && r.body.attachments)).toHaveLength(36);
-    expectPaced(requests.map((r) => r.at), t0);
+    expectPaced(
+      requests.map((r) => r.at),
+      t0,
+    );
     // The shared bucket was charged exactly the requests the provider received.
     expect(Number((await lane('email:resend')).tokens_total)).toBe(requests.length);
   }, 120_000);

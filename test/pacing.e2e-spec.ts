@@ -14,7 +14,10 @@ class RecordingEmailConnector implements Connector {
   readonly provider = 'mailrec';
   readonly batchMax = 1;
   calls: OutboundMessage[][] = [];
-  script: (m: OutboundMessage) => DeliveryResult = () => ({ ok: true, providerMessageId: `m_${Math.random().toString(36).slice(2)}` });
+  script: (m: OutboundMessage) => DeliveryResult = () => ({
+    ok: true,
+    providerMessageId: `m_${Math.random().toString(36).slice(2)}`,
+  });
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
     this.calls.push([...messages]);
     return messages.map((m) => this.script(m));
@@ -50,7 +53,11 @@ describe('pacing: lane pauses, quota exhaustion, operator surface', () => {
     email.script = ok;
     await t.db.sql(`DELETE FROM jobs`);
     const pacing = t.notifyd.app.get(PacingService);
-    for (const lane of [{ channel: 'sms', provider: 'recording' }, { channel: 'email', provider: 'mailrec' }] as const) await pacing.resume(lane);
+    for (const lane of [
+      { channel: 'sms', provider: 'recording' },
+      { channel: 'email', provider: 'mailrec' },
+    ] as const)
+      await pacing.resume(lane);
     await t.db.sql(`DELETE FROM pacing_lanes`);
   });
   /**
@@ -64,23 +71,33 @@ describe('pacing: lane pauses, quota exhaustion, operator surface', () => {
   };
 
   const send = async (channel: string, to: string, extra: Record<string, unknown> = {}) => {
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: [channel], to, body: 'hi', subject: 's', ...extra });
+    const res = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: [channel], to, body: 'hi', subject: 's', ...extra });
     expect(res.status).toBe(200);
     return res.body.job_ids[0] as string;
   };
-  const job = async (id: string) => (await t.db.sql(`SELECT status, attempts, error, run_at FROM jobs WHERE id = $1`, [id]))[0];
+  const job = async (id: string) =>
+    (await t.db.sql(`SELECT status, attempts, error, run_at FROM jobs WHERE id = $1`, [id]))[0];
   const admin = (method: 'get' | 'post', path: string, key = ADMIN_KEY) => t.http[method](path).set('X-Api-Key', key);
 
   it('a 429 pauses the lane in PostgreSQL: the job keeps its attempt and waits, and no replica claims the lane until the pause ends', async () => {
     // A second replica on the same database (its own process state, same tables).
-    const replica = await startTestApp({ database: t.db, env: { SMS_PROVIDER: 'recording' }, imports: [RecordingConnectorModule] });
+    const replica = await startTestApp({
+      database: t.db,
+      env: { SMS_PROVIDER: 'recording' },
+      imports: [RecordingConnectorModule],
+    });
     try {
       const other = replica.notifyd.app.get(RecordingConnector);
       sms.script = (_m, call) => (call === 1 ? rateLimited(60_000) : ok());
       const first = await send('sms', '+33600000001');
       await t.worker.drainOnce();
       expect(await job(first)).toMatchObject({ status: 'pending', attempts: 0 });
-      const [lane] = await t.db.sql(`SELECT pause_kind, paused_until > now() + interval '50 seconds' AS paused FROM pacing_lanes WHERE lane_key = 'sms:recording'`);
+      const [lane] = await t.db.sql(
+        `SELECT pause_kind, paused_until > now() + interval '50 seconds' AS paused FROM pacing_lanes WHERE lane_key = 'sms:recording'`,
+      );
       expect(lane).toEqual({ pause_kind: 'rate_limited', paused: true });
 
       // The replica sees the pause: it neither claims nor calls.
@@ -103,9 +120,17 @@ describe('pacing: lane pauses, quota exhaustion, operator surface', () => {
   it("a project's own lane (its own credentials) pauses only that project's jobs", async () => {
     const pacing = t.notifyd.app.get(PacingService);
     const other = await t.createProject();
-    await pacing.pause({ channel: 'sms', provider: 'recording', projectId: project.id }, 60_000, 'rate_limited', 'own account 429');
+    await pacing.pause(
+      { channel: 'sms', provider: 'recording', projectId: project.id },
+      60_000,
+      'rate_limited',
+      'own account 429',
+    );
     const mine = await send('sms', '+33600000010');
-    const res = await t.http.post('/v1/send').set('X-Api-Key', other.key).send({ channels: ['sms'], to: '+33600000011', body: 'hi' });
+    const res = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', other.key)
+      .send({ channels: ['sms'], to: '+33600000011', body: 'hi' });
     await t.worker.drainOnce();
     expect(await job(mine)).toMatchObject({ status: 'pending', attempts: 0 });
     expect(await job(res.body.job_ids[0])).toMatchObject({ status: 'sent', attempts: 1 });
@@ -169,16 +194,24 @@ describe('pacing: lane pauses, quota exhaustion, operator surface', () => {
     const dispatcher = t.notifyd.app.get((await import('../src/jobs/worker/dispatcher.js')).Dispatcher);
     const batch = await repository.claim(100, []);
     await dispatcher.dispatch(batch, { stopping: false });
-    const firstAfter = sms.calls.slice(1).flat().map((m) => m.jobId);
+    const firstAfter = sms.calls
+      .slice(1)
+      .flat()
+      .map((m) => m.jobId);
     expect(firstAfter).toHaveLength(100);
     expect(firstAfter).toContain(critical);
     expect(await job(critical)).toMatchObject({ status: 'sent', attempts: 1 });
-    const [{ burned }] = await t.db.sql(`SELECT count(*)::int AS burned FROM jobs WHERE status = 'pending' AND attempts > 0`);
+    const [{ burned }] = await t.db.sql(
+      `SELECT count(*)::int AS burned FROM jobs WHERE status = 'pending' AND attempts > 0`,
+    );
     expect(burned).toBe(0);
   });
 
   it('a daily quota error pauses the lane until the announced reset, uses no attempt, and is a critical finding', async () => {
-    sms.script = () => ({ ok: false, error: ProviderError.rateLimited('daily_quota_exceeded', 3_600_000, { quotaExhausted: true }) });
+    sms.script = () => ({
+      ok: false,
+      error: ProviderError.rateLimited('daily_quota_exceeded', 3_600_000, { quotaExhausted: true }),
+    });
     const a = await send('sms', '+33600000006');
     const b = await send('sms', '+33600000007');
     await t.worker.drainOnce();
@@ -189,23 +222,45 @@ describe('pacing: lane pauses, quota exhaustion, operator surface', () => {
     expect(lane.pauseKind).toBe('quota_exhausted');
     expect(lane.pausedUntil!.getTime()).toBeGreaterThan(Date.now() + 3_500_000);
     const findings = await lanes.findings();
-    expect(findings).toEqual([expect.objectContaining({ severity: 'critical', laneKey: 'sms:recording', message: expect.stringMatching(/quota is exhausted/) })]);
-    const [audit] = await t.db.sql(`SELECT actor, resource FROM audit_log WHERE action = 'lane.paused' ORDER BY id DESC LIMIT 1`);
+    expect(findings).toEqual([
+      expect.objectContaining({
+        severity: 'critical',
+        laneKey: 'sms:recording',
+        message: expect.stringMatching(/quota is exhausted/),
+      }),
+    ]);
+    const [audit] = await t.db.sql(
+      `SELECT actor, resource FROM audit_log WHERE action = 'lane.paused' ORDER BY id DESC LIMIT 1`,
+    );
     expect(audit).toEqual({ actor: 'system', resource: 'sms:recording' });
   });
 
   it('operators list lanes, pause and resume them; the read-only key only reads', async () => {
     const list = await admin('get', '/v1/admin/lanes', READONLY_KEY).expect(200);
     const smsLane = list.body.lanes.find((l: { lane: string }) => l.lane === 'sms:recording');
-    expect(smsLane).toMatchObject({ channel: 'sms', provider: 'recording', active: true, rate: 0, paused: false, tokens: null });
+    expect(smsLane).toMatchObject({
+      channel: 'sms',
+      provider: 'recording',
+      active: true,
+      rate: 0,
+      paused: false,
+      tokens: null,
+    });
 
     await admin('post', '/v1/admin/lanes/sms:recording/pause', READONLY_KEY).send({}).expect(403);
     await admin('post', '/v1/admin/lanes/fax:nobody/pause').send({}).expect(404);
     const bad = await admin('post', '/v1/admin/lanes/sms:recording/pause').send({ duration_secs: 0 }).expect(422);
     expect(bad.body.error).toBe('validation_failed');
 
-    const paused = await admin('post', '/v1/admin/lanes/sms:recording/pause').send({ duration_secs: 600, reason: 'provider incident' }).expect(200);
-    expect(paused.body).toMatchObject({ lane: 'sms:recording', paused: true, pause_kind: 'operator', pause_reason: 'provider incident' });
+    const paused = await admin('post', '/v1/admin/lanes/sms:recording/pause')
+      .send({ duration_secs: 600, reason: 'provider incident' })
+      .expect(200);
+    expect(paused.body).toMatchObject({
+      lane: 'sms:recording',
+      paused: true,
+      pause_kind: 'operator',
+      pause_reason: 'provider incident',
+    });
     const id = await send('sms', '+33600000008');
     await t.worker.drainOnce();
     expect(sms.calls).toHaveLength(0);
@@ -215,7 +270,9 @@ describe('pacing: lane pauses, quota exhaustion, operator surface', () => {
     expect(resumed.body.paused).toBe(false);
     await t.worker.drainOnce();
     expect(await job(id)).toMatchObject({ status: 'sent', attempts: 1 });
-    const actions = await t.db.sql(`SELECT action FROM audit_log WHERE resource = 'sms:recording' AND actor = 'admin' ORDER BY id`);
+    const actions = await t.db.sql(
+      `SELECT action FROM audit_log WHERE resource = 'sms:recording' AND actor = 'admin' ORDER BY id`,
+    );
     expect(actions.map((a) => a.action)).toEqual(['lane.paused', 'lane.resumed']);
   });
 
@@ -237,14 +294,22 @@ describe('pacing: fair share between projects on one lane', () => {
       `INSERT INTO subscribers (project_id, id, phone) SELECT 'campaigner', 'u' || g, '+3362' || lpad(g::text, 7, '0') FROM generate_series(1, 300) g`,
     );
     const subscribers = Array.from({ length: 300 }, (_, i) => `u${i + 1}`);
-    const batch = await t.http.post('/v1/batch').set('X-Api-Key', campaign.key).send({ channels: ['sms'], subscribers, body: 'sale', priority: 'normal' });
+    const batch = await t.http
+      .post('/v1/batch')
+      .set('X-Api-Key', campaign.key)
+      .send({ channels: ['sms'], subscribers, body: 'sale', priority: 'normal' });
     expect(batch.status).toBe(200);
-    const res = await t.http.post('/v1/send').set('X-Api-Key', other.key).send({ channels: ['sms'], to: '+33600000009', body: 'your code', priority: 'normal' });
+    const res = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', other.key)
+      .send({ channels: ['sms'], to: '+33600000009', body: 'your code', priority: 'normal' });
     expect(res.status).toBe(200);
 
     // The campaign's jobs take the lane's rate (2/s, one call per message) one after another;
     // the other project's message takes its own turn now instead of after 300 of them.
-    const order = await t.db.sql<{ project_id: string }>(`SELECT project_id FROM jobs WHERE channel = 'sms' ORDER BY priority, run_at, id`);
+    const order = await t.db.sql<{ project_id: string }>(
+      `SELECT project_id FROM jobs WHERE channel = 'sms' ORDER BY priority, run_at, id`,
+    );
     expect(order).toHaveLength(301);
     const position = order.findIndex((r) => r.project_id === 'transactional');
     expect(position).toBeGreaterThanOrEqual(0);

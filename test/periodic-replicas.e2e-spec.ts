@@ -27,7 +27,13 @@ describe('periodic work once per tick across 3 replicas', () => {
        VALUES ('acme', 'email', 'a@example.com', 'processing', 1, now() - interval '20 minutes', 'first try') RETURNING id`,
     );
     // Nothing delivers (no email provider): the re-queued job stays visible.
-    const env = { WORKER_REAPER_INTERVAL_SECS: '1', METRICS_GAUGE_INTERVAL_SECS: '1', RETENTION_INTERVAL_SECS: '3600', EMAIL_PROVIDER: '', SMS_PROVIDER: '' };
+    const env = {
+      WORKER_REAPER_INTERVAL_SECS: '1',
+      METRICS_GAUGE_INTERVAL_SECS: '1',
+      RETENTION_INTERVAL_SECS: '3600',
+      EMAIL_PROVIDER: '',
+      SMS_PROVIDER: '',
+    };
     const [{ t0 }] = await db.sql<{ t0: Date }>(`SELECT now() AS t0`);
     replicas.push(...(await Promise.all([0, 1, 2].map(() => spawnNotifyd({ databaseUrl: db.url, env })))));
 
@@ -48,7 +54,13 @@ describe('periodic work once per tick across 3 replicas', () => {
     }
     // Retention (1 h), the webhook and workflow maintenance and the job waiters' purge (1 min)
     // and the inbox purge (10 min) ran once, on their first tick, on one replica.
-    for (const task of ['retention', 'webhook-maintenance', 'workflow-maintenance', 'inbox-purge', 'job-waiters-purge']) {
+    for (const task of [
+      'retention',
+      'webhook-maintenance',
+      'workflow-maintenance',
+      'inbox-purge',
+      'job-waiters-purge',
+    ]) {
       expect([task, byTask[task]?.runs, byTask[task]?.last_ok]).toEqual([task, 1, true]);
     }
     // The inbox snoozes (10 s): once per 10 s between the three.
@@ -56,7 +68,10 @@ describe('periodic work once per tick across 3 replicas', () => {
     expect(snoozes?.last_ok).toBe(true);
     expect(snoozes.runs).toBeLessThanOrEqual(Math.floor(snoozes.elapsed / 10) + 1);
 
-    const [job] = await db.sql<{ status: string; attempts: number; error: string }>(`SELECT status, attempts, error FROM jobs WHERE id = $1`, [id]);
+    const [job] = await db.sql<{ status: string; attempts: number; error: string }>(
+      `SELECT status, attempts, error FROM jobs WHERE id = $1`,
+      [id],
+    );
     // Reaped (its lease long expired), claimed once more by one of the replicas, and failed
     // there for want of an email provider: one more attempt, not one per replica.
     expect(job).toMatchObject({ status: 'failed', attempts: 2 });

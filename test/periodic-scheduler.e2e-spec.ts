@@ -26,7 +26,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 describe('periodic work on the Nest scheduler', () => {
   let db: TestDatabase;
-  const env = { NOTIFYD_ROLE: 'worker', WORKER_REAPER_INTERVAL_SECS: '1', METRICS_GAUGE_INTERVAL_SECS: '1', SHUTDOWN_GRACE_SECS: '1' };
+  const env = {
+    NOTIFYD_ROLE: 'worker',
+    WORKER_REAPER_INTERVAL_SECS: '1',
+    METRICS_GAUGE_INTERVAL_SECS: '1',
+    SHUTDOWN_GRACE_SECS: '1',
+  };
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -46,11 +51,13 @@ describe('periodic work on the Nest scheduler', () => {
       }
       await sleep(4_500);
       const count = async () =>
-        (await db.sql<{ runs: number; elapsed: number; by: number }>(
-          `SELECT runs::int AS runs, extract(epoch FROM now() - $1::timestamptz)::float8 AS elapsed, last_ok
+        (
+          await db.sql<{ runs: number; elapsed: number; by: number }>(
+            `SELECT runs::int AS runs, extract(epoch FROM now() - $1::timestamptz)::float8 AS elapsed, last_ok
              FROM periodic_runs WHERE task = 'reaper'`,
-          [t0],
-        ))[0];
+            [t0],
+          )
+        )[0];
       const reaper = await count();
       // Each 1 s tick once between the two (two uncoordinated timers would make about two per second).
       expect(reaper.runs).toBeGreaterThanOrEqual(2);
@@ -97,7 +104,9 @@ describe('periodic work on the Nest scheduler', () => {
     expect(slowEnded).toBeLessThanOrEqual(closed);
     expect(starts.filter((at) => at >= closeBegan)).toEqual([]);
     expect(registry.getIntervals()).toEqual([]);
-    const [slow] = await db.sql(`SELECT last_ok, finished_at IS NOT NULL AS finished FROM periodic_runs WHERE task = 'close-slow'`);
+    const [slow] = await db.sql(
+      `SELECT last_ok, finished_at IS NOT NULL AS finished FROM periodic_runs WHERE task = 'close-slow'`,
+    );
     expect(slow).toEqual({ last_ok: true, finished: true });
   });
 

@@ -34,7 +34,10 @@ describe('periodic tasks on a small pool', () => {
     };
     let timer: NodeJS.Timeout | undefined;
     const stuck = new Promise<'stuck'>((resolve) => (timer = setTimeout(() => resolve('stuck'), 30_000)));
-    const outcome = await Promise.race([Promise.all(names.map((name) => periodic.runIfDue(name, 60_000, task))), stuck]);
+    const outcome = await Promise.race([
+      Promise.all(names.map((name) => periodic.runIfDue(name, 60_000, task))),
+      stuck,
+    ]);
     clearTimeout(timer);
     expect([outcome, inside]).toEqual([[true, true, true, true], 4]);
     const rows = await t.db.sql(`SELECT task, last_ok FROM periodic_runs WHERE task = ANY($1) ORDER BY task`, [names]);

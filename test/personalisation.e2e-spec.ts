@@ -11,7 +11,10 @@ describe('personalisation', () => {
   let project: { id: string; key: string };
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { SMS_PROVIDER: 'recording', EMAIL_PROVIDER: 'recording-email' }, imports: [RecordingConnectorModule, RecordingEmailModule] });
+    t = await startTestApp({
+      env: { SMS_PROVIDER: 'recording', EMAIL_PROVIDER: 'recording-email' },
+      imports: [RecordingConnectorModule, RecordingEmailModule],
+    });
     sms = t.notifyd.app.get(RecordingConnector);
     email = t.notifyd.app.get(RecordingEmailConnector);
     project = await t.createProject();
@@ -36,11 +39,30 @@ describe('personalisation', () => {
   const mailTo = (id: string) => email.messages.find((m) => m.subscriberId === id)!;
 
   it('a stored template reads subscriber.* and the top-level profile fields; its locale picks the variant', async () => {
-    await save({ id: 'welcome', channel: 'email', subject: 'Welcome {{ first_name }}', body: 'Hi {{ subscriber.first_name }} {{ subscriber.last_name }} ({{ subscriber.data.plan }}, {{ subscriber.data.address.city | default: "?" }})' });
-    await save({ id: 'welcome', channel: 'email', locale: 'fr', subject: 'Bienvenue {{ first_name }}', body: 'Bonjour {{ subscriber.first_name }}, fuseau {{ timezone }}', body_html: '<p>Bonjour {{ first_name }}</p>' });
-    for (const id of ['amelie', 'bob', 'anon']) expect((await api().post('/v1/send', { channel: 'email', subscriber_id: id, template: 'welcome' })).status).toBe(200);
+    await save({
+      id: 'welcome',
+      channel: 'email',
+      subject: 'Welcome {{ first_name }}',
+      body: 'Hi {{ subscriber.first_name }} {{ subscriber.last_name }} ({{ subscriber.data.plan }}, {{ subscriber.data.address.city | default: "?" }})',
+    });
+    await save({
+      id: 'welcome',
+      channel: 'email',
+      locale: 'fr',
+      subject: 'Bienvenue {{ first_name }}',
+      body: 'Bonjour {{ subscriber.first_name }}, fuseau {{ timezone }}',
+      body_html: '<p>Bonjour {{ first_name }}</p>',
+    });
+    for (const id of ['amelie', 'bob', 'anon'])
+      expect((await api().post('/v1/send', { channel: 'email', subscriber_id: id, template: 'welcome' })).status).toBe(
+        200,
+      );
     await t.worker.drainOnce();
-    expect(mailTo('amelie')).toMatchObject({ subject: 'Bienvenue Amélie', body: 'Bonjour Amélie, fuseau Europe/Paris', bodyHtml: '<p>Bonjour Amélie</p>' });
+    expect(mailTo('amelie')).toMatchObject({
+      subject: 'Bienvenue Amélie',
+      body: 'Bonjour Amélie, fuseau Europe/Paris',
+      bodyHtml: '<p>Bonjour Amélie</p>',
+    });
     expect(mailTo('bob')).toMatchObject({ subject: 'Welcome Bob', body: 'Hi Bob <Smith> (free, ?)' });
     // A profile without names renders them empty, never the placeholder.
     expect(mailTo('anon')).toMatchObject({ subject: 'Welcome ', body: 'Hi   (, ?)' });
@@ -48,7 +70,12 @@ describe('personalisation', () => {
 
   it('vars win over profile fields of the same name', async () => {
     await save({ id: 'hello', channel: 'sms', body: '{{ first_name }}/{{ subscriber.first_name }}' });
-    await api().post('/v1/send', { channel: 'sms', subscriber_id: 'amelie', template: 'hello', vars: { first_name: 'Mimi' } });
+    await api().post('/v1/send', {
+      channel: 'sms',
+      subscriber_id: 'amelie',
+      template: 'hello',
+      vars: { first_name: 'Mimi' },
+    });
     await t.worker.drainOnce();
     expect(sms.messages[0].body).toBe('Mimi/Amélie');
   });
@@ -64,16 +91,36 @@ describe('personalisation', () => {
       priority: 'bulk',
     });
     expect(res.status).toBe(200);
-    await api().post('/v1/send', { channel: 'email', to: 'plain@example.com', subject: 'No markup', body: 'Just text: 100 % {not liquid}' });
+    await api().post('/v1/send', {
+      channel: 'email',
+      to: 'plain@example.com',
+      subject: 'No markup',
+      body: 'Just text: 100 % {not liquid}',
+    });
     await t.worker.drainOnce();
-    expect(mailTo('amelie')).toMatchObject({ subject: 'Hi Amélie', body: 'Hi Amélie, your plan is PRO (VIP).', bodyHtml: '<p>Hi Poulain</p>' });
-    expect(mailTo('bob')).toMatchObject({ subject: 'Hi Bob', body: 'Hi Bob, your plan is FREE (VIP).', bodyHtml: '<p>Hi &lt;Smith&gt;</p>' });
-    expect(email.messages.find((m) => m.recipient === 'plain@example.com')).toMatchObject({ subject: 'No markup', body: 'Just text: 100 % {not liquid}' });
+    expect(mailTo('amelie')).toMatchObject({
+      subject: 'Hi Amélie',
+      body: 'Hi Amélie, your plan is PRO (VIP).',
+      bodyHtml: '<p>Hi Poulain</p>',
+    });
+    expect(mailTo('bob')).toMatchObject({
+      subject: 'Hi Bob',
+      body: 'Hi Bob, your plan is FREE (VIP).',
+      bodyHtml: '<p>Hi &lt;Smith&gt;</p>',
+    });
+    expect(email.messages.find((m) => m.recipient === 'plain@example.com')).toMatchObject({
+      subject: 'No markup',
+      body: 'Just text: 100 % {not liquid}',
+    });
   });
 
   it('inline Liquid that does not parse fails its job with the reason; runaway inline content is bounded like a template', async () => {
     const broken = await api().post('/v1/send', { channel: 'sms', to: '+33600000077', body: 'Hi {% if x %}unclosed' });
-    const runaway = await api().post('/v1/send', { channel: 'sms', to: '+33600000078', body: '{% for i in (1..1000000000) %}{{ i }}{% endfor %}' });
+    const runaway = await api().post('/v1/send', {
+      channel: 'sms',
+      to: '+33600000078',
+      body: '{% for i in (1..1000000000) %}{{ i }}{% endfor %}',
+    });
     await t.worker.drainOnce();
     const b = await jobRow(t, broken.body.job_ids[0]);
     expect(b.status).toBe('failed');
@@ -85,12 +132,27 @@ describe('personalisation', () => {
   });
 
   it('preview renders for a stored subscriber (profile, locale) and names subscriber_id when it is unknown or malformed', async () => {
-    await save({ id: 'welcome', channel: 'email', subject: 'Welcome {{ first_name }}', body: 'Hi {{ subscriber.first_name }} ({{ subscriber.data.plan }}) {{ extra }}' });
-    await save({ id: 'welcome', channel: 'email', locale: 'fr', subject: 'Bienvenue {{ first_name }}', body: 'Bonjour {{ subscriber.first_name }}' });
+    await save({
+      id: 'welcome',
+      channel: 'email',
+      subject: 'Welcome {{ first_name }}',
+      body: 'Hi {{ subscriber.first_name }} ({{ subscriber.data.plan }}) {{ extra }}',
+    });
+    await save({
+      id: 'welcome',
+      channel: 'email',
+      locale: 'fr',
+      subject: 'Bienvenue {{ first_name }}',
+      body: 'Bonjour {{ subscriber.first_name }}',
+    });
     const fr = await api().post('/v1/templates/welcome/preview', { subscriber_id: 'amelie' });
     expect(fr.status).toBe(200);
     expect(fr.body).toMatchObject({ locale: 'fr', subject: 'Bienvenue Amélie', body: 'Bonjour Amélie' });
-    const en = await api().post('/v1/templates/welcome/preview', { subscriber_id: 'amelie', locale: 'en', vars: { extra: '!' } });
+    const en = await api().post('/v1/templates/welcome/preview', {
+      subscriber_id: 'amelie',
+      locale: 'en',
+      vars: { extra: '!' },
+    });
     expect(en.body).toMatchObject({ locale: null, subject: 'Welcome Amélie', body: 'Hi Amélie (pro) !' });
     const unknown = await api().post('/v1/templates/welcome/preview', { subscriber_id: 'nobody' });
     expect(unknown.status).toBe(422);

@@ -39,12 +39,29 @@ describe('text array literals', () => {
     const [{ back }] = await db.sql('SELECT $1::text[] AS back', prepareParams([values]));
     // PostgreSQL text cannot hold a lone surrogate: node-postgres sends U+FFFD for it either way.
     expect(back).toEqual(values.map((v) => (v === null ? null : v.replace(/\ud800/g, '\ufffd'))));
-    const [{ n }] = await db.sql('SELECT count(*)::int AS n FROM unnest($1::text[]) v WHERE v = ANY($2::text[])', prepareParams([values, ['comma,inside', 'NULL']]));
+    const [{ n }] = await db.sql(
+      'SELECT count(*)::int AS n FROM unnest($1::text[]) v WHERE v = ANY($2::text[])',
+      prepareParams([values, ['comma,inside', 'NULL']]),
+    );
     expect(n).toBe(2);
   });
 
   it('reads back the fast path literal of awkward but escape-free strings exactly', async () => {
-    const values = ['plain', '', 'NULL', 'null', ' lead and trail ', 'comma,inside', '{braces}', 'quote"inside', 'ends with backslash\\', '\\"', 'héllo ✓ 😀', "single 'quote'", null];
+    const values = [
+      'plain',
+      '',
+      'NULL',
+      'null',
+      ' lead and trail ',
+      'comma,inside',
+      '{braces}',
+      'quote"inside',
+      'ends with backslash\\',
+      '\\"',
+      'héllo ✓ 😀',
+      "single 'quote'",
+      null,
+    ];
     expect(textArrayLiteral(values)).toBeDefined();
     const [{ back }] = await db.sql('SELECT $1::text[] AS back', prepareParams([values]));
     expect(back).toEqual(values);
@@ -64,7 +81,10 @@ describe('text array literals', () => {
 
   it('sends timestamps and empty arrays the same way', async () => {
     const at = ['2026-11-30T09:00:00.000Z', null];
-    const [{ back, empty }] = await db.sql('SELECT $1::timestamptz[] AS back, cardinality($2::text[]) AS empty', prepareParams([at, []]));
+    const [{ back, empty }] = await db.sql(
+      'SELECT $1::timestamptz[] AS back, cardinality($2::text[]) AS empty',
+      prepareParams([at, []]),
+    );
     expect(back.map((d: Date | null) => d?.toISOString() ?? null)).toEqual(at);
     expect(empty).toBe(0);
   });

@@ -39,9 +39,23 @@ describe('preference center in Chromium', () => {
     origin = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
     t = await startTestApp({ env: { CORS_ORIGINS: origin, IN_APP_PROVIDER: 'inbox' } });
     project = await t.createProject();
-    const settings = { preference_topics: [{ id: 'orders', label: 'Order updates' }, { id: 'tips', label: 'Tips and tricks' }, { id: 'security', label: 'Security alerts', transactional: true }] };
-    await t.http.patch(`/v1/admin/projects/${project.id}`).set('X-Api-Key', ADMIN_KEY).send({ channels: ['email', 'sms', 'in_app'], settings }).expect(200);
-    await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id: 'ann', email: 'ann@example.com', phone: '+33611111111' }).expect(200);
+    const settings = {
+      preference_topics: [
+        { id: 'orders', label: 'Order updates' },
+        { id: 'tips', label: 'Tips and tricks' },
+        { id: 'security', label: 'Security alerts', transactional: true },
+      ],
+    };
+    await t.http
+      .patch(`/v1/admin/projects/${project.id}`)
+      .set('X-Api-Key', ADMIN_KEY)
+      .send({ channels: ['email', 'sms', 'in_app'], settings })
+      .expect(200);
+    await t.http
+      .post('/v1/subscribers')
+      .set('X-Api-Key', project.key)
+      .send({ id: 'ann', email: 'ann@example.com', phone: '+33611111111' })
+      .expect(200);
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -62,7 +76,9 @@ describe('preference center in Chromium', () => {
   };
 
   it('opens from the inbox component, switches a topic off, stores it, and the next send on it is skipped', async () => {
-    const token = (await t.http.post('/v1/auth/subscriber-token').set('X-Api-Key', project.key).send({ subscriber_id: 'ann' })).body.token;
+    const token = (
+      await t.http.post('/v1/auth/subscriber-token').set('X-Api-Key', project.key).send({ subscriber_id: 'ann' })
+    ).body.token;
     const context = await browser.newContext({ viewport: { width: 900, height: 700 } });
     const problems: string[] = [];
     context.on('page', (p) => {
@@ -99,12 +115,20 @@ describe('preference center in Chromium', () => {
     await noSeriousViolations(page);
     await page.screenshot({ path: join(SHOTS, 'saved.png'), fullPage: true });
 
-    expect(await t.db.sql(`SELECT subscriber_id, channel, scope_kind, scope, enabled FROM subscriber_preferences`)).toEqual([
-      { subscriber_id: 'ann', channel: 'sms', scope_kind: 'topic', scope: 'tips', enabled: false },
+    expect(
+      await t.db.sql(`SELECT subscriber_id, channel, scope_kind, scope, enabled FROM subscriber_preferences`),
+    ).toEqual([{ subscriber_id: 'ann', channel: 'sms', scope_kind: 'topic', scope: 'tips', enabled: false }]);
+    const tip = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channel: 'sms', subscriber_id: 'ann', topic: 'tips', body: 'A tip' });
+    expect(tip.body.skipped).toEqual([
+      expect.objectContaining({ reason: "subscriber opted out of topic 'tips' on sms" }),
     ]);
-    const tip = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channel: 'sms', subscriber_id: 'ann', topic: 'tips', body: 'A tip' });
-    expect(tip.body.skipped).toEqual([expect.objectContaining({ reason: "subscriber opted out of topic 'tips' on sms" })]);
-    const order = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channel: 'sms', subscriber_id: 'ann', topic: 'orders', body: 'Shipped' });
+    const order = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channel: 'sms', subscriber_id: 'ann', topic: 'orders', body: 'Shipped' });
     expect(order.body.job_ids).toHaveLength(1);
     expect(problems).toEqual([]);
     await context.close();

@@ -33,7 +33,9 @@ describe('prepared statements (DATABASE_PREPARED_STATEMENTS)', () => {
     db.transaction(async (runner) => {
       await db.one(COUNT, [3], runner);
       await db.one(COUNT, [4], runner);
-      return (await db.rows<{ name: string }>(`SELECT name FROM pg_prepared_statements`, [], runner)).map((r) => r.name);
+      return (await db.rows<{ name: string }>(`SELECT name FROM pg_prepared_statements`, [], runner)).map(
+        (r) => r.name,
+      );
     });
 
   it('by default runs a PreparedSql as a named statement on the connection', async () => {

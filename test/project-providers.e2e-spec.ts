@@ -12,9 +12,16 @@ describe('per-project providers', () => {
   let t: TestApp;
   let own: { id: string; key: string };
   let other: { id: string; key: string };
-  const put = (app: TestApp, project: string, channel: string, body: unknown) => app.http.put(`/v1/admin/projects/${project}/providers/${channel}`).set('X-Api-Key', ADMIN_KEY).send(body as object);
+  const put = (app: TestApp, project: string, channel: string, body: unknown) =>
+    app.http
+      .put(`/v1/admin/projects/${project}/providers/${channel}`)
+      .set('X-Api-Key', ADMIN_KEY)
+      .send(body as object);
   const sendEmail = async (project: { key: string }, to: string) => {
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['email'], to, subject: 'Hi', body: 'Hello' });
+    const res = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['email'], to, subject: 'Hi', body: 'Hello' });
     expect(res.status).toBe(200);
     return res.body.job_ids[0] as string;
   };
@@ -35,10 +42,21 @@ describe('per-project providers', () => {
   beforeEach(() => resend.reset());
 
   it('stores a project’s own Resend account encrypted, and never shows the key again', async () => {
-    const res = await put(t, own.id, 'email', { provider: 'resend', settings: { api_key: 're_project_key_0123456789' } });
+    const res = await put(t, own.id, 'email', {
+      provider: 'resend',
+      settings: { api_key: 're_project_key_0123456789' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ project_id: own.id, channel: 'email', provider: 'resend', settings: { api_key: '…6789' }, key_id: 'k1' });
-    const [row] = await t.db.sql(`SELECT settings, secrets, key_id FROM project_providers WHERE project_id = $1`, [own.id]);
+    expect(res.body).toMatchObject({
+      project_id: own.id,
+      channel: 'email',
+      provider: 'resend',
+      settings: { api_key: '…6789' },
+      key_id: 'k1',
+    });
+    const [row] = await t.db.sql(`SELECT settings, secrets, key_id FROM project_providers WHERE project_id = $1`, [
+      own.id,
+    ]);
     expect(JSON.stringify(row)).not.toContain('re_project_key');
     expect(row.secrets).toMatch(/^v1\.k1\./);
     const read = await t.http.get(`/v1/admin/projects/${own.id}/providers/email`).set('X-Api-Key', READONLY_KEY);
@@ -63,12 +81,19 @@ describe('per-project providers', () => {
     expect(resend.emails.map((e) => e.to[0])).toEqual(['a@customer.example']);
 
     // A 429 on the project's account pauses the project's lane only.
-    resend.script = () => ({ status: 429, name: 'rate_limit_exceeded', message: 'slow down', headers: { 'retry-after': '30' } });
+    resend.script = () => ({
+      status: 429,
+      name: 'rate_limit_exceeded',
+      message: 'slow down',
+      headers: { 'retry-after': '30' },
+    });
     const held = await sendEmail(own, 'c@customer.example');
     await t.worker.drainOnce();
     expect(await job(held)).toMatchObject({ status: 'pending' });
     const pacing = t.notifyd.app.get(PacingService);
-    expect((await pacing.pauseOf({ channel: 'email', provider: 'resend', projectId: own.id }))?.kind).toBe('rate_limited');
+    expect((await pacing.pauseOf({ channel: 'email', provider: 'resend', projectId: own.id }))?.kind).toBe(
+      'rate_limited',
+    );
     expect(await pacing.pauseOf({ channel: 'email', provider: 'resend' })).toBeUndefined();
     const free = await sendEmail(other, 'd@customer.example');
     await t.worker.drainOnce();
@@ -78,19 +103,62 @@ describe('per-project providers', () => {
 
   it('refuses settings it cannot use, naming the field, without echoing values', async () => {
     const cases: [string, string, unknown, number, RegExp][] = [
-      [own.id, 'email', { provider: 'smtp', settings: { host: 'x' } }, 422, /provider 'smtp' cannot be configured per project on email; use resend, postmark, ses, sendgrid/],
+      [
+        own.id,
+        'email',
+        { provider: 'smtp', settings: { host: 'x' } },
+        422,
+        /provider 'smtp' cannot be configured per project on email; use resend, postmark, ses, sendgrid/,
+      ],
       [own.id, 'email', { provider: 'resend', settings: {} }, 422, /resend needs settings\.api_key/],
-      [own.id, 'email', { provider: 'resend', settings: { api_key: 're_abcdefgh123', base_url: 'http://169.254.169.254' } }, 422, /settings\.base_url is not a resend setting; use api_key/],
-      [own.id, 'email', { provider: 'ses', settings: { region: 'eu-west-1', access_key_id: 'AKIDEXAMPLE12345', secret_access_key: 'short' } }, 422, /settings\.secret_access_key must be an AWS secret access key/],
-      [own.id, 'in_app', { provider: 'resend', settings: { api_key: 're_abcdefgh123' } }, 422, /channel must be one of/],
-      ['no-such-project', 'email', { provider: 'resend', settings: { api_key: 're_abcdefgh123' } }, 404, /Project 'no-such-project' was not found/],
+      [
+        own.id,
+        'email',
+        { provider: 'resend', settings: { api_key: 're_abcdefgh123', base_url: 'http://169.254.169.254' } },
+        422,
+        /settings\.base_url is not a resend setting; use api_key/,
+      ],
+      [
+        own.id,
+        'email',
+        {
+          provider: 'ses',
+          settings: { region: 'eu-west-1', access_key_id: 'AKIDEXAMPLE12345', secret_access_key: 'short' },
+        },
+        422,
+        /settings\.secret_access_key must be an AWS secret access key/,
+      ],
+      [
+        own.id,
+        'in_app',
+        { provider: 'resend', settings: { api_key: 're_abcdefgh123' } },
+        422,
+        /channel must be one of/,
+      ],
+      [
+        'no-such-project',
+        'email',
+        { provider: 'resend', settings: { api_key: 're_abcdefgh123' } },
+        404,
+        /Project 'no-such-project' was not found/,
+      ],
     ];
     for (const [project, channel, body, status, message] of cases) {
       const res = await put(t, project, channel, body);
-      expect({ status: res.status, message: res.body.message }).toEqual({ status, message: expect.stringMatching(message) });
+      expect({ status: res.status, message: res.body.message }).toEqual({
+        status,
+        message: expect.stringMatching(message),
+      });
       expect(JSON.stringify(res.body)).not.toContain('short');
     }
-    expect((await t.http.put(`/v1/admin/projects/${own.id}/providers/email`).set('X-Api-Key', READONLY_KEY).send({ provider: 'resend', settings: { api_key: 're_abcdefgh123' } })).status).toBe(403);
+    expect(
+      (
+        await t.http
+          .put(`/v1/admin/projects/${own.id}/providers/email`)
+          .set('X-Api-Key', READONLY_KEY)
+          .send({ provider: 'resend', settings: { api_key: 're_abcdefgh123' } })
+      ).status,
+    ).toBe(403);
   });
 
   it('DELETE returns the project to the instance’s provider, and the worker forgets the connector', async () => {
@@ -100,8 +168,12 @@ describe('per-project providers', () => {
     expect(await job(before)).toMatchObject({ status: 'sent', provider: 'resend' });
     expect(cached()).toContain(`${own.id}/email`);
     resend.reset();
-    expect((await t.http.delete(`/v1/admin/projects/${own.id}/providers/email`).set('X-Api-Key', ADMIN_KEY)).body).toEqual({ success: true });
-    expect((await t.http.get(`/v1/admin/projects/${own.id}/providers/email`).set('X-Api-Key', ADMIN_KEY)).status).toBe(404);
+    expect(
+      (await t.http.delete(`/v1/admin/projects/${own.id}/providers/email`).set('X-Api-Key', ADMIN_KEY)).body,
+    ).toEqual({ success: true });
+    expect((await t.http.get(`/v1/admin/projects/${own.id}/providers/email`).set('X-Api-Key', ADMIN_KEY)).status).toBe(
+      404,
+    );
     const id = await sendEmail(own, 'e@customer.example');
     await t.worker.drainOnce();
     expect(await job(id)).toMatchObject({ status: 'sent', provider: 'log' });
@@ -118,14 +190,24 @@ describe('per-project providers', () => {
     expect(cached()).toContain(`${doomed.id}/email`);
     expect((await t.http.delete(`/v1/admin/projects/${doomed.id}`).set('X-Api-Key', ADMIN_KEY)).status).toBe(200);
     // The projects.changed signal arrives a few ms after the delete commits.
-    for (let i = 0; i < 100 && cached().includes(`${doomed.id}/email`); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && cached().includes(`${doomed.id}/email`); i++)
+      await new Promise((r) => setTimeout(r, 50));
     expect(cached()).not.toContain(`${doomed.id}/email`);
   });
 
   it('rotates the encryption key: the old key stays readable while listed, reseal moves every row to the new one', async () => {
     await put(t, own.id, 'email', { provider: 'resend', settings: { api_key: 're_project_key_0123456789' } });
     const k2 = randomBytes(32).toString('hex');
-    const rotated = await startTestApp({ database: t.db, env: { EMAIL_PROVIDER: 'log', RESEND_BASE_URL: baseUrl, NOTIFYD_SECRET_KEY: k2, NOTIFYD_SECRET_KEY_ID: 'k2', NOTIFYD_PREVIOUS_SECRET_KEYS: `k1:${k1}` } });
+    const rotated = await startTestApp({
+      database: t.db,
+      env: {
+        EMAIL_PROVIDER: 'log',
+        RESEND_BASE_URL: baseUrl,
+        NOTIFYD_SECRET_KEY: k2,
+        NOTIFYD_SECRET_KEY_ID: 'k2',
+        NOTIFYD_PREVIOUS_SECRET_KEYS: `k1:${k1}`,
+      },
+    });
     try {
       const before = await rotated.http.get(`/v1/admin/projects/${own.id}/providers/email`).set('X-Api-Key', ADMIN_KEY);
       expect(before.body).toMatchObject({ key_id: 'k1', settings: { api_key: '…6789' } });
@@ -135,7 +217,10 @@ describe('per-project providers', () => {
       await rotated.notifyd.close();
     }
     // The old key can now be dropped.
-    const only = await startTestApp({ database: t.db, env: { EMAIL_PROVIDER: 'log', RESEND_BASE_URL: baseUrl, NOTIFYD_SECRET_KEY: k2, NOTIFYD_SECRET_KEY_ID: 'k2' } });
+    const only = await startTestApp({
+      database: t.db,
+      env: { EMAIL_PROVIDER: 'log', RESEND_BASE_URL: baseUrl, NOTIFYD_SECRET_KEY: k2, NOTIFYD_SECRET_KEY_ID: 'k2' },
+    });
     try {
       const after = await only.http.get(`/v1/admin/projects/${own.id}/providers/email`).set('X-Api-Key', ADMIN_KEY);
       expect(after.body).toMatchObject({ key_id: 'k2', settings: { api_key: '…6789' } });
@@ -145,11 +230,19 @@ describe('per-project providers', () => {
     // The instance still holding only k1 can no longer open the row: its jobs are not sent through the instance's account.
     const id = await sendEmail(own, 'f@customer.example');
     await t.worker.drainOnce();
-    expect(await job(id)).toMatchObject({ status: 'retry', provider: null, error: expect.stringMatching(/own resend credentials cannot be read.*PUT \/v1\/admin\/projects\//) });
+    expect(await job(id)).toMatchObject({
+      status: 'retry',
+      provider: null,
+      error: expect.stringMatching(/own resend credentials cannot be read.*PUT \/v1\/admin\/projects\//),
+    });
     // Its last attempt fails it for good, worded as every other exhausted retry.
     await t.db.sql(`UPDATE jobs SET max_attempts = attempts + 1, run_at = now() WHERE id = $1`, [id]);
     await t.worker.drainOnce();
-    expect(await job(id)).toMatchObject({ status: 'failed', provider: null, error: expect.stringMatching(/own resend credentials cannot be read.*\(gave up after 2 attempts\)$/) });
+    expect(await job(id)).toMatchObject({
+      status: 'failed',
+      provider: null,
+      error: expect.stringMatching(/own resend credentials cannot be read.*\(gave up after 2 attempts\)$/),
+    });
     expect(resend.requests).toHaveLength(0);
   });
 
@@ -157,15 +250,29 @@ describe('per-project providers', () => {
     // 100 rows (one reseal page) sealed with a key that is gone, ordered before the readable one.
     const lost = Array.from({ length: 100 }, (_, i) => `0lost-${String(i).padStart(3, '0')}`);
     await t.db.sql(`INSERT INTO projects (id, name) SELECT unnest($1::text[]), 'lost'`, [lost]);
-    await t.db.sql(`INSERT INTO project_providers (project_id, channel, provider, secrets, key_id) SELECT unnest($1::text[]), 'email', 'resend', 'v1.k0.gone', 'k0'`, [lost]);
+    await t.db.sql(
+      `INSERT INTO project_providers (project_id, channel, provider, secrets, key_id) SELECT unnest($1::text[]), 'email', 'resend', 'v1.k0.gone', 'k0'`,
+      [lost],
+    );
     await put(t, own.id, 'email', { provider: 'resend', settings: { api_key: 're_project_key_0123456789' } });
     const k2 = randomBytes(32).toString('hex');
-    const rotated = await startTestApp({ database: t.db, env: { EMAIL_PROVIDER: 'log', RESEND_BASE_URL: baseUrl, NOTIFYD_SECRET_KEY: k2, NOTIFYD_SECRET_KEY_ID: 'k2', NOTIFYD_PREVIOUS_SECRET_KEYS: `k1:${k1}` } });
+    const rotated = await startTestApp({
+      database: t.db,
+      env: {
+        EMAIL_PROVIDER: 'log',
+        RESEND_BASE_URL: baseUrl,
+        NOTIFYD_SECRET_KEY: k2,
+        NOTIFYD_SECRET_KEY_ID: 'k2',
+        NOTIFYD_PREVIOUS_SECRET_KEYS: `k1:${k1}`,
+      },
+    });
     try {
       const reseal = await rotated.http.post('/v1/admin/project-providers/reseal').set('X-Api-Key', ADMIN_KEY);
       expect(reseal.body.resealed).toBe(1);
       expect(reseal.body.unreadable).toEqual(lost.map((id) => `${id}/email`));
-      expect((await t.db.sql(`SELECT key_id FROM project_providers WHERE project_id = $1`, [own.id]))[0].key_id).toBe('k2');
+      expect((await t.db.sql(`SELECT key_id FROM project_providers WHERE project_id = $1`, [own.id]))[0].key_id).toBe(
+        'k2',
+      );
     } finally {
       await rotated.notifyd.close();
       await t.db.sql(`DELETE FROM projects WHERE id = ANY($1::text[])`, [lost]);
@@ -179,7 +286,10 @@ describe('per-project providers', () => {
     try {
       const res = await put(keyless, own.id, 'email', { provider: 'resend', settings: { api_key: 're_abcdefgh123' } });
       expect(res.status).toBe(422);
-      expect(res.body).toMatchObject({ error: 'secret_key_not_configured', message: expect.stringContaining('NOTIFYD_SECRET_KEY') });
+      expect(res.body).toMatchObject({
+        error: 'secret_key_not_configured',
+        message: expect.stringContaining('NOTIFYD_SECRET_KEY'),
+      });
     } finally {
       await keyless.notifyd.close();
     }

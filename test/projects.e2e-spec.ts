@@ -11,7 +11,10 @@ describe('projects and keys (admin API)', () => {
   const admin = () => ({ 'X-Api-Key': ADMIN_KEY });
 
   it('creates a project, shows its key once and stores only its SHA-256', async () => {
-    const res = await t.http.post('/v1/admin/projects').set(admin()).send({ id: 'acme', name: 'Acme', from_email: 'hi@acme.example' });
+    const res = await t.http
+      .post('/v1/admin/projects')
+      .set(admin())
+      .send({ id: 'acme', name: 'Acme', from_email: 'hi@acme.example' });
     expect(res.status).toBe(201);
     const key: string = res.body.project.api_key;
     expect(key).toMatch(/^sk_acme_[0-9a-f]{32}$/);
@@ -23,7 +26,11 @@ describe('projects and keys (admin API)', () => {
     const list = await t.http.get('/v1/admin/projects').set(admin());
     expect(list.status).toBe(200);
     const listed = list.body.projects.find((p: { id: string }) => p.id === 'acme');
-    expect(listed).toMatchObject({ name: 'Acme', from_email: 'hi@acme.example', api_key_hint: `sk_acme_…${key.slice(-4)}` });
+    expect(listed).toMatchObject({
+      name: 'Acme',
+      from_email: 'hi@acme.example',
+      api_key_hint: `sk_acme_…${key.slice(-4)}`,
+    });
     expect(JSON.stringify(list.body)).not.toContain(key);
   });
 
@@ -35,10 +42,16 @@ describe('projects and keys (admin API)', () => {
   });
 
   it('patches fields, clears with null, keeps keys', async () => {
-    const res = await t.http.patch('/v1/admin/projects/acme').set(admin()).send({ name: 'Acme Inc', from_email: null, settings: { a: 1 } });
+    const res = await t.http
+      .patch('/v1/admin/projects/acme')
+      .set(admin())
+      .send({ name: 'Acme Inc', from_email: null, settings: { a: 1 } });
     expect(res.status).toBe(200);
     expect(res.body.project).toMatchObject({ name: 'Acme Inc', from_email: null, settings: { a: 1 } });
-    const bad = await t.http.patch('/v1/admin/projects/acme').set(admin()).send({ channels: ['fax'] });
+    const bad = await t.http
+      .patch('/v1/admin/projects/acme')
+      .set(admin())
+      .send({ channels: ['fax'] });
     expect(bad.status).toBe(422);
     expect(bad.body.message).toMatch(/channels/);
     expect((await t.http.patch('/v1/admin/projects/nope').set(admin()).send({ name: 'x' })).status).toBe(404);
@@ -62,7 +75,11 @@ describe('projects and keys (admin API)', () => {
 
   it('deleting a project deletes its jobs and its key stops working', async () => {
     const { key } = await t.createProject('doomed');
-    await t.http.post('/v1/send').set('X-Api-Key', key).send({ channel: 'email', to: 'u1@example.com', body: 'x' }).expect(200);
+    await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', key)
+      .send({ channel: 'email', to: 'u1@example.com', body: 'x' })
+      .expect(200);
     expect((await t.http.delete('/v1/admin/projects/doomed').set(admin())).status).toBe(200);
     expect(await t.db.sql(`SELECT 1 FROM jobs WHERE project_id = 'doomed'`)).toHaveLength(0);
     expect((await t.http.get('/v1/subscribers').set('X-Api-Key', key)).status).toBe(401);
@@ -82,7 +99,9 @@ describe('projects and keys (admin API)', () => {
     expect((await t.http.get('/v1/admin/projects').set('X-Api-Key', 'wrong-key-wrong-key')).status).toBe(401);
     const { key } = await t.createProject();
     expect((await t.http.get('/v1/admin/projects').set('X-Api-Key', key)).status).toBe(403);
-    const actions = (await t.db.sql(`SELECT action FROM audit_log WHERE project_id = 'rotor' ORDER BY id`)).map((r) => r.action);
+    const actions = (await t.db.sql(`SELECT action FROM audit_log WHERE project_id = 'rotor' ORDER BY id`)).map(
+      (r) => r.action,
+    );
     expect(actions).toEqual(['project.created', 'project.key_rotated', 'project.secondary_key_revoked']);
   });
 });
@@ -122,7 +141,10 @@ describe('cached project keys (AUTH_KEY_CACHE_MS): a revoked key stops working w
   });
 
   it('without signals, the TTL is the bound', async () => {
-    const replica = await startTestApp({ database: t.db, env: { AUTH_KEY_CACHE_MS: '1000', SIGNALS_ENABLED: 'false' } });
+    const replica = await startTestApp({
+      database: t.db,
+      env: { AUTH_KEY_CACHE_MS: '1000', SIGNALS_ENABLED: 'false' },
+    });
     try {
       const { id, key } = await t.createProject();
       expect((await probe(replica, key)).status).toBe(200);
@@ -179,10 +201,15 @@ describe('per-project API rate limit', () => {
     try {
       const limited = await t.createProject('tiny');
       const other = await t.createProject('roomy');
-      await t.http.patch('/v1/admin/projects/tiny').set('X-Api-Key', ADMIN_KEY).send({ rate_limit_per_min: 3 }).expect(200);
+      await t.http
+        .patch('/v1/admin/projects/tiny')
+        .set('X-Api-Key', ADMIN_KEY)
+        .send({ rate_limit_per_min: 3 })
+        .expect(200);
       await withinOneWindow();
       const statuses = [];
-      for (let i = 0; i < 5; i++) statuses.push((await t.http.get('/v1/subscribers').set('X-Api-Key', limited.key)).status);
+      for (let i = 0; i < 5; i++)
+        statuses.push((await t.http.get('/v1/subscribers').set('X-Api-Key', limited.key)).status);
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
       const refused = await t.http.get('/v1/subscribers').set('X-Api-Key', limited.key);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);

@@ -7,10 +7,16 @@ const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 
 /** Resend events in: Svix verification on the raw body, dedup by svix-id, effects once. */
 describe('provider webhooks: Resend', () => {
-  const app = useProviderApp({ fakes: [], env: () => ({ RESEND_WEBHOOK_SECRET: SECRET, OUTBOUND_ALLOW_LOOPBACK: 'true' }) });
+  const app = useProviderApp({
+    fakes: [],
+    env: () => ({ RESEND_WEBHOOK_SECRET: SECRET, OUTBOUND_ALLOW_LOOPBACK: 'true' }),
+  });
   beforeAll(async () => {
     // An endpoint so that job events become queued deliveries we can count.
-    const hook = await app.t.http.post('/v1/webhooks').set('X-Api-Key', app.project.key).send({ url: 'http://127.0.0.1:9/hook', events: ['*'] });
+    const hook = await app.t.http
+      .post('/v1/webhooks')
+      .set('X-Api-Key', app.project.key)
+      .send({ url: 'http://127.0.0.1:9/hook', events: ['*'] });
     expect(hook.status).toBe(201);
   });
 
@@ -22,12 +28,23 @@ describe('provider webhooks: Resend', () => {
     'svix-timestamp': String(Math.floor(at.getTime() / 1000)),
     'svix-signature': new Webhook(SECRET).sign(id, at, payload),
   });
-  const post = (payload: string, headers: Record<string, string>) => app.t.http.post('/webhooks/resend').set(headers).send(payload);
-  const event = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, created_at: new Date().toISOString(), data });
+  const post = (payload: string, headers: Record<string, string>) =>
+    app.t.http.post('/webhooks/resend').set(headers).send(payload);
+  const event = (type: string, data: Record<string, unknown>) =>
+    JSON.stringify({ type, created_at: new Date().toISOString(), data });
   const job = async (id: string) => (await app.t.http.get(`/v1/jobs/${id}`).set('X-Api-Key', app.project.key)).body;
-  const deliveries = (jobId: string) => app.t.db.sql(`SELECT event_type FROM webhook_deliveries WHERE payload->'data'->>'job_id' = $1 AND event_type <> 'job.queued' AND event_type <> 'job.sent' ORDER BY created_at`, [jobId]);
-  const suppressions = (address: string) => app.t.db.sql(`SELECT channel, scope, reason, source, source_job_id FROM suppressions WHERE project_id = $1 AND address = $2 AND released_at IS NULL`, [app.project.id, address]);
-  const audits = (jobId: string) => app.t.db.sql(`SELECT actor, action FROM audit_log WHERE resource = $1 ORDER BY id`, [jobId]);
+  const deliveries = (jobId: string) =>
+    app.t.db.sql(
+      `SELECT event_type FROM webhook_deliveries WHERE payload->'data'->>'job_id' = $1 AND event_type <> 'job.queued' AND event_type <> 'job.sent' ORDER BY created_at`,
+      [jobId],
+    );
+  const suppressions = (address: string) =>
+    app.t.db.sql(
+      `SELECT channel, scope, reason, source, source_job_id FROM suppressions WHERE project_id = $1 AND address = $2 AND released_at IS NULL`,
+      [app.project.id, address],
+    );
+  const audits = (jobId: string) =>
+    app.t.db.sql(`SELECT actor, action FROM audit_log WHERE resource = $1 ORDER BY id`, [jobId]);
 
   it('refuses a bad signature with 401 and stores nothing', async () => {
     const sent = await sentEmail();
@@ -70,7 +87,15 @@ describe('provider webhooks: Resend', () => {
     expect(page.delivered_at).toBe('2026-11-30T10:00:03.000Z');
     expect(page.status).toBe('sent');
     expect(page.provider_events).toEqual([
-      { provider: 'resend', type: 'email.delivered', kind: 'delivered', occurred_at: '2026-11-30T10:00:03.000Z', provider_message_id: sent.messageId, recipients: [sent.to], error: null },
+      {
+        provider: 'resend',
+        type: 'email.delivered',
+        kind: 'delivered',
+        occurred_at: '2026-11-30T10:00:03.000Z',
+        provider_message_id: sent.messageId,
+        recipients: [sent.to],
+        error: null,
+      },
     ]);
     expect(await deliveries(sent.id)).toEqual([{ event_type: 'job.delivered' }]);
   });
@@ -93,7 +118,9 @@ describe('provider webhooks: Resend', () => {
     expect(page.provider_events.map((e: { kind: string }) => e.kind)).toEqual(['bounced']);
     expect(await deliveries(sent.id)).toEqual([{ event_type: 'job.bounced' }]);
     expect(await audits(sent.id)).toContainEqual({ actor: 'resend-webhook', action: 'job.bounced' });
-    expect(await suppressions(sent.to)).toEqual([{ channel: 'email', scope: 'all', reason: 'bounce', source: 'resend-webhook', source_job_id: sent.id }]);
+    expect(await suppressions(sent.to)).toEqual([
+      { channel: 'email', scope: 'all', reason: 'bounce', source: 'resend-webhook', source_job_id: sent.id },
+    ]);
     expect((await job(sibling.id)).status).toBe('sent');
     // Visible through the API, and the next email to the address is stopped by it.
     const listed = await app.t.http.get('/v1/suppressions').set('X-Api-Key', app.project.key);
@@ -102,7 +129,11 @@ describe('provider webhooks: Resend', () => {
 
   it('soft bounce is recorded only; complaint stamps complained_at and fires job.complained', async () => {
     const sent = await sentEmail();
-    const soft = event('email.bounced', { email_id: sent.messageId, to: [sent.to], bounce: { type: 'Transient', message: 'mailbox full' } });
+    const soft = event('email.bounced', {
+      email_id: sent.messageId,
+      to: [sent.to],
+      bounce: { type: 'Transient', message: 'mailbox full' },
+    });
     expect((await post(soft, signed(soft))).status).toBe(200);
     let page = await job(sent.id);
     expect([page.status, page.bounced_at]).toEqual(['sent', null]);
@@ -115,12 +146,18 @@ describe('provider webhooks: Resend', () => {
     expect(page.complained_at).not.toBeNull();
     expect(page.status).toBe('sent');
     expect(await deliveries(sent.id)).toEqual([{ event_type: 'job.complained' }]);
-    expect(await suppressions(sent.to)).toEqual([{ channel: 'email', scope: 'all', reason: 'complaint', source: 'resend-webhook', source_job_id: sent.id }]);
+    expect(await suppressions(sent.to)).toEqual([
+      { channel: 'email', scope: 'all', reason: 'complaint', source: 'resend-webhook', source_job_id: sent.id },
+    ]);
   });
 
   it('the same event replayed 10 times concurrently changes state once', async () => {
     const sent = await sentEmail();
-    const payload = event('email.bounced', { email_id: sent.messageId, to: [sent.to], bounce: { type: 'Permanent', message: 'no such user' } });
+    const payload = event('email.bounced', {
+      email_id: sent.messageId,
+      to: [sent.to],
+      bounce: { type: 'Permanent', message: 'no such user' },
+    });
     const headers = signed(payload);
     const answers = await Promise.all(Array.from({ length: 10 }, () => post(payload, headers)));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
@@ -137,7 +174,10 @@ describe('provider webhooks: Resend', () => {
     const payload = event('email.delivered', { email_id: `unknown-${randomUUID()}`, to: ['x@example.com'] });
     const res = await post(payload, signed(payload));
     expect(res.body).toEqual({ success: true, recorded: 1, duplicates: 0 });
-    const rows = await app.t.db.sql(`SELECT job_id, project_id FROM provider_events WHERE provider = 'resend' AND provider_message_id = $1`, [JSON.parse(payload).data.email_id]);
+    const rows = await app.t.db.sql(
+      `SELECT job_id, project_id FROM provider_events WHERE provider = 'resend' AND provider_message_id = $1`,
+      [JSON.parse(payload).data.email_id],
+    );
     expect(rows).toEqual([{ job_id: null, project_id: null }]);
   });
 });

@@ -68,18 +68,33 @@ describe('push: APNs over HTTP/2', () => {
     const id = `apns-sub-${++seq}`;
     expect((await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id })).status).toBe(200);
     for (const device of devices) {
-      const res = await t.http.post('/v1/push-tokens').set('X-Api-Key', project.key).send({ subscriber_id: id, ...device });
+      const res = await t.http
+        .post('/v1/push-tokens')
+        .set('X-Api-Key', project.key)
+        .send({ subscriber_id: id, ...device });
       expect(res.status).toBe(200);
     }
     return id;
   };
   const iphone = (script: ApnsScript) => ({ platform: 'apns', token: apns.deviceToken(script) });
   const remaining = async (subscriberId: string) =>
-    (await t.db.sql(`SELECT platform FROM push_tokens WHERE project_id = $1 AND subscriber_id = $2 ORDER BY platform`, [project.id, subscriberId])).map((r) => r.platform);
-  const message = (subscriberId: string, extra: Partial<OutboundMessage> = {}): OutboundMessage => pushMessage(project.id, subscriberId, extra);
-  const job = async (id: string) => (await t.db.sql(`SELECT status, attempts, provider, provider_message_id, error FROM jobs WHERE id = $1`, [id]))[0];
+    (
+      await t.db.sql(
+        `SELECT platform FROM push_tokens WHERE project_id = $1 AND subscriber_id = $2 ORDER BY platform`,
+        [project.id, subscriberId],
+      )
+    ).map((r) => r.platform);
+  const message = (subscriberId: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
+    pushMessage(project.id, subscriberId, extra);
+  const job = async (id: string) =>
+    (await t.db.sql(`SELECT status, attempts, provider, provider_message_id, error FROM jobs WHERE id = $1`, [id]))[0];
   const sendPush = async (subscriberId: string, extra: Record<string, unknown> = {}) =>
-    (await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['push'], subscriber_id: subscriberId, subject: 'Shipped', body: 'On its way', ...extra })).body.job_ids[0] as string;
+    (
+      await t.http
+        .post('/v1/send')
+        .set('X-Api-Key', project.key)
+        .send({ channels: ['push'], subscriber_id: subscriberId, subject: 'Shipped', body: 'On its way', ...extra })
+    ).body.job_ids[0] as string;
 
   it('maps every APNs reason to an outcome, deleting only tokens APNs declared gone; one provider token serves every request', async () => {
     const connector = t.notifyd.app.get(PushConnector);
@@ -104,7 +119,11 @@ describe('push: APNs over HTTP/2', () => {
       const id = await subscriber(iphone(script));
       const [result] = await connector.send([message(id)]);
       const deleted = (await remaining(id)).length === 0;
-      seen.push(result.ok ? [script, 'ok', false, deleted, undefined] : [script, result.error.kind, result.error.deadRecipient, deleted, result.error.providerCode]);
+      seen.push(
+        result.ok
+          ? [script, 'ok', false, deleted, undefined]
+          : [script, result.error.kind, result.error.deadRecipient, deleted, result.error.providerCode],
+      );
     }
     expect(seen).toEqual(rows);
     expect(apns.received).toHaveLength(rows.length);
@@ -117,10 +136,20 @@ describe('push: APNs over HTTP/2', () => {
     await t.worker.drainOnce();
     expect(apns.received).toHaveLength(1);
     const [push] = apns.received;
-    expect(push.headers).toMatchObject({ ':method': 'POST', 'apns-topic': APNS_TOPIC, 'apns-push-type': 'alert', 'apns-priority': '10', 'content-type': 'application/json' });
+    expect(push.headers).toMatchObject({
+      ':method': 'POST',
+      'apns-topic': APNS_TOPIC,
+      'apns-push-type': 'alert',
+      'apns-priority': '10',
+      'content-type': 'application/json',
+    });
     expect(push.headers.authorization).toBe(`bearer ${push.jwt}`);
     expect(push.claims).toMatchObject({ iss: APNS_TEAM_ID });
-    expect(push.payload).toEqual({ aps: { alert: { title: 'Shipped', body: 'On its way' }, sound: 'default' }, url: 'https://acme.example/o/9', data: { notifyd_job_id: jobId } });
+    expect(push.payload).toEqual({
+      aps: { alert: { title: 'Shipped', body: 'On its way' }, sound: 'default' },
+      url: 'https://acme.example/o/9',
+      data: { notifyd_job_id: jobId },
+    });
     const row = await job(jobId);
     expect(row).toMatchObject({ status: 'sent', attempts: 1, provider: 'native' });
     expect(row.provider_message_id).toMatch(/^apns:[0-9A-F-]{36}$/);
@@ -128,14 +157,43 @@ describe('push: APNs over HTTP/2', () => {
 
   it("end to end: the request's push options reach APNs (sound none, badge, thread, category, mutable content, collapse id, ttl); bad options are a 422", async () => {
     const id = await subscriber(iphone('ok'));
-    const jobId = await sendPush(id, { push: { badge: 2, sound: 'none', thread_id: 'order-7', category: 'ORDER', mutable_content: true, collapse_id: 'order-7', ttl_secs: 120, data: { order: 7 } } });
+    const jobId = await sendPush(id, {
+      push: {
+        badge: 2,
+        sound: 'none',
+        thread_id: 'order-7',
+        category: 'ORDER',
+        mutable_content: true,
+        collapse_id: 'order-7',
+        ttl_secs: 120,
+        data: { order: 7 },
+      },
+    });
     await t.worker.drainOnce();
     const [push] = apns.received;
-    expect(push.payload).toEqual({ aps: { alert: { title: 'Shipped', body: 'On its way' }, 'mutable-content': 1, badge: 2, 'thread-id': 'order-7', category: 'ORDER' }, data: { order: 7, notifyd_job_id: jobId } });
+    expect(push.payload).toEqual({
+      aps: {
+        alert: { title: 'Shipped', body: 'On its way' },
+        'mutable-content': 1,
+        badge: 2,
+        'thread-id': 'order-7',
+        category: 'ORDER',
+      },
+      data: { order: 7, notifyd_job_id: jobId },
+    });
     expect(push.headers).toMatchObject({ 'apns-collapse-id': 'order-7', 'apns-push-type': 'alert' });
     expect(push.headers['apns-expiration']).toMatch(/^\d{10}$/);
-    for (const push of [{ ttl_secs: -1 }, { badge: 'three' }, { collapse_id: 'x'.repeat(65) }, { data: 'nope' }, { colour: 'red' }]) {
-      const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['push'], subscriber_id: id, body: 'x', push });
+    for (const push of [
+      { ttl_secs: -1 },
+      { badge: 'three' },
+      { collapse_id: 'x'.repeat(65) },
+      { data: 'nope' },
+      { colour: 'red' },
+    ]) {
+      const res = await t.http
+        .post('/v1/send')
+        .set('X-Api-Key', project.key)
+        .send({ channels: ['push'], subscriber_id: id, body: 'x', push });
       expect([JSON.stringify(push), res.status]).toEqual([JSON.stringify(push), 422]);
       expect(res.body.message).toMatch(/push\./);
     }
@@ -144,11 +202,17 @@ describe('push: APNs over HTTP/2', () => {
   it('a background push carries only content-available, at priority 5, with expiration and collapse id', async () => {
     const id = await subscriber(iphone('ok'));
     const before = Math.floor(Date.now() / 1000);
-    const [result] = await t.notifyd.app.get(PushConnector).send([message(id, { payload: { push: { background: true, badge: 3, ttl_secs: 60, collapse_id: 'order-1' } } })]);
+    const [result] = await t.notifyd.app
+      .get(PushConnector)
+      .send([message(id, { payload: { push: { background: true, badge: 3, ttl_secs: 60, collapse_id: 'order-1' } } })]);
     expect(result.ok).toBe(true);
     const [push] = apns.received;
     expect(push.payload.aps).toEqual({ 'content-available': 1, badge: 3 });
-    expect(push.headers).toMatchObject({ 'apns-push-type': 'background', 'apns-priority': '5', 'apns-collapse-id': 'order-1' });
+    expect(push.headers).toMatchObject({
+      'apns-push-type': 'background',
+      'apns-priority': '5',
+      'apns-collapse-id': 'order-1',
+    });
     expect(Number(push.headers['apns-expiration'])).toBeGreaterThanOrEqual(before + 60);
   });
 
@@ -186,14 +250,18 @@ describe('push: APNs over HTTP/2', () => {
     const goneJob = await sendPush(gone);
     await t.worker.drainOnce();
     expect(await job(goneJob)).toMatchObject({ status: 'failed', attempts: 1 });
-    expect((await job(goneJob)).error).toBe('no device accepted the push: apns: APNs HTTP 410 Unregistered (token deleted)');
+    expect((await job(goneJob)).error).toBe(
+      'no device accepted the push: apns: APNs HTTP 410 Unregistered (token deleted)',
+    );
     expect(await remaining(gone)).toEqual([]);
 
     const busy = await subscriber(iphone('too-many'));
     const busyJob = await sendPush(busy);
     await t.worker.drainOnce();
     expect(await job(busyJob)).toMatchObject({ status: 'pending', attempts: 0 });
-    const [lane] = await t.db.sql(`SELECT pause_kind, paused_until > now() AS paused FROM pacing_lanes WHERE lane_key = 'push:native'`);
+    const [lane] = await t.db.sql(
+      `SELECT pause_kind, paused_until > now() AS paused FROM pacing_lanes WHERE lane_key = 'push:native'`,
+    );
     expect(lane).toEqual({ pause_kind: 'rate_limited', paused: true });
     await t.notifyd.app.get(PacingService).resume({ channel: 'push', provider: 'native' });
   });
@@ -201,12 +269,22 @@ describe('push: APNs over HTTP/2', () => {
   it('one job fans out to the subscriber’s browser, Android and iPhones; dead ones are deleted in the same pass', async () => {
     web.received.length = 0;
     fcm.requests.length = 0;
-    const id = await subscriber(web.subscribe('ok'), { platform: 'fcm', token: 'ok:APA91bFanOut' }, iphone('ok'), iphone('unregistered'));
+    const id = await subscriber(
+      web.subscribe('ok'),
+      { platform: 'fcm', token: 'ok:APA91bFanOut' },
+      iphone('ok'),
+      iphone('unregistered'),
+    );
     const jobId = await sendPush(id);
     await t.worker.drainOnce();
     const row = await job(jobId);
     expect(row).toMatchObject({ status: 'sent', provider: 'native' });
-    expect(row.provider_message_id.split(' ').map((p: string) => p.split(':')[0]).sort()).toEqual(['apns', 'fcm', 'web']);
+    expect(
+      row.provider_message_id
+        .split(' ')
+        .map((p: string) => p.split(':')[0])
+        .sort(),
+    ).toEqual(['apns', 'fcm', 'web']);
     expect([web.received.length, fcm.sends.length, apns.received.length]).toEqual([1, 1, 2]);
     expect(await remaining(id)).toEqual(['apns', 'fcm', 'web']);
   });

@@ -11,7 +11,12 @@ describe('push: a batch of jobs for many subscribers', () => {
   const fake = new FcmFake();
   const app = useProviderApp({
     fakes: [fake],
-    env: () => ({ PUSH_PROVIDER: 'native', FCM_SERVICE_ACCOUNT_JSON: JSON.stringify(fake.serviceAccount), FCM_API_BASE: fake.url, OUTBOUND_TIMEOUT_MS: '2000' }),
+    env: () => ({
+      PUSH_PROVIDER: 'native',
+      FCM_SERVICE_ACCOUNT_JSON: JSON.stringify(fake.serviceAccount),
+      FCM_API_BASE: fake.url,
+      OUTBOUND_TIMEOUT_MS: '2000',
+    }),
   });
   let b: { id: string; key: string };
   let seq = 0;
@@ -26,18 +31,31 @@ describe('push: a batch of jobs for many subscribers', () => {
     const tokens: string[] = [];
     for (const script of scripts) {
       const token = `${script}:APA91b${++seq}batch`;
-      expect((await app.t.http.post('/v1/push-tokens').set('X-Api-Key', project.key).send({ subscriber_id: id, platform: 'fcm', token })).status).toBe(200);
+      expect(
+        (
+          await app.t.http
+            .post('/v1/push-tokens')
+            .set('X-Api-Key', project.key)
+            .send({ subscriber_id: id, platform: 'fcm', token })
+        ).status,
+      ).toBe(200);
       tokens.push(token);
     }
     return tokens;
   };
   const send = async (project: { key: string }, subscriberId: string) => {
-    const res = await app.t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['push'], subscriber_id: subscriberId, body: `to ${subscriberId}` });
+    const res = await app.t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['push'], subscriber_id: subscriberId, body: `to ${subscriberId}` });
     expect(res.status).toBe(200);
     return res.body.job_ids[0] as string;
   };
   const jobs = async (ids: string[]) =>
-    (await app.t.db.sql(`SELECT id, status, attempts, provider, provider_message_id, error FROM jobs WHERE id = ANY($1)`, [ids])) as {
+    (await app.t.db.sql(
+      `SELECT id, status, attempts, provider, provider_message_id, error FROM jobs WHERE id = ANY($1)`,
+      [ids],
+    )) as {
       id: string;
       status: string;
       attempts: number;
@@ -67,7 +85,16 @@ describe('push: a batch of jobs for many subscribers', () => {
     const [otherOne] = await subscriber(b, 'one', 'ok');
 
     const plan: [project: { key: string }, subscriber: string][] = [
-      [app.project, 'one'], [app.project, 'two'], [app.project, 'half'], [b, 'one'], [app.project, 'one'], [app.project, 'gone'], [app.project, 'none'], [app.project, 'two'], [b, 'one'], [app.project, 'one'],
+      [app.project, 'one'],
+      [app.project, 'two'],
+      [app.project, 'half'],
+      [b, 'one'],
+      [app.project, 'one'],
+      [app.project, 'gone'],
+      [app.project, 'none'],
+      [app.project, 'two'],
+      [b, 'one'],
+      [app.project, 'one'],
     ];
     const ids: string[] = [];
     for (const [project, id] of plan) ids.push(await send(project, id));
@@ -87,12 +114,26 @@ describe('push: a batch of jobs for many subscribers', () => {
       const token = (r.body as { message: { token: string } }).message.token;
       pushes.set(token, (pushes.get(token) ?? 0) + 1);
     }
-    expect(Object.fromEntries(pushes)).toEqual({ [one]: 3, [two[0]]: 2, [two[1]]: 2, [halfOk]: 1, [halfDead]: 1, [gone]: 1, [otherOne]: 2 });
+    expect(Object.fromEntries(pushes)).toEqual({
+      [one]: 3,
+      [two[0]]: 2,
+      [two[1]]: 2,
+      [halfOk]: 1,
+      [halfDead]: 1,
+      [gone]: 1,
+      [otherOne]: 2,
+    });
 
     const byId = new Map((await jobs(ids)).map((j) => [j.id, j]));
     const outcome = (i: number) => {
       const j = byId.get(ids[i])!;
-      return [plan[i][1], j.status, j.attempts, j.provider, (j.provider_message_id ?? '').split(' ').filter(Boolean).length];
+      return [
+        plan[i][1],
+        j.status,
+        j.attempts,
+        j.provider,
+        (j.provider_message_id ?? '').split(' ').filter(Boolean).length,
+      ];
     };
     expect(plan.map((_, i) => outcome(i))).toEqual([
       ['one', 'sent', 1, 'native', 1],
@@ -109,14 +150,18 @@ describe('push: a batch of jobs for many subscribers', () => {
     expect(byId.get(ids[5])!.error).toMatch(/^no device accepted the push: fcm: FCM HTTP 404 UNREGISTERED/);
 
     // Dead devices are gone, every other device is kept (another project's included).
-    const left = await app.t.db.sql(`SELECT project_id, subscriber_id, token FROM push_tokens ORDER BY project_id, subscriber_id, token`);
+    const left = await app.t.db.sql(
+      `SELECT project_id, subscriber_id, token FROM push_tokens ORDER BY project_id, subscriber_id, token`,
+    );
     expect(left).toEqual(
       [
         { project_id: app.project.id, subscriber_id: 'half', token: halfOk },
         { project_id: app.project.id, subscriber_id: 'one', token: one },
         ...two.map((token) => ({ project_id: app.project.id, subscriber_id: 'two', token })),
         { project_id: b.id, subscriber_id: 'one', token: otherOne },
-      ].sort((x, y) => `${x.project_id} ${x.subscriber_id} ${x.token}`.localeCompare(`${y.project_id} ${y.subscriber_id} ${y.token}`)),
+      ].sort((x, y) =>
+        `${x.project_id} ${x.subscriber_id} ${x.token}`.localeCompare(`${y.project_id} ${y.subscriber_id} ${y.token}`),
+      ),
     );
   });
 
@@ -160,23 +205,42 @@ describe('push: a batch behind a stalling push service', () => {
     const ids: string[] = [];
     for (const [i, script] of ['ok', 'stall', 'stall', 'stall'].entries()) {
       const id = `slow-${i}`;
-      expect((await app.t.http.post('/v1/subscribers').set('X-Api-Key', app.project.key).send({ id })).status).toBe(200);
+      expect((await app.t.http.post('/v1/subscribers').set('X-Api-Key', app.project.key).send({ id })).status).toBe(
+        200,
+      );
       const token = `${script}:APA91b${i}slow`;
-      expect((await app.t.http.post('/v1/push-tokens').set('X-Api-Key', app.project.key).send({ subscriber_id: id, platform: 'fcm', token })).status).toBe(200);
-      const res = await app.t.http.post('/v1/send').set('X-Api-Key', app.project.key).send({ channels: ['push'], subscriber_id: id, body: 'x' });
+      expect(
+        (
+          await app.t.http
+            .post('/v1/push-tokens')
+            .set('X-Api-Key', app.project.key)
+            .send({ subscriber_id: id, platform: 'fcm', token })
+        ).status,
+      ).toBe(200);
+      const res = await app.t.http
+        .post('/v1/send')
+        .set('X-Api-Key', app.project.key)
+        .send({ channels: ['push'], subscriber_id: id, body: 'x' });
       ids.push(res.body.job_ids[0]);
     }
     fake.requests.length = 0;
     expect(await app.t.worker.drainOnce()).toBe(4);
 
-    const rows = (await app.t.db.sql(`SELECT id, status, error FROM jobs WHERE id = ANY($1)`, [ids])) as { id: string; status: string; error: string | null }[];
-    const pushed = new Set(fake.sends.map((r) => (r.body as { message: { data: { notifyd_job_id: string } } }).message.data.notifyd_job_id));
+    const rows = (await app.t.db.sql(`SELECT id, status, error FROM jobs WHERE id = ANY($1)`, [ids])) as {
+      id: string;
+      status: string;
+      error: string | null;
+    }[];
+    const pushed = new Set(
+      fake.sends.map((r) => (r.body as { message: { data: { notifyd_job_id: string } } }).message.data.notifyd_job_id),
+    );
     // The call ended in time: no job carries the dispatcher's timeout.
     expect(rows.filter((r) => /WORKER_SEND_TIMEOUT_MS \(/.test(r.error ?? ''))).toEqual([]);
     // At most the stalls started in the first 1.5 s ran (one, or two if the quick job went first… never three).
     expect(fake.sends.length).toBeLessThan(4);
     for (const r of rows) {
-      if (!pushed.has(r.id)) expect([r.id, r.status, r.error]).toEqual([r.id, 'retry', expect.stringMatching(/^not attempted: /)]);
+      if (!pushed.has(r.id))
+        expect([r.id, r.status, r.error]).toEqual([r.id, 'retry', expect.stringMatching(/^not attempted: /)]);
     }
     const okJob = rows.find((r) => r.id === ids[0])!;
     expect(okJob.status === 'sent' || (!pushed.has(okJob.id) && okJob.status === 'retry')).toBe(true);

@@ -54,19 +54,38 @@ describe('push: Web Push (VAPID)', () => {
     expect((await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id })).status).toBe(200);
     const devices: string[] = [];
     for (const script of scripts) {
-      const res = await t.http.post('/v1/push-tokens').set('X-Api-Key', project.key).send({ subscriber_id: id, ...fake.subscribe(script) });
+      const res = await t.http
+        .post('/v1/push-tokens')
+        .set('X-Api-Key', project.key)
+        .send({ subscriber_id: id, ...fake.subscribe(script) });
       expect(res.status).toBe(200);
       devices.push(res.body.id);
     }
     return { id, devices };
   };
   const remaining = async (subscriberId: string) =>
-    (await t.db.sql(`SELECT id FROM push_tokens WHERE project_id = $1 AND subscriber_id = $2 ORDER BY id`, [project.id, subscriberId])).map((r) => r.id);
+    (
+      await t.db.sql(`SELECT id FROM push_tokens WHERE project_id = $1 AND subscriber_id = $2 ORDER BY id`, [
+        project.id,
+        subscriberId,
+      ])
+    ).map((r) => r.id);
   const message = (subscriberId: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
     pushMessage(project.id, subscriberId, { subject: 'Order shipped', body: 'It is on its way', ...extra });
-  const job = async (id: string) => (await t.db.sql(`SELECT status, attempts, provider, provider_message_id, error FROM jobs WHERE id = $1`, [id]))[0];
+  const job = async (id: string) =>
+    (await t.db.sql(`SELECT status, attempts, provider, provider_message_id, error FROM jobs WHERE id = $1`, [id]))[0];
   const sendPush = async (subscriberId: string, extra: Record<string, unknown> = {}) => {
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['push'], subscriber_id: subscriberId, subject: 'Hello {{name}}', body: 'Body', vars: { name: 'Jane' }, ...extra });
+    const res = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({
+        channels: ['push'],
+        subscriber_id: subscriberId,
+        subject: 'Hello {{name}}',
+        body: 'Body',
+        vars: { name: 'Jane' },
+        ...extra,
+      });
     expect(res.status).toBe(200);
     return res.body.job_ids[0] as string;
   };
@@ -89,7 +108,13 @@ describe('push: Web Push (VAPID)', () => {
       const { id, devices } = await subscriber(script);
       const [result] = await connector.send([message(id)]);
       const left = await remaining(id);
-      seen.push([script, result.ok ? 'ok' : result.error.kind, result.ok ? false : result.error.deadRecipient, left.length === 0 && devices.length === 1, result.ok ? undefined : result.error.retryAfterMs]);
+      seen.push([
+        script,
+        result.ok ? 'ok' : result.error.kind,
+        result.ok ? false : result.error.deadRecipient,
+        left.length === 0 && devices.length === 1,
+        result.ok ? undefined : result.error.retryAfterMs,
+      ]);
     }
     expect(seen).toEqual(rows);
     expect(fake.received.map((r) => r.script)).toEqual(rows.map(([script]) => script));
@@ -101,7 +126,12 @@ describe('push: Web Push (VAPID)', () => {
     await t.worker.drainOnce();
     expect(fake.received).toHaveLength(1);
     const [push] = fake.received;
-    expect(push.payload).toEqual({ title: 'Hello Jane', body: 'Body', url: 'https://acme.example/orders/1', data: { notifyd_job_id: jobId } });
+    expect(push.payload).toEqual({
+      title: 'Hello Jane',
+      body: 'Body',
+      url: 'https://acme.example/orders/1',
+      data: { notifyd_job_id: jobId },
+    });
     expect(push.vapidKey).toBe(vapid.publicKey);
     expect(push.claims).toMatchObject({ aud: fake.origin, sub: 'mailto:ops@acme.example' });
     expect(push.headers).toMatchObject({ 'content-encoding': 'aes128gcm', ttl: '2419200', urgency: 'high' });
@@ -110,7 +140,7 @@ describe('push: Web Push (VAPID)', () => {
     expect(row.provider_message_id).toMatch(new RegExp(`^web:${fake.origin}/message/[0-9a-f-]{36}$`));
   });
 
-  it("fans out to every device of the subscriber: sent when one accepts, the gone one deleted in the same pass", async () => {
+  it('fans out to every device of the subscriber: sent when one accepts, the gone one deleted in the same pass', async () => {
     const { id, devices } = await subscriber('ok', 'gone', 'error');
     const jobId = await sendPush(id);
     await t.worker.drainOnce();
@@ -125,7 +155,9 @@ describe('push: Web Push (VAPID)', () => {
     await t.worker.drainOnce();
     expect(await job(goneJob)).toMatchObject({ status: 'failed', attempts: 1, provider: 'native' });
     // Devices are tried most recently registered first.
-    expect((await job(goneJob)).error).toBe('no device accepted the push: web: web push service HTTP 404 (subscription gone); web: web push service HTTP 410 (subscription gone)');
+    expect((await job(goneJob)).error).toBe(
+      'no device accepted the push: web: web push service HTTP 404 (subscription gone); web: web push service HTTP 410 (subscription gone)',
+    );
     expect(await remaining(gone.id)).toEqual([]);
 
     const flaky = await subscriber('error');
@@ -137,7 +169,9 @@ describe('push: Web Push (VAPID)', () => {
     const limitedJob = await sendPush(limited.id);
     await t.worker.drainOnce();
     expect(await job(limitedJob)).toMatchObject({ status: 'pending', attempts: 0 });
-    const [lane] = await t.db.sql(`SELECT pause_kind, paused_until > now() + interval '5 seconds' AS paused FROM pacing_lanes WHERE lane_key = 'push:native'`);
+    const [lane] = await t.db.sql(
+      `SELECT pause_kind, paused_until > now() + interval '5 seconds' AS paused FROM pacing_lanes WHERE lane_key = 'push:native'`,
+    );
     expect(lane).toEqual({ pause_kind: 'rate_limited', paused: true });
     await t.notifyd.app.get(PacingService).resume({ channel: 'push', provider: 'native' });
   });
@@ -146,15 +180,27 @@ describe('push: Web Push (VAPID)', () => {
     const { id } = await subscriber();
     const jobId = await sendPush(id);
     await t.worker.drainOnce();
-    expect(await job(jobId)).toMatchObject({ status: 'sent', provider: 'skipped', error: 'subscriber has no registered push device' });
+    expect(await job(jobId)).toMatchObject({
+      status: 'sent',
+      provider: 'skipped',
+      error: 'subscriber has no registered push device',
+    });
   });
 
   it('refuses, before connecting, an endpoint that reached the table without registration checks', async () => {
     const { id } = await subscriber();
     const keys = fake.subscribe('ok').keys;
     const before = fake.connections;
-    for (const endpoint of ['https://10.0.0.7/push/x', 'https://169.254.169.254/latest', 'https://push.elsewhere.example/x', `http://127.0.0.1:1/push`]) {
-      await t.db.sql(`INSERT INTO push_tokens (project_id, subscriber_id, token, platform, endpoint, p256dh, auth) VALUES ($1, $2, $3, 'web', $3, $4, $5)`, [project.id, id, endpoint, keys.p256dh, keys.auth]);
+    for (const endpoint of [
+      'https://10.0.0.7/push/x',
+      'https://169.254.169.254/latest',
+      'https://push.elsewhere.example/x',
+      `http://127.0.0.1:1/push`,
+    ]) {
+      await t.db.sql(
+        `INSERT INTO push_tokens (project_id, subscriber_id, token, platform, endpoint, p256dh, auth) VALUES ($1, $2, $3, 'web', $3, $4, $5)`,
+        [project.id, id, endpoint, keys.p256dh, keys.auth],
+      );
     }
     const [result] = await t.notifyd.app.get(PushConnector).send([message(id)]);
     expect(result.ok).toBe(false);

@@ -13,7 +13,11 @@ describe('per-recipient caps', () => {
   beforeEach(async () => {
     project = await t.createProject();
     for (const id of ['u1', 'u2']) {
-      await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id, email: `${id}@example.com`, phone: '+33612345678' }).expect(200);
+      await t.http
+        .post('/v1/subscribers')
+        .set('X-Api-Key', project.key)
+        .send({ id, email: `${id}@example.com`, phone: '+33612345678' })
+        .expect(200);
     }
   });
   afterAll(async () => {
@@ -23,9 +27,15 @@ describe('per-recipient caps', () => {
 
   const putCap = (body: Record<string, unknown>) => t.http.put('/v1/caps').set('X-Api-Key', project.key).send(body);
   const send = (body: Record<string, unknown> = {}) =>
-    t.http.post('/v1/send').set('X-Api-Key', project.key).send({ subscriber_id: 'u1', channels: ['email'], body: 'hi', ...body });
+    t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ subscriber_id: 'u1', channels: ['email'], body: 'hi', ...body });
   const jobs = () =>
-    t.db.sql(`SELECT id, channel, subscriber_id, status, provider, error FROM jobs WHERE project_id = $1 ORDER BY created_at, id`, [project.id]);
+    t.db.sql(
+      `SELECT id, channel, subscriber_id, status, provider, error FROM jobs WHERE project_id = $1 ORDER BY created_at, id`,
+      [project.id],
+    );
   const drain = async (app: TestApp = t) => {
     while ((await app.worker.drainOnce()) > 0);
   };
@@ -33,9 +43,16 @@ describe('per-recipient caps', () => {
   it('manages caps through the API, validating every field', async () => {
     const created = await putCap({ channel: 'email', max_messages: 3, window_seconds: 3600 });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ success: true, created: true, cap: { channel: 'email', topic: '*', max_messages: 3, window_seconds: 3600 } });
+    expect(created.body).toMatchObject({
+      success: true,
+      created: true,
+      cap: { channel: 'email', topic: '*', max_messages: 3, window_seconds: 3600 },
+    });
     const replaced = await putCap({ channel: 'email', max_messages: 5, window_seconds: 7200 });
-    expect(replaced.body).toMatchObject({ created: false, cap: { id: created.body.cap.id, max_messages: 5, window_seconds: 7200 } });
+    expect(replaced.body).toMatchObject({
+      created: false,
+      cap: { id: created.body.cap.id, max_messages: 5, window_seconds: 7200 },
+    });
     const list = await t.http.get('/v1/caps').set('X-Api-Key', project.key);
     expect(list.body.data).toHaveLength(1);
 
@@ -51,10 +68,15 @@ describe('per-recipient caps', () => {
       expect(res.body.message).toMatch(message);
     }
     expect((await t.http.delete('/v1/caps/not-a-uuid').set('X-Api-Key', project.key)).status).toBe(400);
-    expect((await t.http.delete('/v1/caps/0d9c2f5e-8a4b-4c1d-9e2f-3a4b5c6d7e8f').set('X-Api-Key', project.key)).status).toBe(404);
+    expect(
+      (await t.http.delete('/v1/caps/0d9c2f5e-8a4b-4c1d-9e2f-3a4b5c6d7e8f').set('X-Api-Key', project.key)).status,
+    ).toBe(404);
     const other = await t.createProject();
     expect((await t.http.delete(`/v1/caps/${created.body.cap.id}`).set('X-Api-Key', other.key)).status).toBe(404);
-    expect((await t.http.delete(`/v1/caps/${created.body.cap.id}`).set('X-Api-Key', project.key)).body).toEqual({ success: true, id: created.body.cap.id });
+    expect((await t.http.delete(`/v1/caps/${created.body.cap.id}`).set('X-Api-Key', project.key)).body).toEqual({
+      success: true,
+      id: created.body.cap.id,
+    });
     expect((await t.http.get('/v1/caps').set('X-Api-Key', project.key)).body).toEqual({ data: [] });
   });
 
@@ -74,17 +96,23 @@ describe('per-recipient caps', () => {
       expect(r.error).toMatch(/^recipient cap reached: at most 2 per 1 h \(email; cap [0-9a-f-]{36}\); not sent$/);
     }
     expect(rows.find((r) => r.id === sms.body.job_ids[0])).toMatchObject({ status: 'sent', provider: 'log' });
-    const [{ n }] = await t.db.sql(`SELECT count(*)::int AS n FROM recipient_cap_sends WHERE project_id = $1`, [project.id]);
+    const [{ n }] = await t.db.sql(`SELECT count(*)::int AS n FROM recipient_cap_sends WHERE project_id = $1`, [
+      project.id,
+    ]);
     expect(n).toBe(2);
 
     // At the cap: /send skips the channel at once; other subscribers are not affected.
     const refused = await send({ channels: ['email', 'sms'] });
     expect(refused.body.channels).toEqual(['sms']);
-    expect(refused.body.skipped).toEqual([{ channel: 'email', reason: expect.stringMatching(/^recipient cap reached: at most 2 per 1 h/) }]);
+    expect(refused.body.skipped).toEqual([
+      { channel: 'email', reason: expect.stringMatching(/^recipient cap reached: at most 2 per 1 h/) },
+    ]);
     expect((await send({ subscriber_id: 'u2' })).body.job_ids).toHaveLength(1);
 
     // Once the sends leave the window, the subscriber can be reached again.
-    await t.db.sql(`UPDATE recipient_cap_sends SET sent_at = now() - interval '61 minutes' WHERE project_id = $1`, [project.id]);
+    await t.db.sql(`UPDATE recipient_cap_sends SET sent_at = now() - interval '61 minutes' WHERE project_id = $1`, [
+      project.id,
+    ]);
     expect((await send()).body.channels).toEqual(['email']);
   });
 
@@ -92,7 +120,10 @@ describe('per-recipient caps', () => {
     await putCap({ max_messages: 1, window_seconds: 86_400 });
     await send();
     await drain();
-    const res = await t.http.post('/v1/batch').set('X-Api-Key', project.key).send({ channels: ['email', 'sms'], subscribers: ['u1', 'u2'], body: 'sale' });
+    const res = await t.http
+      .post('/v1/batch')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['email', 'sms'], subscribers: ['u1', 'u2'], body: 'sale' });
     // u1: both channels over the cap; u2: email fits, then sms is over the same all-channel cap.
     expect(res.body).toMatchObject({ jobs_created: 1, jobs_skipped: 3 });
     const created = (await jobs()).filter((r) => r.subscriber_id === 'u2');
@@ -121,7 +152,14 @@ describe('per-recipient caps', () => {
       expect(refused).toHaveLength(7);
       for (const r of refused) {
         expect(r.body.channels).toEqual([]);
-        expect(r.body.skipped).toEqual([{ channel: 'email', reason: expect.stringMatching(/^recipient cap reached: at most 3 per 1 h \(email; cap [0-9a-f-]{36}\); not sent$/) }]);
+        expect(r.body.skipped).toEqual([
+          {
+            channel: 'email',
+            reason: expect.stringMatching(
+              /^recipient cap reached: at most 3 per 1 h \(email; cap [0-9a-f-]{36}\); not sent$/,
+            ),
+          },
+        ]);
       }
       await Promise.all([drain(t), drain(replica)]);
       const rows = await jobs();
@@ -134,7 +172,10 @@ describe('per-recipient caps', () => {
       await putCap({ channel: 'email', topic: 'promo', max_messages: 1, window_seconds: 3600 });
       const first = await send({ topic: 'promo' });
       expect(first.body.channels).toEqual(['email']);
-      expect((await send({ topic: 'promo', channels: ['email', 'sms'] })).body).toMatchObject({ channels: ['sms'], skipped: [{ channel: 'email' }] });
+      expect((await send({ topic: 'promo', channels: ['email', 'sms'] })).body).toMatchObject({
+        channels: ['sms'],
+        skipped: [{ channel: 'email' }],
+      });
       expect((await send({ topic: 'news' })).body.channels).toEqual(['email']);
       expect((await send({ topic: 'promo', subscriber_id: 'u2' })).body.channels).toEqual(['email']);
 
@@ -144,8 +185,12 @@ describe('per-recipient caps', () => {
       expect(second.body.channels).toEqual(['email']);
       // Sent: counted once, by the ledger (not twice, ledger and hold).
       await drain();
-      expect((await t.db.sql(`SELECT status FROM jobs WHERE id = $1`, [second.body.job_ids[0]]))[0].status).toBe('sent');
-      await t.db.sql(`UPDATE recipient_cap_sends SET sent_at = now() - interval '61 minutes' WHERE project_id = $1`, [project.id]);
+      expect((await t.db.sql(`SELECT status FROM jobs WHERE id = $1`, [second.body.job_ids[0]]))[0].status).toBe(
+        'sent',
+      );
+      await t.db.sql(`UPDATE recipient_cap_sends SET sent_at = now() - interval '61 minutes' WHERE project_id = $1`, [
+        project.id,
+      ]);
       expect((await send({ topic: 'promo' })).body.channels).toEqual(['email']);
     });
 
@@ -154,7 +199,10 @@ describe('per-recipient caps', () => {
       const first = await send({ idempotency_key: 'order-1' });
       const again = await send({ idempotency_key: 'order-1' });
       expect(again.body).toMatchObject({ job_ids: first.body.job_ids, deduplicated: true, skipped: [] });
-      expect((await send({ idempotency_key: 'order-2' })).body).toMatchObject({ job_ids: [], skipped: [{ channel: 'email' }] });
+      expect((await send({ idempotency_key: 'order-2' })).body).toMatchObject({
+        job_ids: [],
+        skipped: [{ channel: 'email' }],
+      });
     });
 
     it('a job scheduled later holds its slot around its own time, not now', async () => {
@@ -162,13 +210,18 @@ describe('per-recipient caps', () => {
       const later = new Date(Date.now() + 3 * 3600_000).toISOString();
       expect((await send({ scheduled_at: later })).body.channels).toEqual(['email']);
       expect((await send()).body.channels).toEqual(['email']); // now: 3 h away from the held slot
-      expect((await send({ scheduled_at: new Date(Date.now() + 3.5 * 3600_000).toISOString() })).body.channels).toEqual([]);
+      expect((await send({ scheduled_at: new Date(Date.now() + 3.5 * 3600_000).toISOString() })).body.channels).toEqual(
+        [],
+      );
     });
 
     it('batch sees the jobs /send accepted', async () => {
       await putCap({ channel: 'email', max_messages: 1, window_seconds: 3600 });
       await send();
-      const res = await t.http.post('/v1/batch').set('X-Api-Key', project.key).send({ channels: ['email'], subscribers: ['u1', 'u2'], body: 'sale' });
+      const res = await t.http
+        .post('/v1/batch')
+        .set('X-Api-Key', project.key)
+        .send({ channels: ['email'], subscribers: ['u1', 'u2'], body: 'sale' });
       expect(res.body).toMatchObject({ jobs_created: 1, jobs_skipped: 1 });
     });
   });

@@ -1,5 +1,16 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { builtinModules } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,12 +29,19 @@ import { createTestDatabase, type TestDatabase } from './helpers/test-database.j
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
 const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
-const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; optional?: boolean }> };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, { dev?: boolean; optional?: boolean }>;
+};
 
 /** Every JavaScript file under dist/src. */
 function distFiles(dir = join(root, 'dist', 'src')): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? distFiles(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? distFiles(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** The package specifiers dist/src imports, statically or with import(), each with one file that does. */
@@ -31,7 +49,8 @@ function runtimeSpecifiers(): Map<string, string> {
   const found = new Map<string, string>();
   for (const file of distFiles()) {
     for (const { fileName } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
-      if (fileName.startsWith('.') || fileName.startsWith('node:') || builtinModules.includes(fileName.split('/')[0])) continue;
+      if (fileName.startsWith('.') || fileName.startsWith('node:') || builtinModules.includes(fileName.split('/')[0]))
+        continue;
       if (!found.has(fileName)) found.set(fileName, relative(root, file));
     }
   }
@@ -62,8 +81,11 @@ describe('the image runtime stage (Dockerfile, without Docker)', () => {
   it('every package the built code imports at runtime is a dependency that npm ci --omit=dev installs', () => {
     const imports = runtimeImports();
     // A sanity floor: the walk sees the framework and the lazily imported provider SDKs.
-    for (const name of ['@nestjs/core', 'pg', 'twilio', 'nodemailer', 'web-push', 'aws4']) expect(imports.has(name)).toBe(true);
-    const notDependencies = [...imports].filter(([name]) => !(name in pkg.dependencies)).map(([name, file]) => `${name} (${file})`);
+    for (const name of ['@nestjs/core', 'pg', 'twilio', 'nodemailer', 'web-push', 'aws4'])
+      expect(imports.has(name)).toBe(true);
+    const notDependencies = [...imports]
+      .filter(([name]) => !(name in pkg.dependencies))
+      .map(([name, file]) => `${name} (${file})`);
     expect(notDependencies).toEqual([]);
     const devOnly = [...imports.keys()].filter((name) => lock.packages[`node_modules/${name}`]?.dev);
     expect(devOnly).toEqual([]);
@@ -115,7 +137,9 @@ describe('the image runtime stage (Dockerfile, without Docker)', () => {
       const probe = join(dir, 'probe.mjs');
       writeFileSync(probe, `for (const name of ${JSON.stringify(names)}) await import(name);\nconsole.log('ok');\n`);
       // The temp dir is outside the repository: nothing resolves from its node_modules but the pruned copy.
-      expect(execFileSync(process.execPath, [probe], { cwd: dir, encoding: 'utf8', timeout: 60_000 }).trim()).toBe('ok');
+      expect(execFileSync(process.execPath, [probe], { cwd: dir, encoding: 'utf8', timeout: 60_000 }).trim()).toBe(
+        'ok',
+      );
     }, 90_000);
 
     it('starts as the image does (node dist/src/cli.js serve, NODE_ENV=production), gets ready and serves the inbox component', async () => {
@@ -141,10 +165,14 @@ describe('the image runtime stage (Dockerfile, without Docker)', () => {
       const deadline = Date.now() + 60_000;
       let ready = 0;
       while (Date.now() < deadline && ready !== 200 && child.exitCode === null) {
-        ready = await fetch(`${base}/v1/health/ready`).then((r) => r.status, () => 0);
+        ready = await fetch(`${base}/v1/health/ready`).then(
+          (r) => r.status,
+          () => 0,
+        );
         if (ready !== 200) await new Promise((r) => setTimeout(r, 250));
       }
-      if (ready !== 200) throw new Error(`the pruned runtime did not get ready (exit ${child.exitCode}):\n${output.join('')}`);
+      if (ready !== 200)
+        throw new Error(`the pruned runtime did not get ready (exit ${child.exitCode}):\n${output.join('')}`);
       const widget = await fetch(`${base}/inbox/notifyd-inbox.js`);
       expect(widget.status).toBe(200);
       expect(await widget.text()).toContain('notifyd-inbox');

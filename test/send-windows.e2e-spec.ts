@@ -20,13 +20,29 @@ describe('send windows (quiet hours)', () => {
     return new Date(at > now.getTime() ? at : at + 86_400_000).toISOString();
   };
   /** A window that opens two hours from now (closed now), in UTC. */
-  const closedWindow = (extra: Record<string, unknown> = {}) => ({ start: hh(utcHour() + 2), end: hh(utcHour() + 3), ...extra });
+  const closedWindow = (extra: Record<string, unknown> = {}) => ({
+    start: hh(utcHour() + 2),
+    end: hh(utcHour() + 3),
+    ...extra,
+  });
   /** A window open for the next hour or so, in UTC. */
-  const openWindow = (extra: Record<string, unknown> = {}) => ({ start: hh(utcHour() - 1), end: hh(utcHour() + 2), ...extra });
+  const openWindow = (extra: Record<string, unknown> = {}) => ({
+    start: hh(utcHour() - 1),
+    end: hh(utcHour() + 2),
+    ...extra,
+  });
 
   const api = () => ({
-    put: (body: unknown) => t.http.put('/v1/send-window').set('X-Api-Key', project.key).send(body as object),
-    send: (body: Record<string, unknown>) => t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['email'], body: 'hi', ...body }),
+    put: (body: unknown) =>
+      t.http
+        .put('/v1/send-window')
+        .set('X-Api-Key', project.key)
+        .send(body as object),
+    send: (body: Record<string, unknown>) =>
+      t.http
+        .post('/v1/send')
+        .set('X-Api-Key', project.key)
+        .send({ channels: ['email'], body: 'hi', ...body }),
   });
   const job = async (id: string) => (await t.db.sql(`SELECT * FROM jobs WHERE id = $1`, [id]))[0];
 
@@ -43,7 +59,13 @@ describe('send windows (quiet hours)', () => {
     expect((await t.http.get('/v1/send-window').set('X-Api-Key', project.key)).body).toEqual({ send_window: null });
     const set = await api().put({ start: '08:00', end: '21:00', tz: 'Europe/Paris' });
     expect(set.status).toBe(200);
-    expect(set.body.send_window).toEqual({ start: '08:00', end: '21:00', tz: 'Europe/Paris', days: [1, 2, 3, 4, 5, 6, 7], applies_to: 'marketing' });
+    expect(set.body.send_window).toEqual({
+      start: '08:00',
+      end: '21:00',
+      tz: 'Europe/Paris',
+      days: [1, 2, 3, 4, 5, 6, 7],
+      applies_to: 'marketing',
+    });
     expect((await t.http.get('/v1/send-window').set('X-Api-Key', project.key)).body).toEqual(set.body);
 
     const badTz = await api().put({ start: '08:00', end: '21:00', tz: 'Europe/Atlantis' });
@@ -94,17 +116,31 @@ describe('send windows (quiet hours)', () => {
   it('reads the window in each subscriber’s own time zone (send and batch)', async () => {
     // Open now in UTC; Kolkata (UTC+05:30, no DST) is 5h30 ahead, outside it.
     await api().put(openWindow({ applies_to: 'all' }));
-    await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id: 'in', email: 'in@example.com', timezone: 'Asia/Kolkata' }).expect(200);
-    await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id: 'utc', email: 'utc@example.com' }).expect(200);
+    await t.http
+      .post('/v1/subscribers')
+      .set('X-Api-Key', project.key)
+      .send({ id: 'in', email: 'in@example.com', timezone: 'Asia/Kolkata' })
+      .expect(200);
+    await t.http
+      .post('/v1/subscribers')
+      .set('X-Api-Key', project.key)
+      .send({ id: 'utc', email: 'utc@example.com' })
+      .expect(200);
     // Kolkata's window opens at local (h-1):00 = UTC (h-7):30.
     const expected = nextUtc(utcHour() - 7, 30);
 
     const one = await api().send({ subscriber_id: 'in' });
     expect(one.body.scheduled_at).toBe(expected);
 
-    const batch = await t.http.post('/v1/batch').set('X-Api-Key', project.key).send({ channels: ['email'], subscribers: ['in', 'utc'], body: 'x' });
+    const batch = await t.http
+      .post('/v1/batch')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['email'], subscribers: ['in', 'utc'], body: 'x' });
     expect(batch.body.jobs_created).toBe(2);
-    const rows = await t.db.sql(`SELECT subscriber_id, scheduled_at FROM jobs WHERE project_id = $1 AND payload->>'body' = 'x' ORDER BY subscriber_id`, [project.id]);
+    const rows = await t.db.sql(
+      `SELECT subscriber_id, scheduled_at FROM jobs WHERE project_id = $1 AND payload->>'body' = 'x' ORDER BY subscriber_id`,
+      [project.id],
+    );
     expect(new Date(rows[0].scheduled_at).toISOString()).toBe(expected);
     expect(new Date(rows[1].scheduled_at).getTime()).toBeLessThanOrEqual(Date.now());
   });
@@ -134,11 +170,17 @@ describe('send windows (quiet hours)', () => {
   });
 
   it('the worker re-checks the request’s own window and the subscriber’s zone', async () => {
-    await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id: 'tk', email: 'tk@example.com' }).expect(200);
+    await t.http
+      .post('/v1/subscribers')
+      .set('X-Api-Key', project.key)
+      .send({ id: 'tk', email: 'tk@example.com' })
+      .expect(200);
     const sent = await api().send({ subscriber_id: 'tk', send_window: openWindow({ applies_to: 'all' }) });
     const id = sent.body.job_ids[0];
     // The subscriber moves to Kolkata after enqueue: the window is now closed for them.
-    await t.db.sql(`UPDATE subscribers SET timezone = 'Asia/Kolkata' WHERE project_id = $1 AND id = 'tk'`, [project.id]);
+    await t.db.sql(`UPDATE subscribers SET timezone = 'Asia/Kolkata' WHERE project_id = $1 AND id = 'tk'`, [
+      project.id,
+    ]);
     await t.worker.drainOnce();
     const deferred = await job(id);
     expect(deferred.status).toBe('pending');

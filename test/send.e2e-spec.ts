@@ -9,7 +9,11 @@ describe('POST /v1/send and the job endpoints', () => {
     t = await startTestApp();
     key = (await t.createProject('shop')).key;
     otherKey = (await t.createProject('rival')).key;
-    await t.http.post('/v1/subscribers').set('X-Api-Key', key).send({ id: 'jane', email: 'jane@example.com' }).expect(200);
+    await t.http
+      .post('/v1/subscribers')
+      .set('X-Api-Key', key)
+      .send({ id: 'jane', email: 'jane@example.com' })
+      .expect(200);
   });
   afterAll(() => t.close());
 
@@ -17,20 +21,34 @@ describe('POST /v1/send and the job endpoints', () => {
   const jobRow = async (id: string) => (await t.db.sql(`SELECT * FROM jobs WHERE id = $1`, [id]))[0];
 
   it('queues one job per channel, addressed from the subscriber, and reports what it skipped', async () => {
-    const res = await send({ channels: ['email', 'sms', 'in_app'], subscriber_id: 'jane', subject: 'Hi', body: 'Hello' });
+    const res = await send({
+      channels: ['email', 'sms', 'in_app'],
+      subscriber_id: 'jane',
+      subject: 'Hi',
+      body: 'Hello',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, channels: ['email', 'in_app'], topic: null, deduplicated: false });
     expect(res.body.skipped).toEqual([{ channel: 'sms', reason: 'subscriber has no phone for sms' }]);
     expect(res.body.job_ids).toHaveLength(2);
     const email = await jobRow(res.body.job_ids[0]);
-    expect(email).toMatchObject({ channel: 'email', recipient: 'jane@example.com', subscriber_id: 'jane', status: 'pending', priority: 50 });
+    expect(email).toMatchObject({
+      channel: 'email',
+      recipient: 'jane@example.com',
+      subscriber_id: 'jane',
+      status: 'pending',
+      priority: 50,
+    });
     expect(email.payload).toMatchObject({ subject: 'Hi', body: 'Hello', marketing: false });
     expect((await jobRow(res.body.job_ids[1])).recipient).toBe('jane');
   });
 
   it('defaults to in-app, accepts notifyd’s channel string and aliases', async () => {
     expect((await send({ subscriber_id: 'jane', body: 'x' })).body.channels).toEqual(['in_app']);
-    expect((await send({ channel: 'email,inapp', subscriber_id: 'jane', body: 'x' })).body.channels).toEqual(['email', 'in_app']);
+    expect((await send({ channel: 'email,inapp', subscriber_id: 'jane', body: 'x' })).body.channels).toEqual([
+      'email',
+      'in_app',
+    ]);
     expect((await send({ channels: ['InApp'], to: 'jane', body: 'x' })).body.channels).toEqual(['in_app']);
   });
 
@@ -63,7 +81,9 @@ describe('POST /v1/send and the job endpoints', () => {
     expect(noPhone.status).toBe(422);
     expect(noPhone.body).toMatchObject({ error: 'no_address', field: 'subscriber_id' });
     expect(noPhone.body.message).toContain('subscriber has no phone for sms');
-    const rows = await t.db.sql(`SELECT count(*)::int AS n FROM jobs WHERE project_id = 'shop' AND (recipient IN ('ghost', 'a@example.com', 'not-an-email') OR subscriber_id = 'ghost')`);
+    const rows = await t.db.sql(
+      `SELECT count(*)::int AS n FROM jobs WHERE project_id = 'shop' AND (recipient IN ('ghost', 'a@example.com', 'not-an-email') OR subscriber_id = 'ghost')`,
+    );
     expect(rows[0].n).toBe(0);
   });
 
@@ -89,7 +109,8 @@ describe('POST /v1/send and the job endpoints', () => {
   });
 
   it('priorities: names, numbers, campaign tags make bulk and marketing', async () => {
-    const ids = async (body: Record<string, unknown>) => (await send({ channels: ['email'], to: 'a@example.com', body: 'x', ...body })).body.job_ids[0];
+    const ids = async (body: Record<string, unknown>) =>
+      (await send({ channels: ['email'], to: 'a@example.com', body: 'x', ...body })).body.job_ids[0];
     expect((await jobRow(await ids({ priority: 'critical' }))).priority).toBe(10);
     expect((await jobRow(await ids({ priority: 42 }))).priority).toBe(42);
     expect((await jobRow(await ids({ priority: '7' }))).priority).toBe(7);
@@ -103,7 +124,10 @@ describe('POST /v1/send and the job endpoints', () => {
 
   it('scheduled_at holds a job until it is due; /v1/schedule is the same route', async () => {
     const at = new Date(Date.now() + 3_600_000).toISOString();
-    const res = await t.http.post('/v1/schedule').set('X-Api-Key', key).send({ channels: ['email'], to: 'later@example.com', body: 'x', scheduled_at: at });
+    const res = await t.http
+      .post('/v1/schedule')
+      .set('X-Api-Key', key)
+      .send({ channels: ['email'], to: 'later@example.com', body: 'x', scheduled_at: at });
     expect(res.status).toBe(200);
     expect(res.body.scheduled_at).toBe(at);
     await t.worker.drainOnce();
@@ -118,11 +142,17 @@ describe('POST /v1/send and the job endpoints', () => {
       cc: ['Ops@Acme.example'],
       reply_to: 'support@acme.example',
       email_headers: { 'X-Campaign': 'w' },
-      attachments: [{ filename: 'a.txt', content: Buffer.from('hello').toString('base64'), content_type: 'text/plain' }],
+      attachments: [
+        { filename: 'a.txt', content: Buffer.from('hello').toString('base64'), content_type: 'text/plain' },
+      ],
     });
     expect(res.status).toBe(200);
     const job = await t.http.get(`/v1/jobs/${res.body.job_ids[0]}`).set('X-Api-Key', key);
-    expect(job.body.email_envelope).toEqual({ to: ['jane@example.com'], cc: ['ops@acme.example'], reply_to: 'support@acme.example' });
+    expect(job.body.email_envelope).toEqual({
+      to: ['jane@example.com'],
+      cc: ['ops@acme.example'],
+      reply_to: 'support@acme.example',
+    });
     const row = await jobRow(res.body.job_ids[0]);
     expect(row.payload.email_headers).toEqual({ 'X-Campaign': 'w' });
     expect(row.payload.attachments[0]).toMatchObject({ filename: 'a.txt', content_type: 'text/plain' });
@@ -157,7 +187,9 @@ describe('POST /v1/send and the job endpoints', () => {
       expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
       const idSets = new Set(results.map((r) => r.body.job_ids.join(',')));
       expect(idSets.size).toBe(1);
-      const rows = await t.db.sql(`SELECT channel FROM jobs WHERE project_id = 'shop' AND idempotency_key LIKE 'race-1-%'`);
+      const rows = await t.db.sql(
+        `SELECT channel FROM jobs WHERE project_id = 'shop' AND idempotency_key LIKE 'race-1-%'`,
+      );
       expect(rows.map((r) => r.channel).sort()).toEqual(['email', 'in_app']);
       expect(results.filter((r) => !r.body.deduplicated)).toHaveLength(1);
     });
@@ -169,19 +201,30 @@ describe('POST /v1/send and the job endpoints', () => {
       await t.worker.drainOnce();
       const res = await t.http.get(`/v1/jobs/${id}`).set('X-Api-Key', key);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ id, channel: 'email', status: 'sent', attempts: 1, provider: 'log', recipient: 'get@example.com' });
+      expect(res.body).toMatchObject({
+        id,
+        channel: 'email',
+        status: 'sent',
+        attempts: 1,
+        provider: 'log',
+        recipient: 'get@example.com',
+      });
       expect(res.body.provider_message_id).toMatch(/^log_/);
       expect(res.body.sent_at).not.toBeNull();
       const foreign = await t.http.get(`/v1/jobs/${id}`).set('X-Api-Key', otherKey);
       expect(foreign.status).toBe(404);
       const missing = await t.http.get(`/v1/jobs/00000000-0000-4000-8000-000000000000`).set('X-Api-Key', otherKey);
-      expect(foreign.body).toEqual({ ...missing.body, message: missing.body.message.replace('00000000-0000-4000-8000-000000000000', id) });
+      expect(foreign.body).toEqual({
+        ...missing.body,
+        message: missing.body.message.replace('00000000-0000-4000-8000-000000000000', id),
+      });
       expect((await t.http.get('/v1/jobs/not-a-uuid').set('X-Api-Key', key)).status).toBe(400);
     });
 
     it('cancels a pending job, refuses a sent one, and retries a cancelled one', async () => {
       const at = new Date(Date.now() + 600_000).toISOString();
-      const id = (await send({ channels: ['email'], to: 'c@example.com', body: 'x', scheduled_at: at })).body.job_ids[0];
+      const id = (await send({ channels: ['email'], to: 'c@example.com', body: 'x', scheduled_at: at })).body
+        .job_ids[0];
       expect((await t.http.delete(`/v1/jobs/${id}`).set('X-Api-Key', otherKey)).status).toBe(404);
       expect((await t.http.delete(`/v1/jobs/${id}`).set('X-Api-Key', key)).body).toEqual({ success: true, id });
       expect((await jobRow(id)).status).toBe('cancelled');

@@ -50,7 +50,10 @@ describe('signals: after-commit NOTIFY, listener, resync', () => {
     try {
       for (let i = 0; i < 100; i++) signalsA.send('test.fanout', 'same');
       signalsA.send('test.fanout', 'other');
-      await eventually(async () => (onB.keys.includes('same') && onB.keys.includes('other') && onA.keys.includes('other')) || undefined);
+      await eventually(
+        async () =>
+          (onB.keys.includes('same') && onB.keys.includes('other') && onA.keys.includes('other')) || undefined,
+      );
       await signalsA.flush();
       await sleep(100);
       expect(tap.matching('test.fanout:same')).toEqual(['test.fanout:same']);
@@ -71,7 +74,10 @@ describe('signals: after-commit NOTIFY, listener, resync', () => {
       const started = Date.now();
       const answers = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
-          t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], to: `+3361000${String(i).padStart(4, '0')}`, body: 'hi' }),
+          t.http
+            .post('/v1/send')
+            .set('X-Api-Key', project.key)
+            .send({ channels: ['sms'], to: `+3361000${String(i).padStart(4, '0')}`, body: 'hi' }),
         ),
       );
       expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
@@ -127,7 +133,7 @@ describe('signals: after-commit NOTIFY, listener, resync', () => {
       const xid2 = await openTransaction();
       await client.query('COMMIT');
       signalsA.sendWhenCommitted(xid2, 'test.foreign', 'neighbour');
-      await eventually(async () => (signalsA.stats().dropped > droppedBefore || undefined));
+      await eventually(async () => signalsA.stats().dropped > droppedBefore || undefined);
       await tap.waitFor((p) => p === 'test.foreign:neighbour', 5_000);
       await signalsA.flush();
       await sleep(100);
@@ -145,14 +151,18 @@ describe('signals: after-commit NOTIFY, listener, resync', () => {
         `SELECT pid FROM pg_stat_activity WHERE application_name = 'notifyd-listener' AND datname = current_database()`,
       );
       expect(killed.length).toBe(2); // one per replica
-      await a.db.sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'notifyd-listener' AND datname = current_database()`);
-      await eventually(async () => (onA.resyncs >= 1 || undefined), 10_000);
+      await a.db.sql(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'notifyd-listener' AND datname = current_database()`,
+      );
+      await eventually(async () => onA.resyncs >= 1 || undefined, 10_000);
       expect(signalsA.stats().connections).toBe(connectionsBefore + 1);
       expect(signalsA.listening).toBe(true);
-      const now = await a.db.sql<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = 'notifyd-listener' AND datname = current_database()`);
+      const now = await a.db.sql<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE application_name = 'notifyd-listener' AND datname = current_database()`,
+      );
       expect(now.map((r) => r.pid).some((pid) => killed.some((k) => k.pid === pid))).toBe(false);
       signalsB.send('test.kill', 'after');
-      await eventually(async () => (onA.keys.includes('after') || undefined));
+      await eventually(async () => onA.keys.includes('after') || undefined);
     } finally {
       off();
     }
@@ -177,17 +187,17 @@ describe('signals: after-commit NOTIFY, listener, resync', () => {
     });
     try {
       listener.start();
-      await eventually(async () => (connects === 1 || undefined));
+      await eventually(async () => connects === 1 || undefined);
       await a.db.sql(`SELECT pg_notify('notifyd_signals', 'test.halfopen:before')`);
-      await eventually(async () => (received.includes('test.halfopen:before') || undefined));
+      await eventually(async () => received.includes('test.halfopen:before') || undefined);
 
       proxy.blackhole();
       // Nothing closes the socket: only the heartbeat's deadline can notice.
-      await eventually(async () => (connects === 2 || undefined), 10_000);
+      await eventually(async () => connects === 2 || undefined, 10_000);
       expect(warnings.some((w) => /heartbeat unanswered/.test(w))).toBe(true);
       expect(proxy.accepted).toBe(2);
       await a.db.sql(`SELECT pg_notify('notifyd_signals', 'test.halfopen:after')`);
-      await eventually(async () => (received.includes('test.halfopen:after') || undefined));
+      await eventually(async () => received.includes('test.halfopen:after') || undefined);
     } finally {
       await listener.stop();
       await proxy.stop();

@@ -31,9 +31,13 @@ describe('SMS failover: Twilio → Telnyx', () => {
     await Promise.all([twilio.stop(), telnyx.stop()]);
   });
 
-  const job = async (id: string) => (await t.db.sql(`SELECT status, attempts, provider, error FROM jobs WHERE id = $1`, [id]))[0];
+  const job = async (id: string) =>
+    (await t.db.sql(`SELECT status, attempts, provider, error FROM jobs WHERE id = $1`, [id]))[0];
   const send = async (to: string) => {
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], to, body: 'hi' });
+    const res = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['sms'], to, body: 'hi' });
     expect(res.status).toBe(200);
     return res.body.job_ids[0] as string;
   };

@@ -11,10 +11,17 @@ describe('subscribers', () => {
   });
   afterAll(() => t.close());
 
-  const upsert = (body: Record<string, unknown>, k = key) => t.http.post('/v1/subscribers').set('X-Api-Key', k).send(body);
+  const upsert = (body: Record<string, unknown>, k = key) =>
+    t.http.post('/v1/subscribers').set('X-Api-Key', k).send(body);
 
   it('creates, then updates keeping absent fields and merging data', async () => {
-    const created = await upsert({ id: 'jane', email: 'jane@example.com', phone: '+33612345678', timezone: 'Europe/Paris', data: { plan: 'free', a: 1 } });
+    const created = await upsert({
+      id: 'jane',
+      email: 'jane@example.com',
+      phone: '+33612345678',
+      timezone: 'Europe/Paris',
+      data: { plan: 'free', a: 1 },
+    });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({ success: true, id: 'jane', project_id: 'subs', created: true });
     const updated = await upsert({ id: 'jane', first_name: 'Jane', data: { plan: 'pro' } });
@@ -37,7 +44,13 @@ describe('subscribers', () => {
   });
 
   it('validates addresses, time zones and locales with the fix in the message', async () => {
-    const res = await upsert({ id: 'bad', email: 'not-an-email', phone: '0612345678', timezone: 'Mars/Olympus', locale: 'french!' });
+    const res = await upsert({
+      id: 'bad',
+      email: 'not-an-email',
+      phone: '0612345678',
+      timezone: 'Mars/Olympus',
+      locale: 'french!',
+    });
     expect(res.status).toBe(422);
     expect(res.body.details).toEqual(
       expect.arrayContaining([
@@ -57,13 +70,16 @@ describe('subscribers', () => {
     ] as const) {
       const res = await upsert(body);
       expect(res.status).toBe(422);
-      expect(res.body.details).toEqual([`${field} contains a NUL character (U+0000), which cannot be stored; remove it.`]);
+      expect(res.body.details).toEqual([
+        `${field} contains a NUL character (U+0000), which cannot be stored; remove it.`,
+      ]);
     }
     expect((await t.http.get('/v1/subscribers/nul').set('X-Api-Key', key)).status).toBe(404);
   });
 
   it('lists one cursor page at a time, with search', async () => {
-    for (let i = 0; i < 7; i++) await upsert({ id: `page_${i}`, email: `p${i}@list.example`, first_name: i === 3 ? 'Zed' : 'Al' }).expect(200);
+    for (let i = 0; i < 7; i++)
+      await upsert({ id: `page_${i}`, email: `p${i}@list.example`, first_name: i === 3 ? 'Zed' : 'Al' }).expect(200);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
@@ -87,7 +103,7 @@ describe('subscribers', () => {
     expect((await t.http.get('/v1/subscribers').set('X-Api-Key', key).query({ limit: 1000 })).status).toBe(422);
   });
 
-  it('pages by notifyd 0.x\'s deprecated offset too, answering offset and total; not with a cursor', async () => {
+  it("pages by notifyd 0.x's deprecated offset too, answering offset and total; not with a cursor", async () => {
     const list = (query: Record<string, unknown>) => t.http.get('/v1/subscribers').set('X-Api-Key', key).query(query);
     const ids = (res: { body: { items: { id: string }[] } }) => res.body.items.map((s) => s.id);
     const second = await list({ q: 'list.example', limit: 3, offset: 3 });
@@ -100,10 +116,16 @@ describe('subscribers', () => {
     // Without offset the answer is the cursor one, without total.
     expect((await list({ q: 'list.example', limit: 3 })).body).not.toHaveProperty('total');
     const both = await list({ offset: 3, cursor: second.body.next_cursor });
-    expect([both.status, both.body.message]).toEqual([422, expect.stringMatching(/offset and cursor cannot be combined/)]);
+    expect([both.status, both.body.message]).toEqual([
+      422,
+      expect.stringMatching(/offset and cursor cannot be combined/),
+    ]);
     for (const offset of [-1, 100_001, 'x']) {
       const bad = await list({ offset });
-      expect([bad.status, [...new Set(bad.body.details)]]).toEqual([422, ['offset must be a whole number between 0 and 100000']]);
+      expect([bad.status, [...new Set(bad.body.details)]]).toEqual([
+        422,
+        ['offset must be a whole number between 0 and 100000'],
+      ]);
     }
   });
 

@@ -38,7 +38,20 @@ describe('suppressions', () => {
     it('stores an email case-insensitively, once, and answers a repeat with the same suppression', async () => {
       const first = await api().post('/v1/suppressions', { email: ' Jane@Example.COM ', detail: 'asked to stop' });
       expect(first.status).toBe(200);
-      expect(first.body).toMatchObject({ success: true, created: true, suppression: { channel: 'email', address: 'jane@example.com', email: 'jane@example.com', scope: 'all', reason: 'manual', source: 'api_key', detail: 'asked to stop', released_at: null } });
+      expect(first.body).toMatchObject({
+        success: true,
+        created: true,
+        suppression: {
+          channel: 'email',
+          address: 'jane@example.com',
+          email: 'jane@example.com',
+          scope: 'all',
+          reason: 'manual',
+          source: 'api_key',
+          detail: 'asked to stop',
+          released_at: null,
+        },
+      });
       const again = await api().post('/v1/suppressions', { channel: 'email', address: 'jane@example.com' });
       expect(again.body).toMatchObject({ created: false, suppression: { id: first.body.suppression.id } });
       expect(await t.db.sql(`SELECT id FROM suppressions`)).toHaveLength(1);
@@ -65,7 +78,9 @@ describe('suppressions', () => {
       await api().post('/v1/suppressions', { channel: 'telegram', address: '123456789' });
       await api().post('/v1/suppressions', { channel: 'push', address: 'User_42' });
       const list = await api().get('/v1/suppressions');
-      expect(list.body.data.map((s: { channel: string; address: string }) => `${s.channel}:${s.address}`).sort()).toEqual(['push:User_42', 'telegram:123456789']);
+      expect(
+        list.body.data.map((s: { channel: string; address: string }) => `${s.channel}:${s.address}`).sort(),
+      ).toEqual(['push:User_42', 'telegram:123456789']);
       const filtered = await api().get('/v1/suppressions?channel=push&address=User_42');
       expect(filtered.body.data).toHaveLength(1);
     });
@@ -75,7 +90,11 @@ describe('suppressions', () => {
       const id = body.suppression.id;
       const released = await api().del(`/v1/suppressions/${id}?reason=customer%20asked`);
       expect(released.status).toBe(200);
-      expect(released.body).toMatchObject({ success: true, id, suppression: { released_by: 'api', release_reason: 'customer asked' } });
+      expect(released.body).toMatchObject({
+        success: true,
+        id,
+        suppression: { released_by: 'api', release_reason: 'customer asked' },
+      });
       expect(released.body.suppression.released_at).not.toBeNull();
       expect((await api().get('/v1/suppressions')).body.data).toEqual([]);
       const history = await api().get('/v1/suppressions?include_released=true');
@@ -85,8 +104,15 @@ describe('suppressions', () => {
       const again = await api().post('/v1/suppressions', { email: 'rel@example.com' });
       expect(again.body.created).toBe(true);
       expect(again.body.suppression.id).not.toBe(id);
-      const audit = await t.db.sql(`SELECT action, actor, resource, metadata FROM audit_log WHERE resource = ANY($1) ORDER BY id`, [[id, again.body.suppression.id]]);
-      expect(audit.map((a) => a.action)).toEqual(['suppression.created', 'suppression.released', 'suppression.created']);
+      const audit = await t.db.sql(
+        `SELECT action, actor, resource, metadata FROM audit_log WHERE resource = ANY($1) ORDER BY id`,
+        [[id, again.body.suppression.id]],
+      );
+      expect(audit.map((a) => a.action)).toEqual([
+        'suppression.created',
+        'suppression.released',
+        'suppression.created',
+      ]);
       expect(audit[1]).toMatchObject({ actor: 'api', resource: id });
       // The audit names the suppression, never the address.
       expect(JSON.stringify(audit)).not.toContain('rel@example.com');
@@ -96,14 +122,21 @@ describe('suppressions', () => {
       const m = await api().post('/v1/suppressions', { email: 'mk@example.com', scope: 'marketing' });
       expect(m.body.suppression).toMatchObject({ scope: 'marketing', reason: 'unsubscribe' });
       // A repeated marketing unsubscribe is a no-op.
-      expect((await api().post('/v1/suppressions', { email: 'mk@example.com', scope: 'marketing' })).body.created).toBe(false);
+      expect((await api().post('/v1/suppressions', { email: 'mk@example.com', scope: 'marketing' })).body.created).toBe(
+        false,
+      );
       const all = await api().post('/v1/suppressions', { email: 'mk@example.com', scope: 'all' });
       expect(all.body).toMatchObject({ created: true, suppression: { scope: 'all' } });
       // A marketing request on top of scope all keeps all.
       const narrower = await api().post('/v1/suppressions', { email: 'mk@example.com', scope: 'marketing' });
-      expect(narrower.body).toMatchObject({ created: false, suppression: { id: all.body.suppression.id, scope: 'all' } });
+      expect(narrower.body).toMatchObject({
+        created: false,
+        suppression: { id: all.body.suppression.id, scope: 'all' },
+      });
       const history = await api().get('/v1/suppressions?include_released=true&address=mk@example.com');
-      expect(history.body.data.map((s: { scope: string; release_reason: string | null }) => [s.scope, s.release_reason])).toEqual([
+      expect(
+        history.body.data.map((s: { scope: string; release_reason: string | null }) => [s.scope, s.release_reason]),
+      ).toEqual([
         ['all', null],
         ['marketing', 'superseded by a suppression of scope all'],
       ]);
@@ -114,7 +147,12 @@ describe('suppressions', () => {
       expect((await api().get(`/v1/suppressions/${body.suppression.id}`)).status).toBe(404);
       expect((await api().del(`/v1/suppressions/${body.suppression.id}`)).status).toBe(404);
       expect((await api().get('/v1/suppressions/not-a-uuid')).status).toBe(404);
-      const sent = await api().post('/v1/send', { channel: 'email', to: 'shared@example.com', subject: 's', body: 'b' });
+      const sent = await api().post('/v1/send', {
+        channel: 'email',
+        to: 'shared@example.com',
+        subject: 's',
+        body: 'b',
+      });
       expect(sent.body.job_ids).toHaveLength(1);
     });
 
@@ -143,21 +181,52 @@ describe('suppressions', () => {
       expect(all.status).toBe(200);
       expect(all.body.count).toBe(2);
       const mine = await t.http.get(`/v1/admin/suppressions?project_id=${project.id}`).set('X-Api-Key', READONLY_KEY);
-      expect(mine.body.suppressions).toEqual([expect.objectContaining({ project_id: project.id, channel: 'email', address: 'j***@example.com', email: 'j***@example.com' })]);
+      expect(mine.body.suppressions).toEqual([
+        expect.objectContaining({
+          project_id: project.id,
+          channel: 'email',
+          address: 'j***@example.com',
+          email: 'j***@example.com',
+        }),
+      ]);
       expect(JSON.stringify(all.body)).not.toMatch(/jane\.doe|99999999/);
 
-      const denied = await t.http.post('/v1/admin/suppressions').set('X-Api-Key', READONLY_KEY).send({ project_id: project.id, email: 'x@example.com' });
+      const denied = await t.http
+        .post('/v1/admin/suppressions')
+        .set('X-Api-Key', READONLY_KEY)
+        .send({ project_id: project.id, email: 'x@example.com' });
       expect(denied.status).toBe(403);
-      const unknown = await t.http.post('/v1/admin/suppressions').set('X-Api-Key', ADMIN_KEY).send({ project_id: 'nope', email: 'x@example.com' });
+      const unknown = await t.http
+        .post('/v1/admin/suppressions')
+        .set('X-Api-Key', ADMIN_KEY)
+        .send({ project_id: 'nope', email: 'x@example.com' });
       expect(unknown.status).toBe(422);
-      const added = await t.http.post('/v1/admin/suppressions').set('X-Api-Key', ADMIN_KEY).send({ project_id: project.id, email: 'ops@example.com', detail: 'legal hold' });
+      const added = await t.http
+        .post('/v1/admin/suppressions')
+        .set('X-Api-Key', ADMIN_KEY)
+        .send({ project_id: project.id, email: 'ops@example.com', detail: 'legal hold' });
       expect(added.status).toBe(200);
-      expect(added.body).toMatchObject({ success: true, created: true, suppression: { address: 'o***@example.com', reason: 'manual', source: 'admin', detail: 'legal hold (by admin)' } });
+      expect(added.body).toMatchObject({
+        success: true,
+        created: true,
+        suppression: {
+          address: 'o***@example.com',
+          reason: 'manual',
+          source: 'admin',
+          detail: 'legal hold (by admin)',
+        },
+      });
 
-      const released = await t.http.delete(`/v1/admin/suppressions/${added.body.suppression.id}`).set('X-Api-Key', ADMIN_KEY);
+      const released = await t.http
+        .delete(`/v1/admin/suppressions/${added.body.suppression.id}`)
+        .set('X-Api-Key', ADMIN_KEY);
       expect(released.body).toEqual({ id: added.body.suppression.id, released: true });
-      expect((await t.http.delete(`/v1/admin/suppressions/${added.body.suppression.id}`).set('X-Api-Key', ADMIN_KEY)).status).toBe(404);
-      const audit = await t.db.sql(`SELECT action, actor, project_id FROM audit_log WHERE resource = $1 ORDER BY id`, [added.body.suppression.id]);
+      expect(
+        (await t.http.delete(`/v1/admin/suppressions/${added.body.suppression.id}`).set('X-Api-Key', ADMIN_KEY)).status,
+      ).toBe(404);
+      const audit = await t.db.sql(`SELECT action, actor, project_id FROM audit_log WHERE resource = $1 ORDER BY id`, [
+        added.body.suppression.id,
+      ]);
       expect(audit).toEqual([
         { action: 'suppression.created', actor: 'admin', project_id: project.id },
         { action: 'suppression.released', actor: 'admin', project_id: project.id },
@@ -167,20 +236,40 @@ describe('suppressions', () => {
 
   describe('enforcement at enqueue', () => {
     it('/v1/send skips a suppressed address (any letter case) and queues the other channels', async () => {
-      await t.db.sql(`INSERT INTO subscribers (project_id, id, email, phone) VALUES ($1, 'u1', 'Jane@Example.com', '+33600000001') ON CONFLICT DO NOTHING`, [project.id]);
+      await t.db.sql(
+        `INSERT INTO subscribers (project_id, id, email, phone) VALUES ($1, 'u1', 'Jane@Example.com', '+33600000001') ON CONFLICT DO NOTHING`,
+        [project.id],
+      );
       await api().post('/v1/suppressions', { email: 'JANE@example.com' });
-      const res = await api().post('/v1/send', { channels: ['email', 'sms'], subscriber_id: 'u1', subject: 'Hi', body: 'Hello' });
+      const res = await api().post('/v1/send', {
+        channels: ['email', 'sms'],
+        subscriber_id: 'u1',
+        subject: 'Hi',
+        body: 'Hello',
+      });
       expect(res.status).toBe(200);
       expect(res.body.channels).toEqual(['sms']);
-      expect(res.body.skipped).toEqual([{ channel: 'email', reason: 'recipient is suppressed on email (manual, scope all)' }]);
+      expect(res.body.skipped).toEqual([
+        { channel: 'email', reason: 'recipient is suppressed on email (manual, scope all)' },
+      ]);
     });
 
     it('a marketing suppression skips marketing messages only', async () => {
       await api().post('/v1/suppressions', { channel: 'sms', address: '+33600000002', scope: 'marketing' });
-      const bulk = await api().post('/v1/send', { channel: 'sms', to: '+33600000002', body: 'sale!', priority: 'bulk' });
+      const bulk = await api().post('/v1/send', {
+        channel: 'sms',
+        to: '+33600000002',
+        body: 'sale!',
+        priority: 'bulk',
+      });
       expect(bulk.body.job_ids).toEqual([]);
       expect(bulk.body.skipped[0].reason).toMatch(/suppressed on sms \(unsubscribe, scope marketing\)/);
-      const campaign = await api().post('/v1/send', { channel: 'sms', to: '+33600000002', body: 'sale!', tags: [{ name: 'category', value: 'newsletter' }] });
+      const campaign = await api().post('/v1/send', {
+        channel: 'sms',
+        to: '+33600000002',
+        body: 'sale!',
+        tags: [{ name: 'category', value: 'newsletter' }],
+      });
       expect(campaign.body.job_ids).toEqual([]);
       const receipt = await api().post('/v1/send', { channel: 'sms', to: '+33600000002', body: 'your code is 123' });
       expect(receipt.body.job_ids).toHaveLength(1);
@@ -195,7 +284,9 @@ describe('suppressions', () => {
       const res = await api().post('/v1/batch', { channel: 'sms', subscribers: ['b1', 'b2', 'b3'], body: 'news' });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ jobs_created: 2, jobs_skipped: 1, jobs_without_address: 0 });
-      const recipients = await t.db.sql(`SELECT recipient FROM jobs WHERE project_id = $1 ORDER BY recipient`, [project.id]);
+      const recipients = await t.db.sql(`SELECT recipient FROM jobs WHERE project_id = $1 ORDER BY recipient`, [
+        project.id,
+      ]);
       expect(recipients.map((r) => r.recipient)).toEqual(['+33610000001', '+33610000003']);
     });
   });
@@ -214,7 +305,13 @@ describe('suppressions', () => {
     it('transactional messages still honour suppressions; marketing scope spares them', async () => {
       const a = await api().post('/v1/send', { channel: 'email', to: 'tx@example.com', subject: 's', body: 'b' });
       const b = await api().post('/v1/send', { channel: 'email', to: 'mk2@example.com', subject: 's', body: 'b' });
-      const c = await api().post('/v1/send', { channel: 'email', to: 'mk2@example.com', subject: 's', body: 'b', priority: 'bulk' });
+      const c = await api().post('/v1/send', {
+        channel: 'email',
+        to: 'mk2@example.com',
+        subject: 's',
+        body: 'b',
+        priority: 'bulk',
+      });
       await api().post('/v1/suppressions', { email: 'tx@example.com' });
       await api().post('/v1/suppressions', { email: 'mk2@example.com', scope: 'marketing' });
       await t.worker.drainOnce();
@@ -227,7 +324,8 @@ describe('suppressions', () => {
     it('when the batch prefetch fails, each job is checked on its own and suppressions still apply', async () => {
       const repo = t.notifyd.app.get(SuppressionsRepository);
       const ids = [];
-      for (const n of ['+33600000021', '+33600000022', '+33600000023']) ids.push((await api().post('/v1/send', { channel: 'sms', to: n, body: 'x' })).body.job_ids[0]);
+      for (const n of ['+33600000021', '+33600000022', '+33600000023'])
+        ids.push((await api().post('/v1/send', { channel: 'sms', to: n, body: 'x' })).body.job_ids[0]);
       await api().post('/v1/suppressions', { channel: 'sms', address: '+33600000022' });
       const real = repo.activeFor.bind(repo);
       const calls: number[] = [];
@@ -251,7 +349,8 @@ describe('suppressions', () => {
     it('when the probe of which projects have suppressions fails, each job is checked on its own and suppressions still apply', async () => {
       const repo = t.notifyd.app.get(SuppressionsRepository);
       const ids = [];
-      for (const n of ['+33600000041', '+33600000042']) ids.push((await api().post('/v1/send', { channel: 'sms', to: n, body: 'x' })).body.job_ids[0]);
+      for (const n of ['+33600000041', '+33600000042'])
+        ids.push((await api().post('/v1/send', { channel: 'sms', to: n, body: 'x' })).body.job_ids[0]);
       await api().post('/v1/suppressions', { channel: 'sms', address: '+33600000042' });
       const real = repo.projectsWithActive.bind(repo);
       let probes = 0;
@@ -301,7 +400,14 @@ describe('suppressions', () => {
       // A hard bounce in the provider's answer ends the job bounced (job.bounced), not failed.
       expect((await job(res.body.job_ids[0])).status).toBe('bounced');
       const [s] = (await api().get('/v1/suppressions')).body.data;
-      expect(s).toMatchObject({ channel: 'email', address: 'gone@example.com', reason: 'bounce', scope: 'all', source: 'worker', source_job_id: res.body.job_ids[0] });
+      expect(s).toMatchObject({
+        channel: 'email',
+        address: 'gone@example.com',
+        reason: 'bounce',
+        scope: 'all',
+        source: 'worker',
+        source_job_id: res.body.job_ids[0],
+      });
       expect(s.evidence).toMatchObject({ provider: 'recording-email', dead_recipient: true });
       const later = await api().post('/v1/send', { channel: 'email', to: 'gone@example.com', subject: 's', body: 'b' });
       expect(later.body.skipped[0].reason).toMatch(/suppressed on email \(bounce/);
@@ -310,14 +416,25 @@ describe('suppressions', () => {
     it('Twilio 21610 (STOP) suppresses the number; a plain permanent error does not', async () => {
       sms.script = (m) =>
         m.recipient === '+33600000041'
-          ? { ok: false, error: ProviderError.permanent('Twilio 21610: Attempt to send to unsubscribed recipient', { providerCode: '21610' }) }
+          ? {
+              ok: false,
+              error: ProviderError.permanent('Twilio 21610: Attempt to send to unsubscribed recipient', {
+                providerCode: '21610',
+              }),
+            }
           : { ok: false, error: ProviderError.permanent('HTTP 400: message body too long') };
       await api().post('/v1/send', { channel: 'sms', to: '+33600000041', body: 'x' });
       await api().post('/v1/send', { channel: 'sms', to: '+33600000042', body: 'x' });
       await t.worker.drainOnce();
       const list = (await api().get('/v1/suppressions')).body.data;
       expect(list).toHaveLength(1);
-      expect(list[0]).toMatchObject({ channel: 'sms', address: '+33600000041', reason: 'stop', scope: 'all', evidence: { provider_code: '21610' } });
+      expect(list[0]).toMatchObject({
+        channel: 'sms',
+        address: '+33600000041',
+        reason: 'stop',
+        scope: 'all',
+        evidence: { provider_code: '21610' },
+      });
       const audit = await t.db.sql(`SELECT actor FROM audit_log WHERE resource = $1`, [list[0].id]);
       expect(audit).toEqual([{ actor: 'worker' }]);
     });

@@ -58,7 +58,8 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
     delete: (path: string) => app.t.http.delete(path).set('X-Api-Key', key),
   });
   const api = () => as(app.project.key);
-  const putBot = (owner: string, token = tokenFor(owner)) => api().put(`/v1/telegram/${owner}`, { bot_token: token, webhook_base: WEBHOOK_BASE });
+  const putBot = (owner: string, token = tokenFor(owner)) =>
+    api().put(`/v1/telegram/${owner}`, { bot_token: token, webhook_base: WEBHOOK_BASE });
   /** Telegram delivering an update to the bot's webhook, as the fake recorded it from setWebhook. */
   const deliver = (token: string, update: object, secret?: string | null) => {
     const hook = telegram.bots.get(token)!.webhook;
@@ -66,9 +67,14 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
     const req = app.t.http.post(path).send(update);
     return secret === null ? req : req.set('X-Telegram-Bot-Api-Secret-Token', secret ?? hook.secretToken!);
   };
-  const start = (text: string, chat: object, extra: object = {}) => ({ update_id: 1, message: { message_id: 9, date: 1764460800, text, chat, ...extra } });
-  const tokenOf = (deepLink: string) => new URL(deepLink).searchParams.get('start') ?? new URL(deepLink).searchParams.get('startgroup')!;
-  const allowAnotherLink = () => app.t.db.sql(`UPDATE telegram_link_tokens SET created_at = now() - interval '2 minutes'`);
+  const start = (text: string, chat: object, extra: object = {}) => ({
+    update_id: 1,
+    message: { message_id: 9, date: 1764460800, text, chat, ...extra },
+  });
+  const tokenOf = (deepLink: string) =>
+    new URL(deepLink).searchParams.get('start') ?? new URL(deepLink).searchParams.get('startgroup')!;
+  const allowAnotherLink = () =>
+    app.t.db.sql(`UPDATE telegram_link_tokens SET created_at = now() - interval '2 minutes'`);
 
   it("PUT sets the owner's bot: getMe, webhook to notifyd with a secret, token sealed and never returned", async () => {
     const res = await putBot('ada').expect(200);
@@ -86,7 +92,9 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
     expect(hook.url).toMatch(new RegExp(`^${WEBHOOK_BASE}/[0-9a-f-]{36}$`));
     expect(hook.secretToken).toMatch(/^[0-9a-f]{64}$/);
     expect(hook.allowedUpdates).toEqual(['message']);
-    const [row] = await app.t.db.sql<{ bot_token_sealed: string; webhook_secret_sealed: string }>(`SELECT bot_token_sealed, webhook_secret_sealed FROM telegram_credentials WHERE owner = 'ada'`);
+    const [row] = await app.t.db.sql<{ bot_token_sealed: string; webhook_secret_sealed: string }>(
+      `SELECT bot_token_sealed, webhook_secret_sealed FROM telegram_credentials WHERE owner = 'ada'`,
+    );
     expect(row.bot_token_sealed).toMatch(/^v1\./);
     expect(row.bot_token_sealed).not.toContain(USER_TOKEN.split(':')[1]);
     expect(row.webhook_secret_sealed).not.toContain(hook.secretToken);
@@ -97,25 +105,44 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
     // Setting the same bot again moves the webhook to a new connection: the foreign-webhook check knows its own.
     await putBot('ada').expect(200);
     expect(telegram.bots.get(USER_TOKEN)!.webhook.url).not.toBe(hook.url);
-    expect(await api().get('/v1/telegram/nobody').expect(200)).toMatchObject({ body: { data: { bot: null, destination: null } } });
+    expect(await api().get('/v1/telegram/nobody').expect(200)).toMatchObject({
+      body: { data: { bot: null, destination: null } },
+    });
   });
 
   it('PUT refuses bad input naming the field, the instance bot, a token Telegram rejects, a foreign webhook, a failed setWebhook', async () => {
     const bad = (body: object, owner = 'bob') => api().put(`/v1/telegram/${owner}`, body);
-    expect((await bad({ bot_token: 'nope', webhook_base: WEBHOOK_BASE }).expect(422)).body.message).toMatch(/bot_token must be a bot token from @BotFather/);
-    expect((await bad({ bot_token: USER_TOKEN, webhook_base: 'http://notifyd.example.com/hooks' }).expect(422)).body.message).toMatch(/webhook_base must start with https:\/\//);
+    expect((await bad({ bot_token: 'nope', webhook_base: WEBHOOK_BASE }).expect(422)).body.message).toMatch(
+      /bot_token must be a bot token from @BotFather/,
+    );
+    expect(
+      (await bad({ bot_token: USER_TOKEN, webhook_base: 'http://notifyd.example.com/hooks' }).expect(422)).body.message,
+    ).toMatch(/webhook_base must start with https:\/\//);
     expect((await bad({ bot_token: USER_TOKEN }).expect(422)).body.message).toMatch(/webhook_base/);
-    expect((await bad({ bot_token: USER_TOKEN, webhook_base: WEBHOOK_BASE, extra: 1 }).expect(422)).body.message).toMatch(/extra is not a field/);
-    expect((await bad({ bot_token: USER_TOKEN, webhook_base: WEBHOOK_BASE }, ' spaced ').expect(422)).body.message).toMatch(/owner must be 1–255 printable characters/);
-    expect((await bad({ bot_token: TELEGRAM_TOKEN, webhook_base: WEBHOOK_BASE }).expect(422)).body.message).toMatch(/^bot_token is the instance's own bot/);
+    expect(
+      (await bad({ bot_token: USER_TOKEN, webhook_base: WEBHOOK_BASE, extra: 1 }).expect(422)).body.message,
+    ).toMatch(/extra is not a field/);
+    expect(
+      (await bad({ bot_token: USER_TOKEN, webhook_base: WEBHOOK_BASE }, ' spaced ').expect(422)).body.message,
+    ).toMatch(/owner must be 1–255 printable characters/);
+    expect((await bad({ bot_token: TELEGRAM_TOKEN, webhook_base: WEBHOOK_BASE }).expect(422)).body.message).toMatch(
+      /^bot_token is the instance's own bot/,
+    );
     const unknown = await bad({ bot_token: UNKNOWN_TOKEN, webhook_base: WEBHOOK_BASE }).expect(400);
-    expect(unknown.body).toMatchObject({ error: 'invalid_bot_token', message: expect.stringMatching(/^bot_token: Telegram answered 401 Unauthorized/) });
+    expect(unknown.body).toMatchObject({
+      error: 'invalid_bot_token',
+      message: expect.stringMatching(/^bot_token: Telegram answered 401 Unauthorized/),
+    });
     expect(JSON.stringify(unknown.body)).not.toContain(UNKNOWN_TOKEN.split(':')[1]);
-    expect((await bad({ bot_token: FOREIGN_TOKEN, webhook_base: WEBHOOK_BASE }).expect(409)).body.error).toBe('webhook_in_use');
+    expect((await bad({ bot_token: FOREIGN_TOKEN, webhook_base: WEBHOOK_BASE }).expect(409)).body.error).toBe(
+      'webhook_in_use',
+    );
     expect(telegram.bots.get(FOREIGN_TOKEN)!.webhook.url).toBe('https://elsewhere.example.com/hook');
     telegram.methods.set('setWebhook', telegramError(400, 'Bad Request: bad webhook: Failed to resolve host'));
     try {
-      expect((await bad({ bot_token: tokenFor('bob'), webhook_base: WEBHOOK_BASE }).expect(502)).body.error).toBe('webhook_not_set');
+      expect((await bad({ bot_token: tokenFor('bob'), webhook_base: WEBHOOK_BASE }).expect(502)).body.error).toBe(
+        'webhook_not_set',
+      );
     } finally {
       telegram.methods.delete('setWebhook');
     }
@@ -136,15 +163,30 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
     const again = await api().post('/v1/telegram/cleo/link', { kind: 'private' }).expect(429);
     expect(Number(again.headers['retry-after'])).toBeGreaterThan(0);
     expect(again.body.error).toBe('link_too_soon');
-    expect((await api().post('/v1/telegram/cleo/link', { kind: 'channel' }).expect(422)).body.message).toMatch(/kind must be "private" or "group"/);
+    expect((await api().post('/v1/telegram/cleo/link', { kind: 'channel' }).expect(422)).body.message).toMatch(
+      /kind must be "private" or "group"/,
+    );
 
     const token = tokenOf(link.body.data.deep_link);
     const update = start(`/start ${token}`, { id: USER_CHAT, type: 'private' });
-    expect((await deliver(tokenFor('cleo'), update, null).expect(401)).body.message).toMatch(/X-Telegram-Bot-Api-Secret-Token/);
+    expect((await deliver(tokenFor('cleo'), update, null).expect(401)).body.message).toMatch(
+      /X-Telegram-Bot-Api-Secret-Token/,
+    );
     await deliver(tokenFor('cleo'), update, 'f'.repeat(64)).expect(401);
-    await app.t.http.post('/v1/telegram/webhooks/00000000-0000-4000-8000-000000000000').set('X-Telegram-Bot-Api-Secret-Token', 'x').send(update).expect(404);
+    await app.t.http
+      .post('/v1/telegram/webhooks/00000000-0000-4000-8000-000000000000')
+      .set('X-Telegram-Bot-Api-Secret-Token', 'x')
+      .send(update)
+      .expect(404);
     expect(await app.t.db.sql(`SELECT 1 FROM telegram_destinations WHERE owner = 'cleo'`)).toEqual([]);
-    expect((await deliver(tokenFor('cleo'), { update_id: 2, message: { text: 'hello', chat: { id: USER_CHAT, type: 'private' } } }).expect(200)).body).toEqual({ ok: true, linked: false });
+    expect(
+      (
+        await deliver(tokenFor('cleo'), {
+          update_id: 2,
+          message: { text: 'hello', chat: { id: USER_CHAT, type: 'private' } },
+        }).expect(200)
+      ).body,
+    ).toEqual({ ok: true, linked: false });
     expect((await deliver(tokenFor('cleo'), update).expect(200)).body).toEqual({ ok: true, linked: true });
     // Used once: the same /start again pairs nothing.
     expect((await deliver(tokenFor('cleo'), update).expect(200)).body).toEqual({ ok: true, linked: false });
@@ -158,43 +200,107 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
       telegram_thread_id: null,
       telegram_bot_username: 'cleo_bot',
     });
-    const lookup = await api().post('/v1/telegram/lookup', { owners: ['cleo', 'ada', 'nobody'] }).expect(200);
+    const lookup = await api()
+      .post('/v1/telegram/lookup', { owners: ['cleo', 'ada', 'nobody'] })
+      .expect(200);
     expect(lookup.body).toEqual({
-      data: [{ owner: 'cleo', route_id: view.body.data.bot.route_id, address: String(USER_CHAT), telegram_thread_id: null, bot_username: 'cleo_bot', verified: true }],
+      data: [
+        {
+          owner: 'cleo',
+          route_id: view.body.data.bot.route_id,
+          address: String(USER_CHAT),
+          telegram_thread_id: null,
+          bot_username: 'cleo_bot',
+          verified: true,
+        },
+      ],
     });
-    expect((await api().post('/v1/telegram/lookup', { owners: Array.from({ length: 101 }, (_, i) => `u${i}`) }).expect(422)).body.message).toMatch(/owners may name at most 100/);
-    expect((await api().post('/v1/telegram/lookup', { owners: [] }).expect(422)).body.message).toMatch(/owners must name at least one/);
+    expect(
+      (
+        await api()
+          .post('/v1/telegram/lookup', { owners: Array.from({ length: 101 }, (_, i) => `u${i}`) })
+          .expect(422)
+      ).body.message,
+    ).toMatch(/owners may name at most 100/);
+    expect((await api().post('/v1/telegram/lookup', { owners: [] }).expect(422)).body.message).toMatch(
+      /owners must name at least one/,
+    );
   });
 
   it('a group link pairs the forum topic it was started in; an expired token pairs nothing', async () => {
     await putBot('dora').expect(200);
     const expired = await api().post('/v1/telegram/dora/link', {}).expect(200);
-    await app.t.db.sql(`UPDATE telegram_link_tokens SET expires_at = now() - interval '1 second', created_at = now() - interval '2 minutes' WHERE owner = 'dora'`);
-    expect((await deliver(tokenFor('dora'), start(`/start ${tokenOf(expired.body.data.deep_link)}`, { id: USER_CHAT, type: 'private' })).expect(200)).body.linked).toBe(false);
+    await app.t.db.sql(
+      `UPDATE telegram_link_tokens SET expires_at = now() - interval '1 second', created_at = now() - interval '2 minutes' WHERE owner = 'dora'`,
+    );
+    expect(
+      (
+        await deliver(
+          tokenFor('dora'),
+          start(`/start ${tokenOf(expired.body.data.deep_link)}`, { id: USER_CHAT, type: 'private' }),
+        ).expect(200)
+      ).body.linked,
+    ).toBe(false);
 
     const group = await api().post('/v1/telegram/dora/link', { kind: 'group' }).expect(200);
     expect(group.body.data.deep_link).toMatch(/^https:\/\/t\.me\/dora_bot\?startgroup=[0-9a-f]{32}$/);
     expect(group.body.data.command).toMatch(/^\/start@dora_bot [0-9a-f]{32}$/);
     const token = tokenOf(group.body.data.deep_link);
     // Addressed to another bot in the group: not ours.
-    expect((await deliver(tokenFor('dora'), start(`/start@other_bot ${token}`, { id: FORUM, type: 'supergroup', is_forum: true })).expect(200)).body.linked).toBe(false);
-    const paired = await deliver(tokenFor('dora'), start(`/start@dora_bot ${token}`, { id: FORUM, type: 'supergroup', is_forum: true }, { message_thread_id: 77, is_topic_message: true })).expect(200);
+    expect(
+      (
+        await deliver(
+          tokenFor('dora'),
+          start(`/start@other_bot ${token}`, { id: FORUM, type: 'supergroup', is_forum: true }),
+        ).expect(200)
+      ).body.linked,
+    ).toBe(false);
+    const paired = await deliver(
+      tokenFor('dora'),
+      start(
+        `/start@dora_bot ${token}`,
+        { id: FORUM, type: 'supergroup', is_forum: true },
+        { message_thread_id: 77, is_topic_message: true },
+      ),
+    ).expect(200);
     expect(paired.body.linked).toBe(true);
-    const [route] = (await api().post('/v1/telegram/lookup', { owners: ['dora'] }).expect(200)).body.data;
+    const [route] = (
+      await api()
+        .post('/v1/telegram/lookup', { owners: ['dora'] })
+        .expect(200)
+    ).body.data;
     expect(route).toMatchObject({ address: String(FORUM), telegram_thread_id: '77' });
   });
 
   it('PUT/DELETE destination: getChat resolves the chat, a topic only in a forum supergroup', async () => {
-    await api().put('/v1/telegram/nobot/destination', { address: String(USER_CHAT) }).expect(404);
+    await api()
+      .put('/v1/telegram/nobot/destination', { address: String(USER_CHAT) })
+      .expect(404);
     await putBot('eve').expect(200);
     const set = await api().put('/v1/telegram/eve/destination', { address: '@ada_channel' }).expect(200);
     expect(set.body.data).toMatchObject({ address_masked: '***3334', verified: true, telegram_thread_id: null });
-    expect((await api().put('/v1/telegram/eve/destination', { address: String(USER_CHAT), telegram_thread_id: 5 }).expect(422)).body.message).toMatch(/^telegram_thread_id: chat 555000777 is a private without topics/);
-    expect((await api().put('/v1/telegram/eve/destination', { address: '123', telegram_thread_id: 0 }).expect(422)).body.message).toMatch(/telegram_thread_id must be a positive whole number/);
-    expect((await api().put('/v1/telegram/eve/destination', { address: 'not a chat' }).expect(422)).body.message).toMatch(/address must be a Telegram chat id such as 123456789/);
+    expect(
+      (
+        await api()
+          .put('/v1/telegram/eve/destination', { address: String(USER_CHAT), telegram_thread_id: 5 })
+          .expect(422)
+      ).body.message,
+    ).toMatch(/^telegram_thread_id: chat 555000777 is a private without topics/);
+    expect(
+      (await api().put('/v1/telegram/eve/destination', { address: '123', telegram_thread_id: 0 }).expect(422)).body
+        .message,
+    ).toMatch(/telegram_thread_id must be a positive whole number/);
+    expect(
+      (await api().put('/v1/telegram/eve/destination', { address: 'not a chat' }).expect(422)).body.message,
+    ).toMatch(/address must be a Telegram chat id such as 123456789/);
     const missing = await api().put('/v1/telegram/eve/destination', { address: '424242' }).expect(400);
-    expect(missing.body).toMatchObject({ error: 'invalid_chat', message: expect.stringMatching(/^address: Telegram answered 400 Bad Request: chat not found/) });
-    const topic = await api().put('/v1/telegram/eve/destination', { address: String(FORUM), telegram_thread_id: '12' }).expect(200);
+    expect(missing.body).toMatchObject({
+      error: 'invalid_chat',
+      message: expect.stringMatching(/^address: Telegram answered 400 Bad Request: chat not found/),
+    });
+    const topic = await api()
+      .put('/v1/telegram/eve/destination', { address: String(FORUM), telegram_thread_id: '12' })
+      .expect(200);
     expect(topic.body.data).toMatchObject({ address_masked: '***3210', telegram_thread_id: '12' });
     await api().delete('/v1/telegram/eve/destination').expect(204);
     expect((await api().get('/v1/telegram/eve').expect(200)).body.data.destination).toBeNull();
@@ -205,17 +311,36 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
     let routeId: string;
     beforeAll(async () => {
       await putBot('finn').expect(200);
-      await api().put('/v1/telegram/finn/destination', { address: String(FORUM), telegram_thread_id: '31' }).expect(200);
-      routeId = (await api().post('/v1/telegram/lookup', { owners: ['finn'] }).expect(200)).body.data[0].route_id;
+      await api()
+        .put('/v1/telegram/finn/destination', { address: String(FORUM), telegram_thread_id: '31' })
+        .expect(200);
+      routeId = (
+        await api()
+          .post('/v1/telegram/lookup', { owners: ['finn'] })
+          .expect(200)
+      ).body.data[0].route_id;
     });
     const routedSend = (to: string, route: string, key = app.project.key) =>
-      app.t.http.post('/v1/send').set('X-Api-Key', key).send({ channels: ['telegram'], to, body: 'Build #42 passed', chat: { telegram_route_id: route, telegram_thread_id: 9 } });
+      app.t.http
+        .post('/v1/send')
+        .set('X-Api-Key', key)
+        .send({
+          channels: ['telegram'],
+          to,
+          body: 'Build #42 passed',
+          chat: { telegram_route_id: route, telegram_thread_id: 9 },
+        });
 
     it("arrives through the route's bot, to its chat and topic, with no chat binding for the instance bot", async () => {
       telegram.requests.splice(0);
       const res = await routedSend(String(FORUM), routeId).expect(200);
       await app.t.worker.drainOnce();
-      expect(await app.job(res.body.job_ids[0])).toMatchObject({ status: 'sent', attempts: 1, provider: 'telegram', provider_message_id: expect.stringMatching(/^\d+$/) });
+      expect(await app.job(res.body.job_ids[0])).toMatchObject({
+        status: 'sent',
+        attempts: 1,
+        provider: 'telegram',
+        provider_message_id: expect.stringMatching(/^\d+$/),
+      });
       const sent = telegram.sentWith(tokenFor('finn'));
       expect(sent).toHaveLength(1);
       expect(sent[0].body).toMatchObject({ chat_id: FORUM, text: 'Build #42 passed', message_thread_id: 31 });
@@ -230,12 +355,22 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
         await app.t.worker.drainOnce();
         expect(telegram.sentWith(tokenFor('finn')).at(-1)!.body).toMatchObject({ chat_id: FORUM });
         expect(await app.job(id)).toMatchObject({ status: 'pending', attempts: 0 });
-        const [job] = await app.t.db.sql(`SELECT run_at > now() + interval '5 seconds' AS waits FROM jobs WHERE id = $1`, [id]);
+        const [job] = await app.t.db.sql(
+          `SELECT run_at > now() + interval '5 seconds' AS waits FROM jobs WHERE id = $1`,
+          [id],
+        );
         expect(job).toEqual({ waits: true });
-        const [paused] = await app.t.db.sql(`SELECT pause_kind, paused_until > now() + interval '5 seconds' AS long_enough FROM pacing_lanes WHERE lane_key = $1`, [lane]);
+        const [paused] = await app.t.db.sql(
+          `SELECT pause_kind, paused_until > now() + interval '5 seconds' AS long_enough FROM pacing_lanes WHERE lane_key = $1`,
+          [lane],
+        );
         expect(paused).toEqual({ pause_kind: 'rate_limited', long_enough: true });
         // The instance bot's lane is not paused by an owner's bot.
-        expect(await app.t.db.sql(`SELECT 1 FROM pacing_lanes WHERE lane_key = 'telegram:telegram' AND paused_until > now()`)).toEqual([]);
+        expect(
+          await app.t.db.sql(
+            `SELECT 1 FROM pacing_lanes WHERE lane_key = 'telegram:telegram' AND paused_until > now()`,
+          ),
+        ).toEqual([]);
         await app.t.db.sql(`UPDATE jobs SET status = 'cancelled' WHERE id = $1`, [id]);
         await app.t.db.sql(`UPDATE pacing_lanes SET paused_until = now() WHERE lane_key = $1`, [lane]);
       } finally {
@@ -244,19 +379,37 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
     });
 
     it('refuses at the door, naming the field: another chat, an unknown route, a route of another project, a malformed id', async () => {
-      expect((await routedSend(String(USER_CHAT), routeId).expect(422)).body.message).toMatch(/^to: '555000777' is not the chat of chat\.telegram_route_id/);
-      expect((await routedSend(String(FORUM), '00000000-0000-4000-8000-000000000000').expect(422)).body.message).toMatch(/^chat\.telegram_route_id: '00000000-0000-4000-8000-000000000000' is not a Telegram route of this project/);
-      expect((await routedSend(String(FORUM), routeId, other.key).expect(422)).body.message).toMatch(/^chat\.telegram_route_id: .* is not a Telegram route of this project/);
-      expect((await routedSend(String(FORUM), 'route-1').expect(422)).body.message).toMatch(/chat\.telegram_route_id must be a route id/);
+      expect((await routedSend(String(USER_CHAT), routeId).expect(422)).body.message).toMatch(
+        /^to: '555000777' is not the chat of chat\.telegram_route_id/,
+      );
+      expect(
+        (await routedSend(String(FORUM), '00000000-0000-4000-8000-000000000000').expect(422)).body.message,
+      ).toMatch(
+        /^chat\.telegram_route_id: '00000000-0000-4000-8000-000000000000' is not a Telegram route of this project/,
+      );
+      expect((await routedSend(String(FORUM), routeId, other.key).expect(422)).body.message).toMatch(
+        /^chat\.telegram_route_id: .* is not a Telegram route of this project/,
+      );
+      expect((await routedSend(String(FORUM), 'route-1').expect(422)).body.message).toMatch(
+        /chat\.telegram_route_id must be a route id/,
+      );
       await putBot('gus').expect(200);
       const unpaired = (await api().get('/v1/telegram/gus').expect(200)).body.data.bot.route_id;
-      expect((await routedSend(String(FORUM), unpaired).expect(422)).body.message).toMatch(/^chat\.telegram_route_id: the route of owner 'gus' has no verified chat/);
+      expect((await routedSend(String(FORUM), unpaired).expect(422)).body.message).toMatch(
+        /^chat\.telegram_route_id: the route of owner 'gus' has no verified chat/,
+      );
     });
 
     it('a route removed after the send fails the job; it never falls back to the instance bot', async () => {
       await putBot('hana').expect(200);
-      await api().put('/v1/telegram/hana/destination', { address: String(USER_CHAT) }).expect(200);
-      const route = (await api().post('/v1/telegram/lookup', { owners: ['hana'] }).expect(200)).body.data[0].route_id;
+      await api()
+        .put('/v1/telegram/hana/destination', { address: String(USER_CHAT) })
+        .expect(200);
+      const route = (
+        await api()
+          .post('/v1/telegram/lookup', { owners: ['hana'] })
+          .expect(200)
+      ).body.data[0].route_id;
       const id = (await routedSend(String(USER_CHAT), route).expect(200)).body.job_ids[0];
       await api().delete('/v1/telegram/hana').expect(204);
       telegram.requests.splice(0);
@@ -266,7 +419,11 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
         await app.t.worker.drainOnce();
         if ((await app.job(id)).status === 'pending') await new Promise((r) => setTimeout(r, 250));
       }
-      expect(await app.job(id)).toMatchObject({ status: 'failed', provider: 'telegram', error: expect.stringMatching(/is not a Telegram route of this project/) });
+      expect(await app.job(id)).toMatchObject({
+        status: 'failed',
+        provider: 'telegram',
+        error: expect.stringMatching(/is not a Telegram route of this project/),
+      });
       expect(telegram.sentWith(tokenFor('hana'))).toHaveLength(0);
       expect(telegram.sentWith(TELEGRAM_TOKEN)).toHaveLength(0);
     });
@@ -276,7 +433,9 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
     const them = as(other.key);
     await putBot('ivy').expect(200);
     expect((await them.get('/v1/telegram/ivy').expect(200)).body).toEqual({ data: { bot: null, destination: null } });
-    expect((await them.post('/v1/telegram/lookup', { owners: ['cleo', 'ivy'] }).expect(200)).body).toEqual({ data: [] });
+    expect((await them.post('/v1/telegram/lookup', { owners: ['cleo', 'ivy'] }).expect(200)).body).toEqual({
+      data: [],
+    });
     await them.delete('/v1/telegram/ivy').expect(404);
     await them.post('/v1/telegram/ivy/link', {}).expect(404);
     await them.put('/v1/telegram/ivy/destination', { address: String(USER_CHAT) }).expect(404);
@@ -286,13 +445,19 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
 
   it("DELETE removes the bot's webhook (best effort), the bot, its chat and tokens; then 404", async () => {
     await putBot('jack').expect(200);
-    await api().put('/v1/telegram/jack/destination', { address: String(USER_CHAT) }).expect(200);
+    await api()
+      .put('/v1/telegram/jack/destination', { address: String(USER_CHAT) })
+      .expect(200);
     await allowAnotherLink();
     await api().post('/v1/telegram/jack/link', {}).expect(200);
     expect(telegram.bots.get(tokenFor('jack'))!.webhook.url).not.toBe('');
     await api().delete('/v1/telegram/jack').expect(204);
     expect(telegram.bots.get(tokenFor('jack'))!.webhook.url).toBe('');
-    expect(await app.t.db.sql(`SELECT (SELECT count(*)::int FROM telegram_destinations WHERE owner = 'jack') AS d, (SELECT count(*)::int FROM telegram_link_tokens WHERE owner = 'jack') AS t`)).toEqual([{ d: 0, t: 0 }]);
+    expect(
+      await app.t.db.sql(
+        `SELECT (SELECT count(*)::int FROM telegram_destinations WHERE owner = 'jack') AS d, (SELECT count(*)::int FROM telegram_link_tokens WHERE owner = 'jack') AS t`,
+      ),
+    ).toEqual([{ d: 0, t: 0 }]);
     await api().delete('/v1/telegram/jack').expect(404);
     expect((await api().get('/v1/telegram/jack').expect(200)).body.data.bot).toBeNull();
   });
@@ -303,15 +468,26 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
     const path = new URL(telegram.bots.get(tokenFor('lou'))!.webhook.url).pathname;
     const k2 = randomBytes(32).toString('base64');
     const env = { TELEGRAM_API_BASE: telegram.url, OUTBOUND_ALLOW_LOOPBACK: 'true' };
-    const rotated = await startTestApp({ database: app.t.db, env: { ...env, NOTIFYD_SECRET_KEY: k2, NOTIFYD_SECRET_KEY_ID: 'k2', NOTIFYD_PREVIOUS_SECRET_KEYS: `k1:${K1}` } });
+    const rotated = await startTestApp({
+      database: app.t.db,
+      env: { ...env, NOTIFYD_SECRET_KEY: k2, NOTIFYD_SECRET_KEY_ID: 'k2', NOTIFYD_PREVIOUS_SECRET_KEYS: `k1:${K1}` },
+    });
     try {
-      const [{ n }] = await app.t.db.sql<{ n: number }>(`SELECT count(*)::int AS n FROM telegram_credentials WHERE key_id = 'k1'`);
-      const reseal = await rotated.http.post('/v1/admin/project-providers/reseal').set('X-Api-Key', ADMIN_KEY).expect(200);
+      const [{ n }] = await app.t.db.sql<{ n: number }>(
+        `SELECT count(*)::int AS n FROM telegram_credentials WHERE key_id = 'k1'`,
+      );
+      const reseal = await rotated.http
+        .post('/v1/admin/project-providers/reseal')
+        .set('X-Api-Key', ADMIN_KEY)
+        .expect(200);
       expect(reseal.body).toEqual({ resealed: n, unreadable: [] });
     } finally {
       await rotated.notifyd.close();
     }
-    const only = await startTestApp({ database: app.t.db, env: { ...env, NOTIFYD_SECRET_KEY: k2, NOTIFYD_SECRET_KEY_ID: 'k2' } });
+    const only = await startTestApp({
+      database: app.t.db,
+      env: { ...env, NOTIFYD_SECRET_KEY: k2, NOTIFYD_SECRET_KEY_ID: 'k2' },
+    });
     try {
       await only.http.post(path).set('X-Telegram-Bot-Api-Secret-Token', secret).send({ update_id: 3 }).expect(200);
     } finally {
@@ -323,7 +499,9 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
 
   it("another bot for the same owner drops the old bot's webhook and the chat paired with it", async () => {
     await putBot('kim').expect(200);
-    await api().put('/v1/telegram/kim/destination', { address: String(USER_CHAT) }).expect(200);
+    await api()
+      .put('/v1/telegram/kim/destination', { address: String(USER_CHAT) })
+      .expect(200);
     const before = (await api().get('/v1/telegram/kim').expect(200)).body.data.bot.route_id;
     telegram.requests.splice(0);
     await putBot('kim', tokenFor('kim2')).expect(200);
@@ -339,8 +517,15 @@ describe('per-user Telegram bots without NOTIFYD_SECRET_KEY', () => {
     const t = await startTestApp({ env: {} });
     try {
       const p = await t.createProject();
-      const res = await t.http.put('/v1/telegram/ada').set('X-Api-Key', p.key).send({ bot_token: USER_TOKEN, webhook_base: WEBHOOK_BASE }).expect(503);
-      expect(res.body).toMatchObject({ error: 'secret_key_not_configured', message: expect.stringMatching(/NOTIFYD_SECRET_KEY/) });
+      const res = await t.http
+        .put('/v1/telegram/ada')
+        .set('X-Api-Key', p.key)
+        .send({ bot_token: USER_TOKEN, webhook_base: WEBHOOK_BASE })
+        .expect(503);
+      expect(res.body).toMatchObject({
+        error: 'secret_key_not_configured',
+        message: expect.stringMatching(/NOTIFYD_SECRET_KEY/),
+      });
       await t.http.post('/v1/telegram/webhooks/00000000-0000-4000-8000-000000000000').send({}).expect(404);
       // A bot stored before the key was removed: its webhook cannot be checked.
       await t.db.sql(
@@ -348,7 +533,11 @@ describe('per-user Telegram bots without NOTIFYD_SECRET_KEY', () => {
          VALUES ($1, 'ada', 1, 'ada_bot', 'v1.k1.x.x.x', '…', '00000000-0000-4000-8000-0000000000f1', 'v1.k1.x.x.x', 'k1')`,
         [p.id],
       );
-      await t.http.post('/v1/telegram/webhooks/00000000-0000-4000-8000-0000000000f1').set('X-Telegram-Bot-Api-Secret-Token', 'x').send({}).expect(503);
+      await t.http
+        .post('/v1/telegram/webhooks/00000000-0000-4000-8000-0000000000f1')
+        .set('X-Telegram-Bot-Api-Secret-Token', 'x')
+        .send({})
+        .expect(503);
     } finally {
       await t.close();
     }

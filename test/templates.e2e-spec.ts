@@ -46,8 +46,24 @@ describe('templates', () => {
   };
 
   it('CRUD: upsert per id × channel × locale, list, get with variants, delete one locale or all', async () => {
-    expect(await save({ id: 'welcome', channel: 'email', subject: 'Welcome {{name}}', body: 'Hi {{name}}', topic: 'Onboarding' })).toMatchObject({ success: true, id: 'welcome', channel: 'email', locale: null, created: true });
-    expect(await save({ id: 'welcome', channel: 'email', locale: 'es', subject: 'Bienvenido {{name}}', body: 'Hola {{name}}' })).toMatchObject({ locale: 'es', created: true });
+    expect(
+      await save({
+        id: 'welcome',
+        channel: 'email',
+        subject: 'Welcome {{name}}',
+        body: 'Hi {{name}}',
+        topic: 'Onboarding',
+      }),
+    ).toMatchObject({ success: true, id: 'welcome', channel: 'email', locale: null, created: true });
+    expect(
+      await save({
+        id: 'welcome',
+        channel: 'email',
+        locale: 'es',
+        subject: 'Bienvenido {{name}}',
+        body: 'Hola {{name}}',
+      }),
+    ).toMatchObject({ locale: 'es', created: true });
     expect(await save({ id: 'welcome', channel: 'sms', body: 'Hi {{name}}' })).toMatchObject({ created: true });
     expect(await save({ id: 'welcome', channel: 'sms', body: 'Hey {{name}}' })).toMatchObject({ created: false });
 
@@ -67,7 +83,10 @@ describe('templates', () => {
     expect((await api().get('/v1/templates?channel=sms')).body.total).toBe(1);
     expect((await api(other.key).get('/v1/templates/welcome')).status).toBe(404);
 
-    expect((await api().del('/v1/templates/welcome?channel=email&locale=es')).body).toEqual({ success: true, deleted: 1 });
+    expect((await api().del('/v1/templates/welcome?channel=email&locale=es')).body).toEqual({
+      success: true,
+      deleted: 1,
+    });
     expect((await api().del('/v1/templates/welcome')).body).toEqual({ success: true, deleted: 2 });
     expect((await api().get('/v1/templates/welcome')).status).toBe(404);
     expect((await api().del('/v1/templates/welcome')).status).toBe(404);
@@ -75,10 +94,17 @@ describe('templates', () => {
 
   it('lists by keyset cursor: every variant once, in order, across pages; offset still works (deprecated); a bad cursor is a 400', async () => {
     const variants: [string, string, string | undefined][] = [
-      ['a', 'email', undefined], ['a', 'email', 'es'], ['a', 'sms', undefined], ['b', 'email', 'de'],
-      ['b', 'push', undefined], ['c', 'email', undefined], ['c', 'email', 'fr'], ['c', 'sms', 'fr'],
+      ['a', 'email', undefined],
+      ['a', 'email', 'es'],
+      ['a', 'sms', undefined],
+      ['b', 'email', 'de'],
+      ['b', 'push', undefined],
+      ['c', 'email', undefined],
+      ['c', 'email', 'fr'],
+      ['c', 'sms', 'fr'],
     ];
-    for (const [id, channel, locale] of variants) await save({ id, channel, locale, body: `${id} ${channel} ${locale ?? ''}` });
+    for (const [id, channel, locale] of variants)
+      await save({ id, channel, locale, body: `${id} ${channel} ${locale ?? ''}` });
     const key = (v: { id: string; channel: string; locale: string | null }) => `${v.id}/${v.channel}/${v.locale ?? ''}`;
     const all = (await api().get('/v1/templates?limit=200')).body;
     expect(all).toMatchObject({ total: 8, next_cursor: null });
@@ -128,7 +154,12 @@ describe('templates', () => {
   });
 
   it('refuses a template that does not parse, naming the part, and invalid fields', async () => {
-    const res = await api().post('/v1/templates', { id: 'broken', channel: 'email', body: 'ok', body_html: '<p>{% if x %}unclosed</p>' });
+    const res = await api().post('/v1/templates', {
+      id: 'broken',
+      channel: 'email',
+      body: 'ok',
+      body_html: '<p>{% if x %}unclosed</p>',
+    });
     expect(res.status).toBe(422);
     expect(res.body.error).toBe('template_invalid');
     expect(res.body.message).toMatch(/^body_html does not parse/);
@@ -138,19 +169,49 @@ describe('templates', () => {
   });
 
   it('preview renders with sample vars, escapes HTML output but not text, and follows the locale fallback', async () => {
-    await save({ id: 'order', channel: 'email', subject: 'Order {{id}}', body: 'Hi {{name}}', body_html: '<p>Hi {{name}}</p>{{ note | raw }}' });
+    await save({
+      id: 'order',
+      channel: 'email',
+      subject: 'Order {{id}}',
+      body: 'Hi {{name}}',
+      body_html: '<p>Hi {{name}}</p>{{ note | raw }}',
+    });
     await save({ id: 'order', channel: 'email', locale: 'es', subject: 'Pedido {{id}}', body: 'Hola {{name}}' });
-    await save({ id: 'order', channel: 'email', locale: 'es-MX', subject: 'Pedido {{id}} 🇲🇽', body: 'Qué onda {{name}}' });
+    await save({
+      id: 'order',
+      channel: 'email',
+      locale: 'es-MX',
+      subject: 'Pedido {{id}} 🇲🇽',
+      body: 'Qué onda {{name}}',
+    });
     const vars = { id: 'A-1', name: '<b>Jane</b>', note: '<i>trusted</i>' };
     const def = await api().post('/v1/templates/order/preview', { vars });
     expect(def.status).toBe(200);
-    expect(def.body).toMatchObject({ template_id: 'order', channel: 'email', locale: null, subject: 'Order A-1', body: 'Hi <b>Jane</b>', body_html: '<p>Hi &lt;b&gt;Jane&lt;/b&gt;</p><i>trusted</i>' });
-    expect((await api().post('/v1/templates/order/preview', { vars, locale: 'es-MX' })).body).toMatchObject({ locale: 'es-MX', subject: 'Pedido A-1 🇲🇽' });
-    expect((await api().post('/v1/templates/order/preview', { vars, locale: 'es-AR' })).body).toMatchObject({ locale: 'es', subject: 'Pedido A-1' });
-    expect((await api().post('/v1/templates/order/preview', { vars, locale: 'de' })).body).toMatchObject({ locale: null, subject: 'Order A-1' });
+    expect(def.body).toMatchObject({
+      template_id: 'order',
+      channel: 'email',
+      locale: null,
+      subject: 'Order A-1',
+      body: 'Hi <b>Jane</b>',
+      body_html: '<p>Hi &lt;b&gt;Jane&lt;/b&gt;</p><i>trusted</i>',
+    });
+    expect((await api().post('/v1/templates/order/preview', { vars, locale: 'es-MX' })).body).toMatchObject({
+      locale: 'es-MX',
+      subject: 'Pedido A-1 🇲🇽',
+    });
+    expect((await api().post('/v1/templates/order/preview', { vars, locale: 'es-AR' })).body).toMatchObject({
+      locale: 'es',
+      subject: 'Pedido A-1',
+    });
+    expect((await api().post('/v1/templates/order/preview', { vars, locale: 'de' })).body).toMatchObject({
+      locale: null,
+      subject: 'Order A-1',
+    });
     // Unknown variables render empty (Liquid), filters and conditions work.
     await save({ id: 'logic', channel: 'sms', body: '{% if vip %}VIP {% endif %}{{ name | upcase }}{{ missing }}!' });
-    expect((await api().post('/v1/templates/logic/preview', { vars: { vip: true, name: 'jane' } })).body.body).toBe('VIP JANE!');
+    expect((await api().post('/v1/templates/logic/preview', { vars: { vip: true, name: 'jane' } })).body.body).toBe(
+      'VIP JANE!',
+    );
     expect((await api().post('/v1/templates/order/preview', { channel: 'sms' })).status).toBe(404);
   });
 
@@ -166,10 +227,21 @@ describe('templates', () => {
     await save({ id: 'shipped', channel: 'sms', body: 'Your order {{order}} shipped', topic: 'orders' });
     await save({ id: 'shipped', channel: 'sms', locale: 'es', body: 'Tu pedido {{order}} fue enviado' });
     await save({ id: 'shipped', channel: 'sms', locale: 'es-MX', body: 'Tu pedido {{order}} ya va en camino' });
-    await save({ id: 'shipped', channel: 'email', subject: 'Shipped: {{order}}', body: 'Order {{order}}', body_html: '<p>Order {{order}}</p>' });
+    await save({
+      id: 'shipped',
+      channel: 'email',
+      subject: 'Shipped: {{order}}',
+      body: 'Order {{order}}',
+      body_html: '<p>Order {{order}}</p>',
+    });
     const ids: Record<string, string[]> = {};
     for (const who of ['mx', 'ar', 'de', 'none']) {
-      const res = await api().post('/v1/send', { channels: ['sms', 'email'], subscriber_id: who, template: 'shipped', vars: { order: '<A-7>' } });
+      const res = await api().post('/v1/send', {
+        channels: ['sms', 'email'],
+        subscriber_id: who,
+        template: 'shipped',
+        vars: { order: '<A-7>' },
+      });
       expect(res.status).toBe(200);
       expect(res.body.topic).toBe('orders');
       ids[who] = res.body.job_ids;
@@ -185,15 +257,30 @@ describe('templates', () => {
       none: 'Your order <A-7> shipped',
     });
     const mail = email.messages.find((m) => m.subscriberId === 'mx')!;
-    expect(mail).toMatchObject({ subject: 'Shipped: <A-7>', body: 'Order <A-7>', bodyHtml: '<p>Order &lt;A-7&gt;</p>' });
+    expect(mail).toMatchObject({
+      subject: 'Shipped: <A-7>',
+      body: 'Order <A-7>',
+      bodyHtml: '<p>Order &lt;A-7&gt;</p>',
+    });
     // A request's own topic wins over the template's.
-    const own = await api().post('/v1/send', { channel: 'sms', subscriber_id: 'mx', template: 'shipped', topic: 'promo' });
+    const own = await api().post('/v1/send', {
+      channel: 'sms',
+      subscriber_id: 'mx',
+      template: 'shipped',
+      topic: 'promo',
+    });
     expect(own.body.topic).toBe('promo');
   });
 
   it('a channel without a variant uses the inline fields; an unknown template is a 422 naming the field', async () => {
     await save({ id: 'email_only', channel: 'email', subject: 'S', body: 'from template' });
-    const res = await api().post('/v1/send', { channel: 'sms', to: '+33600000077', template: 'email_only', body: 'inline {{x}}', vars: { x: 1 } });
+    const res = await api().post('/v1/send', {
+      channel: 'sms',
+      to: '+33600000077',
+      template: 'email_only',
+      body: 'inline {{x}}',
+      vars: { x: 1 },
+    });
     await t.worker.drainOnce();
     expect((await job(res.body.job_ids[0])).status).toBe('sent');
     expect(sms.messages[0].body).toBe('inline 1');
@@ -212,8 +299,17 @@ describe('templates', () => {
     // The request's locale wins over the subscriber's (de-DE here).
     await api().post('/v1/send', { channel: 'sms', subscriber_id: 'de', template: 'hello', locale: 'fr-CA' });
     await t.worker.drainOnce();
-    expect(Object.fromEntries(sms.messages.map((m) => [m.recipient, m.body]))).toEqual({ '+33600000071': 'Quiubo', '+33600000072': 'Hello', '+4915100000001': 'Bonjour' });
-    const bad = await api().post('/v1/send', { channel: 'sms', to: '+33600000073', template: 'hello', locale: 'not a locale' });
+    expect(Object.fromEntries(sms.messages.map((m) => [m.recipient, m.body]))).toEqual({
+      '+33600000071': 'Quiubo',
+      '+33600000072': 'Hello',
+      '+4915100000001': 'Bonjour',
+    });
+    const bad = await api().post('/v1/send', {
+      channel: 'sms',
+      to: '+33600000073',
+      template: 'hello',
+      locale: 'not a locale',
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.message).toMatch(/locale must be a language tag/);
   });
@@ -221,11 +317,23 @@ describe('templates', () => {
   it('an unbounded loop template is stopped by the limits and fails only its job, permanently, with a readable error', async () => {
     await save({ id: 'fine', channel: 'sms', body: 'fine {{n}}' });
     await save({ id: 'runaway', channel: 'sms', body: 'x' });
-    const good1 = await api().post('/v1/send', { channel: 'sms', to: '+33600000081', template: 'fine', vars: { n: 1 } });
+    const good1 = await api().post('/v1/send', {
+      channel: 'sms',
+      to: '+33600000081',
+      template: 'fine',
+      vars: { n: 1 },
+    });
     const bad = await api().post('/v1/send', { channel: 'sms', to: '+33600000082', template: 'runaway' });
-    const good2 = await api().post('/v1/send', { channel: 'sms', to: '+33600000083', template: 'fine', vars: { n: 2 } });
+    const good2 = await api().post('/v1/send', {
+      channel: 'sms',
+      to: '+33600000083',
+      template: 'fine',
+      vars: { n: 2 },
+    });
     // The tenant changes the template into a loop after the send was queued: the worker renders it.
-    await t.db.sql(`UPDATE templates SET body = '{% for i in (1..1000000000) %}{{ i }}{% endfor %}' WHERE id = 'runaway'`);
+    await t.db.sql(
+      `UPDATE templates SET body = '{% for i in (1..1000000000) %}{{ i }}{% endfor %}' WHERE id = 'runaway'`,
+    );
     await t.worker.drainOnce();
     const failed = await job(bad.body.job_ids[0]);
     expect(failed.status).toBe('failed');

@@ -34,7 +34,9 @@ describe('recipient trace (GET /v1/admin/trace)', () => {
 
   beforeAll(async () => {
     // One attempt: the simulator's transient answer fails the job on its first try.
-    t = await startTestApp({ env: { WORKER_MAX_ATTEMPTS: '1', POSTMARK_WEBHOOK_USERNAME: PM_USER, POSTMARK_WEBHOOK_PASSWORD: PM_PASS } });
+    t = await startTestApp({
+      env: { WORKER_MAX_ATTEMPTS: '1', POSTMARK_WEBHOOK_USERNAME: PM_USER, POSTMARK_WEBHOOK_PASSWORD: PM_PASS },
+    });
     acme = await t.createProject('acme');
     other = await t.createProject('other');
   });
@@ -47,102 +49,223 @@ describe('recipient trace (GET /v1/admin/trace)', () => {
     expect(res.status).toBe(200);
     return res.body as { job_ids: string[]; skipped?: { channel: string; reason: string }[] };
   };
-  const trace = (key: string, params: Record<string, string | number>) => t.http.get('/v1/admin/trace').query(params).set('X-Api-Key', key);
+  const trace = (key: string, params: Record<string, string | number>) =>
+    t.http.get('/v1/admin/trace').query(params).set('X-Api-Key', key);
   const traced = async (key: string, params: Record<string, string | number>) => {
     const res = await trace(key, params);
     expect(res.status).toBe(200);
-    return res.body as { recipient: { addresses: string[]; subscribers: { id: string; email: string | null }[]; suppressions: { reason: string }[] }; messages: Message[]; count: number; verdicts: Record<string, number> };
+    return res.body as {
+      recipient: {
+        addresses: string[];
+        subscribers: { id: string; email: string | null }[];
+        suppressions: { reason: string }[];
+      };
+      messages: Message[];
+      count: number;
+      verdicts: Record<string, number>;
+    };
   };
-  const refusalRows = async () => Number((await t.db.sql<{ n: string }>(`SELECT count(*) AS n FROM send_refusals`))[0].n);
+  const refusalRows = async () =>
+    Number((await t.db.sql<{ n: string }>(`SELECT count(*) AS n FROM send_refusals`))[0].n);
 
   it('a send refused by a suppression names the rule and shows the suppression with its evidence; a send that queues everything records no refusal', async () => {
-    const suppressed = await t.http.post('/v1/admin/suppressions').set('X-Api-Key', ADMIN_KEY).send({ project_id: 'acme', email: 'gone@example.com', detail: 'mailbox does not exist' });
+    const suppressed = await t.http
+      .post('/v1/admin/suppressions')
+      .set('X-Api-Key', ADMIN_KEY)
+      .send({ project_id: 'acme', email: 'gone@example.com', detail: 'mailbox does not exist' });
     expect(suppressed.status).toBe(200);
     const before = await refusalRows();
     await send(acme.key, { channels: ['email'], to: 'fine@example.com', subject: 'Hi', body: 'Hello' });
     expect(await refusalRows()).toBe(before);
 
-    const refused = await send(acme.key, { channels: ['email'], to: 'Gone@Example.com', subject: 'Your receipt', body: 'Thanks' });
+    const refused = await send(acme.key, {
+      channels: ['email'],
+      to: 'Gone@Example.com',
+      subject: 'Your receipt',
+      body: 'Thanks',
+    });
     expect(refused.job_ids).toEqual([]);
     expect(await refusalRows()).toBe(before + 1);
 
     const { messages, recipient } = await traced(acme.key, { recipient: 'gone@example.com' });
     expect(messages).toHaveLength(1);
-    expect(messages[0]).toMatchObject({ kind: 'refusal', job_id: null, channel: 'email', status: 'refused', verdict: 'refused', rule: 'suppressed' });
+    expect(messages[0]).toMatchObject({
+      kind: 'refusal',
+      job_id: null,
+      channel: 'email',
+      status: 'refused',
+      verdict: 'refused',
+      rule: 'suppressed',
+    });
     expect(messages[0].reason).toMatch(/suppression list/);
-    expect(messages[0].suppression).toMatchObject({ reason: 'manual', source: 'admin', detail: expect.stringContaining('mailbox does not exist') });
+    expect(messages[0].suppression).toMatchObject({
+      reason: 'manual',
+      source: 'admin',
+      detail: expect.stringContaining('mailbox does not exist'),
+    });
     expect(recipient.suppressions).toEqual([expect.objectContaining({ reason: 'manual' })]);
   });
 
   it('a send refused by the subscriber’s preference, traced by subscriber id and by its address', async () => {
-    const created = await t.http.post('/v1/subscribers').set('X-Api-Key', acme.key).send({ id: 'u-pref', email: 'pref@example.com' });
+    const created = await t.http
+      .post('/v1/subscribers')
+      .set('X-Api-Key', acme.key)
+      .send({ id: 'u-pref', email: 'pref@example.com' });
     expect([200, 201]).toContain(created.status);
-    const prefs = await t.http.put('/v1/subscribers/u-pref/preferences').set('X-Api-Key', acme.key).send({ preferences: [{ channel: 'email', topic: 'tips', enabled: false }] });
+    const prefs = await t.http
+      .put('/v1/subscribers/u-pref/preferences')
+      .set('X-Api-Key', acme.key)
+      .send({ preferences: [{ channel: 'email', topic: 'tips', enabled: false }] });
     expect(prefs.status).toBe(200);
-    const refused = await send(acme.key, { channels: ['email'], subscriber_id: 'u-pref', topic: 'tips', subject: 'Tip of the week', body: 'Hello' });
+    const refused = await send(acme.key, {
+      channels: ['email'],
+      subscriber_id: 'u-pref',
+      topic: 'tips',
+      subject: 'Tip of the week',
+      body: 'Hello',
+    });
     expect(refused.job_ids).toEqual([]);
 
     for (const params of [{ subscriber_id: 'u-pref' }, { recipient: 'pref@example.com' }] as Record<string, string>[]) {
       const body = await traced(acme.key, params);
-      expect(body.recipient.subscribers).toEqual([expect.objectContaining({ id: 'u-pref', email: 'pref@example.com' })]);
-      expect(body.messages).toEqual([expect.objectContaining({ kind: 'refusal', verdict: 'refused', rule: 'opted_out', channel: 'email' })]);
+      expect(body.recipient.subscribers).toEqual([
+        expect.objectContaining({ id: 'u-pref', email: 'pref@example.com' }),
+      ]);
+      expect(body.messages).toEqual([
+        expect.objectContaining({ kind: 'refusal', verdict: 'refused', rule: 'opted_out', channel: 'email' }),
+      ]);
       expect(body.messages[0].reason).toMatch(/preferences opt out/);
     }
   });
 
   it('a /v1/batch call leaves its refusals too (the batch answer counts them; the trace names them per recipient)', async () => {
-    const res = await t.http.post('/v1/batch').set('X-Api-Key', acme.key).send({ channels: ['email', 'sms'], subscribers: ['u-pref'], topic: 'tips', subject: 'Tip', body: 'Hello' });
+    const res = await t.http
+      .post('/v1/batch')
+      .set('X-Api-Key', acme.key)
+      .send({ channels: ['email', 'sms'], subscribers: ['u-pref'], topic: 'tips', subject: 'Tip', body: 'Hello' });
     expect(res.status).toBe(200);
     expect(res.body.skipped_by_reason).toEqual({ opted_out: 1, no_address: 1 });
-    const rows = await t.db.sql<{ rule: string; batch_id: string | null }>(`SELECT rule, batch_id FROM send_refusals WHERE subscriber_id = 'u-pref' AND batch_id IS NOT NULL ORDER BY rule`);
+    const rows = await t.db.sql<{ rule: string; batch_id: string | null }>(
+      `SELECT rule, batch_id FROM send_refusals WHERE subscriber_id = 'u-pref' AND batch_id IS NOT NULL ORDER BY rule`,
+    );
     expect(rows.map((r) => r.rule)).toEqual(['no_address', 'opted_out']);
     const { messages } = await traced(acme.key, { subscriber_id: 'u-pref' });
-    expect(messages.map((m) => [m.channel, m.rule])).toEqual(expect.arrayContaining([['sms', 'no_address'], ['email', 'opted_out']]));
+    expect(messages.map((m) => [m.channel, m.rule])).toEqual(
+      expect.arrayContaining([
+        ['sms', 'no_address'],
+        ['email', 'opted_out'],
+      ]),
+    );
     // Keep the later tests' view of u-pref to its single send.
     await t.db.sql(`DELETE FROM send_refusals WHERE batch_id IS NOT NULL`);
   });
 
   it('a send bounced by the provider’s webhook after it was sent: sent, then bounced with the webhook’s evidence; a delivered one says delivered', async () => {
-    const bounced = (await send(acme.key, { channels: ['email'], to: 'bob@example.com', subject: 'Hi', body: 'Hello' })).job_ids[0];
-    const delivered = (await send(acme.key, { channels: ['email'], to: 'dee@example.com', subject: 'Hi', body: 'Hello' })).job_ids[0];
+    const bounced = (await send(acme.key, { channels: ['email'], to: 'bob@example.com', subject: 'Hi', body: 'Hello' }))
+      .job_ids[0];
+    const delivered = (
+      await send(acme.key, { channels: ['email'], to: 'dee@example.com', subject: 'Hi', body: 'Hello' })
+    ).job_ids[0];
     await t.worker.drainOnce();
     const sentBefore = await traced(acme.key, { recipient: 'bob@example.com' });
     expect(sentBefore.messages[0]).toMatchObject({ job_id: bounced, verdict: 'sent' });
     expect(sentBefore.messages[0].reason).toMatch(/no delivery report since/);
 
-    const [{ provider_message_id: bobId }] = await t.db.sql<{ provider_message_id: string }>(`SELECT provider_message_id FROM jobs WHERE id = $1`, [bounced]);
-    const [{ provider_message_id: deeId }] = await t.db.sql<{ provider_message_id: string }>(`SELECT provider_message_id FROM jobs WHERE id = $1`, [delivered]);
-    const hook = (body: object) => t.http.post('/webhooks/postmark').auth(PM_USER, PM_PASS).set('content-type', 'application/json').send(JSON.stringify(body));
-    expect((await hook({ RecordType: 'Bounce', Type: 'HardBounce', TypeCode: 1, MessageID: bobId, Email: 'bob@example.com', Description: 'mailbox not found', Inactive: true, BouncedAt: new Date().toISOString() })).status).toBe(200);
-    expect((await hook({ RecordType: 'Delivery', MessageID: deeId, Recipient: 'dee@example.com', DeliveredAt: new Date().toISOString() })).status).toBe(200);
+    const [{ provider_message_id: bobId }] = await t.db.sql<{ provider_message_id: string }>(
+      `SELECT provider_message_id FROM jobs WHERE id = $1`,
+      [bounced],
+    );
+    const [{ provider_message_id: deeId }] = await t.db.sql<{ provider_message_id: string }>(
+      `SELECT provider_message_id FROM jobs WHERE id = $1`,
+      [delivered],
+    );
+    const hook = (body: object) =>
+      t.http
+        .post('/webhooks/postmark')
+        .auth(PM_USER, PM_PASS)
+        .set('content-type', 'application/json')
+        .send(JSON.stringify(body));
+    expect(
+      (
+        await hook({
+          RecordType: 'Bounce',
+          Type: 'HardBounce',
+          TypeCode: 1,
+          MessageID: bobId,
+          Email: 'bob@example.com',
+          Description: 'mailbox not found',
+          Inactive: true,
+          BouncedAt: new Date().toISOString(),
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await hook({
+          RecordType: 'Delivery',
+          MessageID: deeId,
+          Recipient: 'dee@example.com',
+          DeliveredAt: new Date().toISOString(),
+        })
+      ).status,
+    ).toBe(200);
 
     const bob = (await traced(acme.key, { recipient: 'bob@example.com' })).messages[0];
     expect(bob).toMatchObject({ job_id: bounced, status: 'bounced', verdict: 'bounced', provider_message_id: bobId });
     expect(bob.reason).toMatch(/mailbox not found/);
     expect(bob.provider_events).toEqual([expect.objectContaining({ provider: 'postmark', kind: 'bounced' })]);
-    expect(bob.events.map((e) => e.event)).toEqual(expect.arrayContaining(['created', 'sent', 'provider_bounced', 'bounced']));
+    expect(bob.events.map((e) => e.event)).toEqual(
+      expect.arrayContaining(['created', 'sent', 'provider_bounced', 'bounced']),
+    );
     // The bounce suppressed the address: the recipient's evidence shows it.
-    expect((await traced(acme.key, { recipient: 'bob@example.com' })).recipient.suppressions).toEqual([expect.objectContaining({ reason: 'bounce' })]);
-    expect((await traced(acme.key, { recipient: 'dee@example.com' })).messages[0]).toMatchObject({ job_id: delivered, verdict: 'delivered' });
+    expect((await traced(acme.key, { recipient: 'bob@example.com' })).recipient.suppressions).toEqual([
+      expect.objectContaining({ reason: 'bounce' }),
+    ]);
+    expect((await traced(acme.key, { recipient: 'dee@example.com' })).messages[0]).toMatchObject({
+      job_id: delivered,
+      verdict: 'delivered',
+    });
   });
 
   it('a failed send quotes the provider’s answer and lists the attempt', async () => {
-    const id = (await send(acme.key, { channels: ['email'], to: 'transient@simulator.notifyd.test', subject: 'Hi', body: 'Hello' })).job_ids[0];
+    const id = (
+      await send(acme.key, {
+        channels: ['email'],
+        to: 'transient@simulator.notifyd.test',
+        subject: 'Hi',
+        body: 'Hello',
+      })
+    ).job_ids[0];
     await t.worker.drainOnce();
     const [message] = (await traced(acme.key, { recipient: 'transient@simulator.notifyd.test' })).messages;
     expect(message).toMatchObject({ job_id: id, status: 'failed', verdict: 'failed' });
     expect(message.reason).toMatch(/provider's last answer: log simulator: HTTP 503 service unavailable/);
-    expect(message.attempt_log).toEqual([expect.objectContaining({ outcome: 'failed', counted: true, error: expect.stringContaining('log simulator: HTTP 503 service unavailable') })]);
+    expect(message.attempt_log).toEqual([
+      expect.objectContaining({
+        outcome: 'failed',
+        counted: true,
+        error: expect.stringContaining('log simulator: HTTP 503 service unavailable'),
+      }),
+    ]);
   });
 
   it('a job waiting on a paused lane says which lane and until when', async () => {
-    const paused = await t.http.post('/v1/admin/lanes/email:log/pause').set('X-Api-Key', ADMIN_KEY).send({ duration_secs: 600, reason: 'provider incident' });
+    const paused = await t.http
+      .post('/v1/admin/lanes/email:log/pause')
+      .set('X-Api-Key', ADMIN_KEY)
+      .send({ duration_secs: 600, reason: 'provider incident' });
     expect(paused.status).toBe(200);
     try {
-      const id = (await send(acme.key, { channels: ['email'], to: 'wait@example.com', subject: 'Hi', body: 'Hello' })).job_ids[0];
+      const id = (await send(acme.key, { channels: ['email'], to: 'wait@example.com', subject: 'Hi', body: 'Hello' }))
+        .job_ids[0];
       await t.worker.drainOnce();
       const [message] = (await traced(acme.key, { recipient: 'wait@example.com' })).messages;
-      expect(message).toMatchObject({ job_id: id, status: 'pending', verdict: 'waiting', waiting: expect.objectContaining({ holds: 'lane_paused', lane: 'email:log' }) });
+      expect(message).toMatchObject({
+        job_id: id,
+        status: 'pending',
+        verdict: 'waiting',
+        waiting: expect.objectContaining({ holds: 'lane_paused', lane: 'email:log' }),
+      });
       expect(message.reason).toMatch(/provider incident/);
     } finally {
       expect((await t.http.post('/v1/admin/lanes/email:log/resume').set('X-Api-Key', ADMIN_KEY)).status).toBe(200);
@@ -172,8 +295,14 @@ describe('recipient trace (GET /v1/admin/trace)', () => {
       [{}, /recipient or subscriber_id/],
       [{ recipient: 'a@example.com', subscriber_id: 'u1' }, /recipient or subscriber_id/],
       [{ recipient: 'a@example.com', since: 'yesterday' }, /since/],
-      [{ recipient: 'a@example.com', since: '2026-11-30T00:00:00Z', until: '2026-11-01T00:00:00Z' }, /since must be before until/],
-      [{ recipient: 'a@example.com', since: '2026-09-01T00:00:00Z', until: '2026-11-01T00:00:00Z' }, /since: the range may span at most 31 days/],
+      [
+        { recipient: 'a@example.com', since: '2026-11-30T00:00:00Z', until: '2026-11-01T00:00:00Z' },
+        /since must be before until/,
+      ],
+      [
+        { recipient: 'a@example.com', since: '2026-09-01T00:00:00Z', until: '2026-11-01T00:00:00Z' },
+        /since: the range may span at most 31 days/,
+      ],
       [{ recipient: 'a@example.com', limit: 0 }, /limit/],
       [{ recipient: 'a@example.com', limit: 1000 }, /limit/],
       [{ recipient: 'x'.repeat(400) }, /recipient/],
@@ -185,7 +314,14 @@ describe('recipient trace (GET /v1/admin/trace)', () => {
       expect(res.body.message).toMatch(message);
     }
     expect((await t.http.get('/v1/admin/trace').query({ recipient: 'a@example.com' })).status).toBe(401);
-    expect((await t.http.get('/v1/admin/trace').query({ recipient: 'a@example.com' }).set('X-Api-Key', 'sk_nope_0000000000000000')).status).toBe(401);
+    expect(
+      (
+        await t.http
+          .get('/v1/admin/trace')
+          .query({ recipient: 'a@example.com' })
+          .set('X-Api-Key', 'sk_nope_0000000000000000')
+      ).status,
+    ).toBe(401);
   });
 
   it('MCP trace_recipient: the same verdicts through the same service, a bounded table in the text, read-only and scoped', async () => {
@@ -194,11 +330,19 @@ describe('recipient trace (GET /v1/admin/trace)', () => {
     const stranger = await connectMcp(t.url, other.key);
     try {
       const tools = await reader.listTools();
-      expect(tools.tools.find((tool) => tool.name === 'trace_recipient')?.annotations).toMatchObject({ readOnlyHint: true });
+      expect(tools.tools.find((tool) => tool.name === 'trace_recipient')?.annotations).toMatchObject({
+        readOnlyHint: true,
+      });
 
       const result = await own.callTool({ name: 'trace_recipient', arguments: { recipient: 'gone@example.com' } });
       expect(result.isError).toBe(false);
-      expect(structured(result).messages).toEqual([expect.objectContaining({ verdict: 'refused', rule: 'suppressed', suppression: expect.objectContaining({ reason: 'manual' }) })]);
+      expect(structured(result).messages).toEqual([
+        expect.objectContaining({
+          verdict: 'refused',
+          rule: 'suppressed',
+          suppression: expect.objectContaining({ reason: 'manual' }),
+        }),
+      ]);
       expect(resultText(result)).toMatch(/1 message\(s\) for gone@example.com .*: 1 refused\./);
       expect(resultText(result)).toMatch(/\| created_at \| channel \| verdict \| rule \| reason \|/);
       expect(resultText(result)).toMatch(/\| email \| refused \| suppressed \|/);
@@ -207,8 +351,14 @@ describe('recipient trace (GET /v1/admin/trace)', () => {
       expect(structured(masked).messages).toEqual([expect.objectContaining({ verdict: 'bounced' })]);
       expect(JSON.stringify(structured(masked))).not.toContain('bob@example.com');
 
-      expect(structured(await stranger.callTool({ name: 'trace_recipient', arguments: { recipient: 'gone@example.com' } })).messages).toEqual([]);
-      const bad = await own.callTool({ name: 'trace_recipient', arguments: { recipient: 'a@example.com', subscriber_id: 'u1' } });
+      expect(
+        structured(await stranger.callTool({ name: 'trace_recipient', arguments: { recipient: 'gone@example.com' } }))
+          .messages,
+      ).toEqual([]);
+      const bad = await own.callTool({
+        name: 'trace_recipient',
+        arguments: { recipient: 'a@example.com', subscriber_id: 'u1' },
+      });
       expect(bad.isError).toBe(true);
       expect(resultText(bad)).toMatch(/recipient or subscriber_id/);
     } finally {
@@ -217,8 +367,15 @@ describe('recipient trace (GET /v1/admin/trace)', () => {
   });
 
   it('refusals are pruned with the jobs’ retention', async () => {
-    await t.db.sql(`INSERT INTO send_refusals (project_id, created_at, channel, recipient, rule, detail) VALUES ('acme', now() - interval '30 days', 'email', 'old@example.com', 'suppressed', 'old')`);
-    const old = async () => Number((await t.db.sql<{ n: string }>(`SELECT count(*) AS n FROM send_refusals WHERE recipient = 'old@example.com'`))[0].n);
+    await t.db.sql(
+      `INSERT INTO send_refusals (project_id, created_at, channel, recipient, rule, detail) VALUES ('acme', now() - interval '30 days', 'email', 'old@example.com', 'suppressed', 'old')`,
+    );
+    const old = async () =>
+      Number(
+        (
+          await t.db.sql<{ n: string }>(`SELECT count(*) AS n FROM send_refusals WHERE recipient = 'old@example.com'`)
+        )[0].n,
+      );
     expect(await old()).toBe(1);
     await t.maintenance.purge();
     expect(await old()).toBe(0);

@@ -23,9 +23,13 @@ describe('own open/click tracking', () => {
   });
   afterAll(() => t.close());
 
-  const html = '<html><body><p>Hi</p><a href="https://shop.example/sale?id=7&amp;ref=mail">Shop</a> <a href="mailto:help@acme.example">Help</a></body></html>';
+  const html =
+    '<html><body><p>Hi</p><a href="https://shop.example/sale?id=7&amp;ref=mail">Shop</a> <a href="mailto:help@acme.example">Help</a></body></html>';
   const send = async (body: Record<string, unknown>) => {
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ to: 'jane@example.com', channels: ['email'], subject: 's', body_html: html, ...body });
+    const res = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ to: 'jane@example.com', channels: ['email'], subject: 's', body_html: html, ...body });
     expect(res.status).toBe(200);
     await t.worker.drainOnce();
     return { id: res.body.job_ids[0] as string, html: sent.at(-1)!.bodyHtml! };
@@ -56,7 +60,10 @@ describe('own open/click tracking', () => {
     expect(click.headers.location).toBe('https://shop.example/sale?id=7&ref=mail');
     expect((await job(id)).clicked_at).not.toBeNull();
 
-    const events = await t.db.sql(`SELECT provider, event_type, payload FROM provider_events WHERE job_id = $1 ORDER BY received_at`, [id]);
+    const events = await t.db.sql(
+      `SELECT provider, event_type, payload FROM provider_events WHERE job_id = $1 ORDER BY received_at`,
+      [id],
+    );
     expect(events).toEqual([
       { provider: 'notifyd', event_type: 'opened', payload: {} },
       { provider: 'notifyd', event_type: 'opened', payload: {} },
@@ -70,7 +77,11 @@ describe('own open/click tracking', () => {
     expect(optedIn).toContain('/t/c/');
     expect(optedIn).toContain('/t/o/');
     expect((await send({ priority: 'bulk', track: { opens: false } })).html).not.toContain('/t/o/');
-    await t.http.patch(`/v1/admin/projects/${project.id}`).set('X-Api-Key', 'test-admin-key-0123456789abcdef').send({ settings: { tracking: false } }).expect(200);
+    await t.http
+      .patch(`/v1/admin/projects/${project.id}`)
+      .set('X-Api-Key', 'test-admin-key-0123456789abcdef')
+      .send({ settings: { tracking: false } })
+      .expect(200);
     expect((await send({ priority: 'bulk', track: true })).html).toBe(html);
   });
 
@@ -80,7 +91,10 @@ describe('own open/click tracking', () => {
     const gif = await t.http.get('/t/o/garbage.gif');
     expect(gif.status).toBe(200);
     expect(gif.body.length).toBe(43);
-    const bad = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ to: 'a@example.com', channels: ['email'], body: 'x', track: { opens: 'yes' } });
+    const bad = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ to: 'a@example.com', channels: ['email'], body: 'x', track: { opens: 'yes' } });
     expect(bad.status).toBe(422);
     expect(bad.body.message).toMatch(/track must be true, false or/);
   });

@@ -29,7 +29,11 @@ describe('wait for an outcome', () => {
     provider = worker.notifyd.app.get(RecordingConnector);
     project = await api.createProject();
     tap = await SignalTap.open(worker.db.url);
-    await eventually(async () => (worker.notifyd.app.get(SignalsService).listening && api.notifyd.app.get(SignalsService).listening) || undefined);
+    await eventually(
+      async () =>
+        (worker.notifyd.app.get(SignalsService).listening && api.notifyd.app.get(SignalsService).listening) ||
+        undefined,
+    );
   });
   afterAll(async () => {
     await tap.close();
@@ -42,7 +46,10 @@ describe('wait for an outcome', () => {
   });
 
   const send = (body: Record<string, unknown>) =>
-    api.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], to: '+33600000001', body: 'hi', ...body });
+    api.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['sms'], to: '+33600000001', body: 'hi', ...body });
 
   it('returns the provider’s answer for a fast provider, woken by a job.end signal', async () => {
     const res = await send({ wait: '10s' });
@@ -50,7 +57,15 @@ describe('wait for an outcome', () => {
     const id = res.body.job_ids[0];
     expect(res.body.timed_out).toBe(false);
     expect(res.body.outcomes).toEqual([
-      expect.objectContaining({ id, channel: 'sms', status: 'sent', final: true, attempts: 1, provider: 'recording', error: null }),
+      expect.objectContaining({
+        id,
+        channel: 'sms',
+        status: 'sent',
+        final: true,
+        attempts: 1,
+        provider: 'recording',
+        error: null,
+      }),
     ]);
     expect(res.body.outcomes[0].provider_message_id).toMatch(/^rec_/);
     await tap.waitFor((p) => p === `job.end:${id}`);
@@ -63,7 +78,11 @@ describe('wait for an outcome', () => {
     const res = await send({ to: '+33600000009', wait: '10s' });
     expect(res.status).toBe(200);
     expect(res.body.timed_out).toBe(false);
-    expect(res.body.outcomes[0]).toMatchObject({ status: 'failed', final: true, error: 'HTTP 422: +33600000009 is not a mobile number' });
+    expect(res.body.outcomes[0]).toMatchObject({
+      status: 'failed',
+      final: true,
+      error: 'HTTP 422: +33600000009 is not a mobile number',
+    });
   });
 
   it('times out for a slow provider with the job still pending and its id; GET ?wait= then long-polls to the end', async () => {
@@ -111,7 +130,9 @@ describe('wait for an outcome', () => {
     try {
       const res = await send({});
       const id = res.body.job_ids[0];
-      await eventually(async () => ((await worker.db.sql(`SELECT 1 FROM jobs WHERE id = $1 AND status = 'sent'`, [id])).length ? true : undefined));
+      await eventually(async () =>
+        (await worker.db.sql(`SELECT 1 FROM jobs WHERE id = $1 AND status = 'sent'`, [id])).length ? true : undefined,
+      );
       await tap.waitFor((p) => p === 'jobs.due:sms');
       await worker.notifyd.app.get(SignalsService).flush();
       await sleep(100);
@@ -119,7 +140,9 @@ describe('wait for an outcome', () => {
       expect(takes).toEqual([]);
 
       // With somebody waiting, even for another job, the take runs with the batch's ids.
-      await worker.db.sql(`INSERT INTO job_waiters (job_id, until) VALUES (gen_random_uuid(), now() + interval '1 minute')`);
+      await worker.db.sql(
+        `INSERT INTO job_waiters (job_id, until) VALUES (gen_random_uuid(), now() + interval '1 minute')`,
+      );
       const next = (await send({})).body.job_ids[0];
       await eventually(async () => (takes.length ? true : undefined));
       expect(takes).toEqual([[[next]]]);
@@ -134,7 +157,9 @@ describe('wait for an outcome', () => {
       expect(res.status).toBe(422);
       expect(res.body.message).toMatch(/wait must be a duration such as 10s or 500ms, at most 30s/);
     }
-    const bad = await api.http.get(`/v1/jobs/6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f?wait=soon`).set('X-Api-Key', project.key);
+    const bad = await api.http
+      .get(`/v1/jobs/6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f?wait=soon`)
+      .set('X-Api-Key', project.key);
     expect(bad.status).toBe(422);
 
     const mine = (await send({ scheduled_at: new Date(Date.now() + 3_600_000).toISOString() })).body.job_ids[0];
@@ -145,15 +170,33 @@ describe('wait for an outcome', () => {
 
   it('the send MCP tool sends and returns the provider’s answer in one call', async () => {
     const tool = api.notifyd.app.get(McpToolRegistry).get('send')!;
-    expect(tool.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect(tool.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
     const calls = api.notifyd.app.get(McpCallService);
     const caller = { role: 'admin' as const, projectId: null, transport: 'stdio' as const };
-    const result = await calls.call('send', { project_id: project.id, channels: ['sms'], to: '+33600000004', body: 'from an agent', wait: '10s' }, caller);
+    const result = await calls.call(
+      'send',
+      { project_id: project.id, channels: ['sms'], to: '+33600000004', body: 'from an agent', wait: '10s' },
+      caller,
+    );
     expect(result.isError).toBe(false);
-    expect(result.structuredContent).toMatchObject({ timed_out: false, outcomes: [{ status: 'sent', final: true, provider: 'recording' }] });
-    expect((result.structuredContent as { outcomes: { provider_message_id: string }[] }).outcomes[0].provider_message_id).toMatch(/^rec_/);
+    expect(result.structuredContent).toMatchObject({
+      timed_out: false,
+      outcomes: [{ status: 'sent', final: true, provider: 'recording' }],
+    });
+    expect(
+      (result.structuredContent as { outcomes: { provider_message_id: string }[] }).outcomes[0].provider_message_id,
+    ).toMatch(/^rec_/);
 
-    const refused = await calls.call('send', { project_id: project.id, channels: ['sms'], to: '+33600000004', body: 'x', wait: '2m' }, caller);
+    const refused = await calls.call(
+      'send',
+      { project_id: project.id, channels: ['sms'], to: '+33600000004', body: 'x', wait: '2m' },
+      caller,
+    );
     expect(refused).toMatchObject({ isError: true });
     expect((refused.content[0] as { text: string }).text).toMatch(/wait: must be a duration/);
   });
@@ -177,7 +220,10 @@ describe('wait with SIGNALS_ENABLED=false', () => {
 
   it('still answers by polling, and never sends a NOTIFY', async () => {
     const project = await t.createProject();
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], to: '+33600000005', body: 'hi', wait: '10s' });
+    const res = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['sms'], to: '+33600000005', body: 'hi', wait: '10s' });
     expect(res.status).toBe(200);
     expect(res.body.outcomes[0]).toMatchObject({ status: 'sent', final: true });
     await sleep(100);

@@ -36,7 +36,11 @@ describe('outbound webhooks: SSRF', () => {
     guard.restore();
   });
 
-  const register = (url: string) => t.http.post('/v1/webhooks').set('X-Api-Key', project.key).send({ url, events: ['*'] });
+  const register = (url: string) =>
+    t.http
+      .post('/v1/webhooks')
+      .set('X-Api-Key', project.key)
+      .send({ url, events: ['*'] });
 
   it('refuses private, loopback, link-local, CGNAT, metadata and non-http targets at registration', async () => {
     const port = canary.port;
@@ -68,7 +72,9 @@ describe('outbound webhooks: SSRF', () => {
     answers = [['10.1.2.3']];
     const named = await register(`http://internal.test:${port}/`);
     expect(named.status).toBe(422);
-    expect(named.body.message).toMatch(/internal\.test resolves to a non-public address: 10\.1\.2\.3 is a private address/);
+    expect(named.body.message).toMatch(
+      /internal\.test resolves to a non-public address: 10\.1\.2\.3 is a private address/,
+    );
     expect(canary.connections).toBe(0);
     expect(await t.db.sql(`SELECT id FROM webhook_endpoints`)).toEqual([]);
   });
@@ -77,16 +83,23 @@ describe('outbound webhooks: SSRF', () => {
     answers = [['93.184.216.34'], ['127.0.0.1']];
     const res = await register(`http://rebind.test:${canary.port}/hook`);
     expect(res.status).toBe(201);
-    await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['email'], to: 'jane@example.com', body: 'x' });
+    await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['email'], to: 'jane@example.com', body: 'x' });
     const round = await t.notifyd.app.get(WebhookDeliveryWorker).drainOnce();
     expect(round).toMatchObject({ claimed: 1, failed: 1, disabledEndpoints: [res.body.id] });
     const [row] = await t.db.sql(`SELECT status, last_error, attempts FROM webhook_deliveries`);
     expect(row.status).toBe('failed');
-    expect(row.last_error).toMatch(/^refused before connecting: rebind\.test resolves to a non-public address: 127\.0\.0\.1 is a loopback address/);
+    expect(row.last_error).toMatch(
+      /^refused before connecting: rebind\.test resolves to a non-public address: 127\.0\.0\.1 is a loopback address/,
+    );
     expect(canary.connections).toBe(0);
   });
 
   it('never attempted a connection to a non-loopback address', () => {
-    expect(guard.attempts.filter((host) => !/^(127\.|::1|::ffff:127\.|localhost$|[a-z.-]+\.test$)/.test(host))).toEqual([]);
+    expect(guard.attempts.filter((host) => !/^(127\.|::1|::ffff:127\.|localhost$|[a-z.-]+\.test$)/.test(host))).toEqual(
+      [],
+    );
   });
 });

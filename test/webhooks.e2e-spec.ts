@@ -39,42 +39,71 @@ describe('outbound webhooks', () => {
   });
 
   const create = async (body: Record<string, unknown>, key = project.key) => {
-    const res = await t.http.post('/v1/webhooks').set('X-Api-Key', key).send({ url: `${base}/hook`, events: ['*'], ...body });
+    const res = await t.http
+      .post('/v1/webhooks')
+      .set('X-Api-Key', key)
+      .send({ url: `${base}/hook`, events: ['*'], ...body });
     expect(res.status).toBe(201);
     return res.body as { id: string; secret: string };
   };
   const send = async (body: Record<string, unknown> = {}) => {
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], to: '+33600000001', body: 'hi', ...body });
+    const res = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['sms'], to: '+33600000001', body: 'hi', ...body });
     expect(res.status).toBe(200);
     return res.body.job_ids[0] as string;
   };
-  const deliveries = async (endpointId: string) => (await t.db.sql(`SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY created_at, event_type`, [endpointId]));
+  const deliveries = async (endpointId: string) =>
+    await t.db.sql(`SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY created_at, event_type`, [
+      endpointId,
+    ]);
   const dueNow = () => t.db.sql(`UPDATE webhook_deliveries SET run_at = now() WHERE status = 'retry'`);
-  const verify = (secret: string, r: { headers: Record<string, string>; body: string }) => new Webhook(secret).verify(r.body, r.headers) as Record<string, any>;
+  const verify = (secret: string, r: { headers: Record<string, string>; body: string }) =>
+    new Webhook(secret).verify(r.body, r.headers) as Record<string, any>;
 
   it('manages endpoints: secret shown once, hint afterwards, unknown events and other projects refused', async () => {
     const created = await create({ events: ['job.sent', 'job.failed'], description: 'orders' });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const got = await t.http.get(`/v1/webhooks/${created.id}`).set('X-Api-Key', project.key);
     expect(got.status).toBe(200);
-    expect(got.body.webhook).toMatchObject({ url: `${base}/hook`, events: ['job.sent', 'job.failed'], enabled: true, description: 'orders' });
+    expect(got.body.webhook).toMatchObject({
+      url: `${base}/hook`,
+      events: ['job.sent', 'job.failed'],
+      enabled: true,
+      description: 'orders',
+    });
     expect(JSON.stringify(got.body)).not.toContain(created.secret.slice(6));
     expect(got.body.webhook.secret_hint).toBe(`whsec_…${created.secret.slice(-4)}`);
     const stored = await t.db.sql(`SELECT secret_enc FROM webhook_endpoints WHERE id = $1`, [created.id]);
     expect(stored[0].secret_enc.toString('latin1')).not.toContain(created.secret.slice(6, 20));
 
-    const bad = await t.http.post('/v1/webhooks').set('X-Api-Key', project.key).send({ url: `${base}/x`, events: ['job.exploded'] });
+    const bad = await t.http
+      .post('/v1/webhooks')
+      .set('X-Api-Key', project.key)
+      .send({ url: `${base}/x`, events: ['job.exploded'] });
     expect(bad.status).toBe(422);
-    expect(bad.body.message).toMatch(/events each value in events must be one of job.queued, .*subscriber.preference_changed, suppression.created, \*/);
+    expect(bad.body.message).toMatch(
+      /events each value in events must be one of job.queued, .*subscriber.preference_changed, suppression.created, \*/,
+    );
 
     const other = await t.createProject();
-    for (const [method, path] of [['get', ''], ['patch', ''], ['delete', ''], ['get', '/deliveries'], ['post', '/rotate-secret']] as const) {
+    for (const [method, path] of [
+      ['get', ''],
+      ['patch', ''],
+      ['delete', ''],
+      ['get', '/deliveries'],
+      ['post', '/rotate-secret'],
+    ] as const) {
       const res = await t.http[method](`/v1/webhooks/${created.id}${path}`).set('X-Api-Key', other.key).send({});
       expect([method, path, res.status, res.body.error]).toEqual([method, path, 404, 'not_found']);
     }
     expect((await t.http.get('/v1/webhooks').set('X-Api-Key', other.key)).body.count).toBe(0);
 
-    const patched = await t.http.patch(`/v1/webhooks/${created.id}`).set('X-Api-Key', project.key).send({ events: ['job.queued'], description: null });
+    const patched = await t.http
+      .patch(`/v1/webhooks/${created.id}`)
+      .set('X-Api-Key', project.key)
+      .send({ events: ['job.queued'], description: null });
     expect(patched.body.webhook).toMatchObject({ events: ['job.queued'], description: null });
     expect((await t.http.delete(`/v1/webhooks/${created.id}`).set('X-Api-Key', project.key)).status).toBe(200);
     expect((await t.http.get(`/v1/webhooks/${created.id}`).set('X-Api-Key', project.key)).status).toBe(404);
@@ -111,14 +140,26 @@ describe('outbound webhooks', () => {
     const jobId = await send();
     await t.worker.drainOnce();
     await sender.drainOnce();
-    expect(receiver.received.map((r) => verify(hook.secret, r))).toEqual([expect.objectContaining({ type: 'job.failed', data: expect.objectContaining({ job_id: jobId, status: 'failed', error: 'HTTP 422: invalid recipient' }) })]);
+    expect(receiver.received.map((r) => verify(hook.secret, r))).toEqual([
+      expect.objectContaining({
+        type: 'job.failed',
+        data: expect.objectContaining({ job_id: jobId, status: 'failed', error: 'HTTP 422: invalid recipient' }),
+      }),
+    ]);
 
     await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id: 'u1', phone: '+33600000011' });
     await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id: 'u2', phone: '+33600000012' });
-    const batch = () => t.http.post('/v1/batch').set('X-Api-Key', project.key).send({ channels: ['sms'], subscribers: ['u1', 'u2'], body: 'x' });
+    const batch = () =>
+      t.http
+        .post('/v1/batch')
+        .set('X-Api-Key', project.key)
+        .send({ channels: ['sms'], subscribers: ['u1', 'u2'], body: 'x' });
     expect((await batch()).body.jobs_created).toBe(2);
     expect((await sender.drainOnce()).claimed).toBe(0);
-    await t.http.patch(`/v1/webhooks/${hook.id}`).set('X-Api-Key', project.key).send({ events: ['job.queued'] });
+    await t.http
+      .patch(`/v1/webhooks/${hook.id}`)
+      .set('X-Api-Key', project.key)
+      .send({ events: ['job.queued'] });
     await t.db.sql(`DELETE FROM jobs`);
     expect((await batch()).body.jobs_created).toBe(2);
     const queued = await deliveries(hook.id);
@@ -133,8 +174,20 @@ describe('outbound webhooks', () => {
     });
     try {
       const sendVia = async (app: TestApp) =>
-        (await app.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], to: '+33600000001', body: 'hi' }).expect(200)).body.job_ids[0] as string;
-      const queuedFor = async (jobId: string) => (await t.db.sql(`SELECT 1 FROM webhook_deliveries WHERE event_type = 'job.queued' AND payload->'data'->>'job_id' = $1`, [jobId])).length;
+        (
+          await app.http
+            .post('/v1/send')
+            .set('X-Api-Key', project.key)
+            .send({ channels: ['sms'], to: '+33600000001', body: 'hi' })
+            .expect(200)
+        ).body.job_ids[0] as string;
+      const queuedFor = async (jobId: string) =>
+        (
+          await t.db.sql(
+            `SELECT 1 FROM webhook_deliveries WHERE event_type = 'job.queued' AND payload->'data'->>'job_id' = $1`,
+            [jobId],
+          )
+        ).length;
       expect(await queuedFor(await sendVia(replica))).toBe(0); // no endpoint yet: the replica remembers "none"
       await create({ events: ['job.queued'] });
       expect(await queuedFor(await sendVia(t))).toBe(1); // the process that created it: at once
@@ -153,12 +206,20 @@ describe('outbound webhooks', () => {
     const other = await t.createProject();
     await create({ events: ['*'], url: `${base}/other` }, other.key);
     const events = t.notifyd.app.get(WebhookEvents);
-    expect(await events.emit(project.id, 'subscriber.preference_changed', { subscriber_id: 'u1', preferences: [{ channel: 'email', enabled: false }] })).toBe(1);
+    expect(
+      await events.emit(project.id, 'subscriber.preference_changed', {
+        subscriber_id: 'u1',
+        preferences: [{ channel: 'email', enabled: false }],
+      }),
+    ).toBe(1);
     expect(await events.emit(project.id, 'job.opened', { job_id: 'x' })).toBe(0);
     await expect(events.emit(project.id, 'job.exploded' as never, {})).rejects.toThrow(/unknown webhook event/);
     await sender.drainOnce();
     expect(receiver.received).toHaveLength(1);
-    expect(verify(hook.secret, receiver.received[0])).toMatchObject({ type: 'subscriber.preference_changed', data: { subscriber_id: 'u1' } });
+    expect(verify(hook.secret, receiver.received[0])).toMatchObject({
+      type: 'subscriber.preference_changed',
+      data: { subscriber_id: 'u1' },
+    });
   });
 
   it('retries failures with one webhook-id and a new timestamp per attempt, logs every attempt, honours Retry-After', async () => {
@@ -180,7 +241,12 @@ describe('outbound webhooks', () => {
     const log = await t.http.get(`/v1/webhooks/${hook.id}/deliveries`).set('X-Api-Key', project.key);
     expect(log.status).toBe(200);
     const [item] = log.body.items;
-    expect(item).toMatchObject({ status: 'delivered', attempts: 3, last_status_code: 200, webhook_id: receiver.received[0].headers['webhook-id'] });
+    expect(item).toMatchObject({
+      status: 'delivered',
+      attempts: 3,
+      last_status_code: 200,
+      webhook_id: receiver.received[0].headers['webhook-id'],
+    });
     expect(item.attempt_log.map((a: { status_code: number }) => a.status_code)).toEqual([503, 503, 200]);
     expect(item.attempt_log[0].error).toBe('HTTP 503: down for maintenance');
 
@@ -194,7 +260,9 @@ describe('outbound webhooks', () => {
     await send({ to: '+33600000003' });
     await t.worker.drainOnce();
     await sender.drainOnce();
-    const [plain] = await t.db.sql(`SELECT * FROM webhook_deliveries WHERE status = 'retry' AND last_status_code = 500`);
+    const [plain] = await t.db.sql(
+      `SELECT * FROM webhook_deliveries WHERE status = 'retry' AND last_status_code = 500`,
+    );
     const wait = new Date(plain.run_at).getTime() - Date.now();
     expect(wait).toBeGreaterThan(2_000); // 5 s ± 20 % after the first failure
     expect(wait).toBeLessThan(6_500);
@@ -211,7 +279,9 @@ describe('outbound webhooks', () => {
       expect(await sender.drainOnce()).toMatchObject({ claimed: 1, retried: 1, delivered: 0 });
       const [row] = await t.db.sql(`SELECT * FROM webhook_deliveries`);
       expect(row).toMatchObject({ status: 'retry', last_status_code: 302 });
-      expect(row.last_error).toBe(`HTTP 302 redirect to 127.0.0.1:${canary.port} not followed; register the final URL instead`);
+      expect(row.last_error).toBe(
+        `HTTP 302 redirect to 127.0.0.1:${canary.port} not followed; register the final URL instead`,
+      );
       expect(canary.connections).toBe(0);
     } finally {
       await canary.stop();
@@ -235,7 +305,9 @@ describe('outbound webhooks', () => {
     receiver.script = () => ({ status: 410 });
     await send();
     await send({ to: '+33600000002' });
-    await t.db.sql(`UPDATE webhook_deliveries SET run_at = now() + interval '1 hour' WHERE event_type = 'job.queued' AND id <> (SELECT id FROM webhook_deliveries ORDER BY created_at LIMIT 1)`);
+    await t.db.sql(
+      `UPDATE webhook_deliveries SET run_at = now() + interval '1 hour' WHERE event_type = 'job.queued' AND id <> (SELECT id FROM webhook_deliveries ORDER BY created_at LIMIT 1)`,
+    );
     const round = await sender.drainOnce();
     expect(round.disabledEndpoints).toEqual([hook.id]);
     const got = (await t.http.get(`/v1/webhooks/${hook.id}`).set('X-Api-Key', project.key)).body.webhook;
@@ -248,11 +320,24 @@ describe('outbound webhooks', () => {
     await t.worker.drainOnce();
     expect((await deliveries(hook.id)).length).toBe(2);
     const digest = await t.notifyd.app.get(WebhookDigestSource).disabledEndpoints();
-    expect(digest).toEqual([expect.objectContaining({ id: hook.id, projectId: project.id, host: `127.0.0.1:${receiver.port}`, reason: expect.stringMatching(/410/) })]);
+    expect(digest).toEqual([
+      expect.objectContaining({
+        id: hook.id,
+        projectId: project.id,
+        host: `127.0.0.1:${receiver.port}`,
+        reason: expect.stringMatching(/410/),
+      }),
+    ]);
 
-    const readonly = await t.http.patch(`/v1/admin/webhooks/${hook.id}`).set('X-Api-Key', 'test-readonly-key-0123456789abcd').send({ enabled: true });
+    const readonly = await t.http
+      .patch(`/v1/admin/webhooks/${hook.id}`)
+      .set('X-Api-Key', 'test-readonly-key-0123456789abcd')
+      .send({ enabled: true });
     expect(readonly.status).toBe(403);
-    const enabled = await t.http.patch(`/v1/admin/webhooks/${hook.id}`).set('X-Api-Key', ADMIN_KEY).send({ enabled: true });
+    const enabled = await t.http
+      .patch(`/v1/admin/webhooks/${hook.id}`)
+      .set('X-Api-Key', ADMIN_KEY)
+      .send({ enabled: true });
     expect(enabled.body.webhook).toMatchObject({ enabled: true, disabled_at: null, disabled_reason: null });
     expect(await t.notifyd.app.get(WebhookDigestSource).disabledEndpoints()).toEqual([]);
   });
@@ -267,12 +352,17 @@ describe('outbound webhooks', () => {
     const [row] = await deliveries(hook.id);
     expect(row.status).toBe('failed');
     expect(row.last_error).toBe('HTTP 500 (gave up after 10 attempts)');
-    expect((await t.http.get(`/v1/webhooks/${hook.id}`).set('X-Api-Key', project.key)).body.webhook.disabled_reason).toMatch(/every attempt failed for a day/);
+    expect(
+      (await t.http.get(`/v1/webhooks/${hook.id}`).set('X-Api-Key', project.key)).body.webhook.disabled_reason,
+    ).toMatch(/every attempt failed for a day/);
   });
 
   it('rotation signs with both secrets during the overlap, then with the new one only', async () => {
     const hook = await create({ events: ['job.sent'] });
-    const rotated = await t.http.post(`/v1/webhooks/${hook.id}/rotate-secret`).set('X-Api-Key', project.key).send({ overlap_seconds: 3600 });
+    const rotated = await t.http
+      .post(`/v1/webhooks/${hook.id}/rotate-secret`)
+      .set('X-Api-Key', project.key)
+      .send({ overlap_seconds: 3600 });
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).not.toBe(hook.secret);
     expect(new Date(rotated.body.previous_secret_valid_until).getTime()).toBeGreaterThan(Date.now() + 3_500_000);
@@ -284,7 +374,10 @@ describe('outbound webhooks', () => {
     expect(verify(hook.secret, during).type).toBe('job.sent');
     expect(verify(rotated.body.secret, during).type).toBe('job.sent');
 
-    const again = await t.http.post(`/v1/webhooks/${hook.id}/rotate-secret`).set('X-Api-Key', project.key).send({ overlap_seconds: 0 });
+    const again = await t.http
+      .post(`/v1/webhooks/${hook.id}/rotate-secret`)
+      .set('X-Api-Key', project.key)
+      .send({ overlap_seconds: 0 });
     receiver.reset();
     await send({ to: '+33600000002' });
     await t.worker.drainOnce();
@@ -299,7 +392,9 @@ describe('outbound webhooks', () => {
     const hook = await create({ events: ['job.queued'] });
     for (let i = 0; i < 5; i++) await send({ to: `+3360000010${i}` });
     receiver.script = (_, i) => (i === 0 ? { status: 410 } : { status: 200 });
-    await t.db.sql(`UPDATE webhook_deliveries SET status = 'failed' WHERE id = (SELECT id FROM webhook_deliveries ORDER BY created_at LIMIT 1)`);
+    await t.db.sql(
+      `UPDATE webhook_deliveries SET status = 'failed' WHERE id = (SELECT id FROM webhook_deliveries ORDER BY created_at LIMIT 1)`,
+    );
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
@@ -312,9 +407,15 @@ describe('outbound webhooks', () => {
     } while (cursor);
     expect(seen).toHaveLength(5);
     expect(new Set(seen).size).toBe(5);
-    const failed = await t.http.get(`/v1/webhooks/${hook.id}/deliveries`).query({ status: 'failed' }).set('X-Api-Key', project.key);
+    const failed = await t.http
+      .get(`/v1/webhooks/${hook.id}/deliveries`)
+      .query({ status: 'failed' })
+      .set('X-Api-Key', project.key);
     expect(failed.body.items).toHaveLength(1);
-    const bad = await t.http.get(`/v1/webhooks/${hook.id}/deliveries`).query({ cursor: 'nonsense' }).set('X-Api-Key', project.key);
+    const bad = await t.http
+      .get(`/v1/webhooks/${hook.id}/deliveries`)
+      .query({ cursor: 'nonsense' })
+      .set('X-Api-Key', project.key);
     expect(bad.status).toBe(400);
 
     const id = failed.body.items[0].id;
@@ -322,17 +423,31 @@ describe('outbound webhooks', () => {
     expect(one.body.delivery.payload.type).toBe('job.queued');
     const again = await t.http.post(`/v1/webhooks/${hook.id}/deliveries/${id}/redeliver`).set('X-Api-Key', project.key);
     expect(again.body.delivery).toMatchObject({ status: 'pending', attempts: 0 });
-    expect((await t.http.post(`/v1/webhooks/${hook.id}/deliveries/${id}/redeliver`).set('X-Api-Key', project.key)).status).toBe(409);
+    expect(
+      (await t.http.post(`/v1/webhooks/${hook.id}/deliveries/${id}/redeliver`).set('X-Api-Key', project.key)).status,
+    ).toBe(409);
   });
 
   it('admin routes manage any project’s endpoints (notifyd compatible)', async () => {
-    const res = await t.http.post('/v1/admin/webhooks').set('X-Api-Key', ADMIN_KEY).send({ project_id: project.id, url: `${base}/admin`, events: ['job.sent'] });
+    const res = await t.http
+      .post('/v1/admin/webhooks')
+      .set('X-Api-Key', ADMIN_KEY)
+      .send({ project_id: project.id, url: `${base}/admin`, events: ['job.sent'] });
     expect(res.status).toBe(201);
     expect(res.body.secret).toMatch(/^whsec_/);
-    const unknown = await t.http.post('/v1/admin/webhooks').set('X-Api-Key', ADMIN_KEY).send({ project_id: 'nope', url: `${base}/admin`, events: ['job.sent'] });
+    const unknown = await t.http
+      .post('/v1/admin/webhooks')
+      .set('X-Api-Key', ADMIN_KEY)
+      .send({ project_id: 'nope', url: `${base}/admin`, events: ['job.sent'] });
     expect(unknown.status).toBe(422);
-    const list = await t.http.get('/v1/admin/webhooks').query({ project_id: project.id }).set('X-Api-Key', 'test-readonly-key-0123456789abcd');
-    expect(list.body).toMatchObject({ count: 1, webhooks: [expect.objectContaining({ id: res.body.id, project_id: project.id })] });
+    const list = await t.http
+      .get('/v1/admin/webhooks')
+      .query({ project_id: project.id })
+      .set('X-Api-Key', 'test-readonly-key-0123456789abcd');
+    expect(list.body).toMatchObject({
+      count: 1,
+      webhooks: [expect.objectContaining({ id: res.body.id, project_id: project.id })],
+    });
     expect((await t.http.delete(`/v1/admin/webhooks/${res.body.id}`).set('X-Api-Key', ADMIN_KEY)).status).toBe(200);
   });
 });

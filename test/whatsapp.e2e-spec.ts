@@ -7,9 +7,19 @@ import { outboundMessage, useProviderApp } from './helpers/provider-app.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 const message = (recipient: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
-  outboundMessage({ jobId: '00000000-0000-4000-8000-000000000003', channel: 'whatsapp', recipient, body: 'Your order shipped', ...extra });
+  outboundMessage({
+    jobId: '00000000-0000-4000-8000-000000000003',
+    channel: 'whatsapp',
+    recipient,
+    body: 'Your order shipped',
+    ...extra,
+  });
 
-const TEMPLATE = { name: 'order_shipped', language: 'en_US', components: [{ type: 'body', parameters: [{ type: 'text', text: 'A-1042' }] }] };
+const TEMPLATE = {
+  name: 'order_shipped',
+  language: 'en_US',
+  components: [{ type: 'body', parameters: [{ type: 'text', text: 'A-1042' }] }],
+};
 
 describe('WhatsApp: Meta Cloud API', () => {
   const fake = new MetaGraphFake();
@@ -78,7 +88,12 @@ describe('WhatsApp: Meta Cloud API', () => {
       [135000, e(135000), 'permanent'],
       ['unlisted 999999 on a 500', e(999999, 500), 'transient'],
       ['unlisted 999998 on a 400', e(999998), 'permanent'],
-      ['429 with Retry-After, no body', { status: 429, text: '', headers: { 'Retry-After': '7' } }, 'rate_limited', 7000],
+      [
+        '429 with Retry-After, no body',
+        { status: 429, text: '', headers: { 'Retry-After': '7' } },
+        'rate_limited',
+        7000,
+      ],
       ['stall past OUTBOUND_TIMEOUT_MS', 'stall', 'transient'],
     ];
     const seen: unknown[] = [];
@@ -87,7 +102,11 @@ describe('WhatsApp: Meta Cloud API', () => {
       fake.script.set(to, answer);
       const [result] = await connector.send([message(to)]);
       const code = typeof label === 'number' ? String(label) : (/unlisted (\d+)/.exec(label)?.[1] ?? undefined);
-      seen.push(result.ok ? [label, 'ok'] : [label, result.error.kind, result.error.providerCode === code, result.error.retryAfterMs]);
+      seen.push(
+        result.ok
+          ? [label, 'ok']
+          : [label, result.error.kind, result.error.providerCode === code, result.error.retryAfterMs],
+      );
     }
     expect(seen).toEqual(rows.map(([label, , kind, retry]) => [label, kind, true, retry]));
     expect(fake.requests).toHaveLength(rows.length);
@@ -131,7 +150,11 @@ describe('WhatsApp: Meta Cloud API', () => {
     expect(await job(withoutTemplate)).toMatchObject({ status: 'failed', attempts: 1 });
     expect((await job(withoutTemplate)).error).toMatch(/131047.*needs an approved template: pass whatsapp\.template/);
 
-    const templateOnly = await send('+15559990000', { body: undefined, vars: undefined, whatsapp: { template: TEMPLATE } });
+    const templateOnly = await send('+15559990000', {
+      body: undefined,
+      vars: undefined,
+      whatsapp: { template: TEMPLATE },
+    });
     await app.t.worker.drainOnce();
     expect(fake.requests.at(-1)!.body.type).toBe('template');
     expect(await job(templateOnly)).toMatchObject({ status: 'sent' });
@@ -141,13 +164,20 @@ describe('WhatsApp: Meta Cloud API', () => {
     const stopped = await send('+15005550004');
     await app.t.worker.drainOnce();
     expect(await job(stopped)).toMatchObject({ status: 'failed', attempts: 1, provider: 'meta' });
-    const suppressions = await app.t.db.sql(`SELECT channel, address, reason, scope FROM suppressions WHERE project_id = $1`, [app.project.id]);
-    expect(suppressions).toEqual([{ channel: 'whatsapp', address: '+15005550004', reason: 'stop', scope: 'marketing' }]);
+    const suppressions = await app.t.db.sql(
+      `SELECT channel, address, reason, scope FROM suppressions WHERE project_id = $1`,
+      [app.project.id],
+    );
+    expect(suppressions).toEqual([
+      { channel: 'whatsapp', address: '+15005550004', reason: 'stop', scope: 'marketing' },
+    ]);
 
     const limited = await send('+15005550429');
     await app.t.worker.drainOnce();
     expect(await job(limited)).toMatchObject({ status: 'pending', attempts: 0 });
-    const [lane] = await app.t.db.sql(`SELECT pause_kind, paused_until > now() AS paused FROM pacing_lanes WHERE lane_key = 'whatsapp:meta'`);
+    const [lane] = await app.t.db.sql(
+      `SELECT pause_kind, paused_until > now() AS paused FROM pacing_lanes WHERE lane_key = 'whatsapp:meta'`,
+    );
     expect(lane).toEqual({ pause_kind: 'rate_limited', paused: true });
   });
 
@@ -155,7 +185,11 @@ describe('WhatsApp: Meta Cloud API', () => {
     const res = await app.t.http
       .post('/v1/send')
       .set('X-Api-Key', app.project.key)
-      .send({ channels: ['whatsapp'], to: '+15551234567', whatsapp: { template: { name: 'Order Shipped!', language: 'english' } } });
+      .send({
+        channels: ['whatsapp'],
+        to: '+15551234567',
+        whatsapp: { template: { name: 'Order Shipped!', language: 'english' } },
+      });
     expect(res.status).toBe(422);
     expect(res.body.message).toMatch(/whatsapp\.template\.name must be the template name/);
     expect(res.body.message).toMatch(/whatsapp\.template\.language must be a template language code/);
@@ -177,7 +211,8 @@ describe('WhatsApp: Twilio', () => {
     clearRequests: true,
   });
   const { job } = app;
-  const send = (to: string, extra: Record<string, unknown> = {}) => app.send({ channels: ['whatsapp'], to, body: 'Your order shipped', ...extra });
+  const send = (to: string, extra: Record<string, unknown> = {}) =>
+    app.send({ channels: ['whatsapp'], to, body: 'Your order shipped', ...extra });
 
   it('end to end: whatsapp: addresses, Basic auth, form body with a status callback; the sid is stored', async () => {
     const id = await send('+15551234567');
@@ -200,14 +235,20 @@ describe('WhatsApp: Twilio', () => {
     const withTemplate = await send('+15550100063', { whatsapp: content });
     await app.t.worker.drainOnce();
     expect(fake.requests.map((r) => r.body.ContentSid ?? 'text')).toEqual(['text', content.content_sid]);
-    expect(fake.requests[1].body).toMatchObject({ To: 'whatsapp:+15550100063', ContentSid: content.content_sid, ContentVariables: '{"1":"A-1042"}' });
+    expect(fake.requests[1].body).toMatchObject({
+      To: 'whatsapp:+15550100063',
+      ContentSid: content.content_sid,
+      ContentVariables: '{"1":"A-1042"}',
+    });
     expect(fake.requests[1].body.Body).toBeUndefined();
     expect(await job(withTemplate)).toMatchObject({ status: 'sent' });
 
     const withoutTemplate = await send('+15550100063');
     await app.t.worker.drainOnce();
     expect(await job(withoutTemplate)).toMatchObject({ status: 'failed' });
-    expect((await job(withoutTemplate)).error).toMatch(/^twilio 63016: .*send an approved template \(whatsapp\.content_sid\)/);
+    expect((await job(withoutTemplate)).error).toMatch(
+      /^twilio 63016: .*send an approved template \(whatsapp\.content_sid\)/,
+    );
   });
 });
 
@@ -221,13 +262,34 @@ describe('channel options without their channel', () => {
   afterAll(async () => t?.close());
 
   it('are refused with a 422 naming the option, on /v1/send and /v1/batch, instead of being silently ignored', async () => {
-    const send = (body: Record<string, unknown>) => t.http.post('/v1/send').set('X-Api-Key', project.key).send({ to: '+15551234567', body: 'x', ...body });
+    const send = (body: Record<string, unknown>) =>
+      t.http
+        .post('/v1/send')
+        .set('X-Api-Key', project.key)
+        .send({ to: '+15551234567', body: 'x', ...body });
     const wa = await send({ channels: ['sms'], whatsapp: { template: { name: 'order_shipped', language: 'en' } } });
-    expect([wa.status, wa.body.message]).toEqual([422, expect.stringMatching(/^whatsapp applies to the whatsapp channel only/)]);
+    expect([wa.status, wa.body.message]).toEqual([
+      422,
+      expect.stringMatching(/^whatsapp applies to the whatsapp channel only/),
+    ]);
     const chat = await send({ channels: ['sms'], chat: { text: 'hi' } });
-    expect([chat.status, chat.body.message]).toEqual([422, expect.stringMatching(/^chat applies to the slack, discord and telegram channels only/)]);
-    const batch = await t.http.post('/v1/batch').set('X-Api-Key', project.key).send({ channels: ['in_app'], subscribers: ['u1'], body: 'x', chat: { text: 'hi' } });
+    expect([chat.status, chat.body.message]).toEqual([
+      422,
+      expect.stringMatching(/^chat applies to the slack, discord and telegram channels only/),
+    ]);
+    const batch = await t.http
+      .post('/v1/batch')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['in_app'], subscribers: ['u1'], body: 'x', chat: { text: 'hi' } });
     expect(batch.status).toBe(422);
-    expect((await send({ channels: ['whatsapp', 'slack'], whatsapp: { content_sid: `HX${'0'.repeat(32)}` }, chat: { text: 'hi' } })).status).toBe(200);
+    expect(
+      (
+        await send({
+          channels: ['whatsapp', 'slack'],
+          whatsapp: { content_sid: `HX${'0'.repeat(32)}` },
+          chat: { text: 'hi' },
+        })
+      ).status,
+    ).toBe(200);
   });
 });

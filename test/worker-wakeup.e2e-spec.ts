@@ -38,12 +38,17 @@ describe('worker wake-up: signals instead of polling', () => {
   });
 
   const send = async (body: Record<string, unknown> = {}) => {
-    const res = await api.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], to: '+33600000001', body: 'hi', ...body });
+    const res = await api.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['sms'], to: '+33600000001', body: 'hi', ...body });
     expect(res.status).toBe(200);
     return res.body.job_ids[0] as string;
   };
-  const status = async (id: string) => (await worker.db.sql<{ status: string }>(`SELECT status FROM jobs WHERE id = $1`, [id]))[0].status;
-  const sentSoon = (id: string, timeoutMs = 10_000) => eventually(async () => ((await status(id)) === 'sent' ? true : undefined), timeoutMs);
+  const status = async (id: string) =>
+    (await worker.db.sql<{ status: string }>(`SELECT status FROM jobs WHERE id = $1`, [id]))[0].status;
+  const sentSoon = (id: string, timeoutMs = 10_000) =>
+    eventually(async () => ((await status(id)) === 'sent' ? true : undefined), timeoutMs);
 
   it('a job enqueued on another replica wakes the idle worker through jobs.due, long before the poll', async () => {
     await sleep(200); // the worker has gone idle for 60 s
@@ -64,7 +69,10 @@ describe('worker wake-up: signals instead of polling', () => {
     await sentSoon(now);
     expect(await status(later)).toBe('pending');
     await sentSoon(later, 10_000);
-    const [row] = await worker.db.sql<{ late_ms: number }>(`SELECT extract(epoch FROM (sent_at - scheduled_at)) * 1000 AS late_ms FROM jobs WHERE id = $1`, [later]);
+    const [row] = await worker.db.sql<{ late_ms: number }>(
+      `SELECT extract(epoch FROM (sent_at - scheduled_at)) * 1000 AS late_ms FROM jobs WHERE id = $1`,
+      [later],
+    );
     expect(Number(row.late_ms)).toBeGreaterThanOrEqual(0);
   });
 

@@ -1,4 +1,10 @@
-import { RecordingConnector, RecordingConnectorModule, permanent, rateLimited, transient } from './helpers/recording-connector.js';
+import {
+  RecordingConnector,
+  RecordingConnectorModule,
+  permanent,
+  rateLimited,
+  transient,
+} from './helpers/recording-connector.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { PacingService } from '../src/pacing/pacing.service.js';
 
@@ -8,7 +14,10 @@ describe('worker: claim, send, finalise', () => {
   let project: { id: string; key: string };
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { SMS_PROVIDER: 'recording', WORKER_BATCH_SIZE: '500' }, imports: [RecordingConnectorModule] });
+    t = await startTestApp({
+      env: { SMS_PROVIDER: 'recording', WORKER_BATCH_SIZE: '500' },
+      imports: [RecordingConnectorModule],
+    });
     provider = t.notifyd.app.get(RecordingConnector);
     project = await t.createProject();
   });
@@ -20,7 +29,10 @@ describe('worker: claim, send, finalise', () => {
   });
 
   const send = async (body: Record<string, unknown>) => {
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], body: 'hello', ...body });
+    const res = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['sms'], body: 'hello', ...body });
     expect(res.status).toBe(200);
     return res.body.job_ids[0] as string;
   };
@@ -83,7 +95,12 @@ describe('worker: claim, send, finalise', () => {
     provider.batchMax = 10;
     try {
       const bad = '+33600000666';
-      provider.script = (m, call) => (call === 1 ? permanent('HTTP 422: batch rejected') : m.recipient === bad ? permanent() : { ok: true, providerMessageId: `ok_${m.recipient}` });
+      provider.script = (m, call) =>
+        call === 1
+          ? permanent('HTTP 422: batch rejected')
+          : m.recipient === bad
+            ? permanent()
+            : { ok: true, providerMessageId: `ok_${m.recipient}` };
       const ids = [];
       for (let i = 0; i < 4; i++) ids.push(await send({ to: `+3360000010${i}` }));
       ids.push(await send({ to: bad }));
@@ -99,9 +116,12 @@ describe('worker: claim, send, finalise', () => {
   });
 
   it('claims the most urgent first: a critical job enqueued after 5 000 bulk jobs is in the first batch', async () => {
-    await t.db.sql(`
+    await t.db.sql(
+      `
       INSERT INTO jobs (project_id, channel, recipient, priority, payload)
-      SELECT $1, 'sms', '+3361' || lpad(g::text, 7, '0'), 80, '{}'::jsonb FROM generate_series(1, 5000) g`, [project.id]);
+      SELECT $1, 'sms', '+3361' || lpad(g::text, 7, '0'), 80, '{}'::jsonb FROM generate_series(1, 5000) g`,
+      [project.id],
+    );
     const critical = await send({ to: '+33699999999', priority: 'critical' });
     const repository = t.notifyd.app.get((await import('../src/jobs/worker/worker.repository.js')).WorkerRepository);
     const first = await repository.claim(500, []);

@@ -16,7 +16,10 @@ describe('workflows', () => {
     engine = t.notifyd.app.get(WorkflowEngine);
     provider = t.notifyd.app.get(RecordingConnector);
     project = await t.createProject();
-    for (const [id, phone, plan] of [['u1', '+33600000001', 'pro'], ['u2', '+33600000002', 'free']]) {
+    for (const [id, phone, plan] of [
+      ['u1', '+33600000001', 'pro'],
+      ['u2', '+33600000002', 'free'],
+    ]) {
       await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id, phone, data: { plan } });
     }
   });
@@ -28,39 +31,84 @@ describe('workflows', () => {
   });
 
   const define = async (id: string, steps: unknown[], event = `${id}.happened`) => {
-    const res = await t.http.post('/v1/workflows').set('X-Api-Key', project.key).send({ id, name: id, trigger_event: event, steps });
+    const res = await t.http
+      .post('/v1/workflows')
+      .set('X-Api-Key', project.key)
+      .send({ id, name: id, trigger_event: event, steps });
     expect([res.status, res.body.error]).toEqual([200, undefined]);
     return event;
   };
-  const trigger = async (event: string, subscriber = 'u1', payload: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => {
-    const res = await t.http.post('/v1/workflows/trigger').set('X-Api-Key', project.key).send({ event, subscriber_id: subscriber, payload, ...extra });
+  const trigger = async (
+    event: string,
+    subscriber = 'u1',
+    payload: Record<string, unknown> = {},
+    extra: Record<string, unknown> = {},
+  ) => {
+    const res = await t.http
+      .post('/v1/workflows/trigger')
+      .set('X-Api-Key', project.key)
+      .send({ event, subscriber_id: subscriber, payload, ...extra });
     expect(res.status).toBe(200);
     return res.body as { workflow_runs: string[]; deduplicated: boolean };
   };
-  const run = async (id: string) => (await t.http.get(`/v1/workflows/runs/${id}`).set('X-Api-Key', project.key)).body.run;
+  const run = async (id: string) =>
+    (await t.http.get(`/v1/workflows/runs/${id}`).set('X-Api-Key', project.key)).body.run;
   const jobs = () => t.db.sql(`SELECT id, subscriber_id, payload, idempotency_key FROM jobs ORDER BY created_at`);
-  const resumeNow = () => t.db.sql(`UPDATE workflow_runs SET run_at = now() WHERE status = 'waiting' AND context ? 'digest' = false`);
+  const resumeNow = () =>
+    t.db.sql(`UPDATE workflow_runs SET run_at = now() WHERE status = 'waiting' AND context ? 'digest' = false`);
 
   it('validates definitions with one line per problem, and keeps them per project', async () => {
     const bad = await t.http
       .post('/v1/workflows')
       .set('X-Api-Key', project.key)
-      .send({ id: 'bad', name: 'Bad', trigger_event: 'x', steps: [{ type: 'send', channel: 'pigeon', body: 'x' }, { type: 'condition', field: 'payload.a', operator: 'eq', value: 1, on_true: 9 }, { type: 'teleport' }] });
+      .send({
+        id: 'bad',
+        name: 'Bad',
+        trigger_event: 'x',
+        steps: [
+          { type: 'send', channel: 'pigeon', body: 'x' },
+          { type: 'condition', field: 'payload.a', operator: 'eq', value: 1, on_true: 9 },
+          { type: 'teleport' },
+        ],
+      });
     expect(bad.status).toBe(422);
     expect(bad.body.error).toBe('invalid_steps');
     expect(bad.body.problems.join('\n')).toMatch(/steps\[0\]\.channel/);
     expect(bad.body.problems.join('\n')).toMatch(/steps\[2\]/);
-    const jump = await t.http.post('/v1/workflows').set('X-Api-Key', project.key).send({ id: 'jump', name: 'J', trigger_event: 'x', steps: [{ type: 'condition', field: 'payload.a', operator: 'eq', value: 1, on_true: 9 }] });
+    const jump = await t.http
+      .post('/v1/workflows')
+      .set('X-Api-Key', project.key)
+      .send({
+        id: 'jump',
+        name: 'J',
+        trigger_event: 'x',
+        steps: [{ type: 'condition', field: 'payload.a', operator: 'eq', value: 1, on_true: 9 }],
+      });
     expect(jump.body.message).toBe('steps[0] jumps to step 9, but there are 1 steps (0–0; 1 ends the run)');
 
     await define('welcome', [{ type: 'send', channel: 'sms', body: 'Welcome {{name}}' }]);
-    const again = await t.http.post('/v1/workflows').set('X-Api-Key', project.key).send({ id: 'welcome', name: 'Welcome v2', trigger_event: 'welcome.happened', steps: [{ type: 'send', channel: 'sms', body: 'Hi' }] });
+    const again = await t.http
+      .post('/v1/workflows')
+      .set('X-Api-Key', project.key)
+      .send({
+        id: 'welcome',
+        name: 'Welcome v2',
+        trigger_event: 'welcome.happened',
+        steps: [{ type: 'send', channel: 'sms', body: 'Hi' }],
+      });
     expect(again.body).toMatchObject({ created: false, workflow: { name: 'Welcome v2' } });
     expect((await t.http.get('/v1/workflows').set('X-Api-Key', project.key)).body.count).toBe(1);
     const other = await t.createProject();
     expect((await t.http.get('/v1/workflows/welcome').set('X-Api-Key', other.key)).status).toBe(404);
     expect((await t.http.delete('/v1/workflows/welcome').set('X-Api-Key', other.key)).status).toBe(404);
-    expect((await t.http.post('/v1/workflows/trigger').set('X-Api-Key', other.key).send({ event: 'welcome.happened', subscriber_id: 'u1' })).body.workflow_runs).toEqual([]);
+    expect(
+      (
+        await t.http
+          .post('/v1/workflows/trigger')
+          .set('X-Api-Key', other.key)
+          .send({ event: 'welcome.happened', subscriber_id: 'u1' })
+      ).body.workflow_runs,
+    ).toEqual([]);
     expect((await t.http.delete('/v1/workflows/welcome').set('X-Api-Key', project.key)).status).toBe(200);
   });
 
@@ -74,7 +122,11 @@ describe('workflows', () => {
     await t.worker.drainOnce();
     expect(provider.messages.map((m) => m.body)).toEqual(['Order A-1 for Jane']);
     const r = await run(first.workflow_runs[0]);
-    expect(r).toMatchObject({ status: 'completed', outcome: 'completed', history: [expect.objectContaining({ step: 0, type: 'send', result: 'sent' })] });
+    expect(r).toMatchObject({
+      status: 'completed',
+      outcome: 'completed',
+      history: [expect.objectContaining({ step: 0, type: 'send', result: 'sent' })],
+    });
     expect((await jobs())[0].idempotency_key).toBe(`wf-${r.id}-0-1-sms`);
   });
 
@@ -103,15 +155,30 @@ describe('workflows', () => {
     await t.worker.drainOnce();
     expect(provider.messages.filter((m) => m.body === 'first')).toHaveLength(3);
     expect(provider.messages.filter((m) => m.body === 'pro and big').map((m) => m.recipient)).toEqual(['+33600000001']);
-    expect((await run(big)).history.map((h: { result: string }) => h.result)).toEqual(['sent', 'waiting', 'true', 'branch 0', 'sent']);
+    expect((await run(big)).history.map((h: { result: string }) => h.result)).toEqual([
+      'sent',
+      'waiting',
+      'true',
+      'branch 0',
+      'sent',
+    ]);
     expect((await run(small)).history.map((h: { result: string }) => h.result)).toEqual(['sent', 'waiting', 'false']);
-    expect((await run(free)).history.map((h: { result: string }) => h.result)).toEqual(['sent', 'waiting', 'true', 'default']);
+    expect((await run(free)).history.map((h: { result: string }) => h.result)).toEqual([
+      'sent',
+      'waiting',
+      'true',
+      'default',
+    ]);
   });
 
   it('throttle lets `limit` runs through per window and key, and ends the others', async () => {
-    const event = await define('alert', [{ type: 'throttle', window_secs: 3600, limit: 2, key: 'payload.service' }, { type: 'send', channel: 'sms', body: '{{service}} is down' }]);
+    const event = await define('alert', [
+      { type: 'throttle', window_secs: 3600, limit: 2, key: 'payload.service' },
+      { type: 'send', channel: 'sms', body: '{{service}} is down' },
+    ]);
     const runs = [];
-    for (const service of ['db', 'db', 'db', 'api']) runs.push((await trigger(event, 'u1', { service })).workflow_runs[0]);
+    for (const service of ['db', 'db', 'db', 'api'])
+      runs.push((await trigger(event, 'u1', { service })).workflow_runs[0]);
     await engine.drainOnce();
     await t.worker.drainOnce();
     expect(provider.messages.map((m) => m.body).sort()).toEqual(['api is down', 'db is down', 'db is down']);
@@ -124,7 +191,10 @@ describe('workflows', () => {
       { type: 'digest', window_secs: 1, channel: 'sms', body: '{{item_count}} updates', ...extra },
       { type: 'send', channel: 'sms', body: 'after the digest ({{subscriber_id}})' },
     ];
-    const digests = () => t.db.sql(`SELECT d.*, (SELECT count(*)::int FROM workflow_digest_items i WHERE i.digest_id = d.id) AS items FROM workflow_digests d ORDER BY opened_at`);
+    const digests = () =>
+      t.db.sql(
+        `SELECT d.*, (SELECT count(*)::int FROM workflow_digest_items i WHERE i.digest_id = d.id) AS items FROM workflow_digests d ORDER BY opened_at`,
+      );
 
     it('events in the same instant join one digest and send one message with every item', async () => {
       const event = await define('activity', digestSteps());
@@ -162,7 +232,11 @@ describe('workflows', () => {
       await sleep(1_100);
       await engine.drainOnce();
       await t.worker.drainOnce();
-      expect(provider.messages.map((m) => `${m.recipient} ${m.body}`).sort()).toEqual(['+33600000001 1 updates', '+33600000001 2 updates', '+33600000002 1 updates']);
+      expect(provider.messages.map((m) => `${m.recipient} ${m.body}`).sort()).toEqual([
+        '+33600000001 1 updates',
+        '+33600000001 2 updates',
+        '+33600000002 1 updates',
+      ]);
     });
 
     it('delay then digest sends once', async () => {
@@ -186,18 +260,18 @@ describe('workflows', () => {
       await trigger(event, 'u1', { n: 2 });
       await engine.drainOnce();
       const [digest] = await digests();
-      const [before] = await t.db.sql(`SELECT current_step, context, history FROM workflow_runs WHERE id = $1`, [digest.leader_run_id]);
+      const [before] = await t.db.sql(`SELECT current_step, context, history FROM workflow_runs WHERE id = $1`, [
+        digest.leader_run_id,
+      ]);
       await sleep(1_100);
       await engine.drainOnce();
       expect(await jobs()).toHaveLength(1);
       // The engine died after the close step queued the message but before the run recorded it:
       // the run is handed out again from where it stood.
-      await t.db.sql(`UPDATE workflow_runs SET status = 'pending', run_at = now(), finished_at = NULL, current_step = $2, context = $3, history = $4 WHERE id = $1`, [
-        digest.leader_run_id,
-        before.current_step,
-        before.context,
-        JSON.stringify(before.history),
-      ]);
+      await t.db.sql(
+        `UPDATE workflow_runs SET status = 'pending', run_at = now(), finished_at = NULL, current_step = $2, context = $3, history = $4 WHERE id = $1`,
+        [digest.leader_run_id, before.current_step, before.context, JSON.stringify(before.history)],
+      );
       await engine.drainOnce();
       expect((await run(digest.leader_run_id)).status).toBe('completed');
       const all = await jobs();
@@ -229,12 +303,23 @@ describe('workflows', () => {
     for (let i = 0; i < 3; i++) await trigger(a, 'u1');
     await trigger(b, 'u2');
     await engine.drainOnce();
-    const waiting = await t.http.get('/v1/workflows/runs').query({ status: 'waiting', workflow_id: 'list-a', limit: 2 }).set('X-Api-Key', project.key);
+    const waiting = await t.http
+      .get('/v1/workflows/runs')
+      .query({ status: 'waiting', workflow_id: 'list-a', limit: 2 })
+      .set('X-Api-Key', project.key);
     expect(waiting.body.items).toHaveLength(2);
-    const next = await t.http.get('/v1/workflows/runs').query({ status: 'waiting', workflow_id: 'list-a', limit: 2, cursor: waiting.body.next_cursor }).set('X-Api-Key', project.key);
+    const next = await t.http
+      .get('/v1/workflows/runs')
+      .query({ status: 'waiting', workflow_id: 'list-a', limit: 2, cursor: waiting.body.next_cursor })
+      .set('X-Api-Key', project.key);
     expect(next.body).toMatchObject({ next_cursor: null });
     expect(new Set([...waiting.body.items, ...next.body.items].map((r: { id: string }) => r.id)).size).toBe(3);
-    const bySubscriber = await t.http.get('/v1/workflows/runs').query({ subscriber_id: 'u2' }).set('X-Api-Key', project.key);
-    expect(bySubscriber.body.items.map((r: { workflow_id: string; status: string }) => [r.workflow_id, r.status])).toEqual([['list-b', 'completed']]);
+    const bySubscriber = await t.http
+      .get('/v1/workflows/runs')
+      .query({ subscriber_id: 'u2' })
+      .set('X-Api-Key', project.key);
+    expect(
+      bySubscriber.body.items.map((r: { workflow_id: string; status: string }) => [r.workflow_id, r.status]),
+    ).toEqual([['list-b', 'completed']]);
   });
 });

@@ -12,7 +12,10 @@ await pool.query(`
 await pool.query(`CREATE INDEX bare_jobs_claim ON bare_jobs (run_at, id) WHERE status = 0`);
 
 await enqueueInCalls((count) =>
-  pool.query(`INSERT INTO bare_jobs (run_at, payload) SELECT $1, jsonb_build_object('n', g) FROM generate_series(1, $2) g`, [FUTURE, count]),
+  pool.query(
+    `INSERT INTO bare_jobs (run_at, payload) SELECT $1, jsonb_build_object('n', g) FROM generate_series(1, $2) g`,
+    [FUTURE, count],
+  ),
 );
 void CALL;
 

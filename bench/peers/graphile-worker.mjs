@@ -9,7 +9,9 @@ import { DATABASE_URL, FUTURE, MODE, enqueueInCalls, report, stopRequested } fro
 const utils = await makeWorkerUtils({ connectionString: DATABASE_URL });
 await utils.migrate();
 await enqueueInCalls((count, from) =>
-  utils.addJobs(Array.from({ length: count }, (_, i) => ({ identifier: 'noop', payload: { n: from + i }, runAt: FUTURE }))),
+  utils.addJobs(
+    Array.from({ length: count }, (_, i) => ({ identifier: 'noop', payload: { n: from + i }, runAt: FUTURE })),
+  ),
 );
 await utils.release();
 
@@ -22,7 +24,12 @@ const runner = await run({
   taskList: { noop: async () => {} },
   preset: {
     worker: batched
-      ? { localQueue: { size: Number(process.env.PEER_BATCH ?? 1000) }, completeJobBatchDelay: 0, failJobBatchDelay: 0, maxPoolSize: 34 }
+      ? {
+          localQueue: { size: Number(process.env.PEER_BATCH ?? 1000) },
+          completeJobBatchDelay: 0,
+          failJobBatchDelay: 0,
+          maxPoolSize: 34,
+        }
       : { maxPoolSize: 12 },
   },
 });

@@ -10,7 +10,10 @@ boss.on('error', (error) => process.stderr.write(`pg-boss: ${error.message}\n`))
 await boss.start();
 await boss.createQueue('noop');
 await enqueueInCalls((count, from) =>
-  boss.insert('noop', Array.from({ length: count }, (_, i) => ({ data: { n: from + i }, startAfter: FUTURE }))),
+  boss.insert(
+    'noop',
+    Array.from({ length: count }, (_, i) => ({ data: { n: from + i }, startAfter: FUTURE })),
+  ),
 );
 
 const batched = MODE !== 'unbatched';

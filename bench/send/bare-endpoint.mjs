@@ -53,18 +53,31 @@ app.post('/v1/send', async (request, reply) => {
   const header = request.headers['x-api-key'];
   const key = typeof header === 'string' ? header.trim() : '';
   const projectId = key ? await projectFor(key) : undefined;
-  if (!projectId) return reply.code(401).send({ error: { code: 'unauthorized', message: 'Missing or unknown API key.' } });
+  if (!projectId)
+    return reply.code(401).send({ error: { code: 'unauthorized', message: 'Missing or unknown API key.' } });
   const body = request.body ?? {};
   const channel = body.channel;
   const recipient = body.to ?? body.subscriber_id;
   if (typeof channel !== 'string' || typeof recipient !== 'string' || typeof body.body !== 'string') {
-    return reply.code(400).send({ error: { code: 'validation_failed', message: "Send 'channel', 'body' and 'to' or 'subscriber_id' as strings." } });
+    return reply
+      .code(400)
+      .send({
+        error: { code: 'validation_failed', message: "Send 'channel', 'body' and 'to' or 'subscriber_id' as strings." },
+      });
   }
   const id = newJobIdsLiteral(1).slice(1, -1); // '{id}' → id
   const now = new Date();
   const payload = JSON.stringify({ subject: body.subject, body: body.body, marketing: false });
   await pool.query(INSERT_JOB, [id, projectId, payload, channel, body.subscriber_id ?? null, recipient, now]);
-  return { success: true, job_ids: [id], scheduled_at: now.toISOString(), channels: [channel], topic: null, skipped: [], deduplicated: false };
+  return {
+    success: true,
+    job_ids: [id],
+    scheduled_at: now.toISOString(),
+    channels: [channel],
+    topic: null,
+    skipped: [],
+    deduplicated: false,
+  };
 });
 
 const address = await app.listen({ host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 0) });

@@ -17,4 +17,6 @@ pg.Client.prototype.query = function (config, ...rest) {
   }
   return original.call(this, config, ...rest);
 };
-process.on('SIGUSR2', () => writeFileSync(process.env.BENCH_QUERY_COUNT_FILE, JSON.stringify(Object.fromEntries(counts))));
+process.on('SIGUSR2', () =>
+  writeFileSync(process.env.BENCH_QUERY_COUNT_FILE, JSON.stringify(Object.fromEntries(counts))),
+);

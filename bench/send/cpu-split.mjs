@@ -13,7 +13,12 @@ const arg = (name, dflt) => {
 const kind = arg('kind', 'notifyd');
 const clients = Number(arg('clients', '8'));
 const seconds = Number(arg('seconds', '8'));
-const env = Object.fromEntries(String(arg('env', '')).split(',').filter(Boolean).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+const env = Object.fromEntries(
+  String(arg('env', ''))
+    .split(',')
+    .filter(Boolean)
+    .map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]),
+);
 const TICK = 100; // clock ticks per second on Linux
 
 const cpuOf = (pid) => {
@@ -49,12 +54,19 @@ const postgresCpu = () => {
 const body = { channel: 'email', to: 'load@example.invalid', subject: 'load', body: 'x' };
 const server = await startServer({ name: kind, kind, env, processes: 1, poolSize: 20, cpuProf: arg('cpu-prof') });
 const proc = server.procs[0];
-const req = { url: `${proc.url}/v1/send`, method: 'POST', headers: { 'x-api-key': server.key, 'content-type': 'application/json' }, body: JSON.stringify(body) };
+const req = {
+  url: `${proc.url}/v1/send`,
+  method: 'POST',
+  headers: { 'x-api-key': server.key, 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+};
 await autocannon({ ...req, connections: clients, duration: 1 });
 // pg backends that end during the run take their CPU with them; pools keep theirs open.
 const before = { sys: sysOf(proc.pid), server: cpuOf(proc.pid), pg: postgresCpu(), self: process.cpuUsage() };
 const t0 = Date.now();
-const r = process.argv.includes('--idle') ? (await new Promise((res) => setTimeout(res, seconds * 1000)), { '2xx': 1, latency: {} }) : await autocannon({ ...req, connections: clients, duration: seconds });
+const r = process.argv.includes('--idle')
+  ? (await new Promise((res) => setTimeout(res, seconds * 1000)), { '2xx': 1, latency: {} })
+  : await autocannon({ ...req, connections: clients, duration: seconds });
 const wall = (Date.now() - t0) / 1000;
 const selfUsage = process.cpuUsage(before.self);
 const n = r['2xx'];
@@ -63,6 +75,10 @@ const serverCpu = cpuOf(proc.pid) - before.server;
 const serverSys = sysOf(proc.pid) - before.sys;
 const pgCpu = postgresCpu() - before.pg;
 const selfCpu = (selfUsage.user + selfUsage.system) / 1e6;
-console.log(`${kind} ${JSON.stringify(env)} c=${clients}: ${(n / wall).toFixed(0)} req/s, p50 ${r.latency.p50} ms; CPU µs/request: server ${per(serverCpu)} (kernel ${per(serverSys).trim()}), postgres ${per(pgCpu)}, autocannon ${per(selfCpu)}; cores busy ${((serverCpu + pgCpu + selfCpu) / wall).toFixed(2)} (server ${(serverCpu / wall).toFixed(2)}, pg ${(pgCpu / wall).toFixed(2)})`);
-if (process.argv.includes('--pids')) for (const [pid, p] of [...perPid].sort((a, b) => b[1].delta - a[1].delta).slice(0, 12)) console.log(pid, p.delta.toFixed(2), p.title);
+console.log(
+  `${kind} ${JSON.stringify(env)} c=${clients}: ${(n / wall).toFixed(0)} req/s, p50 ${r.latency.p50} ms; CPU µs/request: server ${per(serverCpu)} (kernel ${per(serverSys).trim()}), postgres ${per(pgCpu)}, autocannon ${per(selfCpu)}; cores busy ${((serverCpu + pgCpu + selfCpu) / wall).toFixed(2)} (server ${(serverCpu / wall).toFixed(2)}, pg ${(pgCpu / wall).toFixed(2)})`,
+);
+if (process.argv.includes('--pids'))
+  for (const [pid, p] of [...perPid].sort((a, b) => b[1].delta - a[1].delta).slice(0, 12))
+    console.log(pid, p.delta.toFixed(2), p.title);
 await server.stop();

@@ -8,7 +8,15 @@ import { fmt } from '../lib.mjs';
 import { median } from '../signals/stats.mjs';
 import { addActivity, lockShare, topWaits } from './activity.mjs';
 
-const TARGET = { rpsRatio: 0.7, rpsNotDone: 0.5, rpsClients: [8, 32], p50Clients: 8, p50Factor: 1.5, p50SlackMs: 1, lockShare: 0.02 };
+const TARGET = {
+  rpsRatio: 0.7,
+  rpsNotDone: 0.5,
+  rpsClients: [8, 32],
+  p50Clients: 8,
+  p50Factor: 1.5,
+  p50SlackMs: 1,
+  lockShare: 0.02,
+};
 
 const pct = (share) => (Number.isFinite(share) ? `${fmt(100 * share, 1)} %` : 'n/a');
 const times = (ratio) => (Number.isFinite(ratio) ? `${fmt(ratio, 2)}×` : 'n/a');
@@ -35,7 +43,8 @@ function targets({ clients, processes, runs, bare, lockWaits, p50, fewerProcesse
     if (ratio >= TARGET.rpsRatio) marks.push('✓ req/s');
     else marks.push(ratio < TARGET.rpsNotDone ? '✗ req/s (< 0.5×: not done)' : '✗ req/s');
   }
-  if (clients === TARGET.p50Clients) marks.push(p50 <= TARGET.p50Factor * bare.p50 + TARGET.p50SlackMs ? '✓ p50' : '✗ p50');
+  if (clients === TARGET.p50Clients)
+    marks.push(p50 <= TARGET.p50Factor * bare.p50 + TARGET.p50SlackMs ? '✓ p50' : '✗ p50');
   if (Number.isFinite(lockWaits)) marks.push(lockWaits <= TARGET.lockShare ? '✓ locks' : '✗ locks');
   else marks.push('? locks (no active sample)');
   if (fewerProcesses) {
@@ -71,7 +80,15 @@ export function summary(results, { bodies, clients: clientCounts, processes: pro
             row.push('—', '—', vsOne);
           } else {
             const bound = TARGET.p50Factor * bare.p50 + TARGET.p50SlackMs;
-            const { ratio, marks } = targets({ clients, processes, runs, bare, lockWaits: c.lockShare, p50: c.p50, fewerProcesses });
+            const { ratio, marks } = targets({
+              clients,
+              processes,
+              runs,
+              bare,
+              lockWaits: c.lockShare,
+              p50: c.p50,
+              fewerProcesses,
+            });
             row.push(times(ratio), fmt(bound, 1), marks.join(', '));
           }
           lines.push(`| ${row.join(' | ')} |`);
@@ -84,7 +101,9 @@ export function summary(results, { bodies, clients: clientCounts, processes: pro
 
 /** Per cell: the active samples, the lock-wait share, and the 3 most frequent (wait event, query) pairs. */
 export function waitsReport(results, { bodies, clients: clientCounts, processes: processCounts, servers }) {
-  const lines = ['Waits during the runs (pg_stat_activity, active client backends of the server\'s database, all rounds):'];
+  const lines = [
+    "Waits during the runs (pg_stat_activity, active client backends of the server's database, all rounds):",
+  ];
   for (const body of bodies) {
     for (const clients of clientCounts) {
       for (const processes of processCounts) {

@@ -27,7 +27,8 @@ import { startServer } from './servers.mjs';
 const loadAtStart = loadavg()[0];
 const positiveInts = (name, fallback) => {
   const values = String(arg(name, fallback)).split(',').map(Number);
-  if (!values.every((n) => Number.isInteger(n) && n > 0)) throw new Error(`--${name}: positive integers separated by commas`);
+  if (!values.every((n) => Number.isInteger(n) && n > 0))
+    throw new Error(`--${name}: positive integers separated by commas`);
   return values;
 };
 const [SECONDS] = positiveInts('seconds', 5);
@@ -136,12 +137,15 @@ try {
       console.log(`\n${server.name}, body '${shape}': ${fmt(total, 2)} SQL statements per send`);
       for (const [sql, n] of per) console.log(`  ${fmt(n, 2)} × ${sql}`);
       // The other processes' caches (project key, subscriber, …) are warmed as the first one's were.
-      for (const proc of server.procs.slice(1)) for (let i = 0; i < 5; i++) await api(proc.url, '/v1/send', server.key, body);
+      for (const proc of server.procs.slice(1))
+        for (let i = 0; i < 5; i++) await api(proc.url, '/v1/send', server.key, body);
     }
     // Warm-up under load, not measured: JIT, pools filled, plan caches (prepared statements settle on
     // a generic plan after five runs per connection), 3 s per process and body: with 1 s, the first
     // measured runs of notifyd (far more code to optimise than the bare endpoint) were 15-30 % slower.
-    for (const proc of server.procs) for (const body of Object.values(BODIES)) await autocannon({ ...sendRequest(proc, server, body), connections: 8, duration: 3 });
+    for (const proc of server.procs)
+      for (const body of Object.values(BODIES))
+        await autocannon({ ...sendRequest(proc, server, body), connections: 8, duration: 3 });
   }
   /** `${body}|${clients}|${processes}|${server}` → one result per round, in round order. */
   const results = new Map();
@@ -163,7 +167,13 @@ try {
       }
     }
   }
-  const cells = { bodies: Object.keys(BODIES), clients: CLIENTS, processes: API_PROCESSES, servers: servers.map((s) => s.name), rounds: ROUNDS };
+  const cells = {
+    bodies: Object.keys(BODIES),
+    clients: CLIENTS,
+    processes: API_PROCESSES,
+    servers: servers.map((s) => s.name),
+    rounds: ROUNDS,
+  };
   console.log(`\n${summary(results, cells)}`);
   console.log(`\n${waitsReport(results, cells)}`);
 } finally {

@@ -24,13 +24,27 @@ export async function startServer({ name, kind, dir = root, env = {}, processes,
     const key = kind === 'bare' ? await prepareBareDatabase(db) : undefined;
     for (let i = 0; i < processes; i++) {
       const countFile = join(tmpdir(), `notifyd-bench-send-${process.pid}-${started++}.json`);
-      const profiling = cpuProf ? ['--cpu-prof', '--cpu-prof-dir', cpuProf, '--cpu-prof-name', `${name.replace(/\W+/g, '-')}-${i + 1}.cpuprofile`] : [];
+      const profiling = cpuProf
+        ? [
+            '--cpu-prof',
+            '--cpu-prof-dir',
+            cpuProf,
+            '--cpu-prof-name',
+            `${name.replace(/\W+/g, '-')}-${i + 1}.cpuprofile`,
+          ]
+        : [];
       const counting = { BENCH_NOTIFYD_ROOT: dir, BENCH_QUERY_COUNT_FILE: countFile };
       const nodeArgs = [...profiling, '--import', COUNT_QUERIES];
       const proc =
         kind === 'bare'
           ? await startListening([...nodeArgs, BARE_ENDPOINT], {
-              env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: db.url, BARE_POOL_SIZE: String(poolSize), ...counting },
+              env: {
+                PATH: process.env.PATH,
+                HOME: process.env.HOME,
+                DATABASE_URL: db.url,
+                BARE_POOL_SIZE: String(poolSize),
+                ...counting,
+              },
               keepLines: false,
               label: `${name} ${i + 1}`,
             })
@@ -69,7 +83,11 @@ export async function startServer({ name, kind, dir = root, env = {}, processes,
 
 /** notifyd: a project without an API rate limit of its own, and the subscriber of the 'subscriber' body. */
 async function notifydProject(url) {
-  const { project } = await api(url, '/v1/admin/projects', ADMIN_KEY, { id: 'bench', name: 'Bench', rate_limit_per_min: 10_000_000 });
+  const { project } = await api(url, '/v1/admin/projects', ADMIN_KEY, {
+    id: 'bench',
+    name: 'Bench',
+    rate_limit_per_min: 10_000_000,
+  });
   await api(url, '/v1/subscribers', project.api_key, { id: 'u1', email: 'u1@example.invalid' });
   return project.api_key;
 }
@@ -77,9 +95,14 @@ async function notifydProject(url) {
 /** The bare endpoint's database: notifyd's migrations (`notifyd migrate`), then a project row keyed as notifyd keys it. */
 async function prepareBareDatabase(db) {
   migrateDatabase(db.url);
-  const { generateProjectKey, hashKey, keyHint } = await import(join(root, 'dist', 'src', 'common', 'auth', 'api-keys.js'));
+  const { generateProjectKey, hashKey, keyHint } = await import(
+    join(root, 'dist', 'src', 'common', 'auth', 'api-keys.js')
+  );
   const key = generateProjectKey('bench');
-  await db.pool.query(`INSERT INTO projects (id, name, api_key_hash, api_key_hint, rate_limit_per_min) VALUES ('bench', 'Bench', $1, $2, 10000000)`, [hashKey(key), keyHint(key)]);
+  await db.pool.query(
+    `INSERT INTO projects (id, name, api_key_hash, api_key_hint, rate_limit_per_min) VALUES ('bench', 'Bench', $1, $2, 10000000)`,
+    [hashKey(key), keyHint(key)],
+  );
   return key;
 }
 

@@ -33,16 +33,29 @@ export async function apiThroughput(databaseUrl, { clients = [8, 32, 64], rounds
   const samples = {};
   for (let round = 0; round < rounds; round++) {
     for (const signals of ['on', 'off']) {
-      const server = await startNotifyd({ ...BASE_ENV, DATABASE_URL: databaseUrl, NOTIFYD_ROLE: 'api', SIGNALS_ENABLED: signals === 'on' ? 'true' : 'false' });
+      const server = await startNotifyd({
+        ...BASE_ENV,
+        DATABASE_URL: databaseUrl,
+        NOTIFYD_ROLE: 'api',
+        SIGNALS_ENABLED: signals === 'on' ? 'true' : 'false',
+      });
       try {
         const key = await benchProject(api, server.url, ADMIN_KEY, `bench-${signals}-${round}`);
         await load(server.url, key, 8, 2); // warm-up: JIT, pool, plan cache
         for (const c of clients) {
           await db.query('TRUNCATE jobs CASCADE');
           const r = await load(server.url, key, c, durationSec);
-          const row = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+          const row = {
+            rps: r.requests.average,
+            p50: r.latency.p50,
+            p99: r.latency.p99,
+            non2xx: r.non2xx,
+            errors: r.errors,
+          };
           (samples[`${signals}/${c}`] ??= []).push(row);
-          process.stderr.write(`api ${signals} c=${c} round ${round + 1}: ${row.rps} req/s p50 ${row.p50} ms p99 ${row.p99} ms non2xx ${row.non2xx}\n`);
+          process.stderr.write(
+            `api ${signals} c=${c} round ${round + 1}: ${row.rps} req/s p50 ${row.p50} ms p99 ${row.p99} ms non2xx ${row.non2xx}\n`,
+          );
         }
       } finally {
         await server.stop();
@@ -53,7 +66,12 @@ export async function apiThroughput(databaseUrl, { clients = [8, 32, 64], rounds
   return clients.map((c) => {
     const pick = (mode) => {
       const runs = samples[`${mode}/${c}`];
-      return { rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)), bad: runs.reduce((n, r) => n + r.non2xx + r.errors, 0) };
+      return {
+        rps: median(runs.map((r) => r.rps)),
+        p50: median(runs.map((r) => r.p50)),
+        p99: median(runs.map((r) => r.p99)),
+        bad: runs.reduce((n, r) => n + r.non2xx + r.errors, 0),
+      };
     };
     const on = pick('on');
     const off = pick('off');

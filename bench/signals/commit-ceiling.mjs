@@ -23,12 +23,16 @@ async function connect(url, n) {
 }
 
 async function walFlushes(db) {
-  const { rows } = await db.query(`SELECT wal_sync::bigint + wal_write::bigint AS n FROM pg_stat_wal`).catch(() => ({ rows: [{ n: null }] }));
+  const { rows } = await db
+    .query(`SELECT wal_sync::bigint + wal_write::bigint AS n FROM pg_stat_wal`)
+    .catch(() => ({ rows: [{ n: null }] }));
   return rows[0].n === null ? null : Number(rows[0].n);
 }
 
 async function lockWaits(db) {
-  const { rows: [{ n }] } = await db.query(
+  const {
+    rows: [{ n }],
+  } = await db.query(
     `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'object' AND state = 'active'`,
   );
   return n;
@@ -38,7 +42,9 @@ export async function commitCeiling(databaseUrl, { clients = [8, 32, 64], durati
   const admin = new pg.Client({ connectionString: databaseUrl });
   admin.on('error', () => undefined);
   await admin.connect();
-  await admin.query(`CREATE TABLE IF NOT EXISTS bench_rows (id bigserial PRIMARY KEY, client int NOT NULL, at timestamptz NOT NULL DEFAULT now())`);
+  await admin.query(
+    `CREATE TABLE IF NOT EXISTS bench_rows (id bigserial PRIMARY KEY, client int NOT NULL, at timestamptz NOT NULL DEFAULT now())`,
+  );
   const listeners = await connect(databaseUrl, 2);
   let received = 0;
   for (const l of listeners) {
@@ -54,14 +60,21 @@ export async function commitCeiling(databaseUrl, { clients = [8, 32, 64], durati
       await admin.query('TRUNCATE bench_rows');
       const sender =
         variant === 'after_commit'
-          ? new SignalSender(async (own, xids, messages) => (await senderConn.query(FLUSH_SIGNALS, [own, xids, messages])).rows[0], 2, { warn: () => undefined })
+          ? new SignalSender(
+              async (own, xids, messages) => (await senderConn.query(FLUSH_SIGNALS, [own, xids, messages])).rows[0],
+              2,
+              { warn: () => undefined },
+            )
           : undefined;
       const flushesBefore = await walFlushes(admin);
       received = 0;
       let commits = 0;
       let maxLockWaits = 0;
       const stopAt = Date.now() + durationSec * 1000;
-      const sampler = setInterval(() => void lockWaits(admin).then((w) => (maxLockWaits = Math.max(maxLockWaits, w))), 250);
+      const sampler = setInterval(
+        () => void lockWaits(admin).then((w) => (maxLockWaits = Math.max(maxLockWaits, w))),
+        250,
+      );
       await Promise.all(
         pool.map(async (c, i) => {
           while (Date.now() < stopAt) {
@@ -76,11 +89,14 @@ export async function commitCeiling(databaseUrl, { clients = [8, 32, 64], durati
       const flushes = await walFlushes(admin);
       row[variant] = {
         commitsPerSec: Math.round(commits / durationSec),
-        commitsPerWalFlush: flushes === null || flushesBefore === null ? null : commits / Math.max(1, flushes - flushesBefore),
+        commitsPerWalFlush:
+          flushes === null || flushesBefore === null ? null : commits / Math.max(1, flushes - flushesBefore),
         notifyFlushes: sender ? sender.stats.flushes : variant === 'in_tx' ? commits : 0,
         maxLockWaits,
       };
-      process.stderr.write(`ceiling c=${n} ${variant}: ${row[variant].commitsPerSec} commits/s, ${row[variant].commitsPerWalFlush?.toFixed(1)} commits/WAL flush, lock:object waiters ≤ ${maxLockWaits}\n`);
+      process.stderr.write(
+        `ceiling c=${n} ${variant}: ${row[variant].commitsPerSec} commits/s, ${row[variant].commitsPerWalFlush?.toFixed(1)} commits/WAL flush, lock:object waiters ≤ ${maxLockWaits}\n`,
+      );
     }
     await Promise.all(pool.map((c) => c.end()));
     results.push(row);

@@ -25,9 +25,15 @@ export async function startEmbeddedServer() {
   const port = await freePort();
   const password = randomBytes(12).toString('hex');
   const server = new EmbeddedPostgres({
-    databaseDir: join(dir, 'pg'), port, user: 'postgres', password, persistent: false, createPostgresUser: true,
+    databaseDir: join(dir, 'pg'),
+    port,
+    user: 'postgres',
+    password,
+    persistent: false,
+    createPostgresUser: true,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
-    onLog: () => undefined, onError: () => undefined,
+    onLog: () => undefined,
+    onError: () => undefined,
   });
   await server.initialise();
   await server.start();

@@ -21,7 +21,11 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const db = await createBenchDatabase();
 const out = [];
 const print = (line = '') => out.push(line);
-print(`Machine: ${machine()}; PostgreSQL ${db.version}${embedded ? ' (embedded, fsync on)' : ''}; load average at start ${loadavg().map((l) => l.toFixed(1)).join(' ')}.`);
+print(
+  `Machine: ${machine()}; PostgreSQL ${db.version}${embedded ? ' (embedded, fsync on)' : ''}; load average at start ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}.`,
+);
 try {
   if (parts.includes('api')) {
     const rows = await apiThroughput(db.url, { durationSec: duration, rounds });
@@ -31,7 +35,9 @@ try {
     print('| clients | signals on: req/s | p50 / p99 ms | signals off: req/s | p50 / p99 ms | on ÷ off |');
     print('|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
-      print(`| ${r.clients} | ${Math.round(r.on.rps)} | ${r.on.p50} / ${r.on.p99} | ${Math.round(r.off.rps)} | ${r.off.p50} / ${r.off.p99} | ${(r.ratio * 100).toFixed(0)} % |`);
+      print(
+        `| ${r.clients} | ${Math.round(r.on.rps)} | ${r.on.p50} / ${r.on.p99} | ${Math.round(r.off.rps)} | ${r.off.p50} / ${r.off.p99} | ${(r.ratio * 100).toFixed(0)} % |`,
+      );
     }
     const bad = rows.reduce((n, r) => n + r.on.bad + r.off.bad, 0);
     print();
@@ -53,16 +59,25 @@ try {
     print();
     print('| clients | no NOTIFY | NOTIFY in the transaction | after-commit sender (2 ms) | after-commit ÷ none |');
     print('|---:|---:|---:|---:|---:|');
-    const cell = (v) => `${v.commitsPerSec}${v.commitsPerWalFlush === null ? '' : ` (${v.commitsPerWalFlush.toFixed(1)})`}`;
+    const cell = (v) =>
+      `${v.commitsPerSec}${v.commitsPerWalFlush === null ? '' : ` (${v.commitsPerWalFlush.toFixed(1)})`}`;
     for (const r of rows) {
-      print(`| ${r.clients} | ${cell(r.none)} | ${cell(r.in_tx)} | ${cell(r.after_commit)}, ${r.after_commit.notifyFlushes} flushes | ${((r.after_commit.commitsPerSec / r.none.commitsPerSec) * 100).toFixed(0)} % |`);
+      print(
+        `| ${r.clients} | ${cell(r.none)} | ${cell(r.in_tx)} | ${cell(r.after_commit)}, ${r.after_commit.notifyFlushes} flushes | ${((r.after_commit.commitsPerSec / r.none.commitsPerSec) * 100).toFixed(0)} % |`,
+      );
     }
     print();
-    print(`Most sessions waiting on Lock:object at once (NOTIFY in the transaction): ${rows.map((r) => `${r.clients} clients → ${r.in_tx.maxLockWaits}`).join(', ')}; without NOTIFY: ${rows.map((r) => r.none.maxLockWaits).join(', ')}.`);
+    print(
+      `Most sessions waiting on Lock:object at once (NOTIFY in the transaction): ${rows.map((r) => `${r.clients} clients → ${r.in_tx.maxLockWaits}`).join(', ')}; without NOTIFY: ${rows.map((r) => r.none.maxLockWaits).join(', ')}.`,
+    );
   }
 } finally {
   await db.drop();
   await embedded?.stop();
 }
-print(`Load average at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}.`);
+print(
+  `Load average at end: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}.`,
+);
 process.stdout.write(`${out.join('\n')}\n`);

@@ -10,7 +10,11 @@ import { benchProject, percentile } from './stats.mjs';
 const MODES = [
   { name: 'signals on, poll 500 ms (API and worker processes)', split: true, env: { SIGNALS_ENABLED: 'true' } },
   { name: 'signals off, poll 500 ms (API and worker processes)', split: true, env: { SIGNALS_ENABLED: 'false' } },
-  { name: 'signals off, poll 100 ms (API and worker processes)', split: true, env: { SIGNALS_ENABLED: 'false', WORKER_POLL_INTERVAL_MS: '100' } },
+  {
+    name: 'signals off, poll 100 ms (API and worker processes)',
+    split: true,
+    env: { SIGNALS_ENABLED: 'false', WORKER_POLL_INTERVAL_MS: '100' },
+  },
   { name: 'signals on, one process (in-process wake-up)', split: false, env: { SIGNALS_ENABLED: 'true' } },
 ];
 
@@ -31,7 +35,8 @@ export async function wakeupLatency(databaseUrl, { jobs = 300, ratePerSec = 20 }
       const gap = 1000 / ratePerSec;
       for (let i = 0; i < jobs; i++) {
         const res = await fetch(`${api.url}/v1/send`, {
-          method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key },
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': key },
           body: JSON.stringify({ channels: ['sms'], to: '+33600000000', body: 'wake' }),
         });
         if (res.status !== 200) throw new Error(`send: ${res.status}`);
@@ -39,14 +44,26 @@ export async function wakeupLatency(databaseUrl, { jobs = 300, ratePerSec = 20 }
         await new Promise((r) => setTimeout(r, gap * (0.5 + Math.random())));
       }
       for (let i = 0; i < 100; i++) {
-        const { rows: [{ left }] } = await db.query(`SELECT count(*)::int AS left FROM jobs WHERE claimed_at IS NULL`);
+        const {
+          rows: [{ left }],
+        } = await db.query(`SELECT count(*)::int AS left FROM jobs WHERE claimed_at IS NULL`);
         if (left === 0) break;
         await new Promise((r) => setTimeout(r, 100));
       }
-      const { rows } = await db.query(`SELECT extract(epoch FROM claimed_at - created_at) * 1000 AS ms FROM jobs WHERE claimed_at IS NOT NULL ORDER BY 1`);
+      const { rows } = await db.query(
+        `SELECT extract(epoch FROM claimed_at - created_at) * 1000 AS ms FROM jobs WHERE claimed_at IS NOT NULL ORDER BY 1`,
+      );
       const ms = rows.map((r) => Number(r.ms));
-      const row = { mode: mode.name, jobs: ms.length, p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms.at(-1) };
-      process.stderr.write(`wake-up ${row.mode}: p50 ${row.p50.toFixed(1)} ms p99 ${row.p99.toFixed(1)} ms (${row.jobs} jobs)\n`);
+      const row = {
+        mode: mode.name,
+        jobs: ms.length,
+        p50: percentile(ms, 50),
+        p99: percentile(ms, 99),
+        max: ms.at(-1),
+      };
+      process.stderr.write(
+        `wake-up ${row.mode}: p50 ${row.p50.toFixed(1)} ms p99 ${row.p99.toFixed(1)} ms (${row.jobs} jobs)\n`,
+      );
       results.push(row);
     } finally {
       await worker?.stop();
@@ -60,7 +77,9 @@ export async function wakeupLatency(databaseUrl, { jobs = 300, ratePerSec = 20 }
 
 /** What one single-row commit costs on this machine right now: the floor under every row above. */
 async function commitBaseline(db) {
-  await db.query(`CREATE TABLE IF NOT EXISTS bench_commit_probe (id bigserial PRIMARY KEY, at timestamptz DEFAULT now())`);
+  await db.query(
+    `CREATE TABLE IF NOT EXISTS bench_commit_probe (id bigserial PRIMARY KEY, at timestamptz DEFAULT now())`,
+  );
   const ms = [];
   for (let i = 0; i < 200; i++) {
     const start = performance.now();
@@ -69,7 +88,13 @@ async function commitBaseline(db) {
     await new Promise((r) => setTimeout(r, 10));
   }
   ms.sort((a, b) => a - b);
-  const row = { mode: 'for reference: one single-row INSERT + commit, client round trip', jobs: ms.length, p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms.at(-1) };
+  const row = {
+    mode: 'for reference: one single-row INSERT + commit, client round trip',
+    jobs: ms.length,
+    p50: percentile(ms, 50),
+    p99: percentile(ms, 99),
+    max: ms.at(-1),
+  };
   process.stderr.write(`baseline commit: p50 ${row.p50.toFixed(1)} ms p99 ${row.p99.toFixed(1)} ms\n`);
   return row;
 }

@@ -18,7 +18,9 @@ export interface AcmeGatewaySettings {
 export const ACME_GATEWAY_SETTINGS = Symbol('ACME_GATEWAY_SETTINGS');
 
 /** One message's result in the gateway's 200 answer. */
-type GatewayResult = { id: string; status: 'accepted'; message_id: string } | { id: string; status: 'rejected'; code: string; reason?: string };
+type GatewayResult =
+  | { id: string; status: 'accepted'; message_id: string }
+  | { id: string; status: 'rejected'; code: string; reason?: string };
 
 /**
  * The gateway's per-message codes, mapped to notifyd's outcomes. Anything the gateway adds
@@ -53,15 +55,24 @@ export class AcmeGatewayConnector implements Connector {
 
   /** Runs at boot only when SMS_PROVIDER (or SMS_FALLBACK_PROVIDER) is acme-gateway. */
   validateConfiguration(): void {
-    if (!this.settings.url || !/^https?:\/\//.test(this.settings.url)) throw new Error('SMS_PROVIDER=acme-gateway needs ACME_GATEWAY_URL (e.g. https://sms-gateway.internal.acme.example).');
+    if (!this.settings.url || !/^https?:\/\//.test(this.settings.url))
+      throw new Error(
+        'SMS_PROVIDER=acme-gateway needs ACME_GATEWAY_URL (e.g. https://sms-gateway.internal.acme.example).',
+      );
     if (!this.settings.token) throw new Error('SMS_PROVIDER=acme-gateway needs ACME_GATEWAY_TOKEN.');
   }
 
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
     const response = await fetch(`${this.settings.url!.replace(/\/+$/, '')}/v1/messages`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${this.settings.token}`, 'content-type': 'application/json', 'idempotency-key': messages.map((m) => m.idempotencyKey).join(',') },
-      body: JSON.stringify({ messages: messages.map((m) => ({ id: m.jobId, to: m.recipient, text: m.body ?? '', priority: m.priority })) }),
+      headers: {
+        authorization: `Bearer ${this.settings.token}`,
+        'content-type': 'application/json',
+        'idempotency-key': messages.map((m) => m.idempotencyKey).join(','),
+      },
+      body: JSON.stringify({
+        messages: messages.map((m) => ({ id: m.jobId, to: m.recipient, text: m.body ?? '', priority: m.priority })),
+      }),
       redirect: 'manual',
       signal: AbortSignal.timeout(this.settings.timeoutMs ?? 10_000),
     });

@@ -14,19 +14,13 @@ const fromEnvironment = (): AcmeGatewaySettings => ({
  * - programmatically: startNotifyd({ imports: [AcmeGatewayModule.forRoot({ url, token })] }).
  */
 @Module({
-  providers: [
-    { provide: ACME_GATEWAY_SETTINGS, useFactory: fromEnvironment },
-    AcmeGatewayConnector,
-  ],
+  providers: [{ provide: ACME_GATEWAY_SETTINGS, useFactory: fromEnvironment }, AcmeGatewayConnector],
 })
 export default class AcmeGatewayModule {
   static forRoot(settings: AcmeGatewaySettings): DynamicModule {
     return {
       module: AcmeGatewayModule,
-      providers: [
-        { provide: ACME_GATEWAY_SETTINGS, useValue: settings },
-        AcmeGatewayConnector,
-      ],
+      providers: [{ provide: ACME_GATEWAY_SETTINGS, useValue: settings }, AcmeGatewayConnector],
     };
   }
 }

@@ -7,7 +7,10 @@ import AcmeGatewayModule from './acme-gateway.module.js';
 
 /** ACME's gateway, as a local server: records requests, answers per recipient. */
 class GatewayFake {
-  readonly requests: { headers: Record<string, unknown>; body: { messages: { id: string; to: string; text: string }[] } }[] = [];
+  readonly requests: {
+    headers: Record<string, unknown>;
+    body: { messages: { id: string; to: string; text: string }[] };
+  }[] = [];
   codes = new Map<string, string>();
   httpStatus: number | undefined;
   private server: Server | undefined;
@@ -18,10 +21,14 @@ class GatewayFake {
       for await (const c of req) chunks.push(c as Buffer);
       const body = JSON.parse(Buffer.concat(chunks).toString());
       this.requests.push({ headers: req.headers, body });
-      if (req.headers.authorization !== 'Bearer acme-token') return void res.writeHead(401).end('{"error":"unauthorized"}');
-      if (this.httpStatus) return void res.writeHead(this.httpStatus, { 'retry-after': '30' }).end('{"error":"slow down"}');
+      if (req.headers.authorization !== 'Bearer acme-token')
+        return void res.writeHead(401).end('{"error":"unauthorized"}');
+      if (this.httpStatus)
+        return void res.writeHead(this.httpStatus, { 'retry-after': '30' }).end('{"error":"slow down"}');
       const results = body.messages.map((m: { id: string; to: string }) =>
-        this.codes.has(m.to) ? { id: m.id, status: 'rejected', code: this.codes.get(m.to), reason: 'scripted' } : { id: m.id, status: 'accepted', message_id: `acme-${m.id.slice(0, 8)}` },
+        this.codes.has(m.to)
+          ? { id: m.id, status: 'rejected', code: this.codes.get(m.to), reason: 'scripted' }
+          : { id: m.id, status: 'accepted', message_id: `acme-${m.id.slice(0, 8)}` },
       );
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results }));
     });
@@ -44,7 +51,10 @@ describe('example: a custom connector in its own Nest module (ACME SMS gateway)'
   beforeAll(async () => {
     url = await gateway.start();
     // Registered programmatically, as an embedding application would.
-    t = await startTestApp({ env: { SMS_PROVIDER: 'acme-gateway' }, imports: [AcmeGatewayModule.forRoot({ url, token: 'acme-token' })] });
+    t = await startTestApp({
+      env: { SMS_PROVIDER: 'acme-gateway' },
+      imports: [AcmeGatewayModule.forRoot({ url, token: 'acme-token' })],
+    });
     project = await t.createProject();
   });
   afterAll(async () => {
@@ -59,11 +69,15 @@ describe('example: a custom connector in its own Nest module (ACME SMS gateway)'
   });
 
   const send = async (to: string) => {
-    const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], to, body: 'Your code is 1234' });
+    const res = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['sms'], to, body: 'Your code is 1234' });
     expect(res.status).toBe(200);
     return res.body.job_ids[0] as string;
   };
-  const job = async (id: string) => (await t.db.sql(`SELECT status, provider, provider_message_id, attempts, error FROM jobs WHERE id = $1`, [id]))[0];
+  const job = async (id: string) =>
+    (await t.db.sql(`SELECT status, provider, provider_message_id, attempts, error FROM jobs WHERE id = $1`, [id]))[0];
 
   it('delivers through the gateway in one batch call, with its auth and idempotency key', async () => {
     const a = await send('+33600000001');
@@ -75,7 +89,11 @@ describe('example: a custom connector in its own Nest module (ACME SMS gateway)'
       { id: a, to: '+33600000001', text: 'Your code is 1234', priority: 50 },
       { id: b, to: '+33600000002', text: 'Your code is 1234', priority: 50 },
     ]);
-    expect(await job(a)).toMatchObject({ status: 'sent', provider: 'acme-gateway', provider_message_id: `acme-${a.slice(0, 8)}` });
+    expect(await job(a)).toMatchObject({
+      status: 'sent',
+      provider: 'acme-gateway',
+      provider_message_id: `acme-${a.slice(0, 8)}`,
+    });
   });
 
   it.each([
@@ -96,7 +114,9 @@ describe('example: a custom connector in its own Nest module (ACME SMS gateway)'
     const id = await send('+33600000009');
     await t.worker.drainOnce();
     expect(await job(id)).toMatchObject({ status: 'pending', attempts: 0 });
-    expect((await t.notifyd.app.get(PacingService).pauseOf({ channel: 'sms', provider: 'acme-gateway' }))?.kind).toBe('rate_limited');
+    expect((await t.notifyd.app.get(PacingService).pauseOf({ channel: 'sms', provider: 'acme-gateway' }))?.kind).toBe(
+      'rate_limited',
+    );
   });
 });
 
@@ -106,10 +126,15 @@ describe('example: registering the module with NOTIFYD_MODULES', () => {
     const url = await gateway.start();
     process.env.ACME_GATEWAY_URL = url;
     process.env.ACME_GATEWAY_TOKEN = 'acme-token';
-    const t = await startTestApp({ env: { SMS_PROVIDER: 'acme-gateway', NOTIFYD_MODULES: './examples/custom-connector/acme-gateway.module.ts' } });
+    const t = await startTestApp({
+      env: { SMS_PROVIDER: 'acme-gateway', NOTIFYD_MODULES: './examples/custom-connector/acme-gateway.module.ts' },
+    });
     try {
       const project = await t.createProject();
-      const res = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['sms'], to: '+33600000001', body: 'hi' });
+      const res = await t.http
+        .post('/v1/send')
+        .set('X-Api-Key', project.key)
+        .send({ channels: ['sms'], to: '+33600000001', body: 'hi' });
       await t.worker.drainOnce();
       const [row] = await t.db.sql(`SELECT status, provider FROM jobs WHERE id = $1`, [res.body.job_ids[0]]);
       expect(row).toEqual({ status: 'sent', provider: 'acme-gateway' });
@@ -125,15 +150,23 @@ describe('example: registering the module with NOTIFYD_MODULES', () => {
   it('fails start-up with a clear message on a missing module, a module without a Nest module, or missing settings', async () => {
     const db = await createTestDatabase();
     try {
-      await expect(startTestApp({ database: db, env: { NOTIFYD_MODULES: './examples/custom-connector/nope.js' } })).rejects.toThrow(
-        /^NOTIFYD_MODULES: cannot load '\.\/examples\/custom-connector\/nope\.js'/,
-      );
-      await expect(startTestApp({ database: db, env: { NOTIFYD_MODULES: './examples/custom-connector/acme-gateway.connector.ts' } })).rejects.toThrow(
+      await expect(
+        startTestApp({ database: db, env: { NOTIFYD_MODULES: './examples/custom-connector/nope.js' } }),
+      ).rejects.toThrow(/^NOTIFYD_MODULES: cannot load '\.\/examples\/custom-connector\/nope\.js'/);
+      await expect(
+        startTestApp({
+          database: db,
+          env: { NOTIFYD_MODULES: './examples/custom-connector/acme-gateway.connector.ts' },
+        }),
+      ).rejects.toThrow(
         "NOTIFYD_MODULES: './examples/custom-connector/acme-gateway.connector.ts' exports no single Nest module",
       );
-      await expect(startTestApp({ database: db, env: { SMS_PROVIDER: 'acme-gateway', NOTIFYD_MODULES: './examples/custom-connector/acme-gateway.module.ts' } })).rejects.toThrow(
-        'SMS_PROVIDER=acme-gateway needs ACME_GATEWAY_URL',
-      );
+      await expect(
+        startTestApp({
+          database: db,
+          env: { SMS_PROVIDER: 'acme-gateway', NOTIFYD_MODULES: './examples/custom-connector/acme-gateway.module.ts' },
+        }),
+      ).rejects.toThrow('SMS_PROVIDER=acme-gateway needs ACME_GATEWAY_URL');
     } finally {
       await db.drop();
     }

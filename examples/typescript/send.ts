@@ -8,7 +8,12 @@ import { Notifyd, NotifydError, type SendResponse } from '../../clients/typescri
 /** notifyd's errors arrive as one typed class: `code` is stable, `message` says what to fix, `requestId` identifies the call. */
 export { NotifydError };
 
-export function sendOrderShipped(options: { url: string; apiKey: string; subscriberId: string; orderId: string }): Promise<SendResponse> {
+export function sendOrderShipped(options: {
+  url: string;
+  apiKey: string;
+  subscriberId: string;
+  orderId: string;
+}): Promise<SendResponse> {
   const notifyd = new Notifyd({ baseUrl: options.url, apiKey: options.apiKey });
   return notifyd.send({
     subscriber_id: options.subscriberId,

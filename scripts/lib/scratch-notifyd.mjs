@@ -44,7 +44,9 @@ export async function startScratchNotifyd({ env = {}, listen = false, name = 'sc
       env: {
         ...process.env,
         LOG_LEVEL: 'error',
-        ...(databaseUrl ? { DATABASE_URL: databaseUrl, JWT_SECRET: process.env.JWT_SECRET || randomBytes(24).toString('hex') } : { NOTIFYD_DATA_DIR: dataDir }),
+        ...(databaseUrl
+          ? { DATABASE_URL: databaseUrl, JWT_SECRET: process.env.JWT_SECRET || randomBytes(24).toString('hex') }
+          : { NOTIFYD_DATA_DIR: dataDir }),
         ...env,
       },
       listen,

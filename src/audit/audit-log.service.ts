@@ -12,11 +12,19 @@ export class AuditLogService {
   async list(q: AuditQueryDto): Promise<AuditListDto> {
     const limit = q.limit ?? 100;
     const beforeId = decodeCursor(q.cursor);
-    if (beforeId !== undefined && !/^\d{1,19}$/.test(beforeId)) throw ApiError.badRequest('invalid_cursor', 'cursor is not one this API returned; pass next_cursor from the previous page unchanged.');
+    if (beforeId !== undefined && !/^\d{1,19}$/.test(beforeId))
+      throw ApiError.badRequest(
+        'invalid_cursor',
+        'cursor is not one this API returned; pass next_cursor from the previous page unchanged.',
+      );
     const since = q.since ? new Date(q.since) : undefined;
     const until = q.until ? new Date(q.until) : undefined;
     if (since && until && since >= until) throw ApiError.badRequest('invalid_range', 'since must be before until.');
-    if (q.offset !== undefined && q.cursor) throw ApiError.unprocessable('validation_failed', 'offset and cursor cannot be combined: page with cursor (next_cursor of the previous page); offset is deprecated.');
+    if (q.offset !== undefined && q.cursor)
+      throw ApiError.unprocessable(
+        'validation_failed',
+        'offset and cursor cannot be combined: page with cursor (next_cursor of the previous page); offset is deprecated.',
+      );
     const filter = { actor: q.actor, action: q.action, target: q.target, projectId: q.project_id, since, until };
     const rows = await this.repository.list({ ...filter, beforeId, limit: limit + 1, offset: q.offset });
     const page = rows.slice(0, limit);

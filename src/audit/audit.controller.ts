@@ -12,7 +12,10 @@ export class AuditController {
 
   @Get()
   @AdminAuth()
-  @ApiOperation({ operationId: 'listAudit', summary: 'The audit log of state changes, newest first, filtered by actor, action, target, project and time' })
+  @ApiOperation({
+    operationId: 'listAudit',
+    summary: 'The audit log of state changes, newest first, filtered by actor, action, target, project and time',
+  })
   @ApiErrors(400, 422)
   listAudit(@Query() q: AuditQueryDto): Promise<AuditListDto> {
     return this.log.list(q);

@@ -4,5 +4,8 @@ import { AuditRepository } from './audit.repository.js';
 import { AuditService } from './audit.service.js';
 
 @Global()
-@Module({ providers: [AuditService, AuditRepository, AuditLogService], exports: [AuditService, AuditRepository, AuditLogService] })
+@Module({
+  providers: [AuditService, AuditRepository, AuditLogService],
+  exports: [AuditService, AuditRepository, AuditLogService],
+})
 export class AuditModule {}

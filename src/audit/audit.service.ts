@@ -4,7 +4,14 @@ import { DataSource, type QueryRunner } from 'typeorm';
 const AUDIT_INSERT = `INSERT INTO audit_log (project_id, actor, action, resource, metadata, ip) VALUES ($1, $2, $3, $4, $5, $6)`;
 
 function auditParams(entry: AuditEntry): unknown[] {
-  return [entry.projectId ?? null, entry.actor, entry.action, entry.resource ?? null, entry.metadata ?? {}, entry.ip ?? null];
+  return [
+    entry.projectId ?? null,
+    entry.actor,
+    entry.action,
+    entry.resource ?? null,
+    entry.metadata ?? {},
+    entry.ip ?? null,
+  ];
 }
 
 export interface AuditEntry {

@@ -48,7 +48,10 @@ export class ChatAccessService {
 
   /** Whether sends on these channels can need a binding at all (so a caller may skip building targets). */
   applies(channels: readonly Channel[]): boolean {
-    return this.config.chat.bindingsRequired && channels.some((c) => this.registry.forChannel(c)?.boundChat || this.registry.fallbackFor(c)?.boundChat);
+    return (
+      this.config.chat.bindingsRequired &&
+      channels.some((c) => this.registry.forChannel(c)?.boundChat || this.registry.fallbackFor(c)?.boundChat)
+    );
   }
 
   /** Throws 422 chat_not_bound when a target goes through an instance bot to a chat not bound to the project. */
@@ -59,13 +62,25 @@ export class ChatAccessService {
       this.providers.ownChannels(projectId, [...new Set(needed.map((n) => n.channel))]),
       this.repository.boundAmong(needed.map((n) => ({ projectId, channel: n.channel, chat: n.chat }))),
     ]);
-    const unbound = needed.filter((n) => !own.has(n.channel) && !bound.has(keyOf({ projectId, channel: n.channel, chat: n.chat })));
+    const unbound = needed.filter(
+      (n) => !own.has(n.channel) && !bound.has(keyOf({ projectId, channel: n.channel, chat: n.chat })),
+    );
     if (unbound.length === 0) return;
     const first = unbound[0];
-    const others = unbound.length > 1 ? ` (and ${unbound.length - 1} more: ${unbound.slice(1, NAMED_MAX).map((u) => `${u.field} ${u.channel} '${u.chat}'`).join(', ')}${unbound.length > NAMED_MAX ? ', …' : ''})` : '';
-    throw ApiError.unprocessable('chat_not_bound', `${first.field}: ${notBound(projectId, first.channel, first.chat)}${others}. ${fix(projectId, first.channel)}`, {
-      unbound: unbound.slice(0, NAMED_MAX).map((u) => ({ field: u.field, channel: u.channel, chat: u.chat })),
-    });
+    const others =
+      unbound.length > 1
+        ? ` (and ${unbound.length - 1} more: ${unbound
+            .slice(1, NAMED_MAX)
+            .map((u) => `${u.field} ${u.channel} '${u.chat}'`)
+            .join(', ')}${unbound.length > NAMED_MAX ? ', …' : ''})`
+        : '';
+    throw ApiError.unprocessable(
+      'chat_not_bound',
+      `${first.field}: ${notBound(projectId, first.channel, first.chat)}${others}. ${fix(projectId, first.channel)}`,
+      {
+        unbound: unbound.slice(0, NAMED_MAX).map((u) => ({ field: u.field, channel: u.channel, chat: u.chat })),
+      },
+    );
   }
 
   /**
@@ -86,11 +101,15 @@ export class ChatAccessService {
     } catch (err) {
       // Never sent unchecked: back to the queue until the bindings can be read.
       this.logger.warn(`chat bindings not read: ${(err as Error).message}`);
-      for (const { job } of needed) result.set(job.id, { defer: `chat bindings unreadable: ${(err as Error).message}` });
+      for (const { job } of needed)
+        result.set(job.id, { defer: `chat bindings unreadable: ${(err as Error).message}` });
       return result;
     }
     for (const { job, key } of needed) {
-      if (!bound.has(keyOf(key))) result.set(job.id, { fail: `${notBound(key.projectId, key.channel, key.chat)}. ${fix(key.projectId, key.channel)}` });
+      if (!bound.has(keyOf(key)))
+        result.set(job.id, {
+          fail: `${notBound(key.projectId, key.channel, key.chat)}. ${fix(key.projectId, key.channel)}`,
+        });
     }
     return result;
   }
@@ -105,7 +124,10 @@ export class ChatAccessService {
   /** The chat to be bound when the channel's instance connector (or its fallback) shares one credential across projects. */
   private chatOf(channel: Channel, recipient: string): string | undefined {
     if (!this.config.chat.bindingsRequired) return undefined;
-    return this.registry.forChannel(channel)?.boundChat?.(recipient) ?? this.registry.fallbackFor(channel)?.boundChat?.(recipient);
+    return (
+      this.registry.forChannel(channel)?.boundChat?.(recipient) ??
+      this.registry.fallbackFor(channel)?.boundChat?.(recipient)
+    );
   }
 }
 

@@ -2,7 +2,12 @@ import { Body, Controller, Delete, Get, Param, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAuth, CurrentOperator } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
-import { ChatBindingListDto, ChatBindingsOfChannelDto, DeletedChatBindingsDto, PutChatBindingsDto } from './dto/chat-binding.dto.js';
+import {
+  ChatBindingListDto,
+  ChatBindingsOfChannelDto,
+  DeletedChatBindingsDto,
+  PutChatBindingsDto,
+} from './dto/chat-binding.dto.js';
 import { ChatBindingsService } from './chat-bindings.service.js';
 
 @ApiTags('Admin: chat bindings')
@@ -12,26 +17,53 @@ export class ChatBindingsController {
 
   @Put(':channel')
   @AdminAuth()
-  @ApiOperation({ operationId: 'putChatBindings', summary: 'Set the chats (Telegram) or channels (Slack) the instance’s bot may reach for a project; replaces the channel’s list' })
+  @ApiOperation({
+    operationId: 'putChatBindings',
+    summary:
+      'Set the chats (Telegram) or channels (Slack) the instance’s bot may reach for a project; replaces the channel’s list',
+  })
   @ApiErrors(404, 422)
-  async put(@Param('id') id: string, @Param('channel') channel: string, @Body() body: PutChatBindingsDto, @CurrentOperator() by: { actor: string; ip?: string }): Promise<ChatBindingsOfChannelDto> {
+  async put(
+    @Param('id') id: string,
+    @Param('channel') channel: string,
+    @Body() body: PutChatBindingsDto,
+    @CurrentOperator() by: { actor: string; ip?: string },
+  ): Promise<ChatBindingsOfChannelDto> {
     return { project_id: id, channel, chats: await this.bindings.put(id, channel, body.chats, by) };
   }
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'listChatBindings', summary: 'The chats the instance’s Telegram and Slack bots may reach for a project' })
+  @ApiOperation({
+    operationId: 'listChatBindings',
+    summary: 'The chats the instance’s Telegram and Slack bots may reach for a project',
+  })
   @ApiErrors(404)
   async list(@Param('id') id: string): Promise<ChatBindingListDto> {
     const { required, bindings } = await this.bindings.list(id);
-    return { project_id: id, required, bindings: bindings.map((b) => ({ channel: b.channel, chat: b.chat, created_at: new Date(b.createdAt).toISOString() })) };
+    return {
+      project_id: id,
+      required,
+      bindings: bindings.map((b) => ({
+        channel: b.channel,
+        chat: b.chat,
+        created_at: new Date(b.createdAt).toISOString(),
+      })),
+    };
   }
 
   @Delete(':channel')
   @AdminAuth()
-  @ApiOperation({ operationId: 'deleteChatBindings', summary: 'Unbind every chat of a channel from a project: the instance’s bot refuses its sends there again' })
+  @ApiOperation({
+    operationId: 'deleteChatBindings',
+    summary: 'Unbind every chat of a channel from a project: the instance’s bot refuses its sends there again',
+  })
   @ApiErrors(404, 422)
-  async delete(@Param('id') id: string, @Param('channel') channel: string, @CurrentOperator() by: { actor: string; ip?: string }): Promise<DeletedChatBindingsDto> {
+  async delete(
+    @Param('id') id: string,
+    @Param('channel') channel: string,
+    @CurrentOperator() by: { actor: string; ip?: string },
+  ): Promise<DeletedChatBindingsDto> {
     return { success: true, removed: await this.bindings.delete(id, channel, by) };
   }
 }

@@ -24,7 +24,9 @@ export class ChatBindingsRepository {
   replace(projectId: string, channel: string, chats: readonly string[]): Promise<string[]> {
     return this.db.transaction(async (runner) => {
       await this.db.exec(sql.REPLACE_CHAT_BINDINGS, [projectId, channel, chats], runner);
-      return (await this.db.rows<{ chat: string }>(sql.LIST_CHANNEL_BINDINGS, [projectId, channel], runner)).map((r) => r.chat);
+      return (await this.db.rows<{ chat: string }>(sql.LIST_CHANNEL_BINDINGS, [projectId, channel], runner)).map(
+        (r) => r.chat,
+      );
     });
   }
 
@@ -40,7 +42,11 @@ export class ChatBindingsRepository {
   async boundAmong(keys: readonly ChatKey[]): Promise<Set<string>> {
     const distinct = [...new Map(keys.map((k) => [keyOf(k), k])).values()];
     if (distinct.length === 0) return new Set();
-    const rows = await this.db.rows<ChatKey>(sql.BOUND_AMONG, [distinct.map((k) => k.projectId), distinct.map((k) => k.channel), distinct.map((k) => k.chat)]);
+    const rows = await this.db.rows<ChatKey>(sql.BOUND_AMONG, [
+      distinct.map((k) => k.projectId),
+      distinct.map((k) => k.channel),
+      distinct.map((k) => k.chat),
+    ]);
     return new Set(rows.map(keyOf));
   }
 }

@@ -27,12 +27,20 @@ export class ChatBindingsService {
     const bindable = bindableChannel(channel);
     const canonical = chats.map((chat, i) => {
       const value = bindableChat(bindable, chat);
-      if (value === undefined) throw ApiError.unprocessable('validation_failed', `chats.${i} must be ${CHAT_HINTS[bindable]}.`);
+      if (value === undefined)
+        throw ApiError.unprocessable('validation_failed', `chats.${i} must be ${CHAT_HINTS[bindable]}.`);
       return value;
     });
     await this.projects.get(projectId);
     const bound = await this.repository.replace(projectId, bindable, [...new Set(canonical)]);
-    await this.audit.record({ projectId, actor: by.actor, ip: by.ip, action: 'chat_binding.set', resource: `${projectId}/${bindable}`, metadata: { chats: bound.length } });
+    await this.audit.record({
+      projectId,
+      actor: by.actor,
+      ip: by.ip,
+      action: 'chat_binding.set',
+      resource: `${projectId}/${bindable}`,
+      metadata: { chats: bound.length },
+    });
     return bound;
   }
 
@@ -47,7 +55,14 @@ export class ChatBindingsService {
     const bindable = bindableChannel(channel);
     await this.projects.get(projectId);
     const removed = await this.repository.deleteChannel(projectId, bindable);
-    await this.audit.record({ projectId, actor: by.actor, ip: by.ip, action: 'chat_binding.deleted', resource: `${projectId}/${bindable}`, metadata: { chats: removed } });
+    await this.audit.record({
+      projectId,
+      actor: by.actor,
+      ip: by.ip,
+      action: 'chat_binding.deleted',
+      resource: `${projectId}/${bindable}`,
+      metadata: { chats: removed },
+    });
     return removed;
   }
 }
@@ -61,5 +76,8 @@ function bindableChannel(channel: string): BindableChannel {
       'discord recipients are webhook URLs, which carry their own credential: they need no binding. Chat bindings are for telegram and slack, whose instance-wide bots every project shares.',
     );
   }
-  throw ApiError.unprocessable('validation_failed', 'channel must be telegram or slack (the channels whose instance-wide bot every project shares).');
+  throw ApiError.unprocessable(
+    'validation_failed',
+    'channel must be telegram or slack (the channels whose instance-wide bot every project shares).',
+  );
 }

@@ -50,7 +50,9 @@ describe('readCsv (RFC 4180)', () => {
   it('stops at a quote never closed, naming the line it opened on', async () => {
     const reading = all(readCsv(chunksOf('id\n"a\nb\nc\n', 2)));
     await expect(reading).rejects.toThrow(CsvError);
-    await expect(all(readCsv(chunksOf('id\n"a\nb\nc\n')))).rejects.toThrow(/^line 2: a double quote opened here is never closed/);
+    await expect(all(readCsv(chunksOf('id\n"a\nb\nc\n')))).rejects.toThrow(
+      /^line 2: a double quote opened here is never closed/,
+    );
   });
 
   it('stops at a record longer than MAX_RECORD_CHARS instead of holding the rest of the file', async () => {

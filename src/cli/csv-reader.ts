@@ -34,8 +34,10 @@ const enum State {
   QuoteInQuoted,
 }
 
-const LATE_QUOTE = 'a double quote inside an unquoted field; quote the whole field and double the quote, e.g. "say ""hi"""';
-const AFTER_CLOSE = 'text after a closing double quote; a quoted field must end at the comma or the line end, with inner quotes doubled ("")';
+const LATE_QUOTE =
+  'a double quote inside an unquoted field; quote the whole field and double the quote, e.g. "say ""hi"""';
+const AFTER_CLOSE =
+  'text after a closing double quote; a quoted field must end at the comma or the line end, with inner quotes doubled ("")';
 
 export async function* readCsv(chunks: AsyncIterable<string>): AsyncGenerator<CsvRecord> {
   let state = State.FieldStart;
@@ -52,7 +54,11 @@ export async function* readCsv(chunks: AsyncIterable<string>): AsyncGenerator<Cs
 
   const endRecord = (): CsvRecord | undefined => {
     fields.push(field);
-    const record: CsvRecord | undefined = !started ? undefined : recordError ? { line: recordLine, error: recordError } : { line: recordLine, fields };
+    const record: CsvRecord | undefined = !started
+      ? undefined
+      : recordError
+        ? { line: recordLine, error: recordError }
+        : { line: recordLine, fields };
     fields = [];
     field = '';
     recordChars = 0;
@@ -74,7 +80,10 @@ export async function* readCsv(chunks: AsyncIterable<string>): AsyncGenerator<Cs
         recordLine = line;
       }
       if (++recordChars > MAX_RECORD_CHARS) {
-        throw new CsvError(recordLine, `a record longer than ${MAX_RECORD_CHARS} characters: is a closing double quote missing?`);
+        throw new CsvError(
+          recordLine,
+          `a record longer than ${MAX_RECORD_CHARS} characters: is a closing double quote missing?`,
+        );
       }
       if (state === State.Quoted) {
         if (ch === '"') state = State.QuoteInQuoted;

@@ -13,13 +13,24 @@ export async function digest(argv: string[]): Promise<number> {
   const { flags } = parseArgs(argv, { boolean: ['json'], string: ['url', 'key', 'window', 'to'] });
   const window = typeof flags.window === 'string' ? flags.window : '24h';
   if (typeof flags.to === 'string') {
-    const body = { ...(flags.to === 'default' ? {} : { to: flags.to }), ...(typeof flags.window === 'string' ? { window } : {}) };
-    const sent = await NotifydClient.fromEnv(flags).request<{ provider: string; provider_message_id: string | null; summary: DigestReport['summary'] }>('POST', '/v1/admin/digest/notify', body);
+    const body = {
+      ...(flags.to === 'default' ? {} : { to: flags.to }),
+      ...(typeof flags.window === 'string' ? { window } : {}),
+    };
+    const sent = await NotifydClient.fromEnv(flags).request<{
+      provider: string;
+      provider_message_id: string | null;
+      summary: DigestReport['summary'];
+    }>('POST', '/v1/admin/digest/notify', body);
     if (flags.json) printJson(sent);
-    else print(`Digest sent through ${sent.provider}${sent.provider_message_id ? ` (${sent.provider_message_id})` : ''}.`);
+    else
+      print(`Digest sent through ${sent.provider}${sent.provider_message_id ? ` (${sent.provider_message_id})` : ''}.`);
     return sent.summary?.critical > 0 ? EXIT.findings : EXIT.ok;
   }
-  const report = await NotifydClient.fromEnv(flags).request<DigestReport>('GET', `/v1/admin/digest?format=json&window=${encodeURIComponent(window)}`);
+  const report = await NotifydClient.fromEnv(flags).request<DigestReport>(
+    'GET',
+    `/v1/admin/digest?format=json&window=${encodeURIComponent(window)}`,
+  );
   if (flags.json) printJson(report);
   else print(renderMarkdown(report));
   return report.summary.critical > 0 ? EXIT.findings : EXIT.ok;

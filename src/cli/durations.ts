@@ -7,7 +7,9 @@ export function sinceToTime(value: string, now = Date.now()): string {
   const span = /^(\d{1,6})([smhd])$/.exec(value.trim());
   if (span) return new Date(now - Number(span[1]) * UNIT_MS[span[2]]).toISOString();
   if (!Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}T/.test(value)) return new Date(value).toISOString();
-  throw new UsageError(`--since must be a span such as 30m, 24h or 7d, or an RFC 3339 time such as 2026-11-29T00:00:00Z (got '${value}').`);
+  throw new UsageError(
+    `--since must be a span such as 30m, 24h or 7d, or an RFC 3339 time such as 2026-11-29T00:00:00Z (got '${value}').`,
+  );
 }
 
 /** `90s`, `10m`, `2h`, `1d` → seconds. */

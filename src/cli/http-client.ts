@@ -55,24 +55,38 @@ export class NotifydClient {
     }
   }
 
-  static fromEnv(flags: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv = process.env): NotifydClient {
+  static fromEnv(
+    flags: Record<string, string | boolean | undefined>,
+    env: NodeJS.ProcessEnv = process.env,
+  ): NotifydClient {
     const key = (flags.key as string | undefined) ?? env.NOTIFYD_ADMIN_API_KEY ?? env.ADMIN_API_KEY;
     return new NotifydClient((flags.url as string | undefined) ?? env.NOTIFYD_URL, key);
   }
 
   async request<T>(method: string, path: string, body?: unknown, options: { timeoutMs?: number } = {}): Promise<T> {
-    if (!this.key) throw new CliError('No key: set NOTIFYD_ADMIN_API_KEY (or pass --key) to the admin key, or the read-only key for reads.', EXIT.usage);
+    if (!this.key)
+      throw new CliError(
+        'No key: set NOTIFYD_ADMIN_API_KEY (or pass --key) to the admin key, or the read-only key for reads.',
+        EXIT.usage,
+      );
     let response: Response;
     try {
       response = await fetch(`${this.baseUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${this.key}`, 'user-agent': `notifyd-cli/${VERSION}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${this.key}`,
+          'user-agent': `notifyd-cli/${VERSION}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
       });
     } catch (err) {
       const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
-      throw new CliError(`Cannot reach notifyd at ${this.baseUrl} (${cause}): is it running? Set NOTIFYD_URL to its address.`, EXIT.unavailable);
+      throw new CliError(
+        `Cannot reach notifyd at ${this.baseUrl} (${cause}): is it running? Set NOTIFYD_URL to its address.`,
+        EXIT.unavailable,
+      );
     }
     const text = await response.text();
     let parsed: unknown;
@@ -82,7 +96,8 @@ export class NotifydClient {
       parsed = undefined;
     }
     if (response.ok) return parsed as T;
-    const message = (parsed as { message?: string } | undefined)?.message ?? `${response.status} ${response.statusText}`;
+    const message =
+      (parsed as { message?: string } | undefined)?.message ?? `${response.status} ${response.statusText}`;
     throw new CliError(`${message}`, exitCodeFor(response.status), response.status);
   }
 }

@@ -32,7 +32,8 @@ export async function importCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(argv, { boolean: ['dry-run', 'json'], string: ['from'] });
   if (positionals.length !== 1 || positionals[0] !== 'notifyd-0x') throw new UsageError(USAGE);
   const from = typeof flags.from === 'string' ? flags.from : undefined;
-  if (!from || !/^postgres(ql)?:\/\//.test(from)) throw new UsageError(`--from must be the PostgreSQL URL of the notifyd 0.x database (postgres://…)\n${USAGE}`);
+  if (!from || !/^postgres(ql)?:\/\//.test(from))
+    throw new UsageError(`--from must be the PostgreSQL URL of the notifyd 0.x database (postgres://…)\n${USAGE}`);
   const dryRun = flags['dry-run'] === true;
 
   const config = loadConfig(process.env, { requireSecrets: false });
@@ -60,25 +61,38 @@ export async function importCommand(argv: string[]): Promise<number> {
     let summary: ImportSummary;
     try {
       await runner.startTransaction();
-      summary = await import0x(src, { query: (text, params) => runner.query(text, params) }, {
-        sealWebhookSecret: (id, secret) => {
-          if (!sealKey) throw new Error('webhook endpoints need a key to seal their secrets: set JWT_SECRET (or WEBHOOK_SECRET_KEY) as the server has it');
-          return encryptSecret(sealKey, id, secret);
+      summary = await import0x(
+        src,
+        { query: (text, params) => runner.query(text, params) },
+        {
+          sealWebhookSecret: (id, secret) => {
+            if (!sealKey)
+              throw new Error(
+                'webhook endpoints need a key to seal their secrets: set JWT_SECRET (or WEBHOOK_SECRET_KEY) as the server has it',
+              );
+            return encryptSecret(sealKey, id, secret);
+          },
+          webhookUrlRefusal: (url) => {
+            try {
+              assertPublicHttpUrl(url, {
+                httpsOnly: config.outbound.httpsOnly,
+                allowLoopback: config.outbound.allowLoopback,
+              });
+              return undefined;
+            } catch (err) {
+              return (err as Error).message;
+            }
+          },
+          telegram: telegramImport(config, process.env.TELEGRAM_ENCRYPTION_KEY),
+          onProgress: (kind, rows) => {
+            read.set(kind, rows);
+            progress.update(
+              [...read.values()].reduce((a, b) => a + b, 0),
+              kind,
+            );
+          },
         },
-        webhookUrlRefusal: (url) => {
-          try {
-            assertPublicHttpUrl(url, { httpsOnly: config.outbound.httpsOnly, allowLoopback: config.outbound.allowLoopback });
-            return undefined;
-          } catch (err) {
-            return (err as Error).message;
-          }
-        },
-        telegram: telegramImport(config, process.env.TELEGRAM_ENCRYPTION_KEY),
-        onProgress: (kind, rows) => {
-          read.set(kind, rows);
-          progress.update([...read.values()].reduce((a, b) => a + b, 0), kind);
-        },
-      });
+      );
       if (dryRun) await runner.rollbackTransaction();
       else await runner.commitTransaction();
     } catch (err) {
@@ -106,10 +120,19 @@ export async function importCommand(argv: string[]): Promise<number> {
 /** 0.x's tokens opened with its TELEGRAM_ENCRYPTION_KEY, sealed again with NOTIFYD_SECRET_KEY; or why not. */
 function telegramImport(config: ReturnType<typeof loadConfig>, key0x: string | undefined): TelegramImport {
   const secrets = new RouteSecrets(config);
-  if (!secrets.enabled) return { unavailable: 'set NOTIFYD_SECRET_KEY (as the server has it) to import per-user Telegram bots' };
+  if (!secrets.enabled)
+    return { unavailable: 'set NOTIFYD_SECRET_KEY (as the server has it) to import per-user Telegram bots' };
   const key = key0x ? parseSecretKey(key0x) : undefined;
-  if (!key) return { unavailable: "set TELEGRAM_ENCRYPTION_KEY to the 0.x instance's (base64 of 32 bytes) to import per-user Telegram bots" };
-  return { open0x: (blob) => open0xBlob(key, blob), seal: (projectId, owner, field, value) => secrets.seal(projectId, owner, field, value), keyId: secrets.keyId };
+  if (!key)
+    return {
+      unavailable:
+        "set TELEGRAM_ENCRYPTION_KEY to the 0.x instance's (base64 of 32 bytes) to import per-user Telegram bots",
+    };
+  return {
+    open0x: (blob) => open0xBlob(key, blob),
+    seal: (projectId, owner, field, value) => secrets.seal(projectId, owner, field, value),
+    keyId: secrets.keyId,
+  };
 }
 
 /** Rows the import will read, for the progress bar (one count per table, in the snapshot). */
@@ -122,9 +145,22 @@ async function rowsToRead(src: SqlRunner): Promise<number> {
 }
 
 function report(s: ImportSummary, dryRun: boolean): string {
-  const head = dryRun ? 'Dry run: nothing was written. This is what the import would do:' : 'Imported from notifyd 0.x:';
-  const rows = KINDS.map((k) => [k, s.counts[k].read, s.counts[k].created, s.counts[k].updated, s.counts[k].unchanged, s.counts[k].skipped]);
-  const lines = [head, table(['what', 'read', 'created', 'updated', 'unchanged', 'skipped'], rows).trimEnd(), `topics in use: ${s.topics}`];
+  const head = dryRun
+    ? 'Dry run: nothing was written. This is what the import would do:'
+    : 'Imported from notifyd 0.x:';
+  const rows = KINDS.map((k) => [
+    k,
+    s.counts[k].read,
+    s.counts[k].created,
+    s.counts[k].updated,
+    s.counts[k].unchanged,
+    s.counts[k].skipped,
+  ]);
+  const lines = [
+    head,
+    table(['what', 'read', 'created', 'updated', 'unchanged', 'skipped'], rows).trimEnd(),
+    `topics in use: ${s.topics}`,
+  ];
   const list = (title: string, items: string[], count: number) => {
     if (!items.length) return;
     lines.push(`${title}:`, ...items.slice(0, SHOWN_MESSAGES).map((m) => `  - ${m}`));

@@ -24,7 +24,11 @@ const PAGE_MAX = 500;
 /** Rows `notifyd jobs` lists without --limit or --all (the API's default page). */
 const DEFAULT_ROWS = 50;
 
-function jobQuery(flags: Record<string, string | boolean | undefined>, status?: string, page?: { limit: number; cursor?: string }): string {
+function jobQuery(
+  flags: Record<string, string | boolean | undefined>,
+  status?: string,
+  page?: { limit: number; cursor?: string },
+): string {
   const params = new URLSearchParams();
   const set = (name: string, value: unknown) => value !== undefined && params.set(name, String(value));
   set('project_id', flags.project);
@@ -44,7 +48,8 @@ function wantedRows(flags: Record<string, string | boolean | undefined>): number
   if (flags.all) return Infinity;
   if (flags.limit === undefined) return DEFAULT_ROWS;
   const n = Number(flags.limit);
-  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError('--limit must be a whole number of 1 or more (or use --all)');
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new UsageError('--limit must be a whole number of 1 or more (or use --all)');
   return n;
 }
 
@@ -52,12 +57,20 @@ function wantedRows(flags: Record<string, string | boolean | undefined>): number
  * Every matching job up to `wanted`, newest first, read in pages of at most 500 by following
  * next_cursor: a listing is no longer cut at the API's page size.
  */
-async function searchAll(client: NotifydClient, flags: Record<string, string | boolean | undefined>, wanted: number, status?: string): Promise<JobSummary[]> {
+async function searchAll(
+  client: NotifydClient,
+  flags: Record<string, string | boolean | undefined>,
+  wanted: number,
+  status?: string,
+): Promise<JobSummary[]> {
   const rows: JobSummary[] = [];
   let cursor: string | undefined;
   do {
     const limit = Math.min(PAGE_MAX, wanted - rows.length);
-    const page = await client.request<{ jobs: JobSummary[]; next_cursor?: string | null }>('GET', `/v1/admin/jobs${jobQuery(flags, status, { limit, cursor })}`);
+    const page = await client.request<{ jobs: JobSummary[]; next_cursor?: string | null }>(
+      'GET',
+      `/v1/admin/jobs${jobQuery(flags, status, { limit, cursor })}`,
+    );
     rows.push(...page.jobs);
     cursor = page.next_cursor ?? undefined;
   } while (cursor && rows.length < wanted);
@@ -66,7 +79,10 @@ async function searchAll(client: NotifydClient, flags: Record<string, string | b
 
 /** `notifyd jobs [--status --project --channel --topic --recipient --since 24h] [--limit N | --all] [--json]` */
 export async function jobs(argv: string[]): Promise<number> {
-  const { flags } = parseArgs(argv, { boolean: ['json', 'all'], string: [...CONNECTION, 'status', 'project', 'channel', 'topic', 'recipient', 'since', 'limit'] });
+  const { flags } = parseArgs(argv, {
+    boolean: ['json', 'all'],
+    string: [...CONNECTION, 'status', 'project', 'channel', 'topic', 'recipient', 'since', 'limit'],
+  });
   const found = await searchAll(NotifydClient.fromEnv(flags), flags, wantedRows(flags));
   if (flags.json) {
     printJson({ jobs: found, count: found.length });
@@ -76,7 +92,22 @@ export async function jobs(argv: string[]): Promise<number> {
     print('No job matches.');
     return EXIT.ok;
   }
-  print(table(['ID', 'PROJECT', 'CHANNEL', 'STATUS', 'TRIES', 'RECIPIENT', 'PROVIDER', 'CREATED', 'ERROR'], found.map((j) => [j.id, j.project_id, j.channel, j.status, `${j.attempts}/${j.max_attempts}`, j.recipient, j.provider, j.created_at, j.error])));
+  print(
+    table(
+      ['ID', 'PROJECT', 'CHANNEL', 'STATUS', 'TRIES', 'RECIPIENT', 'PROVIDER', 'CREATED', 'ERROR'],
+      found.map((j) => [
+        j.id,
+        j.project_id,
+        j.channel,
+        j.status,
+        `${j.attempts}/${j.max_attempts}`,
+        j.recipient,
+        j.provider,
+        j.created_at,
+        j.error,
+      ]),
+    ),
+  );
   return EXIT.ok;
 }
 
@@ -88,7 +119,10 @@ function oneId(positionals: string[], command: string): string {
 /** `notifyd job <id> [--json]` */
 export async function job(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(argv, { boolean: ['json'], string: CONNECTION });
-  const result = await NotifydClient.fromEnv(flags).request<Record<string, unknown>>('GET', `/v1/admin/jobs/${encodeURIComponent(oneId(positionals, 'job'))}`);
+  const result = await NotifydClient.fromEnv(flags).request<Record<string, unknown>>(
+    'GET',
+    `/v1/admin/jobs/${encodeURIComponent(oneId(positionals, 'job'))}`,
+  );
   if (flags.json) printJson(result);
   else print(record(result));
   return EXIT.ok;
@@ -99,14 +133,19 @@ export async function job(argv: string[]): Promise<number> {
  * --channel --since --limit]` re-queues every failed job that matches, with a progress bar.
  */
 export async function retry(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, { boolean: ['json', 'failed', 'all'], string: [...CONNECTION, 'project', 'channel', 'topic', 'since', 'limit'] });
+  const { flags, positionals } = parseArgs(argv, {
+    boolean: ['json', 'failed', 'all'],
+    string: [...CONNECTION, 'project', 'channel', 'topic', 'since', 'limit'],
+  });
   const client = NotifydClient.fromEnv(flags);
   let ids = positionals;
   if (flags.failed) {
     if (ids.length) throw new UsageError('give job ids or --failed with filters, not both');
     ids = (await searchAll(client, flags, wantedRows(flags), 'failed')).map((j) => j.id);
   } else if (!ids.length) {
-    throw new UsageError('usage: notifyd retry <job id>… | notifyd retry --failed [--project P --channel C --since 24h --limit 500]');
+    throw new UsageError(
+      'usage: notifyd retry <job id>… | notifyd retry --failed [--project P --channel C --since 24h --limit 500]',
+    );
   }
   return each(client, ids, 'retry', flags.json === true);
 }
@@ -127,7 +166,13 @@ async function each(client: NotifydClient, ids: string[], action: 'retry' | 'can
       await client.request('POST', `/v1/admin/jobs/${encodeURIComponent(id)}/${action}`);
       results.push({ id, ok: true, message: action === 'retry' ? 'queued again' : 'cancelled', exit: EXIT.ok });
     } catch (err) {
-      if (!(err instanceof CliError) || err.exitCode === EXIT.unavailable || err.exitCode === EXIT.noPermission || err.exitCode === EXIT.usage) throw err;
+      if (
+        !(err instanceof CliError) ||
+        err.exitCode === EXIT.unavailable ||
+        err.exitCode === EXIT.noPermission ||
+        err.exitCode === EXIT.usage
+      )
+        throw err;
       results.push({ id, ok: false, message: err.message, exit: err.exitCode });
     }
     progress.tick();
@@ -144,14 +189,29 @@ async function each(client: NotifydClient, ids: string[], action: 'retry' | 'can
 
 /** `notifyd send-test --project P --channel C --to X [--subject S] [--body B]` */
 export async function sendTest(argv: string[]): Promise<number> {
-  const { flags } = parseArgs(argv, { boolean: ['json'], string: [...CONNECTION, 'project', 'channel', 'to', 'subject', 'body'] });
+  const { flags } = parseArgs(argv, {
+    boolean: ['json'],
+    string: [...CONNECTION, 'project', 'channel', 'to', 'subject', 'body'],
+  });
   for (const name of ['project', 'channel', 'to']) {
-    if (typeof flags[name] !== 'string') throw new UsageError(`--${name} is required: notifyd send-test --project P --channel C --to X [--subject S] [--body B]`);
+    if (typeof flags[name] !== 'string')
+      throw new UsageError(
+        `--${name} is required: notifyd send-test --project P --channel C --to X [--subject S] [--body B]`,
+      );
   }
-  const body = { project_id: flags.project, channel: flags.channel, to: flags.to, ...(flags.subject ? { subject: flags.subject } : {}), ...(flags.body ? { body: flags.body } : {}) };
-  const result = await NotifydClient.fromEnv(flags).request<{ id: string; status: string }>('POST', '/v1/admin/send-test', body);
+  const body = {
+    project_id: flags.project,
+    channel: flags.channel,
+    to: flags.to,
+    ...(flags.subject ? { subject: flags.subject } : {}),
+    ...(flags.body ? { body: flags.body } : {}),
+  };
+  const result = await NotifydClient.fromEnv(flags).request<{ id: string; status: string }>(
+    'POST',
+    '/v1/admin/send-test',
+    body,
+  );
   if (flags.json) printJson(result);
   else print(`Test job ${result.id} is ${result.status}; follow it with: notifyd job ${result.id}`);
   return EXIT.ok;
 }
-

@@ -24,12 +24,22 @@ export async function keys(argv: string[]): Promise<number> {
   if (!action || action === 'list') {
     const result = await client.request<{ projects: Project[] }>('GET', '/v1/admin/projects');
     if (flags.json) printJson(result);
-    else print(table(['PROJECT', 'NAME', 'KEY', 'PREVIOUS KEY (valid until revoked)', 'CREATED'], result.projects.map((p) => [p.id, p.name, p.api_key_hint, p.secondary_api_key_hint, p.created_at])));
+    else
+      print(
+        table(
+          ['PROJECT', 'NAME', 'KEY', 'PREVIOUS KEY (valid until revoked)', 'CREATED'],
+          result.projects.map((p) => [p.id, p.name, p.api_key_hint, p.secondary_api_key_hint, p.created_at]),
+        ),
+      );
     return EXIT.ok;
   }
   if (!project || extra) throw new UsageError(USAGE);
   if (action === 'create') {
-    const result = await client.request<{ project: { id: string; api_key: string }; warning: string }>('POST', '/v1/admin/projects', { id: project, name: typeof flags.name === 'string' ? flags.name : project });
+    const result = await client.request<{ project: { id: string; api_key: string }; warning: string }>(
+      'POST',
+      '/v1/admin/projects',
+      { id: project, name: typeof flags.name === 'string' ? flags.name : project },
+    );
     if (flags.json) printJson(result);
     else print(`${result.project.api_key}\n${result.warning}`);
     return EXIT.ok;
@@ -37,7 +47,10 @@ export async function keys(argv: string[]): Promise<number> {
   if (action === 'rotate') {
     const result = await client.request<{ new_api_key: string; note: string }>('POST', path('/rotate-key'));
     if (flags.json) printJson(result);
-    else print(`${result.new_api_key}\nStore it now: it cannot be shown again. ${result.note.replace(/POST \S+/, `notifyd keys revoke ${project}`)}`);
+    else
+      print(
+        `${result.new_api_key}\nStore it now: it cannot be shown again. ${result.note.replace(/POST \S+/, `notifyd keys revoke ${project}`)}`,
+      );
     return EXIT.ok;
   }
   if (action === 'revoke') {

@@ -14,7 +14,8 @@ interface Lane {
   quota: { remaining: number | null; limit: number | null };
 }
 
-const USAGE = 'usage: notifyd lanes [--json] | notifyd lanes pause <lane> [--for 1h] [--reason TEXT] | notifyd lanes resume <lane>';
+const USAGE =
+  'usage: notifyd lanes [--json] | notifyd lanes pause <lane> [--for 1h] [--reason TEXT] | notifyd lanes resume <lane>';
 
 /** `notifyd lanes` lists the pacing lanes; `lanes pause|resume <lane>` steers one. */
 export async function lanes(argv: string[]): Promise<number> {
@@ -29,7 +30,13 @@ export async function lanes(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if ((action !== 'pause' && action !== 'resume') || !lane || extra) throw new UsageError(USAGE);
-  const body = action === 'pause' ? { ...(flags.for ? { duration_secs: durationSeconds(String(flags.for), '--for') } : {}), ...(flags.reason ? { reason: flags.reason } : {}) } : undefined;
+  const body =
+    action === 'pause'
+      ? {
+          ...(flags.for ? { duration_secs: durationSeconds(String(flags.for), '--for') } : {}),
+          ...(flags.reason ? { reason: flags.reason } : {}),
+        }
+      : undefined;
   const state = await client.request<Lane>('POST', `/v1/admin/lanes/${encodeURIComponent(lane)}/${action}`, body ?? {});
   if (flags.json) printJson(state);
   else print(state.paused ? `${state.lane} paused until ${state.paused_until}.` : `${state.lane} is flowing.`);

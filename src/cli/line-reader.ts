@@ -12,7 +12,9 @@ export async function* readLines(chunks: AsyncIterable<string>): AsyncGenerator<
   let line = 1;
   let tooLong = false;
   const done = (text: string): TextLine => {
-    const result: TextLine = tooLong ? { line, error: `longer than ${MAX_LINE_CHARS} characters` } : { line, text: text.endsWith('\r') ? text.slice(0, -1) : text };
+    const result: TextLine = tooLong
+      ? { line, error: `longer than ${MAX_LINE_CHARS} characters` }
+      : { line, text: text.endsWith('\r') ? text.slice(0, -1) : text };
     line++;
     tooLong = false;
     return result;

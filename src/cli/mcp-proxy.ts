@@ -10,11 +10,15 @@ import { mcpEndpoint } from './http-client.js';
  */
 export async function proxyMcp(url: string, key: string | undefined): Promise<number> {
   if (!key) {
-    process.stderr.write('notifyd mcp --url needs a key: set NOTIFYD_ADMIN_API_KEY (or pass --key) to the admin, read-only or a project key.\n');
+    process.stderr.write(
+      'notifyd mcp --url needs a key: set NOTIFYD_ADMIN_API_KEY (or pass --key) to the admin, read-only or a project key.\n',
+    );
     return 64;
   }
   const local = new StdioServerTransport();
-  const remote = new StreamableHTTPClientTransport(mcpEndpoint(url), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
+  const remote = new StreamableHTTPClientTransport(mcpEndpoint(url), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+  });
   const closed = new Promise<void>((resolve) => {
     local.onclose = resolve;
     process.stdin.once('end', resolve);
@@ -23,7 +27,12 @@ export async function proxyMcp(url: string, key: string | undefined): Promise<nu
   });
   const fail = (message: JSONRPCMessage, err: Error) => {
     process.stderr.write(`notifyd mcp: ${err.message}\n`);
-    if (isJSONRPCRequest(message)) void local.send({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: `notifyd at ${url} did not answer: ${err.message}` } });
+    if (isJSONRPCRequest(message))
+      void local.send({
+        jsonrpc: '2.0',
+        id: message.id,
+        error: { code: -32603, message: `notifyd at ${url} did not answer: ${err.message}` },
+      });
   };
   local.onmessage = (message) => void remote.send(message).catch((err: Error) => fail(message, err));
   remote.onmessage = (message) => void local.send(message);

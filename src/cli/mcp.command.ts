@@ -21,7 +21,9 @@ NOTIFYD_ADMIN_API_KEY (the read-only or a project key work too, with their limit
 /** Logs go to stderr: stdout carries the protocol and nothing else. */
 function stderrLogger(verbose: boolean): LoggerService {
   const write = (level: string) => (message: unknown, context?: unknown) =>
-    process.stderr.write(`${JSON.stringify({ level, context: typeof context === 'string' ? context : undefined, message: String(message) })}\n`);
+    process.stderr.write(
+      `${JSON.stringify({ level, context: typeof context === 'string' ? context : undefined, message: String(message) })}\n`,
+    );
   return { log: verbose ? write('info') : () => undefined, warn: write('warn'), error: write('error') };
 }
 
@@ -33,14 +35,23 @@ export async function mcp(argv: string[], startNotifyd: StartNotifyd): Promise<n
   }
   const url = (args.flags.url as string | undefined) ?? process.env.NOTIFYD_URL;
   if (url) {
-    const key = (args.flags.key as string | undefined) ?? process.env.NOTIFYD_ADMIN_API_KEY ?? process.env.ADMIN_API_KEY;
+    const key =
+      (args.flags.key as string | undefined) ?? process.env.NOTIFYD_ADMIN_API_KEY ?? process.env.ADMIN_API_KEY;
     return proxyMcp(url, key);
   }
 
   // Role api: no worker, no scheduled work; listen false: no HTTP port.
-  const notifyd = await startNotifyd({ env: { ...process.env, NOTIFYD_ROLE: 'api' }, listen: false, logger: stderrLogger(process.env.LOG_LEVEL === 'debug') });
+  const notifyd = await startNotifyd({
+    env: { ...process.env, NOTIFYD_ROLE: 'api' },
+    listen: false,
+    logger: stderrLogger(process.env.LOG_LEVEL === 'debug'),
+  });
   const role = args.flags['read-only'] ? 'readonly' : 'admin';
-  const server = createMcpServer(notifyd.app.get(McpToolRegistry), notifyd.app.get(McpCallService), { role, projectId: null, transport: 'stdio' });
+  const server = createMcpServer(notifyd.app.get(McpToolRegistry), notifyd.app.get(McpCallService), {
+    role,
+    projectId: null,
+    transport: 'stdio',
+  });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;

@@ -4,7 +4,15 @@ import { Progress } from './progress.js';
 
 describe('CLI output', () => {
   it('pads table columns to the widest cell and shows empty cells as -', () => {
-    expect(table(['ID', 'STATUS'], [['a', 'sent'], ['long-id', null]])).toBe('ID       STATUS\na        sent\nlong-id  -\n');
+    expect(
+      table(
+        ['ID', 'STATUS'],
+        [
+          ['a', 'sent'],
+          ['long-id', null],
+        ],
+      ),
+    ).toBe('ID       STATUS\na        sent\nlong-id  -\n');
   });
 
   it('cuts long cells and flattens newlines', () => {

@@ -19,7 +19,10 @@ export function table(columns: string[], rows: unknown[][]): string {
 export function record(object: Record<string, unknown>): string {
   const width = Math.max(...Object.keys(object).map((k) => k.length));
   return `${Object.entries(object)
-    .map(([key, value]) => `${key.padEnd(width)}  ${value === null || value === undefined ? '-' : typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
+    .map(
+      ([key, value]) =>
+        `${key.padEnd(width)}  ${value === null || value === undefined ? '-' : typeof value === 'object' ? JSON.stringify(value) : String(value)}`,
+    )
     .join('\n')}\n`;
 }
 

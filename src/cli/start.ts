@@ -10,4 +10,8 @@ export interface Started {
   close(): Promise<void>;
 }
 
-export type StartNotifyd = (options?: { env?: NodeJS.ProcessEnv; listen?: boolean; logger?: LoggerService | false }) => Promise<Started>;
+export type StartNotifyd = (options?: {
+  env?: NodeJS.ProcessEnv;
+  listen?: boolean;
+  logger?: LoggerService | false;
+}) => Promise<Started>;

@@ -48,7 +48,10 @@ async function* fromNdjson(chunks: AsyncIterable<string>): AsyncGenerator<Subscr
       continue;
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      yield { line: entry.line, error: 'must be a JSON object, one subscriber per line, e.g. {"id": "user_123", "email": "jane@example.com"}' };
+      yield {
+        line: entry.line,
+        error: 'must be a JSON object, one subscriber per line, e.g. {"id": "user_123", "email": "jane@example.com"}',
+      };
       continue;
     }
     yield { line: entry.line, item: value as Record<string, unknown> };
@@ -72,7 +75,10 @@ async function* fromCsv(chunks: AsyncIterable<string>): AsyncGenerator<Subscribe
       continue;
     }
     if (record.fields.length !== header.length) {
-      yield { line: record.line, error: `${record.fields.length} fields where the header has ${header.length}; quote a field that holds a comma` };
+      yield {
+        line: record.line,
+        error: `${record.fields.length} fields where the header has ${header.length}; quote a field that holds a comma`,
+      };
       continue;
     }
     const item: Record<string, unknown> = {};
@@ -94,11 +100,15 @@ function checkHeader(fields: string[], line: number): string[] {
   const known = new Set<string>(CSV_COLUMNS);
   for (const column of columns) {
     if (!known.has(column) && !/^data\..+/.test(column)) {
-      throw new FileError(`the header's column '${column}' is not one notifyd knows: use ${CSV_COLUMNS.join(', ')} or data.<key>`, line);
+      throw new FileError(
+        `the header's column '${column}' is not one notifyd knows: use ${CSV_COLUMNS.join(', ')} or data.<key>`,
+        line,
+      );
     }
   }
   const repeated = columns.find((c, i) => columns.indexOf(c) !== i);
   if (repeated) throw new FileError(`the header names '${repeated}' twice`, line);
-  if (!columns.includes('id')) throw new FileError(`the header has no id column (columns: ${CSV_COLUMNS.join(', ')}, data.<key>)`, line);
+  if (!columns.includes('id'))
+    throw new FileError(`the header has no id column (columns: ${CSV_COLUMNS.join(', ')}, data.<key>)`, line);
   return columns;
 }

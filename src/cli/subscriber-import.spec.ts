@@ -14,7 +14,9 @@ async function all<T>(source: AsyncIterable<T>): Promise<T[]> {
 
 describe('subscriber files', () => {
   it('CSV: maps the header’s columns, data.<key> into data, and leaves empty cells out', async () => {
-    const lines = await all(readSubscribers(text('\uFEFFid, email ,data.plan,data.__proto__\nu1,u1@x.io,pro,\nu2,,,p\nu3,a,b\n'), 'csv'));
+    const lines = await all(
+      readSubscribers(text('\uFEFFid, email ,data.plan,data.__proto__\nu1,u1@x.io,pro,\nu2,,,p\nu3,a,b\n'), 'csv'),
+    );
     expect(lines).toEqual([
       { line: 2, item: { id: 'u1', email: 'u1@x.io', data: { plan: 'pro' } } },
       { line: 3, item: { id: 'u2', data: { ['__proto__']: 'p' } } },
@@ -24,14 +26,18 @@ describe('subscriber files', () => {
   });
 
   it('CSV: refuses a header with an unknown or repeated column, or no id', async () => {
-    await expect(all(readSubscribers(text('id,mail\n'), 'csv'))).rejects.toThrow(/column 'mail' is not one notifyd knows/);
+    await expect(all(readSubscribers(text('id,mail\n'), 'csv'))).rejects.toThrow(
+      /column 'mail' is not one notifyd knows/,
+    );
     await expect(all(readSubscribers(text('id,email,email\n'), 'csv'))).rejects.toThrow(/names 'email' twice/);
     await expect(all(readSubscribers(text('email\n'), 'csv'))).rejects.toThrow(/no id column/);
     await expect(all(readSubscribers(text('id,email\n'), 'csv'))).resolves.toEqual([]);
   });
 
   it('NDJSON: one object per line; bad JSON and non-objects are reported by line, blank lines skipped', async () => {
-    expect(await all(readSubscribers(text('{"id":"a","email":null}\n\n{"id":\n[1]\n  {"id":"b"}  \n'), 'ndjson'))).toEqual([
+    expect(
+      await all(readSubscribers(text('{"id":"a","email":null}\n\n{"id":\n[1]\n  {"id":"b"}  \n'), 'ndjson')),
+    ).toEqual([
       { line: 1, item: { id: 'a', email: null } },
       { line: 3, error: expect.stringMatching(/^not valid JSON/) },
       { line: 4, error: expect.stringMatching(/^must be a JSON object/) },
@@ -42,7 +48,9 @@ describe('subscriber files', () => {
 
 describe('SubscriberImport', () => {
   const entries = (n: number, bad: number[] = []): SubscriberLine[] =>
-    Array.from({ length: n }, (_, i) => (bad.includes(i + 1) ? { line: i + 1, error: 'not valid JSON' } : { line: i + 1, item: { id: `u${i + 1}` } }));
+    Array.from({ length: n }, (_, i) =>
+      bad.includes(i + 1) ? { line: i + 1, error: 'not valid JSON' } : { line: i + 1, item: { id: `u${i + 1}` } },
+    );
   async function* from(list: SubscriberLine[], thenThrow?: Error): AsyncGenerator<SubscriberLine> {
     yield* list;
     if (thenThrow) throw thenThrow;
@@ -53,7 +61,13 @@ describe('SubscriberImport', () => {
     const sink = async (items: Record<string, unknown>[]): Promise<BulkResult> => {
       sent.push(items.map((i) => String(i.id)));
       const badIndex = items.findIndex((i) => i.id === 'u5');
-      return { created: items.length - (badIndex >= 0 ? 1 : 0), updated: 0, duplicates: 0, failed: badIndex >= 0 ? 1 : 0, errors: badIndex >= 0 ? [{ index: badIndex, id: 'u5', field: 'email', message: 'email must be…' }] : [] };
+      return {
+        created: items.length - (badIndex >= 0 ? 1 : 0),
+        updated: 0,
+        duplicates: 0,
+        failed: badIndex >= 0 ? 1 : 0,
+        errors: badIndex >= 0 ? [{ index: badIndex, id: 'u5', field: 'email', message: 'email must be…' }] : [],
+      };
     };
     const summary = await new SubscriberImport(sink, 3).run(from(entries(8, [2])));
     expect(sent).toEqual([['u1', 'u3', 'u4'], ['u5', 'u6', 'u7'], ['u8']]);
@@ -72,7 +86,10 @@ describe('SubscriberImport', () => {
     };
     const summary = await new SubscriberImport(sink, 2).run(from(entries(7)));
     expect(calls).toBe(2);
-    expect(summary).toMatchObject({ created: 2, stopped: { line: 3, message: 'Invalid API key', exit_code: EXIT.noPermission } });
+    expect(summary).toMatchObject({
+      created: 2,
+      stopped: { line: 3, message: 'Invalid API key', exit_code: EXIT.noPermission },
+    });
   });
 
   it('writes the lines before an unreadable part of the file, then stops there', async () => {
@@ -81,8 +98,13 @@ describe('SubscriberImport', () => {
       sent.push(items.length);
       return { created: items.length, updated: 0, duplicates: 0, failed: 0, errors: [] };
     };
-    const summary = await new SubscriberImport(sink, 10).run(from(entries(4), new FileError('the file is not UTF-8 text')));
+    const summary = await new SubscriberImport(sink, 10).run(
+      from(entries(4), new FileError('the file is not UTF-8 text')),
+    );
     expect(sent).toEqual([4]);
-    expect(summary).toMatchObject({ created: 4, stopped: { line: 5, message: 'the file is not UTF-8 text', exit_code: EXIT.invalid } });
+    expect(summary).toMatchObject({
+      created: 4,
+      stopped: { line: 5, message: 'the file is not UTF-8 text', exit_code: EXIT.invalid },
+    });
   });
 });

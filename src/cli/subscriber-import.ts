@@ -47,7 +47,16 @@ export const MAX_KEPT_ERRORS = 1000;
  * harmless (an upsert of the same values changes nothing).
  */
 export class SubscriberImport {
-  readonly summary: ImportSummary = { lines: 0, created: 0, updated: 0, duplicates: 0, failed: 0, errors: [], errors_omitted: 0, stopped: null };
+  readonly summary: ImportSummary = {
+    lines: 0,
+    created: 0,
+    updated: 0,
+    duplicates: 0,
+    failed: 0,
+    errors: [],
+    errors_omitted: 0,
+    stopped: null,
+  };
   private lastLine = 0;
 
   constructor(
@@ -99,7 +108,8 @@ export class SubscriberImport {
     this.summary.updated += result.updated;
     this.summary.duplicates += result.duplicates;
     this.summary.failed += result.failed;
-    for (const e of result.errors) this.addError({ line: batch[e.index]?.line ?? 0, id: e.id, field: e.field, message: e.message });
+    for (const e of result.errors)
+      this.addError({ line: batch[e.index]?.line ?? 0, id: e.id, field: e.field, message: e.message });
     this.onProgress(this.summary);
   }
 

@@ -20,7 +20,10 @@ const BULK_TIMEOUT_MS = 120_000;
 
 /** `notifyd subscribers import <file>`: an audience from NDJSON or CSV, in bulk calls, with progress. */
 export async function subscribers(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, { boolean: ['json', 'dry-run'], string: ['url', 'key', 'format', 'batch'] });
+  const { flags, positionals } = parseArgs(argv, {
+    boolean: ['json', 'dry-run'],
+    string: ['url', 'key', 'format', 'batch'],
+  });
   const [action, path, extra] = positionals;
   if (action !== 'import' || !path || extra) throw new UsageError(USAGE);
   const format = importFormat(flags.format, path);
@@ -34,7 +37,10 @@ export async function subscribers(argv: string[]): Promise<number> {
   const started = Date.now();
   const importer = new SubscriberImport(sink, batchSize, (s) => {
     const rate = Math.round(s.lines / Math.max((Date.now() - started) / 1000, 0.001));
-    progress.update(bytes.read, `${s.lines} lines, ${written(s, dryRun)} ${dryRun ? 'valid' : 'written'}, ${s.failed} refused, ${rate} lines/s`);
+    progress.update(
+      bytes.read,
+      `${s.lines} lines, ${written(s, dryRun)} ${dryRun ? 'valid' : 'written'}, ${s.failed} refused, ${rate} lines/s`,
+    );
   });
   const summary = await importer.run(readSubscribers(utf8Chunks(path, bytes), format));
   progress.finish();
@@ -48,17 +54,20 @@ export async function subscribers(argv: string[]): Promise<number> {
 function importFormat(flag: string | boolean | undefined, path: string): ImportFormat {
   if (flag === undefined) {
     const format = formatOfPath(path);
-    if (!format) throw new UsageError(`cannot tell the format of '${path}' from its name: pass --format ndjson or --format csv`);
+    if (!format)
+      throw new UsageError(`cannot tell the format of '${path}' from its name: pass --format ndjson or --format csv`);
     return format;
   }
-  if (flag !== 'ndjson' && flag !== 'csv') throw new UsageError(`--format must be ndjson or csv (got '${String(flag)}')`);
+  if (flag !== 'ndjson' && flag !== 'csv')
+    throw new UsageError(`--format must be ndjson or csv (got '${String(flag)}')`);
   return flag;
 }
 
 function batchSizeOf(flag: string | boolean | undefined): number {
   if (flag === undefined) return 1000;
   const n = Number(flag);
-  if (!Number.isInteger(n) || n < 1 || n > BULK_MAX_SUBSCRIBERS) throw new UsageError(`--batch must be a whole number from 1 to ${BULK_MAX_SUBSCRIBERS} (got '${String(flag)}')`);
+  if (!Number.isInteger(n) || n < 1 || n > BULK_MAX_SUBSCRIBERS)
+    throw new UsageError(`--batch must be a whole number from 1 to ${BULK_MAX_SUBSCRIBERS} (got '${String(flag)}')`);
   return n;
 }
 
@@ -74,9 +83,15 @@ function fileSize(path: string): number {
 }
 
 /** Project routes take the project's key: the admin key cannot write subscribers. */
-function projectClient(flags: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv = process.env): NotifydClient {
+function projectClient(
+  flags: Record<string, string | boolean | undefined>,
+  env: NodeJS.ProcessEnv = process.env,
+): NotifydClient {
   const key = (flags.key as string | undefined) ?? env.NOTIFYD_PROJECT_KEY;
-  if (!key) throw new UsageError('no project key: set NOTIFYD_PROJECT_KEY (or pass --key) to the key of the project to import into (notifyd keys create prints one)');
+  if (!key)
+    throw new UsageError(
+      'no project key: set NOTIFYD_PROJECT_KEY (or pass --key) to the key of the project to import into (notifyd keys create prints one)',
+    );
   return new NotifydClient((flags.url as string | undefined) ?? env.NOTIFYD_URL, key);
 }
 
@@ -87,12 +102,23 @@ function projectClient(flags: Record<string, string | boolean | undefined>, env:
 function bulkSink(client: NotifydClient): BatchSink {
   const send: BatchSink = async (items) => {
     try {
-      return await client.request<BulkResult>('POST', '/v1/subscribers/bulk', { subscribers: items }, { timeoutMs: BULK_TIMEOUT_MS });
+      return await client.request<BulkResult>(
+        'POST',
+        '/v1/subscribers/bulk',
+        { subscribers: items },
+        { timeoutMs: BULK_TIMEOUT_MS },
+      );
     } catch (err) {
       if (!(err instanceof CliError) || err.status !== 413) throw err;
       if (items.length === 1) {
         const id = typeof items[0].id === 'string' ? items[0].id : null;
-        return { created: 0, updated: 0, duplicates: 0, failed: 1, errors: [{ index: 0, id, field: null, message: err.message }] };
+        return {
+          created: 0,
+          updated: 0,
+          duplicates: 0,
+          failed: 1,
+          errors: [{ index: 0, id, field: null, message: err.message }],
+        };
       }
       const half = Math.ceil(items.length / 2);
       const [first, second] = [await send(items.slice(0, half)), await send(items.slice(half))];
@@ -137,7 +163,9 @@ async function* utf8Chunks(path: string, bytes: { read: number }): AsyncGenerato
     try {
       text = decoder.decode(buffer, { stream: true });
     } catch {
-      throw new FileError('the file is not UTF-8 text from here on; convert it first, e.g. iconv -f WINDOWS-1252 -t UTF-8 in.csv > out.csv');
+      throw new FileError(
+        'the file is not UTF-8 text from here on; convert it first, e.g. iconv -f WINDOWS-1252 -t UTF-8 in.csv > out.csv',
+      );
     }
     if (text) yield text;
   }
@@ -155,12 +183,16 @@ function report(s: ImportSummary, dryRun: boolean): string {
       ? `Dry run: ${s.lines} lines read, ${written(s, true)} valid, ${s.failed} refused; nothing was sent.`
       : `${s.lines} lines read: ${s.created} created, ${s.updated} updated${s.duplicates ? `, ${s.duplicates} repeating an id of the same batch (applied in order)` : ''}, ${s.failed} refused.`,
   ];
-  for (const e of s.errors.slice(0, PRINTED_ERRORS)) lines.push(`line ${e.line}${e.id ? ` (${e.id})` : ''}: ${e.message}`);
+  for (const e of s.errors.slice(0, PRINTED_ERRORS))
+    lines.push(`line ${e.line}${e.id ? ` (${e.id})` : ''}: ${e.message}`);
   const more = s.errors.length - Math.min(s.errors.length, PRINTED_ERRORS) + s.errors_omitted;
   if (more > 0) lines.push(`… and ${more} more problem(s)${s.errors_omitted ? '' : ' (--json lists them)'}.`);
   if (s.stopped) {
     lines.push(`Stopped at line ${s.stopped.line}: ${s.stopped.message}`);
-    if (!dryRun) lines.push(`The lines before it were handled; fix the cause and run the import again (an upsert sent twice is harmless).`);
+    if (!dryRun)
+      lines.push(
+        `The lines before it were handled; fix the cause and run the import again (an upsert sent twice is harmless).`,
+      );
   }
   return lines.join('\n');
 }

@@ -20,20 +20,28 @@ describe('reexecWorkerWithV8Flags', () => {
   });
 
   it('bounds both the young generation and the old generation growth', () => {
-    expect(WORKER_V8_FLAGS).toEqual([expect.stringMatching(/^--max-semi-space-size=\d+$/), expect.stringMatching(/^--heap-growing-percent=\d+$/)]);
+    expect(WORKER_V8_FLAGS).toEqual([
+      expect.stringMatching(/^--max-semi-space-size=\d+$/),
+      expect.stringMatching(/^--heap-growing-percent=\d+$/),
+    ]);
   });
 
   it('leaves other roles alone, and a worker whose operator set every flag', () => {
     reexecWorkerWithV8Flags({});
     reexecWorkerWithV8Flags({ NOTIFYD_ROLE: 'all' });
     reexecWorkerWithV8Flags({ NOTIFYD_ROLE: 'api' });
-    reexecWorkerWithV8Flags({ NOTIFYD_ROLE: 'worker', NODE_OPTIONS: '--max-semi-space-size=4 --heap_growing_percent=50' });
+    reexecWorkerWithV8Flags({
+      NOTIFYD_ROLE: 'worker',
+      NODE_OPTIONS: '--max-semi-space-size=4 --heap_growing_percent=50',
+    });
     expect(calls).toHaveLength(0);
   });
 
   it("keeps an operator's own value of a flag and adds only the others", () => {
     reexecWorkerWithV8Flags({ NOTIFYD_ROLE: 'worker', NODE_OPTIONS: '--max-semi-space-size=16' });
     expect(calls).toHaveLength(1);
-    expect(calls[0].filter((a) => a.startsWith('--max-semi-space-size') || a.startsWith('--heap-growing-percent'))).toEqual([WORKER_V8_FLAGS[1]]);
+    expect(
+      calls[0].filter((a) => a.startsWith('--max-semi-space-size') || a.startsWith('--heap-growing-percent')),
+    ).toEqual([WORKER_V8_FLAGS[1]]);
   });
 });

@@ -41,9 +41,16 @@ export function reexecWorkerWithV8Flags(env: NodeJS.ProcessEnv = process.env): v
   const execve = (process as unknown as { execve?: ExecVe }).execve;
   if (typeof execve !== 'function') return;
   try {
-    execve.call(process, process.execPath, [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)], env);
+    execve.call(
+      process,
+      process.execPath,
+      [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)],
+      env,
+    );
   } catch (err) {
     // Only reached if execve failed; the worker still works with V8's default heap.
-    process.stderr.write(`notifyd: could not restart with ${missing.join(' ')} (${(err as Error).message}); running with V8's defaults\n`);
+    process.stderr.write(
+      `notifyd: could not restart with ${missing.join(' ')} (${(err as Error).message}); running with V8's defaults\n`,
+    );
   }
 }

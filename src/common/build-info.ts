@@ -20,7 +20,8 @@ export function readBuildInfo(file: string | undefined, env: NodeJS.ProcessEnv =
       const raw = JSON.parse(readFileSync(file, 'utf8')) as Partial<BuildInfo>;
       return {
         commit: typeof raw.commit === 'string' && raw.commit ? raw.commit : 'unknown',
-        built_at_epoch: typeof raw.built_at_epoch === 'number' && Number.isFinite(raw.built_at_epoch) ? raw.built_at_epoch : null,
+        built_at_epoch:
+          typeof raw.built_at_epoch === 'number' && Number.isFinite(raw.built_at_epoch) ? raw.built_at_epoch : null,
       };
     } catch {
       // no build (or an unreadable one): the environment, below
@@ -29,7 +30,10 @@ export function readBuildInfo(file: string | undefined, env: NodeJS.ProcessEnv =
   const commit = env.NOTIFYD_COMMIT?.trim();
   const builtAt = env.NOTIFYD_BUILT_AT?.trim();
   const epoch = builtAt ? (/^\d+$/.test(builtAt) ? Number(builtAt) : Math.floor(Date.parse(builtAt) / 1000)) : NaN;
-  return { commit: commit && /^[0-9a-fA-F]{7,64}$/.test(commit) ? commit.toLowerCase() : 'unknown', built_at_epoch: Number.isFinite(epoch) ? epoch : null };
+  return {
+    commit: commit && /^[0-9a-fA-F]{7,64}$/.test(commit) ? commit.toLowerCase() : 'unknown',
+    built_at_epoch: Number.isFinite(epoch) ? epoch : null,
+  };
 }
 
 /** dist/build-info.json of the package this file belongs to (run from src/ or dist/src/). */

@@ -63,9 +63,7 @@ const sections = {
 type Sections = typeof sections;
 export type AppConfig = { readonly [K in keyof Sections]: ReturnType<Sections[K]['build']> };
 
-const envSchema = z.object(
-  Object.assign({}, ...Object.values(sections).map((s) => s.env)) as z.ZodRawShape,
-);
+const envSchema = z.object(Object.assign({}, ...Object.values(sections).map((s) => s.env)) as z.ZodRawShape);
 
 /** Thrown when the environment is invalid; its message lists every bad variable. */
 export class ConfigError extends Error {

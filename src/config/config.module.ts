@@ -10,6 +10,10 @@ export const APP_CONFIG = Symbol('APP_CONFIG');
 @Module({})
 export class ConfigModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: ConfigModule, providers: [{ provide: APP_CONFIG, useValue: config }, Clock], exports: [APP_CONFIG, Clock] };
+    return {
+      module: ConfigModule,
+      providers: [{ provide: APP_CONFIG, useValue: config }, Clock],
+      exports: [APP_CONFIG, Clock],
+    };
   }
 }

@@ -9,7 +9,9 @@ export const DEV_PROFILE: Readonly<Record<string, string>> = {
   // Only this machine can reach the instance (and its generated admin key).
   HOST: '127.0.0.1',
   // The usual local front-end dev servers, by name and by address.
-  CORS_ORIGINS: [3000, 4200, 5173, 8000, 8080].flatMap((port) => [`http://localhost:${port}`, `http://127.0.0.1:${port}`]).join(','),
+  CORS_ORIGINS: [3000, 4200, 5173, 8000, 8080]
+    .flatMap((port) => [`http://localhost:${port}`, `http://127.0.0.1:${port}`])
+    .join(','),
   // Webhook and chat URLs may point at a receiver on this machine.
   OUTBOUND_ALLOW_LOOPBACK: 'true',
 };
@@ -17,7 +19,9 @@ export const DEV_PROFILE: Readonly<Record<string, string>> = {
 /** The environment with the profile's defaults under it; refused when NODE_ENV=production. */
 export function withDevProfile(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   if (env.NODE_ENV?.trim().toLowerCase() === 'production') {
-    throw new Error('notifyd dev is the development profile and NODE_ENV=production is set: use `notifyd serve` in production, or unset NODE_ENV.');
+    throw new Error(
+      'notifyd dev is the development profile and NODE_ENV=production is set: use `notifyd serve` in production, or unset NODE_ENV.',
+    );
   }
   const merged: NodeJS.ProcessEnv = { ...env };
   for (const [name, value] of Object.entries(DEV_PROFILE)) if (!merged[name]?.trim()) merged[name] = value;
@@ -25,7 +29,10 @@ export function withDevProfile(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /** The banner's lines for the development profile (empty when it is not on). */
-export function devProfileBanner(env: NodeJS.ProcessEnv, effective: { host: string; corsOrigins: readonly string[]; allowLoopback: boolean }): string {
+export function devProfileBanner(
+  env: NodeJS.ProcessEnv,
+  effective: { host: string; corsOrigins: readonly string[]; allowLoopback: boolean },
+): string {
   if (env.NOTIFYD_PROFILE !== 'dev') return '';
   return [
     '',

@@ -32,7 +32,8 @@ function envNumeric(opts: { default: number; min: number; max: number; integer: 
 }
 
 export const envInt = (opts: { default: number; min: number; max: number }) => envNumeric({ ...opts, integer: true });
-export const envNumber = (opts: { default: number; min: number; max: number }) => envNumeric({ ...opts, integer: false });
+export const envNumber = (opts: { default: number; min: number; max: number }) =>
+  envNumeric({ ...opts, integer: false });
 
 export function envEnum<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
   return z.preprocess(
@@ -53,7 +54,10 @@ export function envOptionalEnum<const T extends readonly [string, ...string[]]>(
 
 export function envString(opts: { min?: number; pattern?: RegExp; hint?: string } = {}) {
   let schema = z.string();
-  if (opts.min) schema = schema.min(opts.min, { message: `must be at least ${opts.min} characters${opts.hint ? ` (${opts.hint})` : ''}` });
+  if (opts.min)
+    schema = schema.min(opts.min, {
+      message: `must be at least ${opts.min} characters${opts.hint ? ` (${opts.hint})` : ''}`,
+    });
   if (opts.pattern) schema = schema.regex(opts.pattern, { message: opts.hint ?? `must match ${opts.pattern}` });
   return z.preprocess(blankToUndefined, schema.optional());
 }

@@ -8,8 +8,16 @@ describe('production secrets', () => {
   it('a start with a database or an admin key needs JWT_SECRET; the embedded first start does not', () => {
     expect(missingProductionSecrets({})).toEqual([]);
     expect(missingProductionSecrets({ DATABASE_URL: DB, JWT_SECRET: SECRET })).toEqual([]);
-    for (const env of [{ DATABASE_URL: DB }, { ADMIN_API_KEY: 'admin-key-0123456789abcdef' }, { DATABASE_URL: DB, JWT_SECRET: '   ' }]) {
-      expect(missingProductionSecrets(env)).toEqual([expect.stringMatching(/^JWT_SECRET is required when DATABASE_URL or ADMIN_API_KEY is set: set it to at least 16 random characters \(openssl rand -hex 24\)/)]);
+    for (const env of [
+      { DATABASE_URL: DB },
+      { ADMIN_API_KEY: 'admin-key-0123456789abcdef' },
+      { DATABASE_URL: DB, JWT_SECRET: '   ' },
+    ]) {
+      expect(missingProductionSecrets(env)).toEqual([
+        expect.stringMatching(
+          /^JWT_SECRET is required when DATABASE_URL or ADMIN_API_KEY is set: set it to at least 16 random characters \(openssl rand -hex 24\)/,
+        ),
+      ]);
     }
     // Blank means unset: an empty DATABASE_URL in a .env file is the embedded start.
     expect(missingProductionSecrets({ DATABASE_URL: '', ADMIN_API_KEY: ' ' })).toEqual([]);
@@ -37,9 +45,12 @@ describe('production secrets', () => {
   });
 
   it('JWT_PREVIOUS_SECRETS is a comma-separated list', () => {
-    expect(loadConfig({ DATABASE_URL: DB, JWT_SECRET: SECRET, JWT_PREVIOUS_SECRETS: 'old-secret-0123456789, older-secret-0123456789' }).auth.jwtPreviousSecrets).toEqual([
-      'old-secret-0123456789',
-      'older-secret-0123456789',
-    ]);
+    expect(
+      loadConfig({
+        DATABASE_URL: DB,
+        JWT_SECRET: SECRET,
+        JWT_PREVIOUS_SECRETS: 'old-secret-0123456789, older-secret-0123456789',
+      }).auth.jwtPreviousSecrets,
+    ).toEqual(['old-secret-0123456789', 'older-secret-0123456789']);
   });
 });

@@ -25,19 +25,34 @@ function isAddressOrRange(entry: string): boolean {
 }
 
 /** The setting, or a message saying what to write instead. */
-export function parseTrustProxy(raw: string | undefined): { ok: true; value: TrustProxy } | { ok: false; message: string } {
+export function parseTrustProxy(
+  raw: string | undefined,
+): { ok: true; value: TrustProxy } | { ok: false; message: string } {
   const value = raw?.trim().toLowerCase() ?? '';
   if (value === '' || OFF.has(value)) return { ok: true, value: false };
   if (value === 'true' || value === 'on' || value === 'yes' || value === '*') {
-    return { ok: false, message: 'would trust the X-Forwarded-For any client writes; give the number of proxies in front of notifyd (e.g. 1) or their addresses (e.g. 10.0.0.0/8,192.168.1.10)' };
+    return {
+      ok: false,
+      message:
+        'would trust the X-Forwarded-For any client writes; give the number of proxies in front of notifyd (e.g. 1) or their addresses (e.g. 10.0.0.0/8,192.168.1.10)',
+    };
   }
   if (/^\d{1,3}$/.test(value)) {
     const hops = Number(value);
-    return hops <= MAX_HOPS ? { ok: true, value: hops } : { ok: false, message: `must be a hop count of at most ${MAX_HOPS}, or a list of proxy addresses` };
+    return hops <= MAX_HOPS
+      ? { ok: true, value: hops }
+      : { ok: false, message: `must be a hop count of at most ${MAX_HOPS}, or a list of proxy addresses` };
   }
-  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const bad = entries.find((e) => !isAddressOrRange(e));
-  if (bad !== undefined) return { ok: false, message: `'${bad.slice(0, 60)}' is not an IP address, a CIDR range (10.0.0.0/8) or loopback/linklocal/uniquelocal` };
+  if (bad !== undefined)
+    return {
+      ok: false,
+      message: `'${bad.slice(0, 60)}' is not an IP address, a CIDR range (10.0.0.0/8) or loopback/linklocal/uniquelocal`,
+    };
   return { ok: true, value: entries };
 }
 

@@ -36,7 +36,11 @@ export class ConnectorRegistry implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    for (const channel of CHANNELS) this.register(new LogConnector(channel, this.config.connectors.logBatchMax, this.config.connectors.logPrint), 'built-in log');
+    for (const channel of CHANNELS)
+      this.register(
+        new LogConnector(channel, this.config.connectors.logBatchMax, this.config.connectors.logPrint),
+        'built-in log',
+      );
     for (const wrapper of this.discovery.getProviders()) {
       const { instance, metatype } = wrapper;
       // The instance's own class, so that a connector made by a factory provider is found too.
@@ -51,12 +55,15 @@ export class ConnectorRegistry implements OnModuleInit {
       const fallback = this.config.failover.fallbacks[channel];
       if (!fallback) continue;
       const variable = `${PROVIDER_VARIABLE[channel].replace('_PROVIDER', '')}_FALLBACK_PROVIDER`;
-      if (fallback === provider) throw new Error(`${variable}=${fallback} is the primary provider itself; name another provider, or unset it.`);
+      if (fallback === provider)
+        throw new Error(`${variable}=${fallback} is the primary provider itself; name another provider, or unset it.`);
       this.fallbacks.set(channel, await this.resolve(channel, fallback, variable));
     }
     for (const [channel, fallback] of Object.entries(this.config.failover.fallbacks)) {
       if (fallback && !this.selected.has(channel as Channel)) {
-        throw new Error(`${channel.toUpperCase()}_FALLBACK_PROVIDER=${fallback} is set but ${PROVIDER_VARIABLE[channel as Channel]} is not: a fallback needs a primary.`);
+        throw new Error(
+          `${channel.toUpperCase()}_FALLBACK_PROVIDER=${fallback} is set but ${PROVIDER_VARIABLE[channel as Channel]} is not: a fallback needs a primary.`,
+        );
       }
     }
     this.logger.log(
@@ -80,14 +87,18 @@ export class ConnectorRegistry implements OnModuleInit {
 
   private register(connector: Connector, source: string): void {
     if (!CHANNELS.includes(connector.channel)) {
-      throw new Error(`Connector ${source} declares unknown channel '${connector.channel}'; use one of ${CHANNELS.join(', ')}.`);
+      throw new Error(
+        `Connector ${source} declares unknown channel '${connector.channel}'; use one of ${CHANNELS.join(', ')}.`,
+      );
     }
     if (!Number.isInteger(connector.batchMax) || connector.batchMax < 1) {
       throw new Error(`Connector ${source} (${connector.channel}/${connector.provider}) must declare batchMax ≥ 1.`);
     }
     const k = key(connector.channel, connector.provider);
     if (this.available.has(k)) {
-      throw new Error(`Two connectors claim ${connector.channel}/${connector.provider} (one is ${source}); provider names must be unique per channel.`);
+      throw new Error(
+        `Two connectors claim ${connector.channel}/${connector.provider} (one is ${source}); provider names must be unique per channel.`,
+      );
     }
     this.available.set(k, connector);
   }
@@ -109,7 +120,9 @@ export class ConnectorRegistry implements OnModuleInit {
 
   /** Providers a project may configure with its own account on this channel. */
   perProjectProviders(channel: Channel): string[] {
-    return [...this.available.values()].filter((c) => c.channel === channel && c.projectSettings && c.forProject).map((c) => c.provider);
+    return [...this.available.values()]
+      .filter((c) => c.channel === channel && c.projectSettings && c.forProject)
+      .map((c) => c.provider);
   }
 
   isConfigured(channel: Channel): boolean {

@@ -22,10 +22,17 @@ describe('classifyHttpStatus', () => {
   const headers = headerLookup({ 'Retry-After': '7' });
   it('2xx is a success', () => expect(classifyHttpStatus(202, headers, '', now)).toBeNull());
   it('429 is rate_limited with the Retry-After wait', () => {
-    expect(classifyHttpStatus(429, headers, 'slow down', now)).toMatchObject({ kind: 'rate_limited', retryAfterMs: 7000, message: 'HTTP 429: slow down' });
+    expect(classifyHttpStatus(429, headers, 'slow down', now)).toMatchObject({
+      kind: 'rate_limited',
+      retryAfterMs: 7000,
+      message: 'HTTP 429: slow down',
+    });
   });
   it('429 without Retry-After leaves the wait to the pacing default', () => {
-    expect(classifyHttpStatus(429, headerLookup({}), '', now)).toMatchObject({ kind: 'rate_limited', retryAfterMs: undefined });
+    expect(classifyHttpStatus(429, headerLookup({}), '', now)).toMatchObject({
+      kind: 'rate_limited',
+      retryAfterMs: undefined,
+    });
   });
   it.each([408, 500, 502, 503, 504])('%i is transient', (status) => {
     expect(classifyHttpStatus(status, headerLookup({}), '', now)?.kind).toBe('transient');
@@ -40,7 +47,9 @@ describe('classifyHttpStatus', () => {
 
 describe('readQuota', () => {
   it('reads the IETF ratelimit headers (reset in seconds from now)', () => {
-    expect(readQuota(headerLookup({ 'ratelimit-limit': '10', 'ratelimit-remaining': '3', 'ratelimit-reset': '2' }), now)).toEqual({
+    expect(
+      readQuota(headerLookup({ 'ratelimit-limit': '10', 'ratelimit-remaining': '3', 'ratelimit-reset': '2' }), now),
+    ).toEqual({
       limit: 10,
       remaining: 3,
       resetAt: new Date('2026-11-30T10:00:02Z'),

@@ -20,7 +20,9 @@ export type HeaderLookup = (name: string) => string | null | undefined;
 
 export function headerLookup(headers: Headers | Record<string, string | string[] | undefined>): HeaderLookup {
   if (typeof (headers as Headers).get === 'function') return (name) => (headers as Headers).get(name);
-  const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v[0] : v]));
+  const lower = Object.fromEntries(
+    Object.entries(headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v[0] : v]),
+  );
   return (name) => lower[name.toLowerCase()];
 }
 
@@ -49,7 +51,12 @@ export function readQuota(header: HeaderLookup, now: Date = new Date()): QuotaHi
  * The generic HTTP rule: 2xx → ok (null); 429 → rate_limited with Retry-After; 408 and 5xx →
  * transient; any other 4xx → permanent. Connectors refine it with their provider's codes.
  */
-export function classifyHttpStatus(status: number, header: HeaderLookup, bodyText = '', now: Date = new Date()): ProviderError | null {
+export function classifyHttpStatus(
+  status: number,
+  header: HeaderLookup,
+  bodyText = '',
+  now: Date = new Date(),
+): ProviderError | null {
   if (status >= 200 && status < 300) return null;
   const detail = `HTTP ${status}${bodyText ? `: ${bodyText.slice(0, 500)}` : ''}`;
   if (status === 429) return ProviderError.rateLimited(detail, parseRetryAfter(header('retry-after'), now));

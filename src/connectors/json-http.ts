@@ -34,11 +34,17 @@ export async function postJson(
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(options.timeoutMs),
     };
-    response = options.fetcher ? await options.fetcher(url, init) : await (await undici()).fetch(url, { ...init, redirect: 'manual' });
+    response = options.fetcher
+      ? await options.fetcher(url, init)
+      : await (await undici()).fetch(url, { ...init, redirect: 'manual' });
   } catch (err) {
-    if (err instanceof UnsafeUrlError) throw ProviderError.permanent(`${options.what}: refused to call that URL: ${err.message}`);
+    if (err instanceof UnsafeUrlError)
+      throw ProviderError.permanent(`${options.what}: refused to call that URL: ${err.message}`);
     const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-    const reason = e.name === 'TimeoutError' ? `no answer within OUTBOUND_TIMEOUT_MS (${options.timeoutMs} ms)` : (e.cause?.code ?? e.cause?.message ?? e.message ?? String(err));
+    const reason =
+      e.name === 'TimeoutError'
+        ? `no answer within OUTBOUND_TIMEOUT_MS (${options.timeoutMs} ms)`
+        : (e.cause?.code ?? e.cause?.message ?? e.message ?? String(err));
     // Never the URL: it may carry a token (Telegram) or be a secret itself (webhooks).
     throw ProviderError.transient(`${options.what}: ${reason}`);
   }

@@ -77,7 +77,10 @@ export class ConsoleAssetsController {
       return;
     }
     if (this.assets.size === 0) {
-      void reply.code(503).type('text/plain; charset=utf-8').send('The console is not built: run `npm run build` (it writes dist/console/).');
+      void reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The console is not built: run `npm run build` (it writes dist/console/).');
       return;
     }
     void reply.code(404).type('text/plain; charset=utf-8').send('Not found.');

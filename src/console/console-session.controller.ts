@@ -18,7 +18,11 @@ export class ConsoleSessionController {
 
   @Post()
   @HttpCode(200)
-  async signIn(@Body() body: ConsoleSignInDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ConsoleSessionDto> {
+  async signIn(
+    @Body() body: ConsoleSignInDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ConsoleSessionDto> {
     const session = await this.sessions.signIn(body.key);
     void reply.header('set-cookie', sessionCookie(session.token, request.protocol === 'https'));
     void reply.header('cache-control', 'no-store');
@@ -27,10 +31,14 @@ export class ConsoleSessionController {
 
   /** The page asks on load whether its cookie still holds a session, and gets the CSRF token back. */
   @Get()
-  async current(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ConsoleSessionDto> {
+  async current(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ConsoleSessionDto> {
     const token = sessionTokenFrom(request.headers.cookie);
     const session = token ? await this.sessions.resolve(token) : undefined;
-    if (!token || !session) throw ApiError.unauthorized('No console session: sign in with the admin or the read-only key.');
+    if (!token || !session)
+      throw ApiError.unauthorized('No console session: sign in with the admin or the read-only key.');
     void reply.header('cache-control', 'no-store');
     return { role: session.role, csrf_token: csrfTokenFor(token), expires_at: session.expiresAt.toISOString() };
   }

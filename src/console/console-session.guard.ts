@@ -32,7 +32,11 @@ export class ConsoleSessionGuard implements CanActivate {
       const header = request.headers[CSRF_HEADER];
       const presented = Array.isArray(header) ? header[0] : header;
       if (!presented || !secretsEqual(presented, csrfTokenFor(token))) {
-        throw new ApiError(403, 'csrf_token_invalid', `A change made with the console's session needs its CSRF token in the ${CSRF_HEADER} header (from GET /console/session).`);
+        throw new ApiError(
+          403,
+          'csrf_token_invalid',
+          `A change made with the console's session needs its CSRF token in the ${CSRF_HEADER} header (from GET /console/session).`,
+        );
       }
     }
     request.consoleSession = session.role;

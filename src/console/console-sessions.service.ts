@@ -30,24 +30,38 @@ export class ConsoleSessionsService {
 
   async signIn(key: string): Promise<NewSession> {
     if (!this.config.auth.adminApiKey) {
-      throw ApiError.unavailable('admin_disabled', 'The console is disabled on this instance: set ADMIN_API_KEY and restart.');
+      throw ApiError.unavailable(
+        'admin_disabled',
+        'The console is disabled on this instance: set ADMIN_API_KEY and restart.',
+      );
     }
     const role = operatorRole(this.config, key);
     if (!role) {
       if (await this.projects.authenticate(key)) {
-        throw ApiError.forbidden('A project key cannot sign in to the console: use the admin key (ADMIN_API_KEY) or the read-only key (READONLY_API_KEY).');
+        throw ApiError.forbidden(
+          'A project key cannot sign in to the console: use the admin key (ADMIN_API_KEY) or the read-only key (READONLY_API_KEY).',
+        );
       }
-      throw ApiError.unauthorized('Invalid key: sign in with the admin key (ADMIN_API_KEY) or the read-only key (READONLY_API_KEY).');
+      throw ApiError.unauthorized(
+        'Invalid key: sign in with the admin key (ADMIN_API_KEY) or the read-only key (READONLY_API_KEY).',
+      );
     }
     await this.db.exec(DELETE_EXPIRED_SESSIONS);
     const token = newSessionToken();
-    const row = await this.db.one<{ expires_at: Date }>(INSERT_SESSION, [sessionTokenHash(token), role, hashKey(key), SESSION_TTL_SECS]);
+    const row = await this.db.one<{ expires_at: Date }>(INSERT_SESSION, [
+      sessionTokenHash(token),
+      role,
+      hashKey(key),
+      SESSION_TTL_SECS,
+    ]);
     return { token, role, expiresAt: row!.expires_at };
   }
 
   /** The role of a live session, or undefined (unknown, expired, signed out, or its key changed since). */
   async resolve(token: string): Promise<{ role: OperatorRole; expiresAt: Date } | undefined> {
-    const row = await this.db.one<{ role: OperatorRole; key_hash: string; expires_at: Date }>(SELECT_SESSION, [sessionTokenHash(token)]);
+    const row = await this.db.one<{ role: OperatorRole; key_hash: string; expires_at: Date }>(SELECT_SESSION, [
+      sessionTokenHash(token),
+    ]);
     if (!row) return undefined;
     const current = row.role === 'admin' ? this.config.auth.adminApiKey : this.config.auth.readonlyApiKey;
     if (!current || hashKey(current) !== row.key_hash) return undefined;

@@ -14,7 +14,11 @@ export class DatabaseModule {
   static forRoot(database: Database): DynamicModule {
     return {
       module: DatabaseModule,
-      providers: [{ provide: DATABASE, useValue: database }, { provide: DataSource, useValue: database.dataSource }, Db],
+      providers: [
+        { provide: DATABASE, useValue: database },
+        { provide: DataSource, useValue: database.dataSource },
+        Db,
+      ],
       exports: [DATABASE, DataSource, Db],
     };
   }

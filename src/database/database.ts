@@ -19,7 +19,10 @@ export async function openDatabase(config: DatabaseConfig, logger: LoggerService
   let embedded: EmbeddedDatabase | undefined;
   let url = config.url;
   if (!url) {
-    logger.log(`DATABASE_URL is not set: starting the embedded PostgreSQL 18 with its data in ${config.dataDir}`, 'Database');
+    logger.log(
+      `DATABASE_URL is not set: starting the embedded PostgreSQL 18 with its data in ${config.dataDir}`,
+      'Database',
+    );
     embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, persistent: true });
     url = embedded.url;
   }

@@ -98,7 +98,8 @@ export class Db {
     } catch (err) {
       // The connection believes the statement is prepared and would never send it again
       // (node-postgres 8 keeps that in connection.parsedStatements): forget it here.
-      if (STALE_STATEMENT.has(sqlState(err) ?? '')) delete (client as unknown as PgClientInternals).connection.parsedStatements[sql.name];
+      if (STALE_STATEMENT.has(sqlState(err) ?? ''))
+        delete (client as unknown as PgClientInternals).connection.parsedStatements[sql.name];
       throw new QueryFailedError(sql.text, values, err as Error);
     }
   }

@@ -29,7 +29,9 @@ export async function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -86,7 +88,9 @@ async function stopStaleCluster(pgData: string): Promise<void> {
       return;
     }
   }
-  throw new Error(`An earlier embedded PostgreSQL (pid ${pid}) in ${pgData} did not stop; stop it and start notifyd again.`);
+  throw new Error(
+    `An earlier embedded PostgreSQL (pid ${pid}) in ${pgData} did not stop; stop it and start notifyd again.`,
+  );
 }
 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
@@ -104,7 +108,10 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   let password: string;
   if (initialised) {
     const saved = JSON.parse(await readFile(secretsFile, 'utf8').catch(() => '{}')) as { password?: string };
-    if (!saved.password) throw new Error(`${secretsFile} is missing; it holds the embedded cluster's password. Restore it or delete ${pgData} to start over.`);
+    if (!saved.password)
+      throw new Error(
+        `${secretsFile} is missing; it holds the embedded cluster's password. Restore it or delete ${pgData} to start over.`,
+      );
     password = saved.password;
     await stopStaleCluster(pgData);
   } else {

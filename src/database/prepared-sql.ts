@@ -23,7 +23,8 @@ const declared = new Map<string, string>();
 
 export function preparedSql(name: string, text: string): PreparedSql {
   const known = declared.get(name);
-  if (known !== undefined && known !== text) throw new Error(`preparedSql: the name ${name} is already used for another statement`);
+  if (known !== undefined && known !== text)
+    throw new Error(`preparedSql: the name ${name} is already used for another statement`);
   declared.set(name, text);
   return { name: `${name}_${createHash('sha1').update(text).digest('hex').slice(0, 8)}`, text };
 }

@@ -6,5 +6,9 @@ import { AdminEventsService } from './live/admin-events.service.js';
 import { SettingsController } from './settings/settings.controller.js';
 
 /** DigestModule's HTTP routes. Only api and all replicas load it (see app-http.module.ts). */
-@Module({ imports: [DigestModule], controllers: [DigestController, SettingsController, AdminEventsController], providers: [AdminEventsService] })
+@Module({
+  imports: [DigestModule],
+  controllers: [DigestController, SettingsController, AdminEventsController],
+  providers: [AdminEventsService],
+})
 export class DigestHttpModule {}

@@ -21,12 +21,19 @@ export class DigestController {
   @AdminAuth({ readers: true })
   @ApiOperation({
     operationId: 'getDigest',
-    summary: 'What needs attention: ranked findings with the action that fixes each, and the queue, outcomes and deliverability behind them',
+    summary:
+      'What needs attention: ranked findings with the action that fixes each, and the queue, outcomes and deliverability behind them',
   })
   @ApiProduces('application/json', 'text/markdown')
-  @ApiOkResponse({ type: DigestReportDto, description: 'The report (JSON), or the same as Markdown with format=markdown' })
+  @ApiOkResponse({
+    type: DigestReportDto,
+    description: 'The report (JSON), or the same as Markdown with format=markdown',
+  })
   @ApiErrors(400, 422)
-  async getDigest(@Query() query: DigestQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<DigestReportDto | string> {
+  async getDigest(
+    @Query() query: DigestQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<DigestReportDto | string> {
     const window = parseDigestWindow(query.window);
     const format = parseDigestFormat(query.format);
     const report = await this.digest.build({ window });
@@ -38,10 +45,22 @@ export class DigestController {
   @Post('notify')
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({ operationId: 'notifyDigest', summary: 'Send the digest now to Slack, Discord, Telegram or email (the given target, else DIGEST_NOTIFY)' })
+  @ApiOperation({
+    operationId: 'notifyDigest',
+    summary: 'Send the digest now to Slack, Discord, Telegram or email (the given target, else DIGEST_NOTIFY)',
+  })
   @ApiErrors(400, 422, 502)
-  async notifyDigest(@Body() body: DigestNotifyRequestDto, @CurrentOperator() by: { actor: string; ip?: string }): Promise<DigestNotifyResponseDto> {
+  async notifyDigest(
+    @Body() body: DigestNotifyRequestDto,
+    @CurrentOperator() by: { actor: string; ip?: string },
+  ): Promise<DigestNotifyResponseDto> {
     const sent = await this.notifier.notify({ to: body.to, window: body.window }, by);
-    return { success: true, provider: sent.provider, provider_message_id: sent.provider_message_id, window: sent.window, summary: sent.summary };
+    return {
+      success: true,
+      provider: sent.provider,
+      provider_message_id: sent.provider_message_id,
+      window: sent.window,
+      summary: sent.summary,
+    };
   }
 }

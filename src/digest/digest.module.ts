@@ -17,7 +17,16 @@ import { SettingsService } from './settings/settings.service.js';
  */
 @Module({
   imports: [WebhooksModule, WorkerHeartbeatModule],
-  providers: [DigestRepository, DigestService, DigestSender, DigestNotifier, RollupRepository, DigestRollup, SettingsService, { provide: FAILOVER_STATE, useClass: BreakerFailoverState }],
+  providers: [
+    DigestRepository,
+    DigestService,
+    DigestSender,
+    DigestNotifier,
+    RollupRepository,
+    DigestRollup,
+    SettingsService,
+    { provide: FAILOVER_STATE, useClass: BreakerFailoverState },
+  ],
   exports: [DigestService, DigestNotifier, DigestRollup, SettingsService],
 })
 export class DigestModule {}

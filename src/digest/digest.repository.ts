@@ -71,7 +71,10 @@ export class DigestRepository {
    * ones, the sampled retry causes — folded into totals, per-channel waiting, what is retrying
    * and the retry backlog.
    */
-  async now(leaseSeconds: number, now = Date.now()): Promise<{ queue: QueueReading; projects: ProjectReading[]; database: DatabaseHealth }> {
+  async now(
+    leaseSeconds: number,
+    now = Date.now(),
+  ): Promise<{ queue: QueueReading; projects: ProjectReading[]; database: DatabaseHealth }> {
     const { live, processing, reasons, projects, database } = await this.db.transaction(async (runner) => {
       const projects = await this.db.rows<ProjectReading>(sql.PROJECTS, [], runner);
       const database = await this.databaseHealth(runner);
@@ -79,9 +82,17 @@ export class DigestRepository {
       const rows = await this.db.rows<LiveRow>(sql.LIVE_QUEUE, [], runner);
       return {
         live: rows,
-        processing: await this.db.one<{ processing: number; stuck_processing: number }>(sql.PROCESSING, [leaseSeconds], runner),
+        processing: await this.db.one<{ processing: number; stuck_processing: number }>(
+          sql.PROCESSING,
+          [leaseSeconds],
+          runner,
+        ),
         reasons: rows.some((r) => r.retry > 0)
-          ? await this.db.rows<{ channel: string; provider: string; reason: string; count: number }>(sql.RETRY_REASONS, [RETRY_REASON_SAMPLE], runner)
+          ? await this.db.rows<{ channel: string; provider: string; reason: string; count: number }>(
+              sql.RETRY_REASONS,
+              [RETRY_REASON_SAMPLE],
+              runner,
+            )
           : [],
         projects,
         database,
@@ -100,8 +111,23 @@ export class DigestRepository {
     const oldest = (a: Date | null, b: Date | null) => (!a ? b : !b ? a : new Date(a) < new Date(b) ? a : b);
     const totals = { pending: 0, retry: 0, due: 0, late: 0 };
     const oldestByBand: Record<Band, Date | null> = { urgent: null, normal: null, bulk: null };
-    const channels = new Map<string, { row: Omit<WaitingRow, 'oldest_late_seconds' | 'by_project'>; oldest: Date | null; projects: Map<string, { late: number; due: number; oldest: Date | null }> }>();
-    const retrying = new Map<string, { row: Pick<RetryingRow, 'channel' | 'provider' | 'count' | 'sample_job_id'>; projects: string[]; oldest: Date | null; next: Date | null }>();
+    const channels = new Map<
+      string,
+      {
+        row: Omit<WaitingRow, 'oldest_late_seconds' | 'by_project'>;
+        oldest: Date | null;
+        projects: Map<string, { late: number; due: number; oldest: Date | null }>;
+      }
+    >();
+    const retrying = new Map<
+      string,
+      {
+        row: Pick<RetryingRow, 'channel' | 'provider' | 'count' | 'sample_job_id'>;
+        projects: string[];
+        oldest: Date | null;
+        next: Date | null;
+      }
+    >();
     const retriesWaiting: RetriesWaitingRow[] = [];
     for (const r of live) {
       if (r.grouping_set === BY_PROJECT_BAND) {
@@ -110,7 +136,11 @@ export class DigestRepository {
         totals.due += r.due;
         totals.late += r.late;
         if (r.band) oldestByBand[r.band] = oldest(oldestByBand[r.band], r.oldest_late_at);
-        const c = channels.get(r.channel) ?? { row: { channel: r.channel, pending: 0, retry: 0, due: 0, late: 0, projects_late: 0 }, oldest: null, projects: new Map() };
+        const c = channels.get(r.channel) ?? {
+          row: { channel: r.channel, pending: 0, retry: 0, due: 0, late: 0, projects_late: 0 },
+          oldest: null,
+          projects: new Map(),
+        };
         c.row.pending += r.pending;
         c.row.retry += r.retry;
         c.row.due += r.due;
@@ -124,7 +154,12 @@ export class DigestRepository {
         channels.set(r.channel, c);
       } else if (r.grouping_set === BY_PROVIDER) {
         const key = `${r.channel}\u0000${r.provider}`;
-        const c = retrying.get(key) ?? { row: { channel: r.channel, provider: r.provider ?? 'none', count: 0, sample_job_id: '' }, projects: [], oldest: null, next: null };
+        const c = retrying.get(key) ?? {
+          row: { channel: r.channel, provider: r.provider ?? 'none', count: 0, sample_job_id: '' },
+          projects: [],
+          oldest: null,
+          next: null,
+        };
         c.row.count += r.retry;
         c.projects.push(r.project_id!);
         c.oldest = oldest(c.oldest, r.oldest_late_at);
@@ -132,22 +167,40 @@ export class DigestRepository {
         if ((r.newest_retry_id ?? '') > c.row.sample_job_id) c.row.sample_job_id = r.newest_retry_id!;
         retrying.set(key, c);
       } else if (r.grouping_set === BY_ATTEMPTS) {
-        retriesWaiting.push({ channel: r.channel, attempts: r.attempts ?? 0, count: r.retry, next_retry_at: iso(r.next_retry_at) });
+        retriesWaiting.push({
+          channel: r.channel,
+          attempts: r.attempts ?? 0,
+          count: r.retry,
+          next_retry_at: iso(r.next_retry_at),
+        });
       }
     }
     return {
       ...totals,
       processing: processing?.processing ?? 0,
       stuckProcessing: processing?.stuck_processing ?? 0,
-      oldestWaitingSeconds: { urgent: lateness(oldestByBand.urgent), normal: lateness(oldestByBand.normal), bulk: lateness(oldestByBand.bulk) },
+      oldestWaitingSeconds: {
+        urgent: lateness(oldestByBand.urgent),
+        normal: lateness(oldestByBand.normal),
+        bulk: lateness(oldestByBand.bulk),
+      },
       waiting: [...channels.values()]
         .map(({ row, oldest: o, projects }) => {
-          const byProject = [...projects.entries()].filter(([, p]) => p.late + p.due > 0).sort((a, b) => b[1].late - a[1].late || a[0].localeCompare(b[0]));
+          const byProject = [...projects.entries()]
+            .filter(([, p]) => p.late + p.due > 0)
+            .sort((a, b) => b[1].late - a[1].late || a[0].localeCompare(b[0]));
           return {
             ...row,
             oldest_late_seconds: lateness(o),
             projects_late: byProject.filter(([, p]) => p.late > 0).length,
-            by_project: byProject.slice(0, MAX_PROJECTS_LISTED).map(([project_id, p]) => ({ project_id, late: p.late, due: p.due, oldest_late_seconds: lateness(p.oldest) })),
+            by_project: byProject
+              .slice(0, MAX_PROJECTS_LISTED)
+              .map(([project_id, p]) => ({
+                project_id,
+                late: p.late,
+                due: p.due,
+                oldest_late_seconds: lateness(p.oldest),
+              })),
           };
         })
         .sort((a, b) => a.channel.localeCompare(b.channel)),
@@ -164,7 +217,9 @@ export class DigestRepository {
             .slice(0, MAX_CAUSES_LISTED)
             .map(({ reason, count }) => ({ reason, count })),
         }))
-        .sort((a, b) => b.count - a.count || a.channel.localeCompare(b.channel) || a.provider.localeCompare(b.provider)),
+        .sort(
+          (a, b) => b.count - a.count || a.channel.localeCompare(b.channel) || a.provider.localeCompare(b.provider),
+        ),
       retriesWaiting: retriesWaiting.sort((a, b) => a.channel.localeCompare(b.channel) || a.attempts - b.attempts),
     };
   }
@@ -178,11 +233,22 @@ export class DigestRepository {
     const rows = await this.db.transaction(async (runner) => {
       await this.db.exec(windowSql.WINDOW_SNAPSHOT, [], runner);
       await this.db.exec(windowSql.WINDOW_SETTINGS, [], runner);
-      const state = await this.db.one<{ rolled_through: Date | null; hours_through: Date | null; dirty: Date[] }>(windowSql.ROLLUP_STATE, [], runner);
-      const plan = windowPlan(since, state?.hours_through ? new Date(state.hours_through) : null, state?.rolled_through ? new Date(state.rolled_through) : null, (state?.dirty ?? []).map((d) => new Date(d)));
+      const state = await this.db.one<{ rolled_through: Date | null; hours_through: Date | null; dirty: Date[] }>(
+        windowSql.ROLLUP_STATE,
+        [],
+        runner,
+      );
+      const plan = windowPlan(
+        since,
+        state?.hours_through ? new Date(state.hours_through) : null,
+        state?.rolled_through ? new Date(state.rolled_through) : null,
+        (state?.dirty ?? []).map((d) => new Date(d)),
+      );
       return this.db.rows<WindowRow>(
         windowSql.WINDOW_ROWS,
-        [since, plan.firstPeriod, plan.rolledEnd, plan.dirtyFrom, plan.dirtyTo, plan.dirtyHours, plan.dirtyPeriods].map((v) => (Array.isArray(v) ? v.map((d) => d.toISOString()) : v.toISOString())),
+        [since, plan.firstPeriod, plan.rolledEnd, plan.dirtyFrom, plan.dirtyTo, plan.dirtyHours, plan.dirtyPeriods].map(
+          (v) => (Array.isArray(v) ? v.map((d) => d.toISOString()) : v.toISOString()),
+        ),
         runner,
       );
     });
@@ -190,7 +256,10 @@ export class DigestRepository {
   }
 
   private async databaseHealth(runner: QueryRunner): Promise<DatabaseHealth> {
-    type Row = { live: number; dead: number; last_vacuum: Date | null; notify_lock_waiters: number } & Record<AutovacuumBlockerColumn, boolean>;
+    type Row = { live: number; dead: number; last_vacuum: Date | null; notify_lock_waiters: number } & Record<
+      AutovacuumBlockerColumn,
+      boolean
+    >;
     const row = await this.db.one<Row>(sql.DATABASE_HEALTH, [], runner);
     const live = row?.live ?? 0;
     const dead = row?.dead ?? 0;

@@ -10,7 +10,13 @@ import { rateText } from '../pacing/lane.presenter.js';
 import { WebhookDigestSource } from '../webhooks/webhook-digest.source.js';
 import { parseDigestWindow } from './digest-window.js';
 import { DigestRepository } from './digest.repository.js';
-import { DIGEST_WINDOWS, type DigestFacts, type DigestReport, type DigestWindow, type LaneRowView } from './digest.types.js';
+import {
+  DIGEST_WINDOWS,
+  type DigestFacts,
+  type DigestReport,
+  type DigestWindow,
+  type LaneRowView,
+} from './digest.types.js';
 import { FAILOVER_STATE, type FailoverStateSource } from './failover-state.js';
 import { allQuiet } from './findings/all-quiet.js';
 import { countBySeverity, rankFindings } from './findings/rank.js';
@@ -130,12 +136,24 @@ export class DigestService {
         delivered,
         bounced,
         complained,
-        bounce_rate_percent: delivered + bounced > 0 ? Math.round((bounced / (delivered + bounced)) * 10_000) / 100 : null,
-        complaint_rate_percent: complained !== null && delivered > 0 ? Math.round((complained / delivered) * 100_000) / 1_000 : null,
+        bounce_rate_percent:
+          delivered + bounced > 0 ? Math.round((bounced / (delivered + bounced)) * 10_000) / 100 : null,
+        complaint_rate_percent:
+          complained !== null && delivered > 0 ? Math.round((complained / delivered) * 100_000) / 1_000 : null,
       },
-      projects: projects.map((p) => ({ ...p, sent: stats.perProject[p.id]?.sent ?? 0, failed: stats.perProject[p.id]?.failed ?? 0 })),
+      projects: projects.map((p) => ({
+        ...p,
+        sent: stats.perProject[p.id]?.sent ?? 0,
+        failed: stats.perProject[p.id]?.failed ?? 0,
+      })),
       lanes: laneViews,
-      webhooks_disabled: disabled.map((w) => ({ id: w.id, project_id: w.projectId, host: w.host, disabled_at: w.disabledAt.toISOString(), reason: w.reason })),
+      webhooks_disabled: disabled.map((w) => ({
+        id: w.id,
+        project_id: w.projectId,
+        host: w.host,
+        disabled_at: w.disabledAt.toISOString(),
+        reason: w.reason,
+      })),
       database,
       last_finished_at: stats.lastFinishedAt,
       lease_seconds: leaseSeconds,

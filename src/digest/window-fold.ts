@@ -98,7 +98,16 @@ export function foldWindow(rows: readonly WindowRow[]): WindowReading {
     if (finished && (!lastFinished || finished > lastFinished)) lastFinished = finished;
     if (r.reason !== null && r.failed > 0) {
       const causeKey = `${r.channel}\u0000${r.reason}`;
-      const c = causes.get(causeKey) ?? { channel: r.channel, reason: r.reason, count: 0, project_ids: [], sample_job_id: '', last_seen: '', newest: '', projectSet: new Set<string>() };
+      const c = causes.get(causeKey) ?? {
+        channel: r.channel,
+        reason: r.reason,
+        count: 0,
+        project_ids: [],
+        sample_job_id: '',
+        last_seen: '',
+        newest: '',
+        projectSet: new Set<string>(),
+      };
       c.count += r.failed;
       c.projectSet.add(r.project_id);
       if ((r.newest ?? '') > c.newest) {
@@ -110,12 +119,22 @@ export function foldWindow(rows: readonly WindowRow[]): WindowReading {
     }
   }
   const failures = [...causes.values()].map(({ channel, reason, count, projectSet, sample_job_id, last_seen }) => ({
-    channel, reason, count, project_ids: [...projectSet].sort().slice(0, MAX_CAUSE_PROJECTS), projects: projectSet.size, sample_job_id, last_seen,
+    channel,
+    reason,
+    count,
+    project_ids: [...projectSet].sort().slice(0, MAX_CAUSE_PROJECTS),
+    projects: projectSet.size,
+    sample_job_id,
+    last_seen,
   }));
   return {
-    outcomes: [...outcomes.values()].filter((o) => o.sent + o.failed + o.bounced + o.cancelled > 0).sort((a, b) => a.channel.localeCompare(b.channel) || a.provider.localeCompare(b.provider)),
+    outcomes: [...outcomes.values()]
+      .filter((o) => o.sent + o.failed + o.bounced + o.cancelled > 0)
+      .sort((a, b) => a.channel.localeCompare(b.channel) || a.provider.localeCompare(b.provider)),
     failures: failures.sort((a, b) => b.count - a.count || b.last_seen.localeCompare(a.last_seen)).slice(0, 10),
-    latency: [...histograms.entries()].map(([channel, h]) => latencyOf(channel, h)).sort((a, b) => a.channel.localeCompare(b.channel)),
+    latency: [...histograms.entries()]
+      .map(([channel, h]) => latencyOf(channel, h))
+      .sort((a, b) => a.channel.localeCompare(b.channel)),
     delivered,
     bounced,
     complained,

@@ -19,7 +19,14 @@ describe('windowPlan: what a window reads from the rollup and what from jobs', (
   });
 
   it('a mark before hours_through stands for its hour, a later one for its period; marks outside the rolled span are left to the jobs arm', () => {
-    const p = windowPlan(t('07:12:30'), t('10:00:00'), t('10:23:41'), [t('07:40:00'), t('08:35:00'), t('08:50:00'), t('10:05:00'), t('10:20:00'), t('10:25:00')]);
+    const p = windowPlan(t('07:12:30'), t('10:00:00'), t('10:23:41'), [
+      t('07:40:00'),
+      t('08:35:00'),
+      t('08:50:00'),
+      t('10:05:00'),
+      t('10:20:00'),
+      t('10:25:00'),
+    ]);
     expect(iso(p.dirtyHours)).toEqual(['08:00:00']);
     expect(iso(p.dirtyPeriods)).toEqual(['10:05:00', '10:20:00']);
     expect(p.dirtyFrom).toEqual(t('08:00:00'));

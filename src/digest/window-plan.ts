@@ -26,7 +26,12 @@ export interface WindowPlan {
  * (less than 5 minutes in the open hours) at the start of the window, for what is not rolled
  * yet, and for the dirty periods.
  */
-export function windowPlan(since: Date, hoursThrough: Date | null, rolledThrough: Date | null, dirty: readonly Date[]): WindowPlan {
+export function windowPlan(
+  since: Date,
+  hoursThrough: Date | null,
+  rolledThrough: Date | null,
+  dirty: readonly Date[],
+): WindowPlan {
   const grain = hoursThrough && since >= hoursThrough ? PERIOD_MS : HOUR_MS;
   const firstPeriod = ceilTo(since.getTime(), grain);
   const rolledEnd = rolledThrough && rolledThrough.getTime() > firstPeriod ? rolledThrough.getTime() : firstPeriod;
@@ -44,5 +49,12 @@ export function windowPlan(since: Date, hoursThrough: Date | null, rolledThrough
   // Past rolledEnd the jobs arm reads everything anyway.
   const dirtyTo = spans.length ? Math.min(rolledEnd, Math.max(...spans.map(([, to]) => to))) : rolledEnd;
   const dates = (set: Set<number>) => [...set].sort((a, b) => a - b).map((t) => new Date(t));
-  return { firstPeriod: new Date(firstPeriod), rolledEnd: new Date(rolledEnd), dirtyHours: dates(hours), dirtyPeriods: dates(periods), dirtyFrom: new Date(dirtyFrom), dirtyTo: new Date(dirtyTo) };
+  return {
+    firstPeriod: new Date(firstPeriod),
+    rolledEnd: new Date(rolledEnd),
+    dirtyHours: dates(hours),
+    dirtyPeriods: dates(periods),
+    dirtyFrom: new Date(dirtyFrom),
+    dirtyTo: new Date(dirtyTo),
+  };
 }

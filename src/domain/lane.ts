@@ -13,4 +13,5 @@ export interface Lane {
 }
 
 /** The lane's stable id, stored in pacing_lanes.lane_key: `email:resend` or `email:resend:acme`. */
-export const laneKey = (lane: Lane): string => (lane.projectId ? `${lane.channel}:${lane.provider}:${lane.projectId}` : `${lane.channel}:${lane.provider}`);
+export const laneKey = (lane: Lane): string =>
+  lane.projectId ? `${lane.channel}:${lane.provider}:${lane.projectId}` : `${lane.channel}:${lane.provider}`;

@@ -12,7 +12,9 @@ describe('parsePriority', () => {
     ['42', 42],
   ])('%p → %p', (input, expected) => expect(parsePriority(input)).toBe(expected));
 
-  it.each(['urgent', '', -1, 101, 3.5, '1e2', null, true, {}])('%p is invalid', (input) => expect(parsePriority(input)).toBeUndefined());
+  it.each(['urgent', '', -1, 101, 3.5, '1e2', null, true, {}])('%p is invalid', (input) =>
+    expect(parsePriority(input)).toBeUndefined(),
+  );
 });
 
 describe('isCampaign', () => {
@@ -20,7 +22,12 @@ describe('isCampaign', () => {
     expect(isCampaign([{ name: 'category', value: 'Newsletter' }])).toBe(true);
   });
   it('is false for other tags', () => {
-    expect(isCampaign([{ name: 'category', value: 'order' }, { name: 'campaign', value: 'x' }])).toBe(false);
+    expect(
+      isCampaign([
+        { name: 'category', value: 'order' },
+        { name: 'campaign', value: 'x' },
+      ]),
+    ).toBe(false);
     expect(isCampaign(undefined)).toBe(false);
   });
 });

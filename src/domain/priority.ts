@@ -8,7 +8,8 @@ export const MARKETING_PRIORITY = 80;
 /** Tag values of `category` that make a send a campaign (default priority bulk, marketing). */
 export const CAMPAIGN_CATEGORIES = new Set(['campaign', 'marketing', 'newsletter', 'bulk']);
 
-export const PRIORITY_HELP = 'must be critical, high, normal, low, bulk or a whole number from 0 to 100 (lower is sent first)';
+export const PRIORITY_HELP =
+  'must be critical, high, normal, low, bulk or a whole number from 0 to 100 (lower is sent first)';
 
 /** A priority as the API accepts it (name, integer or numeric string), or undefined if invalid. */
 export function parsePriority(value: unknown): number | undefined {

@@ -29,7 +29,11 @@ export async function loadExtensionModules(entries: readonly string[], cwd = pro
         `NOTIFYD_MODULES: cannot load '${entry}' (${(err as Error).message}). Give the path of a compiled ES module, relative to ${cwd}, or an installed package name.`,
       );
     }
-    const chosen = exportName ? loaded[exportName] : isNestModule(loaded.default) ? loaded.default : single(Object.values(loaded).filter(isNestModule));
+    const chosen = exportName
+      ? loaded[exportName]
+      : isNestModule(loaded.default)
+        ? loaded.default
+        : single(Object.values(loaded).filter(isNestModule));
     if (!isNestModule(chosen)) {
       throw new Error(
         `NOTIFYD_MODULES: '${entry}' exports ${exportName ? `no Nest module named ${exportName}` : 'no single Nest module'}; export one (default, or name it with '${specifier}#ExportName').`,

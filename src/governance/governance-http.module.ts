@@ -12,5 +12,19 @@ import { UnsubscribeController } from './unsubscribe/unsubscribe.controller.js';
 import { GovernanceModule } from './governance.module.js';
 
 /** GovernanceModule's HTTP routes. Only api and all replicas load it (see app-http.module.ts). */
-@Module({ imports: [GovernanceModule], controllers: [SuppressionsController, AdminSuppressionsController, SendWindowsController, CapsController, SegmentsController, PreferencesController, AdminPreferencesController, UnsubscribeController, PreferenceCenterController, TrackingController] })
+@Module({
+  imports: [GovernanceModule],
+  controllers: [
+    SuppressionsController,
+    AdminSuppressionsController,
+    SendWindowsController,
+    CapsController,
+    SegmentsController,
+    PreferencesController,
+    AdminPreferencesController,
+    UnsubscribeController,
+    PreferenceCenterController,
+    TrackingController,
+  ],
+})
 export class GovernanceHttpModule {}

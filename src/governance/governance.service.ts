@@ -56,7 +56,8 @@ export interface Refusal {
 }
 
 const SEND: Verdict = { action: 'send' };
-const suppressedReason = (channel: Channel, s: ActiveSuppression) => `recipient is suppressed on ${channel} (${s.reason}, scope ${s.scope})`;
+const suppressedReason = (channel: Channel, s: ActiveSuppression) =>
+  `recipient is suppressed on ${channel} (${s.reason}, scope ${s.scope})`;
 const isTransactional = (job: ScreenedJob) => job.payload.transactional === true;
 
 /** Enqueue's answer per target from the active suppressions `found`: the reason one blocks it, or null. */
@@ -104,21 +105,34 @@ export class GovernanceService {
       this.prefetchPreferences(jobs),
     ]);
     const before = (job: ScreenedJob): Verdict => {
-        if (unknown.has(job.id)) return { action: 'defer', reason: 'suppression list unreadable; retrying' };
-        const s = SuppressionsService.match(found, { projectId: job.projectId, channel: job.channel, address: job.recipient });
-        // transactional never bypasses a suppression; a marketing-scope one spares non-marketing messages.
-        if (s && blocks(s, job.marketing)) return { action: 'suppress', reason: `${job.channel} address is on the suppression list (${s.reason}, scope ${s.scope}, id ${s.id})` };
-        // Preferences (not for transactional messages): an opt-out closes the job unsent (notifyd: sent, provider skipped).
-        if (!isTransactional(job) && job.subscriberId) {
-          const key = subscriberKey(job.projectId, job.subscriberId);
-          if (unreadable.has(key)) return { action: 'defer', reason: 'preferences unreadable; retrying' };
-          const reason = optOutReason(prefs.get(key) ?? [], { channel: job.channel, topic: job.topic, marketing: job.marketing, scopeIds: scopeIdsOf(job.payload, job.templateId) });
-          if (reason) return { action: 'skip', reason };
-        }
-        // After suppressions: a suppressed job fails now rather than waiting for its window.
-        const deferral = outsideWindow.get(job.id);
-        if (deferral) return { action: 'defer', until: deferral.until, reason: deferral.reason };
-        return SEND;
+      if (unknown.has(job.id)) return { action: 'defer', reason: 'suppression list unreadable; retrying' };
+      const s = SuppressionsService.match(found, {
+        projectId: job.projectId,
+        channel: job.channel,
+        address: job.recipient,
+      });
+      // transactional never bypasses a suppression; a marketing-scope one spares non-marketing messages.
+      if (s && blocks(s, job.marketing))
+        return {
+          action: 'suppress',
+          reason: `${job.channel} address is on the suppression list (${s.reason}, scope ${s.scope}, id ${s.id})`,
+        };
+      // Preferences (not for transactional messages): an opt-out closes the job unsent (notifyd: sent, provider skipped).
+      if (!isTransactional(job) && job.subscriberId) {
+        const key = subscriberKey(job.projectId, job.subscriberId);
+        if (unreadable.has(key)) return { action: 'defer', reason: 'preferences unreadable; retrying' };
+        const reason = optOutReason(prefs.get(key) ?? [], {
+          channel: job.channel,
+          topic: job.topic,
+          marketing: job.marketing,
+          scopeIds: scopeIdsOf(job.payload, job.templateId),
+        });
+        if (reason) return { action: 'skip', reason };
+      }
+      // After suppressions: a suppressed job fails now rather than waiting for its window.
+      const deferral = outsideWindow.get(job.id);
+      if (deferral) return { action: 'defer', until: deferral.until, reason: deferral.reason };
+      return SEND;
     };
     // One verdict per job (the worker asks once per job; the caps filter below asked too).
     const verdicts = new Map<string, Verdict>();
@@ -145,7 +159,11 @@ export class GovernanceService {
    * of message), or null. A database error throws: the request fails rather than queueing
    * unchecked (the worker checks again anyway).
    */
-  async suppressedTargets(projectId: string, marketing: boolean, targets: readonly { channel: Channel; recipient: string }[]): Promise<(string | null)[]> {
+  async suppressedTargets(
+    projectId: string,
+    marketing: boolean,
+    targets: readonly { channel: Channel; recipient: string }[],
+  ): Promise<(string | null)[]> {
     if (targets.length === 0) return [];
     const found = await this.suppressions.activeForProject(projectId, targets);
     return suppressionReasons(found, projectId, marketing, targets);
@@ -160,13 +178,24 @@ export class GovernanceService {
    */
   async optOutsOf(
     projectId: string,
-    message: { marketing: boolean; topic: string | null; payload: { vars?: Record<string, unknown> }; templateId: string | null },
+    message: {
+      marketing: boolean;
+      topic: string | null;
+      payload: { vars?: Record<string, unknown> };
+      templateId: string | null;
+    },
     subscriberIds: readonly string[],
   ): Promise<(subscriberId: string, channel: Channel) => string | null> {
     const prefs = await this.preferences.forProjectSubscribers(projectId, subscriberIds);
     if (prefs.size === 0) return () => null;
     const scopeIds = scopeIdsOf(message.payload, message.templateId);
-    return (subscriberId, channel) => optOutReason(prefs.get(subscriberId) ?? [], { channel, topic: message.topic, marketing: message.marketing, scopeIds });
+    return (subscriberId, channel) =>
+      optOutReason(prefs.get(subscriberId) ?? [], {
+        channel,
+        topic: message.topic,
+        marketing: message.marketing,
+        scopeIds,
+      });
   }
 
   /**
@@ -177,7 +206,12 @@ export class GovernanceService {
    */
   async sendChecks(
     projectId: string,
-    message: { marketing: boolean; topic: string | null; payload: { vars?: Record<string, unknown> }; templateId: string | null },
+    message: {
+      marketing: boolean;
+      topic: string | null;
+      payload: { vars?: Record<string, unknown> };
+      templateId: string | null;
+    },
     targets: readonly { channel: Channel; recipient: string }[],
     preferencesOf: string | null,
     withCaps: boolean,
@@ -188,7 +222,16 @@ export class GovernanceService {
     const found = new Map(rows.suppressions.map((r) => [suppressionKey(r), r]));
     const suppressed = suppressionReasons(found, projectId, message.marketing, targets);
     const scopeIds = scopeIdsOf(message.payload, message.templateId);
-    const optedOut = targets.map((t) => (preferencesOf ? optOutReason(rows.preferences, { channel: t.channel, topic: message.topic, marketing: message.marketing, scopeIds }) : null));
+    const optedOut = targets.map((t) =>
+      preferencesOf
+        ? optOutReason(rows.preferences, {
+            channel: t.channel,
+            topic: message.topic,
+            marketing: message.marketing,
+            scopeIds,
+          })
+        : null,
+    );
     return { suppressed, optedOut, caps: rows.caps };
   }
 
@@ -206,23 +249,36 @@ export class GovernanceService {
           reason: rule.reason,
           source: 'worker',
           detail: `${r.provider}: ${r.error.message}`.slice(0, 500),
-          evidence: { provider: r.provider, kind: r.error.kind, dead_recipient: r.error.deadRecipient, ...(r.error.providerCode ? { provider_code: r.error.providerCode } : {}) },
+          evidence: {
+            provider: r.provider,
+            kind: r.error.kind,
+            dead_recipient: r.error.deadRecipient,
+            ...(r.error.providerCode ? { provider_code: r.error.providerCode } : {}),
+          },
           sourceJobId: r.jobId,
         });
       } catch (err) {
         // The job's outcome is already decided; a lost suppression is logged for the operator.
-        this.logger.warn(`could not record suppression for ${maskRecipient(r.recipient, r.channel)} (job ${r.jobId}): ${(err as Error).message}`);
+        this.logger.warn(
+          `could not record suppression for ${maskRecipient(r.recipient, r.channel)} (job ${r.jobId}): ${(err as Error).message}`,
+        );
       }
     }
   }
 
   /** The batch's subscribers' preferences in one lookup; on failure per subscriber; a subscriber still unreadable is deferred. */
-  private async prefetchPreferences(jobs: readonly ScreenedJob[]): Promise<{ prefs: Map<string, PreferenceRow[]>; unreadable: Set<string> }> {
-    const keys = jobs.filter((j) => j.subscriberId && !isTransactional(j)).map((j) => ({ projectId: j.projectId, subscriberId: j.subscriberId! }));
+  private async prefetchPreferences(
+    jobs: readonly ScreenedJob[],
+  ): Promise<{ prefs: Map<string, PreferenceRow[]>; unreadable: Set<string> }> {
+    const keys = jobs
+      .filter((j) => j.subscriberId && !isTransactional(j))
+      .map((j) => ({ projectId: j.projectId, subscriberId: j.subscriberId! }));
     try {
       return { prefs: await this.preferences.forSubscribers(keys), unreadable: new Set() };
     } catch (err) {
-      this.logger.warn(`preference prefetch failed for ${keys.length} job(s), reading each subscriber: ${(err as Error).message}`);
+      this.logger.warn(
+        `preference prefetch failed for ${keys.length} job(s), reading each subscriber: ${(err as Error).message}`,
+      );
     }
     const prefs = new Map<string, PreferenceRow[]>();
     const unreadable = new Set<string>();
@@ -236,12 +292,16 @@ export class GovernanceService {
     return { prefs, unreadable };
   }
 
-  private async prefetchSuppressions(jobs: readonly ScreenedJob[]): Promise<{ found: Map<string, ActiveSuppression>; unknown: Set<string> }> {
+  private async prefetchSuppressions(
+    jobs: readonly ScreenedJob[],
+  ): Promise<{ found: Map<string, ActiveSuppression>; unknown: Set<string> }> {
     const keyOf = (j: ScreenedJob) => ({ projectId: j.projectId, channel: j.channel, address: j.recipient });
     try {
       return { found: await this.suppressions.activeFor(jobs.map(keyOf)), unknown: new Set() };
     } catch (err) {
-      this.logger.warn(`suppression prefetch failed for ${jobs.length} job(s), checking each job: ${(err as Error).message}`);
+      this.logger.warn(
+        `suppression prefetch failed for ${jobs.length} job(s), checking each job: ${(err as Error).message}`,
+      );
     }
     const found = new Map<string, ActiveSuppression>();
     const unknown = new Set<string>();

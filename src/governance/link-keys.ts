@@ -35,7 +35,12 @@ const fromJwtSecret = (secret: string): LinkKey => ({
   tracking: deriveKey(secret, TRACKING_LABEL),
   preferences: deriveKey(secret, PREFERENCES_LABEL),
 });
-const fromLinkSecret = (id: string, secret: string): LinkKey => ({ id, unsubscribe: secret, tracking: deriveKey(secret, TRACKING_LABEL), preferences: deriveKey(secret, PREFERENCES_LABEL) });
+const fromLinkSecret = (id: string, secret: string): LinkKey => ({
+  id,
+  unsubscribe: secret,
+  tracking: deriveKey(secret, TRACKING_LABEL),
+  preferences: deriveKey(secret, PREFERENCES_LABEL),
+});
 
 /**
  * The link keys of this process. Current: UNSUBSCRIBE_SECRET (id UNSUBSCRIBE_KEY_ID), else a key
@@ -47,9 +52,14 @@ const fromLinkSecret = (id: string, secret: string): LinkKey => ({ id, unsubscri
 export function linkKeyRing(config: Pick<AppConfig, 'auth' | 'unsubscribe'>): LinkKeyRing {
   const { auth, unsubscribe } = config;
   const own = unsubscribe.secret ? fromLinkSecret(unsubscribe.keyId, unsubscribe.secret) : undefined;
-  const derived = [auth.jwtSecret, ...auth.jwtPreviousSecrets].filter((s): s is string => Boolean(s)).map(fromJwtSecret);
+  const derived = [auth.jwtSecret, ...auth.jwtPreviousSecrets]
+    .filter((s): s is string => Boolean(s))
+    .map(fromJwtSecret);
   const current = own ?? (auth.jwtSecret ? derived[0] : undefined);
-  if (!current) throw new Error('Unsubscribe and tracking links need a secret: set JWT_SECRET (at least 16 random characters, e.g. openssl rand -hex 24) or UNSUBSCRIBE_SECRET.');
+  if (!current)
+    throw new Error(
+      'Unsubscribe and tracking links need a secret: set JWT_SECRET (at least 16 random characters, e.g. openssl rand -hex 24) or UNSUBSCRIBE_SECRET.',
+    );
   const previous = unsubscribe.previousKeys.map((k) => fromLinkSecret(k.id, k.secret));
   return { current, accepted: [current, ...[...previous, ...derived].filter((k) => k !== current)] };
 }

@@ -17,9 +17,16 @@ export interface SendCheckRows {
 export class SendChecksRepository {
   constructor(private readonly db: Db) {}
 
-  async read(projectId: string, keys: readonly { channel: Channel; address: string }[], preferencesOf: string | null, withCaps: boolean): Promise<SendCheckRows> {
+  async read(
+    projectId: string,
+    keys: readonly { channel: Channel; address: string }[],
+    preferencesOf: string | null,
+    withCaps: boolean,
+  ): Promise<SendCheckRows> {
     const oneKey = keys.length === 1;
-    const params: unknown[] = oneKey ? [projectId, keys[0].channel, keys[0].address] : [projectId, keys.map((k) => k.channel), keys.map((k) => k.address)];
+    const params: unknown[] = oneKey
+      ? [projectId, keys[0].channel, keys[0].address]
+      : [projectId, keys.map((k) => k.channel), keys.map((k) => k.address)];
     if (preferencesOf !== null) params.push(preferencesOf);
     const row = (await this.db.one<SendCheckRows>(sendChecksSql(oneKey, preferencesOf !== null, withCaps), params))!;
     // jsonb carries timestamps as text.

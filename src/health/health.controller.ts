@@ -10,20 +10,32 @@ export class HealthController {
   constructor(private readonly health: HealthService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'getHealth', summary: 'Liveness (always 200): the process answers; reports the database, the worker heartbeats (degraded when none is alive while jobs are due), version and uptime' })
+  @ApiOperation({
+    operationId: 'getHealth',
+    summary:
+      'Liveness (always 200): the process answers; reports the database, the worker heartbeats (degraded when none is alive while jobs are due), version and uptime',
+  })
   @ApiResponse({ status: 200, type: HealthDto })
   getHealth(): Promise<HealthDto> {
     return this.health.health();
   }
 
   @Get('ready')
-  @ApiOperation({ operationId: 'getReadiness', summary: 'Readiness: 503 while the database is unreachable or migrations are pending' })
+  @ApiOperation({
+    operationId: 'getReadiness',
+    summary: 'Readiness: 503 while the database is unreachable or migrations are pending',
+  })
   @ApiResponse({ status: 200, type: ReadinessDto, description: 'Ready to serve' })
   @ApiResponse({
     status: 503,
     type: ReadinessDto,
     description: 'Not ready',
-    example: { ready: false, db: 'ok', pending_migrations: ['InitialSchema1764460800001'], reason: 'Migrations pending: run `notifyd migrate`.' },
+    example: {
+      ready: false,
+      db: 'ok',
+      pending_migrations: ['InitialSchema1764460800001'],
+      reason: 'Migrations pending: run `notifyd migrate`.',
+    },
   })
   async getReadiness(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessDto> {
     const readiness = await this.health.readiness();

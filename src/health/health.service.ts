@@ -73,7 +73,12 @@ export class HealthService {
   private async workers(): Promise<WorkersHealthDto | null> {
     try {
       const w = await withTimeout(this.heartbeats.liveness());
-      return { alive: w.alive, last_beat_at: w.lastBeatAt?.toISOString() ?? null, due_jobs_waiting: w.dueWaiting, alive_within_seconds: ALIVE_WITHIN_SECONDS };
+      return {
+        alive: w.alive,
+        last_beat_at: w.lastBeatAt?.toISOString() ?? null,
+        due_jobs_waiting: w.dueWaiting,
+        alive_within_seconds: ALIVE_WITHIN_SECONDS,
+      };
     } catch {
       return null;
     }

@@ -10,7 +10,8 @@ import type { HealthService } from './health.service.js';
 
 const NOT_FOUND = {
   error: 'not_found',
-  message: 'This instance runs NOTIFYD_ROLE=worker and serves only /v1/health and /v1/metrics/prometheus; send API calls to an api instance.',
+  message:
+    'This instance runs NOTIFYD_ROLE=worker and serves only /v1/health and /v1/metrics/prometheus; send API calls to an api instance.',
 };
 
 /**
@@ -79,13 +80,20 @@ export class WorkerHealthServer {
       throw err;
     }
     const text = await this.metrics.render();
-    res.writeHead(200, { 'content-type': this.metrics.contentType, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+    res.writeHead(200, {
+      'content-type': this.metrics.contentType,
+      'cache-control': 'no-store',
+      'content-length': Buffer.byteLength(text),
+    });
     res.end(req.method === 'HEAD' ? undefined : text);
   }
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(res.req.method === 'HEAD' ? undefined : text);
 }

@@ -40,9 +40,14 @@ export interface ProjectRow0x {
  * A project without a key hash had no usable key in 0.x (only a TOML-configured one could).
  */
 export function convertProject(p: ProjectRow0x): Converted<Record<string, unknown>> {
-  if (!PROJECT_ID.test(p.id)) return { skip: `project id '${p.id}' is not a notifyd project id (1–63 of a-z, 0-9, _ and -, starting with a letter or digit)` };
+  if (!PROJECT_ID.test(p.id))
+    return {
+      skip: `project id '${p.id}' is not a notifyd project id (1–63 of a-z, 0-9, _ and -, starting with a letter or digit)`,
+    };
   if (!p.api_key_hash || !SHA256_HEX.test(p.api_key_hash)) {
-    return { skip: `project '${p.id}' has no key hash in 0.x (a TOML-configured project, or the seeded demo): create it with POST /v1/admin/projects` };
+    return {
+      skip: `project '${p.id}' has no key hash in 0.x (a TOML-configured project, or the seeded demo): create it with POST /v1/admin/projects`,
+    };
   }
   const notes: string[] = [];
   const channels = [...new Set((p.channels ?? []).map(channelOf))];
@@ -56,7 +61,8 @@ export function convertProject(p: ProjectRow0x): Converted<Record<string, unknow
     else notes.push(`project '${p.id}': ${parsed.error}; the window was not imported`);
   }
   if (raw.tracking !== undefined && raw.tracking !== null) settings.tracking = raw.tracking;
-  const secondary = p.secondary_api_key_hash && SHA256_HEX.test(p.secondary_api_key_hash) ? p.secondary_api_key_hash : null;
+  const secondary =
+    p.secondary_api_key_hash && SHA256_HEX.test(p.secondary_api_key_hash) ? p.secondary_api_key_hash : null;
   return {
     notes,
     row: {
@@ -91,7 +97,10 @@ export interface SubscriberRow0x {
 }
 
 export function convertSubscriber(s: SubscriberRow0x): Converted<Record<string, unknown>> {
-  if (!SUBSCRIBER_ID_PATTERN.test(s.id)) return { skip: `subscriber '${s.id.slice(0, 80)}' of '${s.project_id}': not a valid subscriber id (control characters or surrounding spaces)` };
+  if (!SUBSCRIBER_ID_PATTERN.test(s.id))
+    return {
+      skip: `subscriber '${s.id.slice(0, 80)}' of '${s.project_id}': not a valid subscriber id (control characters or surrounding spaces)`,
+    };
   const notes: string[] = [];
   const who = `subscriber '${s.id}' of '${s.project_id}'`;
   let phone = s.phone?.trim() || null;
@@ -109,7 +118,21 @@ export function convertSubscriber(s: SubscriberRow0x): Converted<Record<string, 
   const timezone = s.timezone && isKnownTimeZone(s.timezone) ? s.timezone : null;
   if (s.timezone && !timezone) notes.push(`${who}: time zone '${s.timezone}' is unknown, dropped`);
   const data = s.data && typeof s.data === 'object' && !Array.isArray(s.data) ? s.data : {};
-  return { notes, row: { project_id: s.project_id, id: s.id, email, phone, first_name: s.first_name, last_name: s.last_name, locale, timezone, data, created_at: s.created_at } };
+  return {
+    notes,
+    row: {
+      project_id: s.project_id,
+      id: s.id,
+      email,
+      phone,
+      first_name: s.first_name,
+      last_name: s.last_name,
+      locale,
+      timezone,
+      data,
+      created_at: s.created_at,
+    },
+  };
 }
 
 export interface PreferenceRow0x {
@@ -127,11 +150,13 @@ export interface PreferenceRow0x {
  */
 export function convertPreference(p: PreferenceRow0x, topics: ReadonlySet<string>): Converted<Record<string, unknown>> {
   const channel = p.channel === '*' ? '*' : channelOf(p.channel);
-  if (channel !== '*' && !isChannel(channel)) return { skip: `preference of '${p.subscriber_id}' in '${p.project_id}' on unknown channel '${p.channel}'` };
+  if (channel !== '*' && !isChannel(channel))
+    return { skip: `preference of '${p.subscriber_id}' in '${p.project_id}' on unknown channel '${p.channel}'` };
   const base = { project_id: p.project_id, subscriber_id: p.subscriber_id, channel, enabled: p.enabled };
   if (p.workflow_id === '*') return { notes: [], row: { ...base, scope_kind: 'all', scope: '*' } };
   const topic = normaliseTopic(p.workflow_id);
-  if (topic && topics.has(`${p.project_id}\u0000${topic}`)) return { notes: [], row: { ...base, scope_kind: 'topic', scope: topic } };
+  if (topic && topics.has(`${p.project_id}\u0000${topic}`))
+    return { notes: [], row: { ...base, scope_kind: 'topic', scope: topic } };
   return { notes: [], row: { ...base, scope_kind: 'workflow', scope: p.workflow_id } };
 }
 
@@ -147,10 +172,25 @@ export interface TemplateRow0x {
 
 export function convertTemplate(t: TemplateRow0x): Converted<Record<string, unknown>> {
   const channel = channelOf(t.channel);
-  if (!isChannel(channel)) return { skip: `template '${t.id}' of '${t.project_id}' is for unknown channel '${t.channel}'` };
+  if (!isChannel(channel))
+    return { skip: `template '${t.id}' of '${t.project_id}' is for unknown channel '${t.channel}'` };
   const topic = t.topic ? normaliseTopic(t.topic) : undefined;
-  const notes = t.topic && !topic ? [`template '${t.id}' of '${t.project_id}': topic '${t.topic}' is not a notifyd topic id, dropped`] : [];
-  return { notes, row: { project_id: t.project_id, id: t.id, channel, subject: t.subject, body: t.body, body_html: t.body_html, topic: topic ?? null } };
+  const notes =
+    t.topic && !topic
+      ? [`template '${t.id}' of '${t.project_id}': topic '${t.topic}' is not a notifyd topic id, dropped`]
+      : [];
+  return {
+    notes,
+    row: {
+      project_id: t.project_id,
+      id: t.id,
+      channel,
+      subject: t.subject,
+      body: t.body,
+      body_html: t.body_html,
+      topic: topic ?? null,
+    },
+  };
 }
 
 export interface PushTokenRow0x {
@@ -173,11 +213,25 @@ export function convertPushToken(t: PushTokenRow0x): Converted<Record<string, un
   const platform = t.platform || 'fcm';
   const what = `push token ${t.id} of '${t.subscriber_id}' in '${t.project_id}'`;
   if (!['web', 'fcm', 'apns'].includes(platform)) return { skip: `${what}: unknown platform '${platform}'` };
-  if (platform === 'web' && !(t.endpoint && t.p256dh && t.auth)) return { skip: `${what}: a web push subscription without its endpoint and keys cannot be sent to` };
+  if (platform === 'web' && !(t.endpoint && t.p256dh && t.auth))
+    return { skip: `${what}: a web push subscription without its endpoint and keys cannot be sent to` };
   const expiration = t.expiration_time && /^\d{1,15}$/.test(t.expiration_time) ? t.expiration_time : null;
   return {
     notes: [],
-    row: { project_id: t.project_id, subscriber_id: t.subscriber_id, token: t.token, platform, device_name: t.device_name, endpoint: t.endpoint, p256dh: t.p256dh, auth: t.auth, expiration_time: expiration, user_agent: t.user_agent, created_at: t.created_at, last_used_at: t.last_used_at },
+    row: {
+      project_id: t.project_id,
+      subscriber_id: t.subscriber_id,
+      token: t.token,
+      platform,
+      device_name: t.device_name,
+      endpoint: t.endpoint,
+      p256dh: t.p256dh,
+      auth: t.auth,
+      expiration_time: expiration,
+      user_agent: t.user_agent,
+      created_at: t.created_at,
+      last_used_at: t.last_used_at,
+    },
   };
 }
 
@@ -191,15 +245,30 @@ export interface WebhookRow0x {
 }
 
 /** An endpoint, its secret sealed by `seal` (this instance's webhook secret key). */
-export function convertWebhook(w: WebhookRow0x, seal: (id: string, secret: string) => Buffer, urlRefusal: (url: string) => string | undefined): Converted<Record<string, unknown>> {
+export function convertWebhook(
+  w: WebhookRow0x,
+  seal: (id: string, secret: string) => Buffer,
+  urlRefusal: (url: string) => string | undefined,
+): Converted<Record<string, unknown>> {
   const refusal = urlRefusal(w.url);
   if (refusal) return { skip: `webhook ${w.id} of '${w.project_id}': ${refusal}` };
   const events = (w.events ?? []).filter(isWebhookEventType);
-  if (events.length === 0) return { skip: `webhook ${w.id} of '${w.project_id}': none of its events (${(w.events ?? []).join(', ')}) is a notifyd event` };
+  if (events.length === 0)
+    return {
+      skip: `webhook ${w.id} of '${w.project_id}': none of its events (${(w.events ?? []).join(', ')}) is a notifyd event`,
+    };
   if (!w.secret) return { skip: `webhook ${w.id} of '${w.project_id}': no secret` };
   return {
     notes: [],
-    row: { id: w.id, project_id: w.project_id, url: w.url, events, enabled: w.enabled, secret_enc: seal(w.id, w.secret).toString('hex'), secret_hint: `…${w.secret.slice(-4)}` },
+    row: {
+      id: w.id,
+      project_id: w.project_id,
+      url: w.url,
+      events,
+      enabled: w.enabled,
+      secret_enc: seal(w.id, w.secret).toString('hex'),
+      secret_hint: `…${w.secret.slice(-4)}`,
+    },
   };
 }
 
@@ -222,6 +291,17 @@ export function convertSuppression(s: SuppressionRow0x): Converted<Record<string
   const notes = reason !== s.reason ? [`suppression ${s.id}: reason '${s.reason}' imported as 'manual'`] : [];
   return {
     notes,
-    row: { id: s.id, project_id: s.project_id, address: s.email.trim().toLowerCase(), scope, reason, detail: s.detail, provider_event_id: s.provider_event_id, created_at: s.created_at, released_at: s.released_at, released_by: s.released_by },
+    row: {
+      id: s.id,
+      project_id: s.project_id,
+      address: s.email.trim().toLowerCase(),
+      scope,
+      reason,
+      detail: s.detail,
+      provider_event_id: s.provider_event_id,
+      created_at: s.created_at,
+      released_at: s.released_at,
+      released_by: s.released_by,
+    },
   };
 }

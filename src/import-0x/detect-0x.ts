@@ -12,9 +12,16 @@ export class NotA0xDatabase extends Error {}
  * is named as such, since pointing --from at the wrong URL is the likeliest mistake.
  */
 export async function assertNotifyd0x(source: SqlRunner): Promise<void> {
-  const tables = new Map((await source.query<{ table: string; columns: string[] }>(SOURCE_COLUMNS)).map((r) => [r.table, new Set(r.columns)]));
+  const tables = new Map(
+    (await source.query<{ table: string; columns: string[] }>(SOURCE_COLUMNS)).map((r) => [
+      r.table,
+      new Set(r.columns),
+    ]),
+  );
   if (tables.has('suppressions') && tables.has('job_outcome_hourly')) {
-    throw new NotA0xDatabase('the source is a database of this notifyd, not of notifyd 0.x: --from must point at the database of the old (Rust) notifyd');
+    throw new NotA0xDatabase(
+      'the source is a database of this notifyd, not of notifyd 0.x: --from must point at the database of the old (Rust) notifyd',
+    );
   }
   const zeroX = ['projects', 'subscribers', 'jobs', 'email_suppressions', 'subscriber_preferences'];
   const present = zeroX.filter((t) => tables.has(t));

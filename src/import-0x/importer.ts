@@ -20,9 +20,26 @@ import {
 import * as source from './sql/source.sql.js';
 import * as target from './sql/target.sql.js';
 import type { SqlRunner } from './sql-runner.js';
-import { convertTelegramCredential, convertTelegramDestination, type TelegramCredentialRow0x, type TelegramDestinationRow0x, type TelegramImport } from './telegram-0x.js';
+import {
+  convertTelegramCredential,
+  convertTelegramDestination,
+  type TelegramCredentialRow0x,
+  type TelegramDestinationRow0x,
+  type TelegramImport,
+} from './telegram-0x.js';
 
-export const KINDS = ['projects', 'subscribers', 'preferences', 'templates', 'push_tokens', 'webhooks', 'workflows', 'suppressions', 'telegram_routes', 'telegram_chats'] as const;
+export const KINDS = [
+  'projects',
+  'subscribers',
+  'preferences',
+  'templates',
+  'push_tokens',
+  'webhooks',
+  'workflows',
+  'suppressions',
+  'telegram_routes',
+  'telegram_chats',
+] as const;
 export type Kind = (typeof KINDS)[number];
 
 export interface KindCounts {
@@ -68,13 +85,26 @@ const KEPT_MESSAGES = 200;
  */
 export async function import0x(src: SqlRunner, dest: SqlRunner, options: ImportOptions): Promise<ImportSummary> {
   const pageSize = options.pageSize ?? 1_000;
-  const summary: ImportSummary = { counts: Object.fromEntries(KINDS.map((k) => [k, { read: 0, created: 0, updated: 0, unchanged: 0, skipped: 0 }])) as Record<Kind, KindCounts>, topics: 0, skipped: [], notes: [] };
+  const summary: ImportSummary = {
+    counts: Object.fromEntries(
+      KINDS.map((k) => [k, { read: 0, created: 0, updated: 0, unchanged: 0, skipped: 0 }]),
+    ) as Record<Kind, KindCounts>,
+    topics: 0,
+    skipped: [],
+    notes: [],
+  };
   const keep = (list: string[], message: string) => {
     if (list.length < KEPT_MESSAGES) list.push(message);
   };
 
   /** Converts a page, writes what converted, counts everything. */
-  const write = async <T>(kind: Kind, rows: T[], convert: (row: T) => Converted<Record<string, unknown>>, statement: string, imported: (row: T) => boolean = () => true) => {
+  const write = async <T>(
+    kind: Kind,
+    rows: T[],
+    convert: (row: T) => Converted<Record<string, unknown>>,
+    statement: string,
+    imported: (row: T) => boolean = () => true,
+  ) => {
     const counts = summary.counts[kind];
     counts.read += rows.length;
     const out: Record<string, unknown>[] = [];
@@ -104,9 +134,17 @@ export async function import0x(src: SqlRunner, dest: SqlRunner, options: ImportO
 
   // Projects first: everything else belongs to one, and is left out with a project left out.
   const projects = await src.query<ProjectRow0x>(source.SOURCE_PROJECTS);
-  const existing = new Map((await dest.query<{ id: string; apiKeyHash: string | null }>(target.EXISTING_PROJECTS, [projects.map((p) => p.id)])).map((p) => [p.id, p.apiKeyHash]));
+  const existing = new Map(
+    (
+      await dest.query<{ id: string; apiKeyHash: string | null }>(target.EXISTING_PROJECTS, [projects.map((p) => p.id)])
+    ).map((p) => [p.id, p.apiKeyHash]),
+  );
   const clash = (p: ProjectRow0x) => existing.has(p.id) && existing.get(p.id) !== p.api_key_hash;
-  for (const p of projects.filter(clash)) keep(summary.skipped, `project '${p.id}' already exists here with another key: rename or delete it here, then import again (its rows are left out)`);
+  for (const p of projects.filter(clash))
+    keep(
+      summary.skipped,
+      `project '${p.id}' already exists here with another key: rename or delete it here, then import again (its rows are left out)`,
+    );
   const projectsKept = projects.filter((p) => !clash(p));
   await write('projects', projectsKept, convertProject, target.UPSERT_PROJECTS);
   summary.counts.projects.read += projects.length - projectsKept.length;
@@ -148,7 +186,13 @@ export async function import0x(src: SqlRunner, dest: SqlRunner, options: ImportO
   }
 
   const webhooks = await src.query<WebhookRow0x>(source.SOURCE_WEBHOOKS);
-  await write('webhooks', webhooks, (w) => convertWebhook(w, options.sealWebhookSecret, options.webhookUrlRefusal), target.UPSERT_WEBHOOKS, ofImported);
+  await write(
+    'webhooks',
+    webhooks,
+    (w) => convertWebhook(w, options.sealWebhookSecret, options.webhookUrlRefusal),
+    target.UPSERT_WEBHOOKS,
+    ofImported,
+  );
 
   // 0.x steps name templates by id: `template_id` here (legacy-0x-steps.ts). As a definition saved
   // through the API, a step naming a template with no variant for its channel needs inline content.
@@ -156,10 +200,26 @@ export async function import0x(src: SqlRunner, dest: SqlRunner, options: ImportO
   const missingTemplates = (projectId: string, steps: unknown[]) =>
     steps.flatMap((step, i) => {
       const s = step as { template_id?: unknown; channel?: unknown; subject?: unknown; body?: unknown };
-      if (typeof s.template_id !== 'string' || variants.has(`${projectId}\u0000${s.template_id}\u0000${String(s.channel)}`) || s.body || s.subject) return [];
-      return [`steps[${i}].template_id: template '${s.template_id}' has no ${String(s.channel)} variant and the step has no subject or body to fall back on`];
+      if (
+        typeof s.template_id !== 'string' ||
+        variants.has(`${projectId}\u0000${s.template_id}\u0000${String(s.channel)}`) ||
+        s.body ||
+        s.subject
+      )
+        return [];
+      return [
+        `steps[${i}].template_id: template '${s.template_id}' has no ${String(s.channel)} variant and the step has no subject or body to fall back on`,
+      ];
     });
-  const workflows = await src.query<{ project_id: string; id: string; name: string; description: string | null; trigger_event: string; steps: unknown; enabled: boolean }>(source.SOURCE_WORKFLOWS);
+  const workflows = await src.query<{
+    project_id: string;
+    id: string;
+    name: string;
+    description: string | null;
+    trigger_event: string;
+    steps: unknown;
+    enabled: boolean;
+  }>(source.SOURCE_WORKFLOWS);
   await write(
     'workflows',
     workflows,
@@ -172,7 +232,18 @@ export async function import0x(src: SqlRunner, dest: SqlRunner, options: ImportO
       if (missing.length > 0) return { skip: `${what}: ${missing.join('; ')}` };
       const parsed = parseSteps(steps);
       if ('problems' in parsed) return { skip: `${what}: ${parsed.problems.join('; ')}` };
-      return { notes: [], row: { project_id: w.project_id, id: w.id, name: w.name, description: w.description, trigger_event: w.trigger_event, steps: parsed.steps, enabled: w.enabled } };
+      return {
+        notes: [],
+        row: {
+          project_id: w.project_id,
+          id: w.id,
+          name: w.name,
+          description: w.description,
+          trigger_event: w.trigger_event,
+          steps: parsed.steps,
+          enabled: w.enabled,
+        },
+      };
     },
     target.UPSERT_WORKFLOWS,
     ofImported,
@@ -202,7 +273,13 @@ export async function import0x(src: SqlRunner, dest: SqlRunner, options: ImportO
       ofImported,
     );
     const chats = await src.query<TelegramDestinationRow0x>(source.SOURCE_TELEGRAM_DESTINATIONS);
-    await write('telegram_chats', chats, (d) => convertTelegramDestination(d, routes), target.UPSERT_TELEGRAM_DESTINATIONS, ofImported);
+    await write(
+      'telegram_chats',
+      chats,
+      (d) => convertTelegramDestination(d, routes),
+      target.UPSERT_TELEGRAM_DESTINATIONS,
+      ofImported,
+    );
   }
   return summary;
 }

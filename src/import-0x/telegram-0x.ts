@@ -52,10 +52,14 @@ export function open0xBlob(key: Buffer, blob: Buffer): string {
 /** How the import gets at 0.x's tokens, or why it cannot (a missing key). */
 export type TelegramImport = TelegramSealing | { unavailable: string };
 
-export function convertTelegramCredential(c: TelegramCredentialRow0x, t: TelegramImport): Converted<Record<string, unknown>> {
+export function convertTelegramCredential(
+  c: TelegramCredentialRow0x,
+  t: TelegramImport,
+): Converted<Record<string, unknown>> {
   const what = `telegram route ${c.id} of '${c.owner}' in '${c.project_id}'`;
   if ('unavailable' in t) return { skip: `${what}: ${t.unavailable}` };
-  if (!OWNER_PATTERN.test(c.owner)) return { skip: `${what}: the owner is not a notifyd owner id (1–255 printable characters, no slash)` };
+  if (!OWNER_PATTERN.test(c.owner))
+    return { skip: `${what}: the owner is not a notifyd owner id (1–255 printable characters, no slash)` };
   let token: string;
   let secret: string;
   try {
@@ -83,13 +87,27 @@ export function convertTelegramCredential(c: TelegramCredentialRow0x, t: Telegra
   };
 }
 
-export function convertTelegramDestination(d: TelegramDestinationRow0x, importedRoutes: ReadonlySet<string>): Converted<Record<string, unknown>> {
+export function convertTelegramDestination(
+  d: TelegramDestinationRow0x,
+  importedRoutes: ReadonlySet<string>,
+): Converted<Record<string, unknown>> {
   const what = `telegram chat of '${d.owner}' in '${d.project_id}'`;
   if (!importedRoutes.has(d.credential_id)) return { skip: `${what}: its route ${d.credential_id} was left out` };
   if (!/^-?\d{1,20}$/.test(d.address)) return { skip: `${what}: '${d.address.slice(0, 40)}' is not a numeric chat id` };
   const thread = d.telegram_thread_id && /^[1-9]\d{0,18}$/.test(d.telegram_thread_id) ? d.telegram_thread_id : null;
   return {
-    notes: d.telegram_thread_id && !thread ? [`${what}: topic '${d.telegram_thread_id}' dropped (not a positive topic id)`] : [],
-    row: { id: d.id, project_id: d.project_id, owner: d.owner, credential_id: d.credential_id, address: BigInt(d.address).toString(), telegram_thread_id: thread, verified: d.verified },
+    notes:
+      d.telegram_thread_id && !thread
+        ? [`${what}: topic '${d.telegram_thread_id}' dropped (not a positive topic id)`]
+        : [],
+    row: {
+      id: d.id,
+      project_id: d.project_id,
+      owner: d.owner,
+      credential_id: d.credential_id,
+      address: BigInt(d.address).toString(),
+      telegram_thread_id: thread,
+      verified: d.verified,
+    },
   };
 }

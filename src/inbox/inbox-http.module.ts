@@ -19,7 +19,13 @@ import { InboxWidgetController } from './web/inbox-widget.controller.js';
  */
 @Module({
   imports: [InboxModule, SubscribersModule],
-  controllers: [InboxController, InboxPreferencesController, InboxStreamController, SubscriberTokensController, InboxWidgetController],
+  controllers: [
+    InboxController,
+    InboxPreferencesController,
+    InboxStreamController,
+    SubscriberTokensController,
+    InboxWidgetController,
+  ],
   providers: [InboxStreamService, StreamSlots, StreamTickets, SubscriberTokens, InboxAuthGuard, StreamRevocations],
 })
 export class InboxHttpModule {}

@@ -38,20 +38,41 @@ export class InboxStreamController {
       'of this subscriber; reconnect with Last-Event-ID (or ?last_event_id=) to replay what you missed. A comment line every INBOX_HEARTBEAT_SECS. ' +
       'Opening a stream spends a request of the project’s rate_limit_per_min; a server holds at most INBOX_MAX_STREAMS_PER_SUBSCRIBER streams per subscriber ' +
       'and INBOX_MAX_STREAMS_PER_PROJECT per project (429 too_many_streams); a stream whose reader stops reading is closed (reconnect and replay). ' +
-      'notifyd 0.x clients: `format=notifyd-0x` (the default when the ticket is passed as `?token=`, 0.x\'s parameter) sends 0.x\'s default `message` events ' +
+      "notifyd 0.x clients: `format=notifyd-0x` (the default when the ticket is passed as `?token=`, 0.x's parameter) sends 0.x's default `message` events " +
       'instead, with JSON `{type: "new_notification", notification}` or `{type: "count_update", unread_count}`.',
   })
-  @ApiResponse({ status: 200, description: 'An open event stream', content: { 'text/event-stream': { schema: { type: 'string' }, example: EXAMPLE } } })
+  @ApiResponse({
+    status: 200,
+    description: 'An open event stream',
+    content: { 'text/event-stream': { schema: { type: 'string' }, example: EXAMPLE } },
+  })
   @ApiErrors(400, 401, 403, 422)
   @ApiResponse({
     status: 429,
-    description: 'Over the project’s rate_limit_per_min (rate_limited, with Retry-After), or too many open streams (too_many_streams)',
+    description:
+      'Over the project’s rate_limit_per_min (rate_limited, with Retry-After), or too many open streams (too_many_streams)',
     type: ErrorDto,
-    example: { error: 'too_many_streams', message: "Subscriber 'u1' already has the 5 open streams INBOX_MAX_STREAMS_PER_SUBSCRIBER allows on this server: close one (another tab or device) and retry, or raise the limit." },
+    example: {
+      error: 'too_many_streams',
+      message:
+        "Subscriber 'u1' already has the 5 open streams INBOX_MAX_STREAMS_PER_SUBSCRIBER allows on this server: close one (another tab or device) and retry, or raise the limit.",
+    },
   })
-  async streamInbox(@Param() path: InboxPathDto, @Query() query: StreamQueryDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async streamInbox(
+    @Param() path: InboxPathDto,
+    @Query() query: StreamQueryDto,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     // A client that names its ticket `token` is a notifyd 0.x client (0.x's parameter): it gets 0.x's events unless it asks otherwise.
     const format = query.format ?? (query.token !== undefined && query.ticket === undefined ? 'notifyd-0x' : 'notifyd');
-    await this.streams.open(request, reply, path.subscriber_id, query.ticket ?? query.token, query.last_event_id, format);
+    await this.streams.open(
+      request,
+      reply,
+      path.subscriber_id,
+      query.ticket ?? query.token,
+      query.last_event_id,
+      format,
+    );
   }
 }

@@ -37,9 +37,16 @@ export class InboxController {
   ) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listInbox', summary: 'A page of the inbox, newest first (unread, archived, topic, search, snoozed filters)' })
+  @ApiOperation({
+    operationId: 'listInbox',
+    summary: 'A page of the inbox, newest first (unread, archived, topic, search, snoozed filters)',
+  })
   @ApiErrors(400, 422)
-  async listInbox(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto, @Query() query: ListInboxQueryDto): Promise<InboxListDto> {
+  async listInbox(
+    @CurrentInbox() p: InboxPrincipal,
+    @Param() _path: InboxPathDto,
+    @Query() query: ListInboxQueryDto,
+  ): Promise<InboxListDto> {
     const { items, nextCursor, limit, ...legacy } = await this.inbox.list(p.project.id, p.subscriberId, query);
     return { items: items.map(presentMessage), next_cursor: nextCursor, limit, ...legacy };
   }
@@ -56,7 +63,11 @@ export class InboxController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'markInboxRead', summary: 'Mark every unread message read (optionally one topic)' })
   @ApiErrors(400, 422)
-  async markInboxRead(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
+  async markInboxRead(
+    @CurrentInbox() p: InboxPrincipal,
+    @Param() _path: InboxPathDto,
+    @Body() body: BulkInboxDto,
+  ): Promise<BulkInboxResponseDto> {
     return { success: true, updated: await this.inbox.bulk(p.project.id, p.subscriberId, 'read', body.topic) };
   }
 
@@ -64,7 +75,11 @@ export class InboxController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'markInboxSeen', summary: 'Mark every message seen (the bell was opened)' })
   @ApiErrors(400, 422)
-  async markInboxSeen(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
+  async markInboxSeen(
+    @CurrentInbox() p: InboxPrincipal,
+    @Param() _path: InboxPathDto,
+    @Body() body: BulkInboxDto,
+  ): Promise<BulkInboxResponseDto> {
     return { success: true, updated: await this.inbox.bulk(p.project.id, p.subscriberId, 'seen', body.topic) };
   }
 
@@ -72,29 +87,53 @@ export class InboxController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'archiveInbox', summary: 'Archive every message (optionally one topic)' })
   @ApiErrors(400, 422)
-  async archiveInbox(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto, @Body() body: BulkInboxDto): Promise<BulkInboxResponseDto> {
+  async archiveInbox(
+    @CurrentInbox() p: InboxPrincipal,
+    @Param() _path: InboxPathDto,
+    @Body() body: BulkInboxDto,
+  ): Promise<BulkInboxResponseDto> {
     return { success: true, updated: await this.inbox.bulk(p.project.id, p.subscriberId, 'archived', body.topic) };
   }
 
   @Post('stream-ticket')
   @HttpCode(200)
   @UseGuards(StreamTicketLimitGuard)
-  @ApiOperation({ operationId: 'createStreamTicket', summary: 'A single-use, one-minute ticket to open the realtime stream' })
+  @ApiOperation({
+    operationId: 'createStreamTicket',
+    summary: 'A single-use, one-minute ticket to open the realtime stream',
+  })
   @ApiErrors(400, 404, 422)
-  async createStreamTicket(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto): Promise<StreamTicketResponseDto> {
+  async createStreamTicket(
+    @CurrentInbox() p: InboxPrincipal,
+    @Param() _path: InboxPathDto,
+  ): Promise<StreamTicketResponseDto> {
     // A ticket is a row: none for a subscriber the project does not have (404 names the fix).
     const version = await this.tokenVersions.current(p.project.id, p.subscriberId);
     if (version === undefined) throw ApiError.notFound('Subscriber', p.subscriberId);
     // Issued under the token's generation (a project key: the current one), so a revocation before its use refuses it.
     const generation = p.generation ?? { epoch: p.project.tokenEpoch, version };
     const { ticket, expiresInSeconds } = await this.tickets.issue(p.project.id, p.subscriberId, generation);
-    return { ticket, expires_in_seconds: expiresInSeconds, stream_url: `/v1/inbox/${encodeURIComponent(p.subscriberId)}/stream?ticket=${ticket}` };
+    return {
+      ticket,
+      expires_in_seconds: expiresInSeconds,
+      stream_url: `/v1/inbox/${encodeURIComponent(p.subscriberId)}/stream?ticket=${ticket}`,
+    };
   }
 
   @Patch(':message_id')
-  @ApiOperation({ operationId: 'updateInboxMessage', summary: 'Mark one message read/unread, seen, archived, to-do, or snooze it' })
+  @ApiOperation({
+    operationId: 'updateInboxMessage',
+    summary: 'Mark one message read/unread, seen, archived, to-do, or snooze it',
+  })
   @ApiErrors(400, 404, 422)
-  async updateInboxMessage(@CurrentInbox() p: InboxPrincipal, @Param() path: InboxMessagePathDto, @Body() body: UpdateMessageDto): Promise<InboxMessageResponseDto> {
-    return { success: true, message: presentMessage(await this.inbox.update(p.project.id, p.subscriberId, path.message_id, body)) };
+  async updateInboxMessage(
+    @CurrentInbox() p: InboxPrincipal,
+    @Param() path: InboxMessagePathDto,
+    @Body() body: UpdateMessageDto,
+  ): Promise<InboxMessageResponseDto> {
+    return {
+      success: true,
+      message: presentMessage(await this.inbox.update(p.project.id, p.subscriberId, path.message_id, body)),
+    };
   }
 }

@@ -64,11 +64,26 @@ export class InboxRepository {
     return this.db.rows<InboxEvent>(stream.EVENTS_AFTER, [projectId, subscriberId, after.toString(), limit]);
   }
 
-  async insertTicket(hash: string, projectId: string, subscriberId: string, ttlSecs: number, generation: { epoch: string; version: string }): Promise<void> {
-    await this.db.exec(stream.INSERT_TICKET, [hash, projectId, subscriberId, ttlSecs, generation.epoch, generation.version]);
+  async insertTicket(
+    hash: string,
+    projectId: string,
+    subscriberId: string,
+    ttlSecs: number,
+    generation: { epoch: string; version: string },
+  ): Promise<void> {
+    await this.db.exec(stream.INSERT_TICKET, [
+      hash,
+      projectId,
+      subscriberId,
+      ttlSecs,
+      generation.epoch,
+      generation.version,
+    ]);
   }
 
-  consumeTicket(hash: string): Promise<{ projectId: string; subscriberId: string; epoch: string; version: string } | undefined> {
+  consumeTicket(
+    hash: string,
+  ): Promise<{ projectId: string; subscriberId: string; epoch: string; version: string } | undefined> {
     return this.db.one(stream.CONSUME_TICKET, [hash]);
   }
 

@@ -22,9 +22,17 @@ export class InboxService {
     private readonly hub: InboxHub,
   ) {}
 
-  async list(projectId: string, subscriberId: string, q: ListInboxQueryDto): Promise<{ items: MessageRow[]; nextCursor: string | null; limit: number; offset?: number; total?: number }> {
+  async list(
+    projectId: string,
+    subscriberId: string,
+    q: ListInboxQueryDto,
+  ): Promise<{ items: MessageRow[]; nextCursor: string | null; limit: number; offset?: number; total?: number }> {
     const limit = q.limit ?? 20;
-    if (q.offset !== undefined && q.cursor) throw ApiError.unprocessable('validation_failed', 'offset and cursor cannot be combined: page with cursor (next_cursor of the previous page); offset is deprecated.');
+    if (q.offset !== undefined && q.cursor)
+      throw ApiError.unprocessable(
+        'validation_failed',
+        'offset and cursor cannot be combined: page with cursor (next_cursor of the previous page); offset is deprecated.',
+      );
     // notifyd's `filter` (all | unread | todo) is an alias of `status`.
     const status = q.status ?? (q.filter && q.filter !== 'all' ? q.filter : undefined);
     const rows = await this.repository.list(projectId, subscriberId, {
@@ -39,7 +47,11 @@ export class InboxService {
     });
     const items = rows.slice(0, limit);
     const last = items[items.length - 1];
-    const page = { items, nextCursor: rows.length > limit ? encodeTimeIdCursor(last.createdKey, last.id) : null, limit };
+    const page = {
+      items,
+      nextCursor: rows.length > limit ? encodeTimeIdCursor(last.createdKey, last.id) : null,
+      limit,
+    };
     // notifyd 0.x's offset paging (deprecated): its answer also had the offset and the unarchived total.
     if (q.offset === undefined) return page;
     return { ...page, offset: q.offset, total: (await this.repository.counts(projectId, subscriberId)).total };
@@ -53,10 +65,16 @@ export class InboxService {
     const change: MessageChange = { read: dto.read, seen: dto.seen, archived: dto.archived, isTodo: dto.is_todo };
     if (dto.snoozed_until !== undefined) {
       const until = dto.snoozed_until === null ? null : new Date(dto.snoozed_until);
-      if (until && until.getTime() <= Date.now()) throw ApiError.unprocessable('validation_failed', 'snoozed_until must be in the future (or null to end a snooze).');
+      if (until && until.getTime() <= Date.now())
+        throw ApiError.unprocessable(
+          'validation_failed',
+          'snoozed_until must be in the future (or null to end a snooze).',
+        );
       change.snoozedUntil = until;
     }
-    const row = UUID.test(messageId) ? await this.repository.update(projectId, subscriberId, messageId, change) : undefined;
+    const row = UUID.test(messageId)
+      ? await this.repository.update(projectId, subscriberId, messageId, change)
+      : undefined;
     if (!row) throw ApiError.notFound('Message', messageId.slice(0, 60));
     this.hub.changed(projectId, subscriberId);
     return row;
@@ -68,4 +86,3 @@ export class InboxService {
     return n;
   }
 }
-

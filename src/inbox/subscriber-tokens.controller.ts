@@ -22,9 +22,18 @@ export class SubscriberTokensController {
       'tokens are revoked (POST /v1/subscribers/{id}/tokens/revoke), when the subscriber is deleted, or when the project is deleted (even if created again).',
   })
   @ApiErrors(404, 422, 503)
-  async createSubscriberToken(@CurrentProject() project: ProjectRef, @Body() body: SubscriberTokenDto): Promise<SubscriberTokenResponseDto> {
+  async createSubscriberToken(
+    @CurrentProject() project: ProjectRef,
+    @Body() body: SubscriberTokenDto,
+  ): Promise<SubscriberTokenResponseDto> {
     const ttlHours = body.ttl_hours ?? 2;
     const { token, expiresAt } = await this.tokens.issue(project, body.subscriber_id, ttlHours);
-    return { token, subscriber_id: body.subscriber_id, project_id: project.id, expires_at: expiresAt.toISOString(), ttl_hours: ttlHours };
+    return {
+      token,
+      subscriber_id: body.subscriber_id,
+      project_id: project.id,
+      expires_at: expiresAt.toISOString(),
+      ttl_hours: ttlHours,
+    };
   }
 }

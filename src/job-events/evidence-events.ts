@@ -12,7 +12,11 @@ export interface JobEvent {
 /** Queues what it needs inside the writer's transaction; returns how many deliveries it queued. */
 export type JobEventListener = (runner: QueryRunner, events: JobEvent[]) => Promise<number>;
 /** A project-level event with free-form data, after the write committed. */
-export type ProjectEventListener = (projectId: string, type: WebhookEventType, data: Record<string, unknown>) => Promise<unknown>;
+export type ProjectEventListener = (
+  projectId: string,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+) => Promise<unknown>;
 
 /**
  * What governance publishes about jobs and subscribers (provider evidence, preference changes)

@@ -26,7 +26,8 @@ export class AdminJobsController {
   @ApiOperation({
     operationId: 'searchJobs',
     summary: 'Search jobs across projects (recipients masked; default: last 7 days, 50 rows, newest first)',
-    description: 'A page holds at most `limit` (500) jobs; `next_cursor` (null on the last page) passed as `cursor` reads the next, older page.',
+    description:
+      'A page holds at most `limit` (500) jobs; `next_cursor` (null on the last page) passed as `cursor` reads the next, older page.',
   })
   @ApiErrors(400, 422)
   async searchJobs(@Query() query: AdminJobSearchQueryDto): Promise<AdminJobListDto> {
@@ -41,11 +42,23 @@ export class AdminJobsController {
   @ApiErrors(400, 404)
   async adminGetJob(@Param('id') id: string): Promise<JobDto> {
     const row = await this.jobs.get(id, null);
-    const [events, rendered, attempts] = await Promise.all([this.jobs.providerEvents(row.id), this.jobs.renderedContent(row), this.jobs.attempts(row.id)]);
+    const [events, rendered, attempts] = await Promise.all([
+      this.jobs.providerEvents(row.id),
+      this.jobs.renderedContent(row),
+      this.jobs.attempts(row.id),
+    ]);
     const job = presentJob(row, events, rendered, attempts);
     const masked = maskRecipient(job.recipient, job.channel);
-    return { ...job, recipient: masked, email_envelope: job.email_envelope ? { ...job.email_envelope, to: [masked], cc: job.email_envelope.cc.map((c) => maskRecipient(c)) } : null,
-      provider_events: job.provider_events.map((e) => ({ ...e, recipients: e.recipients.map((r) => maskRecipient(r, job.channel)) })),
+    return {
+      ...job,
+      recipient: masked,
+      email_envelope: job.email_envelope
+        ? { ...job.email_envelope, to: [masked], cc: job.email_envelope.cc.map((c) => maskRecipient(c)) }
+        : null,
+      provider_events: job.provider_events.map((e) => ({
+        ...e,
+        recipients: e.recipients.map((r) => maskRecipient(r, job.channel)),
+      })),
       // Operators see the subject, as in listings; the body is the project's to read (its key sees it).
       rendered: { ...job.rendered, body: null, body_html: null },
     };
@@ -74,7 +87,10 @@ export class AdminJobsController {
   @Post('send-test')
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({ operationId: 'sendTest', summary: 'Send a real test message through a project’s channel (priority high)' })
+  @ApiOperation({
+    operationId: 'sendTest',
+    summary: 'Send a real test message through a project’s channel (priority high)',
+  })
   @ApiErrors(422)
   async sendTest(@Body() body: SendTestRequestDto, @CurrentOperator() by: Actor): Promise<SendTestResponseDto> {
     const job = await this.jobs.sendTest(body, by);

@@ -11,7 +11,11 @@ export class BatchStatusService {
 
   /** `projectId` null: an operator, any project. */
   async status(id: string, projectId: string | null): Promise<BatchStatusDto> {
-    if (!UUID.test(id)) throw ApiError.badRequest('invalid_id', `'${id.slice(0, 60)}' is not a batch id: use the batch_id of a POST /v1/batch answer (a UUID).`);
+    if (!UUID.test(id))
+      throw ApiError.badRequest(
+        'invalid_id',
+        `'${id.slice(0, 60)}' is not a batch id: use the batch_id of a POST /v1/batch answer (a UUID).`,
+      );
     const batch = await this.batches.find(id, projectId);
     if (!batch) throw ApiError.notFound('Batch', id);
     return presentBatch(batch, await this.batches.jobCounts(id));

@@ -44,7 +44,10 @@ export class BatchService {
       );
     }
     if ((dto.segment === undefined) === (dto.subscribers === undefined)) {
-      throw ApiError.unprocessable('validation_failed', 'Send either subscribers (a list of ids) or segment (a filter), not both and not neither.');
+      throw ApiError.unprocessable(
+        'validation_failed',
+        'Send either subscribers (a list of ids) or segment (a filter), not both and not neither.',
+      );
     }
     const channels = requestedChannels(dto);
     assertChannelOptions(dto, channels);
@@ -52,7 +55,13 @@ export class BatchService {
     // readable while a segment is still being read; every job of the call carries the id.
     const [batchId] = newJobIds(1);
     const total = emptyResult(batchId, channels, dto.topic ?? null);
-    const base = contentRequest(project, dto, channels, { kind: 'many', subscriberIds: [] }, { priority: PRIORITY_NAMES.bulk, unconfiguredChannels: 'refuse' });
+    const base = contentRequest(
+      project,
+      dto,
+      channels,
+      { kind: 'many', subscriberIds: [] },
+      { priority: PRIORITY_NAMES.bulk, unconfiguredChannels: 'refuse' },
+    );
     await this.batches.insert({
       id: batchId,
       projectId: project.id,
@@ -64,7 +73,11 @@ export class BatchService {
       segment: dto.segment ?? null,
     });
     const queuePage = async (ids: readonly string[], last: boolean) => {
-      const admission = await this.admission.admit({ ...base, audience: { kind: 'many', subscriberIds: ids }, batchId });
+      const admission = await this.admission.admit({
+        ...base,
+        audience: { kind: 'many', subscriberIds: ids },
+        batchId,
+      });
       const page = addPage(total, admission, new Set(ids).size);
       total.topic = admission.topic;
       await this.batches.addPage(batchId, { ...page, topic: admission.topic }, last);
@@ -80,7 +93,13 @@ export class BatchService {
       projectId: project.id,
       actor: 'api_key',
       action: 'batch.queued',
-      metadata: { batch_id: batchId, channels, ...(dto.segment ? { segment: dto.segment } : {}), subscribers: total.subscribers, created: total.jobs_created },
+      metadata: {
+        batch_id: batchId,
+        channels,
+        ...(dto.segment ? { segment: dto.segment } : {}),
+        subscribers: total.subscribers,
+        created: total.jobs_created,
+      },
     });
     return total;
   }
@@ -140,7 +159,8 @@ function addPage(total: BatchResponseDto, admission: Admission, subscribers: num
     skippedByReason[t.skip.rule] = (skippedByReason[t.skip.rule] ?? 0) + 1;
     if (WITHOUT_ADDRESS.has(t.skip.rule)) total.jobs_without_address++;
     else total.jobs_skipped++;
-    if (total.skipped.length < SKIPPED_LISTED) total.skipped.push({ subscriber_id: t.subscriberId!, channel: t.channel, reason: t.skip.reason });
+    if (total.skipped.length < SKIPPED_LISTED)
+      total.skipped.push({ subscriber_id: t.subscriberId!, channel: t.channel, reason: t.skip.reason });
   }
   total.jobs_created += admission.created;
   total.jobs_deduplicated += queued - admission.created;

@@ -57,7 +57,15 @@ export class BatchesRepository {
   }
 
   async addPage(id: string, page: BatchPage, complete: boolean): Promise<void> {
-    await this.db.exec(sql.ADD_BATCH_PAGE, [id, page.subscribers, page.created, page.deduplicated, JSON.stringify(page.skippedByReason), complete, page.topic]);
+    await this.db.exec(sql.ADD_BATCH_PAGE, [
+      id,
+      page.subscribers,
+      page.created,
+      page.deduplicated,
+      JSON.stringify(page.skippedByReason),
+      complete,
+      page.topic,
+    ]);
   }
 
   async complete(id: string): Promise<void> {

@@ -28,11 +28,20 @@ export class EnqueueService {
   async send(project: ProjectRef, dto: SendRequestDto): Promise<SendResponseDto> {
     const channels = requestedChannels(dto);
     if (dto.to === undefined && dto.subscriber_id === undefined) {
-      throw ApiError.unprocessable('missing_recipient', "Missing 'to' or 'subscriber_id': say who receives the message.");
+      throw ApiError.unprocessable(
+        'missing_recipient',
+        "Missing 'to' or 'subscriber_id': say who receives the message.",
+      );
     }
     assertEmailOptions(dto, channels);
     assertChannelOptions(dto, channels);
-    const request = contentRequest(project, dto, channels, { kind: 'one', to: dto.to, subscriberId: dto.subscriber_id }, { priority: PRIORITY_NAMES.normal, unconfiguredChannels: 'skip' });
+    const request = contentRequest(
+      project,
+      dto,
+      channels,
+      { kind: 'one', to: dto.to, subscriberId: dto.subscriber_id },
+      { priority: PRIORITY_NAMES.normal, unconfiguredChannels: 'skip' },
+    );
     const admission = await this.admission.admit(request);
     refuseWhenNothingQueued(admission, dto);
 
@@ -67,14 +76,25 @@ function refuseWhenNothingQueued(admission: Admission, dto: SendRequestDto): voi
   // Stopped by the recipient's own choice somewhere (suppressed, opted out, capped): a 200 that says so.
   if (!targets.every((t) => t.skip && (t.skip.rule === 'not_configured' || t.skip.rule in CALLER_ERRORS))) return;
   if (targets.some((t) => t.skip!.rule === 'not_configured')) {
-    throw ApiError.unprocessable('channel_not_configured', `Nothing was queued: ${skipped.map((s) => `${s.channel}: ${s.reason}`).join('; ')}.`, { skipped });
+    throw ApiError.unprocessable(
+      'channel_not_configured',
+      `Nothing was queued: ${skipped.map((s) => `${s.channel}: ${s.reason}`).join('; ')}.`,
+      { skipped },
+    );
   }
   throw refusal(targets[0], skipped, dto);
 }
 
 function refusal(target: Target, skipped: { channel: string; reason: string }[], dto: SendRequestDto): ApiError {
   const rule = target.skip!.rule as keyof typeof CALLER_ERRORS;
-  const field = rule === 'unknown_subscriber' ? (dto.subscriber_id !== undefined ? 'subscriber_id' : 'to') : dto.to !== undefined ? 'to' : 'subscriber_id';
+  const field =
+    rule === 'unknown_subscriber'
+      ? dto.subscriber_id !== undefined
+        ? 'subscriber_id'
+        : 'to'
+      : dto.to !== undefined
+        ? 'to'
+        : 'subscriber_id';
   const fix =
     rule === 'invalid_address'
       ? field === 'to'
@@ -83,5 +103,9 @@ function refusal(target: Target, skipped: { channel: string; reason: string }[],
       : rule === 'unknown_subscriber'
         ? 'create the subscriber first (POST /v1/subscribers), or send to an address with to on a channel such as email'
         : 'add the address to the subscriber (PATCH /v1/subscribers/{id}), or send on a channel the subscriber has an address for';
-  return ApiError.unprocessable(CALLER_ERRORS[rule], `Nothing was queued (${field}): ${skipped.map((s) => `${s.channel}: ${s.reason}`).join('; ')}; ${fix}.`, { field, skipped });
+  return ApiError.unprocessable(
+    CALLER_ERRORS[rule],
+    `Nothing was queued (${field}): ${skipped.map((s) => `${s.channel}: ${s.reason}`).join('; ')}; ${fix}.`,
+    { field, skipped },
+  );
 }

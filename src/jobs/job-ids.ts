@@ -21,12 +21,21 @@ import { randomFillSync } from 'node:crypto';
  * buffer: a 5 000-job insert then allocates one string instead of five per id, which mattered
  * because a /v1/batch call's garbage is what its scavenges cost (docs/BENCHMARKS.md).
  */
-export function newJobIdsLiteral(count: number, now: number = Date.now(), fillRandom: (buffer: Buffer) => Buffer = pooledRandom): string {
+export function newJobIdsLiteral(
+  count: number,
+  now: number = Date.now(),
+  fillRandom: (buffer: Buffer) => Buffer = pooledRandom,
+): string {
   if (count === 0) return '{}';
-  if (count > MAX_IDS_PER_CALL) throw new RangeError(`newJobIdsLiteral: ${count} ids in one call; at most ${MAX_IDS_PER_CALL} keep them increasing`);
+  if (count > MAX_IDS_PER_CALL)
+    throw new RangeError(
+      `newJobIdsLiteral: ${count} ids in one call; at most ${MAX_IDS_PER_CALL} keep them increasing`,
+    );
   const random = fillRandom(Buffer.allocUnsafe(4 + count * 6));
   let counter =
-    now === last.millis && last.counter + count < COUNTER_LIMIT ? last.counter + 1 : random.readUInt32BE(0) >>> (32 - COUNTER_START_BITS);
+    now === last.millis && last.counter + count < COUNTER_LIMIT
+      ? last.counter + 1
+      : random.readUInt32BE(0) >>> (32 - COUNTER_START_BITS);
   // "{" + count × (36 characters + "," or the closing "}").
   const out = Buffer.allocUnsafe(1 + count * 37);
   out[0] = BRACE_OPEN;

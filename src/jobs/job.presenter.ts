@@ -5,7 +5,12 @@ import type { JobAttempt, JobProviderEvent, JobRow } from '../domain/job.types.j
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** A job as its own project sees it (recipient unmasked: it is the project's data). */
-export function presentJob(job: JobRow, events: readonly JobProviderEvent[], rendered: RenderedContentDto, attempts: readonly JobAttempt[]): JobDto {
+export function presentJob(
+  job: JobRow,
+  events: readonly JobProviderEvent[],
+  rendered: RenderedContentDto,
+  attempts: readonly JobAttempt[],
+): JobDto {
   return {
     id: job.id,
     channel: job.channel,

@@ -7,5 +7,8 @@ import { JobsModule } from './jobs.module.js';
 import { TraceController } from './trace.controller.js';
 
 /** JobsModule's HTTP routes. Only api and all replicas load it (see app-http.module.ts). */
-@Module({ imports: [JobsModule], controllers: [SendController, JobsController, AdminJobsController, BatchesController, TraceController] })
+@Module({
+  imports: [JobsModule],
+  controllers: [SendController, JobsController, AdminJobsController, BatchesController, TraceController],
+})
 export class JobsHttpModule {}

@@ -23,12 +23,24 @@ export class JobsController {
   @ApiOperation({
     operationId: 'getJob',
     summary: 'Get a job: status, attempts, provider answer and evidence',
-    description: 'With `wait` (e.g. `?wait=10s`, at most 30s) the answer is held until the job is final or the time is up; a status that is not final then means the time ran out.',
+    description:
+      'With `wait` (e.g. `?wait=10s`, at most 30s) the answer is held until the job is final or the time is up; a status that is not final then means the time ran out.',
   })
   @ApiErrors(400, 404, 422)
-  async getJob(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Query() query: WaitQueryDto): Promise<JobDto> {
-    const job = query.wait === undefined ? await this.jobs.get(id, project.id) : await this.outcomes.job(id, project.id, parseWait(query.wait) ?? 0);
-    const [events, rendered, attempts] = await Promise.all([this.jobs.providerEvents(job.id), this.jobs.renderedContent(job), this.jobs.attempts(job.id)]);
+  async getJob(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+    @Query() query: WaitQueryDto,
+  ): Promise<JobDto> {
+    const job =
+      query.wait === undefined
+        ? await this.jobs.get(id, project.id)
+        : await this.outcomes.job(id, project.id, parseWait(query.wait) ?? 0);
+    const [events, rendered, attempts] = await Promise.all([
+      this.jobs.providerEvents(job.id),
+      this.jobs.renderedContent(job),
+      this.jobs.attempts(job.id),
+    ]);
     return presentJob(job, events, rendered, attempts);
   }
 

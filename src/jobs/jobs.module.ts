@@ -65,6 +65,19 @@ import { WorkerWakeup } from './worker/worker-wakeup.js';
     JobEndSignals,
     OutcomeWaitService,
   ],
-  exports: [TraceService, AdmissionService, EnqueueService, BatchService, BatchStatusService, JobsService, OutcomeWaitService, WorkerService, WorkerWakeup, MaintenanceService, DeliveryEvents, JobEventsModule],
+  exports: [
+    TraceService,
+    AdmissionService,
+    EnqueueService,
+    BatchService,
+    BatchStatusService,
+    JobsService,
+    OutcomeWaitService,
+    WorkerService,
+    WorkerWakeup,
+    MaintenanceService,
+    DeliveryEvents,
+    JobEventsModule,
+  ],
 })
 export class JobsModule {}

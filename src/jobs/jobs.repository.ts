@@ -45,7 +45,14 @@ export interface JobSearch {
 }
 
 /** $1–$6 of every job insert: the values all rows of one insert share. */
-const sharedParams = (o: InsertOptions): unknown[] => [o.projectId, o.payload, o.priority, o.maxAttempts, o.templateId, o.topic];
+const sharedParams = (o: InsertOptions): unknown[] => [
+  o.projectId,
+  o.payload,
+  o.priority,
+  o.maxAttempts,
+  o.templateId,
+  o.topic,
+];
 
 /** All SQL of the jobs API (the worker's statements live in worker/). */
 @Injectable()
@@ -77,8 +84,14 @@ export class JobsRepository {
    */
   private unkeyedInsert(options: InsertOptions, jobs: readonly NewJob[], returningIds: boolean): [string, unknown[]] {
     const [first] = jobs;
-    const uniform = jobs.every((j) => j.channel === first.channel && j.scheduledAt.getTime() === first.scheduledAt.getTime() && !j.runAt);
-    if (!uniform) return [returningIds ? insertSql.INSERT_UNKEYED_JOBS_IDS : insertSql.INSERT_UNKEYED_JOBS, this.insertParams(options, jobs)];
+    const uniform = jobs.every(
+      (j) => j.channel === first.channel && j.scheduledAt.getTime() === first.scheduledAt.getTime() && !j.runAt,
+    );
+    if (!uniform)
+      return [
+        returningIds ? insertSql.INSERT_UNKEYED_JOBS_IDS : insertSql.INSERT_UNKEYED_JOBS,
+        this.insertParams(options, jobs),
+      ];
     return [
       returningIds ? insertSql.INSERT_UNIFORM_JOBS_IDS : insertSql.INSERT_UNIFORM_JOBS,
       [
@@ -97,7 +110,10 @@ export class JobsRepository {
   /** Inserts jobs and returns the ids of those created. */
   async insertIds(options: InsertOptions, jobs: readonly NewJob[]): Promise<string[]> {
     if (jobs.length === 0) return [];
-    if (jobs.some((j) => j.idempotencyKey !== null)) return (await this.db.rows<{ id: string }>(insertSql.INSERT_JOBS_IDS, this.insertParams(options, jobs))).map((r) => r.id);
+    if (jobs.some((j) => j.idempotencyKey !== null))
+      return (await this.db.rows<{ id: string }>(insertSql.INSERT_JOBS_IDS, this.insertParams(options, jobs))).map(
+        (r) => r.id,
+      );
     const [sql, params] = this.unkeyedInsert(options, jobs, true);
     return (await this.db.rows<{ id: string }>(sql, params)).map((r) => r.id);
   }
@@ -157,7 +173,10 @@ export class JobsRepository {
   }
 
   /** Re-queues a failed/cancelled job; 'key_taken' when its idempotency key was reused meanwhile. */
-  async retry(id: string, projectId: string | null): Promise<{ id: string; projectId: string; channel: string; status: string } | 'key_taken' | undefined> {
+  async retry(
+    id: string,
+    projectId: string | null,
+  ): Promise<{ id: string; projectId: string; channel: string; status: string } | 'key_taken' | undefined> {
     try {
       return await this.db.one(querySql.RETRY_JOB, [id, projectId]);
     } catch (err) {

@@ -18,7 +18,11 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 /** Job ids are UUIDs; anything else is a caller's mistake worth naming, not a 404. */
 export function assertJobId(id: string): void {
-  if (!UUID.test(id)) throw ApiError.badRequest('invalid_id', `'${id.slice(0, 60)}' is not a job id: job ids are UUIDs such as 6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f.`);
+  if (!UUID.test(id))
+    throw ApiError.badRequest(
+      'invalid_id',
+      `'${id.slice(0, 60)}' is not a job id: job ids are UUIDs such as 6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f.`,
+    );
 }
 
 /**
@@ -45,7 +49,10 @@ export class JobsService {
 
   /** What the job sent (or will): its kept rendering, its own fields, or redacted by its project's setting. */
   async renderedContent(job: JobRow): Promise<RenderedContentDto> {
-    const [stored, project] = await Promise.all([this.contents.find(job.id), this.projects.get(job.projectId).catch(() => undefined)]);
+    const [stored, project] = await Promise.all([
+      this.contents.find(job.id),
+      this.projects.get(job.projectId).catch(() => undefined),
+    ]);
     return renderedView(job, stored, redactsContent(project?.settings));
   }
 
@@ -64,24 +71,41 @@ export class JobsService {
     if (!(await this.jobs.cancel(id, projectId))) {
       const job = await this.jobs.find(id, projectId);
       if (!job) throw ApiError.notFound('Job', id);
-      throw ApiError.conflict('not_cancellable', `Job is ${job.status}; only pending or retry jobs can be cancelled.`, { status: job.status });
+      throw ApiError.conflict('not_cancellable', `Job is ${job.status}; only pending or retry jobs can be cancelled.`, {
+        status: job.status,
+      });
     }
     await this.audit.record({ projectId, actor: by.actor, action: 'job.cancelled', resource: id, ip: by.ip });
   }
 
-  async retry(id: string, projectId: string | null, by: Actor): Promise<{ id: string; projectId: string; channel: string; status: string }> {
+  async retry(
+    id: string,
+    projectId: string | null,
+    by: Actor,
+  ): Promise<{ id: string; projectId: string; channel: string; status: string }> {
     assertJobId(id);
     const result = await this.jobs.retry(id, projectId);
     if (result === 'key_taken') {
-      throw ApiError.conflict('idempotency_key_in_use', 'A newer job holds this job’s idempotency key; retrying would send the message twice.');
+      throw ApiError.conflict(
+        'idempotency_key_in_use',
+        'A newer job holds this job’s idempotency key; retrying would send the message twice.',
+      );
     }
     if (!result) {
       const job = await this.jobs.find(id, projectId);
       if (!job) throw ApiError.notFound('Job', id);
-      throw ApiError.conflict('not_retryable', `Job is ${job.status}; only failed or cancelled jobs can be retried.`, { status: job.status });
+      throw ApiError.conflict('not_retryable', `Job is ${job.status}; only failed or cancelled jobs can be retried.`, {
+        status: job.status,
+      });
     }
     this.wakeup.jobsDue([result.channel]);
-    await this.audit.record({ projectId: result.projectId, actor: by.actor, action: 'job.retried', resource: id, ip: by.ip });
+    await this.audit.record({
+      projectId: result.projectId,
+      actor: by.actor,
+      action: 'job.retried',
+      resource: id,
+      ip: by.ip,
+    });
     return result;
   }
 
@@ -105,7 +129,10 @@ export class JobsService {
   async sendTest(dto: SendTestRequestDto, by: Actor): Promise<{ id: string; projectId: string; channel: string }> {
     const channel = dto.channel as Channel;
     const project = await this.projects.get(dto.project_id).catch(() => {
-      throw ApiError.unprocessable('unknown_project', `Project '${dto.project_id}' does not exist; list projects with GET /v1/admin/projects.`);
+      throw ApiError.unprocessable(
+        'unknown_project',
+        `Project '${dto.project_id}' does not exist; list projects with GET /v1/admin/projects.`,
+      );
     });
     const body = dto.body ?? 'notifyd test message';
     // Through the admission pipeline like any send: the address is checked at the door and a
@@ -132,10 +159,21 @@ export class JobsService {
       unconfiguredChannels: 'refuse',
     });
     const [target] = targets;
-    if (!target.jobId) throw ApiError.unprocessable(target.skip!.rule === 'invalid_address' ? 'invalid_recipient' : target.skip!.rule, `Nothing was queued (to): ${target.skip!.reason}.`);
+    if (!target.jobId)
+      throw ApiError.unprocessable(
+        target.skip!.rule === 'invalid_address' ? 'invalid_recipient' : target.skip!.rule,
+        `Nothing was queued (to): ${target.skip!.reason}.`,
+      );
     const row = { id: target.jobId };
 
-    await this.audit.record({ projectId: dto.project_id, actor: by.actor, action: 'job.send_test', resource: row.id, metadata: { channel }, ip: by.ip });
+    await this.audit.record({
+      projectId: dto.project_id,
+      actor: by.actor,
+      action: 'job.send_test',
+      resource: row.id,
+      metadata: { channel },
+      ip: by.ip,
+    });
     return { id: row.id, projectId: dto.project_id, channel };
   }
 }

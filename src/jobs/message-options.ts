@@ -19,7 +19,10 @@ export function requestedChannels(dto: MessageContentDto): Channel[] {
 export function assertEmailOptions(dto: SendRequestDto, channels: readonly Channel[]): void {
   const used = (['cc', 'reply_to', 'attachments', 'email_headers'] as const).filter((f) => dto[f] !== undefined);
   if (used.length && !channels.includes('email')) {
-    throw ApiError.unprocessable('validation_failed', `${used.join(', ')} apply to email only; add "email" to channels or remove them.`);
+    throw ApiError.unprocessable(
+      'validation_failed',
+      `${used.join(', ')} apply to email only; add "email" to channels or remove them.`,
+    );
   }
   if (dto.cc && dto.to) {
     const primary = dto.to.toLowerCase();
@@ -32,10 +35,16 @@ export function assertEmailOptions(dto: SendRequestDto, channels: readonly Chann
 /** WhatsApp and chat options must come with a channel that reads them, or they would be silently ignored. */
 export function assertChannelOptions(dto: MessageContentDto, channels: readonly Channel[]): void {
   if (dto.whatsapp !== undefined && !channels.includes('whatsapp')) {
-    throw ApiError.unprocessable('validation_failed', 'whatsapp applies to the whatsapp channel only; add "whatsapp" to channels or remove it.');
+    throw ApiError.unprocessable(
+      'validation_failed',
+      'whatsapp applies to the whatsapp channel only; add "whatsapp" to channels or remove it.',
+    );
   }
   if (dto.chat !== undefined && !channels.some((c) => c === 'slack' || c === 'discord' || c === 'telegram')) {
-    throw ApiError.unprocessable('validation_failed', 'chat applies to the slack, discord and telegram channels only; add one to channels or remove it.');
+    throw ApiError.unprocessable(
+      'validation_failed',
+      'chat applies to the slack, discord and telegram channels only; add one to channels or remove it.',
+    );
   }
 }
 
@@ -57,7 +66,11 @@ export function buildPayload(dto: SendRequestDto | MessageContentDto, marketing:
     email_headers: send.email_headers,
     cc: send.cc ? [...new Set(send.cc.map((c) => c.toLowerCase()))] : undefined,
     reply_to: send.reply_to,
-    attachments: send.attachments?.map((a) => ({ filename: a.filename, content: a.content, content_type: a.content_type })),
+    attachments: send.attachments?.map((a) => ({
+      filename: a.filename,
+      content: a.content,
+      content_type: a.content_type,
+    })),
     marketing,
     // The request's own window (normalised) or false, so the worker re-checks the same rule.
     send_window: dto.send_window === false ? false : dto.send_window ? normaliseSendWindow(dto.send_window) : undefined,

@@ -33,7 +33,10 @@ export class SendController {
 
   @Post('schedule')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'scheduleNotification', summary: 'Queue a notification for later (alias of POST /v1/send with scheduled_at)' })
+  @ApiOperation({
+    operationId: 'scheduleNotification',
+    summary: 'Queue a notification for later (alias of POST /v1/send with scheduled_at)',
+  })
   @ApiErrors(400, 409, 413, 415, 422)
   scheduleNotification(@CurrentProject() project: ProjectRef, @Body() body: SendRequestDto): Promise<SendResponseDto> {
     return this.enqueue.send(project, body);

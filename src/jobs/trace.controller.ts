@@ -16,7 +16,8 @@ export class TraceController {
   @OperatorOrProjectAuth()
   @ApiOperation({
     operationId: 'traceRecipient',
-    summary: 'Why didn’t they get it? Every message for one recipient in a time range, each with its verdict and evidence',
+    summary:
+      'Why didn’t they get it? Every message for one recipient in a time range, each with its verdict and evidence',
     description:
       'Give `recipient` (email, phone, chat id) or `subscriber_id`, and optionally `since`/`until` (default: the last 7 days; at most 31 days) and `limit` (default 50, at most 200). ' +
       'Answers the recipient resolved (subscribers ↔ addresses, active suppressions with their evidence), then the messages newest first: jobs (with attempts, provider answers and webhook evidence) ' +
@@ -24,7 +25,10 @@ export class TraceController {
       'A project key reads its own project (recipients as they are); the admin and read-only keys read any project, or one with `project_id` (recipients masked).',
   })
   @ApiErrors(422)
-  trace(@Query() query: TraceQueryDto, @CurrentCaller() caller: { project: ProjectRef | null; operator: OperatorRole | null }): Promise<TraceDto> {
+  trace(
+    @Query() query: TraceQueryDto,
+    @CurrentCaller() caller: { project: ProjectRef | null; operator: OperatorRole | null },
+  ): Promise<TraceDto> {
     return this.traces.trace(query, { projectId: caller.project?.id ?? null, masked: caller.project === null });
   }
 }

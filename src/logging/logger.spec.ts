@@ -18,7 +18,9 @@ describe('structured logs', () => {
   it('writes one JSON line per message with level, context and pid', () => {
     const { lines, stream } = capture();
     new PinoLogger(createPino('info', stream)).log('worker started', 'Worker');
-    expect(lines).toEqual([expect.objectContaining({ level: 'info', context: 'Worker', msg: 'worker started', pid: process.pid })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'info', context: 'Worker', msg: 'worker started', pid: process.pid }),
+    ]);
   });
 
   it('respects the level', () => {
@@ -33,12 +35,18 @@ describe('structured logs', () => {
   it('removes secrets by field name, whatever the caller passed', () => {
     const { lines, stream } = capture();
     createPino('info', stream).info(
-      { req: { headers: { authorization: 'Bearer sk_live_123', 'x-api-key': 'sk_default_abc' } }, provider: { api_key: 're_123', token: 't' } },
+      {
+        req: { headers: { authorization: 'Bearer sk_live_123', 'x-api-key': 'sk_default_abc' } },
+        provider: { api_key: 're_123', token: 't' },
+      },
       'call',
     );
     const text = JSON.stringify(lines);
     expect(text).not.toMatch(/sk_live_123|sk_default_abc|re_123/);
-    expect(lines[0]).toMatchObject({ req: { headers: { authorization: '[redacted]', 'x-api-key': '[redacted]' } }, provider: { api_key: '[redacted]', token: '[redacted]' } });
+    expect(lines[0]).toMatchObject({
+      req: { headers: { authorization: '[redacted]', 'x-api-key': '[redacted]' } },
+      provider: { api_key: '[redacted]', token: '[redacted]' },
+    });
   });
 
   it('masks email addresses and phone numbers in messages and errors', () => {

@@ -42,12 +42,19 @@ export class PinoLogger implements LoggerService {
   }
 
   /** Nest passes (message, context) or (message, stack, context) for errors. */
-  private write(level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal', message: unknown, params: unknown[]): void {
+  private write(
+    level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal',
+    message: unknown,
+    params: unknown[],
+  ): void {
     if (!this.pino.isLevelEnabled(level)) return;
     const context = typeof params[params.length - 1] === 'string' ? (params[params.length - 1] as string) : undefined;
     const stack = params.length > 1 && typeof params[0] === 'string' ? (params[0] as string) : undefined;
     if (message instanceof Error) {
-      this.pino[level]({ context, err: { message: maskPii(message.message), stack: message.stack && maskPii(message.stack) } }, maskPii(message.message));
+      this.pino[level](
+        { context, err: { message: maskPii(message.message), stack: message.stack && maskPii(message.stack) } },
+        maskPii(message.message),
+      );
       return;
     }
     const text = typeof message === 'string' ? message : JSON.stringify(message);

@@ -33,7 +33,9 @@ describe('log redaction is bounded and linear', () => {
     expect(maskPii(`${run} jane@example.com ${run}@example.com`)).toBe(`${run} j***@example.com ${run}@example.com`);
     expect(maskPii(`${'b'.repeat(64)}@example.com`)).toBe('b***@example.com');
     expect(maskPii(`${run} ${'+1'.repeat(500)}`)).toBe(`${run} ${'+1'.repeat(500)}`);
-    expect(maskPii(`call +33612345678, ${'@'.repeat(1_000)} or ${'a.'.repeat(500)}@x`)).toBe(`call ***5678, ${'@'.repeat(1_000)} or ${'a.'.repeat(500)}@x`);
+    expect(maskPii(`call +33612345678, ${'@'.repeat(1_000)} or ${'a.'.repeat(500)}@x`)).toBe(
+      `call ***5678, ${'@'.repeat(1_000)} or ${'a.'.repeat(500)}@x`,
+    );
     expect(maskPii(`${'a@'.repeat(700)}example.com`)).toBe(`${'a@'.repeat(699)}**@example.com`);
   });
 });
@@ -47,8 +49,14 @@ describe('request URLs in the log carry no bearer secret', () => {
     ['/t/o/WyJvIiwiam9iIl0.abcdef0123456789.gif', '/t/o/[redacted]'],
     ['/v1/inbox/u1/stream?ticket=tkt_secret&last_event_id=4', '/v1/inbox/u1/stream?ticket=[redacted]&last_event_id=4'],
     ['/v1/inbox/u1/stream?token=tkt_secret', '/v1/inbox/u1/stream?token=[redacted]'],
-    ['/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=s3cret&hub.challenge=42', '/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=[redacted]&hub.challenge=42'],
-    ['/x?api_key=sk_1&Signature=abc&client_secret=z', '/x?api_key=[redacted]&Signature=[redacted]&client_secret=[redacted]'],
+    [
+      '/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=s3cret&hub.challenge=42',
+      '/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=[redacted]&hub.challenge=42',
+    ],
+    [
+      '/x?api_key=sk_1&Signature=abc&client_secret=z',
+      '/x?api_key=[redacted]&Signature=[redacted]&client_secret=[redacted]',
+    ],
     ['/v1/jobs/0197?wait=5s', '/v1/jobs/0197?wait=5s'],
   ])('%s → %s', (url, logged) => expect(loggableUrl(url)).toBe(logged));
 });

@@ -43,7 +43,13 @@ export class McpController {
       this.logger.error(`MCP request failed: ${(err as Error)?.stack ?? String(err)}`);
       if (!reply.raw.headersSent) {
         reply.raw.writeHead(500, { 'content-type': 'application/json' });
-        reply.raw.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error; the server log has the details.' } }));
+        reply.raw.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32603, message: 'Internal error; the server log has the details.' },
+          }),
+        );
       }
     }
   }
@@ -70,6 +76,7 @@ function methodNotAllowed(reply: FastifyReply) {
   void reply.header('allow', 'POST');
   return {
     error: 'method_not_allowed',
-    message: 'This MCP endpoint is stateless: send each JSON-RPC message with POST /mcp (no sessions, no server-sent stream).',
+    message:
+      'This MCP endpoint is stateless: send each JSON-RPC message with POST /mcp (no sessions, no server-sent stream).',
   };
 }

@@ -48,7 +48,17 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
  * ProjectProvidersModule, ChatBindingsModule, AuditModule).
  */
 @Module({
-  imports: [JobsModule, PacingModule, ProjectsModule, DigestModule, SubscribersModule, WebhooksModule, WorkflowsModule, InboxModule, PushTokensModule],
+  imports: [
+    JobsModule,
+    PacingModule,
+    ProjectsModule,
+    DigestModule,
+    SubscribersModule,
+    WebhooksModule,
+    WorkflowsModule,
+    InboxModule,
+    PushTokensModule,
+  ],
   controllers: [McpController],
   providers: [
     McpToolRegistry,

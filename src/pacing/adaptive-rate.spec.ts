@@ -28,7 +28,10 @@ describe('adaptiveDecision (quota headers → lane rate)', () => {
     const d = adaptiveDecision({ remaining: 1, limit: 10, resetAt: reset(3) }, 20, now);
     expect(d).toMatchObject({ action: 'pause', ms: 3_000 });
     if (d.action === 'pause') expect(d.reason).toMatch(/1 of 10 left/);
-    expect(adaptiveDecision({ remaining: 0, resetAt: reset(1) }, 20, now)).toMatchObject({ action: 'pause', ms: 1_000 });
+    expect(adaptiveDecision({ remaining: 0, resetAt: reset(1) }, 20, now)).toMatchObject({
+      action: 'pause',
+      ms: 1_000,
+    });
   });
 
   it('never returns a zero rate', () => {

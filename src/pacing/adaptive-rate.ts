@@ -20,14 +20,22 @@ export type AdaptiveDecision =
  * over the time until it resets, keeping a margin (5 % of the limit, at least one call) for
  * calls already in flight and for other clients of the same account.
  */
-export function adaptiveDecision(hint: QuotaHint | undefined, configuredRate: number, now: number = Date.now()): AdaptiveDecision {
+export function adaptiveDecision(
+  hint: QuotaHint | undefined,
+  configuredRate: number,
+  now: number = Date.now(),
+): AdaptiveDecision {
   if (!hint || hint.remaining === undefined || !hint.resetAt) return { action: 'none' };
   const ms = hint.resetAt.getTime() - now;
   if (ms <= 0) return { action: 'none' };
   const margin = Math.max(1, Math.ceil((hint.limit ?? 0) * 0.05));
   const usable = hint.remaining - margin;
   if (usable <= 0) {
-    return { action: 'pause', ms, reason: `provider quota nearly spent (${hint.remaining}${hint.limit !== undefined ? ` of ${hint.limit}` : ''} left until reset)` };
+    return {
+      action: 'pause',
+      ms,
+      reason: `provider quota nearly spent (${hint.remaining}${hint.limit !== undefined ? ` of ${hint.limit}` : ''} left until reset)`,
+    };
   }
   const sustainable = (usable / (ms / 1000)) * SAFETY;
   if (sustainable >= configuredRate) return { action: 'clear' };

@@ -13,14 +13,20 @@ export class AdminLanesController {
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'listLanes', summary: 'Pacing state of every lane: rate, tokens, adaptive rate, pause and why' })
+  @ApiOperation({
+    operationId: 'listLanes',
+    summary: 'Pacing state of every lane: rate, tokens, adaptive rate, pause and why',
+  })
   async listLanes(): Promise<LaneListDto> {
     return { lanes: (await this.lanes.lanes()).map(presentLane) };
   }
 
   @Get(':lane')
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'getLane', summary: 'Pacing state of one lane (channel:provider or channel:provider:project)' })
+  @ApiOperation({
+    operationId: 'getLane',
+    summary: 'Pacing state of one lane (channel:provider or channel:provider:project)',
+  })
   @ApiErrors(404)
   async getLane(@Param('lane') lane: string): Promise<LaneDto> {
     return presentLane(await this.lanes.lane(lane));
@@ -29,9 +35,16 @@ export class AdminLanesController {
   @Post(':lane/pause')
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({ operationId: 'pauseLane', summary: 'Pause a lane on every replica (jobs wait, no attempt is used); a longer pause is kept' })
+  @ApiOperation({
+    operationId: 'pauseLane',
+    summary: 'Pause a lane on every replica (jobs wait, no attempt is used); a longer pause is kept',
+  })
   @ApiErrors(404, 422)
-  async pauseLane(@Param('lane') lane: string, @Body() body: PauseLaneRequestDto, @CurrentOperator() by: { actor: string; ip?: string }): Promise<LaneDto> {
+  async pauseLane(
+    @Param('lane') lane: string,
+    @Body() body: PauseLaneRequestDto,
+    @CurrentOperator() by: { actor: string; ip?: string },
+  ): Promise<LaneDto> {
     return presentLane(await this.lanes.pause(lane, body.duration_secs, body.reason, by));
   }
 
@@ -40,7 +53,10 @@ export class AdminLanesController {
   @AdminAuth()
   @ApiOperation({ operationId: 'resumeLane', summary: 'Lift a lane’s pause now, whatever set it' })
   @ApiErrors(404)
-  async resumeLane(@Param('lane') lane: string, @CurrentOperator() by: { actor: string; ip?: string }): Promise<LaneDto> {
+  async resumeLane(
+    @Param('lane') lane: string,
+    @CurrentOperator() by: { actor: string; ip?: string },
+  ): Promise<LaneDto> {
     return presentLane(await this.lanes.resume(lane, by));
   }
 }

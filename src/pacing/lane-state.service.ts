@@ -64,12 +64,20 @@ export class LaneStateService {
       const key = laneKey({ channel, provider });
       if (!rows.has(key)) rows.set(key, this.blankRow(key, channel, provider));
     }
-    return [...rows.values()].filter((r) => CHANNELS.includes(r.channel as Channel)).map((r) => this.present(r)).sort((a, b) => a.laneKey.localeCompare(b.laneKey));
+    return [...rows.values()]
+      .filter((r) => CHANNELS.includes(r.channel as Channel))
+      .map((r) => this.present(r))
+      .sort((a, b) => a.laneKey.localeCompare(b.laneKey));
   }
 
   async lane(key: string): Promise<LaneState> {
     const state = (await this.lanes()).find((l) => l.laneKey === key);
-    if (!state) throw new ApiError(404, 'not_found', `Lane '${key}' was not found: GET /v1/admin/lanes lists the lanes (channel:provider or channel:provider:project).`);
+    if (!state)
+      throw new ApiError(
+        404,
+        'not_found',
+        `Lane '${key}' was not found: GET /v1/admin/lanes lists the lanes (channel:provider or channel:provider:project).`,
+      );
     return state;
   }
 
@@ -87,7 +95,12 @@ export class LaneStateService {
             action: `Raise the plan's quota with ${l.provider}, or route ${l.channel} through another provider; the lane resumes by itself at the reset.`,
           });
         } else if (l.pauseKind === 'operator') {
-          findings.push({ severity: 'info', laneKey: l.laneKey, message: `${l.laneKey} was paused by an operator until ${until}.`, action: `POST /v1/admin/lanes/${l.laneKey}/resume when sending may go on.` });
+          findings.push({
+            severity: 'info',
+            laneKey: l.laneKey,
+            message: `${l.laneKey} was paused by an operator until ${until}.`,
+            action: `POST /v1/admin/lanes/${l.laneKey}/resume when sending may go on.`,
+          });
         } else {
           findings.push({
             severity: 'warning',
@@ -108,12 +121,27 @@ export class LaneStateService {
     return findings;
   }
 
-  async pause(key: string, seconds: number | undefined, reason: string | undefined, by: { actor: string; ip?: string }): Promise<LaneState> {
+  async pause(
+    key: string,
+    seconds: number | undefined,
+    reason: string | undefined,
+    by: { actor: string; ip?: string },
+  ): Promise<LaneState> {
     const lane = this.parse(key);
     const secs = seconds ?? 3_600;
-    if (secs > MAX_OPERATOR_PAUSE_SECS) throw ApiError.unprocessable('validation_failed', `duration_secs must be at most ${MAX_OPERATOR_PAUSE_SECS} (30 days).`);
+    if (secs > MAX_OPERATOR_PAUSE_SECS)
+      throw ApiError.unprocessable(
+        'validation_failed',
+        `duration_secs must be at most ${MAX_OPERATOR_PAUSE_SECS} (30 days).`,
+      );
     const pause: LanePause = await this.pacing.pause(lane, secs * 1000, 'operator', reason ?? `paused by ${by.actor}`);
-    await this.audit.record({ actor: by.actor, action: 'lane.paused', resource: key, metadata: { until: pause.until.toISOString(), kind: 'operator' }, ip: by.ip });
+    await this.audit.record({
+      actor: by.actor,
+      action: 'lane.paused',
+      resource: key,
+      metadata: { until: pause.until.toISOString(), kind: 'operator' },
+      ip: by.ip,
+    });
     return this.lane(key);
   }
 
@@ -128,7 +156,11 @@ export class LaneStateService {
   private parse(key: string): Lane {
     const [channel, provider, projectId, extra] = key.split(':');
     if (!CHANNELS.includes(channel as Channel) || !provider || extra !== undefined) {
-      throw new ApiError(404, 'not_found', `Lane '${key}' was not found: a lane is channel:provider (e.g. email:resend) or channel:provider:project; GET /v1/admin/lanes lists them.`);
+      throw new ApiError(
+        404,
+        'not_found',
+        `Lane '${key}' was not found: a lane is channel:provider (e.g. email:resend) or channel:provider:project; GET /v1/admin/lanes lists them.`,
+      );
     }
     return { channel: channel as Channel, provider, ...(projectId ? { projectId } : {}) };
   }
@@ -155,15 +187,38 @@ export class LaneStateService {
       pauseReason: r.pauseReason,
       pausedAt: r.pausedAt,
       quota: { remaining: r.quotaRemaining, limit: r.quotaLimit, resetAt: r.quotaResetAt },
-      totals: { calls: r.callsTotal, tokens: round(r.tokensTotal), pauses: r.pausesTotal, waitedMs: Math.round(r.waitedMsTotal) },
+      totals: {
+        calls: r.callsTotal,
+        tokens: round(r.tokensTotal),
+        pauses: r.pausesTotal,
+        waitedMs: Math.round(r.waitedMsTotal),
+      },
     };
   }
 
   private blankRow(key: string, channel: string, provider: string): LaneRow {
     return {
-      laneKey: key, channel, provider, projectId: null, rate: 0, burstSecs: 1, adaptiveRate: null, adaptiveUntil: null, tokens: null,
-      pausedUntil: null, pauseKind: null, pauseReason: null, pausedAt: null, quotaRemaining: null, quotaLimit: null, quotaResetAt: null,
-      pausesTotal: 0, callsTotal: 0, tokensTotal: 0, waitedMsTotal: 0, updatedAt: new Date(),
+      laneKey: key,
+      channel,
+      provider,
+      projectId: null,
+      rate: 0,
+      burstSecs: 1,
+      adaptiveRate: null,
+      adaptiveUntil: null,
+      tokens: null,
+      pausedUntil: null,
+      pauseKind: null,
+      pauseReason: null,
+      pausedAt: null,
+      quotaRemaining: null,
+      quotaLimit: null,
+      quotaResetAt: null,
+      pausesTotal: 0,
+      callsTotal: 0,
+      tokensTotal: 0,
+      waitedMsTotal: 0,
+      updatedAt: new Date(),
     };
   }
 }

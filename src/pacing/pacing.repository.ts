@@ -65,7 +65,13 @@ export class PacingRepository {
     await this.db.exec(sql.ENSURE_LANE, [key, lane.channel, lane.provider, lane.projectId ?? null]);
   }
 
-  async take(key: string, rate: number, burstSecs: number, cost: number, horizonSecs: number): Promise<TakeResult | undefined> {
+  async take(
+    key: string,
+    rate: number,
+    burstSecs: number,
+    cost: number,
+    horizonSecs: number,
+  ): Promise<TakeResult | undefined> {
     this.roundTrips++;
     const row = await this.db.one<Record<string, unknown>>(sql.TAKE_TOKENS, [key, rate, burstSecs, cost, horizonSecs]);
     if (!row) return undefined;
@@ -79,7 +85,13 @@ export class PacingRepository {
     };
   }
 
-  async pause(key: string, lane: Lane, seconds: number, kind: PauseKind, reason: string): Promise<{ until: Date; kind: PauseKind; reason: string }> {
+  async pause(
+    key: string,
+    lane: Lane,
+    seconds: number,
+    kind: PauseKind,
+    reason: string,
+  ): Promise<{ until: Date; kind: PauseKind; reason: string }> {
     this.roundTrips++;
     const row = await this.db.one<{ paused_until: Date; pause_kind: PauseKind; pause_reason: string }>(sql.PAUSE_LANE, [
       key,

@@ -20,7 +20,8 @@ export interface LanePause {
 }
 
 /** The answer to acquire(): go (after waiting for the reserved slot), the lane is paused, or the worker is stopping. */
-export type Permit = { granted: true; waitedMs: number } | { granted: false; pause: LanePause } | { granted: false; stopping: true };
+export type Permit =
+  { granted: true; waitedMs: number } | { granted: false; pause: LanePause } | { granted: false; stopping: true };
 
 /** Lanes the claim must skip: whole channels, and project-specific lanes as `project/channel`. */
 export interface PausedForClaim {
@@ -121,7 +122,11 @@ export class PacingService {
       }
       this.effectiveRate.set(key, taken.rate);
       if (taken.pausedUntil) {
-        const pause: LanePause = { until: taken.pausedUntil, kind: taken.pauseKind ?? 'rate_limited', reason: taken.pauseReason ?? 'paused' };
+        const pause: LanePause = {
+          until: taken.pausedUntil,
+          kind: taken.pauseKind ?? 'rate_limited',
+          reason: taken.pauseReason ?? 'paused',
+        };
         this.pauses.remember(this.asActive(key, lane, pause, taken.waitMs));
         return { granted: false, pause };
       }
@@ -162,7 +167,12 @@ export class PacingService {
     this.signals.send(LANES_CHANGED, key);
     if (kind === 'quota_exhausted') {
       this.logger.warn(`${key} paused until ${pause.until.toISOString()}: ${pause.reason}`);
-      await this.audit.record({ actor: 'system', action: 'lane.paused', resource: key, metadata: { kind, until: pause.until.toISOString() } });
+      await this.audit.record({
+        actor: 'system',
+        action: 'lane.paused',
+        resource: key,
+        metadata: { kind, until: pause.until.toISOString() },
+      });
     }
     return pause;
   }
@@ -225,7 +235,13 @@ export class PacingService {
       if (!p.projectId && this.registry.forChannel(p.channel as Channel)?.provider !== p.provider) continue;
       // Nor does the primary's pause while the channel's fallback is free to take its traffic.
       const fallback = this.registry.fallbackFor(p.channel as Channel)?.provider;
-      if (fallback && !paused.some((q) => q.channel === p.channel && q.provider === fallback && (q.projectId ?? null) === (p.projectId ?? null))) continue;
+      if (
+        fallback &&
+        !paused.some(
+          (q) => q.channel === p.channel && q.provider === fallback && (q.projectId ?? null) === (p.projectId ?? null),
+        )
+      )
+        continue;
       if (p.projectId) projectChannels.add(`${p.projectId}/${p.channel}`);
       else channels.add(p.channel);
     }
@@ -242,7 +258,10 @@ export class PacingService {
   private async pauseCheck(key: string, maxAgeMs = PAUSE_VISIBILITY_MS): Promise<Permit> {
     const pause = (await this.pauses.current(maxAgeMs)).get(key) ?? this.pauses.peek(key);
     if (!pause) return { granted: true, waitedMs: 0 };
-    return { granted: false, pause: { until: new Date(Date.now() + pause.remainingMs), kind: pause.kind, reason: pause.reason ?? 'paused' } };
+    return {
+      granted: false,
+      pause: { until: new Date(Date.now() + pause.remainingMs), kind: pause.kind, reason: pause.reason ?? 'paused' },
+    };
   }
 
   private asActive(key: string, lane: Lane, pause: LanePause, remainingMs: number): ActivePause {

@@ -77,7 +77,10 @@ export class PauseCache {
         const next = new Map<string, Entry>(rows.map((p) => [p.laneKey, { until: started + p.remainingMs, pause: p }]));
         for (const [key, entry] of this.pauses) {
           if (next.has(key) || entry.localAt === undefined) continue;
-          const unconfirmed = entry.committedAt === undefined ? entry.localAt > started - OWN_PAUSE_GRACE_MS : started <= entry.committedAt;
+          const unconfirmed =
+            entry.committedAt === undefined
+              ? entry.localAt > started - OWN_PAUSE_GRACE_MS
+              : started <= entry.committedAt;
           if (unconfirmed) next.set(key, entry);
         }
         this.pauses = next;

@@ -77,14 +77,26 @@ export class PeriodicTasks implements OnModuleDestroy, BeforeApplicationShutdown
   }
 
   /** Claims the tick and runs the task when due; returns whether this replica ran it. */
-  async runIfDue(name: string, intervalMs: number, task: () => Promise<unknown>, options: PeriodicTaskOptions = {}): Promise<boolean> {
-    const won = await this.db.one<{ run: boolean }>(sql.CLAIM_TICK, [name, intervalMs, this.replica, options.runFirstTick ?? true]);
+  async runIfDue(
+    name: string,
+    intervalMs: number,
+    task: () => Promise<unknown>,
+    options: PeriodicTaskOptions = {},
+  ): Promise<boolean> {
+    const won = await this.db.one<{ run: boolean }>(sql.CLAIM_TICK, [
+      name,
+      intervalMs,
+      this.replica,
+      options.runFirstTick ?? true,
+    ]);
     if (!won?.run) return false;
     try {
       await task();
       await this.db.exec(sql.FINISH_TICK, [name, this.replica, true, null]);
     } catch (err) {
-      await this.db.exec(sql.FINISH_TICK, [name, this.replica, false, (err as Error).message.slice(0, 500)]).catch(() => undefined);
+      await this.db
+        .exec(sql.FINISH_TICK, [name, this.replica, false, (err as Error).message.slice(0, 500)])
+        .catch(() => undefined);
       throw err;
     }
     return true;
@@ -130,9 +142,14 @@ export class PeriodicTasks implements OnModuleDestroy, BeforeApplicationShutdown
   private async waitForRunning(): Promise<void> {
     if (this.running.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.config.server.shutdownGraceMs)));
+    const timeout = new Promise<'timeout'>(
+      (resolve) => (timer = setTimeout(() => resolve('timeout'), this.config.server.shutdownGraceMs)),
+    );
     const outcome = await Promise.race([Promise.all(this.running.values()), timeout]);
     clearTimeout(timer);
-    if (outcome === 'timeout') this.logger.warn(`shutdown: periodic task(s) still running after the grace period: ${[...this.running.keys()].join(', ')}`);
+    if (outcome === 'timeout')
+      this.logger.warn(
+        `shutdown: periodic task(s) still running after the grace period: ${[...this.running.keys()].join(', ')}`,
+      );
   }
 }

@@ -41,7 +41,8 @@ export class ChannelReportService {
         provider: configured ? (ownProvider ?? this.registry.forChannel(channel)!.provider) : null,
         ownAccount: ownProvider !== undefined,
         // A project's own account goes without the instance's fallback (see the dispatcher).
-        fallbackProvider: configured && ownProvider === undefined ? (this.registry.fallbackFor(channel)?.provider ?? null) : null,
+        fallbackProvider:
+          configured && ownProvider === undefined ? (this.registry.fallbackFor(channel)?.provider ?? null) : null,
         reason: this.registry.refusal(channel) ?? null,
       };
     }

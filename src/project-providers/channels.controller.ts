@@ -13,7 +13,10 @@ export class ChannelsController {
   constructor(private readonly report: ChannelReportService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listChannels', summary: 'Which channels the project lists and this instance delivers, with their providers' })
+  @ApiOperation({
+    operationId: 'listChannels',
+    summary: 'Which channels the project lists and this instance delivers, with their providers',
+  })
   async listChannels(@CurrentProject() project: ProjectRef): Promise<ChannelsResponseDto> {
     const report = await this.report.forProject(project);
     const channels = Object.fromEntries(Object.entries(report).map(([channel, status]) => [channel, present(status)]));
@@ -22,5 +25,12 @@ export class ChannelsController {
 }
 
 function present(s: ChannelStatus): ChannelStatusDto {
-  return { allowed: s.allowed, configured: s.configured, provider: s.provider, own_account: s.ownAccount, fallback_provider: s.fallbackProvider, reason: s.reason };
+  return {
+    allowed: s.allowed,
+    configured: s.configured,
+    provider: s.provider,
+    own_account: s.ownAccount,
+    fallback_provider: s.fallbackProvider,
+    reason: s.reason,
+  };
 }

@@ -2,7 +2,13 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nest
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAuth, CurrentOperator } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
-import { DeletedProjectProviderDto, ProjectProviderDto, ProjectProviderListDto, PutProjectProviderDto, ResealResultDto } from './dto/project-provider.dto.js';
+import {
+  DeletedProjectProviderDto,
+  ProjectProviderDto,
+  ProjectProviderListDto,
+  PutProjectProviderDto,
+  ResealResultDto,
+} from './dto/project-provider.dto.js';
 import { presentProjectProvider } from './project-provider.presenter.js';
 import { ProjectProvidersService } from './project-providers.service.js';
 
@@ -13,9 +19,17 @@ export class ProjectProvidersController {
 
   @Put('projects/:id/providers/:channel')
   @AdminAuth()
-  @ApiOperation({ operationId: 'putProjectProvider', summary: 'Give a project its own provider account on a channel (credentials encrypted at rest)' })
+  @ApiOperation({
+    operationId: 'putProjectProvider',
+    summary: 'Give a project its own provider account on a channel (credentials encrypted at rest)',
+  })
   @ApiErrors(404, 422)
-  async put(@Param('id') id: string, @Param('channel') channel: string, @Body() body: PutProjectProviderDto, @CurrentOperator() by: { actor: string; ip?: string }): Promise<ProjectProviderDto> {
+  async put(
+    @Param('id') id: string,
+    @Param('channel') channel: string,
+    @Body() body: PutProjectProviderDto,
+    @CurrentOperator() by: { actor: string; ip?: string },
+  ): Promise<ProjectProviderDto> {
     return presentProjectProvider(await this.providers.put(id, channel, body.provider, body.settings, by));
   }
 
@@ -37,9 +51,16 @@ export class ProjectProvidersController {
 
   @Delete('projects/:id/providers/:channel')
   @AdminAuth()
-  @ApiOperation({ operationId: 'deleteProjectProvider', summary: 'Remove a project’s own provider: its jobs use the instance’s provider again' })
+  @ApiOperation({
+    operationId: 'deleteProjectProvider',
+    summary: 'Remove a project’s own provider: its jobs use the instance’s provider again',
+  })
   @ApiErrors(404)
-  async delete(@Param('id') id: string, @Param('channel') channel: string, @CurrentOperator() by: { actor: string; ip?: string }): Promise<DeletedProjectProviderDto> {
+  async delete(
+    @Param('id') id: string,
+    @Param('channel') channel: string,
+    @CurrentOperator() by: { actor: string; ip?: string },
+  ): Promise<DeletedProjectProviderDto> {
     await this.providers.delete(id, channel, by);
     return { success: true };
   }
@@ -47,7 +68,10 @@ export class ProjectProvidersController {
   @Post('project-providers/reseal')
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({ operationId: 'resealProjectProviders', summary: 'Key rotation: re-encrypt every project’s credentials under the current NOTIFYD_SECRET_KEY' })
+  @ApiOperation({
+    operationId: 'resealProjectProviders',
+    summary: 'Key rotation: re-encrypt every project’s credentials under the current NOTIFYD_SECRET_KEY',
+  })
   @ApiErrors(422)
   async reseal(@CurrentOperator() by: { actor: string; ip?: string }): Promise<ResealResultDto> {
     return this.providers.reseal(by);

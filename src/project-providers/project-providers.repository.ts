@@ -18,8 +18,17 @@ export interface ProjectProviderRow {
 export class ProjectProvidersRepository {
   constructor(private readonly db: Db) {}
 
-  async upsert(row: Pick<ProjectProviderRow, 'projectId' | 'channel' | 'provider' | 'settings' | 'secrets' | 'keyId'>): Promise<ProjectProviderRow> {
-    return (await this.db.one<ProjectProviderRow>(sql.UPSERT_PROJECT_PROVIDER, [row.projectId, row.channel, row.provider, JSON.stringify(row.settings), row.secrets, row.keyId]))!;
+  async upsert(
+    row: Pick<ProjectProviderRow, 'projectId' | 'channel' | 'provider' | 'settings' | 'secrets' | 'keyId'>,
+  ): Promise<ProjectProviderRow> {
+    return (await this.db.one<ProjectProviderRow>(sql.UPSERT_PROJECT_PROVIDER, [
+      row.projectId,
+      row.channel,
+      row.provider,
+      JSON.stringify(row.settings),
+      row.secrets,
+      row.keyId,
+    ]))!;
   }
 
   get(projectId: string, channel: string): Promise<ProjectProviderRow | undefined> {
@@ -43,7 +52,11 @@ export class ProjectProvidersRepository {
   }
 
   /** The next page of rows sealed with another key, after `after` (project id, channel order). */
-  sealedWithOtherKeys(keyId: string, after: { projectId: string; channel: string }, limit: number): Promise<ProjectProviderRow[]> {
+  sealedWithOtherKeys(
+    keyId: string,
+    after: { projectId: string; channel: string },
+    limit: number,
+  ): Promise<ProjectProviderRow[]> {
     return this.db.rows<ProjectProviderRow>(sql.SEALED_WITH_OTHER_KEYS, [keyId, after.projectId, after.channel, limit]);
   }
 

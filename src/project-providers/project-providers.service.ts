@@ -59,9 +59,18 @@ export class ProjectProvidersService implements OnModuleInit {
     this.signals.subscribe(PROJECTS_CHANGED, { received: (id) => this.forget(id), resync: () => this.built.clear() });
   }
 
-  async put(projectId: string, channel: string, provider: string, settings: Record<string, unknown>, by: Actor): Promise<ProjectProviderView> {
+  async put(
+    projectId: string,
+    channel: string,
+    provider: string,
+    settings: Record<string, unknown>,
+    by: Actor,
+  ): Promise<ProjectProviderView> {
     if (!this.box.enabled) {
-      throw ApiError.unprocessable('secret_key_not_configured', 'Set NOTIFYD_SECRET_KEY (32 random bytes: openssl rand -base64 32) to store provider credentials.');
+      throw ApiError.unprocessable(
+        'secret_key_not_configured',
+        'Set NOTIFYD_SECRET_KEY (32 random bytes: openssl rand -base64 32) to store provider credentials.',
+      );
     }
     await this.projects.get(projectId);
     const connector = this.configurable(channel, provider);
@@ -79,7 +88,14 @@ export class ProjectProvidersService implements OnModuleInit {
       secrets: this.box.seal(JSON.stringify(secret), context(projectId, channel)),
       keyId: this.box.currentKeyId!,
     });
-    await this.audit.record({ projectId, actor: by.actor, ip: by.ip, action: 'project_provider.set', resource: `${projectId}/${channel}`, metadata: { provider, fields: Object.keys(settings) } });
+    await this.audit.record({
+      projectId,
+      actor: by.actor,
+      ip: by.ip,
+      action: 'project_provider.set',
+      resource: `${projectId}/${channel}`,
+      metadata: { provider, fields: Object.keys(settings) },
+    });
     return this.present(row);
   }
 
@@ -97,8 +113,15 @@ export class ProjectProvidersService implements OnModuleInit {
 
   async delete(projectId: string, channel: string, by: Actor): Promise<void> {
     await this.projects.get(projectId);
-    if (!(await this.repository.delete(projectId, channel))) throw ApiError.notFound('Provider of project', `${projectId}/${channel}`);
-    await this.audit.record({ projectId, actor: by.actor, ip: by.ip, action: 'project_provider.deleted', resource: `${projectId}/${channel}` });
+    if (!(await this.repository.delete(projectId, channel)))
+      throw ApiError.notFound('Provider of project', `${projectId}/${channel}`);
+    await this.audit.record({
+      projectId,
+      actor: by.actor,
+      ip: by.ip,
+      action: 'project_provider.deleted',
+      resource: `${projectId}/${channel}`,
+    });
   }
 
   /** Which of these channels the project sends on through its own account (not the instance's). */
@@ -121,7 +144,10 @@ export class ProjectProvidersService implements OnModuleInit {
       const rows = await this.repository.sealedWithOtherKeys(this.box.currentKeyId!, after, RESEAL_PAGE);
       for (const row of rows) {
         try {
-          const secrets = this.box.seal(this.box.open(row.secrets, context(row.projectId, row.channel)), context(row.projectId, row.channel));
+          const secrets = this.box.seal(
+            this.box.open(row.secrets, context(row.projectId, row.channel)),
+            context(row.projectId, row.channel),
+          );
           if (await this.repository.reseal(row, secrets, this.box.currentKeyId!)) resealed++;
         } catch {
           unreadable.push(`${row.projectId}/${row.channel}`);
@@ -135,7 +161,12 @@ export class ProjectProvidersService implements OnModuleInit {
       resealed += more.resealed;
       unreadable.push(...more.unreadable);
     }
-    await this.audit.record({ actor: by.actor, ip: by.ip, action: 'project_provider.resealed', metadata: { resealed, unreadable: unreadable.length, key_id: this.box.currentKeyId } });
+    await this.audit.record({
+      actor: by.actor,
+      ip: by.ip,
+      action: 'project_provider.resealed',
+      metadata: { resealed, unreadable: unreadable.length, key_id: this.box.currentKeyId },
+    });
     return { resealed, unreadable };
   }
 
@@ -176,33 +207,57 @@ export class ProjectProvidersService implements OnModuleInit {
   private build(row: ProjectProviderRow): Connector | Error {
     try {
       const base = this.registry.connector(row.channel as Channel, row.provider);
-      if (!base?.forProject) return new Error(`no connector implements ${row.channel}/${row.provider} per project any more`);
-      const secret = JSON.parse(this.box.open(row.secrets, context(row.projectId, row.channel))) as Record<string, string>;
+      if (!base?.forProject)
+        return new Error(`no connector implements ${row.channel}/${row.provider} per project any more`);
+      const secret = JSON.parse(this.box.open(row.secrets, context(row.projectId, row.channel))) as Record<
+        string,
+        string
+      >;
       return base.forProject({ ...row.settings, ...secret });
     } catch (err) {
       this.logger.error(`project ${row.projectId} ${row.channel} provider unusable: ${(err as Error).message}`);
-      return new Error(`the project's own ${row.provider} credentials cannot be read (${(err as Error).message}); set them again with PUT /v1/admin/projects/${row.projectId}/providers/${row.channel}`);
+      return new Error(
+        `the project's own ${row.provider} credentials cannot be read (${(err as Error).message}); set them again with PUT /v1/admin/projects/${row.projectId}/providers/${row.channel}`,
+      );
     }
   }
 
   private configurable(channel: string, provider: string): Connector {
     if (!CHANNELS.includes(channel as Channel) || channel === 'in_app') {
-      throw ApiError.unprocessable('validation_failed', `channel must be one of ${CHANNELS.filter((c) => c !== 'in_app').join(', ')}.`);
+      throw ApiError.unprocessable(
+        'validation_failed',
+        `channel must be one of ${CHANNELS.filter((c) => c !== 'in_app').join(', ')}.`,
+      );
     }
     const connector = this.registry.connector(channel as Channel, provider);
     if (connector?.projectSettings && connector.forProject) return connector;
     const choices = this.registry.perProjectProviders(channel as Channel);
-    throw ApiError.unprocessable('validation_failed', `provider '${provider}' cannot be configured per project on ${channel}; use ${choices.length ? choices.join(', ') : 'none (no connector supports it yet)'}.`);
+    throw ApiError.unprocessable(
+      'validation_failed',
+      `provider '${provider}' cannot be configured per project on ${channel}; use ${choices.length ? choices.join(', ') : 'none (no connector supports it yet)'}.`,
+    );
   }
 
   private present(row: ProjectProviderRow): ProjectProviderView {
     let masked: Record<string, string>;
     try {
-      masked = Object.fromEntries(Object.entries(JSON.parse(this.box.open(row.secrets, context(row.projectId, row.channel))) as Record<string, string>).map(([k, v]) => [k, maskSecret(v)]));
+      masked = Object.fromEntries(
+        Object.entries(
+          JSON.parse(this.box.open(row.secrets, context(row.projectId, row.channel))) as Record<string, string>,
+        ).map(([k, v]) => [k, maskSecret(v)]),
+      );
     } catch {
       masked = { secrets: `(unreadable with the configured keys; sealed with '${row.keyId}')` };
     }
-    return { projectId: row.projectId, channel: row.channel, provider: row.provider, settings: { ...row.settings, ...masked }, keyId: row.keyId, createdAt: row.createdAt, updatedAt: row.updatedAt };
+    return {
+      projectId: row.projectId,
+      channel: row.channel,
+      provider: row.provider,
+      settings: { ...row.settings, ...masked },
+      keyId: row.keyId,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
   }
 }
 

@@ -20,7 +20,9 @@ describe('SecretBox (AES-256-GCM)', () => {
     const sealed = box.seal('secret', 'acme/email');
     expect(() => box.open(sealed, 'other/email')).toThrow();
     const parts = sealed.split('.');
-    parts[4] = Buffer.from('x' + Buffer.from(parts[4], 'base64url').toString('latin1').slice(1), 'latin1').toString('base64url');
+    parts[4] = Buffer.from('x' + Buffer.from(parts[4], 'base64url').toString('latin1').slice(1), 'latin1').toString(
+      'base64url',
+    );
     expect(() => box.open(parts.join('.'), 'acme/email')).toThrow();
   });
 

@@ -31,14 +31,23 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);
     cipher.setAAD(Buffer.from(context));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', this.current.id, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+    return [
+      'v1',
+      this.current.id,
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      body.toString('base64url'),
+    ].join('.');
   }
 
   open(sealed: string, context: string): string {
     const [version, keyId, iv, tag, body] = sealed.split('.');
     if (version !== 'v1' || !body) throw new Error('unreadable sealed value');
     const key = [this.current, ...this.previous].find((k) => k?.id === keyId);
-    if (!key) throw new Error(`sealed with key '${keyId}', which is neither NOTIFYD_SECRET_KEY_ID nor listed in NOTIFYD_PREVIOUS_SECRET_KEYS`);
+    if (!key)
+      throw new Error(
+        `sealed with key '${keyId}', which is neither NOTIFYD_SECRET_KEY_ID nor listed in NOTIFYD_PREVIOUS_SECRET_KEYS`,
+      );
     const decipher = createDecipheriv('aes-256-gcm', key.key, Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(context));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));

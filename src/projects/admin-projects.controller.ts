@@ -50,9 +50,16 @@ export class AdminProjectsController {
 
   @Patch(':id')
   @AdminAuth()
-  @ApiOperation({ operationId: 'updateProject', summary: 'Change a project’s name, channels, sender or settings (keys untouched)' })
+  @ApiOperation({
+    operationId: 'updateProject',
+    summary: 'Change a project’s name, channels, sender or settings (keys untouched)',
+  })
   @ApiErrors(404, 422)
-  async updateProject(@Param('id') id: string, @Body() body: UpdateProjectDto, @CurrentOperator() by: Actor): Promise<ProjectResponseDto> {
+  async updateProject(
+    @Param('id') id: string,
+    @Body() body: UpdateProjectDto,
+    @CurrentOperator() by: Actor,
+  ): Promise<ProjectResponseDto> {
     return { success: true, project: presentProject(await this.projects.update(id, body, by)) };
   }
 
@@ -77,7 +84,10 @@ export class AdminProjectsController {
   @Post(':id/revoke-secondary')
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({ operationId: 'revokeSecondaryProjectKey', summary: 'Revoke the previous (secondary) key after a rotation' })
+  @ApiOperation({
+    operationId: 'revokeSecondaryProjectKey',
+    summary: 'Revoke the previous (secondary) key after a rotation',
+  })
   @ApiErrors(404)
   async revokeSecondaryProjectKey(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<SuccessDto> {
     await this.projects.revokeSecondary(id, by);

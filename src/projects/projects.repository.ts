@@ -89,7 +89,9 @@ export class ProjectsRepository {
     });
   }
 
-  senders(ids: string[]): Promise<{ id: string; fromEmail: string | null; fromName: string | null; renderedContent: string | null }[]> {
+  senders(
+    ids: string[],
+  ): Promise<{ id: string; fromEmail: string | null; fromName: string | null; renderedContent: string | null }[]> {
     return this.db.rows(sql.FIND_SENDERS, [ids]);
   }
 

@@ -97,7 +97,13 @@ export class ProjectsService implements OnModuleInit {
         `Project '${dto.id}' already exists. Change it with PATCH /v1/admin/projects/${dto.id}, or get a new key with POST /v1/admin/projects/${dto.id}/rotate-key.`,
       );
     }
-    await this.audit.record({ projectId: project.id, actor: by.actor, action: 'project.created', resource: project.id, ip: by.ip });
+    await this.audit.record({
+      projectId: project.id,
+      actor: by.actor,
+      action: 'project.created',
+      resource: project.id,
+      ip: by.ip,
+    });
     return { project, apiKey };
   }
 
@@ -135,7 +141,11 @@ export class ProjectsService implements OnModuleInit {
     for (const key of ['send_window', 'tracking'] as const) {
       const value = dto[key];
       if (value === undefined) continue;
-      if (dto.settings && key in dto.settings) throw ApiError.unprocessable('validation_failed', `${key} is given twice (top level and in settings): send one.`);
+      if (dto.settings && key in dto.settings)
+        throw ApiError.unprocessable(
+          'validation_failed',
+          `${key} is given twice (top level and in settings): send one.`,
+        );
       if (value === null) {
         removeSettings.push(key);
         continue;
@@ -160,7 +170,13 @@ export class ProjectsService implements OnModuleInit {
     const project = await this.repository.revokeSecondary(id);
     if (!project) throw ApiError.notFound('Project', id);
     this.changed(id);
-    await this.audit.record({ projectId: id, actor: by.actor, action: 'project.secondary_key_revoked', resource: id, ip: by.ip });
+    await this.audit.record({
+      projectId: id,
+      actor: by.actor,
+      action: 'project.secondary_key_revoked',
+      resource: id,
+      ip: by.ip,
+    });
   }
 
   async delete(id: string, by: Actor): Promise<void> {
@@ -173,7 +189,9 @@ export class ProjectsService implements OnModuleInit {
    * Each project's own sender identity, for a claimed batch: one query for all of them. It also
    * carries `settings.rendered_content` ("redact": the rendered content of its jobs is not kept).
    */
-  async senders(ids: string[]): Promise<Map<string, { fromEmail: string | null; fromName: string | null; renderedContent: string | null }>> {
+  async senders(
+    ids: string[],
+  ): Promise<Map<string, { fromEmail: string | null; fromName: string | null; renderedContent: string | null }>> {
     const rows = ids.length ? await this.repository.senders(ids) : [];
     return new Map(rows.map((r) => [r.id, r]));
   }
@@ -194,7 +212,10 @@ export class ProjectsService implements OnModuleInit {
 function checkSettings(settings: Record<string, unknown> | undefined): void {
   const value = settings?.rendered_content;
   if (value !== undefined && value !== null && value !== 'keep' && value !== 'redact') {
-    throw ApiError.unprocessable('validation_failed', 'settings.rendered_content must be "keep" (the default: rendered subjects and bodies are kept with each job) or "redact" (nothing is kept).');
+    throw ApiError.unprocessable(
+      'validation_failed',
+      'settings.rendered_content must be "keep" (the default: rendered subjects and bodies are kept with each job) or "redact" (nothing is kept).',
+    );
   }
   const topics = parsePreferenceTopics(settings?.preference_topics);
   if ('error' in topics) throw ApiError.unprocessable('validation_failed', topics.error);

@@ -14,5 +14,7 @@ export function registerSettingRule(key: string, rule: SettingRule): void {
 
 export function checkSetting(key: string, value: unknown): { value: unknown } | { error: string } {
   const rule = rules.get(key);
-  return rule ? rule(value, key) : { error: `${key} cannot be checked by this process (its module is not loaded); set it through its own route` };
+  return rule
+    ? rule(value, key)
+    : { error: `${key} cannot be checked by this process (its module is not loaded); set it through its own route` };
 }

@@ -16,7 +16,11 @@ const invalid = (message: string) => ApiError.unprocessable('validation_failed',
  * than silently dropped. The endpoint's URL and host are checked by the service.
  */
 export function toRegistration(dto: RegisterPushTokenDto): PushTokenRegistration {
-  if (dto.expiration_time !== undefined && dto.expirationTime !== undefined && dto.expiration_time !== dto.expirationTime) {
+  if (
+    dto.expiration_time !== undefined &&
+    dto.expirationTime !== undefined &&
+    dto.expiration_time !== dto.expirationTime
+  ) {
     throw invalid('expiration_time and expirationTime disagree; send one of them.');
   }
   const platform = (dto.platform ?? (dto.endpoint ? 'web' : 'fcm')) as PushPlatform;
@@ -28,12 +32,21 @@ export function toRegistration(dto: RegisterPushTokenDto): PushTokenRegistration
   };
   if (platform === 'web') {
     const endpoint = dto.endpoint ?? dto.token;
-    if (!endpoint) throw invalid('A web push subscription needs endpoint (and keys): send the browser PushSubscription as it is.');
-    if (dto.token && dto.endpoint && dto.token !== dto.endpoint) throw invalid('For web push, token is the endpoint: omit token or make it equal to endpoint.');
-    if (!dto.keys) throw invalid('A web push subscription needs keys.p256dh and keys.auth (PushSubscription.toJSON().keys) to encrypt its payloads.');
+    if (!endpoint)
+      throw invalid('A web push subscription needs endpoint (and keys): send the browser PushSubscription as it is.');
+    if (dto.token && dto.endpoint && dto.token !== dto.endpoint)
+      throw invalid('For web push, token is the endpoint: omit token or make it equal to endpoint.');
+    if (!dto.keys)
+      throw invalid(
+        'A web push subscription needs keys.p256dh and keys.auth (PushSubscription.toJSON().keys) to encrypt its payloads.',
+      );
     const p256dh = Buffer.from(dto.keys.p256dh, 'base64url');
-    if (p256dh.length !== 65 || p256dh[0] !== 0x04) throw invalid('keys.p256dh must be the 65-byte uncompressed P-256 key the browser gave (URL-safe base64, 87 characters).');
-    if (Buffer.from(dto.keys.auth, 'base64url').length !== 16) throw invalid('keys.auth must be the 16-byte secret the browser gave (URL-safe base64, 22 characters).');
+    if (p256dh.length !== 65 || p256dh[0] !== 0x04)
+      throw invalid(
+        'keys.p256dh must be the 65-byte uncompressed P-256 key the browser gave (URL-safe base64, 87 characters).',
+      );
+    if (Buffer.from(dto.keys.auth, 'base64url').length !== 16)
+      throw invalid('keys.auth must be the 16-byte secret the browser gave (URL-safe base64, 22 characters).');
     return {
       ...common,
       token: endpoint,
@@ -43,11 +56,19 @@ export function toRegistration(dto: RegisterPushTokenDto): PushTokenRegistration
       expirationTime: dto.expiration_time ?? dto.expirationTime ?? null,
     };
   }
-  const extras = (['endpoint', 'keys', 'expiration_time', 'expirationTime'] as const).filter((f) => dto[f] !== undefined);
-  if (extras.length) throw invalid(`${extras.join(', ')} apply to web push only; remove them or set platform to "web".`);
-  if (!dto.token) throw invalid(`A ${platform} device needs token (${platform === 'apns' ? 'the APNs device token in hex' : 'the FCM registration token'}).`);
-  if (platform === 'apns' && !APNS_TOKEN.test(dto.token)) throw invalid('An APNs token must be the device token in hex (64 characters for today\'s 32-byte tokens).');
-  if (platform === 'fcm' && !FCM_TOKEN.test(dto.token)) throw invalid('An FCM token must be the registration token from getToken(), without spaces.');
+  const extras = (['endpoint', 'keys', 'expiration_time', 'expirationTime'] as const).filter(
+    (f) => dto[f] !== undefined,
+  );
+  if (extras.length)
+    throw invalid(`${extras.join(', ')} apply to web push only; remove them or set platform to "web".`);
+  if (!dto.token)
+    throw invalid(
+      `A ${platform} device needs token (${platform === 'apns' ? 'the APNs device token in hex' : 'the FCM registration token'}).`,
+    );
+  if (platform === 'apns' && !APNS_TOKEN.test(dto.token))
+    throw invalid("An APNs token must be the device token in hex (64 characters for today's 32-byte tokens).");
+  if (platform === 'fcm' && !FCM_TOKEN.test(dto.token))
+    throw invalid('An FCM token must be the registration token from getToken(), without spaces.');
   return {
     ...common,
     // APNs tokens are case-insensitive hex; one spelling keeps re-registration an update.

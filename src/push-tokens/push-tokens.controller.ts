@@ -18,17 +18,24 @@ export class PushTokensController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'registerPushToken',
-    summary: 'Register a subscriber device: a browser PushSubscription, an FCM token or an APNs token (same token again refreshes it)',
+    summary:
+      'Register a subscriber device: a browser PushSubscription, an FCM token or an APNs token (same token again refreshes it)',
   })
   @ApiErrors(400, 404, 422)
-  async registerPushToken(@CurrentProject() project: ProjectRef, @Body() body: RegisterPushTokenDto): Promise<RegisterPushTokenResponseDto> {
+  async registerPushToken(
+    @CurrentProject() project: ProjectRef,
+    @Body() body: RegisterPushTokenDto,
+  ): Promise<RegisterPushTokenResponseDto> {
     const { row, created } = await this.tokens.register(project.id, body);
     return { success: true, id: row.id, created, token: presentPushToken(row) };
   }
 
   @Get('subscriber/:subscriber_id')
   @ApiOperation({ operationId: 'listPushTokens', summary: "List a subscriber's devices, most recently used first" })
-  async listPushTokens(@CurrentProject() project: ProjectRef, @Param('subscriber_id') subscriberId: string): Promise<PushTokenListDto> {
+  async listPushTokens(
+    @CurrentProject() project: ProjectRef,
+    @Param('subscriber_id') subscriberId: string,
+  ): Promise<PushTokenListDto> {
     const rows = await this.tokens.list(project.id, subscriberId);
     return { tokens: rows.map(presentPushToken) };
   }

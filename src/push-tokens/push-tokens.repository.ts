@@ -39,6 +39,10 @@ export class PushTokensRepository {
 
   async deleteDead(tokens: readonly DeadPushToken[]): Promise<number> {
     if (tokens.length === 0) return 0;
-    return this.db.exec(sql.DELETE_DEAD_TOKENS, [tokens.map((t) => t.projectId), tokens.map((t) => t.id), tokens.map((t) => t.token)]);
+    return this.db.exec(sql.DELETE_DEAD_TOKENS, [
+      tokens.map((t) => t.projectId),
+      tokens.map((t) => t.id),
+      tokens.map((t) => t.token),
+    ]);
   }
 }

@@ -8,7 +8,12 @@ import { UnsafeUrlError } from '../connectors/ssrf/unsafe-url.error.js';
 import { sqlState } from '../database/db.js';
 import type { RegisterPushTokenDto } from './dto/push-token.dto.js';
 import { toRegistration } from './push-token-rules.js';
-import { type DeadPushToken, type PushTokenRow, type SubscriberKey, subscriberKey } from '../domain/push-token.types.js';
+import {
+  type DeadPushToken,
+  type PushTokenRow,
+  type SubscriberKey,
+  subscriberKey,
+} from '../domain/push-token.types.js';
 import { PushTokensRepository } from './push-tokens.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -30,7 +35,8 @@ export class PushTokensService {
 
   async register(projectId: string, dto: RegisterPushTokenDto): Promise<{ row: PushTokenRow; created: boolean }> {
     const registration = toRegistration(dto);
-    if (registration.endpoint) registration.endpoint = registration.token = await this.checkEndpoint(registration.endpoint);
+    if (registration.endpoint)
+      registration.endpoint = registration.token = await this.checkEndpoint(registration.endpoint);
     try {
       return await this.repository.upsert(projectId, registration);
     } catch (err) {
@@ -92,7 +98,10 @@ export class PushTokensService {
       return url.toString();
     } catch (err) {
       if (err instanceof UnsafeUrlError) {
-        throw ApiError.unprocessable('unsafe_url', `endpoint is refused: ${err.message}. A web push endpoint must be an https URL on a browser push service.`);
+        throw ApiError.unprocessable(
+          'unsafe_url',
+          `endpoint is refused: ${err.message}. A web push endpoint must be an https URL on a browser push service.`,
+        );
       }
       throw err;
     }

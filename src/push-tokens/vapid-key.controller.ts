@@ -17,12 +17,19 @@ export class VapidKeyController {
   ) {}
 
   @Get('vapid-public-key')
-  @ApiOperation({ operationId: 'getVapidPublicKey', summary: 'The VAPID public key browsers subscribe with (no key needed)' })
+  @ApiOperation({
+    operationId: 'getVapidPublicKey',
+    summary: 'The VAPID public key browsers subscribe with (no key needed)',
+  })
   @ApiErrors(404, 422, 503)
   async getVapidPublicKey(@Query() query: VapidKeyQueryDto): Promise<VapidPublicKeyDto> {
     if (query.project !== undefined) await this.projects.get(query.project);
     const webPush = this.config.pushProviders.webPush;
-    if (!webPush) throw ApiError.unavailable('push_not_configured', 'Web push is not configured: set VAPID_PRIVATE_KEY and VAPID_SUBJECT (npx web-push generate-vapid-keys) and restart.');
+    if (!webPush)
+      throw ApiError.unavailable(
+        'push_not_configured',
+        'Web push is not configured: set VAPID_PRIVATE_KEY and VAPID_SUBJECT (npx web-push generate-vapid-keys) and restart.',
+      );
     return { public_key: webPush.publicKey };
   }
 }

@@ -1,14 +1,18 @@
 import type { Channel } from '../domain/channels.js';
 import type { SubscriberRow } from './subscriber.types.js';
 
-const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : undefined);
+const text = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : undefined;
 
 /**
  * Where a subscriber is reached on a channel (notifyd's address book): email → `email`,
  * SMS/WhatsApp → `phone`, chat → ids kept in `data`, in-app and push → the subscriber id
  * (push fans out to the subscriber's device tokens at send time).
  */
-export function addressFor(channel: Channel, subscriber: Pick<SubscriberRow, 'id' | 'email' | 'phone' | 'data'>): string | undefined {
+export function addressFor(
+  channel: Channel,
+  subscriber: Pick<SubscriberRow, 'id' | 'email' | 'phone' | 'data'>,
+): string | undefined {
   switch (channel) {
     case 'email':
       return text(subscriber.email);
@@ -18,7 +22,9 @@ export function addressFor(channel: Channel, subscriber: Pick<SubscriberRow, 'id
     case 'telegram':
       return text(subscriber.data?.telegram_chat_id);
     case 'slack':
-      return text(subscriber.data?.slack) ?? text(subscriber.data?.slack_webhook) ?? text(subscriber.data?.slack_channel);
+      return (
+        text(subscriber.data?.slack) ?? text(subscriber.data?.slack_webhook) ?? text(subscriber.data?.slack_channel)
+      );
     case 'discord':
       return text(subscriber.data?.discord_webhook);
     case 'in_app':

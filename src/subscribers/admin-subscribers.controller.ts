@@ -11,7 +11,11 @@ import { presentSubscriber, SubscribersService } from './subscribers.service.js'
 /** A subscriber as operators see it: email and phone masked, as the admin job search masks recipients. */
 function presentMasked(s: SubscriberRow): SubscriberDto {
   const view = presentSubscriber(s);
-  return { ...view, email: view.email ? maskEmail(view.email) : view.email, phone: view.phone ? maskPhone(view.phone) : view.phone };
+  return {
+    ...view,
+    email: view.email ? maskEmail(view.email) : view.email,
+    phone: view.phone ? maskPhone(view.phone) : view.phone,
+  };
 }
 
 /** Any project's subscribers for operators (`/v1/admin/projects/:id/subscribers`), read-only. */
@@ -25,9 +29,15 @@ export class AdminSubscribersController {
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'adminListSubscribers', summary: 'A project’s subscribers, optionally searched, one cursor page at a time (email and phone masked)' })
+  @ApiOperation({
+    operationId: 'adminListSubscribers',
+    summary: 'A project’s subscribers, optionally searched, one cursor page at a time (email and phone masked)',
+  })
   @ApiErrors(400, 404, 422)
-  async adminListSubscribers(@Param('id') projectId: string, @Query() query: ListSubscribersQueryDto): Promise<SubscriberListDto> {
+  async adminListSubscribers(
+    @Param('id') projectId: string,
+    @Query() query: ListSubscribersQueryDto,
+  ): Promise<SubscriberListDto> {
     await this.projects.get(projectId);
     const page = await this.subscribers.list(projectId, query);
     return { items: page.items.map(presentMasked), next_cursor: page.nextCursor, limit: page.limit };
@@ -35,7 +45,10 @@ export class AdminSubscribersController {
 
   @Get(':subscriber_id')
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'adminGetSubscriber', summary: 'One of a project’s subscribers (email and phone masked)' })
+  @ApiOperation({
+    operationId: 'adminGetSubscriber',
+    summary: 'One of a project’s subscribers (email and phone masked)',
+  })
   @ApiErrors(404)
   async adminGetSubscriber(@Param('id') projectId: string, @Param('subscriber_id') id: string): Promise<SubscriberDto> {
     await this.projects.get(projectId);

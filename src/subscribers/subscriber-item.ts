@@ -9,7 +9,8 @@ export interface SubscriberItemProblem {
   message: string;
 }
 
-export type SubscriberItemCheck = { ok: true; dto: UpsertSubscriberDto } | { ok: false; problems: SubscriberItemProblem[] };
+export type SubscriberItemCheck =
+  { ok: true; dto: UpsertSubscriberDto } | { ok: false; problems: SubscriberItemProblem[] };
 
 /** The pipe POST /v1/subscribers validates its body with: one instance, reused for every item. */
 const pipe = createValidationPipe();
@@ -21,10 +22,21 @@ const pipe = createValidationPipe();
  */
 export async function checkSubscriberItem(item: unknown): Promise<SubscriberItemCheck> {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-    return { ok: false, problems: [{ field: null, message: 'each subscriber must be a JSON object such as {"id": "user_123", "email": "jane@example.com"}' }] };
+    return {
+      ok: false,
+      problems: [
+        {
+          field: null,
+          message: 'each subscriber must be a JSON object such as {"id": "user_123", "email": "jane@example.com"}',
+        },
+      ],
+    };
   }
   try {
-    return { ok: true, dto: (await pipe.transform(item, { type: 'body', metatype: UpsertSubscriberDto })) as UpsertSubscriberDto };
+    return {
+      ok: true,
+      dto: (await pipe.transform(item, { type: 'body', metatype: UpsertSubscriberDto })) as UpsertSubscriberDto,
+    };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     const details = (err.extra.details as string[] | undefined) ?? [err.message];

@@ -40,8 +40,14 @@ export class SubscriberTokenVersions implements OnModuleInit {
 
   onModuleInit(): void {
     // A reconnected listener may have missed signals: forget everything (one resync is enough for both topics).
-    this.signals.subscribe(SUBSCRIBER_TOKENS_CHANGED, { received: (key) => this.forget(key), resync: () => this.forgetAll() });
-    this.signals.subscribe(PROJECTS_CHANGED, { received: (projectId) => this.forget(projectId), resync: () => undefined });
+    this.signals.subscribe(SUBSCRIBER_TOKENS_CHANGED, {
+      received: (key) => this.forget(key),
+      resync: () => this.forgetAll(),
+    });
+    this.signals.subscribe(PROJECTS_CHANGED, {
+      received: (projectId) => this.forget(projectId),
+      resync: () => undefined,
+    });
   }
 
   /** The version a subscriber's tokens must carry; undefined when the project has no such subscriber. */

@@ -41,7 +41,9 @@ export class SubscribersBulkService {
       if (earlier) duplicates++;
       byId.set(next.id, earlier ? fold(earlier, next) : next);
     }
-    const written = byId.size ? await this.repository.bulkUpsert(projectId, [...byId.values()]) : { created: 0, updated: 0 };
+    const written = byId.size
+      ? await this.repository.bulkUpsert(projectId, [...byId.values()])
+      : { created: 0, updated: 0 };
     return { ...written, duplicates, failed, errors };
   }
 }

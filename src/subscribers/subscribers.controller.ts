@@ -4,8 +4,18 @@ import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { SuccessDto } from '../projects/dto/project.dto.js';
 import type { ProjectRef } from '../projects/project.types.js';
-import { BULK_MAX_SUBSCRIBERS, BulkUpsertSubscribersDto, BulkUpsertSubscribersResponseDto } from './dto/bulk-subscribers.dto.js';
-import { ListSubscribersQueryDto, SubscriberDto, SubscriberListDto, UpsertSubscriberDto, UpsertSubscriberResponseDto } from './dto/subscriber.dto.js';
+import {
+  BULK_MAX_SUBSCRIBERS,
+  BulkUpsertSubscribersDto,
+  BulkUpsertSubscribersResponseDto,
+} from './dto/bulk-subscribers.dto.js';
+import {
+  ListSubscribersQueryDto,
+  SubscriberDto,
+  SubscriberListDto,
+  UpsertSubscriberDto,
+  UpsertSubscriberResponseDto,
+} from './dto/subscriber.dto.js';
 import { SubscribersBulkService } from './subscribers-bulk.service.js';
 import { presentSubscriber, SubscribersService } from './subscribers.service.js';
 
@@ -20,9 +30,15 @@ export class SubscribersController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ operationId: 'upsertSubscriber', summary: 'Create or update a subscriber (absent fields are kept, data is merged)' })
+  @ApiOperation({
+    operationId: 'upsertSubscriber',
+    summary: 'Create or update a subscriber (absent fields are kept, data is merged)',
+  })
   @ApiErrors(400, 422)
-  async upsertSubscriber(@CurrentProject() project: ProjectRef, @Body() body: UpsertSubscriberDto): Promise<UpsertSubscriberResponseDto> {
+  async upsertSubscriber(
+    @CurrentProject() project: ProjectRef,
+    @Body() body: UpsertSubscriberDto,
+  ): Promise<UpsertSubscriberResponseDto> {
     const created = await this.subscribers.upsert(project.id, body);
     return { success: true, id: body.id, project_id: project.id, created };
   }
@@ -34,16 +50,31 @@ export class SubscribersController {
     summary: `Create or update up to ${BULK_MAX_SUBSCRIBERS} subscribers in one call; refused items are reported by index, the others written`,
   })
   @ApiErrors(400, 413, 422)
-  async bulkUpsertSubscribers(@CurrentProject() project: ProjectRef, @Body() body: BulkUpsertSubscribersDto): Promise<BulkUpsertSubscribersResponseDto> {
+  async bulkUpsertSubscribers(
+    @CurrentProject() project: ProjectRef,
+    @Body() body: BulkUpsertSubscribersDto,
+  ): Promise<BulkUpsertSubscribersResponseDto> {
     return this.bulk.upsert(project.id, body.subscribers);
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listSubscribers', summary: 'List subscribers, optionally searched, one cursor page at a time' })
+  @ApiOperation({
+    operationId: 'listSubscribers',
+    summary: 'List subscribers, optionally searched, one cursor page at a time',
+  })
   @ApiErrors(400, 422)
-  async listSubscribers(@CurrentProject() project: ProjectRef, @Query() query: ListSubscribersQueryDto): Promise<SubscriberListDto> {
+  async listSubscribers(
+    @CurrentProject() project: ProjectRef,
+    @Query() query: ListSubscribersQueryDto,
+  ): Promise<SubscriberListDto> {
     const page = await this.subscribers.list(project.id, query);
-    return { items: page.items.map(presentSubscriber), next_cursor: page.nextCursor, limit: page.limit, offset: page.offset, total: page.total };
+    return {
+      items: page.items.map(presentSubscriber),
+      next_cursor: page.nextCursor,
+      limit: page.limit,
+      offset: page.offset,
+      total: page.total,
+    };
   }
 
   @Get(':id')

@@ -41,8 +41,20 @@ export class SubscribersRepository {
     return this.db.one<SubscriberRow>(sql.FIND_SUBSCRIBER, [projectId, id]);
   }
 
-  list(projectId: string, after: string | undefined, pattern: string | undefined, limit: number, offset = 0): Promise<SubscriberRow[]> {
-    return this.db.rows<SubscriberRow>(sql.LIST_SUBSCRIBERS, [projectId, after ?? null, pattern ?? null, limit, offset]);
+  list(
+    projectId: string,
+    after: string | undefined,
+    pattern: string | undefined,
+    limit: number,
+    offset = 0,
+  ): Promise<SubscriberRow[]> {
+    return this.db.rows<SubscriberRow>(sql.LIST_SUBSCRIBERS, [
+      projectId,
+      after ?? null,
+      pattern ?? null,
+      limit,
+      offset,
+    ]);
   }
 
   async count(projectId: string, pattern: string | undefined): Promise<number> {
@@ -69,7 +81,11 @@ export class SubscribersRepository {
     return this.db.rows<SubscriberProfile>(sql.FIND_PROFILES_BY_IDS, [projectId, ids]);
   }
 
-  findForTrace(projectId: string | null, by: { id: string | null; email: string | null; phone: string | null }, limit: number): Promise<(SubscriberAddresses & { projectId: string })[]> {
+  findForTrace(
+    projectId: string | null,
+    by: { id: string | null; email: string | null; phone: string | null },
+    limit: number,
+  ): Promise<(SubscriberAddresses & { projectId: string })[]> {
     return this.db.rows(sql.FIND_FOR_TRACE, [projectId, by.id, by.email, by.phone, limit]);
   }
 }

@@ -30,13 +30,25 @@ export class SubscribersService {
    * One page by id. notifyd 0.x's `offset` (deprecated) skips rows instead of a cursor, and its
    * answer also carries the offset and the total matching the search, as 0.x's did.
    */
-  async list(projectId: string, query: ListSubscribersQueryDto): Promise<{ items: SubscriberRow[]; nextCursor: string | null; limit: number; offset?: number; total?: number }> {
+  async list(
+    projectId: string,
+    query: ListSubscribersQueryDto,
+  ): Promise<{ items: SubscriberRow[]; nextCursor: string | null; limit: number; offset?: number; total?: number }> {
     if (query.offset !== undefined && query.cursor) {
-      throw ApiError.unprocessable('validation_failed', 'offset and cursor cannot be combined: page with cursor (next_cursor of the previous page); offset is deprecated.');
+      throw ApiError.unprocessable(
+        'validation_failed',
+        'offset and cursor cannot be combined: page with cursor (next_cursor of the previous page); offset is deprecated.',
+      );
     }
     const limit = query.limit ?? 50;
     const pattern = query.q ? likePattern(query.q) : undefined;
-    const rows = await this.repository.list(projectId, decodeCursor(query.cursor), pattern, limit + 1, query.offset ?? 0);
+    const rows = await this.repository.list(
+      projectId,
+      decodeCursor(query.cursor),
+      pattern,
+      limit + 1,
+      query.offset ?? 0,
+    );
     const items = rows.slice(0, limit);
     const page = { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].id) : null, limit };
     if (query.offset === undefined) return page;
@@ -47,7 +59,11 @@ export class SubscribersService {
    * The subscribers a recipient trace names, in one project or every project (null): by id, by
    * email or by phone (each optional), at most `limit`.
    */
-  findForTrace(projectId: string | null, by: { id: string | null; email: string | null; phone: string | null }, limit = 20): Promise<(SubscriberAddresses & { projectId: string })[]> {
+  findForTrace(
+    projectId: string | null,
+    by: { id: string | null; email: string | null; phone: string | null },
+    limit = 20,
+  ): Promise<(SubscriberAddresses & { projectId: string })[]> {
     return this.repository.findForTrace(projectId, by, limit);
   }
 

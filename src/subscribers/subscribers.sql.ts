@@ -58,13 +58,19 @@ export const REVOKE_TOKENS = `
  * What enqueue needs of many subscribers (addresses, time zone, locale), in one probe of the
  * primary key. No timestamps: parsing 10 000 of them per batch call shows in the profile.
  */
-export const FIND_ADDRESSES_BY_IDS = preparedSql('notifyd_find_subscriber_addresses', `
-  SELECT id, email, phone, locale, timezone, data FROM subscribers WHERE project_id = $1 AND id = ANY($2::text[])`);
+export const FIND_ADDRESSES_BY_IDS = preparedSql(
+  'notifyd_find_subscriber_addresses',
+  `
+  SELECT id, email, phone, locale, timezone, data FROM subscribers WHERE project_id = $1 AND id = ANY($2::text[])`,
+);
 
 /** Subscribers' profiles by id, for templates (`{{ subscriber.first_name }}`): the primary key serves it. */
-export const FIND_PROFILES_BY_IDS = preparedSql('notifyd_find_subscriber_profiles', `
+export const FIND_PROFILES_BY_IDS = preparedSql(
+  'notifyd_find_subscriber_profiles',
+  `
   SELECT id, email, phone, first_name AS "firstName", last_name AS "lastName", locale, timezone, data
-    FROM subscribers WHERE project_id = $1 AND id = ANY($2::text[])`);
+    FROM subscribers WHERE project_id = $1 AND id = ANY($2::text[])`,
+);
 
 /**
  * Bulk upsert in one statement. $2 is a jsonb object keyed by subscriber id (unique: the caller

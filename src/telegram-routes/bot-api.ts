@@ -36,7 +36,8 @@ export class BotApi {
 
   async getMe(): Promise<BotIdentity> {
     const me = (await this.call('getMe', {})) as { id?: unknown; username?: unknown };
-    if (typeof me.id !== 'number' || typeof me.username !== 'string') throw new BotApiError('getMe', 200, 'answer without id and username');
+    if (typeof me.id !== 'number' || typeof me.username !== 'string')
+      throw new BotApiError('getMe', 200, 'answer without id and username');
     return { id: me.id, username: me.username };
   }
 
@@ -55,7 +56,11 @@ export class BotApi {
   }
 
   async getChat(chat: string): Promise<ChatInfo> {
-    const info = (await this.call('getChat', { chat_id: /^-?\d+$/.test(chat) ? Number(chat) : chat })) as { id?: unknown; type?: unknown; is_forum?: unknown };
+    const info = (await this.call('getChat', { chat_id: /^-?\d+$/.test(chat) ? Number(chat) : chat })) as {
+      id?: unknown;
+      type?: unknown;
+      is_forum?: unknown;
+    };
     if (typeof info.id !== 'number') throw new BotApiError('getChat', 200, 'answer without a chat id');
     return { id: info.id, type: String(info.type ?? ''), isForum: info.is_forum === true };
   }
@@ -63,12 +68,20 @@ export class BotApi {
   private async call(method: string, body: Record<string, unknown>): Promise<unknown> {
     let answer;
     try {
-      answer = await postJson(`${this.apiBase}/bot${this.token}/${method}`, body, { timeoutMs: this.timeoutMs, what: `telegram ${method}` });
+      answer = await postJson(`${this.apiBase}/bot${this.token}/${method}`, body, {
+        timeoutMs: this.timeoutMs,
+        what: `telegram ${method}`,
+      });
     } catch (err) {
       throw new BotApiError(method, 0, (err as Error).message);
     }
-    const parsed = answer.json as { ok?: boolean; result?: unknown; error_code?: number; description?: string } | undefined;
+    const parsed = answer.json as
+      { ok?: boolean; result?: unknown; error_code?: number; description?: string } | undefined;
     if (answer.status === 200 && parsed?.ok === true) return parsed.result ?? {};
-    throw new BotApiError(method, parsed?.error_code ?? answer.status, (parsed?.description ?? answer.text.slice(0, 200)) || `HTTP ${answer.status}`);
+    throw new BotApiError(
+      method,
+      parsed?.error_code ?? answer.status,
+      (parsed?.description ?? answer.text.slice(0, 200)) || `HTTP ${answer.status}`,
+    );
   }
 }

@@ -57,10 +57,13 @@ export class TelegramRouteConnectors {
     if (routed.length === 0) return verdicts;
     let routes: Map<string, RouteForSend>;
     try {
-      const keys = routed.filter((r) => UUID.test(r.routeId)).map((r) => ({ routeId: r.routeId, projectId: r.job.projectId }));
+      const keys = routed
+        .filter((r) => UUID.test(r.routeId))
+        .map((r) => ({ routeId: r.routeId, projectId: r.job.projectId }));
       routes = new Map((await this.repository.routesForSend(keys)).map((r) => [`${r.projectId}/${r.id}`, r]));
     } catch (err) {
-      for (const { job } of routed) verdicts.set(job.id, { defer: `telegram routes unreadable: ${(err as Error).message}` });
+      for (const { job } of routed)
+        verdicts.set(job.id, { defer: `telegram routes unreadable: ${(err as Error).message}` });
       return verdicts;
     }
     const base = this.registry.connector('telegram', 'telegram');
@@ -73,12 +76,26 @@ export class TelegramRouteConnectors {
     return verdicts;
   }
 
-  private verdict(job: RoutableJob, routeId: string, route: RouteForSend | undefined, base: Connector | undefined, built: Map<string, Connector>): RouteVerdict {
+  private verdict(
+    job: RoutableJob,
+    routeId: string,
+    route: RouteForSend | undefined,
+    base: Connector | undefined,
+    built: Map<string, Connector>,
+  ): RouteVerdict {
     const named = `chat.telegram_route_id '${routeId}'`;
-    if (!route) return { fail: `${named} is not a Telegram route of this project (removed, or never made): PUT /v1/telegram/:owner makes one` };
-    if (!route.address || !route.verified) return { fail: `${named} has no verified chat: pair one with POST /v1/telegram/${route.owner}/link or PUT /v1/telegram/${route.owner}/destination` };
+    if (!route)
+      return {
+        fail: `${named} is not a Telegram route of this project (removed, or never made): PUT /v1/telegram/:owner makes one`,
+      };
+    if (!route.address || !route.verified)
+      return {
+        fail: `${named} has no verified chat: pair one with POST /v1/telegram/${route.owner}/link or PUT /v1/telegram/${route.owner}/destination`,
+      };
     if (canonicalTelegramChat(job.recipient) !== route.address) {
-      return { fail: `to '${job.recipient.slice(0, 40)}' is not the chat of ${named}; send to the address POST /v1/telegram/lookup returns` };
+      return {
+        fail: `to '${job.recipient.slice(0, 40)}' is not the chat of ${named}; send to the address POST /v1/telegram/lookup returns`,
+      };
     }
     if (!base?.forProject) return { fail: 'the Telegram chat connector is not available in this build' };
     const known = built.get(route.id);
@@ -88,7 +105,9 @@ export class TelegramRouteConnectors {
       token = this.secrets.open(route.projectId, route.owner, 'bot_token', route.botTokenSealed);
     } catch (err) {
       this.logger.error(`telegram route ${route.id}: bot token unreadable: ${(err as Error).message}`);
-      return { fail: `${named}: the bot token cannot be read with the configured keys (${(err as Error).message}); the owner sets the bot again with PUT /v1/telegram/${route.owner}` };
+      return {
+        fail: `${named}: the bot token cannot be read with the configured keys (${(err as Error).message}); the owner sets the bot again with PUT /v1/telegram/${route.owner}`,
+      };
     }
     const connector = inTopic(base.forProject({ bot_token: token }), route.threadId);
     built.set(route.id, connector);

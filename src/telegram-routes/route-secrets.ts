@@ -21,7 +21,10 @@ export class RouteSecrets {
   /** 503 when no key is set: nothing can be stored or read (notifyd 0.x answered the same). */
   require(): void {
     if (!this.box.enabled) {
-      throw ApiError.unavailable('secret_key_not_configured', 'Per-user Telegram bots need NOTIFYD_SECRET_KEY (32 random bytes: openssl rand -base64 32) to encrypt bot tokens; an operator sets it and restarts.');
+      throw ApiError.unavailable(
+        'secret_key_not_configured',
+        'Per-user Telegram bots need NOTIFYD_SECRET_KEY (32 random bytes: openssl rand -base64 32) to encrypt bot tokens; an operator sets it and restarts.',
+      );
     }
   }
 

@@ -16,7 +16,11 @@ const START = /^\/start(?:@([A-Za-z0-9_]{3,64}))?\s+([0-9a-f]{32})\s*$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface TelegramUpdate {
-  message?: { text?: unknown; message_thread_id?: unknown; chat?: { id?: unknown; type?: unknown; is_forum?: unknown } };
+  message?: {
+    text?: unknown;
+    message_thread_id?: unknown;
+    chat?: { id?: unknown; type?: unknown; is_forum?: unknown };
+  };
 }
 
 /**
@@ -36,9 +40,17 @@ export class TelegramLinksService {
     private readonly secrets: RouteSecrets,
   ) {}
 
-  async link(projectId: string, owner: string, kind: LinkKind): Promise<{ deep_link: string; expires_at: string; command: string } | { retryAfterMs: number }> {
+  async link(
+    projectId: string,
+    owner: string,
+    kind: LinkKind,
+  ): Promise<{ deep_link: string; expires_at: string; command: string } | { retryAfterMs: number }> {
     const bot = await this.routes.requireBot(projectId, owner);
-    if (!bot.webhookRegistered) throw ApiError.conflict('webhook_not_registered', `The owner's bot has no webhook to notifyd; set it again with PUT /v1/telegram/${owner}.`);
+    if (!bot.webhookRegistered)
+      throw ApiError.conflict(
+        'webhook_not_registered',
+        `The owner's bot has no webhook to notifyd; set it again with PUT /v1/telegram/${owner}.`,
+      );
     const token = randomBytes(16).toString('hex');
     const made = await this.repository.newLinkToken(bot, kind, sha256(token), LINK_TTL_SECONDS, LINK_MIN_GAP_MS);
     if ('waitMs' in made) return { retryAfterMs: made.waitMs };
@@ -50,7 +62,11 @@ export class TelegramLinksService {
   }
 
   /** An update from Telegram for one bot: authenticated by its secret header, then a /start pairs the chat; anything else is acknowledged. */
-  async receive(connectionId: string, secretHeader: string | undefined, update: unknown): Promise<{ ok: true; linked: boolean }> {
+  async receive(
+    connectionId: string,
+    secretHeader: string | undefined,
+    update: unknown,
+  ): Promise<{ ok: true; linked: boolean }> {
     const bot = UUID.test(connectionId) ? await this.repository.credentialByConnection(connectionId) : undefined;
     if (!bot) throw ApiError.notFound('Telegram webhook', connectionId);
     this.secrets.require();
@@ -59,21 +75,37 @@ export class TelegramLinksService {
       secret = this.secrets.open(bot.projectId, bot.owner, 'webhook_secret', bot.webhookSecretSealed);
     } catch (err) {
       this.logger.error(`telegram route ${bot.id}: webhook secret unreadable: ${(err as Error).message}`);
-      throw ApiError.unavailable('secret_unreadable', 'This webhook cannot be checked with the configured keys; the owner sets the bot again.');
+      throw ApiError.unavailable(
+        'secret_unreadable',
+        'This webhook cannot be checked with the configured keys; the owner sets the bot again.',
+      );
     }
     if (!secretHeader || !sameSecret(secretHeader, secret)) {
-      throw ApiError.unauthorized('X-Telegram-Bot-Api-Secret-Token is missing or wrong: Telegram sends the secret_token notifyd gave setWebhook.');
+      throw ApiError.unauthorized(
+        'X-Telegram-Bot-Api-Secret-Token is missing or wrong: Telegram sends the secret_token notifyd gave setWebhook.',
+      );
     }
     const message = (update as TelegramUpdate | null)?.message;
     const chat = message?.chat;
     const start = typeof message?.text === 'string' ? START.exec(message.text.trim()) : null;
-    if (!start || !chat || (typeof chat.id !== 'number' && typeof chat.id !== 'string')) return { ok: true, linked: false };
+    if (!start || !chat || (typeof chat.id !== 'number' && typeof chat.id !== 'string'))
+      return { ok: true, linked: false };
     // `/start@otherbot …` in a group is addressed to another bot.
     if (start[1] && start[1].toLowerCase() !== bot.botUsername.toLowerCase()) return { ok: true, linked: false };
     const used = await this.repository.consumeLinkToken(sha256(start[2]), bot.id);
     if (!used) return { ok: true, linked: false };
-    const thread = chat.is_forum === true && typeof message?.message_thread_id === 'number' && message.message_thread_id > 0 ? String(message.message_thread_id) : null;
-    await this.repository.upsertDestination({ projectId: bot.projectId, owner: bot.owner, credentialId: bot.id, address: String(chat.id), threadId: thread, verified: true });
+    const thread =
+      chat.is_forum === true && typeof message?.message_thread_id === 'number' && message.message_thread_id > 0
+        ? String(message.message_thread_id)
+        : null;
+    await this.repository.upsertDestination({
+      projectId: bot.projectId,
+      owner: bot.owner,
+      credentialId: bot.id,
+      address: String(chat.id),
+      threadId: thread,
+      verified: true,
+    });
     return { ok: true, linked: true };
   }
 }

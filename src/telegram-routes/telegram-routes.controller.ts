@@ -32,14 +32,23 @@ export class TelegramRoutesController {
 
   @Post('lookup')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'lookupTelegramRoutes', summary: 'The verified chats of up to 100 owners, with the route id to send through' })
+  @ApiOperation({
+    operationId: 'lookupTelegramRoutes',
+    summary: 'The verified chats of up to 100 owners, with the route id to send through',
+  })
   @ApiErrors(422)
-  async lookup(@CurrentProject() project: ProjectRef, @Body() body: TelegramLookupDto): Promise<TelegramLookupResponseDto> {
+  async lookup(
+    @CurrentProject() project: ProjectRef,
+    @Body() body: TelegramLookupDto,
+  ): Promise<TelegramLookupResponseDto> {
     return { data: await this.routes.lookup(project.id, body.owners) };
   }
 
   @Get(':owner')
-  @ApiOperation({ operationId: 'getTelegramRoute', summary: "An owner's bot and chat (null when none); never the token" })
+  @ApiOperation({
+    operationId: 'getTelegramRoute',
+    summary: "An owner's bot and chat (null when none); never the token",
+  })
   @ApiErrors(422)
   async get(@CurrentProject() project: ProjectRef, @Param() path: OwnerPathDto): Promise<TelegramOwnerResponseDto> {
     return { data: await this.routes.view(project.id, path.owner) };
@@ -53,29 +62,58 @@ export class TelegramRoutesController {
       'Refuses the instance bot. 400 when Telegram does not accept the token; 409 when the bot already sends its updates to another webhook; 502 when Telegram cannot be reached or refuses the webhook; 503 without NOTIFYD_SECRET_KEY. Another bot than before drops the paired chat.',
   })
   @ApiErrors(400, 409, 422, 502, 503)
-  async putBot(@CurrentProject() project: ProjectRef, @Param() path: OwnerPathDto, @Body() body: PutTelegramBotDto, @Req() req: FastifyRequest): Promise<TelegramBotResponseDto> {
-    return { data: await this.routes.putBot({ projectId: project.id, ip: req.ip }, path.owner, body.bot_token, body.webhook_base) };
+  async putBot(
+    @CurrentProject() project: ProjectRef,
+    @Param() path: OwnerPathDto,
+    @Body() body: PutTelegramBotDto,
+    @Req() req: FastifyRequest,
+  ): Promise<TelegramBotResponseDto> {
+    return {
+      data: await this.routes.putBot(
+        { projectId: project.id, ip: req.ip },
+        path.owner,
+        body.bot_token,
+        body.webhook_base,
+      ),
+    };
   }
 
   @Delete(':owner')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'deleteTelegramBot', summary: "Remove an owner's bot (its webhook removed, best effort), its chat and link tokens" })
+  @ApiOperation({
+    operationId: 'deleteTelegramBot',
+    summary: "Remove an owner's bot (its webhook removed, best effort), its chat and link tokens",
+  })
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiErrors(404, 422)
-  async deleteBot(@CurrentProject() project: ProjectRef, @Param() path: OwnerPathDto, @Req() req: FastifyRequest): Promise<void> {
+  async deleteBot(
+    @CurrentProject() project: ProjectRef,
+    @Param() path: OwnerPathDto,
+    @Req() req: FastifyRequest,
+  ): Promise<void> {
     await this.routes.deleteBot({ projectId: project.id, ip: req.ip }, path.owner);
   }
 
   @Put(':owner/destination')
-  @ApiOperation({ operationId: 'putTelegramDestination', summary: "Set an owner's chat directly (getChat resolves it; a topic only in a forum supergroup)" })
+  @ApiOperation({
+    operationId: 'putTelegramDestination',
+    summary: "Set an owner's chat directly (getChat resolves it; a topic only in a forum supergroup)",
+  })
   @ApiErrors(400, 404, 422, 502, 503)
-  async putDestination(@CurrentProject() project: ProjectRef, @Param() path: OwnerPathDto, @Body() body: PutTelegramDestinationDto): Promise<TelegramDestinationResponseDto> {
+  async putDestination(
+    @CurrentProject() project: ProjectRef,
+    @Param() path: OwnerPathDto,
+    @Body() body: PutTelegramDestinationDto,
+  ): Promise<TelegramDestinationResponseDto> {
     return { data: await this.routes.putDestination(project.id, path.owner, body.address, body.telegram_thread_id) };
   }
 
   @Delete(':owner/destination')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'deleteTelegramDestination', summary: "Remove an owner's chat (204 also when there was none)" })
+  @ApiOperation({
+    operationId: 'deleteTelegramDestination',
+    summary: "Remove an owner's chat (204 also when there was none)",
+  })
   @ApiNoContentResponse({ description: 'Removed (or there was none)' })
   @ApiErrors(422)
   async deleteDestination(@CurrentProject() project: ProjectRef, @Param() path: OwnerPathDto): Promise<void> {
@@ -87,7 +125,8 @@ export class TelegramRoutesController {
   @ApiOperation({
     operationId: 'linkTelegramChat',
     summary: 'A one-time deep link (15 minutes) that pairs the chat where the user starts the bot',
-    description: 'One active token per owner: a new one replaces the last. At most one a minute per owner (429 with Retry-After).',
+    description:
+      'One active token per owner: a new one replaces the last. At most one a minute per owner (429 with Retry-After).',
   })
   @ApiErrors(404, 409, 422, 429)
   async link(
@@ -100,7 +139,12 @@ export class TelegramRoutesController {
     if ('retryAfterMs' in made) {
       const seconds = Math.max(1, Math.ceil(made.retryAfterMs / 1000));
       reply.header('retry-after', String(seconds));
-      throw new ApiError(429, 'link_too_soon', `A link token was made less than a minute ago for this owner; the last one still works, or ask again in ${seconds} s.`, { retry_after: seconds });
+      throw new ApiError(
+        429,
+        'link_too_soon',
+        `A link token was made less than a minute ago for this owner; the last one still works, or ask again in ${seconds} s.`,
+        { retry_after: seconds },
+      );
     }
     return { data: made };
   }

@@ -8,7 +8,13 @@ import { TelegramRoutesService } from './telegram-routes.service.js';
 /** Per-user Telegram bots; global so that admission and the worker read routes. */
 @Global()
 @Module({
-  providers: [TelegramRoutesRepository, RouteSecrets, TelegramRoutesService, TelegramLinksService, TelegramRouteConnectors],
+  providers: [
+    TelegramRoutesRepository,
+    RouteSecrets,
+    TelegramRoutesService,
+    TelegramLinksService,
+    TelegramRouteConnectors,
+  ],
   exports: [TelegramRoutesService, TelegramLinksService, TelegramRouteConnectors],
 })
 export class TelegramRoutesModule {}

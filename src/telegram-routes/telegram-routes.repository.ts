@@ -49,8 +49,22 @@ export class TelegramRoutesRepository {
     return this.db.one<DestinationRow>(sql.GET_DESTINATION, [projectId, owner]);
   }
 
-  async upsertDestination(d: { projectId: string; owner: string; credentialId: string; address: string; threadId: string | null; verified: boolean }): Promise<DestinationRow> {
-    return (await this.db.one<DestinationRow>(sql.UPSERT_DESTINATION, [d.projectId, d.owner, d.credentialId, d.address, d.threadId, d.verified]))!;
+  async upsertDestination(d: {
+    projectId: string;
+    owner: string;
+    credentialId: string;
+    address: string;
+    threadId: string | null;
+    verified: boolean;
+  }): Promise<DestinationRow> {
+    return (await this.db.one<DestinationRow>(sql.UPSERT_DESTINATION, [
+      d.projectId,
+      d.owner,
+      d.credentialId,
+      d.address,
+      d.threadId,
+      d.verified,
+    ]))!;
   }
 
   async deleteDestination(projectId: string, owner: string): Promise<boolean> {
@@ -61,18 +75,31 @@ export class TelegramRoutesRepository {
    * A new link token for the owner's bot, unless one was made less than `minGapMs` ago: then
    * the milliseconds left to wait. Earlier tokens are deleted (one active token per owner).
    */
-  newLinkToken(c: CredentialRow, kind: LinkKind, tokenHash: string, ttlSeconds: number, minGapMs: number): Promise<{ expiresAt: Date } | { waitMs: number }> {
+  newLinkToken(
+    c: CredentialRow,
+    kind: LinkKind,
+    tokenHash: string,
+    ttlSeconds: number,
+    minGapMs: number,
+  ): Promise<{ expiresAt: Date } | { waitMs: number }> {
     return this.db.transaction(async (runner) => {
       await this.db.exec(sql.LOCK_CREDENTIAL, [c.id], runner);
       const last = (await this.db.one<{ createdAt: Date | null }>(sql.LAST_LINK_TOKEN_AT, [c.id], runner))?.createdAt;
       const since = last ? Date.now() - new Date(last).getTime() : Infinity;
       if (since < minGapMs) return { waitMs: minGapMs - since };
       await this.db.exec(sql.DELETE_LINK_TOKENS, [c.id], runner);
-      return (await this.db.one<{ expiresAt: Date }>(sql.INSERT_LINK_TOKEN, [c.projectId, c.owner, c.id, kind, tokenHash, ttlSeconds], runner))!;
+      return (await this.db.one<{ expiresAt: Date }>(
+        sql.INSERT_LINK_TOKEN,
+        [c.projectId, c.owner, c.id, kind, tokenHash, ttlSeconds],
+        runner,
+      ))!;
     });
   }
 
-  consumeLinkToken(tokenHash: string, credentialId: string): Promise<{ projectId: string; owner: string; kind: LinkKind } | undefined> {
+  consumeLinkToken(
+    tokenHash: string,
+    credentialId: string,
+  ): Promise<{ projectId: string; owner: string; kind: LinkKind } | undefined> {
     return this.db.one(sql.CONSUME_LINK_TOKEN, [tokenHash, credentialId]);
   }
 
@@ -80,11 +107,21 @@ export class TelegramRoutesRepository {
     return this.db.rows<LookupRow>(sql.LOOKUP_DESTINATIONS, [projectId, owners]);
   }
 
-  sealedWithOtherKeys(keyId: string, afterId: string, limit: number): Promise<Pick<CredentialRow, 'id' | 'projectId' | 'owner' | 'botTokenSealed' | 'webhookSecretSealed' | 'keyId'>[]> {
+  sealedWithOtherKeys(
+    keyId: string,
+    afterId: string,
+    limit: number,
+  ): Promise<Pick<CredentialRow, 'id' | 'projectId' | 'owner' | 'botTokenSealed' | 'webhookSecretSealed' | 'keyId'>[]> {
     return this.db.rows(sql.SEALED_WITH_OTHER_KEYS, [keyId, afterId, limit]);
   }
 
-  async reseal(id: string, fromKeyId: string, botTokenSealed: string, webhookSecretSealed: string, keyId: string): Promise<boolean> {
+  async reseal(
+    id: string,
+    fromKeyId: string,
+    botTokenSealed: string,
+    webhookSecretSealed: string,
+    keyId: string,
+  ): Promise<boolean> {
     return (await this.db.exec(sql.RESEAL_CREDENTIAL, [id, fromKeyId, botTokenSealed, webhookSecretSealed, keyId])) > 0;
   }
 

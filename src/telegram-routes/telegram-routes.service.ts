@@ -46,8 +46,18 @@ export class TelegramRoutesService implements OnModuleInit {
       const rows = await this.repository.sealedWithOtherKeys(this.secrets.keyId, after, 100);
       for (const row of rows) {
         try {
-          const token = this.secrets.seal(row.projectId, row.owner, 'bot_token', this.secrets.open(row.projectId, row.owner, 'bot_token', row.botTokenSealed));
-          const secret = this.secrets.seal(row.projectId, row.owner, 'webhook_secret', this.secrets.open(row.projectId, row.owner, 'webhook_secret', row.webhookSecretSealed));
+          const token = this.secrets.seal(
+            row.projectId,
+            row.owner,
+            'bot_token',
+            this.secrets.open(row.projectId, row.owner, 'bot_token', row.botTokenSealed),
+          );
+          const secret = this.secrets.seal(
+            row.projectId,
+            row.owner,
+            'webhook_secret',
+            this.secrets.open(row.projectId, row.owner, 'webhook_secret', row.webhookSecretSealed),
+          );
           if (await this.repository.reseal(row.id, row.keyId, token, secret, this.secrets.keyId)) resealed++;
         } catch {
           unreadable.push(`telegram/${row.projectId}/${row.owner}`);
@@ -62,17 +72,28 @@ export class TelegramRoutesService implements OnModuleInit {
   async view(projectId: string, owner: string) {
     const bot = await this.repository.credential(projectId, owner);
     const destination = bot ? await this.repository.destination(projectId, owner) : undefined;
-    return { bot: bot ? presentBot(bot) : null, destination: destination ? presentDestination(destination, bot!.botUsername) : null };
+    return {
+      bot: bot ? presentBot(bot) : null,
+      destination: destination ? presentDestination(destination, bot!.botUsername) : null,
+    };
   }
 
   async putBot(caller: Caller, owner: string, botToken: string, webhookBase: string) {
     this.secrets.require();
     if (botToken === this.config.chat.telegram.botToken) {
-      throw ApiError.unprocessable('validation_failed', "bot_token is the instance's own bot (TELEGRAM_BOT_TOKEN); give the owner's own bot, created with @BotFather.", { details: ['bot_token is the instance bot'] });
+      throw ApiError.unprocessable(
+        'validation_failed',
+        "bot_token is the instance's own bot (TELEGRAM_BOT_TOKEN); give the owner's own bot, created with @BotFather.",
+        { details: ['bot_token is the instance bot'] },
+      );
     }
     const api = this.api(botToken);
     const me = await api.getMe().catch((err) => {
-      throw refusal(err, 'bot_token', 'the token was not accepted by Telegram; copy it again from @BotFather (123456:ABC…)');
+      throw refusal(
+        err,
+        'bot_token',
+        'the token was not accepted by Telegram; copy it again from @BotFather (123456:ABC…)',
+      );
     });
     const existing = await this.repository.credential(caller.projectId, owner);
     const current = await api.webhookUrl().catch((err) => {
@@ -87,9 +108,15 @@ export class TelegramRoutesService implements OnModuleInit {
     if (existing && existing.botId !== String(me.id)) await this.dropWebhook(existing, 'bot replaced');
     const connectionId = randomUUID();
     const webhookSecret = randomBytes(32).toString('hex');
-    await api.setWebhook(`${webhookBase.replace(/\/+$/, '')}/${connectionId}`, webhookSecret).catch((err: BotApiError) => {
-      throw new ApiError(502, 'webhook_not_set', `Telegram refused to set the bot's webhook (${err.description}); check webhook_base (a public https URL that reaches POST /v1/telegram/webhooks).`);
-    });
+    await api
+      .setWebhook(`${webhookBase.replace(/\/+$/, '')}/${connectionId}`, webhookSecret)
+      .catch((err: BotApiError) => {
+        throw new ApiError(
+          502,
+          'webhook_not_set',
+          `Telegram refused to set the bot's webhook (${err.description}); check webhook_base (a public https URL that reaches POST /v1/telegram/webhooks).`,
+        );
+      });
     const row = await this.repository.upsertCredential({
       projectId: caller.projectId,
       owner,
@@ -101,7 +128,14 @@ export class TelegramRoutesService implements OnModuleInit {
       webhookSecretSealed: this.secrets.seal(caller.projectId, owner, 'webhook_secret', webhookSecret),
       keyId: this.secrets.keyId,
     });
-    await this.audit.record({ projectId: caller.projectId, actor: 'api_key', ip: caller.ip, action: 'telegram_route.set', resource: owner, metadata: { route_id: row.id, bot_username: row.botUsername } });
+    await this.audit.record({
+      projectId: caller.projectId,
+      actor: 'api_key',
+      ip: caller.ip,
+      action: 'telegram_route.set',
+      resource: owner,
+      metadata: { route_id: row.id, bot_username: row.botUsername },
+    });
     return presentBot(row);
   }
 
@@ -110,7 +144,14 @@ export class TelegramRoutesService implements OnModuleInit {
     if (!row) throw ApiError.notFound('Telegram bot of owner', owner);
     await this.dropWebhook(row, 'bot removed');
     await this.repository.deleteCredential(row);
-    await this.audit.record({ projectId: caller.projectId, actor: 'api_key', ip: caller.ip, action: 'telegram_route.deleted', resource: owner, metadata: { route_id: row.id } });
+    await this.audit.record({
+      projectId: caller.projectId,
+      actor: 'api_key',
+      ip: caller.ip,
+      action: 'telegram_route.deleted',
+      resource: owner,
+      metadata: { route_id: row.id },
+    });
   }
 
   async putDestination(projectId: string, owner: string, address: string, threadId: string | undefined) {
@@ -119,14 +160,29 @@ export class TelegramRoutesService implements OnModuleInit {
     const chat = await this.api(this.token(bot))
       .getChat(address)
       .catch((err) => {
-        throw refusal(err, 'address', 'the bot cannot see that chat: a user must start the bot first, a group or channel must have the bot as a member');
+        throw refusal(
+          err,
+          'address',
+          'the bot cannot see that chat: a user must start the bot first, a group or channel must have the bot as a member',
+        );
       });
     if (threadId !== undefined && !(chat.type === 'supergroup' && chat.isForum)) {
-      throw ApiError.unprocessable('validation_failed', `telegram_thread_id: chat ${chat.id} is a ${chat.type || 'chat'} without topics; a topic id is only for a forum supergroup. Leave it out.`, {
-        details: ['telegram_thread_id is only for forum supergroups'],
-      });
+      throw ApiError.unprocessable(
+        'validation_failed',
+        `telegram_thread_id: chat ${chat.id} is a ${chat.type || 'chat'} without topics; a topic id is only for a forum supergroup. Leave it out.`,
+        {
+          details: ['telegram_thread_id is only for forum supergroups'],
+        },
+      );
     }
-    const row = await this.repository.upsertDestination({ projectId, owner, credentialId: bot.id, address: String(chat.id), threadId: threadId ?? null, verified: true });
+    const row = await this.repository.upsertDestination({
+      projectId,
+      owner,
+      credentialId: bot.id,
+      address: String(chat.id),
+      threadId: threadId ?? null,
+      verified: true,
+    });
     return presentDestination(row, bot.botUsername);
   }
 
@@ -136,7 +192,14 @@ export class TelegramRoutesService implements OnModuleInit {
 
   async lookup(projectId: string, owners: readonly string[]) {
     const rows = await this.repository.lookup(projectId, [...new Set(owners)]);
-    return rows.map((r) => ({ owner: r.owner, route_id: r.routeId, address: r.address, telegram_thread_id: r.threadId, bot_username: r.botUsername, verified: r.verified }));
+    return rows.map((r) => ({
+      owner: r.owner,
+      route_id: r.routeId,
+      address: r.address,
+      telegram_thread_id: r.threadId,
+      bot_username: r.botUsername,
+      verified: r.verified,
+    }));
   }
 
   /** The route a send names, if it is this project's (admission's check; the worker reads it again). */
@@ -154,7 +217,10 @@ export class TelegramRoutesService implements OnModuleInit {
     try {
       return this.secrets.open(bot.projectId, bot.owner, 'bot_token', bot.botTokenSealed);
     } catch (err) {
-      throw ApiError.unavailable('secret_unreadable', `The owner's bot token cannot be read with the configured keys (${(err as Error).message}); set the bot again with PUT /v1/telegram/${bot.owner}.`);
+      throw ApiError.unavailable(
+        'secret_unreadable',
+        `The owner's bot token cannot be read with the configured keys (${(err as Error).message}); set the bot again with PUT /v1/telegram/${bot.owner}.`,
+      );
     }
   }
 
@@ -176,7 +242,15 @@ export class TelegramRoutesService implements OnModuleInit {
 function refusal(err: unknown, field?: string, fix?: string): ApiError {
   if (!(err instanceof BotApiError)) return err as ApiError;
   if (err.status === 0 || err.status >= 500 || !field) {
-    return new ApiError(502, 'telegram_unavailable', `Telegram did not answer ${err.method} (${err.description}); try again.`);
+    return new ApiError(
+      502,
+      'telegram_unavailable',
+      `Telegram did not answer ${err.method} (${err.description}); try again.`,
+    );
   }
-  return ApiError.badRequest(field === 'bot_token' ? 'invalid_bot_token' : 'invalid_chat', `${field}: Telegram answered ${err.status} ${err.description}: ${fix}.`, { field });
+  return ApiError.badRequest(
+    field === 'bot_token' ? 'invalid_bot_token' : 'invalid_chat',
+    `${field}: Telegram answered ${err.status} ${err.description}: ${fix}.`,
+    { field },
+  );
 }

@@ -18,7 +18,8 @@ export class TelegramWebhookController {
   @ApiOperation({
     operationId: 'telegramWebhook',
     summary: "Updates from an owner's bot (Telegram calls it): /start <token> pairs the chat",
-    description: 'X-Telegram-Bot-Api-Secret-Token must equal the secret set with the webhook (401 otherwise); an unknown connection is 404; 503 without NOTIFYD_SECRET_KEY. Other updates are acknowledged.',
+    description:
+      'X-Telegram-Bot-Api-Secret-Token must equal the secret set with the webhook (401 otherwise); an unknown connection is 404; 503 without NOTIFYD_SECRET_KEY. Other updates are acknowledged.',
   })
   @ApiErrors(401, 404, 503)
   async receive(

@@ -30,18 +30,38 @@ export class AdminTemplatesController {
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'adminListTemplates', summary: 'A project’s template variants, by id, channel and locale' })
+  @ApiOperation({
+    operationId: 'adminListTemplates',
+    summary: 'A project’s template variants, by id, channel and locale',
+  })
   @ApiErrors(400, 404, 422)
-  async adminListTemplates(@Param('id') projectId: string, @Query() query: ListTemplatesQueryDto): Promise<TemplateListDto> {
+  async adminListTemplates(
+    @Param('id') projectId: string,
+    @Query() query: ListTemplatesQueryDto,
+  ): Promise<TemplateListDto> {
     await this.projects.get(projectId);
     const limit = query.limit ?? 50;
-    const page = await this.templates.list(projectId, { limit, cursor: query.cursor, offset: query.offset, channel: query.channel });
-    return { items: page.items.map(presentVariant), next_cursor: page.nextCursor, total: page.total, limit, offset: query.offset ?? 0 };
+    const page = await this.templates.list(projectId, {
+      limit,
+      cursor: query.cursor,
+      offset: query.offset,
+      channel: query.channel,
+    });
+    return {
+      items: page.items.map(presentVariant),
+      next_cursor: page.nextCursor,
+      total: page.total,
+      limit,
+      offset: query.offset ?? 0,
+    };
   }
 
   @Get(':template_id')
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'adminGetTemplate', summary: 'One of a project’s templates with all its channel and locale variants' })
+  @ApiOperation({
+    operationId: 'adminGetTemplate',
+    summary: 'One of a project’s templates with all its channel and locale variants',
+  })
   @ApiErrors(404)
   async adminGetTemplate(@Param('id') projectId: string, @Param('template_id') id: string): Promise<TemplateDto> {
     await this.projects.get(projectId);
@@ -51,21 +71,43 @@ export class AdminTemplatesController {
   @Post()
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({ operationId: 'adminUpsertTemplate', summary: 'Create or replace a project’s template variant (id × channel × locale); Liquid is checked on save' })
+  @ApiOperation({
+    operationId: 'adminUpsertTemplate',
+    summary: 'Create or replace a project’s template variant (id × channel × locale); Liquid is checked on save',
+  })
   @ApiErrors(400, 404, 422, 503)
-  async adminUpsertTemplate(@Param('id') projectId: string, @Body() body: UpsertTemplateDto, @CurrentOperator() by: Actor): Promise<UpsertTemplateResponseDto> {
+  async adminUpsertTemplate(
+    @Param('id') projectId: string,
+    @Body() body: UpsertTemplateDto,
+    @CurrentOperator() by: Actor,
+  ): Promise<UpsertTemplateResponseDto> {
     await this.projects.get(projectId);
     const created = await this.templates.upsert(projectId, body);
-    await this.audit.record({ projectId, actor: by.actor, action: 'template.saved', resource: body.id, metadata: { channel: body.channel, locale: body.locale ?? null }, ip: by.ip });
+    await this.audit.record({
+      projectId,
+      actor: by.actor,
+      action: 'template.saved',
+      resource: body.id,
+      metadata: { channel: body.channel, locale: body.locale ?? null },
+      ip: by.ip,
+    });
     return { success: true, id: body.id, channel: body.channel, locale: body.locale ?? null, created };
   }
 
   @Post(':template_id/preview')
   @HttpCode(200)
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'adminPreviewTemplate', summary: 'Render a project’s template (or an unsaved draft of it) with sample vars, as a send would; changes nothing' })
+  @ApiOperation({
+    operationId: 'adminPreviewTemplate',
+    summary:
+      'Render a project’s template (or an unsaved draft of it) with sample vars, as a send would; changes nothing',
+  })
   @ApiErrors(404, 422, 503)
-  async adminPreviewTemplate(@Param('id') projectId: string, @Param('template_id') id: string, @Body() body: PreviewTemplateDto): Promise<TemplatePreviewDto> {
+  async adminPreviewTemplate(
+    @Param('id') projectId: string,
+    @Param('template_id') id: string,
+    @Body() body: PreviewTemplateDto,
+  ): Promise<TemplatePreviewDto> {
     await this.projects.get(projectId);
     return this.templates.preview(projectId, id, body);
   }

@@ -13,7 +13,10 @@ export function localeChain(locale: string | null | undefined): string[] {
 }
 
 /** The variant to use among those stored (matched case-insensitively), or undefined. */
-export function pickVariant<T extends { locale: string }>(variants: readonly T[], locale: string | null | undefined): T | undefined {
+export function pickVariant<T extends { locale: string }>(
+  variants: readonly T[],
+  locale: string | null | undefined,
+): T | undefined {
   for (const candidate of localeChain(locale)) {
     const found = variants.find((v) => v.locale.toLowerCase() === candidate.toLowerCase());
     if (found) return found;

@@ -44,7 +44,11 @@ const LINK_NAMES = ['preferences_url'] as const;
  * (or even `subscriber`, or its own `preferences_url`) is rendered with what it passed, so
  * existing senders keep their output.
  */
-export function templateContext(vars: Record<string, unknown>, profile: SubscriberProfile | undefined, links: RecipientLinks = {}): Record<string, unknown> {
+export function templateContext(
+  vars: Record<string, unknown>,
+  profile: SubscriberProfile | undefined,
+  links: RecipientLinks = {},
+): Record<string, unknown> {
   const context: Record<string, unknown> = { ...links };
   if (profile) {
     const subscriber = subscriberContext(profile);
@@ -60,7 +64,8 @@ const PROFILE_NAMES = new RegExp(`\\b(subscriber|${[...TOP_LEVEL_PROFILE_FIELDS,
 /** The Liquid parts of a text (`{{ … }}` outputs and `{% … %}` tags): only they can read a name. */
 const LIQUID_PARTS = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g;
 
-const partsReadProfile = (text: string | null): boolean => text !== null && (text.match(LIQUID_PARTS) ?? []).some((part) => PROFILE_NAMES.test(part));
+const partsReadProfile = (text: string | null): boolean =>
+  text !== null && (text.match(LIQUID_PARTS) ?? []).some((part) => PROFILE_NAMES.test(part));
 
 /**
  * Whether a source may read the recipient's profile. A batch send shares one set of vars, so a

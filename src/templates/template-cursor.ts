@@ -20,6 +20,11 @@ export function decodeTemplateCursor(cursor: string | undefined): TemplateKey | 
   const parts = decodeCursorTuple(cursor, 3);
   if (!parts) return undefined;
   const [id, channel, locale] = parts;
-  if (!TEMPLATE_ID_PATTERN.test(id) || !(CHANNELS as readonly string[]).includes(channel) || !/^[A-Za-z0-9-]{0,64}$/.test(locale)) throw invalidCursor();
+  if (
+    !TEMPLATE_ID_PATTERN.test(id) ||
+    !(CHANNELS as readonly string[]).includes(channel) ||
+    !/^[A-Za-z0-9-]{0,64}$/.test(locale)
+  )
+    throw invalidCursor();
   return { id, channel, locale };
 }

@@ -5,7 +5,15 @@ import { TemplateEngine, TemplateError } from './template-engine.js';
 /* TemplateEngine over a real pool (render threads from dist/, see render-thread-script.ts). */
 describe('TemplateEngine', () => {
   const config = {
-    templates: { parseLimit: 1_000_000, renderLimitMs: 200, memoryLimit: 20_000_000, outputLimit: 1_000_000, threads: 1, threadMemoryMb: 64, queueLimit: 8 },
+    templates: {
+      parseLimit: 1_000_000,
+      renderLimitMs: 200,
+      memoryLimit: 20_000_000,
+      outputLimit: 1_000_000,
+      threads: 1,
+      threadMemoryMb: 64,
+      queueLimit: 8,
+    },
   } as AppConfig;
   const pool = new TemplateRenderPool(config);
   const engine = new TemplateEngine(config, pool);
@@ -18,7 +26,10 @@ describe('TemplateEngine', () => {
       variants: [sms('a {{ n }}'), stall, sms('b {{ n }}')],
       renders: [1, 0, 1, 2, 0].map((variant, n) => ({ variant, vars: { n } })),
     });
-    const stopped = { error: 'body failed to render: stopped after TEMPLATE_RENDER_LIMIT_MS (200 ms); a loop or filter over many items (e.g. a range like (1..1000000)) takes too long: work on fewer items' };
+    const stopped = {
+      error:
+        'body failed to render: stopped after TEMPLATE_RENDER_LIMIT_MS (200 ms); a loop or filter over many items (e.g. a range like (1..1000000)) takes too long: work on fewer items',
+    };
     expect(reply.parseErrors).toEqual([null, null, null]);
     expect(reply.renders).toEqual([
       stopped,
@@ -31,8 +42,14 @@ describe('TemplateEngine', () => {
 
   it('check and renderOne throw TemplateError naming the part', async () => {
     await expect(engine.check({ subject: 'ok', body: 'x', bodyHtml: '{% if x %}' })).rejects.toThrow(TemplateError);
-    await expect(engine.check({ subject: 'ok', body: 'x', bodyHtml: '{% if x %}' })).rejects.toThrow(/^body_html does not parse: /);
-    await expect(engine.renderOne(sms("{% include 'other' %}"), {})).rejects.toThrow(/^body failed to render: ENOENT: Failed to lookup "other"/);
-    expect(await engine.renderOne({ subject: 'S {{ x }}', body: 'B', bodyHtml: '<p>{{ x }}</p>' }, { x: '<i>' })).toEqual({ subject: 'S <i>', body: 'B', bodyHtml: '<p>&lt;i&gt;</p>' });
+    await expect(engine.check({ subject: 'ok', body: 'x', bodyHtml: '{% if x %}' })).rejects.toThrow(
+      /^body_html does not parse: /,
+    );
+    await expect(engine.renderOne(sms("{% include 'other' %}"), {})).rejects.toThrow(
+      /^body failed to render: ENOENT: Failed to lookup "other"/,
+    );
+    expect(
+      await engine.renderOne({ subject: 'S {{ x }}', body: 'B', bodyHtml: '<p>{{ x }}</p>' }, { x: '<i>' }),
+    ).toEqual({ subject: 'S <i>', body: 'B', bodyHtml: '<p>&lt;i&gt;</p>' });
   });
 });

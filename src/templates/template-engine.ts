@@ -1,7 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { PARSING, PARTS, type RenderedContent, type RenderResult, type RenderTask, type RenderTaskReply, type TemplateSource } from './render/render-protocol.js';
+import {
+  PARSING,
+  PARTS,
+  type RenderedContent,
+  type RenderResult,
+  type RenderTask,
+  type RenderTaskReply,
+  type TemplateSource,
+} from './render/render-protocol.js';
 import type { Stopped } from './render/render-thread-handle.js';
 import { RenderPoolUnavailable, TemplateRenderPool } from './render/template-render-pool.js';
 
@@ -67,10 +75,12 @@ export class TemplateEngine {
       }
       const stopped = outcome.stopped;
       if (stopped.reason === 'closed') throw new RenderPoolUnavailable('the template renderer is shutting down');
-      const culprit = stopped.kind === PARSING ? variants[stopped.index] : task.renders[entries[stopped.index]]?.variant;
+      const culprit =
+        stopped.kind === PARSING ? variants[stopped.index] : task.renders[entries[stopped.index]]?.variant;
       const message = this.describe(stopped);
       // Cannot happen (the slots name a unit of this task); guards against looping on a bad index.
-      if (culprit === undefined) throw new Error(`render thread stopped at an unknown unit: ${JSON.stringify(stopped)}`);
+      if (culprit === undefined)
+        throw new Error(`render thread stopped at an unknown unit: ${JSON.stringify(stopped)}`);
       if (stopped.kind === PARSING) parseErrors[culprit] = message;
       for (const e of entries) if (task.renders[e].variant === culprit) renders[e] = { error: message };
       variants = variants.filter((v) => v !== culprit);

@@ -14,7 +14,14 @@ export interface TemplatedJob {
   channel: string;
   templateId: string | null;
   subscriberId: string | null;
-  payload: { vars?: Record<string, unknown>; locale?: unknown; subject?: unknown; body?: unknown; body_html?: unknown; [key: string]: unknown };
+  payload: {
+    vars?: Record<string, unknown>;
+    locale?: unknown;
+    subject?: unknown;
+    body?: unknown;
+    body_html?: unknown;
+    [key: string]: unknown;
+  };
 }
 
 /**
@@ -24,7 +31,8 @@ export interface TemplatedJob {
  * batch: back to the queue). Jobs with nothing to render (no template variant for the channel
  * and no Liquid markup in their inline fields) get no entry: their inline fields go as they are.
  */
-export type RenderOutcome = { content: RenderedContent; variant: string | null } | { error: string } | { unavailable: string };
+export type RenderOutcome =
+  { content: RenderedContent; variant: string | null } | { error: string } | { unavailable: string };
 
 /** A job's source: its stored variant (absent parts taken from the inline fields), or its inline fields. */
 interface Planned {
@@ -54,7 +62,10 @@ export class TemplateRenderer {
   ) {}
 
   /** `linksOf`: the recipient's signed links (`preferences_url`), asked only for sources that read one. */
-  async renderBatch(jobs: readonly TemplatedJob[], linksOf: (job: TemplatedJob) => RecipientLinks = () => ({})): Promise<Map<string, RenderOutcome>> {
+  async renderBatch(
+    jobs: readonly TemplatedJob[],
+    linksOf: (job: TemplatedJob) => RecipientLinks = () => ({}),
+  ): Promise<Map<string, RenderOutcome>> {
     const out = new Map<string, RenderOutcome>();
     const candidates = jobs.filter((j) => j.templateId || hasInlineLiquid(j));
     if (candidates.length === 0) return out;
@@ -63,7 +74,9 @@ export class TemplateRenderer {
     try {
       [variants, profiles] = await Promise.all([this.loadVariants(candidates), this.loadProfiles(candidates)]);
     } catch (err) {
-      this.logger.warn(`templates or profiles could not be read for ${candidates.length} job(s): ${(err as Error).message}`);
+      this.logger.warn(
+        `templates or profiles could not be read for ${candidates.length} job(s): ${(err as Error).message}`,
+      );
       for (const j of candidates) out.set(j.id, { unavailable: 'templates could not be read; retrying' });
       return out;
     }
@@ -90,7 +103,13 @@ export class TemplateRenderer {
       const vars = job.payload.vars ?? {};
       const renderKey = `${plan.sourceKey}\n${JSON.stringify(vars)}${source.personal ? `\n${job.projectId}\n${job.subscriberId ?? ''}` : ''}`;
       if (!entryAt.has(renderKey)) {
-        entryAt.set(renderKey, task.renders.push({ variant: source.index, vars: source.personal ? templateContext(vars, profile, linksOf(job)) : vars }) - 1);
+        entryAt.set(
+          renderKey,
+          task.renders.push({
+            variant: source.index,
+            vars: source.personal ? templateContext(vars, profile, linksOf(job)) : vars,
+          }) - 1,
+        );
       }
       planned.push({ plan, entry: entryAt.get(renderKey)! });
     }
@@ -105,20 +124,33 @@ export class TemplateRenderer {
     }
     for (const { plan, entry } of planned) {
       const result = reply.renders[entry];
-      out.set(plan.job.id, 'error' in result ? { error: `${plan.label}: ${result.error}` } : { content: result.content, variant: plan.locale });
+      out.set(
+        plan.job.id,
+        'error' in result
+          ? { error: `${plan.label}: ${result.error}` }
+          : { content: result.content, variant: plan.locale },
+      );
     }
     return out;
   }
 
   /** The job's source: its template's variant for the channel and locale, else its inline fields when they hold Liquid. */
-  private planOne(job: TemplatedJob, byTemplate: Map<string, TemplateVariantRow[]>, profile: SubscriberProfile | undefined): Planned | undefined {
+  private planOne(
+    job: TemplatedJob,
+    byTemplate: Map<string, TemplateVariantRow[]>,
+    profile: SubscriberProfile | undefined,
+  ): Planned | undefined {
     const inline = inlineSource(job.payload);
     if (job.templateId) {
       const locale = typeof job.payload.locale === 'string' ? job.payload.locale : profile?.locale;
       const variant = pickVariant(byTemplate.get(`${job.projectId}\n${job.templateId}\n${job.channel}`) ?? [], locale);
       if (variant) {
         // A part the variant lacks (no subject, no HTML) is the inline one, rendered the same way.
-        const source: TemplateSource = { subject: variant.subject ?? inline.subject, body: variant.body, bodyHtml: variant.bodyHtml ?? inline.bodyHtml };
+        const source: TemplateSource = {
+          subject: variant.subject ?? inline.subject,
+          body: variant.body,
+          bodyHtml: variant.bodyHtml ?? inline.bodyHtml,
+        };
         const filled = `${variant.subject === null ? `s${inline.subject}` : ''}\n${variant.bodyHtml === null ? `h${inline.bodyHtml}` : ''}`;
         return {
           job,
@@ -130,7 +162,13 @@ export class TemplateRenderer {
       }
     }
     if (!hasInlineLiquid(job)) return undefined;
-    return { job, source: inline, sourceKey: `i\n${JSON.stringify([inline.subject, inline.body, inline.bodyHtml])}`, label: `inline content (${job.channel})`, locale: null };
+    return {
+      job,
+      source: inline,
+      sourceKey: `i\n${JSON.stringify([inline.subject, inline.body, inline.bodyHtml])}`,
+      label: `inline content (${job.channel})`,
+      locale: null,
+    };
   }
 
   private loadVariants(jobs: readonly TemplatedJob[]): Promise<TemplateVariantRow[]> {
@@ -149,7 +187,8 @@ export class TemplateRenderer {
     }
     const profiles = new Map<string, SubscriberProfile>();
     for (const [projectId, ids] of byProject) {
-      for (const [id, s] of await this.subscribers.findProfiles(projectId, [...ids])) profiles.set(`${projectId}\n${id}`, s);
+      for (const [id, s] of await this.subscribers.findProfiles(projectId, [...ids]))
+        profiles.set(`${projectId}\n${id}`, s);
     }
     return profiles;
   }
@@ -162,5 +201,7 @@ function inlineSource(payload: TemplatedJob['payload']): TemplateSource {
 }
 
 function hasInlineLiquid(job: TemplatedJob): boolean {
-  return hasLiquid(text(job.payload.subject)) || hasLiquid(text(job.payload.body)) || hasLiquid(text(job.payload.body_html));
+  return (
+    hasLiquid(text(job.payload.subject)) || hasLiquid(text(job.payload.body)) || hasLiquid(text(job.payload.body_html))
+  );
 }

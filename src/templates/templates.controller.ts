@@ -24,9 +24,15 @@ export class TemplatesController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ operationId: 'upsertTemplate', summary: 'Create or replace a template variant (id × channel × locale); Liquid is checked on save' })
+  @ApiOperation({
+    operationId: 'upsertTemplate',
+    summary: 'Create or replace a template variant (id × channel × locale); Liquid is checked on save',
+  })
   @ApiErrors(400, 422, 503)
-  async upsertTemplate(@CurrentProject() project: ProjectRef, @Body() body: UpsertTemplateDto): Promise<UpsertTemplateResponseDto> {
+  async upsertTemplate(
+    @CurrentProject() project: ProjectRef,
+    @Body() body: UpsertTemplateDto,
+  ): Promise<UpsertTemplateResponseDto> {
     const created = await this.templates.upsert(project.id, body);
     return { success: true, id: body.id, channel: body.channel, locale: body.locale ?? null, created };
   }
@@ -34,10 +40,24 @@ export class TemplatesController {
   @Get()
   @ApiOperation({ operationId: 'listTemplates', summary: 'List template variants, by id, channel and locale' })
   @ApiErrors(400, 422)
-  async listTemplates(@CurrentProject() project: ProjectRef, @Query() query: ListTemplatesQueryDto): Promise<TemplateListDto> {
+  async listTemplates(
+    @CurrentProject() project: ProjectRef,
+    @Query() query: ListTemplatesQueryDto,
+  ): Promise<TemplateListDto> {
     const limit = query.limit ?? 50;
-    const page = await this.templates.list(project.id, { limit, cursor: query.cursor, offset: query.offset, channel: query.channel });
-    return { items: page.items.map(presentVariant), next_cursor: page.nextCursor, total: page.total, limit, offset: query.offset ?? 0 };
+    const page = await this.templates.list(project.id, {
+      limit,
+      cursor: query.cursor,
+      offset: query.offset,
+      channel: query.channel,
+    });
+    return {
+      items: page.items.map(presentVariant),
+      next_cursor: page.nextCursor,
+      total: page.total,
+      limit,
+      offset: query.offset ?? 0,
+    };
   }
 
   @Get(':id')
@@ -48,17 +68,31 @@ export class TemplatesController {
   }
 
   @Delete(':id')
-  @ApiOperation({ operationId: 'deleteTemplate', summary: 'Delete a template (all variants, or one channel’s or locale’s)' })
+  @ApiOperation({
+    operationId: 'deleteTemplate',
+    summary: 'Delete a template (all variants, or one channel’s or locale’s)',
+  })
   @ApiErrors(404, 422)
-  async deleteTemplate(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Query() query: DeleteTemplateQueryDto): Promise<DeleteTemplateResponseDto> {
+  async deleteTemplate(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+    @Query() query: DeleteTemplateQueryDto,
+  ): Promise<DeleteTemplateResponseDto> {
     return { success: true, deleted: await this.templates.delete(project.id, id, query) };
   }
 
   @Post(':id/preview')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'previewTemplate', summary: 'Render a template with sample vars, as a send would (locale fallback included)' })
+  @ApiOperation({
+    operationId: 'previewTemplate',
+    summary: 'Render a template with sample vars, as a send would (locale fallback included)',
+  })
   @ApiErrors(404, 422, 503)
-  async previewTemplate(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Body() body: PreviewTemplateDto): Promise<TemplatePreviewDto> {
+  async previewTemplate(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+    @Body() body: PreviewTemplateDto,
+  ): Promise<TemplatePreviewDto> {
     return this.templates.preview(project.id, id, body);
   }
 }

@@ -13,14 +13,34 @@ export class TemplatesRepository {
   constructor(private readonly db: Db) {}
 
   async upsert(projectId: string, t: TemplateVariantInput): Promise<boolean> {
-    const row = await this.db.one<{ created: boolean }>(sql.UPSERT_TEMPLATE, [projectId, t.id, t.channel, t.locale, t.subject, t.body, t.bodyHtml, t.topic]);
+    const row = await this.db.one<{ created: boolean }>(sql.UPSERT_TEMPLATE, [
+      projectId,
+      t.id,
+      t.channel,
+      t.locale,
+      t.subject,
+      t.body,
+      t.bodyHtml,
+      t.topic,
+    ]);
     return row?.created ?? false;
   }
 
   /** A page after `after` (from the start without one), skipping `offset` more rows (deprecated). */
-  list(projectId: string, q: { channel?: string; after?: TemplateKey; limit: number; offset: number }): Promise<(TemplateRow & { total: number })[]> {
+  list(
+    projectId: string,
+    q: { channel?: string; after?: TemplateKey; limit: number; offset: number },
+  ): Promise<(TemplateRow & { total: number })[]> {
     const after = q.after ?? { id: '', channel: '', locale: '' };
-    return this.db.rows(sql.LIST_TEMPLATES, [projectId, q.channel ?? null, q.limit, q.offset, after.id, after.channel, after.locale]);
+    return this.db.rows(sql.LIST_TEMPLATES, [
+      projectId,
+      q.channel ?? null,
+      q.limit,
+      q.offset,
+      after.id,
+      after.channel,
+      after.locale,
+    ]);
   }
 
   async count(projectId: string, channel: string | undefined): Promise<number> {
@@ -41,6 +61,9 @@ export class TemplatesRepository {
   }
 
   variantsFor(keys: readonly { projectId: string; id: string }[]): Promise<TemplateVariantRow[]> {
-    return this.db.rows<TemplateVariantRow>(sql.VARIANTS_FOR_KEYS, [keys.map((k) => k.projectId), keys.map((k) => k.id)]);
+    return this.db.rows<TemplateVariantRow>(sql.VARIANTS_FOR_KEYS, [
+      keys.map((k) => k.projectId),
+      keys.map((k) => k.id),
+    ]);
   }
 }

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
-import type { DeleteTemplateQueryDto, PreviewTemplateDto, TemplatePreviewDto, TemplateVariantDto, UpsertTemplateDto } from './dto/template.dto.js';
+import type {
+  DeleteTemplateQueryDto,
+  PreviewTemplateDto,
+  TemplatePreviewDto,
+  TemplateVariantDto,
+  UpsertTemplateDto,
+} from './dto/template.dto.js';
 import { pickVariant } from './locale-fallback.js';
 import { decodeTemplateCursor, encodeTemplateCursor } from './template-cursor.js';
 import { RenderPoolUnavailable, TemplateEngine, TemplateError } from './template-engine.js';
@@ -32,19 +38,36 @@ export class TemplatesService {
     try {
       await this.engine.check(source);
     } catch (err) {
-      if (err instanceof TemplateError) throw ApiError.unprocessable('template_invalid', `${err.message}. Fix the Liquid syntax (e.g. close every {% if %} with {% endif %}).`);
+      if (err instanceof TemplateError)
+        throw ApiError.unprocessable(
+          'template_invalid',
+          `${err.message}. Fix the Liquid syntax (e.g. close every {% if %} with {% endif %}).`,
+        );
       throw busy(err);
     }
-    return this.repository.upsert(projectId, { id: dto.id, channel: dto.channel, locale: dto.locale ?? '', ...source, topic: dto.topic ?? null });
+    return this.repository.upsert(projectId, {
+      id: dto.id,
+      channel: dto.channel,
+      locale: dto.locale ?? '',
+      ...source,
+      topic: dto.topic ?? null,
+    });
   }
 
   /**
    * A page of variants after `cursor` (next_cursor of the previous page), or at the deprecated
    * `offset`. Reads limit + 1 rows: the extra one says whether there is a next page.
    */
-  async list(projectId: string, q: { limit: number; cursor?: string; offset?: number; channel?: string }): Promise<TemplatePage> {
+  async list(
+    projectId: string,
+    q: { limit: number; cursor?: string; offset?: number; channel?: string },
+  ): Promise<TemplatePage> {
     const offset = q.offset ?? 0;
-    if (q.cursor !== undefined && offset > 0) throw ApiError.unprocessable('validation_failed', 'Send either cursor or offset, not both: cursor replaces offset (deprecated).');
+    if (q.cursor !== undefined && offset > 0)
+      throw ApiError.unprocessable(
+        'validation_failed',
+        'Send either cursor or offset, not both: cursor replaces offset (deprecated).',
+      );
     const after = decodeTemplateCursor(q.cursor);
     const rows = await this.repository.list(projectId, { channel: q.channel, after, limit: q.limit + 1, offset });
     const items = rows.slice(0, q.limit);
@@ -72,11 +95,25 @@ export class TemplatesService {
     const profile = dto.subscriber_id === undefined ? undefined : await this.profileOf(projectId, dto.subscriber_id);
     const channels = [...new Set(variants.map((v) => v.channel))];
     const channel = dto.channel ?? (channels.length === 1 ? channels[0] : undefined);
-    if (!channel) throw ApiError.unprocessable('validation_failed', `channel is required: template '${id}' has variants for ${channels.join(', ')}.`);
-    const variant = pickVariant(variants.filter((v) => v.channel === channel), dto.locale ?? profile?.locale);
+    if (!channel)
+      throw ApiError.unprocessable(
+        'validation_failed',
+        `channel is required: template '${id}' has variants for ${channels.join(', ')}.`,
+      );
+    const variant = pickVariant(
+      variants.filter((v) => v.channel === channel),
+      dto.locale ?? profile?.locale,
+    );
     if (!variant) throw ApiError.notFound(`Template '${id}' variant for channel`, channel);
     try {
-      const source = dto.draft ? { ...variant, subject: dto.draft.subject ?? null, body: dto.draft.body, bodyHtml: dto.draft.body_html ?? null } : variant;
+      const source = dto.draft
+        ? {
+            ...variant,
+            subject: dto.draft.subject ?? null,
+            body: dto.draft.body,
+            bodyHtml: dto.draft.body_html ?? null,
+          }
+        : variant;
       const rendered = await this.engine.renderOne(source, templateContext(dto.vars ?? {}, profile));
       return {
         template_id: id,
@@ -110,7 +147,10 @@ export class TemplatesService {
   async forSend(projectId: string, id: string): Promise<{ topic: string | null }> {
     const { found, topic } = await this.repository.forSend(projectId, id);
     if (!found) {
-      throw ApiError.unprocessable('template_not_found', `template '${id}' does not exist in this project; create it with POST /v1/templates or send inline subject/body.`);
+      throw ApiError.unprocessable(
+        'template_not_found',
+        `template '${id}' does not exist in this project; create it with POST /v1/templates or send inline subject/body.`,
+      );
     }
     return { topic };
   }

@@ -31,19 +31,37 @@ export class AdminWebhooksController {
   @Post()
   @HttpCode(201)
   @AdminAuth()
-  @ApiOperation({ operationId: 'adminCreateWebhook', summary: 'Register a webhook endpoint for a project; the secret is shown once' })
+  @ApiOperation({
+    operationId: 'adminCreateWebhook',
+    summary: 'Register a webhook endpoint for a project; the secret is shown once',
+  })
   @ApiErrors(422, 503)
-  async adminCreateWebhook(@Body() body: AdminCreateWebhookDto, @CurrentOperator() by: Actor): Promise<CreateWebhookResponseDto> {
+  async adminCreateWebhook(
+    @Body() body: AdminCreateWebhookDto,
+    @CurrentOperator() by: Actor,
+  ): Promise<CreateWebhookResponseDto> {
     await this.projects.get(body.project_id).catch(() => {
-      throw ApiError.unprocessable('unknown_project', `Project '${body.project_id}' does not exist; list projects with GET /v1/admin/projects.`);
+      throw ApiError.unprocessable(
+        'unknown_project',
+        `Project '${body.project_id}' does not exist; list projects with GET /v1/admin/projects.`,
+      );
     });
     const { endpoint, secret } = await this.endpoints.create(body.project_id, body, by);
-    return { success: true, id: endpoint.id, secret, warning: 'Store the secret now: it cannot be shown again.', webhook: presentWebhook(endpoint) };
+    return {
+      success: true,
+      id: endpoint.id,
+      secret,
+      warning: 'Store the secret now: it cannot be shown again.',
+      webhook: presentWebhook(endpoint),
+    };
   }
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'adminListWebhooks', summary: 'List webhook endpoints of every project (filter by project or state)' })
+  @ApiOperation({
+    operationId: 'adminListWebhooks',
+    summary: 'List webhook endpoints of every project (filter by project or state)',
+  })
   @ApiErrors(422)
   async adminListWebhooks(@Query() query: AdminListWebhooksQueryDto): Promise<WebhookListDto> {
     const list = (await this.endpoints.list(query.project_id ?? null, query.enabled)).map(presentWebhook);
@@ -54,13 +72,20 @@ export class AdminWebhooksController {
   @AdminAuth()
   @ApiOperation({ operationId: 'adminUpdateWebhook', summary: 'Change or re-enable any project’s webhook endpoint' })
   @ApiErrors(404, 422)
-  async adminUpdateWebhook(@Param('id') id: string, @Body() body: UpdateWebhookDto, @CurrentOperator() by: Actor): Promise<WebhookResponseDto> {
+  async adminUpdateWebhook(
+    @Param('id') id: string,
+    @Body() body: UpdateWebhookDto,
+    @CurrentOperator() by: Actor,
+  ): Promise<WebhookResponseDto> {
     return { success: true, webhook: presentWebhook(await this.endpoints.update(id, null, body, by)) };
   }
 
   @Delete(':id')
   @AdminAuth()
-  @ApiOperation({ operationId: 'adminDeleteWebhook', summary: 'Delete any project’s webhook endpoint and its delivery log' })
+  @ApiOperation({
+    operationId: 'adminDeleteWebhook',
+    summary: 'Delete any project’s webhook endpoint and its delivery log',
+  })
   @ApiErrors(404)
   async adminDeleteWebhook(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<DeleteWebhookResponseDto> {
     await this.endpoints.delete(id, null, by);
@@ -69,9 +94,15 @@ export class AdminWebhooksController {
 
   @Get(':id/deliveries')
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'adminListWebhookDeliveries', summary: 'Any project’s endpoint’s delivery log, newest first: status, attempts, answers, next retry' })
+  @ApiOperation({
+    operationId: 'adminListWebhookDeliveries',
+    summary: 'Any project’s endpoint’s delivery log, newest first: status, attempts, answers, next retry',
+  })
   @ApiErrors(400, 404)
-  async adminListWebhookDeliveries(@Param('id') id: string, @Query() query: ListDeliveriesQueryDto): Promise<DeliveryListDto> {
+  async adminListWebhookDeliveries(
+    @Param('id') id: string,
+    @Query() query: ListDeliveriesQueryDto,
+  ): Promise<DeliveryListDto> {
     const limit = query.limit ?? 50;
     const { items, nextCursor } = await this.endpoints.deliveries(id, null, limit, query.cursor, query.status);
     return { items: items.map(presentDelivery), next_cursor: nextCursor, limit };
@@ -80,9 +111,16 @@ export class AdminWebhooksController {
   @Post(':id/deliveries/:delivery_id/redeliver')
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({ operationId: 'adminRedeliverWebhook', summary: 'Queue any project’s failed or cancelled delivery again (same webhook-id, fresh attempts)' })
+  @ApiOperation({
+    operationId: 'adminRedeliverWebhook',
+    summary: 'Queue any project’s failed or cancelled delivery again (same webhook-id, fresh attempts)',
+  })
   @ApiErrors(404, 409)
-  async adminRedeliverWebhook(@Param('id') id: string, @Param('delivery_id') deliveryId: string, @CurrentOperator() by: Actor): Promise<DeliveryResponseDto> {
+  async adminRedeliverWebhook(
+    @Param('id') id: string,
+    @Param('delivery_id') deliveryId: string,
+    @CurrentOperator() by: Actor,
+  ): Promise<DeliveryResponseDto> {
     return { success: true, delivery: presentDelivery(await this.endpoints.redeliver(id, deliveryId, null, by)) };
   }
 }

@@ -51,12 +51,13 @@ export class WebhookEndpointsService {
     const events = checkEvents(input.events!);
     const signatureFormat = input.signature_format ?? 'standard';
     // A notifyd 0.x receiver holds a 0.x secret (32 hex): any 16–200 characters are accepted for such an endpoint.
-    const secretOk = (s: string) => (signatureFormat === 'notifyd-0x' ? s.length >= 16 && s.length <= 200 && !/\s/.test(s) : isValidSecret(s));
+    const secretOk = (s: string) =>
+      signatureFormat === 'notifyd-0x' ? s.length >= 16 && s.length <= 200 && !/\s/.test(s) : isValidSecret(s);
     if (input.secret !== undefined && !secretOk(input.secret)) {
       throw ApiError.unprocessable(
         'invalid_secret',
         signatureFormat === 'notifyd-0x'
-          ? 'secret must be 16–200 characters without spaces (the 0.x endpoint\'s secret); omit it to have one generated.'
+          ? "secret must be 16–200 characters without spaces (the 0.x endpoint's secret); omit it to have one generated."
           : 'secret must be whsec_ followed by 24–64 random bytes in base64; omit it to have one generated.',
       );
     }
@@ -70,11 +71,19 @@ export class WebhookEndpointsService {
       events,
       enabled: input.enabled ?? true,
       secretEnc: encryptSecret(this.key(), id, secret),
-      secretHint: signatureFormat === 'notifyd-0x' && !secret.startsWith('whsec_') ? `…${secret.slice(-4)}` : secretHint(secret),
+      secretHint:
+        signatureFormat === 'notifyd-0x' && !secret.startsWith('whsec_') ? `…${secret.slice(-4)}` : secretHint(secret),
       signatureFormat,
     });
     this.subscriptions.changed(projectId);
-    await this.audit.record({ projectId, actor: by.actor, action: 'webhook.created', resource: id, metadata: { host: new URL(url).host, events }, ip: by.ip });
+    await this.audit.record({
+      projectId,
+      actor: by.actor,
+      action: 'webhook.created',
+      resource: id,
+      metadata: { host: new URL(url).host, events },
+      ip: by.ip,
+    });
     return { endpoint, secret };
   }
 
@@ -104,7 +113,14 @@ export class WebhookEndpointsService {
     if (!endpoint) throw ApiError.notFound('Webhook endpoint', id);
     this.subscriptions.changed(endpoint.projectId);
     if (input.enabled === false) await this.repository.cancelQueued(id, reason);
-    await this.audit.record({ projectId: endpoint.projectId, actor: by.actor, action: 'webhook.updated', resource: id, metadata: { fields: Object.keys(input) }, ip: by.ip });
+    await this.audit.record({
+      projectId: endpoint.projectId,
+      actor: by.actor,
+      action: 'webhook.updated',
+      resource: id,
+      metadata: { fields: Object.keys(input) },
+      ip: by.ip,
+    });
     return endpoint;
   }
 
@@ -112,25 +128,55 @@ export class WebhookEndpointsService {
     const endpoint = await this.get(id, projectId);
     await this.repository.deleteEndpoint(id, projectId);
     this.subscriptions.changed(endpoint.projectId);
-    await this.audit.record({ projectId: endpoint.projectId, actor: by.actor, action: 'webhook.deleted', resource: id, ip: by.ip });
+    await this.audit.record({
+      projectId: endpoint.projectId,
+      actor: by.actor,
+      action: 'webhook.deleted',
+      resource: id,
+      ip: by.ip,
+    });
   }
 
   /**
    * A new secret, shown once. During the overlap both secrets sign every message (two
    * `v1,` signatures), so receivers can switch at their pace; 0 drops the old one at once.
    */
-  async rotateSecret(id: string, projectId: string, overlapSeconds: number | undefined, by: Actor): Promise<{ endpoint: EndpointRow; secret: string }> {
+  async rotateSecret(
+    id: string,
+    projectId: string,
+    overlapSeconds: number | undefined,
+    by: Actor,
+  ): Promise<{ endpoint: EndpointRow; secret: string }> {
     assertId(id, 'Webhook endpoint');
     const secret = generateSecret();
     const validUntil = new Date(Date.now() + (overlapSeconds ?? DEFAULT_OVERLAP_SECONDS) * 1000);
-    const endpoint = await this.repository.rotateSecret(id, projectId, encryptSecret(this.key(), id, secret), secretHint(secret), validUntil);
+    const endpoint = await this.repository.rotateSecret(
+      id,
+      projectId,
+      encryptSecret(this.key(), id, secret),
+      secretHint(secret),
+      validUntil,
+    );
     if (!endpoint) throw ApiError.notFound('Webhook endpoint', id);
-    await this.audit.record({ projectId, actor: by.actor, action: 'webhook.secret_rotated', resource: id, metadata: { overlap_seconds: overlapSeconds ?? DEFAULT_OVERLAP_SECONDS }, ip: by.ip });
+    await this.audit.record({
+      projectId,
+      actor: by.actor,
+      action: 'webhook.secret_rotated',
+      resource: id,
+      metadata: { overlap_seconds: overlapSeconds ?? DEFAULT_OVERLAP_SECONDS },
+      ip: by.ip,
+    });
     return { endpoint, secret };
   }
 
   /** `projectId` null: an operator's read, any project's endpoint. */
-  async deliveries(endpointId: string, projectId: string | null, limit: number, cursor: string | undefined, status: string | undefined): Promise<{ items: DeliveryRow[]; nextCursor: string | null }> {
+  async deliveries(
+    endpointId: string,
+    projectId: string | null,
+    limit: number,
+    cursor: string | undefined,
+    status: string | undefined,
+  ): Promise<{ items: DeliveryRow[]; nextCursor: string | null }> {
     await this.get(endpointId, projectId);
     const after = cursor ? decodeTimeIdCursor(cursor) : undefined;
     const rows = await this.repository.listDeliveries(endpointId, limit + 1, after, status);
@@ -150,31 +196,55 @@ export class WebhookEndpointsService {
   /** Sends a failed or cancelled delivery again, same webhook-id, fresh attempts. */
   async redeliver(endpointId: string, deliveryId: string, projectId: string | null, by: Actor): Promise<DeliveryRow> {
     const endpoint = await this.get(endpointId, projectId);
-    if (!endpoint.enabled) throw ApiError.conflict('endpoint_disabled', `Endpoint ${endpointId} is disabled; re-enable it with PATCH first.`);
+    if (!endpoint.enabled)
+      throw ApiError.conflict(
+        'endpoint_disabled',
+        `Endpoint ${endpointId} is disabled; re-enable it with PATCH first.`,
+      );
     assertId(deliveryId, 'Delivery');
     const row = await this.repository.redeliver(deliveryId, endpointId);
     if (!row) {
       const existing = await this.repository.findDelivery(deliveryId, endpointId);
       if (!existing) throw ApiError.notFound('Delivery', deliveryId);
-      throw ApiError.conflict('not_redeliverable', `Delivery is ${existing.status}; only failed or cancelled deliveries can be sent again.`);
+      throw ApiError.conflict(
+        'not_redeliverable',
+        `Delivery is ${existing.status}; only failed or cancelled deliveries can be sent again.`,
+      );
     }
     this.worker.wake();
-    await this.audit.record({ projectId: endpoint.projectId, actor: by.actor, action: 'webhook.redelivered', resource: deliveryId, ip: by.ip });
+    await this.audit.record({
+      projectId: endpoint.projectId,
+      actor: by.actor,
+      action: 'webhook.redelivered',
+      resource: deliveryId,
+      ip: by.ip,
+    });
     return row;
   }
 
   private key(): Buffer {
     const key = secretsKey(this.config.webhooks.secretKey, this.config.auth.jwtSecret);
-    if (!key) throw ApiError.unavailable('webhooks_disabled', 'Webhook secrets need an encryption key: set WEBHOOK_SECRET_KEY (openssl rand -base64 32) or JWT_SECRET and restart.');
+    if (!key)
+      throw ApiError.unavailable(
+        'webhooks_disabled',
+        'Webhook secrets need an encryption key: set WEBHOOK_SECRET_KEY (openssl rand -base64 32) or JWT_SECRET and restart.',
+      );
     return key;
   }
 
   /** The guard's literal check, then a courtesy resolution (a name that resolves privately is refused now, not at first delivery). */
   private async checkUrl(raw: string): Promise<string> {
     try {
-      const url = assertPublicHttpUrl(raw, { httpsOnly: this.config.outbound.httpsOnly, allowLoopback: this.config.outbound.allowLoopback });
+      const url = assertPublicHttpUrl(raw, {
+        httpsOnly: this.config.outbound.httpsOnly,
+        allowLoopback: this.config.outbound.allowLoopback,
+      });
       try {
-        await assertResolvesPublic(url, { allowLoopback: this.config.outbound.allowLoopback }, this.sender.currentResolver);
+        await assertResolvesPublic(
+          url,
+          { allowLoopback: this.config.outbound.allowLoopback },
+          this.sender.currentResolver,
+        );
       } catch (err) {
         // A name that does not resolve yet is the receiver's business: deliveries will retry.
         if (!/non-public/.test((err as Error).message)) return url.toString();
@@ -182,7 +252,11 @@ export class WebhookEndpointsService {
       }
       return url.toString();
     } catch (err) {
-      if (err instanceof UnsafeUrlError) throw ApiError.unprocessable('unsafe_url', `url is refused: ${err.message}. Webhooks must reach a public http(s) address.`);
+      if (err instanceof UnsafeUrlError)
+        throw ApiError.unprocessable(
+          'unsafe_url',
+          `url is refused: ${err.message}. Webhooks must reach a public http(s) address.`,
+        );
       throw err;
     }
   }
@@ -191,7 +265,10 @@ export class WebhookEndpointsService {
 function checkEvents(events: string[]): string[] {
   const unknown = events.filter((e) => e !== ALL_EVENTS && !isWebhookEventType(e));
   if (unknown.length) {
-    throw ApiError.unprocessable('unknown_event', `Unknown event(s) ${unknown.join(', ')}; use ${WEBHOOK_EVENT_TYPES.join(', ')} or "*" for all.`);
+    throw ApiError.unprocessable(
+      'unknown_event',
+      `Unknown event(s) ${unknown.join(', ')}; use ${WEBHOOK_EVENT_TYPES.join(', ')} or "*" for all.`,
+    );
   }
   return [...new Set(events)];
 }
@@ -199,4 +276,3 @@ function checkEvents(events: string[]): string[] {
 function assertId(id: string, what: string): void {
   if (!UUID.test(id)) throw ApiError.notFound(what, id.slice(0, 60));
 }
-

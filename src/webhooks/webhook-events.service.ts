@@ -46,7 +46,8 @@ export class WebhookEvents implements OnModuleInit {
     this.enqueueEvents.onQueued({
       wantsIds: (projectId) => this.subscriptions.wants(projectId, 'job.queued'),
       queued: async (projectId, jobIds) => {
-        if (await this.subscriptions.wants(projectId, 'job.queued')) await this.emitJobs(jobIds.map((jobId) => ({ jobId, type: 'job.queued' })));
+        if (await this.subscriptions.wants(projectId, 'job.queued'))
+          await this.emitJobs(jobIds.map((jobId) => ({ jobId, type: 'job.queued' })));
       },
     });
   }
@@ -56,7 +57,9 @@ export class WebhookEvents implements OnModuleInit {
     return this.emitMany([{ projectId, type, data }]);
   }
 
-  async emitMany(events: { projectId: string; type: WebhookEventType; data: Record<string, unknown>; at?: Date }[]): Promise<number> {
+  async emitMany(
+    events: { projectId: string; type: WebhookEventType; data: Record<string, unknown>; at?: Date }[],
+  ): Promise<number> {
     if (events.length === 0) return 0;
     for (const e of events) assertType(e.type);
     const queued = await this.repository.emitEvents(
@@ -99,7 +102,11 @@ export class WebhookEvents implements OnModuleInit {
    */
   private async suppressionCreated(row: SuppressionRow, runner?: QueryRunner): Promise<void> {
     if (!(await this.subscriptions.wants(row.projectId, 'suppression.created'))) return;
-    const queued = await this.repository.emitEvents([{ projectId: row.projectId, type: 'suppression.created', data: suppressionEventData(row), at: row.createdAt }], WEBHOOK_MAX_ATTEMPTS, runner);
+    const queued = await this.repository.emitEvents(
+      [{ projectId: row.projectId, type: 'suppression.created', data: suppressionEventData(row), at: row.createdAt }],
+      WEBHOOK_MAX_ATTEMPTS,
+      runner,
+    );
     if (queued && !runner) this.worker.wake();
   }
 
@@ -110,7 +117,11 @@ export class WebhookEvents implements OnModuleInit {
       ...o.inbox.map((x) => ({ jobId: x.id, type: 'job.sent' as const })),
       // notifyd: a job closed without a provider call (opted out at send time) is sent, provider `skipped`.
       ...o.skipped.map((x) => ({ jobId: x.id, type: 'job.sent' as const })),
-      ...o.failed.map((x): JobEvent => (x.bounced ? { jobId: x.id, type: 'job.bounced', extra: { bounce_type: 'Permanent', synchronous: true } } : { jobId: x.id, type: x.error.startsWith('suppressed:') ? 'job.suppressed' : 'job.failed' })),
+      ...o.failed.map((x): JobEvent =>
+        x.bounced
+          ? { jobId: x.id, type: 'job.bounced', extra: { bounce_type: 'Permanent', synchronous: true } }
+          : { jobId: x.id, type: x.error.startsWith('suppressed:') ? 'job.suppressed' : 'job.failed' },
+      ),
     ];
     if (events.length === 0 || !(await this.anyoneWants(o.projectIds, new Set(events.map((e) => e.type))))) return;
     await this.emitJobs(events);
@@ -128,7 +139,9 @@ export class WebhookEvents implements OnModuleInit {
    * before the endpoint's commit never did.
    */
   private async anyoneWants(projectIds: ReadonlySet<string>, types: ReadonlySet<string>): Promise<boolean> {
-    const asks = [...projectIds].flatMap((projectId) => [...types].map((type) => this.subscriptions.wants(projectId, type)));
+    const asks = [...projectIds].flatMap((projectId) =>
+      [...types].map((type) => this.subscriptions.wants(projectId, type)),
+    );
     return (await Promise.all(asks)).some(Boolean);
   }
 }

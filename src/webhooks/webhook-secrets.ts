@@ -44,15 +44,23 @@ export function secretsKey(explicit: Buffer | undefined, jwtSecret: string | und
  * rotation (old secret in JWT_PREVIOUS_SECRETS) or once WEBHOOK_SECRET_KEY is set, secrets sealed
  * under the earlier key still open. New secrets are sealed with the first.
  */
-export function secretsKeys(explicit: Buffer | undefined, jwtSecret: string | undefined, previousJwtSecrets: readonly string[]): Buffer[] {
+export function secretsKeys(
+  explicit: Buffer | undefined,
+  jwtSecret: string | undefined,
+  previousJwtSecrets: readonly string[],
+): Buffer[] {
   const current = secretsKey(explicit, jwtSecret);
-  const derived = [explicit ? jwtSecret : undefined, ...previousJwtSecrets].filter((s): s is string => Boolean(s)).map((s) => secretsKey(undefined, s)!);
+  const derived = [explicit ? jwtSecret : undefined, ...previousJwtSecrets]
+    .filter((s): s is string => Boolean(s))
+    .map((s) => secretsKey(undefined, s)!);
   return current ? [current, ...derived] : derived;
 }
 
 /** Opens a sealed secret with the first of `keys` that authenticates it (AES-GCM refuses the others). */
 export function decryptWithAny(keys: readonly Buffer[], endpointId: string, blob: Buffer): string {
-  let failure: unknown = new Error('no key to open webhook secrets: set WEBHOOK_SECRET_KEY or JWT_SECRET as when the endpoint was created');
+  let failure: unknown = new Error(
+    'no key to open webhook secrets: set WEBHOOK_SECRET_KEY or JWT_SECRET as when the endpoint was created',
+  );
   for (const key of keys) {
     try {
       return decryptSecret(key, endpointId, blob);

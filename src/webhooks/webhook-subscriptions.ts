@@ -28,11 +28,17 @@ export class WebhookSubscriptions implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.signals.subscribe(ENDPOINTS_CHANGED, { received: (projectId) => this.wanted.drop(projectId), resync: () => this.wanted.clear() });
+    this.signals.subscribe(ENDPOINTS_CHANGED, {
+      received: (projectId) => this.wanted.drop(projectId),
+      resync: () => this.wanted.clear(),
+    });
   }
 
   wants(projectId: string, type: string): Promise<boolean> {
-    return this.wanted.get(`${projectId}\n${type}`, async () => ({ value: await this.repository.wantsEvent(projectId, type), tag: projectId })) as Promise<boolean>;
+    return this.wanted.get(`${projectId}\n${type}`, async () => ({
+      value: await this.repository.wantsEvent(projectId, type),
+      tag: projectId,
+    })) as Promise<boolean>;
   }
 
   /** After a committed change to the endpoints of a project: here at once, elsewhere by signal. */

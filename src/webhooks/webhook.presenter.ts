@@ -13,7 +13,10 @@ export function presentWebhook(e: EndpointRow): WebhookDto {
     enabled: e.enabled,
     secret_hint: e.secretHint,
     signature_format: e.signatureFormat,
-    previous_secret_expires_at: e.previousSecretExpiresAt && new Date(e.previousSecretExpiresAt) > new Date() ? iso(e.previousSecretExpiresAt) : null,
+    previous_secret_expires_at:
+      e.previousSecretExpiresAt && new Date(e.previousSecretExpiresAt) > new Date()
+        ? iso(e.previousSecretExpiresAt)
+        : null,
     disabled_at: iso(e.disabledAt),
     disabled_reason: e.disabledReason,
     last_success_at: iso(e.lastSuccessAt),

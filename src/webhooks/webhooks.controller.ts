@@ -30,11 +30,24 @@ export class WebhooksController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ operationId: 'createWebhook', summary: 'Register an endpoint for signed event deliveries; the secret is shown once' })
+  @ApiOperation({
+    operationId: 'createWebhook',
+    summary: 'Register an endpoint for signed event deliveries; the secret is shown once',
+  })
   @ApiErrors(400, 422, 503)
-  async createWebhook(@CurrentProject() project: ProjectRef, @Body() body: CreateWebhookDto, @Req() req: FastifyRequest): Promise<CreateWebhookResponseDto> {
+  async createWebhook(
+    @CurrentProject() project: ProjectRef,
+    @Body() body: CreateWebhookDto,
+    @Req() req: FastifyRequest,
+  ): Promise<CreateWebhookResponseDto> {
     const { endpoint, secret } = await this.endpoints.create(project.id, body, by(req));
-    return { success: true, id: endpoint.id, secret, warning: 'Store the secret now: it cannot be shown again (rotate it with POST …/rotate-secret).', webhook: presentWebhook(endpoint) };
+    return {
+      success: true,
+      id: endpoint.id,
+      secret,
+      warning: 'Store the secret now: it cannot be shown again (rotate it with POST …/rotate-secret).',
+      webhook: presentWebhook(endpoint),
+    };
   }
 
   @Get()
@@ -53,34 +66,61 @@ export class WebhooksController {
   }
 
   @Patch(':id')
-  @ApiOperation({ operationId: 'updateWebhook', summary: 'Change an endpoint’s URL, events or description, or disable / re-enable it' })
+  @ApiOperation({
+    operationId: 'updateWebhook',
+    summary: 'Change an endpoint’s URL, events or description, or disable / re-enable it',
+  })
   @ApiErrors(404, 422)
-  async updateWebhook(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Body() body: UpdateWebhookDto, @Req() req: FastifyRequest): Promise<WebhookResponseDto> {
+  async updateWebhook(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+    @Body() body: UpdateWebhookDto,
+    @Req() req: FastifyRequest,
+  ): Promise<WebhookResponseDto> {
     return { success: true, webhook: presentWebhook(await this.endpoints.update(id, project.id, body, by(req))) };
   }
 
   @Delete(':id')
   @ApiOperation({ operationId: 'deleteWebhook', summary: 'Delete an endpoint and its delivery log' })
   @ApiErrors(404)
-  async deleteWebhook(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Req() req: FastifyRequest): Promise<DeleteWebhookResponseDto> {
+  async deleteWebhook(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+    @Req() req: FastifyRequest,
+  ): Promise<DeleteWebhookResponseDto> {
     await this.endpoints.delete(id, project.id, by(req));
     return { success: true, id };
   }
 
   @Post(':id/rotate-secret')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'rotateWebhookSecret', summary: 'New signing secret (shown once); the old one keeps signing during the overlap' })
+  @ApiOperation({
+    operationId: 'rotateWebhookSecret',
+    summary: 'New signing secret (shown once); the old one keeps signing during the overlap',
+  })
   @ApiErrors(404, 422, 503)
-  async rotateWebhookSecret(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Body() body: RotateWebhookSecretDto, @Req() req: FastifyRequest): Promise<RotateWebhookSecretResponseDto> {
+  async rotateWebhookSecret(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+    @Body() body: RotateWebhookSecretDto,
+    @Req() req: FastifyRequest,
+  ): Promise<RotateWebhookSecretResponseDto> {
     const { endpoint, secret } = await this.endpoints.rotateSecret(id, project.id, body.overlap_seconds, by(req));
     const view = presentWebhook(endpoint);
     return { success: true, secret, previous_secret_valid_until: view.previous_secret_expires_at, webhook: view };
   }
 
   @Get(':id/deliveries')
-  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: 'The endpoint’s delivery log, newest first: status, attempts, answers, next retry' })
+  @ApiOperation({
+    operationId: 'listWebhookDeliveries',
+    summary: 'The endpoint’s delivery log, newest first: status, attempts, answers, next retry',
+  })
   @ApiErrors(400, 404)
-  async listWebhookDeliveries(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Query() query: ListDeliveriesQueryDto): Promise<DeliveryListDto> {
+  async listWebhookDeliveries(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+    @Query() query: ListDeliveriesQueryDto,
+  ): Promise<DeliveryListDto> {
     const limit = query.limit ?? 50;
     const { items, nextCursor } = await this.endpoints.deliveries(id, project.id, limit, query.cursor, query.status);
     return { items: items.map(presentDelivery), next_cursor: nextCursor, limit };
@@ -89,15 +129,30 @@ export class WebhooksController {
   @Get(':id/deliveries/:delivery_id')
   @ApiOperation({ operationId: 'getWebhookDelivery', summary: 'One delivery with its payload and every attempt' })
   @ApiErrors(404)
-  async getWebhookDelivery(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Param('delivery_id') deliveryId: string): Promise<DeliveryResponseDto> {
+  async getWebhookDelivery(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+    @Param('delivery_id') deliveryId: string,
+  ): Promise<DeliveryResponseDto> {
     return { success: true, delivery: presentDelivery(await this.endpoints.delivery(id, deliveryId, project.id)) };
   }
 
   @Post(':id/deliveries/:delivery_id/redeliver')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'redeliverWebhook', summary: 'Queue a failed or cancelled delivery again (same webhook-id, fresh attempts)' })
+  @ApiOperation({
+    operationId: 'redeliverWebhook',
+    summary: 'Queue a failed or cancelled delivery again (same webhook-id, fresh attempts)',
+  })
   @ApiErrors(404, 409)
-  async redeliverWebhook(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Param('delivery_id') deliveryId: string, @Req() req: FastifyRequest): Promise<DeliveryResponseDto> {
-    return { success: true, delivery: presentDelivery(await this.endpoints.redeliver(id, deliveryId, project.id, by(req))) };
+  async redeliverWebhook(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+    @Param('delivery_id') deliveryId: string,
+    @Req() req: FastifyRequest,
+  ): Promise<DeliveryResponseDto> {
+    return {
+      success: true,
+      delivery: presentDelivery(await this.endpoints.redeliver(id, deliveryId, project.id, by(req))),
+    };
   }
 }

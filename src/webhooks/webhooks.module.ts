@@ -16,7 +16,15 @@ import { WebhooksRepository } from './webhooks.repository.js';
  */
 @Module({
   imports: [JobsModule, JobEventsModule],
-  providers: [WebhooksRepository, WebhookSubscriptions, WebhookSender, WebhookDeliveryWorker, WebhookEvents, WebhookEndpointsService, WebhookDigestSource],
+  providers: [
+    WebhooksRepository,
+    WebhookSubscriptions,
+    WebhookSender,
+    WebhookDeliveryWorker,
+    WebhookEvents,
+    WebhookEndpointsService,
+    WebhookDigestSource,
+  ],
   exports: [WebhookEvents, WebhookDigestSource, WebhookEndpointsService],
 })
 export class WebhooksModule {}

@@ -30,8 +30,28 @@ export interface DeliveryUpdate {
 export class WebhooksRepository {
   constructor(private readonly db: Db) {}
 
-  async insertEndpoint(e: { id: string; projectId: string; url: string; description: string | null; events: string[]; enabled: boolean; secretEnc: Buffer; secretHint: string; signatureFormat: 'standard' | 'notifyd-0x' }): Promise<EndpointRow> {
-    return (await this.db.one<EndpointRow>(endpoints.INSERT_ENDPOINT, [e.id, e.projectId, e.url, e.description, e.events, e.enabled, e.secretEnc, e.secretHint, e.signatureFormat]))!;
+  async insertEndpoint(e: {
+    id: string;
+    projectId: string;
+    url: string;
+    description: string | null;
+    events: string[];
+    enabled: boolean;
+    secretEnc: Buffer;
+    secretHint: string;
+    signatureFormat: 'standard' | 'notifyd-0x';
+  }): Promise<EndpointRow> {
+    return (await this.db.one<EndpointRow>(endpoints.INSERT_ENDPOINT, [
+      e.id,
+      e.projectId,
+      e.url,
+      e.description,
+      e.events,
+      e.enabled,
+      e.secretEnc,
+      e.secretHint,
+      e.signatureFormat,
+    ]))!;
   }
 
   findEndpoint(id: string, projectId: string | null): Promise<EndpointRow | undefined> {
@@ -59,34 +79,65 @@ export class WebhooksRepository {
     return (await this.db.rows(endpoints.DELETE_ENDPOINT, [id, projectId])).length > 0;
   }
 
-  rotateSecret(id: string, projectId: string, secretEnc: Buffer, secretHint: string, previousValidUntil: Date): Promise<EndpointRow | undefined> {
-    return this.db.one<EndpointRow>(endpoints.ROTATE_SECRET, [id, projectId, secretEnc, previousValidUntil, secretHint]);
+  rotateSecret(
+    id: string,
+    projectId: string,
+    secretEnc: Buffer,
+    secretHint: string,
+    previousValidUntil: Date,
+  ): Promise<EndpointRow | undefined> {
+    return this.db.one<EndpointRow>(endpoints.ROTATE_SECRET, [
+      id,
+      projectId,
+      secretEnc,
+      previousValidUntil,
+      secretHint,
+    ]);
   }
 
   endpointSecrets(ids: string[]): Promise<EndpointSecrets[]> {
     return this.db.rows<EndpointSecrets>(endpoints.ENDPOINT_SECRETS, [ids]);
   }
 
-  disabledEndpoints(): Promise<{ id: string; projectId: string; url: string; disabledAt: Date; disabledReason: string | null }[]> {
+  disabledEndpoints(): Promise<
+    { id: string; projectId: string; url: string; disabledAt: Date; disabledReason: string | null }[]
+  > {
     return this.db.rows(endpoints.DISABLED_ENDPOINTS);
   }
 
-  async emitEvents(events: { projectId: string; type: string; data: object; at: Date }[], maxAttempts: number, runner?: QueryRunner): Promise<number> {
-    const rows = await this.db.rows(emit.EMIT_EVENTS, [
-      events.map((e) => e.projectId),
-      events.map((e) => e.type),
-      events.map((e) => JSON.stringify(e.data)),
-      events.map((e) => e.at.toISOString()),
-      maxAttempts,
-    ], runner);
+  async emitEvents(
+    events: { projectId: string; type: string; data: object; at: Date }[],
+    maxAttempts: number,
+    runner?: QueryRunner,
+  ): Promise<number> {
+    const rows = await this.db.rows(
+      emit.EMIT_EVENTS,
+      [
+        events.map((e) => e.projectId),
+        events.map((e) => e.type),
+        events.map((e) => JSON.stringify(e.data)),
+        events.map((e) => e.at.toISOString()),
+        maxAttempts,
+      ],
+      runner,
+    );
     return rows.length;
   }
 
   /** `runner` queues the deliveries inside the caller's transaction. */
-  async emitJobEvents(events: { jobId: string; type: string; extra?: object }[], maxAttempts: number, runner?: QueryRunner): Promise<number> {
+  async emitJobEvents(
+    events: { jobId: string; type: string; extra?: object }[],
+    maxAttempts: number,
+    runner?: QueryRunner,
+  ): Promise<number> {
     const rows = await this.db.rows(
       emit.EMIT_JOB_EVENTS,
-      [events.map((e) => e.jobId), events.map((e) => e.type), events.map((e) => (e.extra ? JSON.stringify(e.extra) : null)), maxAttempts],
+      [
+        events.map((e) => e.jobId),
+        events.map((e) => e.type),
+        events.map((e) => (e.extra ? JSON.stringify(e.extra) : null)),
+        maxAttempts,
+      ],
       runner,
     );
     return rows.length;
@@ -103,7 +154,15 @@ export class WebhooksRepository {
   async finalise(updates: DeliveryUpdate[]): Promise<void> {
     if (updates.length === 0) return;
     const byId: Record<string, object> = {};
-    for (const u of updates) byId[u.id] = { a: u.attempts, s: u.status, t: u.runAt?.toISOString() ?? null, c: u.statusCode, e: u.error, l: u.entry };
+    for (const u of updates)
+      byId[u.id] = {
+        a: u.attempts,
+        s: u.status,
+        t: u.runAt?.toISOString() ?? null,
+        c: u.statusCode,
+        e: u.error,
+        l: u.entry,
+      };
     await this.db.exec(deliveries.FINALISE_DELIVERIES, [updates.map((u) => u.id), byId]);
   }
 
@@ -111,7 +170,9 @@ export class WebhooksRepository {
     if (succeeded.length || failed.length) await this.db.exec(deliveries.TOUCH_ENDPOINTS, [succeeded, failed]);
   }
 
-  disableEndpoints(list: { id: string; reason: string }[]): Promise<{ id: string; projectId: string; reason: string; cancelled: number }[]> {
+  disableEndpoints(
+    list: { id: string; reason: string }[],
+  ): Promise<{ id: string; projectId: string; reason: string; cancelled: number }[]> {
     if (list.length === 0) return Promise.resolve([]);
     return this.db.rows(deliveries.DISABLE_ENDPOINTS, [list.map((d) => d.id), list.map((d) => d.reason)]);
   }
@@ -128,8 +189,19 @@ export class WebhooksRepository {
     return this.db.exec(deliveries.PURGE_DELIVERIES, [before, limit]);
   }
 
-  listDeliveries(endpointId: string, limit: number, after: { createdAt: string; id: string } | undefined, status: string | undefined): Promise<DeliveryRow[]> {
-    return this.db.rows<DeliveryRow>(deliveries.LIST_DELIVERIES, [endpointId, limit, after?.createdAt ?? null, after?.id ?? null, status ?? null]);
+  listDeliveries(
+    endpointId: string,
+    limit: number,
+    after: { createdAt: string; id: string } | undefined,
+    status: string | undefined,
+  ): Promise<DeliveryRow[]> {
+    return this.db.rows<DeliveryRow>(deliveries.LIST_DELIVERIES, [
+      endpointId,
+      limit,
+      after?.createdAt ?? null,
+      after?.id ?? null,
+      status ?? null,
+    ]);
   }
 
   findDelivery(id: string, endpointId: string): Promise<DeliveryRow | undefined> {

@@ -27,18 +27,30 @@ export class AdminWorkflowsController {
 
   @Get('runs')
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'adminListWorkflowRuns', summary: 'A project’s workflow runs, newest first, filtered by workflow, subscriber and status' })
+  @ApiOperation({
+    operationId: 'adminListWorkflowRuns',
+    summary: 'A project’s workflow runs, newest first, filtered by workflow, subscriber and status',
+  })
   @ApiErrors(400, 404, 422)
-  async adminListWorkflowRuns(@Param('id') projectId: string, @Query() query: ListRunsQueryDto): Promise<WorkflowRunListDto> {
+  async adminListWorkflowRuns(
+    @Param('id') projectId: string,
+    @Query() query: ListRunsQueryDto,
+  ): Promise<WorkflowRunListDto> {
     const { items, nextCursor, limit } = await this.workflows.listRuns(await this.projects.get(projectId), query);
     return { items: items.map(presentRun), next_cursor: nextCursor, limit };
   }
 
   @Get('runs/:run_id')
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'adminGetWorkflowRun', summary: 'One of a project’s runs: where it stands and what each step did' })
+  @ApiOperation({
+    operationId: 'adminGetWorkflowRun',
+    summary: 'One of a project’s runs: where it stands and what each step did',
+  })
   @ApiErrors(404)
-  async adminGetWorkflowRun(@Param('id') projectId: string, @Param('run_id') id: string): Promise<WorkflowRunResponseDto> {
+  async adminGetWorkflowRun(
+    @Param('id') projectId: string,
+    @Param('run_id') id: string,
+  ): Promise<WorkflowRunResponseDto> {
     return { success: true, run: presentRun(await this.workflows.getRun(await this.projects.get(projectId), id)) };
   }
 }

@@ -2,7 +2,10 @@ import { flattenVars } from './engine/flatten-vars.js';
 import { evaluate, resolveField } from './workflow-conditions.js';
 import { parseSteps } from './workflow-steps.js';
 
-const scope = { payload: { total: '250', tags: ['vip'], order: { id: 'A-1' }, name: 'Jane' }, subscriber: { locale: 'fr', data: { plan: 'pro' } } };
+const scope = {
+  payload: { total: '250', tags: ['vip'], order: { id: 'A-1' }, name: 'Jane' },
+  subscriber: { locale: 'fr', data: { plan: 'pro' } },
+};
 
 describe('workflow conditions', () => {
   it('resolves dotted paths in the payload and the subscriber', () => {
@@ -36,10 +39,17 @@ describe('workflow steps', () => {
     expect(ok).toEqual({ steps: [{ type: 'throttle', window_secs: 60, limit: 1 }] });
     const bad = parseSteps([{ type: 'delay', duration_secs: 5, extra: true }]);
     expect('problems' in bad && bad.problems[0]).toMatch(/steps\[0\]/);
-    expect(parseSteps([{ type: 'send', channel: 'sms' }])).toEqual({ problems: ['steps[0] (send) needs a template_id, or a subject, body or body_html'] });
+    expect(parseSteps([{ type: 'send', channel: 'sms' }])).toEqual({
+      problems: ['steps[0] (send) needs a template_id, or a subject, body or body_html'],
+    });
   });
 
   it('flattens nested payloads into dotted template variables', () => {
-    expect(flattenVars({ a: 1, order: { id: 'A', lines: [1] } })).toEqual({ a: 1, order: { id: 'A', lines: [1] }, 'order.id': 'A', 'order.lines': [1] });
+    expect(flattenVars({ a: 1, order: { id: 'A', lines: [1] } })).toEqual({
+      a: 1,
+      order: { id: 'A', lines: [1] },
+      'order.id': 'A',
+      'order.lines': [1],
+    });
   });
 });

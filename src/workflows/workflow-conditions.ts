@@ -12,15 +12,29 @@ export interface ConditionScope {
 export function resolveField(scope: ConditionScope, field: string): unknown {
   const [root, ...path] = field.split('.');
   let value: unknown =
-    root === 'payload' ? scope.payload : root === 'subscriber' ? scope.subscriber : root === 'digest' ? scope.digest : root === 'inbox' ? scope.inbox : undefined;
+    root === 'payload'
+      ? scope.payload
+      : root === 'subscriber'
+        ? scope.subscriber
+        : root === 'digest'
+          ? scope.digest
+          : root === 'inbox'
+            ? scope.inbox
+            : undefined;
   for (const key of path) {
-    if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+    if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, key))
+      return undefined;
     value = (value as Record<string, unknown>)[key];
   }
   return value;
 }
 
-const asNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : undefined);
+const asNumber = (v: unknown) =>
+  typeof v === 'number'
+    ? v
+    : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v))
+      ? Number(v)
+      : undefined;
 
 /**
  * Evaluates one condition. Comparisons are strict on type except numbers given as numeric
@@ -44,7 +58,8 @@ export function evaluate(condition: Condition, scope: ConditionScope): boolean {
     case 'not_in':
       return Array.isArray(expected) && !expected.some((e) => equal(actual, e));
     case 'contains':
-      if (typeof actual === 'string') return typeof expected === 'string' && actual.toLowerCase().includes(expected.toLowerCase());
+      if (typeof actual === 'string')
+        return typeof expected === 'string' && actual.toLowerCase().includes(expected.toLowerCase());
       return Array.isArray(actual) && actual.some((a) => equal(a, expected));
     case 'gt':
     case 'gte':
@@ -52,7 +67,13 @@ export function evaluate(condition: Condition, scope: ConditionScope): boolean {
     case 'lte': {
       const [a, b] = [asNumber(actual), asNumber(expected)];
       if (a === undefined || b === undefined) return false;
-      return condition.operator === 'gt' ? a > b : condition.operator === 'gte' ? a >= b : condition.operator === 'lt' ? a < b : a <= b;
+      return condition.operator === 'gt'
+        ? a > b
+        : condition.operator === 'gte'
+          ? a >= b
+          : condition.operator === 'lt'
+            ? a < b
+            : a <= b;
     }
   }
 }

@@ -15,7 +15,11 @@ export function triggeredBy(steps: WorkflowStep[]): string[] {
 
 /** The templates a definition's send and digest steps name. */
 export function templatesUsed(steps: WorkflowStep[]): string[] {
-  return [...new Set(steps.flatMap((s) => ((s.type === 'send' || s.type === 'digest') && s.template_id ? [s.template_id] : [])))];
+  return [
+    ...new Set(
+      steps.flatMap((s) => ((s.type === 'send' || s.type === 'digest') && s.template_id ? [s.template_id] : [])),
+    ),
+  ];
 }
 
 /**
@@ -34,9 +38,13 @@ export function referenceProblems(id: string, steps: WorkflowStep[], facts: Refe
     if ((step.type === 'send' || step.type === 'digest') && step.template_id) {
       const channels = facts.templateChannels.get(step.template_id);
       if (!channels) {
-        problems.push(`steps[${i}].template_id names template '${step.template_id}', which does not exist in this project: create it first (POST /v1/templates)`);
+        problems.push(
+          `steps[${i}].template_id names template '${step.template_id}', which does not exist in this project: create it first (POST /v1/templates)`,
+        );
       } else if (!channels.has(step.channel) && !step.subject && !step.body && !step.body_html) {
-        problems.push(`steps[${i}].template_id: template '${step.template_id}' has no ${step.channel} variant and the step has no subject or body to fall back on: add the variant or inline content`);
+        problems.push(
+          `steps[${i}].template_id: template '${step.template_id}' has no ${step.channel} variant and the step has no subject or body to fall back on: add the variant or inline content`,
+        );
       }
     }
     if (step.type !== 'trigger_workflow') return;
@@ -44,10 +52,15 @@ export function referenceProblems(id: string, steps: WorkflowStep[], facts: Refe
     if (target === id) {
       problems.push(`steps[${i}].workflow_id names this workflow: its runs would start one another without end`);
     } else if (!graph.has(target)) {
-      problems.push(`steps[${i}].workflow_id names workflow '${target}', which does not exist in this project: create it first`);
+      problems.push(
+        `steps[${i}].workflow_id names workflow '${target}', which does not exist in this project: create it first`,
+      );
     } else {
       const loop = pathTo(graph, target, id);
-      if (loop) problems.push(`steps[${i}].workflow_id: '${target}' starts this workflow back (${[id, ...loop].join(' → ')}): runs would start one another without end`);
+      if (loop)
+        problems.push(
+          `steps[${i}].workflow_id: '${target}' starts this workflow back (${[id, ...loop].join(' → ')}): runs would start one another without end`,
+        );
     }
   });
   return problems;

@@ -20,13 +20,32 @@ export const MAX_TRIGGER_DEPTH = 5;
 export const MAX_TRIGGERED_RUNS = 100;
 const WORKFLOW_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
 /** A payload time for delay_until: payload.<path> only (a subscriber field is not a time). */
-const PAYLOAD_FIELD = z.string().regex(/^payload(\.[A-Za-z0-9_-]{1,64}){1,8}$/, { message: 'must be payload.<path>, e.g. payload.appointment_at' });
+const PAYLOAD_FIELD = z
+  .string()
+  .regex(/^payload(\.[A-Za-z0-9_-]{1,64}){1,8}$/, { message: 'must be payload.<path>, e.g. payload.appointment_at' });
 const PAYLOAD_KEY = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'must be 1–64 letters, digits, _ or -' });
 /** payload.<path>, subscriber.<field or data.path>, digest.item_count, inbox.is_read. */
-const FIELD = z.string().regex(/^(payload(\.[A-Za-z0-9_-]{1,64}){1,8}|subscriber\.(id|email|phone|locale|timezone|data(\.[A-Za-z0-9_-]{1,64}){1,8})|digest\.item_count|inbox\.is_read)$/, {
-  message: 'must be payload.<path>, subscriber.<field>, subscriber.data.<path>, digest.item_count or inbox.is_read',
-});
-export const OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'contains', 'exists', 'not_exists'] as const;
+const FIELD = z
+  .string()
+  .regex(
+    /^(payload(\.[A-Za-z0-9_-]{1,64}){1,8}|subscriber\.(id|email|phone|locale|timezone|data(\.[A-Za-z0-9_-]{1,64}){1,8})|digest\.item_count|inbox\.is_read)$/,
+    {
+      message: 'must be payload.<path>, subscriber.<field>, subscriber.data.<path>, digest.item_count or inbox.is_read',
+    },
+  );
+export const OPERATORS = [
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'in',
+  'not_in',
+  'contains',
+  'exists',
+  'not_exists',
+] as const;
 const target = z.number().int().min(0).max(99);
 
 const condition = z.strictObject({
@@ -44,26 +63,46 @@ const content = {
   body_html: z.string().max(1_000_000).optional(),
   icon: z.string().max(200).optional(),
   url: z.string().max(2048).optional(),
-  priority: z.union([z.enum(['critical', 'high', 'normal', 'low', 'bulk']), z.number().int().min(0).max(100)]).optional(),
+  priority: z
+    .union([z.enum(['critical', 'high', 'normal', 'low', 'bulk']), z.number().int().min(0).max(100)])
+    .optional(),
 };
 
 export const stepSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('send'), ...content }),
-  z.strictObject({ type: z.literal('delay'), duration_secs: z.number().int().min(1).max(30 * DAY) }),
+  z.strictObject({
+    type: z.literal('delay'),
+    duration_secs: z
+      .number()
+      .int()
+      .min(1)
+      .max(30 * DAY),
+  }),
   z.strictObject({
     type: z.literal('delay_until'),
     /** An absolute time (RFC 3339 with an offset)… */
-    until: z.string().refine(isRfc3339, { message: 'must be an RFC 3339 date-time with an offset, e.g. 2026-12-24T18:00:00+01:00' }).optional(),
+    until: z
+      .string()
+      .refine(isRfc3339, { message: 'must be an RFC 3339 date-time with an offset, e.g. 2026-12-24T18:00:00+01:00' })
+      .optional(),
     /** …or a time read from the trigger's payload when the run reaches the step. */
     field: PAYLOAD_FIELD.optional(),
     /** Added to the time: -86400 wakes a day before it. */
-    offset_secs: z.number().int().min(-30 * DAY).max(30 * DAY).optional(),
+    offset_secs: z
+      .number()
+      .int()
+      .min(-30 * DAY)
+      .max(30 * DAY)
+      .optional(),
   }),
   z.strictObject({
     type: z.literal('trigger_workflow'),
     workflow_id: z.string().regex(WORKFLOW_ID, { message: 'must be the id of a workflow of this project' }),
     /** The new run's payload: these keys from these fields; absent, the whole trigger payload. */
-    payload_map: z.record(PAYLOAD_KEY, FIELD).refine((m) => Object.keys(m).length >= 1 && Object.keys(m).length <= 50, { message: 'must map 1–50 keys' }).optional(),
+    payload_map: z
+      .record(PAYLOAD_KEY, FIELD)
+      .refine((m) => Object.keys(m).length >= 1 && Object.keys(m).length <= 50, { message: 'must map 1–50 keys' })
+      .optional(),
   }),
   z.strictObject({
     type: z.literal('condition'),
@@ -75,18 +114,29 @@ export const stepSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({
     type: z.literal('branch'),
-    branches: z.array(z.strictObject({ conditions: z.array(condition).min(1).max(10), next: target })).min(1).max(10),
+    branches: z
+      .array(z.strictObject({ conditions: z.array(condition).min(1).max(10), next: target }))
+      .min(1)
+      .max(10),
     default_next: target.optional(),
   }),
   z.strictObject({
     type: z.literal('throttle'),
-    window_secs: z.number().int().min(1).max(30 * DAY),
+    window_secs: z
+      .number()
+      .int()
+      .min(1)
+      .max(30 * DAY),
     limit: z.number().int().min(1).max(10_000).default(1),
     key: FIELD.optional(),
   }),
   z.strictObject({
     type: z.literal('digest'),
-    window_secs: z.number().int().min(1).max(7 * DAY),
+    window_secs: z
+      .number()
+      .int()
+      .min(1)
+      .max(7 * DAY),
     key: FIELD.optional(),
     ...content,
   }),
@@ -108,16 +158,32 @@ export function parseSteps(raw: unknown[], now = new Date()): { steps: WorkflowS
   const parsed = z.array(stepSchema).min(1).max(50).safeParse(raw);
   if (!parsed.success) {
     return {
-      problems: parsed.error.issues.map((i) => `steps${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')} ${i.message}`),
+      problems: parsed.error.issues.map(
+        (i) => `steps${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')} ${i.message}`,
+      ),
     };
   }
   const steps = parsed.data;
   const problems: string[] = [];
   steps.forEach((step, i) => {
     const jumps =
-      step.type === 'condition' ? [step.on_true, step.on_false] : step.type === 'branch' ? [...step.branches.map((b) => b.next), step.default_next] : [];
-    for (const j of jumps) if (j !== undefined && j > steps.length) problems.push(`steps[${i}] jumps to step ${j}, but there are ${steps.length} steps (0–${steps.length - 1}; ${steps.length} ends the run)`);
-    if ((step.type === 'send' || step.type === 'digest') && !step.template_id && !step.body && !step.subject && !step.body_html) {
+      step.type === 'condition'
+        ? [step.on_true, step.on_false]
+        : step.type === 'branch'
+          ? [...step.branches.map((b) => b.next), step.default_next]
+          : [];
+    for (const j of jumps)
+      if (j !== undefined && j > steps.length)
+        problems.push(
+          `steps[${i}] jumps to step ${j}, but there are ${steps.length} steps (0–${steps.length - 1}; ${steps.length} ends the run)`,
+        );
+    if (
+      (step.type === 'send' || step.type === 'digest') &&
+      !step.template_id &&
+      !step.body &&
+      !step.subject &&
+      !step.body_html
+    ) {
       problems.push(`steps[${i}] (${step.type}) needs a template_id, or a subject, body or body_html`);
     }
     if (step.type === 'delay_until') problems.push(...delayUntilProblems(step, i, now));
@@ -132,7 +198,11 @@ function delayUntilProblems(step: DelayUntilStep, i: number, now: Date): string[
   }
   if (step.until === undefined) return [];
   const at = Date.parse(step.until) + (step.offset_secs ?? 0) * 1000;
-  if (at <= now.getTime()) return [`steps[${i}].until is in the past (${new Date(at).toISOString()} with offset_secs): give a time ahead, or use field to read one from the payload`];
-  if (at > now.getTime() + MAX_DELAY_UNTIL_SECS * 1000) return [`steps[${i}].until is more than ${MAX_DELAY_UNTIL_SECS / DAY} days ahead: a run waits at most that long`];
+  if (at <= now.getTime())
+    return [
+      `steps[${i}].until is in the past (${new Date(at).toISOString()} with offset_secs): give a time ahead, or use field to read one from the payload`,
+    ];
+  if (at > now.getTime() + MAX_DELAY_UNTIL_SECS * 1000)
+    return [`steps[${i}].until is more than ${MAX_DELAY_UNTIL_SECS / DAY} days ahead: a run waits at most that long`];
   return [];
 }

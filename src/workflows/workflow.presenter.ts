@@ -29,7 +29,9 @@ export function presentRun(r: RunRow): WorkflowRunDto {
     error: r.error,
     payload: r.payload,
     history: r.history.map((h) => ({ ...h, result: h.result })),
-    triggered_by: r.context.parent ? { run_id: r.context.parent.run_id, workflow_id: r.context.parent.workflow_id, depth: r.context.depth ?? 1 } : null,
+    triggered_by: r.context.parent
+      ? { run_id: r.context.parent.run_id, workflow_id: r.context.parent.workflow_id, depth: r.context.depth ?? 1 }
+      : null,
     created_at: iso(r.createdAt)!,
     updated_at: iso(r.updatedAt)!,
     finished_at: iso(r.finishedAt),

@@ -27,9 +27,16 @@ export class WorkflowsController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ operationId: 'upsertWorkflow', summary: 'Create or replace a workflow (send, delay, delay_until, condition, branch, throttle, digest, trigger_workflow steps)' })
+  @ApiOperation({
+    operationId: 'upsertWorkflow',
+    summary:
+      'Create or replace a workflow (send, delay, delay_until, condition, branch, throttle, digest, trigger_workflow steps)',
+  })
   @ApiErrors(400, 422)
-  async upsertWorkflow(@CurrentProject() project: ProjectRef, @Body() body: UpsertWorkflowDto): Promise<UpsertWorkflowResponseDto> {
+  async upsertWorkflow(
+    @CurrentProject() project: ProjectRef,
+    @Body() body: UpsertWorkflowDto,
+  ): Promise<UpsertWorkflowResponseDto> {
     const row = await this.workflows.upsert(project, body);
     return { success: true, id: row.id, project_id: project.id, created: row.created, workflow: presentWorkflow(row) };
   }
@@ -44,17 +51,34 @@ export class WorkflowsController {
 
   @Post('trigger')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'triggerWorkflow', summary: 'Send an event: starts a run of every enabled workflow listening to it' })
+  @ApiOperation({
+    operationId: 'triggerWorkflow',
+    summary: 'Send an event: starts a run of every enabled workflow listening to it',
+  })
   @ApiErrors(400, 422)
-  async triggerWorkflow(@CurrentProject() project: ProjectRef, @Body() body: TriggerWorkflowDto): Promise<TriggerWorkflowResponseDto> {
+  async triggerWorkflow(
+    @CurrentProject() project: ProjectRef,
+    @Body() body: TriggerWorkflowDto,
+  ): Promise<TriggerWorkflowResponseDto> {
     const { runs } = await this.workflows.trigger(project, body);
-    return { success: true, event: body.event, workflow_runs: runs.map((r) => r.id), deduplicated: runs.length > 0 && runs.every((r) => !r.created) };
+    return {
+      success: true,
+      event: body.event,
+      workflow_runs: runs.map((r) => r.id),
+      deduplicated: runs.length > 0 && runs.every((r) => !r.created),
+    };
   }
 
   @Get('runs')
-  @ApiOperation({ operationId: 'listWorkflowRuns', summary: 'List runs, newest first, filtered by workflow, subscriber and status' })
+  @ApiOperation({
+    operationId: 'listWorkflowRuns',
+    summary: 'List runs, newest first, filtered by workflow, subscriber and status',
+  })
   @ApiErrors(400, 422)
-  async listWorkflowRuns(@CurrentProject() project: ProjectRef, @Query() query: ListRunsQueryDto): Promise<WorkflowRunListDto> {
+  async listWorkflowRuns(
+    @CurrentProject() project: ProjectRef,
+    @Query() query: ListRunsQueryDto,
+  ): Promise<WorkflowRunListDto> {
     const { items, nextCursor, limit } = await this.workflows.listRuns(project, query);
     return { items: items.map(presentRun), next_cursor: nextCursor, limit };
   }
@@ -62,14 +86,23 @@ export class WorkflowsController {
   @Get('runs/:id')
   @ApiOperation({ operationId: 'getWorkflowRun', summary: 'One run: where it stands and what each step did' })
   @ApiErrors(404)
-  async getWorkflowRun(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<WorkflowRunResponseDto> {
+  async getWorkflowRun(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+  ): Promise<WorkflowRunResponseDto> {
     return { success: true, run: presentRun(await this.workflows.getRun(project, id)) };
   }
 
   @Delete('runs/:id')
-  @ApiOperation({ operationId: 'cancelWorkflowRun', summary: 'Cancel a run that has not finished (and a digest it opened)' })
+  @ApiOperation({
+    operationId: 'cancelWorkflowRun',
+    summary: 'Cancel a run that has not finished (and a digest it opened)',
+  })
   @ApiErrors(404, 409)
-  async cancelWorkflowRun(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<CancelRunResponseDto> {
+  async cancelWorkflowRun(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+  ): Promise<CancelRunResponseDto> {
     const { digestsCancelled } = await this.workflows.cancelRun(project, id);
     return { success: true, id, digests_cancelled: digestsCancelled };
   }
@@ -84,7 +117,10 @@ export class WorkflowsController {
   @Delete(':id')
   @ApiOperation({ operationId: 'deleteWorkflow', summary: 'Delete a workflow with its runs, digests and throttles' })
   @ApiErrors(404)
-  async deleteWorkflow(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<DeleteWorkflowResponseDto> {
+  async deleteWorkflow(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+  ): Promise<DeleteWorkflowResponseDto> {
     await this.workflows.delete(project, id);
     return { success: true, id };
   }

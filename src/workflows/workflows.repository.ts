@@ -28,8 +28,26 @@ export interface RunFilter {
 export class WorkflowsRepository {
   constructor(private readonly db: Db) {}
 
-  async upsert(projectId: string, w: { id: string; name: string; description: string | null; triggerEvent: string; steps: WorkflowStep[]; enabled: boolean }): Promise<WorkflowRow & { created: boolean }> {
-    return (await this.db.one(workflows.UPSERT_WORKFLOW, [projectId, w.id, w.name, w.description, w.triggerEvent, JSON.stringify(w.steps), w.enabled]))!;
+  async upsert(
+    projectId: string,
+    w: {
+      id: string;
+      name: string;
+      description: string | null;
+      triggerEvent: string;
+      steps: WorkflowStep[];
+      enabled: boolean;
+    },
+  ): Promise<WorkflowRow & { created: boolean }> {
+    return (await this.db.one(workflows.UPSERT_WORKFLOW, [
+      projectId,
+      w.id,
+      w.name,
+      w.description,
+      w.triggerEvent,
+      JSON.stringify(w.steps),
+      w.enabled,
+    ]))!;
   }
 
   find(projectId: string, id: string): Promise<WorkflowRow | undefined> {
@@ -44,13 +62,33 @@ export class WorkflowsRepository {
     return (await this.db.rows(workflows.DELETE_WORKFLOW, [projectId, id])).length > 0;
   }
 
-  trigger(projectId: string, event: string, subscriberId: string, payload: Record<string, unknown>, idempotencyKey: string | null): Promise<{ id: string; workflowId: string; created: boolean }[]> {
+  trigger(
+    projectId: string,
+    event: string,
+    subscriberId: string,
+    payload: Record<string, unknown>,
+    idempotencyKey: string | null,
+  ): Promise<{ id: string; workflowId: string; created: boolean }[]> {
     return this.db.rows(workflows.TRIGGER, [projectId, event, subscriberId, JSON.stringify(payload), idempotencyKey]);
   }
 
   /** A trigger_workflow step's run; undefined when the workflow is gone or disabled. */
-  triggerFromStep(projectId: string, workflowId: string, subscriberId: string, payload: Record<string, unknown>, idempotencyKey: string, context: RunContext): Promise<{ id: string; created: boolean } | undefined> {
-    return this.db.one(workflows.TRIGGER_FROM_STEP, [projectId, workflowId, subscriberId, JSON.stringify(payload), idempotencyKey, JSON.stringify(context)]);
+  triggerFromStep(
+    projectId: string,
+    workflowId: string,
+    subscriberId: string,
+    payload: Record<string, unknown>,
+    idempotencyKey: string,
+    context: RunContext,
+  ): Promise<{ id: string; created: boolean } | undefined> {
+    return this.db.one(workflows.TRIGGER_FROM_STEP, [
+      projectId,
+      workflowId,
+      subscriberId,
+      JSON.stringify(payload),
+      idempotencyKey,
+      JSON.stringify(context),
+    ]);
   }
 
   claim(limit: number): Promise<ClaimedRun[]> {
@@ -61,19 +99,41 @@ export class WorkflowsRepository {
     if (updates.length === 0) return;
     const byId: Record<string, object> = {};
     for (const u of updates) {
-      byId[u.id] = { a: u.attempts, s: u.status, i: u.currentStep, t: u.runAt?.toISOString() ?? null, c: u.context, h: u.history, o: u.outcome, e: u.error, n: u.errors };
+      byId[u.id] = {
+        a: u.attempts,
+        s: u.status,
+        i: u.currentStep,
+        t: u.runAt?.toISOString() ?? null,
+        c: u.context,
+        h: u.history,
+        o: u.outcome,
+        e: u.error,
+        n: u.errors,
+      };
     }
     await this.db.exec(runs.FINALISE_RUNS, [updates.map((u) => u.id), byId]);
   }
 
   /** Runs fn in a transaction; it commits only if the run's claim still holds after fn's writes. */
-  async withProgress<T>(run: ClaimedRun, fn: (runner: QueryRunner) => Promise<T>, progress: (value: T) => Progress): Promise<T> {
+  async withProgress<T>(
+    run: ClaimedRun,
+    fn: (runner: QueryRunner) => Promise<T>,
+    progress: (value: T) => Progress,
+  ): Promise<T> {
     return this.db.transaction(async (runner) => {
       const value = await fn(runner);
       const p = progress(value);
       const saved = await this.db.exec(
         runs.SAVE_PROGRESS,
-        [run.id, run.attempts, p.step, JSON.stringify(p.context), JSON.stringify(p.history), p.end?.status ?? null, p.end?.outcome ?? null],
+        [
+          run.id,
+          run.attempts,
+          p.step,
+          JSON.stringify(p.context),
+          JSON.stringify(p.history),
+          p.end?.status ?? null,
+          p.end?.outcome ?? null,
+        ],
         runner,
       );
       if (saved !== 1) throw new StaleRunError(run.id);
@@ -81,20 +141,42 @@ export class WorkflowsRepository {
     });
   }
 
-  async throttleHit(runner: QueryRunner, r: ClaimedRun, step: number, key: string, windowSecs: number): Promise<number> {
-    const row = await this.db.one<{ count: number }>(steps.THROTTLE_HIT, [r.projectId, r.workflowId, step, r.subscriberId, key, windowSecs], runner);
+  async throttleHit(
+    runner: QueryRunner,
+    r: ClaimedRun,
+    step: number,
+    key: string,
+    windowSecs: number,
+  ): Promise<number> {
+    const row = await this.db.one<{ count: number }>(
+      steps.THROTTLE_HIT,
+      [r.projectId, r.workflowId, step, r.subscriberId, key, windowSecs],
+      runner,
+    );
     return row!.count;
   }
 
-  async joinDigest(runner: QueryRunner, r: ClaimedRun, step: number, key: string, windowSecs: number): Promise<{ id: string; leaderRunId: string; closesAt: Date }> {
-    return (await this.db.one(steps.JOIN_DIGEST, [r.projectId, r.workflowId, step, r.subscriberId, key, r.id, windowSecs, JSON.stringify(r.payload)], runner))!;
+  async joinDigest(
+    runner: QueryRunner,
+    r: ClaimedRun,
+    step: number,
+    key: string,
+    windowSecs: number,
+  ): Promise<{ id: string; leaderRunId: string; closesAt: Date }> {
+    return (await this.db.one(
+      steps.JOIN_DIGEST,
+      [r.projectId, r.workflowId, step, r.subscriberId, key, r.id, windowSecs, JSON.stringify(r.payload)],
+      runner,
+    ))!;
   }
 
   /** Closes the digest and reads its items, in that order, in one transaction (see CLOSE_DIGEST). */
   closeDigest(digestId: string): Promise<Record<string, unknown>[]> {
     return this.db.transaction(async (runner) => {
       await this.db.exec(steps.CLOSE_DIGEST, [digestId], runner);
-      return (await this.db.rows<{ payload: Record<string, unknown> }>(steps.DIGEST_ITEMS, [digestId], runner)).map((r) => r.payload);
+      return (await this.db.rows<{ payload: Record<string, unknown> }>(steps.DIGEST_ITEMS, [digestId], runner)).map(
+        (r) => r.payload,
+      );
     });
   }
 
@@ -107,7 +189,15 @@ export class WorkflowsRepository {
   }
 
   listRuns(projectId: string, f: RunFilter): Promise<RunRow[]> {
-    return this.db.rows<RunRow>(runs.LIST_RUNS, [projectId, f.workflowId ?? null, f.subscriberId ?? null, f.status ?? null, f.after?.createdAt ?? null, f.after?.id ?? null, f.limit]);
+    return this.db.rows<RunRow>(runs.LIST_RUNS, [
+      projectId,
+      f.workflowId ?? null,
+      f.subscriberId ?? null,
+      f.status ?? null,
+      f.after?.createdAt ?? null,
+      f.after?.id ?? null,
+      f.limit,
+    ]);
   }
 
   findRun(projectId: string, id: string): Promise<RunRow | undefined> {

@@ -31,7 +31,8 @@ export class WorkflowsService {
 
   async upsert(project: ProjectRef, dto: UpsertWorkflowDto): Promise<WorkflowRow & { created: boolean }> {
     const parsed = parseSteps(this.fromLegacy0x(dto.steps));
-    if ('problems' in parsed) throw ApiError.unprocessable('invalid_steps', parsed.problems.join('; '), { problems: parsed.problems });
+    if ('problems' in parsed)
+      throw ApiError.unprocessable('invalid_steps', parsed.problems.join('; '), { problems: parsed.problems });
     const problems = await this.checkReferences(project.id, dto.id, parsed.steps);
     if (problems.length) throw ApiError.unprocessable('invalid_steps', problems.join('; '), { problems });
     const row = await this.repository.upsert(project.id, {
@@ -42,7 +43,12 @@ export class WorkflowsService {
       steps: parsed.steps,
       enabled: dto.enabled ?? true,
     });
-    await this.audit.record({ projectId: project.id, actor: 'api_key', action: row.created ? 'workflow.created' : 'workflow.updated', resource: dto.id });
+    await this.audit.record({
+      projectId: project.id,
+      actor: 'api_key',
+      action: row.created ? 'workflow.created' : 'workflow.updated',
+      resource: dto.id,
+    });
     return row;
   }
 
@@ -58,7 +64,8 @@ export class WorkflowsService {
     }
     // Only a definition that starts other workflows needs the project's graph.
     const triggers = new Map<string, string[]>();
-    if (triggeredBy(steps).length) for (const w of await this.repository.list(projectId)) triggers.set(w.id, triggeredBy(w.steps));
+    if (triggeredBy(steps).length)
+      for (const w of await this.repository.list(projectId)) triggers.set(w.id, triggeredBy(w.steps));
     return referenceProblems(id, steps, { triggers, templateChannels });
   }
 
@@ -78,13 +85,25 @@ export class WorkflowsService {
   }
 
   /** Starts a run of every enabled workflow listening to the event; replays of an idempotency key start nothing. */
-  async trigger(project: ProjectRef, dto: TriggerWorkflowDto): Promise<{ runs: { id: string; workflowId: string; created: boolean }[] }> {
-    const runs = await this.repository.trigger(project.id, dto.event, dto.subscriber_id, dto.payload ?? {}, dto.idempotency_key ?? null);
+  async trigger(
+    project: ProjectRef,
+    dto: TriggerWorkflowDto,
+  ): Promise<{ runs: { id: string; workflowId: string; created: boolean }[] }> {
+    const runs = await this.repository.trigger(
+      project.id,
+      dto.event,
+      dto.subscriber_id,
+      dto.payload ?? {},
+      dto.idempotency_key ?? null,
+    );
     if (runs.some((r) => r.created)) this.engine.wake();
     return { runs };
   }
 
-  async listRuns(project: ProjectRef, q: ListRunsQueryDto): Promise<{ items: RunRow[]; nextCursor: string | null; limit: number }> {
+  async listRuns(
+    project: ProjectRef,
+    q: ListRunsQueryDto,
+  ): Promise<{ items: RunRow[]; nextCursor: string | null; limit: number }> {
     const limit = q.limit ?? 50;
     const rows = await this.repository.listRuns(project.id, {
       workflowId: q.workflow_id,
@@ -107,9 +126,18 @@ export class WorkflowsService {
   async cancelRun(project: ProjectRef, id: string): Promise<{ digestsCancelled: number }> {
     const run = await this.getRun(project, id);
     const cancelled = await this.repository.cancelRun(project.id, id);
-    if (!cancelled) throw ApiError.conflict('not_cancellable', `Run is ${run.status}; only pending, processing or waiting runs can be cancelled.`, { status: run.status });
-    await this.audit.record({ projectId: project.id, actor: 'api_key', action: 'workflow_run.cancelled', resource: id });
+    if (!cancelled)
+      throw ApiError.conflict(
+        'not_cancellable',
+        `Run is ${run.status}; only pending, processing or waiting runs can be cancelled.`,
+        { status: run.status },
+      );
+    await this.audit.record({
+      projectId: project.id,
+      actor: 'api_key',
+      action: 'workflow_run.cancelled',
+      resource: id,
+    });
     return { digestsCancelled: cancelled.digestsCancelled };
   }
 }
-

@@ -81,7 +81,9 @@ describe('the import graph between the folders of src/', () => {
     write('c/c.ts', "// import { A } from '../a/a.js';\nexport const C = () => import('../a/a.js');\n");
     write('d/d.ts', 'const x = moduleRef.get(Y, { strict: false });\n');
     try {
-      const fixture = JSON.parse(execFileSync(process.execPath, [script, '--json', '--src', dir], { encoding: 'utf8' })) as Report;
+      const fixture = JSON.parse(
+        execFileSync(process.execPath, [script, '--json', '--src', dir], { encoding: 'utf8' }),
+      ) as Report;
       expect(fixture.loops).toEqual([['a', 'b', 'c']]);
       expect(fixture.backArrows).toHaveLength(1);
       expect(fixture.strictFalse).toEqual(['d/d.ts:1']);

@@ -1,7 +1,8 @@
 import { type FakeAnswer, JsonProviderFake, type RecordedRequest } from './json-provider-fake.js';
 
 /** How the fake answers one recipient: accept, an AgentMail error (`{name, message}`), or a stall. */
-export type AgentmailScript = 'accept' | 'stall' | { status: number; name: string; message: string; headers?: Record<string, string> };
+export type AgentmailScript =
+  'accept' | 'stall' | { status: number; name: string; message: string; headers?: Record<string, string> };
 
 /**
  * AgentMail on loopback: `POST /v0/inboxes/{inbox_id}/messages/send` with bearer auth, answering
@@ -34,14 +35,18 @@ export class AgentmailFake extends JsonProviderFake {
   }
 
   protected answer(request: RecordedRequest): FakeAnswer {
-    if (!this.apiKeys.some((key) => request.headers.authorization === `Bearer ${key}`)) return { status: 403, body: { name: 'ForbiddenError', message: 'Forbidden' } };
+    if (!this.apiKeys.some((key) => request.headers.authorization === `Bearer ${key}`))
+      return { status: 403, body: { name: 'ForbiddenError', message: 'Forbidden' } };
     const inbox = this.inboxOf(request);
-    if (request.method !== 'POST' || inbox === undefined) return { status: 404, body: { name: 'NotFoundError', message: 'Not found' } };
-    if (!this.inboxes.includes(inbox)) return { status: 404, body: { name: 'NotFoundError', message: 'Inbox not found' } };
+    if (request.method !== 'POST' || inbox === undefined)
+      return { status: 404, body: { name: 'NotFoundError', message: 'Not found' } };
+    if (!this.inboxes.includes(inbox))
+      return { status: 404, body: { name: 'NotFoundError', message: 'Inbox not found' } };
     const to = request.body?.to;
     const script = this.script(Array.isArray(to) ? to[0] : to);
     if (script === 'stall') return { status: 0, stall: true };
-    if (script !== 'accept') return { status: script.status, headers: script.headers, body: { name: script.name, message: script.message } };
+    if (script !== 'accept')
+      return { status: script.status, headers: script.headers, body: { name: script.name, message: script.message } };
     const n = this.nextId('');
     return { status: 200, body: { message_id: `<am-${n}@agentmail.to>`, thread_id: `thread-${n}` } };
   }

@@ -1,5 +1,10 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { createSecureServer, type Http2SecureServer, type IncomingHttpHeaders, type ServerHttp2Session } from 'node:http2';
+import {
+  createSecureServer,
+  type Http2SecureServer,
+  type IncomingHttpHeaders,
+  type ServerHttp2Session,
+} from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { decodeProtectedHeader, type JWTPayload, jwtVerify } from 'jose';
 import type { TestCertificate } from './test-certificate.js';
@@ -83,8 +88,16 @@ export class ApnsFake {
       stream.on('end', () => {
         void this.answer(headers, Buffer.concat(chunks).toString('utf8')).then((answer) => {
           if (answer === 'stall' || stream.destroyed) return;
-          stream.respond({ ':status': answer.status, 'apns-id': answer.id, ...(answer.reason ? { 'content-type': 'application/json' } : {}) });
-          stream.end(answer.reason ? JSON.stringify({ reason: answer.reason, ...(answer.status === 410 ? { timestamp: Date.now() } : {}) }) : undefined);
+          stream.respond({
+            ':status': answer.status,
+            'apns-id': answer.id,
+            ...(answer.reason ? { 'content-type': 'application/json' } : {}),
+          });
+          stream.end(
+            answer.reason
+              ? JSON.stringify({ reason: answer.reason, ...(answer.status === 410 ? { timestamp: Date.now() } : {}) })
+              : undefined,
+          );
         });
       });
     });
@@ -116,7 +129,10 @@ export class ApnsFake {
     return this.seen.size;
   }
 
-  private async answer(headers: IncomingHttpHeaders, body: string): Promise<{ status: number; id: string; reason?: string } | 'stall'> {
+  private async answer(
+    headers: IncomingHttpHeaders,
+    body: string,
+  ): Promise<{ status: number; id: string; reason?: string } | 'stall'> {
     const id = randomUUID().toUpperCase();
     const refuse = (status: number, reason: string) => ({ status, id, reason });
     const path = String(headers[':path'] ?? '');

@@ -33,13 +33,22 @@ export class CloudflareEmailFake extends JsonProviderFake {
   }
 
   protected answer(request: RecordedRequest): FakeAnswer {
-    const failure = (status: number, code: number, message: string): FakeAnswer => ({ status, body: { success: false, errors: [{ code, message }], messages: [], result: null } });
+    const failure = (status: number, code: number, message: string): FakeAnswer => ({
+      status,
+      body: { success: false, errors: [{ code, message }], messages: [], result: null },
+    });
     if (request.headers.authorization !== `Bearer ${this.apiToken}`) return failure(403, 10000, 'Authentication error');
-    if (request.method !== 'POST' || request.path !== `/accounts/${this.accountId}/email/sending/send`) return failure(404, 7003, 'Could not route to the requested path');
+    if (request.method !== 'POST' || request.path !== `/accounts/${this.accountId}/email/sending/send`)
+      return failure(404, 7003, 'Could not route to the requested path');
     const to: string = request.body?.to;
     const script = this.script(to);
     if (script === 'stall') return { status: 0, stall: true };
-    if (typeof script === 'object') return { status: script.status, headers: script.headers, body: { success: false, errors: script.errors, messages: [], result: null } };
+    if (typeof script === 'object')
+      return {
+        status: script.status,
+        headers: script.headers,
+        body: { success: false, errors: script.errors, messages: [], result: null },
+      };
     const result = {
       message_id: `cf-${this.nextId('')}`,
       delivered: script === 'accept' ? [to] : [],

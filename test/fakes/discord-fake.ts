@@ -1,6 +1,12 @@
 import { type FakeAnswer, ProviderFake, type RecordedRequest } from './provider-fake.js';
 
-export const discordError = (status: number, code: number, message: string, extra: Record<string, unknown> = {}, headers?: Record<string, string>): FakeAnswer => ({
+export const discordError = (
+  status: number,
+  code: number,
+  message: string,
+  extra: Record<string, unknown> = {},
+  headers?: Record<string, string>,
+): FakeAnswer => ({
   status,
   json: { message, code, ...extra },
   headers,
@@ -23,6 +29,16 @@ export class DiscordFake extends ProviderFake {
     if (!content && !(embeds && embeds.length)) return discordError(400, 50006, 'Cannot send an empty message');
     if (request.query.get('wait') !== 'true') return { status: 204, text: '' };
     const id = String(++this.sequence);
-    return { status: 200, json: { id, type: 0, content: content ?? '', embeds: embeds ?? [], channel_id: '1180000000000000001', webhook_id: match[1] } };
+    return {
+      status: 200,
+      json: {
+        id,
+        type: 0,
+        content: content ?? '',
+        embeds: embeds ?? [],
+        channel_id: '1180000000000000001',
+        webhook_id: match[1],
+      },
+    };
   }
 }

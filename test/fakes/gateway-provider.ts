@@ -23,7 +23,11 @@ export interface GatewayRequest {
 /** How the fake answers one request: a status with headers and a body, or per-message results. */
 export type GatewayAnswer =
   | { status: number; headers?: Record<string, string>; body?: string }
-  | { results: ({ ok: true } | { ok: false; kind: string; error: string })[]; headers?: Record<string, string>; delayMs?: number };
+  | {
+      results: ({ ok: true } | { ok: false; kind: string; error: string })[];
+      headers?: Record<string, string>;
+      delayMs?: number;
+    };
 
 /**
  * A local HTTP provider that records every request and answers as the test scripts it
@@ -31,7 +35,9 @@ export type GatewayAnswer =
  */
 export class GatewayProvider {
   readonly requests: GatewayRequest[] = [];
-  script: (request: GatewayRequest) => GatewayAnswer | Promise<GatewayAnswer> = (r) => ({ results: r.messages.map(() => ({ ok: true })) });
+  script: (request: GatewayRequest) => GatewayAnswer | Promise<GatewayAnswer> = (r) => ({
+    results: r.messages.map(() => ({ ok: true })),
+  });
   private server: Server | undefined;
   private sequence = 0;
 
@@ -69,6 +75,8 @@ export class GatewayProvider {
     }
     if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     res.writeHead(200, { 'content-type': 'application/json', ...answer.headers });
-    res.end(JSON.stringify({ results: answer.results.map((r) => (r.ok ? { ok: true, id: `gw_${++this.sequence}` } : r)) }));
+    res.end(
+      JSON.stringify({ results: answer.results.map((r) => (r.ok ? { ok: true, id: `gw_${++this.sequence}` } : r)) }),
+    );
   }
 }

@@ -68,8 +68,17 @@ export abstract class JsonProviderFake {
     } catch {
       body = undefined;
     }
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
-    const request: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers, raw, body, at: Date.now() };
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+    );
+    const request: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers,
+      raw,
+      body,
+      at: Date.now(),
+    };
     this.requests.push(request);
     const answer = await this.answer(request);
     if (answer.stall) {
@@ -77,7 +86,8 @@ export abstract class JsonProviderFake {
       res.on('close', () => this.stalled.delete(res));
       return;
     }
-    const text = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+    const text =
+      answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
     res.writeHead(answer.status, { ...(text ? { 'content-type': 'application/json' } : {}), ...answer.headers });
     res.end(text);
   }

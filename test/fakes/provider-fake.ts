@@ -1,4 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 /** One request as the fake received it. */
@@ -63,12 +69,22 @@ export abstract class ProviderFake {
         body = {};
       }
     }
-    const request: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, raw, body };
+    const request: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      raw,
+      body,
+    };
     this.requests.push(request);
     const answer = await this.answer(request);
     if (answer === 'stall') return; // never answers: the caller's timeout must fire
     const text = answer.text ?? JSON.stringify(answer.json ?? {});
-    res.writeHead(answer.status, { 'content-type': answer.text !== undefined ? 'text/plain' : 'application/json', ...answer.headers });
+    res.writeHead(answer.status, {
+      'content-type': answer.text !== undefined ? 'text/plain' : 'application/json',
+      ...answer.headers,
+    });
     res.end(text);
   }
 }

@@ -24,7 +24,9 @@ export class ResendFake extends JsonProviderFake {
 
   /** Every email received, single or batched, in order. */
   get emails(): any[] {
-    return this.requests.filter((r) => r.path === '/emails' || r.path === '/emails/batch').flatMap((r) => (Array.isArray(r.body) ? r.body : [r.body]));
+    return this.requests
+      .filter((r) => r.path === '/emails' || r.path === '/emails/batch')
+      .flatMap((r) => (Array.isArray(r.body) ? r.body : [r.body]));
   }
 
   reset(): void {
@@ -34,16 +36,34 @@ export class ResendFake extends JsonProviderFake {
 
   protected answer(request: RecordedRequest): FakeAnswer {
     const auth = request.headers.authorization;
-    if (!auth) return error({ status: 401, name: 'missing_api_key', message: 'Missing API key in the authorization header.' });
-    if (auth !== `Bearer ${this.apiKey}`) return error({ status: 403, name: 'invalid_api_key', message: 'API key is invalid.' });
-    if (request.method !== 'POST') return error({ status: 405, name: 'method_not_allowed', message: 'Method is not allowed for the requested path.' });
-    const emails = request.path === '/emails/batch' ? request.body : request.path === '/emails' ? [request.body] : undefined;
-    if (!Array.isArray(emails)) return error({ status: 404, name: 'not_found', message: 'The requested endpoint does not exist.' });
+    if (!auth)
+      return error({ status: 401, name: 'missing_api_key', message: 'Missing API key in the authorization header.' });
+    if (auth !== `Bearer ${this.apiKey}`)
+      return error({ status: 403, name: 'invalid_api_key', message: 'API key is invalid.' });
+    if (request.method !== 'POST')
+      return error({
+        status: 405,
+        name: 'method_not_allowed',
+        message: 'Method is not allowed for the requested path.',
+      });
+    const emails =
+      request.path === '/emails/batch' ? request.body : request.path === '/emails' ? [request.body] : undefined;
+    if (!Array.isArray(emails))
+      return error({ status: 404, name: 'not_found', message: 'The requested endpoint does not exist.' });
     if (request.path === '/emails/batch' && emails.length > 100) {
-      return error({ status: 422, name: 'validation_error', message: 'The `emails` array must contain at most 100 items.' });
+      return error({
+        status: 422,
+        name: 'validation_error',
+        message: 'The `emails` array must contain at most 100 items.',
+      });
     }
     for (const email of emails) {
-      if (request.path === '/emails/batch' && email.attachments) return error({ status: 422, name: 'validation_error', message: 'Attachments are not supported in batch sending.' });
+      if (request.path === '/emails/batch' && email.attachments)
+        return error({
+          status: 422,
+          name: 'validation_error',
+          message: 'Attachments are not supported in batch sending.',
+        });
       const answer = this.script(email.to?.[0]);
       if (answer === 'stall') return { status: 0, stall: true };
       if (answer !== 'accept') return error(answer);
@@ -53,4 +73,8 @@ export class ResendFake extends JsonProviderFake {
   }
 }
 
-const error = (e: ResendError): FakeAnswer => ({ status: e.status, headers: e.headers, body: { statusCode: e.status, name: e.name, message: e.message } });
+const error = (e: ResendError): FakeAnswer => ({
+  status: e.status,
+  headers: e.headers,
+  body: { statusCode: e.status, name: e.name, message: e.message },
+});

@@ -36,7 +36,8 @@ export class SmtpSink {
       allowInsecureAuth: true,
       logger: false,
       onAuth: (auth, _session, callback) => {
-        if (this.auth && auth.username === this.auth.user && auth.password === this.auth.pass) return callback(null, { user: auth.username });
+        if (this.auth && auth.username === this.auth.user && auth.password === this.auth.pass)
+          return callback(null, { user: auth.username });
         const err = Object.assign(new Error('5.7.8 Authentication credentials invalid'), { responseCode: 535 });
         callback(err);
       },

@@ -18,7 +18,11 @@ export class SnsFake {
   confirmations: string[] = [];
 
   async start(): Promise<string> {
-    const pems = await generate([{ name: 'commonName', value: 'sns.amazonaws.com' }], { keySize: 2048, algorithm: 'sha256', notAfterDate: new Date(Date.now() + 2 * 86_400_000) } as never);
+    const pems = await generate([{ name: 'commonName', value: 'sns.amazonaws.com' }], {
+      keySize: 2048,
+      algorithm: 'sha256',
+      notAfterDate: new Date(Date.now() + 2 * 86_400_000),
+    } as never);
     this.cert = pems.cert;
     this.key = pems.private;
     this.server = createServer((req, res) => {
@@ -52,7 +56,9 @@ export class SnsFake {
       ...fields,
       Signature: '',
     } as SnsMessage;
-    m.Signature = createSign(version === '1' ? 'RSA-SHA1' : 'RSA-SHA256').update(snsStringToSign(m)).sign(key, 'base64');
+    m.Signature = createSign(version === '1' ? 'RSA-SHA1' : 'RSA-SHA256')
+      .update(snsStringToSign(m))
+      .sign(key, 'base64');
     return m;
   }
 

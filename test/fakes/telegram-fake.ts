@@ -2,7 +2,12 @@ import { type FakeAnswer, ProviderFake, type RecordedRequest } from './provider-
 
 export const TELEGRAM_TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw_test';
 
-export const telegramError = (errorCode: number, description: string, parameters?: Record<string, number>, headers?: Record<string, string>): FakeAnswer => ({
+export const telegramError = (
+  errorCode: number,
+  description: string,
+  parameters?: Record<string, number>,
+  headers?: Record<string, string>,
+): FakeAnswer => ({
   status: errorCode,
   json: { ok: false, error_code: errorCode, description, ...(parameters ? { parameters } : {}) },
   headers,
@@ -60,7 +65,11 @@ export class TelegramFake extends ProviderFake {
     if (!this.tokens.has(token)) return telegramError(401, 'Unauthorized');
     const scripted = this.methods.get(method);
     if (scripted) return scripted;
-    const bot = this.bots.get(token) ?? { id: Number(token.split(':')[0]), username: 'instance_bot', webhook: { url: '' } };
+    const bot = this.bots.get(token) ?? {
+      id: Number(token.split(':')[0]),
+      username: 'instance_bot',
+      webhook: { url: '' },
+    };
     const body = request.body as Record<string, unknown>;
     switch (method) {
       case 'sendMessage':
@@ -70,8 +79,13 @@ export class TelegramFake extends ProviderFake {
       case 'getWebhookInfo':
         return ok({ url: bot.webhook.url, has_custom_certificate: false, pending_update_count: 0 });
       case 'setWebhook': {
-        if (typeof body.url !== 'string' || !body.url.startsWith('https://')) return telegramError(400, 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook');
-        bot.webhook = { url: body.url, secretToken: body.secret_token as string | undefined, allowedUpdates: body.allowed_updates };
+        if (typeof body.url !== 'string' || !body.url.startsWith('https://'))
+          return telegramError(400, 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook');
+        bot.webhook = {
+          url: body.url,
+          secretToken: body.secret_token as string | undefined,
+          allowedUpdates: body.allowed_updates,
+        };
         return ok(true);
       }
       case 'deleteWebhook':

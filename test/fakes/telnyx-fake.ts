@@ -5,9 +5,24 @@ export const TELNYX_KEY = 'KEY0123456789ABCDEF_telnyx_test';
 export const TELNYX_PROFILE = '40017a0c-7a3c-4b6a-9a6f-4d3e2b1c0a99';
 
 /** Telnyx's JSON:API error body. */
-export const telnyxError = (status: number, code: string, title: string, detail?: string, headers?: Record<string, string>): FakeAnswer => ({
+export const telnyxError = (
+  status: number,
+  code: string,
+  title: string,
+  detail?: string,
+  headers?: Record<string, string>,
+): FakeAnswer => ({
   status,
-  json: { errors: [{ code, title, ...(detail ? { detail } : {}), meta: { url: `https://developers.telnyx.com/docs/overview/errors/${code}` } }] },
+  json: {
+    errors: [
+      {
+        code,
+        title,
+        ...(detail ? { detail } : {}),
+        meta: { url: `https://developers.telnyx.com/docs/overview/errors/${code}` },
+      },
+    ],
+  },
   headers,
 });
 
@@ -25,8 +40,10 @@ export class TelnyxFake extends ProviderFake {
   ]);
 
   protected answer(request: RecordedRequest): FakeAnswer {
-    if (request.method !== 'POST' || request.path !== '/v2/messages') return telnyxError(404, '10005', 'Resource not found');
-    if (request.headers.authorization !== `Bearer ${TELNYX_KEY}`) return telnyxError(401, '10009', 'Authentication failed', 'Could not understand the provided credentials.');
+    if (request.method !== 'POST' || request.path !== '/v2/messages')
+      return telnyxError(404, '10005', 'Resource not found');
+    if (request.headers.authorization !== `Bearer ${TELNYX_KEY}`)
+      return telnyxError(401, '10009', 'Authentication failed', 'Could not understand the provided credentials.');
     const { from, to, text, messaging_profile_id: profile } = request.body as Record<string, string | undefined>;
     if (!to) return telnyxError(422, '40310', "Invalid 'to' address");
     if (!from) return telnyxError(422, '40305', "Invalid 'from' address");

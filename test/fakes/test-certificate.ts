@@ -18,7 +18,13 @@ export async function createTestCertificate(): Promise<TestCertificate> {
     days: 2,
     extensions: [
       { name: 'basicConstraints', cA: true },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 7, ip: '127.0.0.1' },
+          { type: 2, value: 'localhost' },
+        ],
+      },
     ],
   } as never);
   const caFile = join(mkdtempSync(join(tmpdir(), 'notifyd-push-ca-')), 'ca.pem');

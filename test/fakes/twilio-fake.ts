@@ -5,7 +5,12 @@ export const TWILIO_SID = `AC${'0123456789abcdef'.repeat(2)}`;
 export const TWILIO_TOKEN = 'twilio-test-auth-token-0123456789';
 
 /** Twilio's error body (https://www.twilio.com/docs/api/errors). */
-export const twilioError = (status: number, code: number, message: string, headers?: Record<string, string>): FakeAnswer => ({
+export const twilioError = (
+  status: number,
+  code: number,
+  message: string,
+  headers?: Record<string, string>,
+): FakeAnswer => ({
   status,
   json: { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status },
   headers,
@@ -21,7 +26,10 @@ export const twilioError = (status: number, code: number, message: string, heade
 export class TwilioFake extends ProviderFake {
   readonly script = new Map<string, FakeAnswer>([
     ['+15005550001', twilioError(400, 21211, "The 'To' number +15005550001 is not a valid phone number.")],
-    ['whatsapp:+15005550001', twilioError(400, 21211, "The 'To' number whatsapp:+15005550001 is not a valid phone number.")],
+    [
+      'whatsapp:+15005550001',
+      twilioError(400, 21211, "The 'To' number whatsapp:+15005550001 is not a valid phone number."),
+    ],
     ['+15005550004', twilioError(400, 21610, 'Attempt to send to unsubscribed recipient')],
     ['+15005550009', twilioError(400, 21614, "'To' number is not a valid mobile number")],
     ['+15005550429', twilioError(429, 20429, 'Too Many Requests', { 'Retry-After': '2' })],
@@ -34,18 +42,29 @@ export class TwilioFake extends ProviderFake {
 
   protected answer(request: RecordedRequest): FakeAnswer {
     const match = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(request.path);
-    if (request.method !== 'POST' || !match) return twilioError(404, 20404, `The requested resource ${request.path} was not found`);
+    if (request.method !== 'POST' || !match)
+      return twilioError(404, 20404, `The requested resource ${request.path} was not found`);
     const expected = `Basic ${Buffer.from(`${match[1]}:${TWILIO_TOKEN}`).toString('base64')}`;
-    if (match[1] !== TWILIO_SID || request.headers.authorization !== expected) return twilioError(401, 20003, 'Authenticate');
+    if (match[1] !== TWILIO_SID || request.headers.authorization !== expected)
+      return twilioError(401, 20003, 'Authenticate');
     if (!String(request.headers['content-type']).startsWith('application/x-www-form-urlencoded')) {
       return twilioError(400, 20001, 'Content-Type must be application/x-www-form-urlencoded');
     }
-    const { To: to, From: from, Body: body, ContentSid: contentSid } = request.body as Record<string, string | undefined>;
+    const {
+      To: to,
+      From: from,
+      Body: body,
+      ContentSid: contentSid,
+    } = request.body as Record<string, string | undefined>;
     if (!to) return twilioError(400, 21604, "A 'To' phone number is required.");
     if (!from) return twilioError(400, 21603, "A 'From' phone number is required.");
     if (!body && !contentSid) return twilioError(400, 21602, 'Message body is required.');
     if (this.windowClosed.has(to) && !contentSid) {
-      return twilioError(400, 63016, 'Failed to send freeform message because you are outside the allowed window. If you are using WhatsApp, please use a Message Template.');
+      return twilioError(
+        400,
+        63016,
+        'Failed to send freeform message because you are outside the allowed window. If you are using WhatsApp, please use a Message Template.',
+      );
     }
     const scripted = this.script.get(to);
     if (scripted) return scripted;

@@ -6,7 +6,8 @@ import { decodeProtectedHeader, importJWK, type JWTPayload, jwtVerify } from 'jo
 import type { TestCertificate } from './test-certificate.js';
 
 /** How a subscription's push service answers (RFC 8030 responses). */
-export type WebPushScript = 'ok' | 'gone' | 'notfound' | 'ratelimited' | 'error' | 'toolarge' | 'badrequest' | 'forbidden';
+export type WebPushScript =
+  'ok' | 'gone' | 'notfound' | 'ratelimited' | 'error' | 'toolarge' | 'badrequest' | 'forbidden';
 
 export interface ReceivedPush {
   script: WebPushScript;
@@ -76,15 +77,27 @@ export class WebPushServiceFake {
     const auth = randomBytes(16);
     const path = `/push/${script}/${randomUUID()}`;
     this.subscriptions.set(path, { script, ecdh, auth });
-    return { endpoint: `${this.origin}${path}`, expirationTime: null, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } };
+    return {
+      endpoint: `${this.origin}${path}`,
+      expirationTime: null,
+      keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
+    };
   }
 
-  private async handle(path: string, headers: IncomingHttpHeaders, body: Buffer): Promise<{ status: number; headers: Record<string, string> }> {
+  private async handle(
+    path: string,
+    headers: IncomingHttpHeaders,
+    body: Buffer,
+  ): Promise<{ status: number; headers: Record<string, string> }> {
     const subscription = this.subscriptions.get(path);
     if (!subscription) return { status: 404, headers: {} };
     const vapid = await this.verifyVapid(String(headers.authorization ?? ''));
-    if (!vapid || headers['content-encoding'] !== 'aes128gcm' || headers.ttl === undefined) return { status: 403, headers: {} };
-    const payload = JSON.parse(decryptAes128gcm(body, subscription.ecdh, subscription.auth).toString('utf8')) as Record<string, unknown>;
+    if (!vapid || headers['content-encoding'] !== 'aes128gcm' || headers.ttl === undefined)
+      return { status: 403, headers: {} };
+    const payload = JSON.parse(decryptAes128gcm(body, subscription.ecdh, subscription.auth).toString('utf8')) as Record<
+      string,
+      unknown
+    >;
     this.received.push({ script: subscription.script, headers, claims: vapid.claims, vapidKey: vapid.key, payload });
     switch (subscription.script) {
       case 'ok':
@@ -113,11 +126,17 @@ export class WebPushServiceFake {
     const [, token, key] = match;
     const raw = Buffer.from(key, 'base64url');
     if (raw.length !== 65 || decodeProtectedHeader(token).alg !== 'ES256') return undefined;
-    const jwk = { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33).toString('base64url') };
+    const jwk = {
+      kty: 'EC',
+      crv: 'P-256',
+      x: raw.subarray(1, 33).toString('base64url'),
+      y: raw.subarray(33).toString('base64url'),
+    };
     try {
       const { payload } = await jwtVerify(token, await importJWK(jwk, 'ES256'), { audience: this.origin });
       const now = Date.now() / 1000;
-      if (!payload.exp || payload.exp > now + 24 * 3600 || !/^(mailto:|https:)/.test(String(payload.sub))) return undefined;
+      if (!payload.exp || payload.exp > now + 24 * 3600 || !/^(mailto:|https:)/.test(String(payload.sub)))
+        return undefined;
       return { claims: payload, key };
     } catch {
       return undefined;

@@ -53,7 +53,9 @@ export class WebhookReceiver {
     const request: ReceivedWebhook = {
       at: Date.now(),
       path: req.url ?? '/',
-      headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
+      headers: Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+      ),
       body: Buffer.concat(chunks).toString('utf8'),
     };
     this.received.push(request);

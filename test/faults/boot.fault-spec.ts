@@ -24,20 +24,34 @@ describe('faults: five instances booting together', () => {
   it('migrate exactly once, and every instance starts', async () => {
     const started = await Promise.allSettled(
       Array.from({ length: 5 }, async (_, i) => {
-        const p = await spawnNotifyd({ databaseUrl: db.url, env: { NOTIFYD_ROLE: i % 2 ? 'worker' : 'api' }, startTimeoutMs: 180_000 });
+        const p = await spawnNotifyd({
+          databaseUrl: db.url,
+          env: { NOTIFYD_ROLE: i % 2 ? 'worker' : 'api' },
+          startTimeoutMs: 180_000,
+        });
         processes.push(p);
         return p;
       }),
     );
-    const failures = started.filter((s) => s.status === 'rejected').map((s) => String((s as PromiseRejectedResult).reason));
+    const failures = started
+      .filter((s) => s.status === 'rejected')
+      .map((s) => String((s as PromiseRejectedResult).reason));
     expect(failures).toEqual([]);
 
-    const rows = await db.sql<{ name: string; n: number }>(`SELECT name, count(*)::int AS n FROM notifyd_migrations GROUP BY name ORDER BY min(id)`);
+    const rows = await db.sql<{ name: string; n: number }>(
+      `SELECT name, count(*)::int AS n FROM notifyd_migrations GROUP BY name ORDER BY min(id)`,
+    );
     expect(rows).toEqual(MIGRATIONS.map((m) => ({ name: m.name, n: 1 })));
 
     for (const p of processes) p.kill('SIGTERM');
     const exits = await Promise.all(processes.map((p) => p.exited));
     expect(exits.every((e) => e.code === 0)).toBe(true);
-    verdict('five-instances-boot', { instances: 5, ready: 5 - failures.length, migrations: MIGRATIONS.length, appliedTwice: rows.filter((r) => r.n > 1).length, cleanExits: exits.filter((e) => e.code === 0).length });
+    verdict('five-instances-boot', {
+      instances: 5,
+      ready: 5 - failures.length,
+      migrations: MIGRATIONS.length,
+      appliedTwice: rows.filter((r) => r.n > 1).length,
+      cleanExits: exits.filter((e) => e.code === 0).length,
+    });
   }, 240_000);
 });

@@ -41,7 +41,11 @@ describe('pacing across replicas (worker processes, loopback provider)', () => {
        SELECT 'acme', 'sms', '+3370' || lpad(g::text, 7, '0'), 50, '{"body":"hi"}'::jsonb FROM generate_series(1, $1) g`,
       [n],
     );
-  const spawn = (count: number, env: Record<string, string>, gateway: { batchMax?: number; meters?: 'requests' | 'messages' } = {}) =>
+  const spawn = (
+    count: number,
+    env: Record<string, string>,
+    gateway: { batchMax?: number; meters?: 'requests' | 'messages' } = {},
+  ) =>
     Promise.all(
       Array.from({ length: count }, () =>
         spawnNotifyd({
@@ -68,7 +72,8 @@ describe('pacing across replicas (worker processes, loopback provider)', () => {
     const requests = [...unsorted].sort((a, b) => a.sentAt - b.sentAt);
     let best = 0;
     for (let i = 0, j = 0, inWindow = 0; i < requests.length; i++) {
-      while (j < requests.length && requests[j].sentAt < requests[i].sentAt + ms) inWindow += requests[j++].messages.length;
+      while (j < requests.length && requests[j].sentAt < requests[i].sentAt + ms)
+        inWindow += requests[j++].messages.length;
       best = Math.max(best, inWindow);
       inWindow -= requests[i].messages.length;
     }
@@ -80,12 +85,20 @@ describe('pacing across replicas (worker processes, loopback provider)', () => {
     const burst = 20; // PACING_BURST_SECS=1
     // The fake enforces the same quota (with the jitter slack below): more earns a 429.
     provider.script = (r) => {
-      const recent = provider.requests.filter((x) => x.sentAt > r.sentAt - 1_000 && x.sentAt <= r.sentAt).reduce((n, x) => n + x.messages.length, 0);
+      const recent = provider.requests
+        .filter((x) => x.sentAt > r.sentAt - 1_000 && x.sentAt <= r.sentAt)
+        .reduce((n, x) => n + x.messages.length, 0);
       const status = recent > burst + rate * 1.25 ? 429 : 200;
       answers.push({ at: r.at, status });
-      return status === 429 ? { status, headers: { 'retry-after': '1' } } : { results: r.messages.map(() => ({ ok: true as const })) };
+      return status === 429
+        ? { status, headers: { 'retry-after': '1' } }
+        : { results: r.messages.map(() => ({ ok: true as const })) };
     };
-    workers = await spawn(3, { SMS_RATE_PER_SEC: String(rate), PACING_BURST_SECS: '1' }, { batchMax: 4, meters: 'messages' });
+    workers = await spawn(
+      3,
+      { SMS_RATE_PER_SEC: String(rate), PACING_BURST_SECS: '1' },
+      { batchMax: 4, meters: 'messages' },
+    );
     await queue(1_200);
 
     await until(async () => provider.requests.length > 0, 20_000);
@@ -101,7 +114,14 @@ describe('pacing across replicas (worker processes, loopback provider)', () => {
     // It did send (well past one burst), and all three processes shared the lane.
     expect(messages).toBeGreaterThan(burst * 5);
     expect(new Set(seen.map((r) => r.pid))).toEqual(new Set(workers.map((w) => String(w.child.pid))));
-    verdict('shared-lane-three-workers', { ratePerSec: rate, burst, peakPerSec: peak(seen, 1_000), messagesIn30s: messages, bound: burst + rate * 30, providerRefusals: 0 });
+    verdict('shared-lane-three-workers', {
+      ratePerSec: rate,
+      burst,
+      peakPerSec: peak(seen, 1_000),
+      messagesIn30s: messages,
+      bound: burst + rate * 30,
+      providerRefusals: 0,
+    });
   }, 90_000);
 
   it('429 with Retry-After: 2 for 10 s across two workers: nothing fails, no attempt is used, no request lands inside a pause, sending resumes by itself', async () => {
@@ -110,7 +130,9 @@ describe('pacing across replicas (worker processes, loopback provider)', () => {
       if (!storm.from) Object.assign(storm, { from: r.at, to: r.at + 10_000 });
       const status = r.at < storm.to ? 429 : 200;
       answers.push({ at: r.at, status });
-      return status === 429 ? { status, headers: { 'retry-after': '2' } } : { results: r.messages.map(() => ({ ok: true as const })) };
+      return status === 429
+        ? { status, headers: { 'retry-after': '2' } }
+        : { results: r.messages.map(() => ({ ok: true as const })) };
     };
     workers = await spawn(2, { SMS_RATE_PER_SEC: '50' });
     await queue(300);
@@ -120,13 +142,17 @@ describe('pacing across replicas (worker processes, loopback provider)', () => {
     let watching = true;
     const watcher = (async () => {
       while (watching) {
-        const [row] = await db.sql<{ until: Date | null }>(`SELECT paused_until AS until FROM pacing_lanes WHERE lane_key = 'sms:gateway' AND paused_until > now()`);
+        const [row] = await db.sql<{ until: Date | null }>(
+          `SELECT paused_until AS until FROM pacing_lanes WHERE lane_key = 'sms:gateway' AND paused_until > now()`,
+        );
         if (row?.until && !pauses.has(row.until.getTime())) pauses.set(row.until.getTime(), Date.now());
         await new Promise((r) => setTimeout(r, 25));
       }
     })();
     const drained = await until(async () => {
-      const [{ left }] = await db.sql<{ left: number }>(`SELECT count(*)::int AS left FROM jobs WHERE status <> 'sent'`);
+      const [{ left }] = await db.sql<{ left: number }>(
+        `SELECT count(*)::int AS left FROM jobs WHERE status <> 'sent'`,
+      );
       return left === 0;
     }, 60_000);
     expect(drained).toBe(true);
@@ -149,11 +175,18 @@ describe('pacing across replicas (worker processes, loopback provider)', () => {
     // Send times are the workers' own stamps.
     for (const [until, seenAt] of pauses) {
       const inside = provider.requests.filter((r) => r.sentAt > seenAt + 1_000 && r.sentAt < until);
-      expect(inside.map((r) => `${r.pid} sent ${r.sentAt - seenAt} ms after the pause was stored, ${until - r.sentAt} ms before its end`)).toEqual([]);
+      expect(
+        inside.map(
+          (r) =>
+            `${r.pid} sent ${r.sentAt - seenAt} ms after the pause was stored, ${until - r.sentAt} ms before its end`,
+        ),
+      ).toEqual([]);
     }
     // And the pause did its job: nothing was sent for most of each 2 s after a 429.
     const refusedAt = refusals.map((a) => a.at);
-    const quiet = refusedAt.filter((at) => !provider.requests.some((r) => r.sentAt > at + 1_000 && r.sentAt < at + 1_900));
+    const quiet = refusedAt.filter(
+      (at) => !provider.requests.some((r) => r.sentAt > at + 1_000 && r.sentAt < at + 1_900),
+    );
     expect(quiet.length).toBeGreaterThan(0);
     // Both processes met the storm and both sent after it.
     const after = provider.requests.filter((r) => r.at >= storm.to);
@@ -191,7 +224,9 @@ describe('pacing across replicas (worker processes, loopback provider)', () => {
       };
       const status = used > limit ? 429 : 200;
       answers.push({ at: r.at, status });
-      return status === 429 ? { status, headers: { ...headers, 'retry-after': '1' } } : { results: r.messages.map(() => ({ ok: true as const })), headers };
+      return status === 429
+        ? { status, headers: { ...headers, 'retry-after': '1' } }
+        : { results: r.messages.map(() => ({ ok: true as const })), headers };
     };
     workers = await spawn(2, { SMS_RATE_PER_SEC: '50' });
     await queue(1_000);
@@ -205,6 +240,11 @@ describe('pacing across replicas (worker processes, loopback provider)', () => {
     expect(answers.length).toBeGreaterThan(limit);
     const [lane] = await db.sql(`SELECT quota_limit, calls_total FROM pacing_lanes WHERE lane_key = 'sms:gateway'`);
     expect(Number(lane.quota_limit)).toBe(limit);
-    verdict('quota-headers-two-workers', { windowLimit: limit, calls: answers.length, refusals: 0, learnedLimit: Number(lane.quota_limit) });
+    verdict('quota-headers-two-workers', {
+      windowLimit: limit,
+      calls: answers.length,
+      refusals: 0,
+      learnedLimit: Number(lane.quota_limit),
+    });
   }, 90_000);
 });

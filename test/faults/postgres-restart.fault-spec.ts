@@ -53,7 +53,13 @@ describe('faults: PostgreSQL restarted during a drain', () => {
     provider.script = (r) => ({ results: r.messages.map(() => ({ ok: true })), delayMs: 20 });
     worker = await spawnNotifyd({
       databaseUrl: proxied.toString(),
-      env: { SMS_PROVIDER: 'gateway', WORKER_BATCH_SIZE: '100', WORKER_LEASE_SECS: '5', WORKER_REAPER_INTERVAL_SECS: '1', WORKER_POLL_INTERVAL_MS: '50' },
+      env: {
+        SMS_PROVIDER: 'gateway',
+        WORKER_BATCH_SIZE: '100',
+        WORKER_LEASE_SECS: '5',
+        WORKER_REAPER_INTERVAL_SECS: '1',
+        WORKER_POLL_INTERVAL_MS: '50',
+      },
       gateway: { url: providerUrl, channel: 'sms', batchMax: 10 },
     });
     await direct(`INSERT INTO projects (id, name) VALUES ('acme', 'Acme')`);
@@ -83,6 +89,12 @@ describe('faults: PostgreSQL restarted during a drain', () => {
     const ids = provider.messages.map((m) => m.job_id);
     const unique = new Set(ids).size;
     expect(unique).toBe(3_000);
-    verdict('postgres-restart', { jobs: 3_000, sentBeforeStop: sentAtStop, lost: 3_000 - unique, duplicates: ids.length - unique, workerAlive: true });
+    verdict('postgres-restart', {
+      jobs: 3_000,
+      sentBeforeStop: sentAtStop,
+      lost: 3_000 - unique,
+      duplicates: ids.length - unique,
+      workerAlive: true,
+    });
   }, 300_000);
 });

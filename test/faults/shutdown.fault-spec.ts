@@ -25,7 +25,9 @@ describe('faults: graceful SIGTERM', () => {
   const processes: NotifydProcess[] = [];
 
   const statuses = async () =>
-    db.sql<{ status: string; attempts: number; n: number }>(`SELECT status, attempts, count(*)::int AS n FROM jobs GROUP BY 1, 2 ORDER BY 1, 2`);
+    db.sql<{ status: string; attempts: number; n: number }>(
+      `SELECT status, attempts, count(*)::int AS n FROM jobs GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
   const enqueue = (n: number) =>
     db.sql(`
       INSERT INTO jobs (project_id, channel, recipient, priority, payload)
@@ -69,7 +71,12 @@ describe('faults: graceful SIGTERM', () => {
       await sleep(1_500);
       return { results: r.messages.map(() => ({ ok: true as const })) };
     };
-    const worker = await start({ WORKER_CONCURRENCY: '5', WORKER_BATCH_SIZE: '5', WORKER_BATCHES_IN_FLIGHT: '2', SHUTDOWN_GRACE_SECS: '20' });
+    const worker = await start({
+      WORKER_CONCURRENCY: '5',
+      WORKER_BATCH_SIZE: '5',
+      WORKER_BATCHES_IN_FLIGHT: '2',
+      SHUTDOWN_GRACE_SECS: '20',
+    });
     await enqueue(50);
     await until('ten sends in flight', () => provider.requests.length >= 10);
     await sleep(200);
@@ -88,7 +95,13 @@ describe('faults: graceful SIGTERM', () => {
     expect(rows.filter((r) => r.status === 'pending').every((r) => r.attempts === 0)).toBe(true);
     expect(count('sent') + count('pending')).toBe(50);
     expect(exit).toEqual({ code: 0, signal: null });
-    verdict('sigterm-in-flight', { inFlightAtSignal: inFlight, finished: count('sent'), newCallsAfterSignal: provider.requests.length - inFlight, leftPending: count('pending'), exitCode: exit.code ?? -1 });
+    verdict('sigterm-in-flight', {
+      inFlightAtSignal: inFlight,
+      finished: count('sent'),
+      newCallsAfterSignal: provider.requests.length - inFlight,
+      leftPending: count('pending'),
+      exitCode: exit.code ?? -1,
+    });
   }, 90_000);
 
   it('a send slower than the grace period is left to the reaper: the process exits on time, another worker sends the job after its lease', async () => {
@@ -122,6 +135,13 @@ describe('faults: graceful SIGTERM', () => {
     const [job] = await statuses();
     expect(job.status).toBe('sent');
     expect(new Set(provider.messages.map((m) => m.job_id)).size).toBe(1);
-    verdict('sigterm-slow-send', { graceSecs: 1, exitCode: exit.code ?? -1, exitedAfterMs: exitMs, leftToReaper: true, sentBySecondWorker: job.status === 'sent', providerCalls: provider.requests.length });
+    verdict('sigterm-slow-send', {
+      graceSecs: 1,
+      exitCode: exit.code ?? -1,
+      exitedAfterMs: exitMs,
+      leftToReaper: true,
+      sentBySecondWorker: job.status === 'sent',
+      providerCalls: provider.requests.length,
+    });
   }, 90_000);
 });

@@ -23,13 +23,18 @@ describe('faults: worker processes', () => {
   let providerUrl: string;
   const processes: NotifydProcess[] = [];
 
-  const count = async (where: string) => Number((await db.sql<{ n: string }>(`SELECT count(*) AS n FROM jobs WHERE ${where}`))[0].n);
+  const count = async (where: string) =>
+    Number((await db.sql<{ n: string }>(`SELECT count(*) AS n FROM jobs WHERE ${where}`))[0].n);
   const enqueue = (n: number) =>
     db.sql(`
       INSERT INTO jobs (project_id, channel, recipient, priority, payload)
       SELECT 'acme', 'sms', '+3361' || lpad(g::text, 7, '0'), 50, '{"body":"hi"}'::jsonb FROM generate_series(1, ${n}) g`);
   const start = async (env: Record<string, string>, batchMax = 10) => {
-    const p = await spawnNotifyd({ databaseUrl: db.url, env: { SMS_PROVIDER: 'gateway', ...FAST_RECOVERY, ...env }, gateway: { url: providerUrl, channel: 'sms', batchMax } });
+    const p = await spawnNotifyd({
+      databaseUrl: db.url,
+      env: { SMS_PROVIDER: 'gateway', ...FAST_RECOVERY, ...env },
+      gateway: { url: providerUrl, channel: 'sms', batchMax },
+    });
     processes.push(p);
     return p;
   };
@@ -77,7 +82,13 @@ describe('faults: worker processes', () => {
     expect(unique.size).toBe(2_000); // none lost
     expect(await count(`status = 'sent'`)).toBe(2_000);
     expect(duplicates).toBeLessThanOrEqual(inFlightAtProvider); // only the sends in flight at the kill
-    verdict('kill-9-mid-batch', { jobs: 2_000, lost: 2_000 - unique.size, duplicates, inFlightAtKill: inFlight.length, inFlightAlreadyAtProvider: inFlightAtProvider });
+    verdict('kill-9-mid-batch', {
+      jobs: 2_000,
+      lost: 2_000 - unique.size,
+      duplicates,
+      inFlightAtKill: inFlight.length,
+      inFlightAlreadyAtProvider: inFlightAtProvider,
+    });
   }, 180_000);
 
   it('three worker processes, 100 000 jobs: each job reaches the provider exactly once', async () => {
@@ -90,7 +101,12 @@ describe('faults: worker processes', () => {
     expect(ids).toHaveLength(100_000);
     const pids = new Set(provider.requests.map((r) => r.pid));
     expect(pids.size).toBe(3);
-    verdict('three-workers-100k', { jobs: 100_000, delivered: unique, duplicates: ids.length - unique, processes: pids.size });
+    verdict('three-workers-100k', {
+      jobs: 100_000,
+      delivered: unique,
+      duplicates: ids.length - unique,
+      processes: pids.size,
+    });
   }, 660_000);
 
   it('pg_terminate_backend on every notifyd connection mid-load: pools and listener recover, the drain finishes', async () => {
@@ -110,10 +126,17 @@ describe('faults: worker processes', () => {
     // A poll may meet a reset keep-alive socket (the client's, reused across the cut): that poll
     // counts as "not yet", the next one opens a fresh connection.
     let status = 0;
-    await until('the API', async () => {
-      status = await fetch(`${api.url}/v1/health/ready`).then((r) => r.status, () => 0);
-      return status === 200;
-    }, 30_000);
+    await until(
+      'the API',
+      async () => {
+        status = await fetch(`${api.url}/v1/health/ready`).then(
+          (r) => r.status,
+          () => 0,
+        );
+        return status === 200;
+      },
+      30_000,
+    );
     // And the worker still wakes on new work: signals' listener reconnected.
     await enqueue(10);
     await until('new jobs after the cut', async () => (await count(`status <> 'sent'`)) === 0, 30_000);
@@ -121,12 +144,21 @@ describe('faults: worker processes', () => {
     expect(api.child.exitCode).toBeNull();
     const ids = provider.messages.map((m) => m.job_id);
     expect(new Set(ids).size).toBe(3_010);
-    verdict('terminate-backends', { terminated: Number(terminated), jobs: 3_010, lost: 3_010 - new Set(ids).size, duplicates: ids.length - new Set(ids).size, processesAlive: true });
+    verdict('terminate-backends', {
+      terminated: Number(terminated),
+      jobs: 3_010,
+      lost: 3_010 - new Set(ids).size,
+      duplicates: ids.length - new Set(ids).size,
+      processesAlive: true,
+    });
   }, 180_000);
 
   it('5xx storm across two workers: jobs retry and all end sent; nothing fails that should not', async () => {
     let stormUntil = 0;
-    provider.script = (r) => (Date.now() < stormUntil ? { status: 503, body: JSON.stringify({ error: 'unavailable' }) } : { results: r.messages.map(() => ({ ok: true })) });
+    provider.script = (r) =>
+      Date.now() < stormUntil
+        ? { status: 503, body: JSON.stringify({ error: 'unavailable' }) }
+        : { results: r.messages.map(() => ({ ok: true })) };
     await Promise.all([1, 2].map(() => start({ WORKER_BATCH_SIZE: '50' })));
     stormUntil = Date.now() + 3_000;
     await enqueue(500);
@@ -135,8 +167,15 @@ describe('faults: worker processes', () => {
     const [{ retried }] = await db.sql<{ retried: string }>(`SELECT count(*) AS retried FROM jobs WHERE attempts > 1`);
     expect(Number(retried)).toBeGreaterThan(0); // the storm was seen…
     expect(await count(`status = 'failed'`)).toBe(0); // …and failed nothing
-    const delivered = new Set(provider.requests.filter((r) => r.at >= stormUntil).flatMap((r) => r.messages.map((m) => m.job_id)));
+    const delivered = new Set(
+      provider.requests.filter((r) => r.at >= stormUntil).flatMap((r) => r.messages.map((m) => m.job_id)),
+    );
     expect(delivered.size).toBe(500);
-    verdict('5xx-storm-two-workers', { jobs: 500, retried: Number(retried), failed: 0, deliveredAfterStorm: delivered.size });
+    verdict('5xx-storm-two-workers', {
+      jobs: 500,
+      retried: Number(retried),
+      failed: 0,
+      deliveredAfterStorm: delivered.size,
+    });
   }, 180_000);
 });

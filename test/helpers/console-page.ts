@@ -37,9 +37,16 @@ export async function expectNoSeriousViolations(page: Page, name: string) {
     const result = await page.axe.run(page.document, { resultTypes: ['violations'] });
     return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
   });
-  expect({ page: name, serious: violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical') }).toEqual({ page: name, serious: [] });
+  expect({
+    page: name,
+    serious: violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical'),
+  }).toEqual({ page: name, serious: [] });
 }
 
 /** Controls that would change something: marked data-mutates, or named like a change. */
 export const mutatingControls = (page: Page) =>
-  page.locator('[data-mutates], button:text-matches("^(Pause|Resume|Retry|Cancel|Release|Rotate|Revoke|Create|Save|Redeliver|Delete)", "i")').count();
+  page
+    .locator(
+      '[data-mutates], button:text-matches("^(Pause|Resume|Retry|Cancel|Release|Rotate|Revoke|Create|Save|Redeliver|Delete)", "i")',
+    )
+    .count();

@@ -44,7 +44,21 @@ export async function windowBeforeRollup(db: TestDatabase, since: string): Promi
   const rows = (await db.sql(WINDOW_STATS_BEFORE_ROLLUP, [since])) as unknown as WindowRow[];
   const split = rows.flatMap((r) => {
     const outcome: WindowRow = { ...r, bucket: null };
-    const latency: WindowRow = { ...r, project_id: null, provider: null, reason: null, sent: 0, failed: 0, bounced: 0, cancelled: 0, delivered_events: 0, bounced_events: 0, complained_events: 0, last_finished_at: null, newest: null };
+    const latency: WindowRow = {
+      ...r,
+      project_id: null,
+      provider: null,
+      reason: null,
+      sent: 0,
+      failed: 0,
+      bounced: 0,
+      cancelled: 0,
+      delivered_events: 0,
+      bounced_events: 0,
+      complained_events: 0,
+      last_finished_at: null,
+      newest: null,
+    };
     return r.bucket === null ? [outcome] : [outcome, latency];
   });
   return foldWindow(split);

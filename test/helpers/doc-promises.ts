@@ -69,7 +69,8 @@ export function routeMentions(file: string, markdown: string): RouteMention[] {
     const arrow = /^\s*(?:\([^)]*\)\s*)?(?:\{[^}\n]*\}\s*)?(?:\([^)]*\)\s*)?→\s*\{/.exec(after);
     const fields = arrow ? topLevelKeys(after, arrow[0].length - 1) : [];
     const line = lineOf(text, m.index);
-    for (const method of m[1].split('/').map((s) => s.trim())) found.push({ file, line, method, path, query, body, fields });
+    for (const method of m[1].split('/').map((s) => s.trim()))
+      found.push({ file, line, method, path, query, body, fields });
   }
   return found;
 }
@@ -85,8 +86,11 @@ export function toolsTable(markdown: string): string[] {
 /** Tools named in prose: "MCP `list_jobs`", "tool `template_metrics`", "MCP: `a`, `b` and `c`". */
 export function toolMentions(file: string, markdown: string): (Where & { tool: string })[] {
   const found: (Where & { tool: string })[] = [];
-  for (const m of markdown.matchAll(/\b(?:MCP|tools?)\b:?\s+((?:`[a-z][a-z0-9_]*`(?:\s*\([^)]*\))?(?:\s*(?:,|and|or)\s*)?)+)/g)) {
-    for (const name of m[1].matchAll(/`([a-z][a-z0-9_]*)`/g)) found.push({ file, line: lineOf(markdown, m.index), tool: name[1] });
+  for (const m of markdown.matchAll(
+    /\b(?:MCP|tools?)\b:?\s+((?:`[a-z][a-z0-9_]*`(?:\s*\([^)]*\))?(?:\s*(?:,|and|or)\s*)?)+)/g,
+  )) {
+    for (const name of m[1].matchAll(/`([a-z][a-z0-9_]*)`/g))
+      found.push({ file, line: lineOf(markdown, m.index), tool: name[1] });
   }
   return found;
 }

@@ -7,7 +7,10 @@ import type { TestApp } from './test-app.js';
 export function emailTestKit(app: () => TestApp, project: () => { key: string }, provider: string) {
   return {
     async send(body: Record<string, unknown>): Promise<string> {
-      const res = await app().http.post('/v1/send').set('X-Api-Key', project().key).send({ channels: ['email'], subject: 'Hello', body: 'Plain body', ...body });
+      const res = await app()
+        .http.post('/v1/send')
+        .set('X-Api-Key', project().key)
+        .send({ channels: ['email'], subject: 'Hello', body: 'Plain body', ...body });
       if (res.status !== 200) throw new Error(`send: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.job_ids[0] as string;
     },
@@ -62,5 +65,10 @@ export function outboundEmail(to: string, overrides: Partial<OutboundMessage> = 
 export async function refusalOf(connector: Connector, message: OutboundMessage) {
   const [result] = await connector.send([message]);
   if (result.ok) throw new Error(`expected a refusal, got ${JSON.stringify(result)}`);
-  return { kind: result.error.kind, dead: result.error.deadRecipient, quota: result.error.quotaExhausted, retryAfterMs: result.error.retryAfterMs };
+  return {
+    kind: result.error.kind,
+    dead: result.error.deadRecipient,
+    quota: result.error.quotaExhausted,
+    retryAfterMs: result.error.retryAfterMs,
+  };
 }

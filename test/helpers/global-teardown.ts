@@ -1,7 +1,8 @@
 import pg from 'pg';
 
 export default async function globalTeardown(): Promise<void> {
-  const state = (globalThis as { __notifydTest?: { stop?: () => Promise<void>; serverUrl: string; template: string } }).__notifydTest;
+  const state = (globalThis as { __notifydTest?: { stop?: () => Promise<void>; serverUrl: string; template: string } })
+    .__notifydTest;
   if (!state) return;
   if (state.stop) {
     await state.stop();
@@ -12,7 +13,10 @@ export default async function globalTeardown(): Promise<void> {
   url.pathname = '/postgres';
   const admin = new pg.Client({ connectionString: url.toString() });
   await admin.connect();
-  const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${state.template}%`]);
-  for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => undefined);
+  const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [
+    `${state.template}%`,
+  ]);
+  for (const { datname } of rows)
+    await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => undefined);
   await admin.end();
 }

@@ -11,7 +11,12 @@ export function installLoopbackOnlyGuard(): { attempts: string[]; restore: () =>
   const attempts: string[] = [];
   net.Socket.prototype.connect = function patched(this: net.Socket, ...args: unknown[]) {
     const first = args[0] as { host?: string; port?: number; path?: string } | number | string;
-    const host = typeof first === 'object' && first !== null ? first.host : typeof first === 'number' ? (args[1] as string | undefined) : undefined;
+    const host =
+      typeof first === 'object' && first !== null
+        ? first.host
+        : typeof first === 'number'
+          ? (args[1] as string | undefined)
+          : undefined;
     const path = typeof first === 'object' && first !== null ? first.path : undefined;
     if (!path) {
       attempts.push(String(host ?? 'localhost'));

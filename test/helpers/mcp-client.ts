@@ -7,7 +7,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
  * e.g. Origin). It lists the tools once, so that from then on the client checks every
  * structuredContent against the tool's outputSchema, as real clients do.
  */
-export async function connectMcp(baseUrl: string, key: string | undefined, headers: Record<string, string> = {}): Promise<Client> {
+export async function connectMcp(
+  baseUrl: string,
+  key: string | undefined,
+  headers: Record<string, string> = {},
+): Promise<Client> {
   const client = new Client({ name: 'notifyd-test', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
     requestInit: { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } },
@@ -21,4 +25,5 @@ export async function connectMcp(baseUrl: string, key: string | undefined, heade
 export const resultText = (result: unknown): string => ((result as CallToolResult).content[0] as { text: string }).text;
 
 /** The structured content of a tool result. */
-export const structured = <T = Record<string, any>>(result: unknown): T => (result as CallToolResult).structuredContent as T;
+export const structured = <T = Record<string, any>>(result: unknown): T =>
+  (result as CallToolResult).structuredContent as T;

@@ -13,7 +13,10 @@ export interface CliRun {
 
 /** Runs `notifyd <args>` as a script would: stdout and stderr are pipes, not a terminal. */
 export function notifyd(args: string[], env: Record<string, string | undefined>): Promise<CliRun> {
-  const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, ...args], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

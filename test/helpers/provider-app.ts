@@ -87,13 +87,20 @@ export function useProviderApp(options: ProviderAppOptions): ProviderApp {
       return res.body.job_ids[0] as string;
     },
     async job(id) {
-      return (await started().t.db.sql<JobRow>(`SELECT status, attempts, provider, provider_message_id, error FROM jobs WHERE id = $1`, [id]))[0];
+      return (
+        await started().t.db.sql<JobRow>(
+          `SELECT status, attempts, provider, provider_message_id, error FROM jobs WHERE id = $1`,
+          [id],
+        )
+      )[0];
     },
   };
 }
 
 /** A message as the worker hands it to a connector, for asking a connector directly; the spec sets what it checks. */
-export function outboundMessage(fields: { channel: Channel; recipient: string } & Partial<OutboundMessage>): OutboundMessage {
+export function outboundMessage(
+  fields: { channel: Channel; recipient: string } & Partial<OutboundMessage>,
+): OutboundMessage {
   return {
     jobId: '00000000-0000-4000-8000-000000000001',
     projectId: 'p',
@@ -110,7 +117,11 @@ export function outboundMessage(fields: { channel: Channel; recipient: string } 
 let pushJobs = 0;
 
 /** A push message for a subscriber of `projectId`, each with its own job id, as the push specs ask the connector directly. */
-export function pushMessage(projectId: string, subscriberId: string, extra: Partial<OutboundMessage> = {}): OutboundMessage {
+export function pushMessage(
+  projectId: string,
+  subscriberId: string,
+  extra: Partial<OutboundMessage> = {},
+): OutboundMessage {
   return outboundMessage({
     jobId: `00000000-0000-4000-8000-${String(++pushJobs).padStart(12, '0')}`,
     projectId,

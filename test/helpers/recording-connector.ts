@@ -38,6 +38,15 @@ export class RecordingConnector implements Connector {
 @Module({ providers: [RecordingConnector], exports: [RecordingConnector] })
 export class RecordingConnectorModule {}
 
-export const rateLimited = (retryAfterMs?: number): DeliveryResult => ({ ok: false, error: ProviderError.rateLimited('HTTP 429: slow down', retryAfterMs) });
-export const transient = (message = 'HTTP 503: unavailable'): DeliveryResult => ({ ok: false, error: ProviderError.transient(message) });
-export const permanent = (message = 'HTTP 422: invalid recipient'): DeliveryResult => ({ ok: false, error: ProviderError.permanent(message) });
+export const rateLimited = (retryAfterMs?: number): DeliveryResult => ({
+  ok: false,
+  error: ProviderError.rateLimited('HTTP 429: slow down', retryAfterMs),
+});
+export const transient = (message = 'HTTP 503: unavailable'): DeliveryResult => ({
+  ok: false,
+  error: ProviderError.transient(message),
+});
+export const permanent = (message = 'HTTP 422: invalid recipient'): DeliveryResult => ({
+  ok: false,
+  error: ProviderError.permanent(message),
+});

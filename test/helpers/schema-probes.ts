@@ -110,14 +110,18 @@ function validString(s: JsonSchema): string {
   if (s.format === 'uuid') return '00000000-0000-4000-8000-000000000000';
   if (s.format === 'date-time') return new Date(Date.now() + 3_600_000).toISOString();
   if (s.format === 'email') return 'a@example.com';
-  const fits = (v: string) => (!s.pattern || new RegExp(s.pattern, 'u').test(v)) && v.length >= (s.minLength ?? 0) && v.length <= (s.maxLength ?? Infinity);
+  const fits = (v: string) =>
+    (!s.pattern || new RegExp(s.pattern, 'u').test(v)) &&
+    v.length >= (s.minLength ?? 0) &&
+    v.length <= (s.maxLength ?? Infinity);
   return PATTERN_CANDIDATES.find(fits) ?? 'x'.repeat(Math.max(1, s.minLength ?? 1));
 }
 
 /** The required properties with valid values (and `extra` ones named by the caller). */
 export function validObject(s: JsonSchema, extra: readonly string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name of [...(s.required ?? []), ...extra.filter((e) => s.properties?.[e])]) out[name] = validValue(s.properties?.[name] ?? {});
+  for (const name of [...(s.required ?? []), ...extra.filter((e) => s.properties?.[e])])
+    out[name] = validValue(s.properties?.[name] ?? {});
   return out;
 }
 
@@ -131,7 +135,11 @@ export function oversized(s: JsonSchema): { what: string; value: unknown }[] {
   if (!types) return [];
   const string = branchOf(s, 'string');
   const out: { what: string; value: unknown }[] = [];
-  if (string && !string.enum && string.const === undefined) out.push({ what: `string of ${(string.maxLength ?? 199_999) + 1}`, value: 'x'.repeat((string.maxLength ?? 199_999) + 1) });
+  if (string && !string.enum && string.const === undefined)
+    out.push({
+      what: `string of ${(string.maxLength ?? 199_999) + 1}`,
+      value: 'x'.repeat((string.maxLength ?? 199_999) + 1),
+    });
   const number = branchOf(s, 'integer') ?? branchOf(s, 'number');
   if (number && !number.enum) {
     const max = number.maximum ?? (number.exclusiveMaximum !== undefined ? number.exclusiveMaximum - 1 : undefined);
@@ -143,11 +151,19 @@ export function oversized(s: JsonSchema): { what: string; value: unknown }[] {
     const count = (array.maxItems ?? 19_999) + 1;
     out.push({ what: `array of ${count}`, value: Array.from({ length: count }, () => item) });
     const itemString = array.items && branchOf(array.items, 'string');
-    if (itemString && !itemString.enum) out.push({ what: `array item of ${(itemString.maxLength ?? 199_999) + 1}`, value: ['x'.repeat((itemString.maxLength ?? 199_999) + 1)] });
+    if (itemString && !itemString.enum)
+      out.push({
+        what: `array item of ${(itemString.maxLength ?? 199_999) + 1}`,
+        value: ['x'.repeat((itemString.maxLength ?? 199_999) + 1)],
+      });
   }
   const object = branchOf(s, 'object');
-  const values = object && typeof object.additionalProperties === 'object' ? branchOf(object.additionalProperties, 'string') : undefined;
-  if (values && values.maxLength !== undefined) out.push({ what: `map value of ${values.maxLength + 1}`, value: { zz: 'x'.repeat(values.maxLength + 1) } });
+  const values =
+    object && typeof object.additionalProperties === 'object'
+      ? branchOf(object.additionalProperties, 'string')
+      : undefined;
+  if (values && values.maxLength !== undefined)
+    out.push({ what: `map value of ${values.maxLength + 1}`, value: { zz: 'x'.repeat(values.maxLength + 1) } });
   return out;
 }
 
@@ -199,7 +215,9 @@ export function inlineRefs(s: JsonSchema, components: Record<string, JsonSchema>
   return {
     ...base,
     ...(base.items ? { items: deeper(base.items) } : {}),
-    ...(base.properties ? { properties: Object.fromEntries(Object.entries(base.properties).map(([k, v]) => [k, deeper(v)])) } : {}),
+    ...(base.properties
+      ? { properties: Object.fromEntries(Object.entries(base.properties).map(([k, v]) => [k, deeper(v)])) }
+      : {}),
     ...(base.anyOf ? { anyOf: base.anyOf.map(deeper) } : {}),
     ...(base.oneOf ? { oneOf: base.oneOf.map(deeper) } : {}),
     ...(base.allOf ? { allOf: base.allOf.map(deeper) } : {}),

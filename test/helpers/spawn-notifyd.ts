@@ -47,14 +47,20 @@ export async function spawnNotifyd(options: {
     ...(options.gateway ? { NOTIFYD_TEST_GATEWAY: JSON.stringify(options.gateway) } : {}),
     ...options.env,
   };
-  const child = spawn(process.execPath, [join(root, 'test', 'fixtures', 'notifyd-process.mjs')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(root, 'test', 'fixtures', 'notifyd-process.mjs')], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const output: string[] = [];
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
   createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
   const url = await new Promise<string | null>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`notifyd child did not start:\n${output.join('\n')}`)), options.startTimeoutMs ?? 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`notifyd child did not start:\n${output.join('\n')}`)),
+      options.startTimeoutMs ?? 60_000,
+    );
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output.push(line);
       if (line.startsWith('{"ready":true')) {

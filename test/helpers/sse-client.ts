@@ -39,13 +39,20 @@ export class SseClient {
     return client;
   }
 
-
   /** Resolves with the first event (already received or coming) that matches, or rejects after `ms`. */
   next(match: (e: SseEvent) => boolean, ms = 10_000, from = 0): Promise<SseEvent> {
     const seen = this.events.slice(from).find(match);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching SSE event within ${ms} ms; got ${JSON.stringify(this.events.map((e) => `${e.id}:${e.event}`))}`)), ms);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `no matching SSE event within ${ms} ms; got ${JSON.stringify(this.events.map((e) => `${e.id}:${e.event}`))}`,
+            ),
+          ),
+        ms,
+      );
       this.waiters.push({ match, resolve: (e) => (clearTimeout(timer), resolve(e)) });
     });
   }

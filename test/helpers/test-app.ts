@@ -69,7 +69,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...UNPACED,
     ...options.env,
   };
-  const notifyd = await startNotifyd({ env, imports: options.imports, logger: options.logger ?? (env.LOG_LEVEL === 'silent' ? false : undefined) });
+  const notifyd = await startNotifyd({
+    env,
+    imports: options.imports,
+    logger: options.logger ?? (env.LOG_LEVEL === 'silent' ? false : undefined),
+  });
   const url = notifyd.url!;
   const http = request(url);
   return {
@@ -80,7 +84,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     worker: notifyd.app.get(WorkerService),
     maintenance: notifyd.app.get(MaintenanceService),
     async createProject(id = `p${process.pid}x${++projectCounter}`) {
-      const res = await http.post('/v1/admin/projects').set('X-Api-Key', ADMIN_KEY).send({ id, name: `Project ${id}` });
+      const res = await http
+        .post('/v1/admin/projects')
+        .set('X-Api-Key', ADMIN_KEY)
+        .send({ id, name: `Project ${id}` });
       if (res.status !== 201) throw new Error(`createProject: ${res.status} ${JSON.stringify(res.body)}`);
       return { id, key: res.body.project.api_key as string };
     },

@@ -20,7 +20,8 @@ export function withDatabase(url: string, database: string): string {
 function server(): { serverUrl: string; template: string } {
   const serverUrl = process.env.NOTIFYD_TEST_SERVER_URL;
   const template = process.env.NOTIFYD_TEST_TEMPLATE_DB;
-  if (!serverUrl || !template) throw new Error('test database server not set up: run the tests through `npm test` (jest globalSetup)');
+  if (!serverUrl || !template)
+    throw new Error('test database server not set up: run the tests through `npm test` (jest globalSetup)');
   return { serverUrl, template };
 }
 
@@ -28,7 +29,11 @@ function server(): { serverUrl: string; template: string } {
 async function ensureTemplateMigrated(admin: pg.Client, serverUrl: string, template: string): Promise<void> {
   await admin.query('SELECT pg_advisory_lock(hashtext($1))', [template]);
   try {
-    const dataSource = createDataSource({ url: withDatabase(serverUrl, template), maxConnections: 2, statementTimeoutMs: 0 });
+    const dataSource = createDataSource({
+      url: withDatabase(serverUrl, template),
+      maxConnections: 2,
+      statementTimeoutMs: 0,
+    });
     await dataSource.initialize();
     try {
       await runMigrations(dataSource);

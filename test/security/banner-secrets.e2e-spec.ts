@@ -28,7 +28,8 @@ describe('the embedded start banner', () => {
     expect(created).toContain(first.defaultProjectKey);
 
     const restarted = devBanner(url, dataDir, later, { tty: false });
-    for (const secret of [later.adminApiKey, later.defaultProjectKey, later.jwtSecret]) expect(restarted).not.toContain(secret);
+    for (const secret of [later.adminApiKey, later.defaultProjectKey, later.jwtSecret])
+      expect(restarted).not.toContain(secret);
     expect(restarted).toContain(later.file);
     expect(restarted).toContain(`${url}/v1/send`); // the curl is still there, reading the key from the file
   });
@@ -44,10 +45,15 @@ describe('the embedded start banner', () => {
   it('a credentials file missing a key is completed and counts as a creation (the new key is shown once)', async () => {
     const first = await loadOrCreateDevCredentials(dataDir);
     const { writeFileSync } = await import('node:fs');
-    writeFileSync(first.file, JSON.stringify({ adminApiKey: first.adminApiKey, defaultProjectKey: first.defaultProjectKey }));
+    writeFileSync(
+      first.file,
+      JSON.stringify({ adminApiKey: first.adminApiKey, defaultProjectKey: first.defaultProjectKey }),
+    );
     const completed = await loadOrCreateDevCredentials(dataDir);
     expect(completed.jwtSecret).toMatch(/^[0-9a-f]{64}$/);
     expect(devBanner(url, dataDir, completed, { tty: false })).toContain(completed.adminApiKey);
-    expect(devBanner(url, dataDir, await loadOrCreateDevCredentials(dataDir), { tty: false })).not.toContain(completed.adminApiKey);
+    expect(devBanner(url, dataDir, await loadOrCreateDevCredentials(dataDir), { tty: false })).not.toContain(
+      completed.adminApiKey,
+    );
   });
 });

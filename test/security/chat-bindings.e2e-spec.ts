@@ -23,10 +23,22 @@ describe('chat bindings (instance-wide bots post only to chats bound to the proj
   let b: { id: string; key: string };
   let own: { id: string; key: string };
 
-  const admin = (method: 'get' | 'put' | 'delete', path: string, key = ADMIN_KEY) => t.http[method](`/v1/admin/projects${path}`).set('X-Api-Key', key);
-  const bind = (project: string, channel: string, chats: unknown) => admin('put', `/${project}/chat-bindings/${channel}`).send({ chats });
-  const send = (project: { key: string }, body: Record<string, unknown>) => t.http.post('/v1/send').set('X-Api-Key', project.key).send({ subject: 'Deploy', body: 'api v1.42 is live', ...body });
-  const job = async (id: string) => (await t.db.sql<{ status: string; provider: string | null; error: string | null }>(`SELECT status, provider, error FROM jobs WHERE id = $1`, [id]))[0];
+  const admin = (method: 'get' | 'put' | 'delete', path: string, key = ADMIN_KEY) =>
+    t.http[method](`/v1/admin/projects${path}`).set('X-Api-Key', key);
+  const bind = (project: string, channel: string, chats: unknown) =>
+    admin('put', `/${project}/chat-bindings/${channel}`).send({ chats });
+  const send = (project: { key: string }, body: Record<string, unknown>) =>
+    t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ subject: 'Deploy', body: 'api v1.42 is live', ...body });
+  const job = async (id: string) =>
+    (
+      await t.db.sql<{ status: string; provider: string | null; error: string | null }>(
+        `SELECT status, provider, error FROM jobs WHERE id = $1`,
+        [id],
+      )
+    )[0];
   const jobCount = async () => Number((await t.db.sql<{ n: string }>(`SELECT count(*) AS n FROM jobs`))[0].n);
 
   beforeAll(async () => {
@@ -67,12 +79,19 @@ describe('chat bindings (instance-wide bots post only to chats bound to the proj
     const list = await admin('get', `/${a.id}/chat-bindings`, READONLY_KEY);
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ project_id: a.id, required: true });
-    expect(list.body.bindings.map((x: { channel: string; chat: string }) => `${x.channel}:${x.chat}`)).toEqual(['slack:C0AAAAAAA', 'telegram:-1001111111111', 'telegram:@acme_ops']);
+    expect(list.body.bindings.map((x: { channel: string; chat: string }) => `${x.channel}:${x.chat}`)).toEqual([
+      'slack:C0AAAAAAA',
+      'telegram:-1001111111111',
+      'telegram:@acme_ops',
+    ]);
 
     const bad = await bind(a.id, 'telegram', ['not a chat']);
     expect([bad.status, bad.body.message]).toEqual([422, expect.stringMatching(/chats\.0/)]);
     const discord = await bind(a.id, 'discord', ['https://discord.com/api/webhooks/1/x']);
-    expect([discord.status, discord.body.message]).toEqual([422, expect.stringMatching(/discord.*webhook URL.*no binding/i)]);
+    expect([discord.status, discord.body.message]).toEqual([
+      422,
+      expect.stringMatching(/discord.*webhook URL.*no binding/i),
+    ]);
     expect((await bind('zz-unknown', 'telegram', ['-100'])).status).toBe(404);
     expect((await admin('put', `/${a.id}/chat-bindings/telegram`, READONLY_KEY).send({ chats: [] })).status).toBe(403);
   });
@@ -101,11 +120,21 @@ describe('chat bindings (instance-wide bots post only to chats bound to the proj
     expect((await send(b, { channels: ['telegram'], to: '-01001111111111' })).status).toBe(422);
 
     // Through a subscriber's address book, on /send and /batch.
-    const sub = await t.http.post('/v1/subscribers').set('X-Api-Key', b.key).send({ id: 'ops', data: { telegram_chat_id: '-1001111111111', slack: 'C0AAAAAAA' } });
+    const sub = await t.http
+      .post('/v1/subscribers')
+      .set('X-Api-Key', b.key)
+      .send({ id: 'ops', data: { telegram_chat_id: '-1001111111111', slack: 'C0AAAAAAA' } });
     expect(sub.status).toBeLessThan(300);
     const viaSubscriber = await send(b, { channels: ['telegram'], subscriber_id: 'ops' });
-    expect([viaSubscriber.status, viaSubscriber.body.error, viaSubscriber.body.message]).toEqual([422, 'chat_not_bound', expect.stringMatching(/data\.telegram_chat_id/)]);
-    const batch = await t.http.post('/v1/batch').set('X-Api-Key', b.key).send({ channels: ['slack'], subscribers: ['ops'], subject: 'Deploy', body: 'x' });
+    expect([viaSubscriber.status, viaSubscriber.body.error, viaSubscriber.body.message]).toEqual([
+      422,
+      'chat_not_bound',
+      expect.stringMatching(/data\.telegram_chat_id/),
+    ]);
+    const batch = await t.http
+      .post('/v1/batch')
+      .set('X-Api-Key', b.key)
+      .send({ channels: ['slack'], subscribers: ['ops'], subject: 'Deploy', body: 'x' });
     expect([batch.status, batch.body.error]).toEqual([422, 'chat_not_bound']);
 
     await t.worker.drainOnce();
@@ -125,7 +154,10 @@ describe('chat bindings (instance-wide bots post only to chats bound to the proj
     const removed = await admin('delete', `/${a.id}/chat-bindings/slack`);
     expect([removed.status, removed.body]).toEqual([200, { success: true, removed: 1 }]);
     await t.worker.drainOnce();
-    expect(await job(queued.body.job_ids[0])).toMatchObject({ status: 'failed', error: expect.stringMatching(/not bound to project/) });
+    expect(await job(queued.body.job_ids[0])).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/not bound to project/),
+    });
     expect(slack.requests).toEqual([]);
   });
 
@@ -139,9 +171,15 @@ describe('chat bindings (instance-wide bots post only to chats bound to the proj
   });
 
   it('a project with its own bot credentials is not restricted, and its messages go through its own bot', async () => {
-    const tg = await admin('put', `/${own.id}/providers/telegram`).send({ provider: 'telegram', settings: { bot_token: OWN_TELEGRAM_TOKEN } });
+    const tg = await admin('put', `/${own.id}/providers/telegram`).send({
+      provider: 'telegram',
+      settings: { bot_token: OWN_TELEGRAM_TOKEN },
+    });
     expect([tg.status, tg.body.settings]).toEqual([200, { bot_token: expect.stringMatching(/^…/) }]);
-    const sl = await admin('put', `/${own.id}/providers/slack`).send({ provider: 'slack', settings: { bot_token: OWN_SLACK_TOKEN } });
+    const sl = await admin('put', `/${own.id}/providers/slack`).send({
+      provider: 'slack',
+      settings: { bot_token: OWN_SLACK_TOKEN },
+    });
     expect(sl.status).toBe(200);
     const toA = await send(own, { channels: ['telegram'], to: '-1001111111111' });
     const anywhere = await send(own, { channels: ['slack'], to: 'C0ANYWHERE' });
@@ -157,22 +195,51 @@ describe('chat bindings (instance-wide bots post only to chats bound to the proj
     const admin = await connectMcp(t.url, ADMIN_KEY);
     const reader = await connectMcp(t.url, READONLY_KEY);
     try {
-      const set = await admin.callTool({ name: 'set_chat_bindings', arguments: { project_id: b.id, channel: 'telegram', chats: ['-0100333', '-100333'] } });
+      const set = await admin.callTool({
+        name: 'set_chat_bindings',
+        arguments: { project_id: b.id, channel: 'telegram', chats: ['-0100333', '-100333'] },
+      });
       expect(structured(set)).toEqual({ project_id: b.id, channel: 'telegram', chats: ['-100333'] });
       const listed = structured(await reader.callTool({ name: 'list_chat_bindings', arguments: { project_id: b.id } }));
-      expect(listed).toMatchObject({ project_id: b.id, required: true, bindings: [{ channel: 'telegram', chat: '-100333' }] });
-      const bad = await admin.callTool({ name: 'set_chat_bindings', arguments: { project_id: b.id, channel: 'telegram', chats: ['x y'] } });
-      expect([bad.isError, resultText(bad)]).toEqual([true, expect.stringMatching(/chats\.0 must be a Telegram chat id/)]);
-      const denied = await reader.callTool({ name: 'set_chat_bindings', arguments: { project_id: b.id, channel: 'telegram', chats: [] } });
+      expect(listed).toMatchObject({
+        project_id: b.id,
+        required: true,
+        bindings: [{ channel: 'telegram', chat: '-100333' }],
+      });
+      const bad = await admin.callTool({
+        name: 'set_chat_bindings',
+        arguments: { project_id: b.id, channel: 'telegram', chats: ['x y'] },
+      });
+      expect([bad.isError, resultText(bad)]).toEqual([
+        true,
+        expect.stringMatching(/chats\.0 must be a Telegram chat id/),
+      ]);
+      const denied = await reader.callTool({
+        name: 'set_chat_bindings',
+        arguments: { project_id: b.id, channel: 'telegram', chats: [] },
+      });
       expect(denied.isError).toBe(true);
 
-      const test = await t.http.post('/v1/admin/send-test').set('X-Api-Key', ADMIN_KEY).send({ project_id: b.id, channel: 'telegram', to: '-1001111111111' });
+      const test = await t.http
+        .post('/v1/admin/send-test')
+        .set('X-Api-Key', ADMIN_KEY)
+        .send({ project_id: b.id, channel: 'telegram', to: '-1001111111111' });
       expect([test.status, test.body.error]).toEqual([422, 'chat_not_bound']);
-      const bound = await t.http.post('/v1/admin/send-test').set('X-Api-Key', ADMIN_KEY).send({ project_id: b.id, channel: 'telegram', to: '-100333' });
+      const bound = await t.http
+        .post('/v1/admin/send-test')
+        .set('X-Api-Key', ADMIN_KEY)
+        .send({ project_id: b.id, channel: 'telegram', to: '-100333' });
       expect(bound.status).toBeLessThan(300);
       await t.worker.drainOnce();
       expect(telegram.requests.map((r) => r.body.chat_id)).toEqual([-100333]);
-      expect(structured(await admin.callTool({ name: 'set_chat_bindings', arguments: { project_id: b.id, channel: 'telegram', chats: [] } })).chats).toEqual([]);
+      expect(
+        structured(
+          await admin.callTool({
+            name: 'set_chat_bindings',
+            arguments: { project_id: b.id, channel: 'telegram', chats: [] },
+          }),
+        ).chats,
+      ).toEqual([]);
     } finally {
       await admin.close();
       await reader.close();
@@ -186,7 +253,14 @@ describe('chat bindings opt-out (CHAT_BINDINGS_REQUIRED=false, single-tenant ins
 
   beforeAll(async () => {
     await telegram.start();
-    t = await startTestApp({ env: { TELEGRAM_PROVIDER: 'telegram', TELEGRAM_BOT_TOKEN: TELEGRAM_TOKEN, TELEGRAM_API_BASE: telegram.url, CHAT_BINDINGS_REQUIRED: 'false' } });
+    t = await startTestApp({
+      env: {
+        TELEGRAM_PROVIDER: 'telegram',
+        TELEGRAM_BOT_TOKEN: TELEGRAM_TOKEN,
+        TELEGRAM_API_BASE: telegram.url,
+        CHAT_BINDINGS_REQUIRED: 'false',
+      },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -195,7 +269,10 @@ describe('chat bindings opt-out (CHAT_BINDINGS_REQUIRED=false, single-tenant ins
 
   it('lets every project post to any chat, and says so on the bindings route', async () => {
     const p = await t.createProject();
-    const res = await t.http.post('/v1/send').set('X-Api-Key', p.key).send({ channels: ['telegram'], to: '-1002222222222', body: 'hi' });
+    const res = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', p.key)
+      .send({ channels: ['telegram'], to: '-1002222222222', body: 'hi' });
     expect(res.status).toBe(200);
     await t.worker.drainOnce();
     expect(telegram.requests.map((r) => r.body.chat_id)).toEqual([-1002222222222]);

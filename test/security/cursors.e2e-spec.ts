@@ -15,7 +15,10 @@ describe('security: keyset cursors that do not decode to a real key', () => {
   beforeAll(async () => {
     t = await startTestApp({ env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
     key = (await t.createProject()).key;
-    const hook = await t.http.post('/v1/webhooks').set('X-Api-Key', key).send({ url: 'http://127.0.0.1:9/hook', events: ['*'] });
+    const hook = await t.http
+      .post('/v1/webhooks')
+      .set('X-Api-Key', key)
+      .send({ url: 'http://127.0.0.1:9/hook', events: ['*'] });
     expect(hook.status).toBe(201);
     webhookId = hook.body.id;
   });
@@ -48,7 +51,10 @@ describe('security: keyset cursors that do not decode to a real key', () => {
 
     it('accepts a well-formed cursor (PostgreSQL text and ISO forms)', async () => {
       for (const time of ['2026-11-30 10:00:00.123456+00', '2026-11-30 10:00:00+05:30', '2026-11-30T10:00:00.000Z']) {
-        const res = await t.http.get(path()).query({ cursor: cursor([time, id]) }).set('X-Api-Key', key);
+        const res = await t.http
+          .get(path())
+          .query({ cursor: cursor([time, id]) })
+          .set('X-Api-Key', key);
         expect([time, res.status]).toEqual([time, 200]);
       }
     });

@@ -32,7 +32,8 @@ describe('inbox stream caps', () => {
     });
     hub = t.notifyd.app.get(InboxHub);
     project = await t.createProject();
-    for (const id of ['u1', 'p1', 'p2', 'p3', 'u4', 'u5']) await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id }).expect(200);
+    for (const id of ['u1', 'p1', 'p2', 'p3', 'u4', 'u5'])
+      await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id }).expect(200);
   });
   afterEach(async () => {
     for (const c of clients.splice(0)) c.close();
@@ -56,7 +57,9 @@ describe('inbox stream caps', () => {
     return res.body.ticket as string;
   };
   const open = async (subscriber: string, key = project.key, query = '') => {
-    const client = await SseClient.open(`${t.url}/v1/inbox/${subscriber}/stream?ticket=${await ticketFor(subscriber, key)}${query}`);
+    const client = await SseClient.open(
+      `${t.url}/v1/inbox/${subscriber}/stream?ticket=${await ticketFor(subscriber, key)}${query}`,
+    );
     clients.push(client);
     return client;
   };
@@ -105,7 +108,9 @@ describe('inbox stream caps', () => {
     socket.on('error', () => undefined);
     const head = await new Promise<string>((resolve) => {
       socket.once('data', (chunk) => resolve(chunk.toString('latin1')));
-      socket.write(`GET /v1/inbox/u5/stream?ticket=${ticket}&last_event_id=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
+      socket.write(
+        `GET /v1/inbox/u5/stream?ticket=${ticket}&last_event_id=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`,
+      );
     });
     expect(head).toMatch(/^HTTP\/1\.1 200/);
     // From here the client never reads: what the server writes piles up in the kernel, then in notifyd.
@@ -115,7 +120,10 @@ describe('inbox stream caps', () => {
     // About 8 MB of events: more than loopback's socket buffers (about 4 MB) and the bound hold.
     const body = 'x'.repeat(99_990);
     for (let i = 0; i < 80; i++) {
-      const sent = await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['in_app'], subscriber_id: 'u5', body: `${i} ${body}` });
+      const sent = await t.http
+        .post('/v1/send')
+        .set('X-Api-Key', project.key)
+        .send({ channels: ['in_app'], subscriber_id: 'u5', body: `${i} ${body}` });
       expect([sent.status, sent.body.message]).toEqual([200, undefined]);
     }
     await t.worker.drainOnce();

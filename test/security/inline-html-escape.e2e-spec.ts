@@ -15,7 +15,13 @@ describe('security: inline body_html escapes its variables', () => {
   beforeAll(async () => {
     const port = await sink.start();
     t = await startTestApp({
-      env: { EMAIL_PROVIDER: 'smtp', SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), SMTP_SECURITY: 'none', EMAIL_FROM: 'notifications@acme.example' },
+      env: {
+        EMAIL_PROVIDER: 'smtp',
+        SMTP_HOST: '127.0.0.1',
+        SMTP_PORT: String(port),
+        SMTP_SECURITY: 'none',
+        EMAIL_FROM: 'notifications@acme.example',
+      },
     });
     project = await t.createProject();
   });
@@ -43,7 +49,9 @@ describe('security: inline body_html escapes its variables', () => {
     expect(await t.worker.drainOnce()).toBe(1);
     expect(sink.received).toHaveLength(1);
     const mail = sink.received[0].parsed;
-    expect(mail.html).toBe('<p>Hi &lt;script&gt;alert(1)&lt;/script&gt;</p><a href="&#34; onmouseover=&#34;alert(2)">open</a><i>trusted</i>');
+    expect(mail.html).toBe(
+      '<p>Hi &lt;script&gt;alert(1)&lt;/script&gt;</p><a href="&#34; onmouseover=&#34;alert(2)">open</a><i>trusted</i>',
+    );
     expect(mail.html).not.toContain('<script>');
     // Plain text is not HTML: escaping it would show entities to the reader.
     expect(mail.text?.trim()).toBe('Hi <script>alert(1)</script>');
@@ -55,9 +63,25 @@ describe('security: inline body_html escapes its variables', () => {
     const defined = await t.http
       .post('/v1/workflows')
       .set('X-Api-Key', project.key)
-      .send({ id: 'welcome', name: 'Welcome', trigger_event: 'signed_up', steps: [{ type: 'send', channel: 'email', subject: 'Welcome', body: 'Welcome {{name}}', body_html: '<h1>Welcome {{name}}</h1>' }] });
+      .send({
+        id: 'welcome',
+        name: 'Welcome',
+        trigger_event: 'signed_up',
+        steps: [
+          {
+            type: 'send',
+            channel: 'email',
+            subject: 'Welcome',
+            body: 'Welcome {{name}}',
+            body_html: '<h1>Welcome {{name}}</h1>',
+          },
+        ],
+      });
     expect(defined.status).toBe(200);
-    const triggered = await t.http.post('/v1/workflows/trigger').set('X-Api-Key', project.key).send({ event: 'signed_up', subscriber_id: 'u1', payload: hostile });
+    const triggered = await t.http
+      .post('/v1/workflows/trigger')
+      .set('X-Api-Key', project.key)
+      .send({ event: 'signed_up', subscriber_id: 'u1', payload: hostile });
     expect(triggered.status).toBe(200);
     expect(await t.notifyd.app.get(WorkflowEngine).drainOnce()).toBe(1);
     expect(await t.worker.drainOnce()).toBe(1);

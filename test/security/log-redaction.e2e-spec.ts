@@ -20,7 +20,10 @@ describe('security: the request log', () => {
   });
 
   beforeAll(async () => {
-    t = await startTestApp({ logger: new PinoLogger(createPino('info', stream)), env: { WHATSAPP_VERIFY_TOKEN: 'verify-token-0123456789' } });
+    t = await startTestApp({
+      logger: new PinoLogger(createPino('info', stream)),
+      env: { WHATSAPP_VERIFY_TOKEN: 'verify-token-0123456789' },
+    });
   });
   afterAll(() => t.close());
 
@@ -48,8 +51,16 @@ describe('security: the request log', () => {
     ['an unsubscribe link', '/u/u1.k1.eyJwIjoicDEifQ.UNSUBSECRET0123456789', '/u/[redacted]'],
     ['a click link', '/t/c/WyJjIiwiMDE5NyJd.CLICKSECRET0123456789', '/t/c/[redacted]'],
     ['an open pixel', '/t/o/WyJvIiwiMDE5NyJd.OPENSECRET0123456789.gif', '/t/o/[redacted]'],
-    ['an inbox stream ticket', '/v1/inbox/u1/stream?ticket=tkt_TICKETSECRET0123456789', '/v1/inbox/u1/stream?ticket=[redacted]'],
-    ['a WhatsApp verify token', '/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=VERIFYSECRET0123&hub.challenge=1', '/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=[redacted]&hub.challenge=1'],
+    [
+      'an inbox stream ticket',
+      '/v1/inbox/u1/stream?ticket=tkt_TICKETSECRET0123456789',
+      '/v1/inbox/u1/stream?ticket=[redacted]',
+    ],
+    [
+      'a WhatsApp verify token',
+      '/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=VERIFYSECRET0123&hub.challenge=1',
+      '/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=[redacted]&hub.challenge=1',
+    ],
   ])('logs %s without its secret', async (_what, path, logged) => {
     const line = await requestLine(path);
     expect(line.url).toBe(logged);

@@ -24,7 +24,11 @@ describe('one rate limit for every door, shared by the replicas', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ env });
-    child = await spawnNotifyd({ databaseUrl: t.db.url, env: { ...env, NOTIFYD_ROLE: 'api' }, startTimeoutMs: 110_000 });
+    child = await spawnNotifyd({
+      databaseUrl: t.db.url,
+      env: { ...env, NOTIFYD_ROLE: 'api' },
+      startTimeoutMs: 110_000,
+    });
     replica = { http: request(child.url!) };
   }, 120_000);
   afterAll(async () => {
@@ -48,7 +52,10 @@ describe('one rate limit for every door, shared by the replicas', () => {
     const limiter = t.notifyd.app.get(RateLimiter);
     await limiter.sync();
     for (let i = 0; i < 200; i++) {
-      const [row] = await t.db.sql(`SELECT COALESCE(sum(admitted), 0)::int AS n FROM rate_limit_counts WHERE scope = $1`, [scope]);
+      const [row] = await t.db.sql(
+        `SELECT COALESCE(sum(admitted), 0)::int AS n FROM rate_limit_counts WHERE scope = $1`,
+        [scope],
+      );
       if (row.n >= total) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -60,8 +67,14 @@ describe('one rate limit for every door, shared by the replicas', () => {
   async function limitedProject(limit: number) {
     const project = await t.createProject();
     expect((await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id: 'u1' })).status).toBe(200);
-    const token = (await t.http.post('/v1/auth/subscriber-token').set('X-Api-Key', project.key).send({ subscriber_id: 'u1' })).body.token as string;
-    await t.http.patch(`/v1/admin/projects/${project.id}`).set('X-Api-Key', ADMIN_KEY).send({ rate_limit_per_min: limit }).expect(200);
+    const token = (
+      await t.http.post('/v1/auth/subscriber-token').set('X-Api-Key', project.key).send({ subscriber_id: 'u1' })
+    ).body.token as string;
+    await t.http
+      .patch(`/v1/admin/projects/${project.id}`)
+      .set('X-Api-Key', ADMIN_KEY)
+      .send({ rate_limit_per_min: limit })
+      .expect(200);
     return { ...project, token };
   }
 
@@ -116,7 +129,10 @@ describe('one rate limit for every door, shared by the replicas', () => {
     expectRefused(await rest(t, p.key), 'REST, first replica');
     expectRefused(await rest(replica, p.key), 'REST, second replica');
     expectRefused(await mcp(replica, p.key), '/mcp, second replica');
-    expectRefused(await replica.http.get('/v1/inbox/u1').set('authorization', `Bearer ${p.token}`), 'inbox, second replica');
+    expectRefused(
+      await replica.http.get('/v1/inbox/u1').set('authorization', `Bearer ${p.token}`),
+      'inbox, second replica',
+    );
   });
 
   it('the operator keys have a per-key budget on /mcp, shared too; refused keys spend nothing', async () => {

@@ -16,7 +16,8 @@ import { createTestDatabase, type TestDatabase } from '../helpers/test-database.
  * empty string, so anyone could suppress any address (/u/…) and use /t/c/… as an open redirect.
  */
 const PUBLIC_URL = 'https://notify.acme.example';
-const FIX = /JWT_SECRET is required when DATABASE_URL or ADMIN_API_KEY is set: set it to at least 16 random characters \(openssl rand -hex 24\)/;
+const FIX =
+  /JWT_SECRET is required when DATABASE_URL or ADMIN_API_KEY is set: set it to at least 16 random characters \(openssl rand -hex 24\)/;
 const OLD_JWT = 'old-jwt-secret-0123456789abcdef';
 const NEW_JWT = 'new-jwt-secret-0123456789abcdef';
 
@@ -33,8 +34,14 @@ describe('a production start refuses to run without the secret its links need', 
   it.each([
     ['DATABASE_URL', { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/none' }],
     ['ADMIN_API_KEY', { ADMIN_API_KEY: 'admin-key-0123456789abcdef' }],
-    ['DATABASE_URL and an empty JWT_SECRET', { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/none', JWT_SECRET: '  ' }],
-    ['DATABASE_URL and UNSUBSCRIBE_SECRET only', { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/none', UNSUBSCRIBE_SECRET: 'unsubscribe-secret-0123456789' }],
+    [
+      'DATABASE_URL and an empty JWT_SECRET',
+      { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/none', JWT_SECRET: '  ' },
+    ],
+    [
+      'DATABASE_URL and UNSUBSCRIBE_SECRET only',
+      { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/none', UNSUBSCRIBE_SECRET: 'unsubscribe-secret-0123456789' },
+    ],
   ])('with %s: the configuration error names JWT_SECRET and the fix', (_name, env) => {
     let error: unknown;
     try {
@@ -60,22 +67,45 @@ describe('a production start refuses to run without the secret its links need', 
   it('the signing primitives refuse an empty or short key', () => {
     const claim = { projectId: 'acme', channel: 'email', address: 'jane@example.com', topic: null, expiresAt: far() };
     expect(() => signUnsubscribeToken(claim, { id: 'j', secret: '' })).toThrow(/at least 16/);
-    expect(() => signTracking({ kind: 'o', jobId: 'j', projectId: 'p' }, { id: 'j', secret: '' })).toThrow(/at least 16/);
-    expect(() => signTracking({ kind: 'o', jobId: 'j', projectId: 'p' }, { id: 'j', secret: 'short' })).toThrow(/at least 16/);
+    expect(() => signTracking({ kind: 'o', jobId: 'j', projectId: 'p' }, { id: 'j', secret: '' })).toThrow(
+      /at least 16/,
+    );
+    expect(() => signTracking({ kind: 'o', jobId: 'j', projectId: 'p' }, { id: 'j', secret: 'short' })).toThrow(
+      /at least 16/,
+    );
   });
 
   it('the forgery of the finding: no server starts for it, so the empty-key link has nowhere to work', async () => {
     const db = await createTestDatabase();
     try {
-      const env = { DATABASE_URL: db.url, ADMIN_API_KEY: ADMIN_KEY, PUBLIC_URL, NOTIFYD_ROLE: 'api', LOG_LEVEL: 'silent', DATABASE_MAX_CONNECTIONS: '3' };
-      const started: Notifyd | Error = await startNotifyd({ env, listen: true, logger: false }).catch((err: Error) => err);
+      const env = {
+        DATABASE_URL: db.url,
+        ADMIN_API_KEY: ADMIN_KEY,
+        PUBLIC_URL,
+        NOTIFYD_ROLE: 'api',
+        LOG_LEVEL: 'silent',
+        DATABASE_MAX_CONNECTIONS: '3',
+      };
+      const started: Notifyd | Error = await startNotifyd({ env, listen: true, logger: false }).catch(
+        (err: Error) => err,
+      );
       if (!(started instanceof Error)) {
         // The base code started: show what the finding describes, then fail.
         try {
-          await fetch(`${started.url}/v1/admin/projects`, { method: 'POST', headers: { 'X-Api-Key': ADMIN_KEY, 'Content-Type': 'application/json' }, body: JSON.stringify({ id: 'victim', name: 'Victim' }) });
-          const forged = signUnsubscribeToken({ projectId: 'victim', channel: 'email', address: 'ceo@victim.example', topic: null, expiresAt: far() }, { id: 'j', secret: emptyKeyUnsubscribe });
+          await fetch(`${started.url}/v1/admin/projects`, {
+            method: 'POST',
+            headers: { 'X-Api-Key': ADMIN_KEY, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ id: 'victim', name: 'Victim' }),
+          });
+          const forged = signUnsubscribeToken(
+            { projectId: 'victim', channel: 'email', address: 'ceo@victim.example', topic: null, expiresAt: far() },
+            { id: 'j', secret: emptyKeyUnsubscribe },
+          );
           const res = await fetch(`${started.url}/u/${forged}?scope=marketing`, { method: 'POST' });
-          const redirect = await fetch(`${started.url}/t/c/${legacyTrackingToken(['c', randomUUID(), 'victim', 'https://evil.example/'], emptyKeyTracking)}`, { redirect: 'manual' });
+          const redirect = await fetch(
+            `${started.url}/t/c/${legacyTrackingToken(['c', randomUUID(), 'victim', 'https://evil.example/'], emptyKeyTracking)}`,
+            { redirect: 'manual' },
+          );
           expect({ unsubscribe: res.status, redirect: redirect.status }).toEqual({ unsubscribe: 404, redirect: 404 });
         } finally {
           await started.close();
@@ -155,7 +185,11 @@ describe('links signed before a key rotation keep verifying', () => {
     const links = await linksFrom(before, project.id);
     expect(links.click).toMatch(/^\/t\/c\/k1\./);
 
-    const rotated = await start({ UNSUBSCRIBE_SECRET: 'second-link-secret-0123456789', UNSUBSCRIBE_KEY_ID: 'k2', UNSUBSCRIBE_PREVIOUS_KEYS: 'k1:first-link-secret-0123456789' });
+    const rotated = await start({
+      UNSUBSCRIBE_SECRET: 'second-link-secret-0123456789',
+      UNSUBSCRIBE_KEY_ID: 'k2',
+      UNSUBSCRIBE_PREVIOUS_KEYS: 'k1:first-link-secret-0123456789',
+    });
     expect(await works(rotated, links)).toEqual({ unsubscribe: 200, click: 302 });
     const retired = await start({ UNSUBSCRIBE_SECRET: 'second-link-secret-0123456789', UNSUBSCRIBE_KEY_ID: 'k2' });
     expect(await works(retired, links)).toEqual({ unsubscribe: 404, click: 404 });
@@ -173,12 +207,21 @@ describe('links signed before a key rotation keep verifying', () => {
   it('a link forged with the empty-string key is refused', async () => {
     const app = await start({ JWT_SECRET: NEW_JWT });
     const project = await app.createProject();
-    const forged = signUnsubscribeToken({ projectId: project.id, channel: 'email', address: 'ceo@acme.example', topic: null, expiresAt: far() }, { id: 'j', secret: emptyKeyUnsubscribe });
+    const forged = signUnsubscribeToken(
+      { projectId: project.id, channel: 'email', address: 'ceo@acme.example', topic: null, expiresAt: far() },
+      { id: 'j', secret: emptyKeyUnsubscribe },
+    );
     expect((await app.http.post(`/u/${forged}?scope=marketing`)).status).toBe(404);
     expect(await db.sql(`SELECT 1 FROM suppressions WHERE project_id = $1`, [project.id])).toEqual([]);
-    const body = Buffer.from(JSON.stringify(['c', randomUUID(), project.id, 'https://evil.example/'])).toString('base64url');
+    const body = Buffer.from(JSON.stringify(['c', randomUUID(), project.id, 'https://evil.example/'])).toString(
+      'base64url',
+    );
     const mac = (key: string, data: string) => createHmac('sha256', key).update(data).digest('base64url').slice(0, 32);
-    for (const token of [legacyTrackingToken(['c', randomUUID(), project.id, 'https://evil.example/'], emptyKeyTracking), `j.${body}.${mac(emptyKeyTracking, `j.${body}`)}`, `j.${body}.${mac(emptyKeyTracking, body)}`]) {
+    for (const token of [
+      legacyTrackingToken(['c', randomUUID(), project.id, 'https://evil.example/'], emptyKeyTracking),
+      `j.${body}.${mac(emptyKeyTracking, `j.${body}`)}`,
+      `j.${body}.${mac(emptyKeyTracking, body)}`,
+    ]) {
       expect((await app.http.get(`/t/c/${token}`).redirects(0)).status).toBe(404);
     }
   });

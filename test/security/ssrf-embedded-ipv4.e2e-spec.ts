@@ -26,7 +26,11 @@ describe('security: SSRF through IPv6 forms that embed an IPv4 address', () => {
     await canary.start();
     t = await startTestApp({ env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
     project = await t.createProject();
-    t.notifyd.app.get(WebhookSender).useResolver(async (): Promise<LookupAddress[]> => answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+    t.notifyd.app
+      .get(WebhookSender)
+      .useResolver(async (): Promise<LookupAddress[]> =>
+        answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+      );
   });
   afterAll(async () => {
     await t.close();
@@ -34,7 +38,11 @@ describe('security: SSRF through IPv6 forms that embed an IPv4 address', () => {
     guard.restore();
   });
 
-  const register = (url: string) => t.http.post('/v1/webhooks').set('X-Api-Key', project.key).send({ url, events: ['*'] });
+  const register = (url: string) =>
+    t.http
+      .post('/v1/webhooks')
+      .set('X-Api-Key', project.key)
+      .send({ url, events: ['*'] });
 
   it('refuses each embedded form at registration with 422, before any connection', async () => {
     const port = canary.port;
@@ -66,10 +74,15 @@ describe('security: SSRF through IPv6 forms that embed an IPv4 address', () => {
     expect(res.status).toBe(201);
     // What glibc prints for an AAAA record of ::7f00:1.
     answer = ['::127.0.0.1'];
-    await t.http.post('/v1/send').set('X-Api-Key', project.key).send({ channels: ['email'], to: 'jane@example.com', body: 'x' });
+    await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({ channels: ['email'], to: 'jane@example.com', body: 'x' });
     await t.notifyd.app.get(WebhookDeliveryWorker).drainOnce();
     const [row] = await t.db.sql(`SELECT last_error FROM webhook_deliveries ORDER BY created_at DESC LIMIT 1`);
-    expect(row.last_error).toMatch(/refused before connecting: rebind\.test resolves to a non-public address: .*IPv4-compatible/);
+    expect(row.last_error).toMatch(
+      /refused before connecting: rebind\.test resolves to a non-public address: .*IPv4-compatible/,
+    );
     expect(canary.connections).toBe(0);
   });
 

@@ -25,13 +25,15 @@ describe('subscriber tokens can be revoked', () => {
     await t.close();
   });
 
-  const createSubscriber = async (id: string, key = project.key) => expect((await t.http.post('/v1/subscribers').set('X-Api-Key', key).send({ id })).status).toBe(200);
+  const createSubscriber = async (id: string, key = project.key) =>
+    expect((await t.http.post('/v1/subscribers').set('X-Api-Key', key).send({ id })).status).toBe(200);
   const mint = async (id: string, key = project.key) => {
     const res = await t.http.post('/v1/auth/subscriber-token').set('X-Api-Key', key).send({ subscriber_id: id });
     expect(res.status).toBe(200);
     return res.body.token as string;
   };
-  const inbox = async (app: TestApp, id: string, token: string) => app.http.get(`/v1/inbox/${id}/unread-count`).set('Authorization', `Bearer ${token}`);
+  const inbox = async (app: TestApp, id: string, token: string) =>
+    app.http.get(`/v1/inbox/${id}/unread-count`).set('Authorization', `Bearer ${token}`);
   const status = async (app: TestApp, id: string, token: string) => (await inbox(app, id, token)).status;
   /** The other process learns of a revocation by signal, within the AUTH_KEY_CACHE_MS bound at worst. */
   const eventually = async (check: () => Promise<number>, expected: number, ms = 3_000) => {
@@ -67,7 +69,8 @@ describe('subscriber tokens can be revoked', () => {
     const token = await mint('ana');
     const other = await mint('bob');
     expect(await status(replica, 'ana', token)).toBe(200);
-    const ticket = (await t.http.post('/v1/inbox/ana/stream-ticket').set('Authorization', `Bearer ${token}`)).body.ticket as string;
+    const ticket = (await t.http.post('/v1/inbox/ana/stream-ticket').set('Authorization', `Bearer ${token}`)).body
+      .ticket as string;
     const stream = await SseClient.open(`${t.url}/v1/inbox/ana/stream`, { Authorization: `Bearer ${token}` });
     streams.push(stream);
     expect(stream.status).toBe(200);
@@ -100,7 +103,10 @@ describe('subscriber tokens can be revoked', () => {
     expect(await status(replica, 'carol', token)).toBe(200);
 
     expect((await t.http.delete(`/v1/admin/projects/${again.id}`).set('X-Api-Key', ADMIN_KEY)).status).toBe(200);
-    const recreated = await t.http.post('/v1/admin/projects').set('X-Api-Key', ADMIN_KEY).send({ id: again.id, name: 'Same id, new project' });
+    const recreated = await t.http
+      .post('/v1/admin/projects')
+      .set('X-Api-Key', ADMIN_KEY)
+      .send({ id: again.id, name: 'Same id, new project' });
     expect(recreated.status).toBe(201);
     await createSubscriber('carol', recreated.body.project.api_key);
 
@@ -110,7 +116,10 @@ describe('subscriber tokens can be revoked', () => {
   });
 
   it('tokens are minted only for subscribers the project has', async () => {
-    const res = await t.http.post('/v1/auth/subscriber-token').set('X-Api-Key', project.key).send({ subscriber_id: 'never-created' });
+    const res = await t.http
+      .post('/v1/auth/subscriber-token')
+      .set('X-Api-Key', project.key)
+      .send({ subscriber_id: 'never-created' });
     expect(res.status).toBe(404);
     expect(res.body.message).toMatch(/POST \/v1\/subscribers/);
   });

@@ -18,7 +18,10 @@ describe('security: a tenant template cannot block the process', () => {
   let project: { id: string; key: string };
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { SMS_PROVIDER: 'recording', TEMPLATE_RENDER_LIMIT_MS: String(LIMIT_MS) }, imports: [RecordingConnectorModule] });
+    t = await startTestApp({
+      env: { SMS_PROVIDER: 'recording', TEMPLATE_RENDER_LIMIT_MS: String(LIMIT_MS) },
+      imports: [RecordingConnectorModule],
+    });
     sms = t.notifyd.app.get(RecordingConnector);
     project = await t.createProject();
   });
@@ -75,10 +78,30 @@ describe('security: a tenant template cannot block the process', () => {
   it('a send whose stored template stalls fails that job only; the rest of the batch is sent, and /v1/health keeps answering', async () => {
     await save({ id: 'fine', channel: 'sms', body: 'fine {{ n }}' });
     await save({ id: 'stall', channel: 'sms', body: 'ok for now' });
-    const good1 = await api().post('/v1/send', { channel: 'sms', to: '+33600000101', template: 'fine', vars: { n: 1 } });
-    const bad1 = await api().post('/v1/send', { channel: 'sms', to: '+33600000102', template: 'stall', vars: { n: 1 } });
-    const bad2 = await api().post('/v1/send', { channel: 'sms', to: '+33600000103', template: 'stall', vars: { n: 2 } });
-    const good2 = await api().post('/v1/send', { channel: 'sms', to: '+33600000104', template: 'fine', vars: { n: 2 } });
+    const good1 = await api().post('/v1/send', {
+      channel: 'sms',
+      to: '+33600000101',
+      template: 'fine',
+      vars: { n: 1 },
+    });
+    const bad1 = await api().post('/v1/send', {
+      channel: 'sms',
+      to: '+33600000102',
+      template: 'stall',
+      vars: { n: 1 },
+    });
+    const bad2 = await api().post('/v1/send', {
+      channel: 'sms',
+      to: '+33600000103',
+      template: 'stall',
+      vars: { n: 2 },
+    });
+    const good2 = await api().post('/v1/send', {
+      channel: 'sms',
+      to: '+33600000104',
+      template: 'fine',
+      vars: { n: 2 },
+    });
     // Edited after the sends were queued: the worker renders what is stored when it claims them.
     await t.db.sql(`UPDATE templates SET body = $1 WHERE id = 'stall'`, [STALL]);
 
@@ -91,7 +114,9 @@ describe('security: a tenant template cannot block the process', () => {
       const row = await jobRow(t, bad.body.job_ids[0]);
       expect(row.status).toBe('failed');
       expect(row.attempts).toBe(1);
-      expect(row.error).toMatch(/^template 'stall' \(sms\): body failed to render: stopped after TEMPLATE_RENDER_LIMIT_MS \(200 ms\)/);
+      expect(row.error).toMatch(
+        /^template 'stall' \(sms\): body failed to render: stopped after TEMPLATE_RENDER_LIMIT_MS \(200 ms\)/,
+      );
     }
     expect((await jobRow(t, good1.body.job_ids[0])).status).toBe('sent');
     expect((await jobRow(t, good2.body.job_ids[0])).status).toBe('sent');

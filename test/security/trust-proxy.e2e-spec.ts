@@ -12,7 +12,11 @@ describe('security: X-Forwarded-For and the audit log’s IP', () => {
   /** Creates a project with this X-Forwarded-For and returns the IP its audit line recorded. */
   async function auditedIp(t: TestApp, forwardedFor: string): Promise<string> {
     const id = `xff${process.pid}x${++counter}`;
-    const res = await t.http.post('/v1/admin/projects').set('X-Api-Key', ADMIN_KEY).set('X-Forwarded-For', forwardedFor).send({ id, name: id });
+    const res = await t.http
+      .post('/v1/admin/projects')
+      .set('X-Api-Key', ADMIN_KEY)
+      .set('X-Forwarded-For', forwardedFor)
+      .send({ id, name: id });
     expect(res.status).toBe(201);
     const [row] = await t.db.sql(`SELECT ip FROM audit_log WHERE action = 'project.created' AND resource = $1`, [id]);
     return row.ip;

@@ -21,7 +21,11 @@ const nodesOf = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).fla
 /** What a plan reads: "Index Scan jobs_claim_idx", "Seq Scan jobs", "Conflict Arbiter jobs_idempotency_idx"… */
 const readsOf = (plan: PlanNode): string[] =>
   nodesOf(plan).flatMap((n) => [
-    ...(n['Index Name'] ? [`${n['Node Type']} ${n['Index Name']}`] : n['Node Type'] === 'Seq Scan' ? [`Seq Scan ${n['Relation Name']}`] : []),
+    ...(n['Index Name']
+      ? [`${n['Node Type']} ${n['Index Name']}`]
+      : n['Node Type'] === 'Seq Scan'
+        ? [`Seq Scan ${n['Relation Name']}`]
+        : []),
     ...(n['Conflict Arbiter Indexes'] ?? []).map((i) => `Conflict Arbiter ${i}`),
   ]);
 
@@ -58,14 +62,18 @@ describe('hot statements use the indexes their comments name (EXPLAIN on a reali
              CASE WHEN s.status IN ('sent','retry') THEN 'log' END
         FROM generate_series(1, 120000) g,
              LATERAL (SELECT CASE WHEN g % 100 < 90 THEN 'sent' WHEN g % 100 < 96 THEN 'pending' WHEN g % 100 < 99 THEN 'retry' ELSE 'processing' END AS status) s`);
-    await client.query(`INSERT INTO subscribers (project_id, id, email) SELECT 'acme', 'sub' || g, 'sub' || g || '@example.com' FROM generate_series(1, 20000) g`);
+    await client.query(
+      `INSERT INTO subscribers (project_id, id, email) SELECT 'acme', 'sub' || g, 'sub' || g || '@example.com' FROM generate_series(1, 20000) g`,
+    );
     await client.query(`
       INSERT INTO subscriber_preferences (project_id, subscriber_id, channel, scope_kind, scope, enabled)
       SELECT 'acme', 'sub' || g, c, 'topic', 'marketing', false FROM generate_series(1, 20000) g, unnest(ARRAY['email','sms']) c`);
     await client.query(`
       INSERT INTO suppressions (project_id, channel, address, reason, source)
       SELECT 'acme', 'email', 'gone' || g || '@example.com', 'bounce', 'provider' FROM generate_series(1, 20000) g`);
-    await client.query(`INSERT INTO recipient_caps (project_id, channel, topic, max_messages, window_seconds) VALUES ('acme', 'email', '*', 5, 3600)`);
+    await client.query(
+      `INSERT INTO recipient_caps (project_id, channel, topic, max_messages, window_seconds) VALUES ('acme', 'email', '*', 5, 3600)`,
+    );
     await client.query('ANALYZE');
     ids.push(...(await client.query(`SELECT id FROM jobs WHERE status = 'processing' LIMIT 50`)).rows.map((r) => r.id));
   }, 120_000);
@@ -84,16 +92,25 @@ describe('hot statements use the indexes their comments name (EXPLAIN on a reali
   };
   let statements = 0;
   /** The plan of `text` with `params`, prepared then executed as the server would run it. */
-  const planOf = async (text: string, params: unknown[], mode: 'force_custom_plan' | 'force_generic_plan'): Promise<string[]> => {
+  const planOf = async (
+    text: string,
+    params: unknown[],
+    mode: 'force_custom_plan' | 'force_generic_plan',
+  ): Promise<string[]> => {
     const name = `hot_${++statements}`;
     await client.query(`PREPARE ${name} AS ${text}`);
     await client.query(`SET plan_cache_mode = ${mode}`);
     const args = params.map(literal);
-    const { rows } = await client.query(`EXPLAIN (FORMAT JSON) EXECUTE ${name}${args.length ? `(${args.join(', ')})` : ''}`);
+    const { rows } = await client.query(
+      `EXPLAIN (FORMAT JSON) EXECUTE ${name}${args.length ? `(${args.join(', ')})` : ''}`,
+    );
     await client.query(`DEALLOCATE ${name}`);
     return readsOf(rows[0]['QUERY PLAN'][0].Plan as PlanNode);
   };
-  const bothPlans = async (text: string, params: unknown[]) => [await planOf(text, params, 'force_custom_plan'), await planOf(text, params, 'force_generic_plan')];
+  const bothPlans = async (text: string, params: unknown[]) => [
+    await planOf(text, params, 'force_custom_plan'),
+    await planOf(text, params, 'force_generic_plan'),
+  ];
   const noSeqScanOfJobs = (reads: string[]) => expect(reads).not.toContain('Seq Scan jobs');
 
   it('the claim probes jobs_claim_idx per priority band', async () => {
@@ -104,7 +121,9 @@ describe('hot statements use the indexes their comments name (EXPLAIN on a reali
   });
 
   it('finalising a batch (sent) and releasing it (requeue) find their rows by the primary key', async () => {
-    const values = JSON.stringify(Object.fromEntries(ids.map((id) => [id, { a: 1, p: 'log', m: 'msg', t: new Date().toISOString() }])));
+    const values = JSON.stringify(
+      Object.fromEntries(ids.map((id) => [id, { a: 1, p: 'log', m: 'msg', t: new Date().toISOString() }])),
+    );
     for (const text of [MARK_SENT.text, REQUEUE.text]) {
       for (const reads of await bothPlans(text, [values])) {
         expect(reads).toContain('Index Scan jobs_pkey');
@@ -120,22 +139,53 @@ describe('hot statements use the indexes their comments name (EXPLAIN on a reali
   });
 
   it('the coalesced insert skips held idempotency keys through jobs_idempotency_idx', async () => {
-    const row = ['acme', '{}', 50, 5, null, null, 'email', null, 'a@example.com', new Date().toISOString(), 'order-new', null, '0193a6f0-0000-7000-8000-000000000001', null];
+    const row = [
+      'acme',
+      '{}',
+      50,
+      5,
+      null,
+      null,
+      'email',
+      null,
+      'a@example.com',
+      new Date().toISOString(),
+      'order-new',
+      null,
+      '0193a6f0-0000-7000-8000-000000000001',
+      null,
+    ];
     const params = row.map((v) => [v]);
-    for (const reads of await bothPlans(INSERT_COALESCED_JOBS.text, params)) expect(reads).toContain('Conflict Arbiter jobs_idempotency_idx');
+    for (const reads of await bothPlans(INSERT_COALESCED_JOBS.text, params))
+      expect(reads).toContain('Conflict Arbiter jobs_idempotency_idx');
   });
 
   it('the enqueue lookups: idempotency keys, suppressions, preferences, caps and subscriber addresses by their keys', async () => {
-    const idem = await planOf(FIND_BY_IDEMPOTENCY_KEYS, ['acme', ['order-3-email', 'order-6-email']], 'force_custom_plan');
+    const idem = await planOf(
+      FIND_BY_IDEMPOTENCY_KEYS,
+      ['acme', ['order-3-email', 'order-6-email']],
+      'force_custom_plan',
+    );
     expect(idem.some((r) => r.endsWith('jobs_idempotency_idx'))).toBe(true);
     noSeqScanOfJobs(idem);
 
-    for (const reads of await bothPlans(sendChecksSql(true, true, true).text, ['acme', 'email', 'gone7@example.com', 'sub7'])) {
+    for (const reads of await bothPlans(sendChecksSql(true, true, true).text, [
+      'acme',
+      'email',
+      'gone7@example.com',
+      'sub7',
+    ])) {
       // recipient_caps holds a handful of rows per project: a sequential scan of it is the cheaper read.
-      expect(reads.filter((r) => r.startsWith('Index')).map((r) => r.split(' ').at(-1))).toEqual(expect.arrayContaining(['subscriber_preferences_pkey', 'suppressions_active_idx']));
+      expect(reads.filter((r) => r.startsWith('Index')).map((r) => r.split(' ').at(-1))).toEqual(
+        expect.arrayContaining(['subscriber_preferences_pkey', 'suppressions_active_idx']),
+      );
       expect(reads.filter((r) => r.startsWith('Seq Scan') && r !== 'Seq Scan recipient_caps')).toEqual([]);
     }
-    for (const reads of await bothPlans(sendChecksSql(false, false, false).text, ['acme', ['email', 'sms'], ['gone7@example.com', '+33600000000']])) {
+    for (const reads of await bothPlans(sendChecksSql(false, false, false).text, [
+      'acme',
+      ['email', 'sms'],
+      ['gone7@example.com', '+33600000000'],
+    ])) {
       expect(reads.some((r) => r.endsWith('suppressions_active_idx'))).toBe(true);
       expect(reads.filter((r) => r.startsWith('Seq Scan'))).toEqual([]);
     }

@@ -42,24 +42,39 @@ export async function authorizeOperator(
   readerAllowed: boolean,
 ): Promise<OperatorRole> {
   if (!config.auth.adminApiKey) {
-    throw ApiError.unavailable('admin_disabled', 'Admin routes are disabled on this instance: set ADMIN_API_KEY and restart.');
+    throw ApiError.unavailable(
+      'admin_disabled',
+      'Admin routes are disabled on this instance: set ADMIN_API_KEY and restart.',
+    );
   }
   if (!key) throw ApiError.unauthorized('Missing admin key: send it as X-Api-Key or Authorization: Bearer.');
   const role = operatorRole(config, key);
   if (role) return authorizeRole(role, readerAllowed);
   // A valid project key is an identity without this right (403), not an unknown key (401).
   if (await projects.authenticate(key)) {
-    throw ApiError.forbidden('A project key cannot call admin routes: use the admin key (ADMIN_API_KEY), or the read-only key (READONLY_API_KEY) for reads.');
+    throw ApiError.forbidden(
+      'A project key cannot call admin routes: use the admin key (ADMIN_API_KEY), or the read-only key (READONLY_API_KEY) for reads.',
+    );
   }
   throw ApiError.unauthorized('Invalid admin key.');
 }
 
 /** The same decision for a console session, which stands for the key it was made from. */
-export function authorizeConsoleSession(config: AppConfig, session: ConsoleSessionState, readerAllowed: boolean): OperatorRole {
+export function authorizeConsoleSession(
+  config: AppConfig,
+  session: ConsoleSessionState,
+  readerAllowed: boolean,
+): OperatorRole {
   if (!config.auth.adminApiKey) {
-    throw ApiError.unavailable('admin_disabled', 'Admin routes are disabled on this instance: set ADMIN_API_KEY and restart.');
+    throw ApiError.unavailable(
+      'admin_disabled',
+      'Admin routes are disabled on this instance: set ADMIN_API_KEY and restart.',
+    );
   }
-  if (session === 'ended') throw ApiError.unauthorized('The console session has ended (signed out, expired, or its key changed): sign in again at /console.');
+  if (session === 'ended')
+    throw ApiError.unauthorized(
+      'The console session has ended (signed out, expired, or its key changed): sign in again at /console.',
+    );
   return authorizeRole(session, readerAllowed);
 }
 
@@ -81,7 +96,8 @@ export class AdminAuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<OperatorRequest>();
-    const readerAllowed = this.reflector.getAllAndOverride<boolean>(READER_ALLOWED, [context.getHandler(), context.getClass()]) ?? false;
+    const readerAllowed =
+      this.reflector.getAllAndOverride<boolean>(READER_ALLOWED, [context.getHandler(), context.getClass()]) ?? false;
     const key = presentedKey(request.headers);
     // A key in the request wins; without one, the console's session (set by its guard) stands for its key.
     request.operator =

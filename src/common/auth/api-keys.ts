@@ -20,7 +20,10 @@ export function keyHint(key: string): string {
 
 /** Constant-time equality of two secrets of any length (hashing equalises the lengths). */
 export function secretsEqual(presented: string, expected: string): boolean {
-  return timingSafeEqual(createHash('sha256').update(presented).digest(), createHash('sha256').update(expected).digest());
+  return timingSafeEqual(
+    createHash('sha256').update(presented).digest(),
+    createHash('sha256').update(expected).digest(),
+  );
 }
 
 /** The key a request carries: `X-Api-Key: …` or `Authorization: Bearer …`. */

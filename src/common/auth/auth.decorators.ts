@@ -10,7 +10,12 @@ import { ProjectRateLimitGuard } from './project-rate-limit.guard.js';
 
 /** A route called with a project key; the handler receives the project via @CurrentProject(). */
 export const ProjectAuth = () =>
-  applyDecorators(UseGuards(ProjectAuthGuard, ProjectRateLimitGuard), ApiSecurity('apiKey'), ApiSecurity('bearer'), ApiErrors(401, 429));
+  applyDecorators(
+    UseGuards(ProjectAuthGuard, ProjectRateLimitGuard),
+    ApiSecurity('apiKey'),
+    ApiSecurity('bearer'),
+    ApiErrors(401, 429),
+  );
 
 /** An admin route; `{ readers: true }` lets the read-only operator key call it too. */
 export const AdminAuth = (options: { readers?: boolean } = {}) =>
@@ -24,13 +29,20 @@ export const AdminAuth = (options: { readers?: boolean } = {}) =>
 
 /** A read for operators (any project) and project keys (their own): the handler reads @CurrentCaller(). */
 export const OperatorOrProjectAuth = () =>
-  applyDecorators(UseGuards(OperatorOrProjectAuthGuard, ProjectRateLimitGuard), ApiSecurity('apiKey'), ApiSecurity('bearer'), ApiErrors(401, 403, 429));
+  applyDecorators(
+    UseGuards(OperatorOrProjectAuthGuard, ProjectRateLimitGuard),
+    ApiSecurity('apiKey'),
+    ApiSecurity('bearer'),
+    ApiErrors(401, 403, 429),
+  );
 
 /** Who called an OperatorOrProjectAuth route: the project (a project key) or null with the operator's role. */
-export const CurrentCaller = createParamDecorator((_: unknown, ctx: ExecutionContext): { project: ProjectRef | null; operator: OperatorRole | null } => {
-  const request = ctx.switchToHttp().getRequest<ProjectRequest & { operator?: OperatorRole }>();
-  return { project: request.project ?? null, operator: request.operator ?? null };
-});
+export const CurrentCaller = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): { project: ProjectRef | null; operator: OperatorRole | null } => {
+    const request = ctx.switchToHttp().getRequest<ProjectRequest & { operator?: OperatorRole }>();
+    return { project: request.project ?? null, operator: request.operator ?? null };
+  },
+);
 
 export const CurrentProject = createParamDecorator((_: unknown, ctx: ExecutionContext): ProjectRef => {
   const project = ctx.switchToHttp().getRequest<ProjectRequest>().project;

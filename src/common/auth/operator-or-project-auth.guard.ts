@@ -27,7 +27,10 @@ export class OperatorOrProjectAuthGuard implements CanActivate {
       request.operator = authorizeConsoleSession(this.config, request.consoleSession, true);
       return true;
     }
-    if (!key) throw ApiError.unauthorized('Missing key: send a project key, the admin key or the read-only key as X-Api-Key or Authorization: Bearer.');
+    if (!key)
+      throw ApiError.unauthorized(
+        'Missing key: send a project key, the admin key or the read-only key as X-Api-Key or Authorization: Bearer.',
+      );
     const role = this.config.auth.adminApiKey ? operatorRole(this.config, key) : undefined;
     if (role) {
       request.operator = role;

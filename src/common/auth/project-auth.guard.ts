@@ -15,9 +15,11 @@ export class ProjectAuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ProjectRequest>();
     const key = presentedKey(request.headers);
-    if (!key) throw ApiError.unauthorized('Missing API key: send your project key as X-Api-Key or Authorization: Bearer.');
+    if (!key)
+      throw ApiError.unauthorized('Missing API key: send your project key as X-Api-Key or Authorization: Bearer.');
     const project = await this.projects.authenticate(key);
-    if (!project) throw ApiError.unauthorized('Invalid API key: it is unknown, revoked, or belongs to a deleted project.');
+    if (!project)
+      throw ApiError.unauthorized('Invalid API key: it is unknown, revoked, or belongs to a deleted project.');
     request.project = project;
     return true;
   }

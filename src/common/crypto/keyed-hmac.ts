@@ -10,7 +10,10 @@ export const MIN_MAC_KEY_LENGTH = 16;
  * HMAC('') were forgeable).
  */
 export function keyedHmac(key: string | Buffer, data: string): Buffer {
-  if (key.length < MIN_MAC_KEY_LENGTH) throw new Error(`refusing to sign with a key of ${key.length} characters: a MAC key must be at least ${MIN_MAC_KEY_LENGTH} characters (set JWT_SECRET)`);
+  if (key.length < MIN_MAC_KEY_LENGTH)
+    throw new Error(
+      `refusing to sign with a key of ${key.length} characters: a MAC key must be at least ${MIN_MAC_KEY_LENGTH} characters (set JWT_SECRET)`,
+    );
   return createHmac('sha256', key).update(data).digest();
 }
 

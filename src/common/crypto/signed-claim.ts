@@ -24,7 +24,11 @@ export function signClaim(version: string, claim: Record<string, unknown>, key: 
  * Several keys may share an id (the keys derived from JWT_SECRET and JWT_PREVIOUS_SECRETS are all
  * `j`): each is tried, in constant time per key. The caller checks the claim's fields and expiry.
  */
-export function verifiedClaim(token: string, version: string, keys: readonly SigningKey[]): Record<string, unknown> | undefined {
+export function verifiedClaim(
+  token: string,
+  version: string,
+  keys: readonly SigningKey[],
+): Record<string, unknown> | undefined {
   if (typeof token !== 'string' || token.length > 2_048) return undefined;
   const parts = token.split('.');
   if (parts.length !== 4 || parts[0] !== version) return undefined;
@@ -38,7 +42,9 @@ export function verifiedClaim(token: string, version: string, keys: readonly Sig
   if (!genuine) return undefined;
   try {
     const claim: unknown = JSON.parse(Buffer.from(parts[2], 'base64url').toString('utf8'));
-    return claim !== null && typeof claim === 'object' && !Array.isArray(claim) ? (claim as Record<string, unknown>) : undefined;
+    return claim !== null && typeof claim === 'object' && !Array.isArray(claim)
+      ? (claim as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

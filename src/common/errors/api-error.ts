@@ -24,7 +24,11 @@ export class ApiError extends HttpException {
     return new ApiError(HttpStatus.FORBIDDEN, 'forbidden', message);
   }
   static notFound(what: string, id?: string): ApiError {
-    return new ApiError(HttpStatus.NOT_FOUND, 'not_found', id ? `${what} '${id}' was not found` : `${what} was not found`);
+    return new ApiError(
+      HttpStatus.NOT_FOUND,
+      'not_found',
+      id ? `${what} '${id}' was not found` : `${what} was not found`,
+    );
   }
   static conflict(code: string, message: string, extra?: Record<string, unknown>): ApiError {
     return new ApiError(HttpStatus.CONFLICT, code, message, extra);

@@ -21,7 +21,8 @@ const FASTIFY_ERRORS: Record<string, { error: string; message: (e: FastifyLikeEr
   },
   FST_ERR_CTP_BODY_TOO_LARGE: {
     error: 'payload_too_large',
-    message: () => 'The request body is larger than this instance accepts (BODY_LIMIT_BYTES). Split it into smaller requests.',
+    message: () =>
+      'The request body is larger than this instance accepts (BODY_LIMIT_BYTES). Split it into smaller requests.',
   },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     error: 'unsupported_media_type',
@@ -64,21 +65,35 @@ export class HttpExceptionFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const response = exception.getResponse();
       const message =
-        typeof response === 'string' ? response : String((response as { message?: unknown }).message ?? exception.message);
+        typeof response === 'string'
+          ? response
+          : String((response as { message?: unknown }).message ?? exception.message);
       if (status === 404) {
-        return { status, body: { error: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}. See /docs for the API.` } };
+        return {
+          status,
+          body: {
+            error: 'not_found',
+            message: `No route ${request.method} ${request.url.split('?')[0]}. See /docs for the API.`,
+          },
+        };
       }
       return { status, body: { error: httpCode(status), message } };
     }
     if (fastifyError?.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-      return { status: fastifyError.statusCode, body: { error: httpCode(fastifyError.statusCode), message: fastifyError.message ?? 'Bad request' } };
+      return {
+        status: fastifyError.statusCode,
+        body: { error: httpCode(fastifyError.statusCode), message: fastifyError.message ?? 'Bad request' },
+      };
     }
     this.logger.error(
       `unhandled error on ${request.method} ${request.url.split('?')[0]} (request ${request.id}): ${(exception as Error)?.stack ?? String(exception)}`,
     );
     return {
       status: 500,
-      body: { error: 'internal_error', message: `Something went wrong on our side. Quote request id ${request.id} when reporting it.` },
+      body: {
+        error: 'internal_error',
+        message: `Something went wrong on our side. Quote request id ${request.id} when reporting it.`,
+      },
     };
   }
 }

@@ -11,7 +11,11 @@ describe('corsOriginCheck', () => {
   it('allows listed origins and requests without an Origin; refuses others and logs the origin with CORS_ORIGINS, once a minute per origin', () => {
     const lines: string[] = [];
     let now = 0;
-    const check = corsOriginCheck(['http://localhost:5173'], { warn: (m: string) => lines.push(m) } as never, () => now);
+    const check = corsOriginCheck(
+      ['http://localhost:5173'],
+      { warn: (m: string) => lines.push(m) } as never,
+      () => now,
+    );
     expect(run(check, 'http://localhost:5173')).toBe(true);
     expect(run(check, undefined)).toBe(true);
     expect(run(check, 'http://localhost:8081')).toBe(false);

@@ -12,7 +12,11 @@ type OriginCallback = (err: Error | null, allow: boolean) => void;
  * page only sees a network error (the inbox bell stayed silently empty): so notifyd says it
  * too, in its log, with the origin refused and the variable that allows it.
  */
-export function corsOriginCheck(allowed: readonly string[], logger = new Logger('Cors'), now: () => number = Date.now): true | ((origin: string | undefined, cb: OriginCallback) => void) {
+export function corsOriginCheck(
+  allowed: readonly string[],
+  logger = new Logger('Cors'),
+  now: () => number = Date.now,
+): true | ((origin: string | undefined, cb: OriginCallback) => void) {
   if (allowed.length === 0) return true;
   const set = new Set(allowed);
   const lastLogged = new Map<string, number>();

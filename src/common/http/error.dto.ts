@@ -5,6 +5,9 @@ export class ErrorDto {
   @ApiProperty({ description: 'Stable machine-readable error code', example: 'validation_failed' })
   error: string;
 
-  @ApiProperty({ description: 'What is wrong and how to fix it', example: 'priority must be critical, high, normal, low, bulk or a number from 0 to 100' })
+  @ApiProperty({
+    description: 'What is wrong and how to fix it',
+    example: 'priority must be critical, high, normal, low, bulk or a number from 0 to 100',
+  })
   message: string;
 }

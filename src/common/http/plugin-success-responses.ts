@@ -14,17 +14,23 @@ const API_RESPONSE = 'swagger/apiResponse';
  */
 export function addPluginSuccessResponses(controllers: Type<unknown>[]): void {
   for (const controller of controllers) {
-    const factory = (controller as unknown as Record<string, unknown>)[METADATA_FACTORY] as undefined | (() => Record<string, { type?: unknown }>);
+    const factory = (controller as unknown as Record<string, unknown>)[METADATA_FACTORY] as
+      undefined | (() => Record<string, { type?: unknown }>);
     if (!factory) continue;
     for (const [method, meta] of Object.entries(factory())) {
-      const handler = (controller.prototype as Record<string, unknown>)[method] as ((...args: unknown[]) => unknown) | undefined;
+      const handler = (controller.prototype as Record<string, unknown>)[method] as
+        ((...args: unknown[]) => unknown) | undefined;
       if (!handler || !meta.type) continue;
       const status: number =
         Reflect.getMetadata(HTTP_CODE_METADATA, handler) ??
         (Reflect.getMetadata(METHOD_METADATA, handler) === RequestMethod.POST ? HttpStatus.CREATED : HttpStatus.OK);
       const declared = (Reflect.getMetadata(API_RESPONSE, handler) ?? {}) as Record<string, unknown>;
       if (declared[status]) continue;
-      ApiResponse({ status, type: meta.type as Type<unknown>, description: 'Success' })(controller.prototype as object, method, Object.getOwnPropertyDescriptor(controller.prototype, method)!);
+      ApiResponse({ status, type: meta.type as Type<unknown>, description: 'Success' })(
+        controller.prototype as object,
+        method,
+        Object.getOwnPropertyDescriptor(controller.prototype, method)!,
+      );
     }
   }
 }

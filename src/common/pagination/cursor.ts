@@ -23,7 +23,8 @@ export function decodeCursorTuple(cursor: string | undefined, length: number): s
   if (cursor === undefined) return undefined;
   try {
     const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(parsed) && parsed.length === length && parsed.every((part) => typeof part === 'string')) return parsed as string[];
+    if (Array.isArray(parsed) && parsed.length === length && parsed.every((part) => typeof part === 'string'))
+      return parsed as string[];
   } catch {
     // fall through
   }
@@ -32,12 +33,16 @@ export function decodeCursorTuple(cursor: string | undefined, length: number): s
 
 /** The 400 for a cursor this API did not return (or one that decodes to a key of the wrong shape). */
 export function invalidCursor(): ApiError {
-  return ApiError.badRequest('invalid_cursor', 'cursor is not one this API returned; pass next_cursor from the previous page unchanged.');
+  return ApiError.badRequest(
+    'invalid_cursor',
+    'cursor is not one this API returned; pass next_cursor from the previous page unchanged.',
+  );
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A time as PostgreSQL writes timestamptz text (`2026-11-30 10:00:00.123456+00`, `+05:30`) or as toISOString does. */
-const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?(?:Z|[+-](\d{2})(?::?(\d{2})(?::?(\d{2}))?)?)$/;
+const TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?(?:Z|[+-](\d{2})(?::?(\d{2})(?::?(\d{2}))?)?)$/;
 
 /**
  * Whether `value` is a time PostgreSQL casts to timestamptz as the instant it names. Stricter
@@ -47,10 +52,24 @@ const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,
 export function isTimestampKey(value: string): boolean {
   const m = TIMESTAMP.exec(value);
   if (!m) return false;
-  const [year, month, day, hour, minute, second, offsetHours = 0, offsetMinutes = 0, offsetSeconds = 0] = m.slice(1).map((part) => Number(part ?? 0));
+  const [year, month, day, hour, minute, second, offsetHours = 0, offsetMinutes = 0, offsetSeconds = 0] = m
+    .slice(1)
+    .map((part) => Number(part ?? 0));
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   const daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59 && offsetHours <= 15 && offsetMinutes <= 59 && offsetSeconds <= 59;
+  return (
+    year >= 1 &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59 &&
+    offsetHours <= 15 &&
+    offsetMinutes <= 59 &&
+    offsetSeconds <= 59
+  );
 }
 
 /** A cursor over (created_at, id): the last row's time as the database wrote it, and its uuid. */

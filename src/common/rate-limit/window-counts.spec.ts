@@ -29,12 +29,23 @@ describe('WindowCounts', () => {
     counts.take('a', 10, T0 + 2);
     counts.take('b', 10, T0 + 3);
     const first = counts.pending(T0 + 4)!;
-    expect(first).toEqual({ windowStart: T0, writes: [{ scope: 'a', admitted: 2 }, { scope: 'b', admitted: 1 }], reads: ['a', 'b'] });
+    expect(first).toEqual({
+      windowStart: T0,
+      writes: [
+        { scope: 'a', admitted: 2 },
+        { scope: 'b', admitted: 1 },
+      ],
+      reads: ['a', 'b'],
+    });
     counts.reconciled(first, new Map());
     // Nothing new here, but the others may still spend these budgets: keep reading them.
     expect(counts.pending(T0 + 5)).toEqual({ windowStart: T0, writes: [], reads: ['a', 'b'] });
     counts.take('b', 10, T0 + 6);
-    expect(counts.pending(T0 + 7)).toEqual({ windowStart: T0, writes: [{ scope: 'b', admitted: 2 }], reads: ['a', 'b'] });
+    expect(counts.pending(T0 + 7)).toEqual({
+      windowStart: T0,
+      writes: [{ scope: 'b', admitted: 2 }],
+      reads: ['a', 'b'],
+    });
     // The next window, before any request: idle again.
     expect(counts.pending(T0 + MINUTE)).toBeUndefined();
   });
@@ -53,6 +64,10 @@ describe('WindowCounts', () => {
     counts.take('a', 5, T0 + MINUTE);
     counts.reconciled(late, new Map([['a', 5]]));
     expect(counts.take('a', 5, T0 + MINUTE + 1).allowed).toBe(true);
-    expect(counts.pending(T0 + MINUTE + 2)).toEqual({ windowStart: T0 + MINUTE, writes: [{ scope: 'a', admitted: 2 }], reads: ['a'] });
+    expect(counts.pending(T0 + MINUTE + 2)).toEqual({
+      windowStart: T0 + MINUTE,
+      writes: [{ scope: 'a', admitted: 2 }],
+      reads: ['a'],
+    });
   });
 });

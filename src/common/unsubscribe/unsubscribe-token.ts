@@ -18,13 +18,22 @@ const VERSION = 'u1';
 
 /** `u1.<key id>.<claim>.<HMAC>` (signed-claim.ts): nothing is stored, the link carries its claim. */
 export function signUnsubscribeToken(claim: UnsubscribeClaim, key: SigningKey): string {
-  return signClaim(VERSION, { p: claim.projectId, c: claim.channel, a: claim.address, t: claim.topic ?? undefined, e: claim.expiresAt }, key);
+  return signClaim(
+    VERSION,
+    { p: claim.projectId, c: claim.channel, a: claim.address, t: claim.topic ?? undefined, e: claim.expiresAt },
+    key,
+  );
 }
 
 /** The claim of a genuine, unexpired token; undefined for anything else (never throws). */
-export function verifyUnsubscribeToken(token: string, keys: readonly SigningKey[], nowSeconds = Math.floor(Date.now() / 1000)): UnsubscribeClaim | undefined {
+export function verifyUnsubscribeToken(
+  token: string,
+  keys: readonly SigningKey[],
+  nowSeconds = Math.floor(Date.now() / 1000),
+): UnsubscribeClaim | undefined {
   const c = verifiedClaim(token, VERSION, keys);
-  if (!c || typeof c.p !== 'string' || typeof c.c !== 'string' || typeof c.a !== 'string' || typeof c.e !== 'number') return undefined;
+  if (!c || typeof c.p !== 'string' || typeof c.c !== 'string' || typeof c.a !== 'string' || typeof c.e !== 'number')
+    return undefined;
   if (c.t !== undefined && typeof c.t !== 'string') return undefined;
   if (c.e < nowSeconds) return undefined;
   return { projectId: c.p, channel: c.c, address: c.a, topic: (c.t as string | undefined) ?? null, expiresAt: c.e };

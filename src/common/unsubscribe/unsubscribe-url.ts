@@ -23,11 +23,23 @@ export function registerUnsubscribeSigner(next: Signer | undefined): void {
  * The RFC 8058 one-click link for a message: a signed token for its project, channel, address
  * and topic. Undefined when PUBLIC_URL is not set (there is no public address to point to).
  */
-export function unsubscribeUrl(job: { projectId: string; channel: string; recipient: string; topic?: string | null; payload?: Record<string, unknown> }): string | undefined {
+export function unsubscribeUrl(job: {
+  projectId: string;
+  channel: string;
+  recipient: string;
+  topic?: string | null;
+  payload?: Record<string, unknown>;
+}): string | undefined {
   if (!signer) return undefined;
   const topic = job.topic ?? (typeof job.payload?.topic === 'string' ? job.payload.topic : null);
   const token = signUnsubscribeToken(
-    { projectId: job.projectId, channel: job.channel, address: job.recipient, topic, expiresAt: Math.floor(Date.now() / 1000) + TOKEN_LIFETIME_SECONDS },
+    {
+      projectId: job.projectId,
+      channel: job.channel,
+      address: job.recipient,
+      topic,
+      expiresAt: Math.floor(Date.now() / 1000) + TOKEN_LIFETIME_SECONDS,
+    },
     signer.key,
   );
   return `${signer.publicUrl}${UNSUBSCRIBE_PATH}${token}`;

@@ -18,7 +18,10 @@ export const IsBcp47 = (options?: ValidationOptions) =>
       name: 'isBcp47',
       validator: {
         validate: (value) => canonicalLocale(value) !== undefined,
-        defaultMessage: buildMessage((each) => `${each}$property must be a language tag (BCP 47) such as en, fr-FR, es-MX or zh-Hant-TW`, options),
+        defaultMessage: buildMessage(
+          (each) => `${each}$property must be a language tag (BCP 47) such as en, fr-FR, es-MX or zh-Hant-TW`,
+          options,
+        ),
       },
     },
     options,

@@ -46,7 +46,9 @@ export function createValidationPipe(): ValidationPipe {
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => {
       const details = describeValidationErrors(errors);
-      return ApiError.unprocessable('validation_failed', details.join('; ') || 'The request is not valid.', { details });
+      return ApiError.unprocessable('validation_failed', details.join('; ') || 'The request is not valid.', {
+        details,
+      });
     },
   });
 }
@@ -61,7 +63,9 @@ class StrictValidationPipe extends ValidationPipe {
       const path = nulCharacterPath(value);
       if (path !== undefined) {
         const field = metadata.type === 'param' && metadata.data && path === 'the value' ? metadata.data : path;
-        throw ApiError.unprocessable('validation_failed', nulCharacterMessage(field), { details: [nulCharacterMessage(field)] });
+        throw ApiError.unprocessable('validation_failed', nulCharacterMessage(field), {
+          details: [nulCharacterMessage(field)],
+        });
       }
     }
     return super.transform(value, metadata);

@@ -13,7 +13,8 @@ export const IsRfc3339 = (options?: ValidationOptions) =>
       validator: {
         validate: isRfc3339,
         defaultMessage: buildMessage(
-          (each) => `${each}$property must be an RFC 3339 date-time with a time zone, e.g. 2026-12-01T09:00:00Z or 2026-12-01T10:00:00+01:00`,
+          (each) =>
+            `${each}$property must be an RFC 3339 date-time with a time zone, e.g. 2026-12-01T09:00:00Z or 2026-12-01T10:00:00+01:00`,
           options,
         ),
       },
@@ -48,7 +49,10 @@ export const IsChannelList = (options?: ValidationOptions) =>
       validator: {
         validate: (value) =>
           typeof value === 'string' && value.split(',').every((part) => isChannel(normaliseChannel(part))),
-        defaultMessage: buildMessage((each) => `${each}$property must be one channel or a comma-separated list of: ${CHANNEL_LIST}`, options),
+        defaultMessage: buildMessage(
+          (each) => `${each}$property must be one channel or a comma-separated list of: ${CHANNEL_LIST}`,
+          options,
+        ),
       },
     },
     options,
@@ -83,17 +87,32 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,76}$/;
  * the signature. List-Unsubscribe is allowed (RFC 8058 lets a caller bring its own).
  */
 const RESERVED_HEADERS = new Set([
-  'bcc', 'cc', 'to', 'from', 'sender', 'reply-to', 'return-path', 'subject', 'date', 'message-id',
-  'dkim-signature', 'content-type', 'content-transfer-encoding', 'mime-version', 'received',
+  'bcc',
+  'cc',
+  'to',
+  'from',
+  'sender',
+  'reply-to',
+  'return-path',
+  'subject',
+  'date',
+  'message-id',
+  'dkim-signature',
+  'content-type',
+  'content-transfer-encoding',
+  'mime-version',
+  'received',
 ]);
 
 export function headerMapProblem(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object of header name → text';
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return 'must be an object of header name → text';
   const entries = Object.entries(value);
   if (entries.length > 50) return 'may hold at most 50 headers';
   for (const [name, text] of entries) {
     if (!HEADER_NAME.test(name)) return `has an invalid header name "${name.slice(0, 40)}" (letters, digits and -)`;
-    if (RESERVED_HEADERS.has(name.toLowerCase())) return `may not set ${name}: use the dedicated field (to, cc, reply_to, subject) instead`;
+    if (RESERVED_HEADERS.has(name.toLowerCase()))
+      return `may not set ${name}: use the dedicated field (to, cc, reply_to, subject) instead`;
     if (typeof text !== 'string') return `header ${name} must be text`;
     if (/[\r\n\0]/.test(text)) return `header ${name} may not contain line breaks`;
     if (text.length > 2000) return `header ${name} is longer than 2000 characters`;
@@ -117,7 +136,8 @@ export const IsSmsSender = (options?: ValidationOptions) =>
       validator: {
         validate: isSmsSender,
         defaultMessage: buildMessage(
-          (each) => `${each}$property must be an E.164 number (+33612345678) or 1–11 letters, digits and spaces with at least one letter (Acme)`,
+          (each) =>
+            `${each}$property must be an E.164 number (+33612345678) or 1–11 letters, digits and spaces with at least one letter (Acme)`,
           options,
         ),
       },

@@ -6,7 +6,8 @@ export const TELEGRAM_BOT_TOKEN_PATTERN = /^\d{3,20}:[A-Za-z0-9_-]{30,}$/;
 /** A Slack bot token (xoxb-…); per-project bots are checked against the same form. */
 export const SLACK_BOT_TOKEN_PATTERN = /^xox[a-z]-[A-Za-z0-9-]+$/;
 
-const apiBase = (example: string) => envUrl({ protocols: ['http', 'https'], hint: `must be an http(s) URL such as ${example}` });
+const apiBase = (example: string) =>
+  envUrl({ protocols: ['http', 'https'], hint: `must be an http(s) URL such as ${example}` });
 
 /**
  * Chat providers (src/connectors/chat/): Telegram Bot API, Slack (incoming webhooks or
@@ -15,7 +16,10 @@ const apiBase = (example: string) => envUrl({ protocols: ['http', 'https'], hint
  */
 export const chatProvidersSection = defineSection(
   {
-    TELEGRAM_BOT_TOKEN: envString({ pattern: TELEGRAM_BOT_TOKEN_PATTERN, hint: 'must be a bot token from @BotFather (123456:ABC…)' }),
+    TELEGRAM_BOT_TOKEN: envString({
+      pattern: TELEGRAM_BOT_TOKEN_PATTERN,
+      hint: 'must be a bot token from @BotFather (123456:ABC…)',
+    }),
     TELEGRAM_API_BASE: apiBase('https://api.telegram.org'),
     /** Bot token (xoxb-…) for channel ids; incoming-webhook URLs need no token. */
     SLACK_BOT_TOKEN: envString({ pattern: SLACK_BOT_TOKEN_PATTERN, hint: 'must be a Slack bot token (xoxb-…)' }),
@@ -32,7 +36,10 @@ export const chatProvidersSection = defineSection(
     CHAT_BINDINGS_REQUIRED: envBool(true),
   },
   (env) => ({
-    telegram: { botToken: env.TELEGRAM_BOT_TOKEN, apiBase: (env.TELEGRAM_API_BASE ?? 'https://api.telegram.org').replace(/\/+$/, '') },
+    telegram: {
+      botToken: env.TELEGRAM_BOT_TOKEN,
+      apiBase: (env.TELEGRAM_API_BASE ?? 'https://api.telegram.org').replace(/\/+$/, ''),
+    },
     slack: {
       botToken: env.SLACK_BOT_TOKEN,
       apiBase: (env.SLACK_API_BASE ?? 'https://slack.com/api').replace(/\/+$/, ''),
@@ -40,7 +47,9 @@ export const chatProvidersSection = defineSection(
     },
     bindingsRequired: env.CHAT_BINDINGS_REQUIRED,
     discord: {
-      webhookHosts: (env.DISCORD_WEBHOOK_HOSTS ?? ['discord.com', 'discordapp.com', 'ptb.discord.com', 'canary.discord.com']).map((h) => h.toLowerCase()),
+      webhookHosts: (
+        env.DISCORD_WEBHOOK_HOSTS ?? ['discord.com', 'discordapp.com', 'ptb.discord.com', 'canary.discord.com']
+      ).map((h) => h.toLowerCase()),
     },
   }),
 );

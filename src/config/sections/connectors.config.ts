@@ -2,11 +2,10 @@ import { type Channel } from '../../domain/channels.js';
 import { defineSection } from '../define-section.js';
 import { envBool, envInt, envString } from '../env-helpers.js';
 
-
 const PROVIDER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
 const providerVar = () =>
-  envString({ pattern: PROVIDER_NAME, hint: 'must be a provider name such as log, smtp, resend or twilio' }).transform((v) =>
-    v?.toLowerCase(),
+  envString({ pattern: PROVIDER_NAME, hint: 'must be a provider name such as log, smtp, resend or twilio' }).transform(
+    (v) => v?.toLowerCase(),
   );
 
 export const connectorsSection = defineSection(
@@ -21,7 +20,10 @@ export const connectorsSection = defineSection(
     TELEGRAM_PROVIDER: providerVar(),
     SLACK_PROVIDER: providerVar(),
     DISCORD_PROVIDER: providerVar(),
-    EMAIL_FROM: envString({ pattern: /^[^\s@]+@[^\s@]+$/, hint: 'must be an email address such as notifications@example.com' }),
+    EMAIL_FROM: envString({
+      pattern: /^[^\s@]+@[^\s@]+$/,
+      hint: 'must be an email address such as notifications@example.com',
+    }),
     EMAIL_FROM_NAME: envString(),
     /** The log connector's batch size: 100 mimics Resend's batch API, 1 mimics SMTP/SMS. */
     LOG_CONNECTOR_BATCH_MAX: envInt({ default: 100, min: 1, max: 10_000 }),

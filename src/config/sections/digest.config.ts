@@ -56,26 +56,34 @@ export const digestSection = defineSection(
       z
         .string()
         .regex(DURATION, { message: 'must be a duration such as 30m, 6h or 1d' })
-        .refine((v) => {
-          const match = DURATION.exec(v);
-          if (!match) return true; // the regex above already reported it
-          const [, n, unit] = match;
-          const ms = Number(n) * UNIT_MS[unit as keyof typeof UNIT_MS];
-          return ms >= MIN_EVERY_MS && ms <= MAX_EVERY_MS;
-        }, { message: 'must be between 5m and 30d' })
+        .refine(
+          (v) => {
+            const match = DURATION.exec(v);
+            if (!match) return true; // the regex above already reported it
+            const [, n, unit] = match;
+            const ms = Number(n) * UNIT_MS[unit as keyof typeof UNIT_MS];
+            return ms >= MIN_EVERY_MS && ms <= MAX_EVERY_MS;
+          },
+          { message: 'must be between 5m and 30d' },
+        )
         .optional(),
     ),
     /** Send only when a finding reaches this severity: critical, warning (default), info, or always. */
     DIGEST_NOTIFY_LEVEL: envEnum(DIGEST_NOTIFY_LEVELS, 'warning'),
     /** Bot token for telegram: targets (from @BotFather). */
-    DIGEST_NOTIFY_TELEGRAM_BOT_TOKEN: envString({ pattern: /^\d+:[A-Za-z0-9_-]{20,}$/, hint: 'must be a bot token such as 123456:ABC-DEF… (from @BotFather)' }),
+    DIGEST_NOTIFY_TELEGRAM_BOT_TOKEN: envString({
+      pattern: /^\d+:[A-Za-z0-9_-]{20,}$/,
+      hint: 'must be a bot token such as 123456:ABC-DEF… (from @BotFather)',
+    }),
     /** Telegram Bot API base URL (a self-hosted Bot API server, or a fake in tests). */
     DIGEST_NOTIFY_TELEGRAM_API_URL: envUrl({ protocols: ['http', 'https'] }),
   },
   (env) => {
     const target = env.DIGEST_NOTIFY ? parseDigestTarget(env.DIGEST_NOTIFY) : undefined;
     if (target?.kind === 'telegram' && !env.DIGEST_NOTIFY_TELEGRAM_BOT_TOKEN) {
-      throw new Error('Invalid configuration:\n  - DIGEST_NOTIFY is a telegram: target but DIGEST_NOTIFY_TELEGRAM_BOT_TOKEN is not set: set it to the bot token from @BotFather.');
+      throw new Error(
+        'Invalid configuration:\n  - DIGEST_NOTIFY is a telegram: target but DIGEST_NOTIFY_TELEGRAM_BOT_TOKEN is not set: set it to the bot token from @BotFather.',
+      );
     }
     const every = env.DIGEST_NOTIFY_EVERY ?? '1d';
     const [, n, unit] = DURATION.exec(every)!;

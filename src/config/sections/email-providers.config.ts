@@ -4,7 +4,8 @@ import { envBool, envEnum, envInt, envString, envUrl } from '../env-helpers.js';
 /** Cloudflare account ids are 32 hex digits (per-project settings check the same). */
 export const CLOUDFLARE_ACCOUNT_ID = /^[0-9a-f]{32}$/i;
 
-const httpUrl = (example: string) => envUrl({ protocols: ['http', 'https'], hint: `must be an http(s) base URL such as ${example}` });
+const httpUrl = (example: string) =>
+  envUrl({ protocols: ['http', 'https'], hint: `must be an http(s) base URL such as ${example}` });
 
 /**
  * Credentials and settings of the email providers (src/connectors/email/). notifyd's variable
@@ -26,8 +27,14 @@ export const emailProvidersSection = defineSection(
     /** Connection, greeting and socket timeout per message (notifyd: 20 s). */
     SMTP_TIMEOUT_MS: envInt({ default: 20_000, min: 100, max: 600_000 }),
     /** Optional DKIM signing by notifyd (most relays sign for you): all three or none. */
-    DKIM_DOMAIN: envString({ pattern: /^[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/, hint: 'must be the signing domain, e.g. example.com' }),
-    DKIM_SELECTOR: envString({ pattern: /^[A-Za-z0-9._-]+$/, hint: 'must be the DNS selector, e.g. notifyd (for notifyd._domainkey.example.com)' }),
+    DKIM_DOMAIN: envString({
+      pattern: /^[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/,
+      hint: 'must be the signing domain, e.g. example.com',
+    }),
+    DKIM_SELECTOR: envString({
+      pattern: /^[A-Za-z0-9._-]+$/,
+      hint: 'must be the DNS selector, e.g. notifyd (for notifyd._domainkey.example.com)',
+    }),
     /** PEM private key; `\n` escapes are accepted so that it fits on one line of a .env file. */
     DKIM_PRIVATE_KEY: envString(),
 
@@ -37,8 +44,14 @@ export const emailProvidersSection = defineSection(
     POSTMARK_SERVER_TOKEN: envString(),
     POSTMARK_BASE_URL: httpUrl('https://api.postmarkapp.com'),
     /** Postmark message stream: outbound (transactional) by default; marketing email uses POSTMARK_BROADCAST_STREAM when set. */
-    POSTMARK_MESSAGE_STREAM: envString({ pattern: /^[A-Za-z0-9_-]+$/, hint: 'must be a Postmark stream id such as outbound' }),
-    POSTMARK_BROADCAST_STREAM: envString({ pattern: /^[A-Za-z0-9_-]+$/, hint: 'must be a Postmark stream id such as broadcast' }),
+    POSTMARK_MESSAGE_STREAM: envString({
+      pattern: /^[A-Za-z0-9_-]+$/,
+      hint: 'must be a Postmark stream id such as outbound',
+    }),
+    POSTMARK_BROADCAST_STREAM: envString({
+      pattern: /^[A-Za-z0-9_-]+$/,
+      hint: 'must be a Postmark stream id such as broadcast',
+    }),
 
     SES_REGION: envString({ pattern: /^[a-z]{2}(-[a-z]+)+-\d$/, hint: 'must be an AWS region such as eu-west-1' }),
     AWS_REGION: envString({ pattern: /^[a-z]{2}(-[a-z]+)+-\d$/, hint: 'must be an AWS region such as eu-west-1' }),
@@ -56,7 +69,10 @@ export const emailProvidersSection = defineSection(
     AGENTMAIL_BASE_URL: httpUrl('https://api.agentmail.to'),
 
     /** Cloudflare Email Service (Email Sending): the account that owns the onboarded sender domain. */
-    CLOUDFLARE_ACCOUNT_ID: envString({ pattern: CLOUDFLARE_ACCOUNT_ID, hint: 'must be the 32-hex-digit account id shown in the Cloudflare dashboard' }),
+    CLOUDFLARE_ACCOUNT_ID: envString({
+      pattern: CLOUDFLARE_ACCOUNT_ID,
+      hint: 'must be the 32-hex-digit account id shown in the Cloudflare dashboard',
+    }),
     /** An API token with the Email Sending permission on that account. */
     CLOUDFLARE_EMAIL_API_TOKEN: envString(),
     CLOUDFLARE_BASE_URL: httpUrl('https://api.cloudflare.com/client/v4'),
@@ -74,7 +90,11 @@ export const emailProvidersSection = defineSection(
         timeoutMs: env.SMTP_TIMEOUT_MS,
         dkim:
           env.DKIM_DOMAIN || env.DKIM_SELECTOR || env.DKIM_PRIVATE_KEY
-            ? { domain: env.DKIM_DOMAIN, selector: env.DKIM_SELECTOR, privateKey: env.DKIM_PRIVATE_KEY?.replace(/\\n/g, '\n') }
+            ? {
+                domain: env.DKIM_DOMAIN,
+                selector: env.DKIM_SELECTOR,
+                privateKey: env.DKIM_PRIVATE_KEY?.replace(/\\n/g, '\n'),
+              }
             : undefined,
       },
       resend: { apiKey: env.RESEND_API_KEY, baseUrl: trim(env.RESEND_BASE_URL) ?? 'https://api.resend.com' },

@@ -4,7 +4,9 @@ import { CHANNELS, type Channel } from '../../domain/channels.js';
 
 const PROVIDER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
 const fallbackVar = () =>
-  envString({ pattern: PROVIDER_NAME, hint: 'must be a provider name such as smtp, postmark or telnyx' }).transform((v) => v?.toLowerCase());
+  envString({ pattern: PROVIDER_NAME, hint: 'must be a provider name such as smtp, postmark or telnyx' }).transform(
+    (v) => v?.toLowerCase(),
+  );
 const cooldownVar = () => envInt({ default: 60, min: 1, max: 86_400 });
 
 /**
@@ -35,8 +37,15 @@ export const failoverSection = defineSection(
     const name = (channel: Channel) => channel.toUpperCase();
     return {
       // in_app has no third party to fail over from.
-      fallbacks: Object.fromEntries(CHANNELS.map((c) => [c, c === 'in_app' ? undefined : (e[`${name(c)}_FALLBACK_PROVIDER`] as string | undefined)])) as Record<Channel, string | undefined>,
-      cooldownMs: Object.fromEntries(CHANNELS.map((c) => [c, ((e[`${name(c)}_FAILOVER_COOLDOWN_SECS`] as number | undefined) ?? 60) * 1000])) as Record<Channel, number>,
+      fallbacks: Object.fromEntries(
+        CHANNELS.map((c) => [
+          c,
+          c === 'in_app' ? undefined : (e[`${name(c)}_FALLBACK_PROVIDER`] as string | undefined),
+        ]),
+      ) as Record<Channel, string | undefined>,
+      cooldownMs: Object.fromEntries(
+        CHANNELS.map((c) => [c, ((e[`${name(c)}_FAILOVER_COOLDOWN_SECS`] as number | undefined) ?? 60) * 1000]),
+      ) as Record<Channel, number>,
     };
   },
 );

@@ -19,7 +19,8 @@ export const mcpSection = defineSection(
      * without Origin (any non-browser MCP client) is always allowed; unset allows no browser origin.
      */
     MCP_ALLOWED_ORIGINS: envList().refine((list) => !list || list.every(isOrigin), {
-      message: 'must be a comma list of origins such as https://agent.example.com or http://localhost:6274 (scheme, host, optional port; no path or trailing slash)',
+      message:
+        'must be a comma list of origins such as https://agent.example.com or http://localhost:6274 (scheme, host, optional port; no path or trailing slash)',
     }),
     /**
      * POST /mcp requests per minute for each operator key (admin, read-only), across replicas. A

@@ -7,7 +7,9 @@ import { envInt, envList, envString, envUrl } from '../env-helpers.js';
 function testEndpointBase(value: string | undefined, nodeEnv: unknown): string | undefined {
   if (!value) return undefined;
   const problem =
-    String(nodeEnv ?? '').trim().toLowerCase() === 'production'
+    String(nodeEnv ?? '')
+      .trim()
+      .toLowerCase() === 'production'
       ? 'is refused when NODE_ENV=production: it is for tests only. Remove it.'
       : !['127.0.0.1', '[::1]', 'localhost'].includes(new URL(value).hostname)
         ? 'must be a loopback URL (127.0.0.1, [::1] or localhost): it is for tests only.'
@@ -37,12 +39,21 @@ export const providerWebhooksSection = defineSection(
       hint: 'must be the webhook signing secret from the Resend dashboard, e.g. whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     }),
     /** Postmark: Basic credentials you put in the webhook URL (https://USER:PASSWORD@host/webhooks/postmark). */
-    POSTMARK_WEBHOOK_USERNAME: envString({ pattern: /^[^:\s]{1,128}$/, hint: 'must be a user name without ":" or spaces' }),
-    POSTMARK_WEBHOOK_PASSWORD: envString({ min: 16, hint: 'use a random value, e.g. the output of `openssl rand -hex 16`' }),
+    POSTMARK_WEBHOOK_USERNAME: envString({
+      pattern: /^[^:\s]{1,128}$/,
+      hint: 'must be a user name without ":" or spaces',
+    }),
+    POSTMARK_WEBHOOK_PASSWORD: envString({
+      min: 16,
+      hint: 'use a random value, e.g. the output of `openssl rand -hex 16`',
+    }),
     /** Meta (WhatsApp Cloud API): the app secret that signs webhooks (X-Hub-Signature-256). */
     WHATSAPP_APP_SECRET: envString({ min: 16, hint: 'the App Secret from the Meta app dashboard (Settings → Basic)' }),
     /** Meta: the token you type in the webhook setup; notifyd echoes the challenge when it matches. */
-    WHATSAPP_VERIFY_TOKEN: envString({ min: 8, hint: 'choose a random value, e.g. the output of `openssl rand -hex 16`' }),
+    WHATSAPP_VERIFY_TOKEN: envString({
+      min: 8,
+      hint: 'choose a random value, e.g. the output of `openssl rand -hex 16`',
+    }),
     /**
      * SendGrid: the verification key of the signed Event Webhook (Settings → Mail Settings →
      * Event Webhook → Signature Verification), base64 of an ECDSA P-256 public key.
@@ -51,7 +62,10 @@ export const providerWebhooksSection = defineSection(
       (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
       z
         .string()
-        .refine(isSendgridKey, { message: 'must be the base64 ECDSA P-256 public key SendGrid shows for the signed Event Webhook (it starts with MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE)' })
+        .refine(isSendgridKey, {
+          message:
+            'must be the base64 ECDSA P-256 public key SendGrid shows for the signed Event Webhook (it starts with MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE)',
+        })
         .optional(),
     ),
     /** Amazon SES via SNS: the topic ARNs whose messages are accepted (comma list); unset turns /webhooks/ses off. */
@@ -68,14 +82,21 @@ export const providerWebhooksSection = defineSection(
   },
   (env) => {
     if (!env.POSTMARK_WEBHOOK_USERNAME !== !env.POSTMARK_WEBHOOK_PASSWORD) {
-      throw new Error('Invalid configuration:\n  - POSTMARK_WEBHOOK_USERNAME and POSTMARK_WEBHOOK_PASSWORD go together: set both (or neither, which turns /webhooks/postmark off).');
+      throw new Error(
+        'Invalid configuration:\n  - POSTMARK_WEBHOOK_USERNAME and POSTMARK_WEBHOOK_PASSWORD go together: set both (or neither, which turns /webhooks/postmark off).',
+      );
     }
     return {
       resendSecret: env.RESEND_WEBHOOK_SECRET,
       postmark: { username: env.POSTMARK_WEBHOOK_USERNAME, password: env.POSTMARK_WEBHOOK_PASSWORD },
       whatsapp: { appSecret: env.WHATSAPP_APP_SECRET, verifyToken: env.WHATSAPP_VERIFY_TOKEN },
-      sendgridPublicKey: env.SENDGRID_WEBHOOK_PUBLIC_KEY ? sendgridPublicKey(env.SENDGRID_WEBHOOK_PUBLIC_KEY) : undefined,
-      ses: { topicArns: env.SES_SNS_TOPIC_ARNS ?? [], testEndpointBase: testEndpointBase(env.SNS_TEST_ENDPOINT_BASE, env.NODE_ENV) },
+      sendgridPublicKey: env.SENDGRID_WEBHOOK_PUBLIC_KEY
+        ? sendgridPublicKey(env.SENDGRID_WEBHOOK_PUBLIC_KEY)
+        : undefined,
+      ses: {
+        topicArns: env.SES_SNS_TOPIC_ARNS ?? [],
+        testEndpointBase: testEndpointBase(env.SNS_TEST_ENDPOINT_BASE, env.NODE_ENV),
+      },
       toleranceSecs: env.PROVIDER_WEBHOOK_TOLERANCE_SECS,
     };
   },

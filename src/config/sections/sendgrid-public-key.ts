@@ -6,6 +6,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
  */
 export function sendgridPublicKey(base64: string): KeyObject {
   const key = createPublicKey({ key: Buffer.from(base64.replace(/\s+/g, ''), 'base64'), format: 'der', type: 'spki' });
-  if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new Error('not an ECDSA P-256 public key');
+  if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1')
+    throw new Error('not an ECDSA P-256 public key');
   return key;
 }

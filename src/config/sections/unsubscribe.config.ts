@@ -14,7 +14,10 @@ export const unsubscribeSection = defineSection(
     /** Signs new unsubscribe links. */
     UNSUBSCRIBE_SECRET: envString({ min: 16, hint: HINT }),
     /** The id of UNSUBSCRIBE_SECRET, written into each link (1–16 letters or digits). */
-    UNSUBSCRIBE_KEY_ID: envString({ pattern: /^[A-Za-z0-9]{1,16}$/, hint: 'must be 1–16 letters or digits, e.g. 2026a' }),
+    UNSUBSCRIBE_KEY_ID: envString({
+      pattern: /^[A-Za-z0-9]{1,16}$/,
+      hint: 'must be 1–16 letters or digits, e.g. 2026a',
+    }),
     /** Older keys still accepted: `id:secret` pairs separated by commas. */
     UNSUBSCRIBE_PREVIOUS_KEYS: envString({
       pattern: /^[A-Za-z0-9]{1,16}:[^,\s]{16,}(,[A-Za-z0-9]{1,16}:[^,\s]{16,})*$/,
@@ -26,7 +29,8 @@ export const unsubscribeSection = defineSection(
      * keep working. Never signs anything new. docs/MIGRATING.md.
      */
     JWT_LEGACY_SECRET: envString({ min: 16, hint: HINT }).refine((v) => v !== 'change-me-in-production', {
-      message: "is notifyd 0.x's built-in default (change-me-in-production), which anyone can sign links with: links signed with it cannot be trusted, so they are not accepted",
+      message:
+        "is notifyd 0.x's built-in default (change-me-in-production), which anyone can sign links with: links signed with it cannot be trusted, so they are not accepted",
     }),
   },
   (env) => ({

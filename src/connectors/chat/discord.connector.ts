@@ -39,7 +39,6 @@ export class DiscordConnector extends OneMessageConnector {
     return `is not a Discord webhook URL (https://discord.com/api/webhooks/<id>/<token>; hosts: ${this.config.chat.discord.webhookHosts.join(', ')}, DISCORD_WEBHOOK_HOSTS)`;
   }
 
-
   protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
     const url = providerWebhookUrl(message.recipient, this.config.chat.discord.webhookHosts, '/api/webhooks/');
     if (!url) {
@@ -52,11 +51,16 @@ export class DiscordConnector extends OneMessageConnector {
       };
     }
     const body = discordBody(message);
-    if (!body) return { ok: false, error: ProviderError.permanent('Nothing to send: give a body, a subject or chat.text.') };
+    if (!body)
+      return { ok: false, error: ProviderError.permanent('Nothing to send: give a body, a subject or chat.text.') };
     url.searchParams.set('wait', 'true');
     const fetcher: Fetcher = (u, init) => this.guard.fetch(u, init);
     try {
-      const answer = await postJson(url.href, { ...body, allowed_mentions: { parse: [] } }, { timeoutMs: this.config.outbound.timeoutMs, fetcher, what: 'discord' });
+      const answer = await postJson(
+        url.href,
+        { ...body, allowed_mentions: { parse: [] } },
+        { timeoutMs: this.config.outbound.timeoutMs, fetcher, what: 'discord' },
+      );
       if (answer.status >= 200 && answer.status < 300) {
         const id = (answer.json as { id?: unknown } | undefined)?.id;
         return { ok: true, providerMessageId: typeof id === 'string' ? id : null };

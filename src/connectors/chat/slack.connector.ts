@@ -23,7 +23,11 @@ export class SlackConnector extends OneMessageConnector {
   readonly provider = 'slack';
 
   /** A project's own Slack app (per-project providers): its bot reaches its own workspace, no binding needed. */
-  readonly projectSettings: ProjectSettingsSpec = { fields: { bot_token: { required: true, secret: true, pattern: SLACK_BOT_TOKEN_PATTERN, hint: 'a Slack bot token (xoxb-…)' } } };
+  readonly projectSettings: ProjectSettingsSpec = {
+    fields: {
+      bot_token: { required: true, secret: true, pattern: SLACK_BOT_TOKEN_PATTERN, hint: 'a Slack bot token (xoxb-…)' },
+    },
+  };
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -34,12 +38,17 @@ export class SlackConnector extends OneMessageConnector {
 
   recipientProblem(address: string): string | undefined {
     if (!/^https?:\/\//i.test(address)) return undefined;
-    return providerWebhookUrl(address, this.config.chat.slack.webhookHosts) ? undefined : `is not a Slack incoming-webhook URL: its host must be one of ${this.config.chat.slack.webhookHosts.join(', ')} (SLACK_WEBHOOK_HOSTS)`;
+    return providerWebhookUrl(address, this.config.chat.slack.webhookHosts)
+      ? undefined
+      : `is not a Slack incoming-webhook URL: its host must be one of ${this.config.chat.slack.webhookHosts.join(', ')} (SLACK_WEBHOOK_HOSTS)`;
   }
 
   forProject(s: Readonly<Record<string, string>>): SlackConnector {
     const { chat } = this.config;
-    return new SlackConnector({ ...this.config, chat: { ...chat, slack: { ...chat.slack, botToken: s.bot_token } } }, this.guard);
+    return new SlackConnector(
+      { ...this.config, chat: { ...chat, slack: { ...chat.slack, botToken: s.bot_token } } },
+      this.guard,
+    );
   }
 
   /**
@@ -50,10 +59,10 @@ export class SlackConnector extends OneMessageConnector {
     return isUrl(recipient) ? undefined : canonicalSlackChannel(recipient);
   }
 
-
   protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
     const text = slackText(message);
-    if (!text) return { ok: false, error: ProviderError.permanent('Nothing to send: give a body, a subject or chat.text.') };
+    if (!text)
+      return { ok: false, error: ProviderError.permanent('Nothing to send: give a body, a subject or chat.text.') };
     try {
       if (isUrl(message.recipient)) return await this.viaWebhook(message.recipient, text);
       return await this.viaApi(message.recipient, text);
@@ -67,10 +76,20 @@ export class SlackConnector extends OneMessageConnector {
     const url = providerWebhookUrl(recipient, this.config.chat.slack.webhookHosts);
     if (!url) {
       const hosts = this.config.chat.slack.webhookHosts.join(', ');
-      return { ok: false, error: ProviderError.permanent(`Not a Slack incoming-webhook URL: its host must be one of ${hosts} (SLACK_WEBHOOK_HOSTS).`, { deadRecipient: true }) };
+      return {
+        ok: false,
+        error: ProviderError.permanent(
+          `Not a Slack incoming-webhook URL: its host must be one of ${hosts} (SLACK_WEBHOOK_HOSTS).`,
+          { deadRecipient: true },
+        ),
+      };
     }
     const fetcher: Fetcher = (u, init) => this.guard.fetch(u, init);
-    const answer = await postJson(url.href, { text }, { timeoutMs: this.config.outbound.timeoutMs, fetcher, what: 'slack webhook' });
+    const answer = await postJson(
+      url.href,
+      { text },
+      { timeoutMs: this.config.outbound.timeoutMs, fetcher, what: 'slack webhook' },
+    );
     // Incoming webhooks answer 200 "ok", and refusals as plain text such as "channel_not_found".
     if (answer.status === 200) return { ok: true, providerMessageId: null };
     return { ok: false, error: classifySlackAnswer(answer, answer.text) };
@@ -79,7 +98,12 @@ export class SlackConnector extends OneMessageConnector {
   private async viaApi(channel: string, text: string): Promise<DeliveryResult> {
     const { botToken, apiBase } = this.config.chat.slack;
     if (!botToken) {
-      return { ok: false, error: ProviderError.permanent(`'${channel.slice(0, 40)}' is a channel id, which needs SLACK_BOT_TOKEN (or give an incoming-webhook URL).`) };
+      return {
+        ok: false,
+        error: ProviderError.permanent(
+          `'${channel.slice(0, 40)}' is a channel id, which needs SLACK_BOT_TOKEN (or give an incoming-webhook URL).`,
+        ),
+      };
     }
     const answer = await postJson(
       `${apiBase}/chat.postMessage`,
@@ -87,7 +111,8 @@ export class SlackConnector extends OneMessageConnector {
       { headers: { authorization: `Bearer ${botToken}` }, timeoutMs: this.config.outbound.timeoutMs, what: 'slack' },
     );
     const body = answer.json as { ok?: boolean; ts?: unknown; error?: string } | undefined;
-    if (answer.status === 200 && body?.ok === true) return { ok: true, providerMessageId: typeof body.ts === 'string' ? body.ts : null };
+    if (answer.status === 200 && body?.ok === true)
+      return { ok: true, providerMessageId: typeof body.ts === 'string' ? body.ts : null };
     return { ok: false, error: classifySlackAnswer(answer, body?.error) };
   }
 }
@@ -98,7 +123,11 @@ const isUrl = (recipient: string) => /^https?:\/\//i.test(recipient);
 /** Slack mrkdwn: `chat.text` as is, else *subject*, the body and an <url|Open> link. */
 function slackText(message: OutboundMessage): string | undefined {
   if (chatOptions(message).text) return chatText(message);
-  const parts = [message.subject ? `*${escapeMrkdwn(message.subject)}*` : undefined, message.body ? escapeMrkdwn(message.body) : undefined, chatLink(message) ? `<${chatLink(message)}|${chatOptions(message).button ?? 'Open'}>` : undefined];
+  const parts = [
+    message.subject ? `*${escapeMrkdwn(message.subject)}*` : undefined,
+    message.body ? escapeMrkdwn(message.body) : undefined,
+    chatLink(message) ? `<${chatLink(message)}|${chatOptions(message).button ?? 'Open'}>` : undefined,
+  ];
   const text = parts.filter(Boolean).join('\n');
   return text || undefined;
 }

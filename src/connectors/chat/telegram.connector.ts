@@ -22,14 +22,26 @@ export class TelegramConnector extends OneMessageConnector {
   readonly provider = 'telegram';
 
   /** A project's own bot (per-project providers): it reaches the chats that bot is in, no binding needed. */
-  readonly projectSettings: ProjectSettingsSpec = { fields: { bot_token: { required: true, secret: true, pattern: TELEGRAM_BOT_TOKEN_PATTERN, hint: 'a bot token from @BotFather (123456:ABC…)' } } };
+  readonly projectSettings: ProjectSettingsSpec = {
+    fields: {
+      bot_token: {
+        required: true,
+        secret: true,
+        pattern: TELEGRAM_BOT_TOKEN_PATTERN,
+        hint: 'a bot token from @BotFather (123456:ABC…)',
+      },
+    },
+  };
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     super();
   }
 
   validateConfiguration(): void {
-    if (!this.config.chat.telegram.botToken) throw new Error('TELEGRAM_PROVIDER=telegram: TELEGRAM_BOT_TOKEN is not set; create a bot with @BotFather and copy its token.');
+    if (!this.config.chat.telegram.botToken)
+      throw new Error(
+        'TELEGRAM_PROVIDER=telegram: TELEGRAM_BOT_TOKEN is not set; create a bot with @BotFather and copy its token.',
+      );
   }
 
   recipientProblem(address: string): string | undefined {
@@ -38,7 +50,10 @@ export class TelegramConnector extends OneMessageConnector {
 
   forProject(s: Readonly<Record<string, string>>): TelegramConnector {
     const { chat } = this.config;
-    return new TelegramConnector({ ...this.config, chat: { ...chat, telegram: { ...chat.telegram, botToken: s.bot_token } } });
+    return new TelegramConnector({
+      ...this.config,
+      chat: { ...chat, telegram: { ...chat.telegram, botToken: s.bot_token } },
+    });
   }
 
   /** Every chat of the instance's bot needs a binding: the bot is shared by every project. */
@@ -46,13 +61,19 @@ export class TelegramConnector extends OneMessageConnector {
     return canonicalTelegramChat(recipient);
   }
 
-
   protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
     if (!TELEGRAM_CHAT.test(message.recipient)) {
-      return { ok: false, error: ProviderError.permanent('A Telegram recipient is a chat id (123456789, -1001234567890) or a public @channelusername.', { deadRecipient: true }) };
+      return {
+        ok: false,
+        error: ProviderError.permanent(
+          'A Telegram recipient is a chat id (123456789, -1001234567890) or a public @channelusername.',
+          { deadRecipient: true },
+        ),
+      };
     }
     const text = chatText(message);
-    if (!text) return { ok: false, error: ProviderError.permanent('Nothing to send: give a body, a subject or chat.text.') };
+    if (!text)
+      return { ok: false, error: ProviderError.permanent('Nothing to send: give a body, a subject or chat.text.') };
     const options = chatOptions(message);
     const link = chatLink(message);
     const body = {
@@ -65,7 +86,10 @@ export class TelegramConnector extends OneMessageConnector {
     const { botToken, apiBase } = this.config.chat.telegram;
     try {
       // The token is part of the path (Bot API convention): postJson never puts the URL in an error.
-      const answer = await postJson(`${apiBase}/bot${botToken}/sendMessage`, body, { timeoutMs: this.config.outbound.timeoutMs, what: 'telegram' });
+      const answer = await postJson(`${apiBase}/bot${botToken}/sendMessage`, body, {
+        timeoutMs: this.config.outbound.timeoutMs,
+        what: 'telegram',
+      });
       const parsed = answer.json as { ok?: boolean; result?: { message_id?: unknown } } | undefined;
       if (answer.status === 200 && parsed?.ok === true) {
         const id = parsed.result?.message_id;

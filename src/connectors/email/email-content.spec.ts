@@ -25,7 +25,11 @@ describe('emailContent tags', () => {
   });
 
   it('drops a reserved tag a job queued before the enqueue check carries (it named another job)', () => {
-    const forged = [{ name: 'notifyd_job_id', value: '0197a000-0000-7000-8000-00000000beef' }, { name: 'NOTIFYD_x', value: 'y' }, { name: 'category', value: 'order' }];
+    const forged = [
+      { name: 'notifyd_job_id', value: '0197a000-0000-7000-8000-00000000beef' },
+      { name: 'NOTIFYD_x', value: 'y' },
+      { name: 'category', value: 'order' },
+    ];
     expect(emailContent(message(forged), options).tags).toEqual([
       { name: 'category', value: 'order' },
       { name: 'notifyd_job_id', value: '0197a000-0000-7000-8000-000000000001' },

@@ -76,7 +76,9 @@ export function emailContent(message: OutboundMessage, options: EmailContentOpti
 /** `Name <email>` with the name quoted when it needs to be (RFC 5322 display name). */
 export function formatAddress(address: EmailAddress): string {
   if (!address.name) return address.email;
-  const name = /^[\w !#$%&'*+/=?^`{|}~.-]*$/.test(address.name) ? address.name : `"${address.name.replace(/(["\\])/g, '\\$1')}"`;
+  const name = /^[\w !#$%&'*+/=?^`{|}~.-]*$/.test(address.name)
+    ? address.name
+    : `"${address.name.replace(/(["\\])/g, '\\$1')}"`;
   return `${name} <${address.email}>`;
 }
 
@@ -93,12 +95,22 @@ function stringRecord(value: unknown): Record<string, string> {
 export function attachments(value: unknown): EmailAttachment[] {
   if (!Array.isArray(value)) return [];
   return value
-    .filter((a): a is { filename: string; content: string; content_type?: string } => typeof a?.filename === 'string' && typeof a?.content === 'string')
-    .map((a) => ({ filename: a.filename, content: a.content, contentType: a.content_type ?? 'application/octet-stream' }));
+    .filter(
+      (a): a is { filename: string; content: string; content_type?: string } =>
+        typeof a?.filename === 'string' && typeof a?.content === 'string',
+    )
+    .map((a) => ({
+      filename: a.filename,
+      content: a.content,
+      contentType: a.content_type ?? 'application/octet-stream',
+    }));
 }
 
 /** The caller's tags; reserved names (refused at enqueue since, possibly in jobs queued before) are dropped. */
 function tags(value: unknown): { name: string; value: string }[] {
   if (!Array.isArray(value)) return [];
-  return value.filter((t): t is { name: string; value: string } => typeof t?.name === 'string' && typeof t?.value === 'string' && !isReservedTag(t.name));
+  return value.filter(
+    (t): t is { name: string; value: string } =>
+      typeof t?.name === 'string' && typeof t?.value === 'string' && !isReservedTag(t.name),
+  );
 }

@@ -11,5 +11,15 @@ import { InstanceSmtpConnector } from './smtp/smtp.connector.js';
  * The email providers (EMAIL_PROVIDER / EMAIL_FALLBACK_PROVIDER): every one is registered, the
  * registry selects the configured ones, and only those check their settings at boot.
  */
-@Module({ providers: [InstanceSmtpConnector, InstanceResendConnector, InstancePostmarkConnector, InstanceSesConnector, InstanceSendgridConnector, InstanceAgentmailConnector, InstanceCloudflareEmailConnector] })
+@Module({
+  providers: [
+    InstanceSmtpConnector,
+    InstanceResendConnector,
+    InstancePostmarkConnector,
+    InstanceSesConnector,
+    InstanceSendgridConnector,
+    InstanceAgentmailConnector,
+    InstanceCloudflareEmailConnector,
+  ],
+})
 export class EmailConnectorsModule {}

@@ -17,6 +17,11 @@ export function mimeOptions(email: EmailContent): SendMailOptions & { messageId:
     headers: email.headers,
     // Stable across retries: a receiver can drop the duplicate of an at-least-once resend.
     messageId: `<${email.jobId}@${domainOf(email.from.email)}>`,
-    attachments: email.attachments.map((a) => ({ filename: a.filename, content: a.content, encoding: 'base64', contentType: a.contentType })),
+    attachments: email.attachments.map((a) => ({
+      filename: a.filename,
+      content: a.content,
+      encoding: 'base64',
+      contentType: a.contentType,
+    })),
   };
 }

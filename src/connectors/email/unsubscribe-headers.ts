@@ -15,12 +15,17 @@ export const UNSUBSCRIBE_PATH = '/u/';
  * there is no link to give (no payload `unsubscribe_url` and no PUBLIC_URL; the digest flags
  * a missing PUBLIC_URL).
  */
-export function unsubscribeHeaders(message: OutboundMessage, callerHeaders: Record<string, string>, publicUrl: string | undefined): Record<string, string> {
+export function unsubscribeHeaders(
+  message: OutboundMessage,
+  callerHeaders: Record<string, string>,
+  publicUrl: string | undefined,
+): Record<string, string> {
   if (Object.keys(callerHeaders).some((name) => name.toLowerCase() === 'list-unsubscribe')) return {};
   const vars = message.payload.vars as Record<string, unknown> | undefined;
   const own = message.payload.unsubscribe_url ?? vars?.unsubscribe_url;
   // The governance module's signed link (PUBLIC_URL/u/<token>, see unsubscribeUrl); none without PUBLIC_URL.
-  const url = typeof own === 'string' && /^https?:\/\//i.test(own) ? own : publicUrl ? unsubscribeUrl(message) : undefined;
+  const url =
+    typeof own === 'string' && /^https?:\/\//i.test(own) ? own : publicUrl ? unsubscribeUrl(message) : undefined;
   if (!url) return {};
   return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }

@@ -53,7 +53,8 @@ export class FailoverBreaker {
       .then((rows) => {
         const fresh = new Map(rows.map((r) => [r.laneKey, new Date(r.restingUntil).getTime()]));
         // A trip of ours committed after the read started is kept.
-        for (const [key, until] of this.resting) if (until > (fresh.get(key) ?? 0) && until > Date.now()) fresh.set(key, until);
+        for (const [key, until] of this.resting)
+          if (until > (fresh.get(key) ?? 0) && until > Date.now()) fresh.set(key, until);
         this.resting = fresh;
         this.readAt = Date.now();
       })
@@ -94,6 +95,10 @@ export class FailoverBreaker {
   /** Every breaker and its state, for the digest, metrics and operators. */
   async breakerStates(): Promise<BreakerState[]> {
     const rows = await this.db.rows<BreakerState>(sql.BREAKER_STATES);
-    return rows.map((r) => ({ ...r, restingUntil: new Date(r.restingUntil), lastTrippedAt: new Date(r.lastTrippedAt) }));
+    return rows.map((r) => ({
+      ...r,
+      restingUntil: new Date(r.restingUntil),
+      lastTrippedAt: new Date(r.lastTrippedAt),
+    }));
   }
 }

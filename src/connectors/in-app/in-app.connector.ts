@@ -27,13 +27,17 @@ export class InAppConnector implements Connector {
       if (!known.has(`${message.projectId}\u0000${subscriberId}`)) {
         return {
           ok: false,
-          error: ProviderError.permanent(`Unknown subscriber '${subscriberId}': create it with POST /v1/subscribers before sending it in-app messages.`, {
-            deadRecipient: true,
-          }),
+          error: ProviderError.permanent(
+            `Unknown subscriber '${subscriberId}': create it with POST /v1/subscribers before sending it in-app messages.`,
+            {
+              deadRecipient: true,
+            },
+          ),
         };
       }
       const inbox = draft(message, subscriberId);
-      if (!inbox.body && !inbox.title) return { ok: false, error: ProviderError.permanent('Nothing to show: give a body or a subject.') };
+      if (!inbox.body && !inbox.title)
+        return { ok: false, error: ProviderError.permanent('Nothing to show: give a body or a subject.') };
       return { ok: true, providerMessageId: inbox.messageId, inbox };
     });
   }
@@ -48,7 +52,8 @@ export class InAppConnector implements Connector {
     }
     const known = new Set<string>();
     for (const [projectId, ids] of byProject) {
-      for (const id of (await this.subscribers.findAddresses(projectId, [...ids])).keys()) known.add(`${projectId}\u0000${id}`);
+      for (const id of (await this.subscribers.findAddresses(projectId, [...ids])).keys())
+        known.add(`${projectId}\u0000${id}`);
     }
     return known;
   }

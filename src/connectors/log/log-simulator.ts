@@ -41,13 +41,22 @@ export function simulatedKind(recipient: string): SimulatedKind | undefined {
 export function simulatedAnswer(kind: SimulatedKind): DeliveryResult {
   switch (kind) {
     case 'bounce':
-      return { ok: false, error: ProviderError.permanent('log simulator: SMTP 550 5.1.1 mailbox does not exist', { deadRecipient: true }) };
+      return {
+        ok: false,
+        error: ProviderError.permanent('log simulator: SMTP 550 5.1.1 mailbox does not exist', { deadRecipient: true }),
+      };
     case 'complaint':
       return { ok: true, providerMessageId: `${SIMULATED_COMPLAINT_ID_PREFIX}${randomUUID()}` };
     case 'transient':
       return { ok: false, error: ProviderError.transient('log simulator: HTTP 503 service unavailable') };
     case 'ratelimit':
-      return { ok: false, error: ProviderError.rateLimited(`log simulator: HTTP 429 Too Many Requests (Retry-After: ${SIMULATED_RETRY_AFTER_MS / 1000})`, SIMULATED_RETRY_AFTER_MS) };
+      return {
+        ok: false,
+        error: ProviderError.rateLimited(
+          `log simulator: HTTP 429 Too Many Requests (Retry-After: ${SIMULATED_RETRY_AFTER_MS / 1000})`,
+          SIMULATED_RETRY_AFTER_MS,
+        ),
+      };
     case 'slow':
       return { ok: true, providerMessageId: `log_${randomUUID()}` };
   }

@@ -45,7 +45,8 @@ export class LogConnector implements Connector {
 
   private printAll(messages: readonly OutboundMessage[]): void {
     for (const m of messages.slice(0, PRINTED_PER_CALL)) this.logger.log(describe(m));
-    if (messages.length > PRINTED_PER_CALL) this.logger.log(`${this.channel}: … and ${messages.length - PRINTED_PER_CALL} more message(s) in this call`);
+    if (messages.length > PRINTED_PER_CALL)
+      this.logger.log(`${this.channel}: … and ${messages.length - PRINTED_PER_CALL} more message(s) in this call`);
   }
 }
 

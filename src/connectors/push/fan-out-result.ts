@@ -21,16 +21,31 @@ export function combineDeviceOutcomes(attempts: readonly DeviceAttempt[]): Deliv
     return { ok: true, providerMessageId: ids.join(' ').slice(0, 1000) };
   }
   const errors = attempts.map((a) => ({ platform: a.platform, error: (a.outcome as { error: ProviderError }).error }));
-  const summary = `no device accepted the push: ${errors.map((e) => `${e.platform}: ${e.error.message}`).join('; ')}`.slice(0, 2000);
+  const summary =
+    `no device accepted the push: ${errors.map((e) => `${e.platform}: ${e.error.message}`).join('; ')}`.slice(0, 2000);
   const longest = (list: typeof errors) => {
     const waits = list.map((e) => e.error.retryAfterMs).filter((ms): ms is number => ms !== undefined);
     return waits.length ? Math.max(...waits) : undefined;
   };
   const codeOf = (list: typeof errors) => list.find((e) => e.error.providerCode)?.error.providerCode;
   const limited = errors.filter((e) => e.error.kind === 'rate_limited');
-  if (limited.length) return { ok: false, error: ProviderError.rateLimited(summary, longest(limited), { providerCode: codeOf(limited) }) };
+  if (limited.length)
+    return {
+      ok: false,
+      error: ProviderError.rateLimited(summary, longest(limited), { providerCode: codeOf(limited) }),
+    };
   const transient = errors.filter((e) => e.error.kind === 'transient');
-  if (transient.length) return { ok: false, error: ProviderError.transient(summary, { retryAfterMs: longest(transient), providerCode: codeOf(transient) }) };
+  if (transient.length)
+    return {
+      ok: false,
+      error: ProviderError.transient(summary, { retryAfterMs: longest(transient), providerCode: codeOf(transient) }),
+    };
   const providerCode = codeOf(errors);
-  return { ok: false, error: ProviderError.permanent(summary, { deadRecipient: errors.every((e) => e.error.deadRecipient), providerCode }) };
+  return {
+    ok: false,
+    error: ProviderError.permanent(summary, {
+      deadRecipient: errors.every((e) => e.error.deadRecipient),
+      providerCode,
+    }),
+  };
 }

@@ -33,7 +33,8 @@ export interface PushNotification {
   urgency: 'high' | 'normal' | 'low';
 }
 
-const record = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const record = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 export function buildPushNotification(message: OutboundMessage): PushNotification {
   const options = record(message.payload.push) as PushOptions;

@@ -2,7 +2,12 @@ import { Inject, Logger } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { maskOpaque } from '../../common/pii/mask.js';
-import { type DeadPushToken, type PushPlatform, type PushTokenRow, subscriberKey } from '../../domain/push-token.types.js';
+import {
+  type DeadPushToken,
+  type PushPlatform,
+  type PushTokenRow,
+  subscriberKey,
+} from '../../domain/push-token.types.js';
 import { PushTokensService } from '../../push-tokens/push-tokens.service.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import type { Connector, DeliveryResult, OutboundMessage } from '../connector.js';
@@ -98,12 +103,20 @@ export class PushConnector implements Connector {
   }
 
   private async fanOut(message: OutboundMessage, devices: readonly PushTokenRow[]): Promise<JobFanOut> {
-    if (devices.length === 0) return { result: { ok: true, providerMessageId: null, skipped: 'subscriber has no registered push device' }, dead: [] };
+    if (devices.length === 0)
+      return {
+        result: { ok: true, providerMessageId: null, skipped: 'subscriber has no registered push device' },
+        dead: [],
+      };
     const notification = buildPushNotification(message);
-    const attempts = await mapLimit(devices, this.config.pushProviders.fanoutConcurrency, async (device): Promise<DeviceAttempt> => ({
-      platform: device.platform,
-      outcome: await this.sendTo(device, notification),
-    }));
+    const attempts = await mapLimit(
+      devices,
+      this.config.pushProviders.fanoutConcurrency,
+      async (device): Promise<DeviceAttempt> => ({
+        platform: device.platform,
+        outcome: await this.sendTo(device, notification),
+      }),
+    );
     const dead = devices
       .filter((_, i) => {
         const outcome = attempts[i].outcome;
@@ -122,18 +135,28 @@ export class PushConnector implements Connector {
       this.logger.warn(`could not delete ${unique.length} dead push device(s): ${err.message}`);
       return 0;
     });
-    this.logger.log(`deleted ${removed} dead push device(s): ${unique.map((d) => `${d.platform} ${maskOpaque(d.token)}`).join(', ')}`);
+    this.logger.log(
+      `deleted ${removed} dead push device(s): ${unique.map((d) => `${d.platform} ${maskOpaque(d.token)}`).join(', ')}`,
+    );
   }
 
   private async sendTo(device: PushTokenRow, notification: PushNotification): Promise<DeviceOutcome> {
     const sender = this.senders.get(device.platform);
     if (!sender?.configured) {
-      return { ok: false, error: ProviderError.permanent(`${device.platform} push is not configured on this instance (set ${sender?.configureHint ?? 'its credentials'})`) };
+      return {
+        ok: false,
+        error: ProviderError.permanent(
+          `${device.platform} push is not configured on this instance (set ${sender?.configureHint ?? 'its credentials'})`,
+        ),
+      };
     }
     try {
       return await sender.send(device, notification);
     } catch (err) {
-      return { ok: false, error: ProviderError.transient(`${device.platform} push failed: ${(err as Error)?.message ?? String(err)}`) };
+      return {
+        ok: false,
+        error: ProviderError.transient(`${device.platform} push failed: ${(err as Error)?.message ?? String(err)}`),
+      };
     }
   }
 }
@@ -141,7 +164,12 @@ export class PushConnector implements Connector {
 /** A job of the call left unsent because the call ran short of time: retried like a transient failure. */
 function notAttempted(): JobFanOut {
   return {
-    result: { ok: false, error: ProviderError.transient('not attempted: this batch of push jobs ran short of WORKER_SEND_TIMEOUT_MS before reaching it (slow push services)') },
+    result: {
+      ok: false,
+      error: ProviderError.transient(
+        'not attempted: this batch of push jobs ran short of WORKER_SEND_TIMEOUT_MS before reaching it (slow push services)',
+      ),
+    },
     dead: [],
   };
 }

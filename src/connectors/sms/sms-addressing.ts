@@ -22,15 +22,24 @@ export function isE164(value: string): boolean {
  * provider pointless. The per-message `sms.from` wins over SMS_FROM; both were validated at
  * enqueue and boot, checked again here because a payload outlives a configuration change.
  */
-export function smsParts(message: OutboundMessage, defaultFrom: string | undefined): { from: string; to: string; text: string } | ProviderError {
+export function smsParts(
+  message: OutboundMessage,
+  defaultFrom: string | undefined,
+): { from: string; to: string; text: string } | ProviderError {
   const sms = message.payload.sms as { from?: unknown } | null | undefined;
   const from = typeof sms?.from === 'string' && sms.from ? sms.from : defaultFrom;
   if (!from) return ProviderError.permanent('No SMS sender: set SMS_FROM, or pass sms.from with the message.');
-  if (!isSmsSender(from)) return ProviderError.permanent(`SMS sender '${from}' is neither E.164 (+15005550006) nor an alphanumeric id of 1–11 characters.`);
+  if (!isSmsSender(from))
+    return ProviderError.permanent(
+      `SMS sender '${from}' is neither E.164 (+15005550006) nor an alphanumeric id of 1–11 characters.`,
+    );
   if (!isE164(message.recipient)) {
-    return ProviderError.permanent(`'${mask(message.recipient)}' is not an E.164 phone number (+ then 7–15 digits); fix the subscriber's phone or the to field.`, {
-      deadRecipient: true,
-    });
+    return ProviderError.permanent(
+      `'${mask(message.recipient)}' is not an E.164 phone number (+ then 7–15 digits); fix the subscriber's phone or the to field.`,
+      {
+        deadRecipient: true,
+      },
+    );
   }
   const text = message.body ?? message.subject;
   if (!text) return ProviderError.permanent('Nothing to send: give a body (or a subject).');

@@ -24,25 +24,41 @@ export class TelnyxSmsConnector extends OneMessageConnector {
   }
 
   validateConfiguration(): void {
-    if (!this.config.sms.telnyx.apiKey) throw new Error('SMS_PROVIDER=telnyx: TELNYX_API_KEY is not set; create a v2 API key in the Telnyx portal.');
-    if (!this.config.sms.from) throw new Error('SMS_PROVIDER=telnyx: SMS_FROM is not set; give the sender, an E.164 number of the account or an alphanumeric id.');
+    if (!this.config.sms.telnyx.apiKey)
+      throw new Error('SMS_PROVIDER=telnyx: TELNYX_API_KEY is not set; create a v2 API key in the Telnyx portal.');
+    if (!this.config.sms.from)
+      throw new Error(
+        'SMS_PROVIDER=telnyx: SMS_FROM is not set; give the sender, an E.164 number of the account or an alphanumeric id.',
+      );
     if (isAlphanumericSender(this.config.sms.from) && !this.config.sms.telnyx.messagingProfileId) {
-      throw new Error(`SMS_PROVIDER=telnyx: SMS_FROM=${this.config.sms.from} is an alphanumeric sender, which Telnyx only routes through a messaging profile; set TELNYX_MESSAGING_PROFILE_ID.`);
+      throw new Error(
+        `SMS_PROVIDER=telnyx: SMS_FROM=${this.config.sms.from} is an alphanumeric sender, which Telnyx only routes through a messaging profile; set TELNYX_MESSAGING_PROFILE_ID.`,
+      );
     }
   }
-
 
   protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
     const { apiKey, apiBase, messagingProfileId } = this.config.sms.telnyx;
     const parts = smsParts(message, this.config.sms.from);
     if (parts instanceof Error) return { ok: false, error: parts };
     if (isAlphanumericSender(parts.from) && !messagingProfileId) {
-      return { ok: false, error: ProviderError.permanent(`Alphanumeric sender '${parts.from}' needs a Telnyx messaging profile: set TELNYX_MESSAGING_PROFILE_ID, or send from a number.`) };
+      return {
+        ok: false,
+        error: ProviderError.permanent(
+          `Alphanumeric sender '${parts.from}' needs a Telnyx messaging profile: set TELNYX_MESSAGING_PROFILE_ID, or send from a number.`,
+        ),
+      };
     }
     try {
       const answer = await postJson(
         `${apiBase}/v2/messages`,
-        { from: parts.from, to: parts.to, text: parts.text, type: 'SMS', ...(messagingProfileId ? { messaging_profile_id: messagingProfileId } : {}) },
+        {
+          from: parts.from,
+          to: parts.to,
+          text: parts.text,
+          type: 'SMS',
+          ...(messagingProfileId ? { messaging_profile_id: messagingProfileId } : {}),
+        },
         { headers: { authorization: `Bearer ${apiKey}` }, timeoutMs: this.config.outbound.timeoutMs, what: 'telnyx' },
       );
       if (answer.status < 200 || answer.status >= 300) return { ok: false, error: classifyTelnyxAnswer(answer) };

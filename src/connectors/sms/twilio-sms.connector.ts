@@ -24,10 +24,13 @@ export class TwilioSmsConnector extends OneMessageConnector {
   }
 
   validateConfiguration(): void {
-    const problem = this.twilio.problem() ?? (this.config.sms.from ? undefined : 'SMS_FROM is not set: give the sender, an E.164 number of the account or an alphanumeric id');
+    const problem =
+      this.twilio.problem() ??
+      (this.config.sms.from
+        ? undefined
+        : 'SMS_FROM is not set: give the sender, an E.164 number of the account or an alphanumeric id');
     if (problem) throw new Error(`SMS_PROVIDER=twilio: ${problem}.`);
   }
-
 
   protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
     const parts = smsParts(message, this.config.sms.from);

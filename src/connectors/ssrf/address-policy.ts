@@ -61,9 +61,12 @@ function embeddedIpv4Refusal(ip: ipaddr.IPv6, policy: OutboundPolicy): string | 
   if (w.slice(0, 6).every((x) => x === 0) && !(w[6] === 0 && w[7] <= 1)) {
     return `${ip.toString()} is an IPv4-compatible address (::/96, deprecated); ${PUBLIC_ONLY}`;
   }
-  if (w[0] === 0x64 && w[1] === 0xff9b && w[2] === 1) return `${ip.toString()} is a local-use NAT64 address (64:ff9b:1::/48); ${PUBLIC_ONLY}`;
-  if (w[0] === 0x64 && w[1] === 0xff9b && w.slice(2, 6).every((x) => x === 0)) return publicOnly(`${ip.toString()} is a NAT64 (rfc6052) address`, v4());
-  if ((w[4] & 0xfcff) === 0 && w[5] === 0x5efe && ip.range() === 'unicast') return publicOnly(`${ip.toString()} is an ISATAP address`, v4());
+  if (w[0] === 0x64 && w[1] === 0xff9b && w[2] === 1)
+    return `${ip.toString()} is a local-use NAT64 address (64:ff9b:1::/48); ${PUBLIC_ONLY}`;
+  if (w[0] === 0x64 && w[1] === 0xff9b && w.slice(2, 6).every((x) => x === 0))
+    return publicOnly(`${ip.toString()} is a NAT64 (rfc6052) address`, v4());
+  if ((w[4] & 0xfcff) === 0 && w[5] === 0x5efe && ip.range() === 'unicast')
+    return publicOnly(`${ip.toString()} is an ISATAP address`, v4());
   return null;
 }
 

@@ -6,7 +6,9 @@ import { UnsafeUrlError } from './unsafe-url.error.js';
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
 export const systemResolver: Resolver = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
+  );
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -49,13 +51,19 @@ export function guardedLookup(policy: OutboundPolicy, resolver: Resolver = syste
  * defence: the name is resolved again and checked at connect time (a rebinding resolver may
  * answer differently by then).
  */
-export async function assertResolvesPublic(url: URL, policy: OutboundPolicy, resolver: Resolver = systemResolver): Promise<void> {
+export async function assertResolvesPublic(
+  url: URL,
+  policy: OutboundPolicy,
+  resolver: Resolver = systemResolver,
+): Promise<void> {
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   let addresses: LookupAddress[];
   try {
     addresses = await resolver(host);
   } catch (err) {
-    throw new UnsafeUrlError(`${host} does not resolve (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new UnsafeUrlError(
+      `${host} does not resolve (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
   for (const { address } of addresses) {
     const refusal = addressRefusal(address, policy);

@@ -26,7 +26,11 @@ export class OutboundGuard {
     return assertPublicHttpUrl(url, this.policy);
   }
 
-  fetch(url: string | URL, init: Omit<RequestInit, 'redirect' | 'dispatcher'> = {}, extra: { ca?: string | Buffer } = {}): Promise<Response> {
+  fetch(
+    url: string | URL,
+    init: Omit<RequestInit, 'redirect' | 'dispatcher'> = {},
+    extra: { ca?: string | Buffer } = {},
+  ): Promise<Response> {
     return safeFetch(url, init, { ...this.policy, timeoutMs: this.config.outbound.timeoutMs, ...extra });
   }
 

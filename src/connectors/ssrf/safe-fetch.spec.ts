@@ -8,7 +8,9 @@ import { safeFetch } from './safe-fetch.js';
 import { UnsafeUrlError } from './unsafe-url.error.js';
 
 /** A loopback server that counts every TCP connection it accepts. */
-async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; port: number; connections: () => number }> {
+async function listen(
+  handler: Parameters<typeof createServer>[1],
+): Promise<{ server: Server; port: number; connections: () => number }> {
   let connections = 0;
   const server = createServer(handler);
   server.on('connection', (_: Socket) => connections++);
@@ -97,10 +99,16 @@ describe('SSRF guard', () => {
     });
 
     it('for a host name that resolves to loopback or to a private address (checked at connect time)', async () => {
-      await expect(safeFetch(`http://canary.test:${canary.port}/`, {}, { resolver: fixed(['127.0.0.1']) })).rejects.toThrow(/loopback/);
-      await expect(safeFetch(`http://internal.test:${canary.port}/`, {}, { resolver: fixed(['10.0.0.7']) })).rejects.toThrow(/private/);
+      await expect(
+        safeFetch(`http://canary.test:${canary.port}/`, {}, { resolver: fixed(['127.0.0.1']) }),
+      ).rejects.toThrow(/loopback/);
+      await expect(
+        safeFetch(`http://internal.test:${canary.port}/`, {}, { resolver: fixed(['10.0.0.7']) }),
+      ).rejects.toThrow(/private/);
       // One bad address among good ones is enough to refuse: the socket could pick any of them.
-      await expect(safeFetch(`http://mixed.test:${canary.port}/`, {}, { resolver: fixed(['93.184.216.34', '127.0.0.1']) })).rejects.toThrow(/loopback/);
+      await expect(
+        safeFetch(`http://mixed.test:${canary.port}/`, {}, { resolver: fixed(['93.184.216.34', '127.0.0.1']) }),
+      ).rejects.toThrow(/loopback/);
       expect(canary.connections()).toBe(0);
     });
 
@@ -114,7 +122,9 @@ describe('SSRF guard', () => {
 
     it('for plain http when https is required', () => {
       expect(() => assertPublicHttpUrl('http://hooks.example.com/x', { httpsOnly: true })).toThrow(/https/);
-      expect(assertPublicHttpUrl('https://hooks.example.com/x', { httpsOnly: true }).hostname).toBe('hooks.example.com');
+      expect(assertPublicHttpUrl('https://hooks.example.com/x', { httpsOnly: true }).hostname).toBe(
+        'hooks.example.com',
+      );
     });
 
     it('at registration, with a clear reason, for a name that resolves privately', async () => {
@@ -130,7 +140,11 @@ describe('SSRF guard', () => {
       res.end();
     });
     try {
-      const res = await safeFetch(`http://127.0.0.1:${redirector.port}/hook`, { method: 'POST', body: '{}' }, { allowLoopback: true });
+      const res = await safeFetch(
+        `http://127.0.0.1:${redirector.port}/hook`,
+        { method: 'POST', body: '{}' },
+        { allowLoopback: true },
+      );
       expect(res.status).toBe(302);
       expect(redirector.connections()).toBe(1);
       expect(canary.connections()).toBe(0);
@@ -145,7 +159,11 @@ describe('SSRF guard', () => {
       res.end(`${req.method} ${req.url}`);
     });
     try {
-      const res = await safeFetch(`http://named.test:${target.port}/ok`, { method: 'POST', body: 'x' }, { allowLoopback: true, resolver: fixed(['127.0.0.1']) });
+      const res = await safeFetch(
+        `http://named.test:${target.port}/ok`,
+        { method: 'POST', body: 'x' },
+        { allowLoopback: true, resolver: fixed(['127.0.0.1']) },
+      );
       expect(await res.text()).toBe('POST /ok');
       expect(target.connections()).toBe(1);
     } finally {

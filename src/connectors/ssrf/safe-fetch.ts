@@ -25,7 +25,10 @@ async function dispatcher(options: SafeFetchOptions): Promise<Agent> {
   const cached = custom ? undefined : agents.get(key);
   if (cached) return cached;
   const agent = new Agent({
-    connect: { lookup: guardedLookup(options, options.resolver ?? systemResolver), ...(options.ca ? { ca: options.ca } : {}) },
+    connect: {
+      lookup: guardedLookup(options, options.resolver ?? systemResolver),
+      ...(options.ca ? { ca: options.ca } : {}),
+    },
     connections: 32,
   });
   if (!custom) agents.set(key, agent);
@@ -39,7 +42,11 @@ async function dispatcher(options: SafeFetchOptions): Promise<Agent> {
  * as the response, which callers treat as a refusal. Throws UnsafeUrlError before any
  * connection is opened when the target is not allowed.
  */
-export async function safeFetch(url: string | URL, init: Omit<RequestInit, 'redirect' | 'dispatcher'> = {}, options: SafeFetchOptions = {}): Promise<Response> {
+export async function safeFetch(
+  url: string | URL,
+  init: Omit<RequestInit, 'redirect' | 'dispatcher'> = {},
+  options: SafeFetchOptions = {},
+): Promise<Response> {
   const target = assertPublicHttpUrl(url, options);
   try {
     const { fetch } = await undici();

@@ -26,10 +26,15 @@ export class MetaWhatsAppConnector extends OneMessageConnector {
 
   validateConfiguration(): void {
     const { accessToken, phoneNumberId } = this.config.whatsapp.meta;
-    if (!accessToken) throw new Error('WHATSAPP_PROVIDER=meta: WHATSAPP_ACCESS_TOKEN is not set; create a system-user token with whatsapp_business_messaging.');
-    if (!phoneNumberId) throw new Error('WHATSAPP_PROVIDER=meta: WHATSAPP_PHONE_NUMBER_ID is not set; copy the phone number id from WhatsApp Manager (API setup).');
+    if (!accessToken)
+      throw new Error(
+        'WHATSAPP_PROVIDER=meta: WHATSAPP_ACCESS_TOKEN is not set; create a system-user token with whatsapp_business_messaging.',
+      );
+    if (!phoneNumberId)
+      throw new Error(
+        'WHATSAPP_PROVIDER=meta: WHATSAPP_PHONE_NUMBER_ID is not set; copy the phone number id from WhatsApp Manager (API setup).',
+      );
   }
-
 
   protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
     const to = whatsappNumber(message.recipient);
@@ -42,7 +47,11 @@ export class MetaWhatsAppConnector extends OneMessageConnector {
         this.post({
           to,
           type: 'template',
-          template: { name: template!.name, language: { code: template!.language }, ...(template!.components ? { components: template!.components } : {}) },
+          template: {
+            name: template!.name,
+            language: { code: template!.language },
+            ...(template!.components ? { components: template!.components } : {}),
+          },
         }),
     );
   }
@@ -53,7 +62,11 @@ export class MetaWhatsAppConnector extends OneMessageConnector {
       const answer = await postJson(
         `${apiBase}/${phoneNumberId}/messages`,
         { messaging_product: 'whatsapp', recipient_type: 'individual', ...content },
-        { headers: { authorization: `Bearer ${accessToken}` }, timeoutMs: this.config.outbound.timeoutMs, what: 'whatsapp' },
+        {
+          headers: { authorization: `Bearer ${accessToken}` },
+          timeoutMs: this.config.outbound.timeoutMs,
+          what: 'whatsapp',
+        },
       );
       if (answer.status < 200 || answer.status >= 300) return { ok: false, error: classifyMetaAnswer(answer) };
       const id = (answer.json as { messages?: { id?: unknown }[] } | undefined)?.messages?.[0]?.id;

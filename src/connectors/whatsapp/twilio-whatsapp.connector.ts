@@ -29,10 +29,13 @@ export class TwilioWhatsAppConnector extends OneMessageConnector {
   }
 
   validateConfiguration(): void {
-    const problem = this.twilio.problem() ?? (this.config.whatsapp.twilioFrom ? undefined : 'WHATSAPP_FROM is not set: give the WhatsApp-enabled sender number (E.164)');
+    const problem =
+      this.twilio.problem() ??
+      (this.config.whatsapp.twilioFrom
+        ? undefined
+        : 'WHATSAPP_FROM is not set: give the WhatsApp-enabled sender number (E.164)');
     if (problem) throw new Error(`WHATSAPP_PROVIDER=twilio: ${problem}.`);
   }
-
 
   protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
     const number = whatsappNumber(message.recipient);
@@ -40,11 +43,20 @@ export class TwilioWhatsAppConnector extends OneMessageConnector {
     const from = this.config.whatsapp.twilioFrom;
     if (!from) return { ok: false, error: ProviderError.permanent('No WhatsApp sender: set WHATSAPP_FROM.') };
     const options = (message.payload as JobPayload).whatsapp;
-    const base = { from, to: `whatsapp:${number}`, statusCallback: twilioStatusCallback(this.config.server.publicUrl, message.jobId) };
+    const base = {
+      from,
+      to: `whatsapp:${number}`,
+      statusCallback: twilioStatusCallback(this.config.server.publicUrl, message.jobId),
+    };
     return textElseTemplate(
-      { text: whatsappText(message), hasTemplate: options?.content_sid !== undefined, windowClosedCode: TWILIO_WINDOW_CLOSED },
+      {
+        text: whatsappText(message),
+        hasTemplate: options?.content_sid !== undefined,
+        windowClosedCode: TWILIO_WINDOW_CLOSED,
+      },
       (body) => this.twilio.create({ ...base, body }),
-      () => this.twilio.create({ ...base, contentSid: options!.content_sid, contentVariables: options!.content_variables }),
+      () =>
+        this.twilio.create({ ...base, contentSid: options!.content_sid, contentVariables: options!.content_variables }),
     );
   }
 }

@@ -8,9 +8,12 @@ const E164 = /^\+[1-9]\d{6,14}$/;
 export function whatsappNumber(recipient: string): string | ProviderError {
   const number = recipient.startsWith('whatsapp:') ? recipient.slice('whatsapp:'.length) : recipient;
   if (E164.test(number)) return number;
-  return ProviderError.permanent(`'${mask(recipient)}' is not an E.164 phone number (+ then 7–15 digits); fix the subscriber's phone or the to field.`, {
-    deadRecipient: true,
-  });
+  return ProviderError.permanent(
+    `'${mask(recipient)}' is not an E.164 phone number (+ then 7–15 digits); fix the subscriber's phone or the to field.`,
+    {
+      deadRecipient: true,
+    },
+  );
 }
 
 /** Free text of a WhatsApp message: the body, else the subject. */

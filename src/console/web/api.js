@@ -62,7 +62,8 @@ export async function signOut() {
 /** A query string from the non-empty fields of an object. */
 export function query(params) {
   const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) if (value !== '' && value !== undefined && value !== null) search.set(name, String(value));
+  for (const [name, value] of Object.entries(params))
+    if (value !== '' && value !== undefined && value !== null) search.set(name, String(value));
   const text = search.toString();
   return text ? `?${text}` : '';
 }

@@ -53,7 +53,10 @@ export function App() {
   const more = morePage(hash, session.role);
   if (more) current.page = more.page;
   return html`<div class="shell" data-role=${session.role}>
-    <a class="skip" href="#main" onClick=${(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
+    <a class="skip" href="#main" onClick=${(e) => {
+      e.preventDefault();
+      document.getElementById('main')?.focus();
+    }}>Skip to content</a>
     <header>
       <span class="brand">notifyd</span>
       <nav aria-label="Console pages"><ul>

@@ -10,7 +10,8 @@ let source = null;
 
 function open() {
   source = new EventSource('/v1/admin/events');
-  for (const name of ['lanes', 'digest']) source.addEventListener(name, () => listeners.get(name)?.forEach((fn) => fn()));
+  for (const name of ['lanes', 'digest'])
+    source.addEventListener(name, () => listeners.get(name)?.forEach((fn) => fn()));
 }
 
 function listen(name, fn) {

@@ -23,10 +23,19 @@ export function morePage(hash, role) {
   const [page, first, second] = hashParts(hash);
   const project = first || undefined;
   const view = {
-    subscribers: () => (second ? html`<${SubscriberPage} project=${project} id=${second} />` : html`<${SubscribersPage} key=${project} project=${project} />`),
-    templates: () => (second ? html`<${TemplatePage} project=${project} id=${second} role=${role} />` : html`<${TemplatesPage} project=${project} />`),
+    subscribers: () =>
+      second
+        ? html`<${SubscriberPage} project=${project} id=${second} />`
+        : html`<${SubscribersPage} key=${project} project=${project} />`,
+    templates: () =>
+      second
+        ? html`<${TemplatePage} project=${project} id=${second} role=${role} />`
+        : html`<${TemplatesPage} project=${project} />`,
     webhooks: () => (first ? html`<${WebhookDeliveriesPage} id=${first} role=${role} />` : html`<${WebhooksPage} />`),
-    workflows: () => (second ? html`<${WorkflowRunPage} project=${project} id=${second} />` : html`<${WorkflowsPage} project=${project} />`),
+    workflows: () =>
+      second
+        ? html`<${WorkflowRunPage} project=${project} id=${second} />`
+        : html`<${WorkflowsPage} project=${project} />`,
   }[page];
   return view ? { page, view: view() } : null;
 }

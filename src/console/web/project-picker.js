@@ -13,18 +13,23 @@ export function ProjectPicker({ page, project }) {
   useEffect(() => {
     if (!project && ids.length) location.replace(`#/${page}/${encodeURIComponent(ids[0])}`);
   }, [project, ids.join(',')]);
-  return html`<label>Project <select value=${project ?? ''} onChange=${(e) => { location.hash = `#/${page}/${encodeURIComponent(e.currentTarget.value)}`; }}>
+  return html`<label>Project <select value=${project ?? ''} onChange=${(e) => {
+    location.hash = `#/${page}/${encodeURIComponent(e.currentTarget.value)}`;
+  }}>
     ${ids.map((id) => html`<option value=${id}>${id}</option>`)}
   </select></label>`;
 }
 
 /** `#/<page>/<project>/<rest…>` → its parts, decoded. */
 export function hashParts(hash) {
-  return (hash || '').replace(/^#\/?/, '').split('/').map((part) => {
-    try {
-      return decodeURIComponent(part);
-    } catch {
-      return part;
-    }
-  });
+  return (hash || '')
+    .replace(/^#\/?/, '')
+    .split('/')
+    .map((part) => {
+      try {
+        return decodeURIComponent(part);
+      } catch {
+        return part;
+      }
+    });
 }

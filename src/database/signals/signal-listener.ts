@@ -121,7 +121,10 @@ export class SignalListener {
       const answer = await Promise.race([
         client.query<{ listening: boolean }>(LISTENER_HEARTBEAT),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`heartbeat unanswered for ${deadline} ms (half-open connection?)`)), deadline);
+          timer = setTimeout(
+            () => reject(new Error(`heartbeat unanswered for ${deadline} ms (half-open connection?)`)),
+            deadline,
+          );
         }),
       ]);
       if (!answer.rows[0]?.listening) lose(new Error('the LISTEN registration is gone'));

@@ -3,7 +3,10 @@ import { decodeSignal, encodeSignal } from './signal-message.js';
 describe('signal messages', () => {
   it('round-trips topic and key, keys may contain the separator', () => {
     expect(encodeSignal('job.end', '6f1c2a4e')).toBe('job.end:6f1c2a4e');
-    expect(decodeSignal(encodeSignal('inbox.stream', 'acme:user_1'))).toEqual({ topic: 'inbox.stream', key: 'acme:user_1' });
+    expect(decodeSignal(encodeSignal('inbox.stream', 'acme:user_1'))).toEqual({
+      topic: 'inbox.stream',
+      key: 'acme:user_1',
+    });
     expect(decodeSignal('jobs.due:')).toEqual({ topic: 'jobs.due', key: '' });
   });
 

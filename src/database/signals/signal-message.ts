@@ -7,7 +7,8 @@ const TOPIC = /^[a-z][a-z0-9_.-]{0,62}$/;
 const MAX_KEY_BYTES = 1_000;
 
 export function assertTopic(topic: string): void {
-  if (!TOPIC.test(topic)) throw new Error(`signal topic '${topic}' must match ${TOPIC} (lowercase letters, digits, . _ -)`);
+  if (!TOPIC.test(topic))
+    throw new Error(`signal topic '${topic}' must match ${TOPIC} (lowercase letters, digits, . _ -)`);
 }
 
 /** `topic:key`. The key may contain anything but NUL (PostgreSQL text cannot hold it). */

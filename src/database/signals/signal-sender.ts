@@ -146,7 +146,9 @@ export class SignalSender {
       for (const f of foreign) this.foreign.set(`${f.xid}\n${f.message}`, f);
       this.recheckMs = Math.min(MAX_RETRY_MS, RETRY_MS * 2 ** (this.failures - 1));
       if (this.failures === 1 || this.failures % 20 === 0) {
-        this.log.warn(`could not send ${this.size} signal(s), retrying in ${this.recheckMs} ms: ${(err as Error).message}`);
+        this.log.warn(
+          `could not send ${this.size} signal(s), retrying in ${this.recheckMs} ms: ${(err as Error).message}`,
+        );
       }
       if (this.closed) throw err;
     }

@@ -48,7 +48,10 @@ export class SignalsService implements OnApplicationBootstrap, OnApplicationShut
   ) {
     this.sender = new SignalSender(
       async (own, xids, messages) =>
-        (await this.db.one<{ sent: number; aborted: number; keptXids: string[]; keptMessages: string[] }>(FLUSH_SIGNALS, [own, xids, messages]))!,
+        (await this.db.one<{ sent: number; aborted: number; keptXids: string[]; keptMessages: string[] }>(
+          FLUSH_SIGNALS,
+          [own, xids, messages],
+        ))!,
       config.signals.flushMinGapMs,
       { warn: (m) => this.logger.warn(m) },
     );
@@ -140,7 +143,8 @@ export class SignalsService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private resyncAll(): void {
-    for (const set of this.subscribers.values()) for (const subscriber of [...set]) this.call(() => subscriber.resync());
+    for (const set of this.subscribers.values())
+      for (const subscriber of [...set]) this.call(() => subscriber.resync());
   }
 
   private call(fn: () => void): void {

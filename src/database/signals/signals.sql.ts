@@ -12,7 +12,9 @@ import { SIGNAL_CHANNEL } from './signal-message.js';
  * status (a transaction too old for the commit log) is sent: a needless wake-up costs less
  * than a missed one. UNION sends each distinct message once. No table is touched.
  */
-export const FLUSH_SIGNALS = preparedSql('notifyd_flush_signals', `
+export const FLUSH_SIGNALS = preparedSql(
+  'notifyd_flush_signals',
+  `
   WITH foreign_tx AS MATERIALIZED (
     SELECT f.xid, f.message, pg_xact_status(f.xid) AS status
       FROM unnest($2::xid8[], $3::text[]) AS f(xid, message)
@@ -27,7 +29,8 @@ export const FLUSH_SIGNALS = preparedSql('notifyd_flush_signals', `
          kept.xids AS "keptXids", kept.messages AS "keptMessages"
     FROM sent,
          (SELECT coalesce(array_agg(xid::text), '{}') AS xids, coalesce(array_agg(message), '{}') AS messages
-            FROM foreign_tx WHERE status = 'in progress') kept`);
+            FROM foreign_tx WHERE status = 'in progress') kept`,
+);
 
 /** The id of the caller's current transaction (assigning one if it has none yet). */
 export const CURRENT_XACT_ID = `SELECT pg_current_xact_id()::text AS xid`;

@@ -19,7 +19,11 @@ export const autovacuumOff: FindingRule = ({ database: d }) => {
         `Autovacuum cannot visit the jobs table (${d.jobs_autovacuum_blocked_by.join('; ')}): the dead row versions every job leaves and their index entries ` +
         'pile up until someone runs VACUUM, the table and its indexes bloat, and its statistics are no longer refreshed by ANALYZE.',
       action: `Turn it back on: ${fixes.join('; ')}. Until then run VACUUM (ANALYZE) jobs on a schedule.`,
-      evidence: { jobs_autovacuum_blocked_by: d.jobs_autovacuum_blocked_by, jobs_dead_tuples: d.jobs_dead_tuples, jobs_last_autovacuum: d.jobs_last_autovacuum },
+      evidence: {
+        jobs_autovacuum_blocked_by: d.jobs_autovacuum_blocked_by,
+        jobs_dead_tuples: d.jobs_dead_tuples,
+        jobs_last_autovacuum: d.jobs_last_autovacuum,
+      },
     },
   ];
 };

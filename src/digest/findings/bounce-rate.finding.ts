@@ -17,7 +17,12 @@ export const bounceRate: FindingRule = ({ deliverability: d, window }) => {
       action: critical
         ? 'Stop bulk sends now (POST /v1/admin/lanes/{lane}/pause for the email lane), clean the list: bounced addresses are suppressed (GET /v1/admin/suppressions); check where the addresses come from before resuming.'
         : 'Watch list quality: check the newest bounced addresses (GET /v1/admin/suppressions) and the sign-up source that produced them.',
-      evidence: { bounce_rate_percent: rate, bounced: d.bounced, delivered: d.delivered, threshold_percent: critical ? BOUNCE_RATE_CRITICAL : BOUNCE_RATE_WARNING },
+      evidence: {
+        bounce_rate_percent: rate,
+        bounced: d.bounced,
+        delivered: d.delivered,
+        threshold_percent: critical ? BOUNCE_RATE_CRITICAL : BOUNCE_RATE_WARNING,
+      },
     },
   ];
 };

@@ -17,7 +17,12 @@ export const complaintRate: FindingRule = ({ deliverability: d, window }) => {
       message: `Spam complaint rate is ${rate} % over the last ${window} (${d.complained} of ${d.delivered} delivered); ${over ? 'over' : 'near'} the 0.3 % ceiling Gmail and Yahoo enforce on bulk senders.`,
       action:
         'Slow or stop marketing sends (POST /v1/admin/lanes/{lane}/pause), make unsubscribing one click (set PUBLIC_URL so List-Unsubscribe works), send only to subscribers who opted in, and review frequency and content.',
-      evidence: { complaint_rate_percent: rate, complained: d.complained, delivered: d.delivered, ceiling_percent: COMPLAINT_RATE_CEILING },
+      evidence: {
+        complaint_rate_percent: rate,
+        complained: d.complained,
+        delivered: d.delivered,
+        ceiling_percent: COMPLAINT_RATE_CEILING,
+      },
     },
   ];
 };

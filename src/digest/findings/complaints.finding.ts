@@ -10,7 +10,8 @@ export const complaints: FindingRule = ({ deliverability: d, window }) => {
       severity: 'warning',
       code: 'complaints',
       message: `${d.complained} recipient(s) marked email as spam in the last ${window}; they are suppressed and receive nothing more.`,
-      action: 'Review the content and frequency of what they received (GET /v1/admin/suppressions lists them); make sure every marketing send is opted in.',
+      action:
+        'Review the content and frequency of what they received (GET /v1/admin/suppressions lists them); make sure every marketing send is opted in.',
       evidence: { complained: d.complained, delivered: d.delivered, complaint_rate_percent: d.complaint_rate_percent },
     },
   ];

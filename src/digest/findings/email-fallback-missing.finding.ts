@@ -8,7 +8,8 @@ export const emailFallbackMissing: FindingRule = ({ instance }) =>
           severity: 'info',
           code: 'email_fallback_missing',
           message: `Email goes through ${instance.providers.email} alone: an outage there holds every email until it recovers.`,
-          action: 'Set EMAIL_FALLBACK_PROVIDER (smtp, resend, postmark, ses, sendgrid, agentmail or cloudflare) with a verified sender, so the failover breaker can route around an outage.',
+          action:
+            'Set EMAIL_FALLBACK_PROVIDER (smtp, resend, postmark, ses, sendgrid, agentmail or cloudflare) with a verified sender, so the failover breaker can route around an outage.',
           evidence: { email_provider: instance.providers.email, email_fallback_provider: null },
         },
       ]

@@ -22,7 +22,10 @@ const RULES: readonly [CauseKind, RegExp][] = [
   ['suppressed', /^suppressed\b/i],
   ['gave_up', /gave up after \d+ attempts/i],
   ['credentials', /\b(401|403)\b|unauthori[sz]ed|forbidden|api[ _-]?key|credential|access token|authenticat/i],
-  ['sender', /\bsender\b|\bfrom\b.*(address|domain)|domain is not verified|not verified|unverified|verify (a|your) domain/i],
+  [
+    'sender',
+    /\bsender\b|\bfrom\b.*(address|domain)|domain is not verified|not verified|unverified|verify (a|your) domain/i,
+  ],
   [
     'recipient',
     /recipient|\bto\b.*(address|number|invalid)|invalid.*\b(email|address|number|phone)\b|\b(email|address|domain)\b.*\b(invalid|not valid|does not exist|unknown|malformed)\b|mailbox|no such user|unknown user|not a valid|unregistered|dead recipient|\b422\b.*<\*@/i,
@@ -53,12 +56,27 @@ export function adviseOnCause(cause: FailureCause): CauseAdvice {
   const domain = causeDomain(cause.reason);
   const list = (extra: Record<string, unknown> = {}): FindingCall => ({
     tool: 'list_jobs',
-    arguments: { ...(cause.project_ids.length === 1 ? { project_id: cause.project_ids[0] } : {}), status: 'failed', channel: cause.channel, ...extra },
+    arguments: {
+      ...(cause.project_ids.length === 1 ? { project_id: cause.project_ids[0] } : {}),
+      status: 'failed',
+      channel: cause.channel,
+      ...extra,
+    },
     admin: false,
     purpose: 'list the jobs that failed this way',
   });
-  const sample: FindingCall = { tool: 'job_timeline', arguments: { id: cause.sample_job_id }, admin: false, purpose: 'read one of them, attempt by attempt' };
-  const retry: FindingCall = { tool: 'retry_job', arguments: { id: cause.sample_job_id }, admin: true, purpose: 'send it again once the cause is fixed (each failed job)' };
+  const sample: FindingCall = {
+    tool: 'job_timeline',
+    arguments: { id: cause.sample_job_id },
+    admin: false,
+    purpose: 'read one of them, attempt by attempt',
+  };
+  const retry: FindingCall = {
+    tool: 'retry_job',
+    arguments: { id: cause.sample_job_id },
+    admin: true,
+    purpose: 'send it again once the cause is fixed (each failed job)',
+  };
   switch (kind) {
     case 'recipient':
       return {
@@ -74,14 +92,25 @@ export function adviseOnCause(cause: FailureCause): CauseAdvice {
         kind,
         owner: 'caller',
         fix: `notifyd held these back: the addresses are on the suppression list of project ${projects}. Nothing to do unless a suppression is wrong; then release it (release_suppression) and send again.`,
-        calls: [{ tool: 'list_suppressions', arguments: cause.project_ids.length === 1 ? { project_id: cause.project_ids[0] } : {}, admin: false, purpose: 'see what is suppressed and why' }],
+        calls: [
+          {
+            tool: 'list_suppressions',
+            arguments: cause.project_ids.length === 1 ? { project_id: cause.project_ids[0] } : {},
+            admin: false,
+            purpose: 'see what is suppressed and why',
+          },
+        ],
       };
     case 'credentials':
       return {
         kind,
         owner: 'operator',
         fix: `The provider refused notifyd's credentials: the operator fixes the ${cause.channel.toUpperCase()} provider's key (environment, or set_project_provider for a project's own), then retries the failed jobs.`,
-        calls: [{ tool: 'get_config', arguments: {}, admin: false, purpose: 'see which provider and settings are in force' }, list(), retry],
+        calls: [
+          { tool: 'get_config', arguments: {}, admin: false, purpose: 'see which provider and settings are in force' },
+          list(),
+          retry,
+        ],
       };
     case 'sender':
       return {
@@ -98,6 +127,11 @@ export function adviseOnCause(cause: FailureCause): CauseAdvice {
         calls: [list(), retry],
       };
     default:
-      return { kind, owner: 'operator', fix: 'Read one failed job to tell whether the caller’s data, the credentials or the sender is at fault; retry only once the cause is fixed.', calls: [sample, list()] };
+      return {
+        kind,
+        owner: 'operator',
+        fix: 'Read one failed job to tell whether the caller’s data, the credentials or the sender is at fault; retry only once the cause is fixed.',
+        calls: [sample, list()],
+      };
   }
 }

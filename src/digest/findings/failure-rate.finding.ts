@@ -19,21 +19,38 @@ export const failureRate: FindingRule = ({ outcomes, failures, window, projects 
   const rate = Math.round((failed / (sent + failed)) * 10_000) / 100;
   const failedProjects = projects.filter((p) => p.failed > 0).map((p) => p.id);
   const wide = failed >= HARM_CRITICAL_MESSAGES || failedProjects.length >= HARM_CRITICAL_PROJECTS;
-  const severity: Severity = rate >= FAILURE_RATE_CRITICAL ? (wide ? 'critical' : 'warning') : rate >= FAILURE_RATE_WARNING ? 'warning' : 'info';
+  const severity: Severity =
+    rate >= FAILURE_RATE_CRITICAL ? (wide ? 'critical' : 'warning') : rate >= FAILURE_RATE_WARNING ? 'warning' : 'info';
   const top = failures.slice(0, 3).map((cause) => ({ cause, advice: adviseOnCause(cause) }));
   const [first] = top;
   const causeText = top
-    .map(({ cause, advice }) => `"${cause.reason}" on ${cause.channel} (${cause.count}×, ${advice.kind}, project ${cause.project_ids.join(', ') || '?'}, e.g. job ${cause.sample_job_id})`)
+    .map(
+      ({ cause, advice }) =>
+        `"${cause.reason}" on ${cause.channel} (${cause.count}×, ${advice.kind}, project ${cause.project_ids.join(', ') || '?'}, e.g. job ${cause.sample_job_id})`,
+    )
     .join('; ');
   return [
     {
       severity,
       code: 'failure_rate',
-      message: `${failed} job(s) failed in the last ${window} (${rate} % of ${sent + failed} finished)` + (top.length ? `; top cause(s): ${causeText}.` : '.'),
+      message:
+        `${failed} job(s) failed in the last ${window} (${rate} % of ${sent + failed} finished)` +
+        (top.length ? `; top cause(s): ${causeText}.` : '.'),
       action: top.length
-        ? top.map(({ advice }, i) => `${top.length > 1 ? `(${i + 1}) ` : ''}${advice.owner === 'caller' ? 'Caller' : 'Operator'}: ${advice.fix}`).join(' ')
+        ? top
+            .map(
+              ({ advice }, i) =>
+                `${top.length > 1 ? `(${i + 1}) ` : ''}${advice.owner === 'caller' ? 'Caller' : 'Operator'}: ${advice.fix}`,
+            )
+            .join(' ')
         : 'List them with GET /v1/admin/jobs?status=failed (MCP list_jobs) and read one (job_timeline) to tell caller data from credentials; retry only once the cause is fixed.',
-      evidence: { sent, failed, failure_rate_percent: rate, top_cause: first?.cause ?? null, cause_kinds: top.map(({ cause, advice }) => ({ reason: cause.reason, kind: advice.kind, owner: advice.owner })) },
+      evidence: {
+        sent,
+        failed,
+        failure_rate_percent: rate,
+        top_cause: first?.cause ?? null,
+        cause_kinds: top.map(({ cause, advice }) => ({ reason: cause.reason, kind: advice.kind, owner: advice.owner })),
+      },
       harm: {
         held: 0,
         lost: failed,
@@ -42,7 +59,13 @@ export const failureRate: FindingRule = ({ outcomes, failures, window, projects 
         seconds: null,
       },
       ...(first ? { owner: first.advice.owner, calls: top.flatMap(({ advice }) => advice.calls) } : {}),
-      ...(first?.advice.owner === 'caller' ? { project_ids: [...new Set(top.filter((t) => t.advice.owner === 'caller').flatMap((t) => t.cause.project_ids))] } : {}),
+      ...(first?.advice.owner === 'caller'
+        ? {
+            project_ids: [
+              ...new Set(top.filter((t) => t.advice.owner === 'caller').flatMap((t) => t.cause.project_ids)),
+            ],
+          }
+        : {}),
     },
   ];
 };

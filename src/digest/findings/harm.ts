@@ -29,16 +29,30 @@ export function harmScore(h: Harm): number {
  */
 export function harmSeverity(h: Harm): Severity {
   const seconds = h.seconds ?? 0;
-  if (h.held > 0 && seconds >= HARM_CRITICAL_SECONDS && (h.held >= HARM_CRITICAL_MESSAGES || h.projects >= HARM_CRITICAL_PROJECTS)) return 'critical';
+  if (
+    h.held > 0 &&
+    seconds >= HARM_CRITICAL_SECONDS &&
+    (h.held >= HARM_CRITICAL_MESSAGES || h.projects >= HARM_CRITICAL_PROJECTS)
+  )
+    return 'critical';
   if (h.lost > 0) return 'warning';
-  if (h.held > 0 && (h.held >= HARM_WARNING_MESSAGES || seconds >= HARM_WARNING_SECONDS || h.projects >= HARM_CRITICAL_PROJECTS)) return 'warning';
+  if (
+    h.held > 0 &&
+    (h.held >= HARM_WARNING_MESSAGES || seconds >= HARM_WARNING_SECONDS || h.projects >= HARM_CRITICAL_PROJECTS)
+  )
+    return 'warning';
   return 'info';
 }
 
 /** Every late message in the queue: what a missing worker holds. */
 export function queueHarm(facts: DigestFacts): Harm {
-  const projects = new Set(facts.waiting.flatMap((w) => w.by_project.filter((p) => p.late > 0).map((p) => p.project_id)));
-  const oldest = Object.values(facts.queue.oldest_waiting_seconds).reduce<number | null>((m, s) => (s === null ? m : Math.max(m ?? 0, s)), null);
+  const projects = new Set(
+    facts.waiting.flatMap((w) => w.by_project.filter((p) => p.late > 0).map((p) => p.project_id)),
+  );
+  const oldest = Object.values(facts.queue.oldest_waiting_seconds).reduce<number | null>(
+    (m, s) => (s === null ? m : Math.max(m ?? 0, s)),
+    null,
+  );
   return {
     held: facts.queue.late,
     lost: 0,
@@ -55,9 +69,21 @@ export function laneHarm(lane: LaneRowView, facts: DigestFacts): Harm {
   if (!channel) return { held: 0, lost: 0, projects: 0, channels: [lane.channel], seconds: null };
   if (lane.project_id) {
     const p = channel.by_project.find((x) => x.project_id === lane.project_id);
-    return { held: p?.late ?? 0, lost: 0, projects: p && p.late > 0 ? 1 : 0, channels: [lane.channel], seconds: p?.oldest_late_seconds ?? null };
+    return {
+      held: p?.late ?? 0,
+      lost: 0,
+      projects: p && p.late > 0 ? 1 : 0,
+      channels: [lane.channel],
+      seconds: p?.oldest_late_seconds ?? null,
+    };
   }
-  return { held: channel.late, lost: 0, projects: channel.projects_late, channels: [lane.channel], seconds: channel.oldest_late_seconds };
+  return {
+    held: channel.late,
+    lost: 0,
+    projects: channel.projects_late,
+    channels: [lane.channel],
+    seconds: channel.oldest_late_seconds,
+  };
 }
 
 /** "37 message(s) of 4 project(s) held for 12 min" — the harm in words for a finding's message. */

@@ -46,6 +46,9 @@ export const lanePaused: FindingRule = (facts) =>
         evidence: { ...l, pause_remaining_seconds: remaining },
         harm: projected,
         owner: 'operator',
-        calls: [{ tool: 'list_lanes', arguments: {}, admin: false, purpose: 'see the pause, its reason and the rate' }, resume],
+        calls: [
+          { tool: 'list_lanes', arguments: {}, admin: false, purpose: 'see the pause, its reason and the rate' },
+          resume,
+        ],
       };
     });

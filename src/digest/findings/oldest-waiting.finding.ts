@@ -12,7 +12,9 @@ export const OLDEST_WAITING_LIMIT_SECONDS: Record<Band, number> = { urgent: 300,
 export const oldestWaiting: FindingRule = (facts) => {
   const { queue, lanes, retrying } = facts;
   const paused = lanes.filter((l) => l.paused_until).map((l) => l.lane);
-  const bands = (Object.keys(OLDEST_WAITING_LIMIT_SECONDS) as Band[]).filter((band) => (queue.oldest_waiting_seconds[band] ?? 0) > OLDEST_WAITING_LIMIT_SECONDS[band]);
+  const bands = (Object.keys(OLDEST_WAITING_LIMIT_SECONDS) as Band[]).filter(
+    (band) => (queue.oldest_waiting_seconds[band] ?? 0) > OLDEST_WAITING_LIMIT_SECONDS[band],
+  );
   if (!bands.length) return [];
   const harm = queueHarm(facts);
   return bands.map((band) => ({

@@ -9,8 +9,17 @@ import { describeHeld, harmSeverity } from './harm.js';
  */
 export const providerFailing: FindingRule = ({ retrying }) =>
   retrying.map((r) => {
-    const harm = { held: r.count, lost: 0, projects: r.projects, channels: [r.channel], seconds: r.oldest_late_seconds };
-    const top = r.causes.slice(0, 3).map((c) => `"${c.reason}"${r.causes.length > 1 ? ` (${c.count}×)` : ''}`).join(', ');
+    const harm = {
+      held: r.count,
+      lost: 0,
+      projects: r.projects,
+      channels: [r.channel],
+      seconds: r.oldest_late_seconds,
+    };
+    const top = r.causes
+      .slice(0, 3)
+      .map((c) => `"${c.reason}"${r.causes.length > 1 ? ` (${c.count}×)` : ''}`)
+      .join(', ');
     const CHANNEL = r.channel.toUpperCase();
     return {
       severity: harmSeverity(harm),

@@ -8,7 +8,10 @@ import type { FindingRule } from '../digest.types.js';
 export const publicUrlMissing: FindingRule = ({ instance }) => {
   if (instance.public_url) return [];
   const consequences: string[] = [];
-  if (instance.providers.email) consequences.push('bulk email carries no one-click List-Unsubscribe (Gmail and Yahoo require it) and opens/clicks are not tracked');
+  if (instance.providers.email)
+    consequences.push(
+      'bulk email carries no one-click List-Unsubscribe (Gmail and Yahoo require it) and opens/clicks are not tracked',
+    );
   if (instance.providers.sms === 'twilio') consequences.push('Twilio cannot report SMS delivery status');
   if (!consequences.length) return [];
   return [
@@ -16,7 +19,8 @@ export const publicUrlMissing: FindingRule = ({ instance }) => {
       severity: 'warning',
       code: 'public_url_missing',
       message: `PUBLIC_URL is not set: ${consequences.join('; ')}.`,
-      action: 'Set PUBLIC_URL to the https address this instance is reachable at (e.g. https://notify.example.com) and restart.',
+      action:
+        'Set PUBLIC_URL to the https address this instance is reachable at (e.g. https://notify.example.com) and restart.',
       evidence: { public_url: null, email_provider: instance.providers.email, sms_provider: instance.providers.sms },
     },
   ];

@@ -25,7 +25,13 @@ export const workerMissing: FindingRule = (facts) => {
       action:
         'Start a worker: a replica with NOTIFYD_ROLE=worker (or all) and this DATABASE_URL (docker compose up -d worker; on Kubernetes, scale the worker Deployment to 1 or more). ' +
         'If one runs, its log says why it stopped beating (it cannot reach the database, or it is crash-looping); GET /v1/health on an api replica reports workers.alive.',
-      evidence: { workers_alive: 0, last_beat_at: workers.last_beat_at, due: queue.due, late: queue.late, oldest_waiting_seconds: queue.oldest_waiting_seconds },
+      evidence: {
+        workers_alive: 0,
+        last_beat_at: workers.last_beat_at,
+        due: queue.due,
+        late: queue.late,
+        oldest_waiting_seconds: queue.oldest_waiting_seconds,
+      },
       harm,
     },
   ];

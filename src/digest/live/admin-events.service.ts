@@ -44,7 +44,10 @@ export class AdminEventsService implements OnModuleInit, OnApplicationShutdown {
         },
         resync: () => this.queueAll(),
       }),
-      this.signals.subscribe(JOBS_DUE_TOPIC, { received: () => this.queue('digest'), resync: () => this.queue('digest') }),
+      this.signals.subscribe(JOBS_DUE_TOPIC, {
+        received: () => this.queue('digest'),
+        resync: () => this.queue('digest'),
+      }),
     ];
   }
 
@@ -63,7 +66,11 @@ export class AdminEventsService implements OnModuleInit, OnApplicationShutdown {
   /** Takes over the reply's socket as an event stream; 429 too_many_streams past the bound. */
   attach(request: FastifyRequest, reply: FastifyReply): void {
     if (this.streams.size >= ADMIN_EVENTS_MAX_STREAMS) {
-      throw new ApiError(429, 'too_many_streams', `This server already holds ${ADMIN_EVENTS_MAX_STREAMS} admin event streams: close a console tab and retry.`);
+      throw new ApiError(
+        429,
+        'too_many_streams',
+        `This server already holds ${ADMIN_EVENTS_MAX_STREAMS} admin event streams: close a console tab and retry.`,
+      );
     }
     reply.hijack();
     const raw = reply.raw;
@@ -106,7 +113,9 @@ export class AdminEventsService implements OnModuleInit, OnApplicationShutdown {
     this.flushTimer = undefined;
     for (const [event, keys] of this.pending) {
       this.nextId += 1;
-      this.broadcast(`id: ${this.nextId}\nevent: ${event}\ndata: ${JSON.stringify(event === 'lanes' ? { lanes: [...keys].slice(0, 100) } : {})}\n\n`);
+      this.broadcast(
+        `id: ${this.nextId}\nevent: ${event}\ndata: ${JSON.stringify(event === 'lanes' ? { lanes: [...keys].slice(0, 100) } : {})}\n\n`,
+      );
     }
     this.pending.clear();
   }

@@ -3,7 +3,12 @@ import { AuditService } from '../../audit/audit.service.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import { DIGEST_TARGET_HELP, type DigestNotifyLevel, type DigestTarget, parseDigestTarget } from '../../config/sections/digest.config.js';
+import {
+  DIGEST_TARGET_HELP,
+  type DigestNotifyLevel,
+  type DigestTarget,
+  parseDigestTarget,
+} from '../../config/sections/digest.config.js';
 import { PeriodicTasks } from '../../periodic/periodic-tasks.service.js';
 import { parseDigestWindow } from '../digest-window.js';
 import { DigestService } from '../digest.service.js';
@@ -55,13 +60,22 @@ export class DigestNotifier implements OnApplicationBootstrap {
   }
 
   /** On demand: always sends (whatever the level). `to` overrides DIGEST_NOTIFY. */
-  async notify(options: { to?: string; window?: string }, by: { actor: string; ip?: string } = { actor: 'system' }): Promise<DigestNotification> {
+  async notify(
+    options: { to?: string; window?: string },
+    by: { actor: string; ip?: string } = { actor: 'system' },
+  ): Promise<DigestNotification> {
     const target = this.target(options.to);
     this.sender.assertUsable(target);
     const window = parseDigestWindow(options.window ?? windowForInterval(this.config.digest.everyMs));
     const report = await this.digest.build({ window });
     const sent = await this.sender.send(target, chatHeadline(report), renderChat(report));
-    await this.audit.record({ actor: by.actor, action: 'digest.notified', resource: target.kind, metadata: { window, provider: sent.provider }, ip: by.ip });
+    await this.audit.record({
+      actor: by.actor,
+      action: 'digest.notified',
+      resource: target.kind,
+      metadata: { window, provider: sent.provider },
+      ip: by.ip,
+    });
     return { ...sent, sent: true, window, summary: report.summary };
   }
 
@@ -75,13 +89,19 @@ export class DigestNotifier implements OnApplicationBootstrap {
       return { provider: target.kind, provider_message_id: null, sent: false, window, summary: report.summary };
     }
     const sent = await this.sender.send(target, chatHeadline(report), renderChat(report));
-    this.logger.log(`digest sent through ${sent.provider} (${report.summary.critical} critical, ${report.summary.warning} warning)`);
+    this.logger.log(
+      `digest sent through ${sent.provider} (${report.summary.critical} critical, ${report.summary.warning} warning)`,
+    );
     return { ...sent, sent: true, window, summary: report.summary };
   }
 
   private target(to: string | undefined): DigestTarget {
     if (to === undefined) {
-      if (!this.config.digest.target) throw ApiError.unprocessable('no_target', `Nothing to send to: pass "to" (${DIGEST_TARGET_HELP.replace('must be ', '')}) or set DIGEST_NOTIFY.`);
+      if (!this.config.digest.target)
+        throw ApiError.unprocessable(
+          'no_target',
+          `Nothing to send to: pass "to" (${DIGEST_TARGET_HELP.replace('must be ', '')}) or set DIGEST_NOTIFY.`,
+        );
       return this.config.digest.target;
     }
     const target = parseDigestTarget(to);

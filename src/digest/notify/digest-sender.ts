@@ -36,15 +36,25 @@ export class DigestSender {
       try {
         this.guard.assertUrl(target.to);
       } catch (err) {
-        if (err instanceof UnsafeUrlError) throw ApiError.unprocessable('unsafe_url', `to: the ${target.kind} webhook URL may not be contacted: ${err.message}`);
+        if (err instanceof UnsafeUrlError)
+          throw ApiError.unprocessable(
+            'unsafe_url',
+            `to: the ${target.kind} webhook URL may not be contacted: ${err.message}`,
+          );
         throw err;
       }
     }
     if (target.kind === 'telegram' && !this.config.digest.telegramBotToken) {
-      throw ApiError.unprocessable('telegram_not_configured', 'to: telegram targets need DIGEST_NOTIFY_TELEGRAM_BOT_TOKEN set on the instance.');
+      throw ApiError.unprocessable(
+        'telegram_not_configured',
+        'to: telegram targets need DIGEST_NOTIFY_TELEGRAM_BOT_TOKEN set on the instance.',
+      );
     }
     if (target.kind === 'email' && !this.registry.forChannel('email')) {
-      throw ApiError.unprocessable('channel_not_configured', 'to: email targets need an email provider (EMAIL_PROVIDER).');
+      throw ApiError.unprocessable(
+        'channel_not_configured',
+        'to: email targets need an email provider (EMAIL_PROVIDER).',
+      );
     }
   }
 
@@ -56,7 +66,12 @@ export class DigestSender {
       case 'discord': {
         const url = new URL(target.to);
         url.searchParams.set('wait', 'true'); // answer with the message, so we get its id
-        return this.postWebhook('discord', url.toString(), { content: clip(text, LIMITS.discord) }, (body) => (body as { id?: string })?.id ?? null);
+        return this.postWebhook(
+          'discord',
+          url.toString(),
+          { content: clip(text, LIMITS.discord) },
+          (body) => (body as { id?: string })?.id ?? null,
+        );
       }
       case 'telegram':
         return this.telegram(target.to, text);
@@ -65,10 +80,19 @@ export class DigestSender {
     }
   }
 
-  private async postWebhook(provider: string, url: string, body: object, idOf: (json: unknown) => string | null): Promise<SentDigest> {
+  private async postWebhook(
+    provider: string,
+    url: string,
+    body: object,
+    idOf: (json: unknown) => string | null,
+  ): Promise<SentDigest> {
     let res;
     try {
-      res = await this.guard.fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      res = await this.guard.fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     } catch (err) {
       throw failed(provider, err instanceof UnsafeUrlError ? err.message : 'the webhook did not answer');
     }
@@ -96,9 +120,17 @@ export class DigestSender {
     } catch {
       throw failed('telegram', 'the Bot API did not answer');
     }
-    const json = (await res.json().catch(() => null)) as { ok?: boolean; description?: string; result?: { message_id?: number } } | null;
-    if (!res.ok || !json?.ok) throw failed('telegram', `the Bot API refused: ${json?.description ?? `HTTP ${res.status}`}`);
-    return { provider: 'telegram', provider_message_id: json.result?.message_id !== undefined ? String(json.result.message_id) : null };
+    const json = (await res.json().catch(() => null)) as {
+      ok?: boolean;
+      description?: string;
+      result?: { message_id?: number };
+    } | null;
+    if (!res.ok || !json?.ok)
+      throw failed('telegram', `the Bot API refused: ${json?.description ?? `HTTP ${res.status}`}`);
+    return {
+      provider: 'telegram',
+      provider_message_id: json.result?.message_id !== undefined ? String(json.result.message_id) : null,
+    };
   }
 
   private async email(to: string, subject: string, text: string): Promise<SentDigest> {
@@ -127,5 +159,7 @@ export class DigestSender {
 }
 
 function failed(provider: string, why: string): ApiError {
-  return new ApiError(502, 'digest_notify_failed', `The digest could not be sent through ${provider}: ${why}.`, { provider });
+  return new ApiError(502, 'digest_notify_failed', `The digest could not be sent through ${provider}: ${why}.`, {
+    provider,
+  });
 }

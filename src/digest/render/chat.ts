@@ -24,7 +24,8 @@ export function renderChat(r: DigestReport): string {
     `queue: ${r.queue.pending} pending, ${r.queue.retry} retry, ${r.queue.processing} processing, ${r.queue.late} late; workers alive: ${r.workers.alive}`,
     `sent ${sent}, failed ${failed}`,
   );
-  if (d.delivered || d.bounced || d.complained) lines.push(`delivered ${d.delivered}, bounced ${d.bounced}${d.complained ? `, complained ${d.complained}` : ''}`);
+  if (d.delivered || d.bounced || d.complained)
+    lines.push(`delivered ${d.delivered}, bounced ${d.bounced}${d.complained ? `, complained ${d.complained}` : ''}`);
   if (r.instance.paused_lanes.length) lines.push(`paused lanes: ${r.instance.paused_lanes.join(', ')}`);
   return lines.join('\n');
 }

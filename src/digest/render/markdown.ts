@@ -1,22 +1,32 @@
 import type { DigestReport, Finding } from '../digest.types.js';
 
 /** Escapes a table cell: pipes would split it, newlines would end the row. */
-const cell = (value: unknown): string => String(value ?? '').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+const cell = (value: unknown): string =>
+  String(value ?? '')
+    .replace(/\|/g, '\\|')
+    .replace(/\r?\n/g, ' ');
 const table = (head: string[], rows: unknown[][]): string[] => [
   `| ${head.join(' | ')} |`,
   `|${head.map(() => '---').join('|')}|`,
   ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
 ];
-const age = (s: number | null) => (s === null ? '—' : s < 120 ? `${s} s` : s < 7_200 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3_600)} h`);
+const age = (s: number | null) =>
+  s === null ? '—' : s < 120 ? `${s} s` : s < 7_200 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3_600)} h`;
 
 /** A finding's exact MCP calls, marking those that need the admin key. */
 const calls = (f: Finding): string =>
-  f.calls?.length ? ` Calls: ${f.calls.map((c) => `\`${c.tool} ${JSON.stringify(c.arguments)}\`${c.admin ? ' (admin key)' : ''}`).join(', ')}.` : '';
+  f.calls?.length
+    ? ` Calls: ${f.calls.map((c) => `\`${c.tool} ${JSON.stringify(c.arguments)}\`${c.admin ? ' (admin key)' : ''}`).join(', ')}.`
+    : '';
 
 /** The digest as Markdown, for a person or a chat: findings first, then the readings behind them. */
 export function renderMarkdown(r: DigestReport): string {
   const i = r.instance;
-  const providers = Object.entries(i.providers).filter(([, p]) => p).map(([c, p]) => `${c}=${p}`).join(', ') || 'none';
+  const providers =
+    Object.entries(i.providers)
+      .filter(([, p]) => p)
+      .map(([c, p]) => `${c}=${p}`)
+      .join(', ') || 'none';
   const out: string[] = [
     `# notifyd digest — last ${r.window} (${r.generated_at.slice(0, 16).replace('T', ' ')} UTC)`,
     '',
@@ -25,7 +35,10 @@ export function renderMarkdown(r: DigestReport): string {
     '',
     `## Findings (${r.summary.critical} critical, ${r.summary.warning} warning, ${r.summary.info} info)`,
     '',
-    ...r.findings.map((f) => `- **${f.severity}** \`${f.code}\`${f.owner ? ` (${f.owner === 'caller' ? `caller of ${f.project_ids?.join(', ') || 'a project'}` : 'operator'} acts)` : ''} — ${f.message} _${f.action}_${calls(f)}`),
+    ...r.findings.map(
+      (f) =>
+        `- **${f.severity}** \`${f.code}\`${f.owner ? ` (${f.owner === 'caller' ? `caller of ${f.project_ids?.join(', ') || 'a project'}` : 'operator'} acts)` : ''} — ${f.message} _${f.action}_${calls(f)}`,
+    ),
     '',
     '## Queue',
     '',
@@ -35,16 +48,32 @@ export function renderMarkdown(r: DigestReport): string {
     '',
     `Workers: ${r.workers.alive} alive` +
       (r.workers.last_beat_at ? `, last heartbeat ${r.workers.last_beat_at}` : ', none ever beat') +
-      (r.workers.processes.length ? ` (${r.workers.processes.map((w) => `${w.host}/${w.pid}${w.alive ? '' : w.stopped_at ? ' stopped' : ' silent'}`).join(', ')})` : '') +
+      (r.workers.processes.length
+        ? ` (${r.workers.processes.map((w) => `${w.host}/${w.pid}${w.alive ? '' : w.stopped_at ? ' stopped' : ' silent'}`).join(', ')})`
+        : '') +
       '.',
     '',
     '## Outcomes',
     '',
   ];
-  if (r.outcomes.length) out.push(...table(['channel', 'provider', 'sent', 'failed', 'bounced', 'cancelled'], r.outcomes.map((o) => [o.channel, o.provider, o.sent, o.failed, o.bounced, o.cancelled])));
+  if (r.outcomes.length)
+    out.push(
+      ...table(
+        ['channel', 'provider', 'sent', 'failed', 'bounced', 'cancelled'],
+        r.outcomes.map((o) => [o.channel, o.provider, o.sent, o.failed, o.bounced, o.cancelled]),
+      ),
+    );
   else out.push('No job finished in this window.');
   if (r.failures.length) {
-    out.push('', '## Top failure causes', '', ...table(['channel', 'count', 'reason', 'sample job', 'last seen'], r.failures.map((f) => [f.channel, f.count, f.reason, f.sample_job_id, f.last_seen])));
+    out.push(
+      '',
+      '## Top failure causes',
+      '',
+      ...table(
+        ['channel', 'count', 'reason', 'sample job', 'last seen'],
+        r.failures.map((f) => [f.channel, f.count, f.reason, f.sample_job_id, f.last_seen]),
+      ),
+    );
   }
   if (r.retrying.length) {
     out.push(
@@ -53,15 +82,40 @@ export function renderMarkdown(r: DigestReport): string {
       '',
       ...table(
         ['channel', 'provider', 'jobs', 'projects', 'main cause', 'oldest late', 'next retry', 'sample job'],
-        r.retrying.map((c) => [c.channel, c.provider, c.count, c.projects, c.causes[0]?.reason ?? '—', age(c.oldest_late_seconds), c.next_retry_at ?? '—', c.sample_job_id]),
+        r.retrying.map((c) => [
+          c.channel,
+          c.provider,
+          c.count,
+          c.projects,
+          c.causes[0]?.reason ?? '—',
+          age(c.oldest_late_seconds),
+          c.next_retry_at ?? '—',
+          c.sample_job_id,
+        ]),
       ),
     );
   }
   if (r.retries_waiting.length) {
-    out.push('', '## Retries waiting', '', ...table(['channel', 'attempts', 'jobs', 'next retry'], r.retries_waiting.map((w) => [w.channel, w.attempts, w.count, w.next_retry_at ?? '—'])));
+    out.push(
+      '',
+      '## Retries waiting',
+      '',
+      ...table(
+        ['channel', 'attempts', 'jobs', 'next retry'],
+        r.retries_waiting.map((w) => [w.channel, w.attempts, w.count, w.next_retry_at ?? '—']),
+      ),
+    );
   }
   if (r.latency.length) {
-    out.push('', '## Latency (scheduled → accepted by the provider)', '', ...table(['channel', 'p50 s', 'p95 s', 'jobs'], r.latency.map((l) => [l.channel, l.p50_seconds, l.p95_seconds, l.samples])));
+    out.push(
+      '',
+      '## Latency (scheduled → accepted by the provider)',
+      '',
+      ...table(
+        ['channel', 'p50 s', 'p95 s', 'jobs'],
+        r.latency.map((l) => [l.channel, l.p50_seconds, l.p95_seconds, l.samples]),
+      ),
+    );
   }
   const d = r.deliverability;
   out.push(
@@ -72,13 +126,31 @@ export function renderMarkdown(r: DigestReport): string {
       `${d.complaint_rate_percent === null ? '' : `, complaint rate ${d.complaint_rate_percent} %`}.`,
   );
   if (r.lanes.length) {
-    out.push('', '## Lanes', '', ...table(['lane', 'rate', 'paused until', 'why'], r.lanes.map((l) => [l.lane, l.rate_text, l.paused_until ?? '—', l.pause_kind ?? '—'])));
+    out.push(
+      '',
+      '## Lanes',
+      '',
+      ...table(
+        ['lane', 'rate', 'paused until', 'why'],
+        r.lanes.map((l) => [l.lane, l.rate_text, l.paused_until ?? '—', l.pause_kind ?? '—']),
+      ),
+    );
   }
   if (r.projects.length) {
-    out.push('', '## Projects', '', ...table(['project', 'channels', 'sender', 'sent', 'failed'], r.projects.map((p) => [p.id, p.channels.join(', '), p.from_email ?? 'instance default', p.sent, p.failed])));
+    out.push(
+      '',
+      '## Projects',
+      '',
+      ...table(
+        ['project', 'channels', 'sender', 'sent', 'failed'],
+        r.projects.map((p) => [p.id, p.channels.join(', '), p.from_email ?? 'instance default', p.sent, p.failed]),
+      ),
+    );
   }
   const db = r.database;
-  const autovacuum = db.jobs_autovacuum_blocked_by.length ? `blocked by ${db.jobs_autovacuum_blocked_by.join('; ')}` : 'on';
+  const autovacuum = db.jobs_autovacuum_blocked_by.length
+    ? `blocked by ${db.jobs_autovacuum_blocked_by.join('; ')}`
+    : 'on';
   out.push(
     '',
     '## Database',

@@ -14,7 +14,8 @@ export interface RollupProgress {
 
 const date = (v: Date | string | null | undefined) => (v ? new Date(v) : null);
 /** Where the open periods' next slice starts: rolled_through, or hours_through before any slice. */
-const openFrom = (p: RollupProgress) => (p.hoursThrough ? (p.rolledThrough && p.rolledThrough > p.hoursThrough ? p.rolledThrough : p.hoursThrough) : null);
+const openFrom = (p: RollupProgress) =>
+  p.hoursThrough ? (p.rolledThrough && p.rolledThrough > p.hoursThrough ? p.rolledThrough : p.hoursThrough) : null;
 /** Whole hours are up to date (the slice is at most the open hour) and the settled point is more than minSpanMs ahead. */
 const worthRolling = (p: RollupProgress, settled: Date, hoursDue: Date, minSpanMs: number) => {
   const from = openFrom(p);
@@ -40,7 +41,10 @@ export class RollupRepository {
 
   /** Where the rollup stands, read without a lock (the writes below check again under it). */
   async progress(): Promise<RollupProgress & { dirty: boolean }> {
-    const row = await this.db.one<{ rolled_through: Date | null; hours_through: Date | null; dirty: boolean }>(sql.ROLLUP_PROGRESS, []);
+    const row = await this.db.one<{ rolled_through: Date | null; hours_through: Date | null; dirty: boolean }>(
+      sql.ROLLUP_PROGRESS,
+      [],
+    );
     return { ...progressOf(row), dirty: row?.dirty ?? false };
   }
 
@@ -72,13 +76,25 @@ export class RollupRepository {
    * when the settled point is less than `minSpanMs` ahead. Returns the new rolled_through, or
    * null when it rolled nothing.
    */
-  async rollOpenPeriods(hoursDue: Date, settle: { marginSeconds: number; maxSeconds: number }, wait = true, minSpanMs = 0): Promise<Date | null> {
+  async rollOpenPeriods(
+    hoursDue: Date,
+    settle: { marginSeconds: number; maxSeconds: number },
+    wait = true,
+    minSpanMs = 0,
+  ): Promise<Date | null> {
     // Without a lock first: when there is nothing worth rolling (most reads), no write
     // transaction at all.
-    const seen = await this.db.one<{ rolled_through: Date | null; hours_through: Date | null; settled: Date }>(sql.OPEN_LAG, [settle.marginSeconds, settle.maxSeconds]);
+    const seen = await this.db.one<{ rolled_through: Date | null; hours_through: Date | null; settled: Date }>(
+      sql.OPEN_LAG,
+      [settle.marginSeconds, settle.maxSeconds],
+    );
     if (!seen || !worthRolling(progressOf(seen), new Date(seen.settled), hoursDue, minSpanMs)) return null;
     return this.roll(async (runner) => {
-      const row = await this.db.one<{ rolled_through: Date | null; hours_through: Date | null }>(wait ? sql.LOCK_ROLLUP : sql.TRY_LOCK_ROLLUP, [], runner);
+      const row = await this.db.one<{ rolled_through: Date | null; hours_through: Date | null }>(
+        wait ? sql.LOCK_ROLLUP : sql.TRY_LOCK_ROLLUP,
+        [],
+        runner,
+      );
       if (!row) return null;
       const state = progressOf(row);
       const settled = await this.settledPoint(settle, runner);
@@ -121,7 +137,9 @@ export class RollupRepository {
         if (!list.length) continue;
         const from = list[0].toISOString();
         // A period that holds rolled_through is rolled up to it only: the rest is read from jobs.
-        const to = new Date(Math.min(list[list.length - 1].getTime() + span, span === PERIOD_MS ? rolledThrough.getTime() : Infinity)).toISOString();
+        const to = new Date(
+          Math.min(list[list.length - 1].getTime() + span, span === PERIOD_MS ? rolledThrough.getTime() : Infinity),
+        ).toISOString();
         const keys = list.map((d) => d.toISOString());
         await this.db.exec(sql.DELETE_ROLLED, [from, to, keys], runner);
         await this.db.exec(roll, [from, to, keys], runner);
@@ -137,8 +155,15 @@ export class RollupRepository {
     return Number(row?.ranges ?? 0);
   }
 
-  private async settledPoint(settle: { marginSeconds: number; maxSeconds: number }, runner: QueryRunner): Promise<Date> {
-    const row = await this.db.one<{ settled: Date }>(sql.SETTLED_POINT, [settle.marginSeconds, settle.maxSeconds], runner);
+  private async settledPoint(
+    settle: { marginSeconds: number; maxSeconds: number },
+    runner: QueryRunner,
+  ): Promise<Date> {
+    const row = await this.db.one<{ settled: Date }>(
+      sql.SETTLED_POINT,
+      [settle.marginSeconds, settle.maxSeconds],
+      runner,
+    );
     return new Date(row!.settled);
   }
 }

@@ -79,7 +79,8 @@ export class DigestRollup implements OnApplicationBootstrap {
     }
     const rolledThrough = await this.repository.rollOpenPeriods(closed, OPEN_SETTLE);
     const rerolled = progress.dirty ? await this.repository.rerollDirty(this.oldestIntact(now)) : [];
-    if (rerolled.length) this.logger.log(`re-rolled ${rerolled.length} period(s) whose jobs changed after they were rolled`);
+    if (rerolled.length)
+      this.logger.log(`re-rolled ${rerolled.length} period(s) whose jobs changed after they were rolled`);
     await this.summarize();
     return { hoursThrough, rolledThrough, rerolled };
   }
@@ -97,9 +98,12 @@ export class DigestRollup implements OnApplicationBootstrap {
     try {
       // After a burst, the pages it appended are summarized too, so that the reads after this
       // one skip them.
-      if (await this.repository.rollOpenPeriods(closedHours(now), OPEN_SETTLE, false, CATCH_UP_MIN_MS)) await this.summarize();
+      if (await this.repository.rollOpenPeriods(closedHours(now), OPEN_SETTLE, false, CATCH_UP_MIN_MS))
+        await this.summarize();
     } catch (err) {
-      this.logger.warn(`the digest could not roll the open periods before reading (${(err as Error).message}); it reads them from jobs`);
+      this.logger.warn(
+        `the digest could not roll the open periods before reading (${(err as Error).message}); it reads them from jobs`,
+      );
     }
   }
 
@@ -110,7 +114,9 @@ export class DigestRollup implements OnApplicationBootstrap {
       await this.repository.summarizeNewRanges();
     } catch (err) {
       this.summarizeRefused = true;
-      this.logger.warn(`cannot summarize jobs_finished_at_brin (${(err as Error).message}); the digest relies on (auto)vacuum for it`);
+      this.logger.warn(
+        `cannot summarize jobs_finished_at_brin (${(err as Error).message}); the digest relies on (auto)vacuum for it`,
+      );
     }
   }
 

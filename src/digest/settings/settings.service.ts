@@ -28,11 +28,17 @@ export class SettingsService {
   async effective(): Promise<EffectiveSettings> {
     const c = this.config;
     const last = new Map(
-      (await this.db.rows<{ provider: string; lastEventAt: Date }>(LAST_PROVIDER_EVENTS, [LAST_EVENT_WITHIN_SECS])).map((r) => [r.provider, r.lastEventAt.toISOString()]),
+      (await this.db.rows<{ provider: string; lastEventAt: Date }>(LAST_PROVIDER_EVENTS, [LAST_EVENT_WITHIN_SECS])).map(
+        (r) => [r.provider, r.lastEventAt.toISOString()],
+      ),
     );
     const webhooks: [provider: string, configured: boolean, setting: string][] = [
       ['resend', Boolean(c.providerWebhooks.resendSecret), 'RESEND_WEBHOOK_SECRET'],
-      ['postmark', Boolean(c.providerWebhooks.postmark.username && c.providerWebhooks.postmark.password), 'POSTMARK_WEBHOOK_USERNAME, POSTMARK_WEBHOOK_PASSWORD'],
+      [
+        'postmark',
+        Boolean(c.providerWebhooks.postmark.username && c.providerWebhooks.postmark.password),
+        'POSTMARK_WEBHOOK_USERNAME, POSTMARK_WEBHOOK_PASSWORD',
+      ],
       ['sendgrid', Boolean(c.providerWebhooks.sendgridPublicKey), 'SENDGRID_WEBHOOK_PUBLIC_KEY'],
       ['ses', c.providerWebhooks.ses.topicArns.length > 0, 'SES_SNS_TOPIC_ARNS'],
       ['twilio', Boolean(c.sms.twilio.authToken && c.server.publicUrl), 'TWILIO_AUTH_TOKEN, PUBLIC_URL'],
@@ -62,9 +68,22 @@ export class SettingsService {
         adaptive: c.pacing.adaptive,
         fair_share: c.pacing.fairShare,
       },
-      worker: { max_attempts: c.worker.maxAttempts, lease_secs: c.worker.leaseMs / 1000, send_timeout_ms: c.worker.sendTimeoutMs },
-      retention: { job_retention_days: c.worker.retentionDays ?? null, failed_job_retention_days: c.worker.failedRetentionDays ?? null },
-      provider_webhooks: webhooks.map(([provider, configured, setting]) => ({ provider, route: `/webhooks/${provider}`, configured, setting, last_event_at: last.get(provider) ?? null })),
+      worker: {
+        max_attempts: c.worker.maxAttempts,
+        lease_secs: c.worker.leaseMs / 1000,
+        send_timeout_ms: c.worker.sendTimeoutMs,
+      },
+      retention: {
+        job_retention_days: c.worker.retentionDays ?? null,
+        failed_job_retention_days: c.worker.failedRetentionDays ?? null,
+      },
+      provider_webhooks: webhooks.map(([provider, configured, setting]) => ({
+        provider,
+        route: `/webhooks/${provider}`,
+        configured,
+        setting,
+        last_event_at: last.get(provider) ?? null,
+      })),
     };
   }
 }

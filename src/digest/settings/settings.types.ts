@@ -13,8 +13,14 @@ export const effectiveSettings = z.object({
   channels: z.array(
     z.object({
       channel: z.string(),
-      provider: z.string().nullable().describe('The instance provider (<CHANNEL>_PROVIDER); null when the channel is not configured'),
-      fallback_provider: z.string().nullable().describe('<CHANNEL>_FALLBACK_PROVIDER: the failover breaker routes here while the primary fails'),
+      provider: z
+        .string()
+        .nullable()
+        .describe('The instance provider (<CHANNEL>_PROVIDER); null when the channel is not configured'),
+      fallback_provider: z
+        .string()
+        .nullable()
+        .describe('<CHANNEL>_FALLBACK_PROVIDER: the failover breaker routes here while the primary fails'),
       rate_per_sec: z.number().describe('<CHANNEL>_RATE_PER_SEC; 0 = unpaced (see paced)'),
       paced: z.boolean(),
       rate_text: z.string().describe('"8/s" or "unpaced"'),
@@ -35,7 +41,10 @@ export const effectiveSettings = z.object({
     send_timeout_ms: z.number(),
   }),
   retention: z.object({
-    job_retention_days: z.number().nullable().describe('Sent, cancelled and bounced jobs are deleted after this (null: kept)'),
+    job_retention_days: z
+      .number()
+      .nullable()
+      .describe('Sent, cancelled and bounced jobs are deleted after this (null: kept)'),
     failed_job_retention_days: z.number().nullable().describe('Failed jobs are deleted after this (null: kept)'),
   }),
   provider_webhooks: z.array(

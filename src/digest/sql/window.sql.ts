@@ -17,7 +17,8 @@
 /** A rollup period inside the open hours: 5 minutes, by the epoch (no time zone involved). */
 export const PERIOD_SECONDS = 300;
 /** The 5-minute period of a timestamp; the trigger of migration 80 computes the same. */
-export const periodOf = (column: string) => `to_timestamp(floor(extract(epoch FROM ${column}) / ${PERIOD_SECONDS}) * ${PERIOD_SECONDS})`;
+export const periodOf = (column: string) =>
+  `to_timestamp(floor(extract(epoch FROM ${column}) / ${PERIOD_SECONDS}) * ${PERIOD_SECONDS})`;
 const HOUR_OF_FINISH = `date_trunc('hour', finished_at, 'UTC')`;
 
 /** Latency histogram resolution: buckets per factor e (20 → each bucket about 5 % wide). */
@@ -107,10 +108,13 @@ export const WINDOW_ROWS = `
    WHERE hour >= $2 AND hour < $3 AND hour <> ALL($6::timestamptz[]) AND hour <> ALL($7::timestamptz[])
    GROUP BY project_id, channel, provider, reason, bucket)
   UNION ALL
-  (${windowRows(`(finished_at >= $1 AND finished_at < $2)
+  (${windowRows(
+    `(finished_at >= $1 AND finished_at < $2)
         OR finished_at >= $3
         OR (finished_at >= $4 AND finished_at < $5
-            AND (${HOUR_OF_FINISH} = ANY($6::timestamptz[]) OR ${periodOf('finished_at')} = ANY($7::timestamptz[])))`, null)})`;
+            AND (${HOUR_OF_FINISH} = ANY($6::timestamptz[]) OR ${periodOf('finished_at')} = ANY($7::timestamptz[])))`,
+    null,
+  )})`;
 
 /**
  * For the window's transaction only. Enough memory that the aggregations are hashed, not
@@ -201,8 +205,11 @@ export const DELETE_ROLLED = `
  */
 export const ROLL_HOURS = `
   INSERT INTO job_outcome_hourly (hour, ${COLUMNS})
-  ${windowRows(`finished_at >= $1 AND finished_at < $2
-        AND ($3::timestamptz[] IS NULL OR ${HOUR_OF_FINISH} = ANY($3::timestamptz[]))`, 'hour')}`;
+  ${windowRows(
+    `finished_at >= $1 AND finished_at < $2
+        AND ($3::timestamptz[] IS NULL OR ${HOUR_OF_FINISH} = ANY($3::timestamptz[]))`,
+    'hour',
+  )}`;
 
 /**
  * Roll the jobs finished in [$1, $2) (only those of the 5-minute periods in $3 when it is not
@@ -212,8 +219,11 @@ export const ROLL_HOURS = `
  */
 export const ROLL_PERIODS = `
   WITH fresh AS MATERIALIZED (
-    ${windowRows(`finished_at >= $1 AND finished_at < $2
-          AND ($3::timestamptz[] IS NULL OR ${periodOf('finished_at')} = ANY($3::timestamptz[]))`, 'period')}
+    ${windowRows(
+      `finished_at >= $1 AND finished_at < $2
+          AND ($3::timestamptz[] IS NULL OR ${periodOf('finished_at')} = ANY($3::timestamptz[]))`,
+      'period',
+    )}
   ), earlier AS (
     DELETE FROM job_outcome_hourly WHERE hour IN (SELECT DISTINCT hour FROM fresh) RETURNING hour, ${COLUMNS}
   )

@@ -48,7 +48,11 @@ export function capReason(cap: RecipientCap): string {
  * through counts against all of them, so later jobs of the same list see it. Returns the
  * reason for each job over a cap, and the jobs let through that some cap counts.
  */
-export function allot(jobs: readonly CappedJob[], caps: readonly RecipientCap[], used: ReadonlyMap<string, number>): { over: Map<string, string>; counted: CappedJob[] } {
+export function allot(
+  jobs: readonly CappedJob[],
+  caps: readonly RecipientCap[],
+  used: ReadonlyMap<string, number>,
+): { over: Map<string, string>; counted: CappedJob[] } {
   const usage = new Map(used);
   const over = new Map<string, string>();
   const counted: CappedJob[] = [];
@@ -60,7 +64,8 @@ export function allot(jobs: readonly CappedJob[], caps: readonly RecipientCap[],
       over.set(job.id, capReason(full));
       continue;
     }
-    for (const c of matching) usage.set(usageKey(c.id, job.subscriberId!), (usage.get(usageKey(c.id, job.subscriberId!)) ?? 0) + 1);
+    for (const c of matching)
+      usage.set(usageKey(c.id, job.subscriberId!), (usage.get(usageKey(c.id, job.subscriberId!)) ?? 0) + 1);
     counted.push(job);
   }
   return { over, counted };

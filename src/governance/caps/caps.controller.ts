@@ -21,7 +21,10 @@ export class CapsController {
   }
 
   @Put()
-  @ApiOperation({ operationId: 'setCap', summary: 'Create or replace the cap of a channel × topic: at most N messages per subscriber per window' })
+  @ApiOperation({
+    operationId: 'setCap',
+    summary: 'Create or replace the cap of a channel × topic: at most N messages per subscriber per window',
+  })
   @ApiErrors(400, 422)
   async setCap(@CurrentProject() project: ProjectRef, @Body() body: SetCapDto): Promise<SetCapResponseDto> {
     const row = await this.caps.put(project.id, body);

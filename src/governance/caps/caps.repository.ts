@@ -27,8 +27,20 @@ export class CapsRepository {
     return this.db.rows<CapRow>(sql.CAPS_OF_PROJECTS, [projectIds]);
   }
 
-  async upsert(projectId: string, channel: string, topic: string, maxMessages: number, windowSeconds: number): Promise<CapRow & { created: boolean }> {
-    return (await this.db.one<CapRow & { created: boolean }>(sql.UPSERT_CAP, [projectId, channel, topic, maxMessages, windowSeconds]))!;
+  async upsert(
+    projectId: string,
+    channel: string,
+    topic: string,
+    maxMessages: number,
+    windowSeconds: number,
+  ): Promise<CapRow & { created: boolean }> {
+    return (await this.db.one<CapRow & { created: boolean }>(sql.UPSERT_CAP, [
+      projectId,
+      channel,
+      topic,
+      maxMessages,
+      windowSeconds,
+    ]))!;
   }
 
   async delete(projectId: string, id: string): Promise<boolean> {
@@ -36,7 +48,11 @@ export class CapsRepository {
   }
 
   /** Sends per usageKey(cap, subscriber) within each cap's window, not counting `exclude`. */
-  async usage(pairs: { projectId: string; subscriberId: string }[], exclude: string[], runner?: QueryRunner): Promise<Map<string, number>> {
+  async usage(
+    pairs: { projectId: string; subscriberId: string }[],
+    exclude: string[],
+    runner?: QueryRunner,
+  ): Promise<Map<string, number>> {
     const rows = await this.db.rows<{ capId: string; subscriberId: string; used: number }>(
       sql.COUNT_USAGE,
       [pairs.map((p) => p.projectId), pairs.map((p) => p.subscriberId), exclude],
@@ -66,7 +82,14 @@ export class CapsRepository {
     if (holds.length === 0) return;
     await this.db.exec(
       holdSql.RECORD_HOLDS,
-      [holds.map((h) => h.id), holds.map((h) => h.projectId), holds.map((h) => h.subscriberId), holds.map((h) => h.channel), holds.map((h) => h.topic), holds.map((h) => h.dueAt)],
+      [
+        holds.map((h) => h.id),
+        holds.map((h) => h.projectId),
+        holds.map((h) => h.subscriberId),
+        holds.map((h) => h.channel),
+        holds.map((h) => h.topic),
+        holds.map((h) => h.dueAt),
+      ],
       runner,
     );
   }
@@ -83,7 +106,13 @@ export class CapsRepository {
     if (jobs.length === 0) return;
     await this.db.exec(
       sql.RECORD_SENDS,
-      [jobs.map((j) => j.id), jobs.map((j) => j.projectId), jobs.map((j) => j.subscriberId), jobs.map((j) => j.channel), jobs.map((j) => j.topic)],
+      [
+        jobs.map((j) => j.id),
+        jobs.map((j) => j.projectId),
+        jobs.map((j) => j.subscriberId),
+        jobs.map((j) => j.channel),
+        jobs.map((j) => j.topic),
+      ],
       runner,
     );
   }

@@ -28,17 +28,29 @@ export class CapsService {
     return this.repository.list(projectId);
   }
 
-  set(projectId: string, cap: { channel: string; topic: string; maxMessages: number; windowSeconds: number }): Promise<CapRow & { created: boolean }> {
+  set(
+    projectId: string,
+    cap: { channel: string; topic: string; maxMessages: number; windowSeconds: number },
+  ): Promise<CapRow & { created: boolean }> {
     return this.repository.upsert(projectId, cap.channel, cap.topic, cap.maxMessages, cap.windowSeconds);
   }
 
   /** PUT /v1/caps and set_cap: a validated request, "*" when channel or topic is left out. */
   put(projectId: string, dto: SetCapDto): Promise<CapRow & { created: boolean }> {
-    return this.set(projectId, { channel: dto.channel ?? '*', topic: dto.topic ?? '*', maxMessages: dto.max_messages, windowSeconds: dto.window_seconds });
+    return this.set(projectId, {
+      channel: dto.channel ?? '*',
+      topic: dto.topic ?? '*',
+      maxMessages: dto.max_messages,
+      windowSeconds: dto.window_seconds,
+    });
   }
 
   async delete(projectId: string, id: string): Promise<void> {
-    if (!UUID.test(id)) throw ApiError.badRequest('invalid_id', `'${id.slice(0, 60)}' is not a cap id: cap ids are UUIDs (list them with GET /v1/caps or list_caps).`);
+    if (!UUID.test(id))
+      throw ApiError.badRequest(
+        'invalid_id',
+        `'${id.slice(0, 60)}' is not a cap id: cap ids are UUIDs (list them with GET /v1/caps or list_caps).`,
+      );
     if (!(await this.repository.delete(projectId, id))) throw ApiError.notFound('Cap', id);
   }
 
@@ -48,12 +60,19 @@ export class CapsService {
    * has not sent yet (holds). Unlocked and nothing recorded: the worker's check is the one that
    * counts. `known`: the project's caps if the caller already read them (list()).
    */
-  async overCap(projectId: string, jobs: readonly CappedJob[], known?: readonly RecipientCap[]): Promise<Map<string, string>> {
+  async overCap(
+    projectId: string,
+    jobs: readonly CappedJob[],
+    known?: readonly RecipientCap[],
+  ): Promise<Map<string, string>> {
     if (!jobs.some((j) => j.subscriberId !== null)) return new Map();
     const caps = known ?? (await this.repository.list(projectId));
     const capped = jobs.filter((j) => caps.some((c) => capMatches(c, j)));
     if (capped.length === 0) return new Map();
-    const used = await this.repository.usageAtEnqueue(pairsOf(capped).map((p) => ({ ...p, dueAt: null })), []);
+    const used = await this.repository.usageAtEnqueue(
+      pairsOf(capped).map((p) => ({ ...p, dueAt: null })),
+      [],
+    );
     return allot(capped, caps, used).over;
   }
 
@@ -73,7 +92,10 @@ export class CapsService {
     jobs: readonly CappedJob[],
     dueAt: Date,
     idempotencyKeys: string[],
-    insert: (admitted: ReadonlySet<string>, runner?: QueryRunner) => Promise<{ value: T; created: ReadonlyMap<string, string> }>,
+    insert: (
+      admitted: ReadonlySet<string>,
+      runner?: QueryRunner,
+    ) => Promise<{ value: T; created: ReadonlyMap<string, string> }>,
     knownCaps?: readonly RecipientCap[],
   ): Promise<{ over: Map<string, string>; value: T }> {
     const subscribed = jobs.filter((j) => j.subscriberId !== null);
@@ -83,7 +105,11 @@ export class CapsService {
     if (capped.length === 0) return { over: new Map(), value: (await insert(all)).value };
     return this.repository.db.transaction(async (runner) => {
       await this.repository.lockSubscribers([...new Set(capped.map(subscriberKey))].sort(), runner);
-      const used = await this.repository.usageAtEnqueue(pairsOf(capped).map((p) => ({ ...p, dueAt })), idempotencyKeys, runner);
+      const used = await this.repository.usageAtEnqueue(
+        pairsOf(capped).map((p) => ({ ...p, dueAt })),
+        idempotencyKeys,
+        runner,
+      );
       const { over, counted } = allot(capped, caps, used);
       const { value, created } = await insert(new Set([...all].filter((id) => !over.has(id))), runner);
       const holds = counted.filter((j) => created.has(j.id)).map((j) => ({ ...j, id: created.get(j.id)!, dueAt }));
@@ -98,7 +124,10 @@ export class CapsService {
    * transaction fails, each subscriber is tried on its own; jobs whose check still fails are
    * returned as `unchecked` (the caller defers them: never sent unchecked).
    */
-  async admit(jobs: readonly CappedJob[], rules?: Promise<RecipientCap[] | Error>): Promise<{ over: Map<string, string>; unchecked: Set<string> }> {
+  async admit(
+    jobs: readonly CappedJob[],
+    rules?: Promise<RecipientCap[] | Error>,
+  ): Promise<{ over: Map<string, string>; unchecked: Set<string> }> {
     const over = new Map<string, string>();
     const unchecked = new Set<string>();
     const withSubscriber = jobs.filter((j) => j.subscriberId !== null);
@@ -109,7 +138,9 @@ export class CapsService {
       if (read instanceof Error) throw read;
       caps = read;
     } catch (err) {
-      this.logger.warn(`recipient caps unreadable for ${withSubscriber.length} job(s), deferring them: ${(err as Error).message}`);
+      this.logger.warn(
+        `recipient caps unreadable for ${withSubscriber.length} job(s), deferring them: ${(err as Error).message}`,
+      );
       for (const j of withSubscriber) unchecked.add(j.id);
       return { over, unchecked };
     }
@@ -118,7 +149,9 @@ export class CapsService {
     try {
       for (const [id, reason] of await this.admitTogether(capped, caps)) over.set(id, reason);
     } catch (err) {
-      this.logger.warn(`recipient cap check failed for ${capped.length} job(s), checking subscriber by subscriber: ${(err as Error).message}`);
+      this.logger.warn(
+        `recipient cap check failed for ${capped.length} job(s), checking subscriber by subscriber: ${(err as Error).message}`,
+      );
       const groups = new Map<string, CappedJob[]>();
       for (const j of capped) groups.set(subscriberKey(j), [...(groups.get(subscriberKey(j)) ?? []), j]);
       for (const group of groups.values()) {
@@ -142,14 +175,20 @@ export class CapsService {
   rulesFor(jobs: readonly CappedJob[]): Promise<RecipientCap[] | Error> {
     const projectIds = [...new Set(jobs.flatMap((j) => (j.subscriberId !== null ? [j.projectId] : [])))];
     if (projectIds.length === 0) return Promise.resolve([]);
-    return this.repository.ofProjects(projectIds).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+    return this.repository
+      .ofProjects(projectIds)
+      .catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
   }
 
   private admitTogether(jobs: CappedJob[], caps: RecipientCap[]): Promise<Map<string, string>> {
     const db = this.repository.db;
     return db.transaction(async (runner) => {
       await this.repository.lockSubscribers([...new Set(jobs.map(subscriberKey))].sort(), runner);
-      const used = await this.repository.usage(pairsOf(jobs), jobs.map((j) => j.id), runner);
+      const used = await this.repository.usage(
+        pairsOf(jobs),
+        jobs.map((j) => j.id),
+        runner,
+      );
       const { over, counted } = allot(jobs, caps, used);
       await this.repository.recordSends(counted, runner);
       return over;
@@ -159,10 +198,15 @@ export class CapsService {
   private purgeNowAndThen(): void {
     if (Date.now() - this.lastPurge < PURGE_EVERY_MS) return;
     this.lastPurge = Date.now();
-    this.repository.purgeOld(PURGE_SLICE).catch((err) => this.logger.warn(`recipient cap ledger purge failed: ${(err as Error).message}`));
-    this.repository.purgeOldHolds(PURGE_SLICE).catch((err) => this.logger.warn(`recipient cap holds purge failed: ${(err as Error).message}`));
+    this.repository
+      .purgeOld(PURGE_SLICE)
+      .catch((err) => this.logger.warn(`recipient cap ledger purge failed: ${(err as Error).message}`));
+    this.repository
+      .purgeOldHolds(PURGE_SLICE)
+      .catch((err) => this.logger.warn(`recipient cap holds purge failed: ${(err as Error).message}`));
   }
 }
 
 const subscriberKey = (j: CappedJob) => `${j.projectId}/${j.subscriberId}`;
-const pairsOf = (jobs: readonly CappedJob[]) => jobs.map((j) => ({ projectId: j.projectId, subscriberId: j.subscriberId! }));
+const pairsOf = (jobs: readonly CappedJob[]) =>
+  jobs.map((j) => ({ projectId: j.projectId, subscriberId: j.subscriberId! }));

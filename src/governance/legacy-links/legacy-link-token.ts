@@ -32,7 +32,11 @@ function verifiedPayload(token: string, secret: string): string | undefined {
 }
 
 /** A genuine, unexpired 0.x unsubscribe token's claim, else undefined. */
-export function verifyLegacyUnsubscribeToken(token: string, secret: string | undefined, nowSeconds = Math.floor(Date.now() / 1000)): LegacyUnsubscribeClaim | undefined {
+export function verifyLegacyUnsubscribeToken(
+  token: string,
+  secret: string | undefined,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): LegacyUnsubscribeClaim | undefined {
   if (!secret) return undefined;
   const payload = verifiedPayload(token, secret);
   if (payload === undefined) return undefined;

@@ -23,7 +23,8 @@ interface Copy {
 export const PREFERENCE_COPY: Record<string, Copy> = {
   en: {
     title: 'Notification preferences',
-    intro: 'Choose what we send you, and where. Messages marked “always sent” are about your account and cannot be switched off.',
+    intro:
+      'Choose what we send you, and where. Messages marked “always sent” are about your account and cannot be switched off.',
     topic: 'Topic',
     channels: { email: 'Email', sms: 'SMS', whatsapp: 'WhatsApp', push: 'Push', in_app: 'In-app' },
     marketing: 'News and offers',
@@ -35,9 +36,16 @@ export const PREFERENCE_COPY: Record<string, Copy> = {
   },
   fr: {
     title: 'Préférences de notification',
-    intro: 'Choisissez ce que nous vous envoyons, et par quel moyen. Les messages « toujours envoyés » concernent votre compte et ne peuvent pas être désactivés.',
+    intro:
+      'Choisissez ce que nous vous envoyons, et par quel moyen. Les messages « toujours envoyés » concernent votre compte et ne peuvent pas être désactivés.',
     topic: 'Sujet',
-    channels: { email: 'E-mail', sms: 'SMS', whatsapp: 'WhatsApp', push: 'Notifications', in_app: 'Dans l’application' },
+    channels: {
+      email: 'E-mail',
+      sms: 'SMS',
+      whatsapp: 'WhatsApp',
+      push: 'Notifications',
+      in_app: 'Dans l’application',
+    },
     marketing: 'Actualités et offres',
     alwaysSent: 'toujours envoyés',
     save: 'Enregistrer mes préférences',
@@ -47,7 +55,8 @@ export const PREFERENCE_COPY: Record<string, Copy> = {
   },
   es: {
     title: 'Preferencias de notificación',
-    intro: 'Elige qué te enviamos y por dónde. Los mensajes «siempre enviados» tratan de tu cuenta y no se pueden desactivar.',
+    intro:
+      'Elige qué te enviamos y por dónde. Los mensajes «siempre enviados» tratan de tu cuenta y no se pueden desactivar.',
     topic: 'Tema',
     channels: { email: 'Correo', sms: 'SMS', whatsapp: 'WhatsApp', push: 'Notificaciones', in_app: 'En la aplicación' },
     marketing: 'Novedades y ofertas',
@@ -59,18 +68,19 @@ export const PREFERENCE_COPY: Record<string, Copy> = {
   },
   de: {
     title: 'Benachrichtigungseinstellungen',
-    intro: 'Wählen Sie, was wir Ihnen senden und auf welchem Weg. „Immer gesendete“ Nachrichten betreffen Ihr Konto und lassen sich nicht abschalten.',
+    intro:
+      'Wählen Sie, was wir Ihnen senden und auf welchem Weg. „Immer gesendete“ Nachrichten betreffen Ihr Konto und lassen sich nicht abschalten.',
     topic: 'Thema',
     channels: { email: 'E-Mail', sms: 'SMS', whatsapp: 'WhatsApp', push: 'Push', in_app: 'In der App' },
     marketing: 'Neuigkeiten und Angebote',
     alwaysSent: 'immer gesendet',
     save: 'Einstellungen speichern',
     saved: 'Ihre Einstellungen sind gespeichert.',
-    stale: 'Diese Seite hat sich seit dem Öffnen geändert. Ihre Auswahl wurde nicht gespeichert: bitte wählen Sie erneut.',
+    stale:
+      'Diese Seite hat sich seit dem Öffnen geändert. Ihre Auswahl wurde nicht gespeichert: bitte wählen Sie erneut.',
     invalid: 'Dieser Einstellungslink ist ungültig oder abgelaufen.',
   },
 };
-
 
 const STYLE =
   'body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#111;background:#fff}' +
@@ -107,7 +117,13 @@ export const cellValue = (channel: string, topic: string) => `${channel} ${topic
  * topics checked and disabled; one form that POSTs every switch back with the grid's version.
  * `notice`: after a POST, saved or stale.
  */
-export function preferencesPage(lang: string, grid: PreferenceGrid, version: string, action: string, notice?: 'saved' | 'stale'): string {
+export function preferencesPage(
+  lang: string,
+  grid: PreferenceGrid,
+  version: string,
+  action: string,
+  notice?: 'saved' | 'stale',
+): string {
   const c = PREFERENCE_COPY[lang];
   const channelName = (ch: string) => c.channels[ch] ?? ch;
   const head = `<thead><tr><th scope="col">${escapeHtml(c.topic)}</th>${grid.channels.map((ch) => `<th scope="col">${escapeHtml(channelName(ch))}</th>`).join('')}</tr></thead>`;
@@ -121,7 +137,12 @@ export function preferencesPage(lang: string, grid: PreferenceGrid, version: str
     const note = t.transactional ? `<small>${escapeHtml(c.alwaysSent)}</small>` : '';
     return `<tr><th scope="row">${escapeHtml(label)}${note}</th>${cells.join('')}</tr>`;
   });
-  const status = notice === 'saved' ? `<p role="status">${escapeHtml(c.saved)}</p>` : notice === 'stale' ? `<p role="alert">${escapeHtml(c.stale)}</p>` : '';
+  const status =
+    notice === 'saved'
+      ? `<p role="status">${escapeHtml(c.saved)}</p>`
+      : notice === 'stale'
+        ? `<p role="alert">${escapeHtml(c.stale)}</p>`
+        : '';
   return page(
     lang,
     c.title,

@@ -25,7 +25,11 @@ export class PreferenceCenterController {
   @Header('X-Robots-Tag', 'noindex, nofollow')
   @Header('Content-Security-Policy', PREFERENCE_PAGE_CSP)
   @Header('Referrer-Policy', 'no-referrer')
-  async show(@Param('token') token: string, @Headers('accept-language') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+  async show(
+    @Param('token') token: string,
+    @Headers('accept-language') accept: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
     const view = await this.viewOf(token);
     if (!view) return this.invalid(reply, accept);
     return preferencesPage(this.language(view, accept), view.grid, gridVersion(view.grid), token);
@@ -61,7 +65,9 @@ export class PreferenceCenterController {
       return preferencesPage(lang, view.grid, version, token, 'stale');
     }
     const on = new Set(form.getAll('on'));
-    const wanted = view.grid.cells.filter((c) => c.switchable).map((c) => ({ channel: c.channel, topic: c.topic, enabled: on.has(cellValue(c.channel, c.topic)) }));
+    const wanted = view.grid.cells
+      .filter((c) => c.switchable)
+      .map((c) => ({ channel: c.channel, topic: c.topic, enabled: on.has(cellValue(c.channel, c.topic)) }));
     const after = await this.center.change(view, wanted, { actor: 'preference_center', ip: ip ?? null });
     return preferencesPage(lang, after.grid, gridVersion(after.grid), token, 'saved');
   }

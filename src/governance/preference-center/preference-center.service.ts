@@ -12,7 +12,14 @@ import { linkKeyRing } from '../link-keys.js';
 import { PreferencesRepository } from '../preferences/preferences.repository.js';
 import { PreferencesService } from '../preferences/preferences.service.js';
 import type { SigningKey } from '../../common/crypto/signed-claim.js';
-import { buildGrid, changesFor, gridChannels, gridTopics, type PreferenceGrid, type WantedCell } from './preference-grid.js';
+import {
+  buildGrid,
+  changesFor,
+  gridChannels,
+  gridTopics,
+  type PreferenceGrid,
+  type WantedCell,
+} from './preference-grid.js';
 import { type PreferenceClaim, verifyPreferenceToken } from './preference-token.js';
 import { preferencesPath, registerPreferencesSigner } from './preferences-url.js';
 
@@ -47,7 +54,10 @@ export class PreferenceCenterService {
     const ring = linkKeyRing(config);
     this.keys = ring.accepted.map((k) => ({ id: k.id, secret: k.preferences }));
     this.publicUrl = config.server.publicUrl;
-    registerPreferencesSigner({ publicUrl: config.server.publicUrl, key: { id: ring.current.id, secret: ring.current.preferences } });
+    registerPreferencesSigner({
+      publicUrl: config.server.publicUrl,
+      key: { id: ring.current.id, secret: ring.current.preferences },
+    });
   }
 
   verify(token: string): PreferenceClaim | undefined {
@@ -66,7 +76,10 @@ export class PreferenceCenterService {
 
   /** 404 for a subscriber the project does not have. */
   async view(project: ProjectRef, subscriberId: string): Promise<PreferenceView> {
-    const [subscriber, rows] = await Promise.all([this.subscribers.get(project.id, subscriberId), this.repository.forSubscriber(project.id, subscriberId)]);
+    const [subscriber, rows] = await Promise.all([
+      this.subscribers.get(project.id, subscriberId),
+      this.repository.forSubscriber(project.id, subscriberId),
+    ]);
     const catalog = parsePreferenceTopics(project.settings?.preference_topics);
     // A catalog stored before it was checked at write time is read as none rather than failing the page.
     const topics = gridTopics('topics' in catalog ? catalog.topics : [], rows);
@@ -77,7 +90,12 @@ export class PreferenceCenterService {
    * Makes the wanted cells read as wanted (only those that differ are written) and returns the
    * new view. 422 naming the field for a cell the grid lacks or a transactional one.
    */
-  async change(view: PreferenceView, wanted: readonly WantedCell[], by: { actor: string; ip: string | null }, field?: string): Promise<PreferenceView> {
+  async change(
+    view: PreferenceView,
+    wanted: readonly WantedCell[],
+    by: { actor: string; ip: string | null },
+    field?: string,
+  ): Promise<PreferenceView> {
     const changes = changesFor(view.grid, wanted, field);
     if ('error' in changes) throw ApiError.unprocessable('validation_failed', changes.error);
     if (changes.rows.length === 0) return view;

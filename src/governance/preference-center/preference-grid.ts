@@ -27,9 +27,14 @@ const MAX_TOPICS = 60;
  * The channels of the page: the project's declared channels (else email, SMS, push, in-app)
  * that reach a person, without those the subscriber has no address for (email, a phone number).
  */
-export function gridChannels(projectChannels: readonly string[], subscriber: { email: string | null; phone: string | null }): string[] {
+export function gridChannels(
+  projectChannels: readonly string[],
+  subscriber: { email: string | null; phone: string | null },
+): string[] {
   const declared = projectChannels.filter((c) => PERSONAL_CHANNELS.includes(c));
-  return (declared.length ? declared : DEFAULT_CHANNELS).filter((c) => (c === 'email' ? Boolean(subscriber.email) : c === 'sms' || c === 'whatsapp' ? Boolean(subscriber.phone) : true));
+  return (declared.length ? declared : DEFAULT_CHANNELS).filter((c) =>
+    c === 'email' ? Boolean(subscriber.email) : c === 'sms' || c === 'whatsapp' ? Boolean(subscriber.phone) : true,
+  );
 }
 
 /**
@@ -48,11 +53,16 @@ export function gridTopics(catalog: readonly PreferenceTopic[], rows: readonly P
 }
 
 /** Every cell's state is what optOutReason() decides for a message of that channel and topic, so the page never disagrees with a send. */
-export function buildGrid(channels: string[], topics: PreferenceTopic[], rows: readonly PreferenceRow[]): PreferenceGrid {
+export function buildGrid(
+  channels: string[],
+  topics: PreferenceTopic[],
+  rows: readonly PreferenceRow[],
+): PreferenceGrid {
   const cells: PreferenceCell[] = [];
   for (const topic of topics) {
     for (const channel of channels) {
-      const enabled = optOutReason(rows, { channel, topic: topic.id, marketing: isMarketingTopic(topic.id), scopeIds: [] }) === null;
+      const enabled =
+        optOutReason(rows, { channel, topic: topic.id, marketing: isMarketingTopic(topic.id), scopeIds: [] }) === null;
       cells.push({ channel, topic: topic.id, enabled, switchable: !topic.transactional });
     }
   }
@@ -70,16 +80,28 @@ export interface WantedCell {
  * specific scope, for each cell that differs; none for a cell already so. An error (the field and
  * the fix) for a cell the grid does not have, or a transactional one asked to change.
  */
-export function changesFor(grid: PreferenceGrid, wanted: readonly WantedCell[], field = 'preferences'): { rows: WantedCell[] } | { error: string } {
+export function changesFor(
+  grid: PreferenceGrid,
+  wanted: readonly WantedCell[],
+  field = 'preferences',
+): { rows: WantedCell[] } | { error: string } {
   const rows: WantedCell[] = [];
   for (const [i, w] of wanted.entries()) {
     const cell = grid.cells.find((c) => c.channel === w.channel && c.topic === w.topic);
     if (!cell) {
-      if (!grid.channels.includes(w.channel)) return { error: `${field}[${i}].channel "${w.channel}" is not one of this subscriber's channels: ${grid.channels.join(', ')}.` };
-      return { error: `${field}[${i}].topic "${w.topic}" is not one of this project's topics: ${grid.topics.map((t) => t.id).join(', ')}.` };
+      if (!grid.channels.includes(w.channel))
+        return {
+          error: `${field}[${i}].channel "${w.channel}" is not one of this subscriber's channels: ${grid.channels.join(', ')}.`,
+        };
+      return {
+        error: `${field}[${i}].topic "${w.topic}" is not one of this project's topics: ${grid.topics.map((t) => t.id).join(', ')}.`,
+      };
     }
     if (cell.enabled === w.enabled) continue;
-    if (!cell.switchable) return { error: `${field}[${i}].topic "${w.topic}" is transactional: it is always sent and cannot be switched off.` };
+    if (!cell.switchable)
+      return {
+        error: `${field}[${i}].topic "${w.topic}" is transactional: it is always sent and cannot be switched off.`,
+      };
     if (!rows.some((r) => r.channel === w.channel && r.topic === w.topic)) rows.push(w);
   }
   return { rows };
@@ -88,6 +110,7 @@ export function changesFor(grid: PreferenceGrid, wanted: readonly WantedCell[], 
 /** A short fingerprint of the grid's cells: a page's form names it, so a form for another grid is refused rather than misread. */
 export function gridVersion(grid: PreferenceGrid): string {
   let h = 2166136261;
-  for (const c of `${grid.channels.join(',')}|${grid.topics.map((t) => `${t.id}:${t.transactional ? 1 : 0}`).join(',')}`) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
+  for (const c of `${grid.channels.join(',')}|${grid.topics.map((t) => `${t.id}:${t.transactional ? 1 : 0}`).join(',')}`)
+    h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
   return h.toString(36);
 }

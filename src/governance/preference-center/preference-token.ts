@@ -20,8 +20,13 @@ export function signPreferenceToken(claim: PreferenceClaim, key: SigningKey): st
 }
 
 /** The claim of a genuine, unexpired token; undefined for anything else (never throws). */
-export function verifyPreferenceToken(token: string, keys: readonly SigningKey[], nowSeconds = Math.floor(Date.now() / 1000)): PreferenceClaim | undefined {
+export function verifyPreferenceToken(
+  token: string,
+  keys: readonly SigningKey[],
+  nowSeconds = Math.floor(Date.now() / 1000),
+): PreferenceClaim | undefined {
   const c = verifiedClaim(token, VERSION, keys);
-  if (!c || typeof c.p !== 'string' || typeof c.s !== 'string' || typeof c.e !== 'number' || c.e < nowSeconds) return undefined;
+  if (!c || typeof c.p !== 'string' || typeof c.s !== 'string' || typeof c.e !== 'number' || c.e < nowSeconds)
+    return undefined;
   return { projectId: c.p, subscriberId: c.s, expiresAt: c.e };
 }

@@ -20,9 +20,19 @@ export function registerPreferencesSigner(next: Signer | undefined): void {
 }
 
 /** The signed path of a subscriber's page (`/p/<token>`), or undefined before a signer is registered. */
-export function preferencesPath(subscriber: { projectId: string; subscriberId: string }, nowSeconds = Math.floor(Date.now() / 1000)): string | undefined {
+export function preferencesPath(
+  subscriber: { projectId: string; subscriberId: string },
+  nowSeconds = Math.floor(Date.now() / 1000),
+): string | undefined {
   if (!signer) return undefined;
-  const token = signPreferenceToken({ projectId: subscriber.projectId, subscriberId: subscriber.subscriberId, expiresAt: nowSeconds + TOKEN_LIFETIME_SECONDS }, signer.key);
+  const token = signPreferenceToken(
+    {
+      projectId: subscriber.projectId,
+      subscriberId: subscriber.subscriberId,
+      expiresAt: nowSeconds + TOKEN_LIFETIME_SECONDS,
+    },
+    signer.key,
+  );
   return `${PREFERENCES_PATH}${token}`;
 }
 

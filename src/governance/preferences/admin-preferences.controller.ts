@@ -17,9 +17,15 @@ export class AdminPreferencesController {
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'adminGetSubscriberPreferences', summary: 'A project’s subscriber’s preferences per channel and scope' })
+  @ApiOperation({
+    operationId: 'adminGetSubscriberPreferences',
+    summary: 'A project’s subscriber’s preferences per channel and scope',
+  })
   @ApiErrors(404)
-  async adminGetSubscriberPreferences(@Param('id') projectId: string, @Param('subscriber_id') id: string): Promise<PreferencesDto> {
+  async adminGetSubscriberPreferences(
+    @Param('id') projectId: string,
+    @Param('subscriber_id') id: string,
+  ): Promise<PreferencesDto> {
     await this.projects.get(projectId);
     return { subscriber_id: id, preferences: (await this.preferences.get(projectId, id)).map(presentPreference) };
   }

@@ -46,7 +46,10 @@ export function optOutReason(prefs: readonly PreferenceRow[], m: PreferenceSubje
 }
 
 /** The workflow-or-template scopes of a message: the workflow that sent it, then its template. */
-export function scopeIdsOf(payload: { vars?: Record<string, unknown> } | undefined, templateId: string | null | undefined): string[] {
+export function scopeIdsOf(
+  payload: { vars?: Record<string, unknown> } | undefined,
+  templateId: string | null | undefined,
+): string[] {
   const ids: string[] = [];
   const workflow = payload?.vars?.workflow_id;
   if (typeof workflow === 'string' && workflow) ids.push(workflow);

@@ -28,8 +28,15 @@ export class PreferencesRepository {
   /** Keys must be distinct (the service dedupes them): the one-project statement returns each row once, the join once per key. */
   forSubscribers(keys: readonly { projectId: string; subscriberId: string }[]): Promise<PreferenceRow[]> {
     const projectId = keys[0]?.projectId;
-    if (keys.every((k) => k.projectId === projectId)) return this.forProjectSubscribers(projectId, keys.map((k) => k.subscriberId));
-    return this.db.rows<PreferenceRow>(sql.LIST_FOR_SUBSCRIBERS, [keys.map((k) => k.projectId), keys.map((k) => k.subscriberId)]);
+    if (keys.every((k) => k.projectId === projectId))
+      return this.forProjectSubscribers(
+        projectId,
+        keys.map((k) => k.subscriberId),
+      );
+    return this.db.rows<PreferenceRow>(sql.LIST_FOR_SUBSCRIBERS, [
+      keys.map((k) => k.projectId),
+      keys.map((k) => k.subscriberId),
+    ]);
   }
 
   forProjectSubscribers(projectId: string, subscriberIds: readonly string[]): Promise<PreferenceRow[]> {
@@ -48,8 +55,18 @@ export class PreferencesRepository {
   }
 
   /** The subscribers whose preference changed (see OPT_OUT_OF_TOPIC). */
-  async optOutOfTopic(projectId: string, subscriberIds: readonly string[], channel: string, topic: string, runner?: QueryRunner): Promise<string[]> {
-    const rows = await this.db.rows<{ subscriberId: string }>(sql.OPT_OUT_OF_TOPIC, [projectId, subscriberIds, channel, topic], runner);
+  async optOutOfTopic(
+    projectId: string,
+    subscriberIds: readonly string[],
+    channel: string,
+    topic: string,
+    runner?: QueryRunner,
+  ): Promise<string[]> {
+    const rows = await this.db.rows<{ subscriberId: string }>(
+      sql.OPT_OUT_OF_TOPIC,
+      [projectId, subscriberIds, channel, topic],
+      runner,
+    );
     return rows.map((r) => r.subscriberId);
   }
 

@@ -39,7 +39,10 @@ export class PreferencesService {
     const rows = new Map<string, PreferenceWrite>();
     for (const p of input) {
       if (p.topic !== undefined && p.workflow_id !== undefined && p.workflow_id !== '*') {
-        throw ApiError.unprocessable('validation_failed', 'A preference is scoped by topic or by workflow_id, not both: split it into two rows.');
+        throw ApiError.unprocessable(
+          'validation_failed',
+          'A preference is scoped by topic or by workflow_id, not both: split it into two rows.',
+        );
       }
       const write: PreferenceWrite =
         p.topic !== undefined
@@ -60,17 +63,34 @@ export class PreferencesService {
    * Audited and announced per subscriber whose preference changed; returns those subscribers
    * (none when every one was already opted out: the click changes nothing).
    */
-  async optOutOfTopic(projectId: string, subscriberIds: readonly string[], channel: string, topic: string, by: { actor: string; ip: string | null }): Promise<string[]> {
+  async optOutOfTopic(
+    projectId: string,
+    subscriberIds: readonly string[],
+    channel: string,
+    topic: string,
+    by: { actor: string; ip: string | null },
+  ): Promise<string[]> {
     if (subscriberIds.length === 0) return [];
     // The change and its audit lines commit together.
     const changed = await this.db.transaction(async (runner) => {
       const ids = await this.repository.optOutOfTopic(projectId, subscriberIds, channel, topic, runner);
       for (const subscriberId of ids) {
-        await this.audit.record({ projectId, actor: by.actor, action: 'preference.opted_out', resource: subscriberId, metadata: { channel, topic }, ip: by.ip }, runner);
+        await this.audit.record(
+          {
+            projectId,
+            actor: by.actor,
+            action: 'preference.opted_out',
+            resource: subscriberId,
+            metadata: { channel, topic },
+            ip: by.ip,
+          },
+          runner,
+        );
       }
       return ids;
     });
-    for (const subscriberId of changed) await this.announce(projectId, subscriberId, [{ channel, scopeKind: 'topic', scope: topic, enabled: false }]);
+    for (const subscriberId of changed)
+      await this.announce(projectId, subscriberId, [{ channel, scopeKind: 'topic', scope: topic, enabled: false }]);
     return changed;
   }
 
@@ -79,7 +99,10 @@ export class PreferencesService {
    * by subscriber id; no key string per subscriber. A project where nobody has stored a
    * preference is answered by the probe alone (see worthLookingUp). Throws if the database does.
    */
-  async forProjectSubscribers(projectId: string, subscriberIds: readonly string[]): Promise<Map<string, PreferenceRow[]>> {
+  async forProjectSubscribers(
+    projectId: string,
+    subscriberIds: readonly string[],
+  ): Promise<Map<string, PreferenceRow[]>> {
     const grouped = new Map<string, PreferenceRow[]>();
     if (subscriberIds.length === 0) return grouped;
     if (!(await this.worthLookingUp([projectId], subscriberIds.length))(projectId)) return grouped;
@@ -96,11 +119,18 @@ export class PreferencesService {
    * hold any preference (one small query), then the subscribers of those projects only, in one
    * query (see worthLookingUp). Throws if the database does.
    */
-  async forSubscribers(keys: readonly { projectId: string; subscriberId: string }[]): Promise<Map<string, PreferenceRow[]>> {
+  async forSubscribers(
+    keys: readonly { projectId: string; subscriberId: string }[],
+  ): Promise<Map<string, PreferenceRow[]>> {
     const grouped = new Map<string, PreferenceRow[]>();
     if (keys.length === 0) return grouped;
-    const worth = await this.worthLookingUp(keys.map((k) => k.projectId), keys.length);
-    const unique = new Map(keys.filter((k) => worth(k.projectId)).map((k) => [subscriberKey(k.projectId, k.subscriberId), k]));
+    const worth = await this.worthLookingUp(
+      keys.map((k) => k.projectId),
+      keys.length,
+    );
+    const unique = new Map(
+      keys.filter((k) => worth(k.projectId)).map((k) => [subscriberKey(k.projectId, k.subscriberId), k]),
+    );
     if (unique.size === 0) return grouped;
     for (const row of await this.repository.forSubscribers([...unique.values()])) {
       const key = subscriberKey(row.projectId, row.subscriberId);
@@ -114,7 +144,10 @@ export class PreferencesService {
    * Whose subscribers are worth a lookup: the projects holding any preference (one probe each),
    * or every project when there is a single key, whose lookup costs what the probe does.
    */
-  private async worthLookingUp(projectIds: readonly string[], keyCount: number): Promise<(projectId: string) => boolean> {
+  private async worthLookingUp(
+    projectIds: readonly string[],
+    keyCount: number,
+  ): Promise<(projectId: string) => boolean> {
     if (keyCount < 2) return () => true;
     const holding = await this.repository.projectsWithPreferences([...new Set(projectIds)]);
     return (projectId) => holding.has(projectId);
@@ -128,7 +161,12 @@ export class PreferencesService {
     try {
       await this.events.publishProjectEvent(projectId, 'subscriber.preference_changed', {
         subscriber_id: subscriberId,
-        preferences: rows.map((r) => ({ channel: r.channel, topic: r.scopeKind === 'topic' ? r.scope : null, workflow_id: r.scope, enabled: r.enabled })),
+        preferences: rows.map((r) => ({
+          channel: r.channel,
+          topic: r.scopeKind === 'topic' ? r.scope : null,
+          workflow_id: r.scope,
+          enabled: r.enabled,
+        })),
       });
     } catch (err) {
       this.logger.warn(`subscriber.preference_changed not emitted: ${(err as Error).message}`);

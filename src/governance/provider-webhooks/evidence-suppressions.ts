@@ -34,7 +34,9 @@ export class EvidenceSuppressions {
     let created = 0;
     for (const e of entries) {
       if (!normaliseAddress(e.channel, e.address).ok) {
-        this.logger.warn(`${e.source}: not suppressing an unparseable ${e.channel} address (event ${e.providerEventId})`);
+        this.logger.warn(
+          `${e.source}: not suppressing an unparseable ${e.channel} address (event ${e.providerEventId})`,
+        );
         continue;
       }
       const result = await this.suppressions.suppress(

@@ -31,7 +31,10 @@ export class PostmarkWebhookController {
       'Hard bounces (HardBounce, BadEmailAddress, an address Postmark deactivated) and spam complaints suppress the recipient.',
   })
   @ApiErrors(400, 401, 503)
-  async postmarkWebhook(@Req() req: FastifyRequest, @Headers() headers: Record<string, string | string[] | undefined>): Promise<ProviderWebhookResponseDto> {
+  async postmarkWebhook(
+    @Req() req: FastifyRequest,
+    @Headers() headers: Record<string, string | string[] | undefined>,
+  ): Promise<ProviderWebhookResponseDto> {
     const { username, password } = this.config.providerWebhooks.postmark;
     const user = requireSecret(username, 'POSTMARK_WEBHOOK_USERNAME', 'Postmark');
     const pass = requireSecret(password, 'POSTMARK_WEBHOOK_PASSWORD', 'Postmark');

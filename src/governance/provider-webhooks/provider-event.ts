@@ -66,4 +66,5 @@ export function dateOrNull(value: unknown): Date | null {
 }
 
 export const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -33,13 +33,27 @@ export class ProviderEventsRepository {
    * answer was lost and the job waits for its retry). Otherwise the one job holding the message
    * id; none when several do (ambiguous) or the event names a project (the URL's) the job is not in.
    */
-  async findJob(runner: QueryRunner, event: Pick<ProviderEvent, 'jobId' | 'providerMessageId' | 'projectId'>): Promise<EvidenceJob | undefined> {
-    const rows = await this.db.rows<EvidenceJob & { rank: number }>(sql.FIND_JOB, [event.jobId, event.providerMessageId], runner);
+  async findJob(
+    runner: QueryRunner,
+    event: Pick<ProviderEvent, 'jobId' | 'providerMessageId' | 'projectId'>,
+  ): Promise<EvidenceJob | undefined> {
+    const rows = await this.db.rows<EvidenceJob & { rank: number }>(
+      sql.FIND_JOB,
+      [event.jobId, event.providerMessageId],
+      runner,
+    );
     const hinted = rows.find((r) => r.rank === 1 && hintHolds(r, event.providerMessageId));
     const byMessage = rows.filter((r) => r.rank === 2);
     const found = hinted ?? (byMessage.length === 1 ? byMessage[0] : undefined);
     if (!found || (event.projectId !== undefined && found.projectId !== event.projectId)) return undefined;
-    const job = { id: found.id, projectId: found.projectId, channel: found.channel, recipient: found.recipient, status: found.status, providerMessageId: found.providerMessageId };
+    const job = {
+      id: found.id,
+      projectId: found.projectId,
+      channel: found.channel,
+      recipient: found.recipient,
+      status: found.status,
+      providerMessageId: found.providerMessageId,
+    };
     await this.db.exec(sql.LOCK_JOB, [job.id], runner);
     return job;
   }
@@ -48,7 +62,19 @@ export class ProviderEventsRepository {
   async insertEvent(runner: QueryRunner, e: ProviderEvent, job: EvidenceJob | undefined): Promise<boolean> {
     const rows = await this.db.rows(
       sql.INSERT_EVENT,
-      [e.provider, e.eventId, job?.projectId ?? e.projectId ?? null, job?.id ?? null, e.kind, e.providerType, e.providerMessageId, e.recipients, e.error, e.occurredAt, e.payload],
+      [
+        e.provider,
+        e.eventId,
+        job?.projectId ?? e.projectId ?? null,
+        job?.id ?? null,
+        e.kind,
+        e.providerType,
+        e.providerMessageId,
+        e.recipients,
+        e.error,
+        e.occurredAt,
+        e.payload,
+      ],
       runner,
     );
     return rows.length > 0;

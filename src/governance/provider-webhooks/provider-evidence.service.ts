@@ -66,7 +66,10 @@ export class ProviderEvidenceService {
     if (!job && event.projectId && event.suppress) {
       // About an address, not a message (a STOP reply): suppress it in the project the URL names.
       const actor = `${event.provider}-webhook`;
-      await this.suppressions.suppress(runner, this.suppressionsFor(event, { projectId: event.projectId, id: null, recipient: null }, actor));
+      await this.suppressions.suppress(
+        runner,
+        this.suppressionsFor(event, { projectId: event.projectId, id: null, recipient: null }, actor),
+      );
       return { queued: 0 };
     }
     if (!job) {
@@ -94,13 +97,21 @@ export class ProviderEvidenceService {
     const queued =
       changed && outbound
         ? await this.events.publishJobEvents(runner, [
-            { jobId: job.id, type: outbound, extra: { provider_event: { provider: event.provider, type: event.providerType, error: event.error } } },
+            {
+              jobId: job.id,
+              type: outbound,
+              extra: { provider_event: { provider: event.provider, type: event.providerType, error: event.error } },
+            },
           ])
         : 0;
     return { queued };
   }
 
-  private suppressionsFor(event: ProviderEvent, job: Pick<EvidenceJob, 'projectId'> & { id: string | null; recipient: string | null }, actor: string): EvidenceSuppression[] {
+  private suppressionsFor(
+    event: ProviderEvent,
+    job: Pick<EvidenceJob, 'projectId'> & { id: string | null; recipient: string | null },
+    actor: string,
+  ): EvidenceSuppression[] {
     const request = event.suppress!;
     const addresses = request.addresses.length ? request.addresses : job.recipient ? [job.recipient] : [];
     return [...new Set(addresses)].map((address) => ({
@@ -110,7 +121,11 @@ export class ProviderEvidenceService {
       scope: request.scope,
       reason: request.reason,
       source: actor,
-      evidence: { provider: event.provider, event_type: event.providerType, ...(event.error ? { error: event.error } : {}) },
+      evidence: {
+        provider: event.provider,
+        event_type: event.providerType,
+        ...(event.error ? { error: event.error } : {}),
+      },
       sourceJobId: job.id,
       providerEventId: `${event.provider}:${event.eventId}`,
     }));

@@ -8,5 +8,15 @@ import { WhatsAppWebhookController } from './whatsapp-webhook.controller.js';
 import { ProviderWebhooksModule } from './provider-webhooks.module.js';
 
 /** ProviderWebhooksModule's HTTP routes. Only api and all replicas load it (see app-http.module.ts). */
-@Module({ imports: [ProviderWebhooksModule], controllers: [ResendWebhookController, PostmarkWebhookController, TwilioWebhookController, WhatsAppWebhookController, SendgridWebhookController, SesWebhookController] })
+@Module({
+  imports: [ProviderWebhooksModule],
+  controllers: [
+    ResendWebhookController,
+    PostmarkWebhookController,
+    TwilioWebhookController,
+    WhatsAppWebhookController,
+    SendgridWebhookController,
+    SesWebhookController,
+  ],
+})
 export class ProviderWebhooksHttpModule {}

@@ -40,7 +40,11 @@ export function keepRawBodyOnMarkedRoutes(fastify: FastifyInstance, limitBytes: 
       const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
       size += buf.length;
       if (size > limitBytes) {
-        throw new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, 'payload_too_large', `The webhook body is larger than ${limitBytes} bytes (BODY_LIMIT_BYTES).`);
+        throw new ApiError(
+          HttpStatus.PAYLOAD_TOO_LARGE,
+          'payload_too_large',
+          `The webhook body is larger than ${limitBytes} bytes (BODY_LIMIT_BYTES).`,
+        );
       }
       chunks.push(buf);
     }

@@ -31,10 +31,15 @@ export class ResendWebhookController {
       'Hard bounces and complaints suppress the addresses in `data.to`. A replay answers 200 and changes nothing.',
   })
   @ApiErrors(400, 401, 503)
-  async resendWebhook(@Req() req: FastifyRequest, @Headers() headers: Record<string, string | string[] | undefined>): Promise<ProviderWebhookResponseDto> {
+  async resendWebhook(
+    @Req() req: FastifyRequest,
+    @Headers() headers: Record<string, string | string[] | undefined>,
+  ): Promise<ProviderWebhookResponseDto> {
     const secret = requireSecret(this.config.providerWebhooks.resendSecret, 'RESEND_WEBHOOK_SECRET', 'Resend');
     const { raw } = rawBodyOf(req);
-    const { id } = verified('Resend', () => verifySvix(secret, headers, raw, { toleranceSecs: this.config.providerWebhooks.toleranceSecs }));
+    const { id } = verified('Resend', () =>
+      verifySvix(secret, headers, raw, { toleranceSecs: this.config.providerWebhooks.toleranceSecs }),
+    );
     const body = parseJsonBody(raw, 'Resend');
     let event;
     try {

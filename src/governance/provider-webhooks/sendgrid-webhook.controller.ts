@@ -30,10 +30,19 @@ export class SendgridWebhookController {
       'array entry, keyed by `sg_event_id`; the job from `sg_message_id` (the `notifyd_job_id` custom arg picks among the jobs of one batch call). Hard bounces and spam reports suppress the address; unsubscribes suppress marketing email.',
   })
   @ApiErrors(400, 401, 503)
-  async sendgridWebhook(@Req() req: FastifyRequest, @Headers() headers: Record<string, string | string[] | undefined>): Promise<ProviderWebhookResponseDto> {
-    const key = requireSecret(this.config.providerWebhooks.sendgridPublicKey, 'SENDGRID_WEBHOOK_PUBLIC_KEY', 'SendGrid');
+  async sendgridWebhook(
+    @Req() req: FastifyRequest,
+    @Headers() headers: Record<string, string | string[] | undefined>,
+  ): Promise<ProviderWebhookResponseDto> {
+    const key = requireSecret(
+      this.config.providerWebhooks.sendgridPublicKey,
+      'SENDGRID_WEBHOOK_PUBLIC_KEY',
+      'SendGrid',
+    );
     const { raw } = rawBodyOf(req);
-    verified('SendGrid', () => verifySendgridSignature(key, headers, raw, { toleranceSecs: this.config.providerWebhooks.toleranceSecs }));
+    verified('SendGrid', () =>
+      verifySendgridSignature(key, headers, raw, { toleranceSecs: this.config.providerWebhooks.toleranceSecs }),
+    );
     const body = parseJsonBody(raw, 'SendGrid');
     let events;
     try {

@@ -49,7 +49,8 @@ export class SesWebhookController {
       throw badPayload('SNS', err);
     }
     // Checked before any certificate is fetched: anyone can point an SNS topic of their own here.
-    if (!topics.includes(message.TopicArn)) throw ApiError.forbidden(`SNS topic ${message.TopicArn} is not in SES_SNS_TOPIC_ARNS.`);
+    if (!topics.includes(message.TopicArn))
+      throw ApiError.forbidden(`SNS topic ${message.TopicArn} is not in SES_SNS_TOPIC_ARNS.`);
     const certificate = await verified('SNS', () => this.sns.certificate(message.SigningCertURL));
     verified('SNS', () => verifySnsSignature(message, certificate));
 
@@ -65,11 +66,16 @@ export class SesWebhookController {
   }
 
   private async confirm(message: SnsMessage): Promise<ProviderWebhookResponseDto> {
-    const confirmed = message.SubscribeURL ? await this.sns.confirmSubscription(message.SubscribeURL).catch(() => false) : false;
+    const confirmed = message.SubscribeURL
+      ? await this.sns.confirmSubscription(message.SubscribeURL).catch(() => false)
+      : false;
     if (!confirmed) {
       // 5xx: SNS retries the confirmation, which may succeed once the network allows it.
       this.logger.warn(`SNS subscription to ${message.TopicArn} could not be confirmed`);
-      throw ApiError.unavailable('subscription_not_confirmed', 'The SNS SubscribeURL could not be visited (it must be https on sns.<region>.amazonaws.com); SNS will retry.');
+      throw ApiError.unavailable(
+        'subscription_not_confirmed',
+        'The SNS SubscribeURL could not be visited (it must be https on sns.<region>.amazonaws.com); SNS will retry.',
+      );
     }
     await this.audit.record({ actor: 'ses-webhook', action: 'sns.subscription_confirmed', resource: message.TopicArn });
     return { success: true, recorded: 0, duplicates: 0 };

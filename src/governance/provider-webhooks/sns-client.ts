@@ -26,7 +26,8 @@ export class SnsClient {
     }
     const res = await this.get(url);
     const pem = await res.text();
-    if (!res.ok || pem.length > MAX_CERT_BYTES || !pem.includes('BEGIN CERTIFICATE')) throw new VerificationError(`could not fetch the signing certificate (HTTP ${res.status})`);
+    if (!res.ok || pem.length > MAX_CERT_BYTES || !pem.includes('BEGIN CERTIFICATE'))
+      throw new VerificationError(`could not fetch the signing certificate (HTTP ${res.status})`);
     if (this.certificates.size >= MAX_CACHED) this.certificates.delete(this.certificates.keys().next().value!);
     this.certificates.set(url, pem);
     return pem;

@@ -67,8 +67,15 @@ export class TwilioWebhookController {
       'Set the messaging service’s (or number’s) incoming message webhook to `PUBLIC_URL/webhooks/twilio/inbound?project=<project id>`. Signed like status callbacks. ' +
       '`OptOutType=STOP` suppresses `From` (sms, or whatsapp for `whatsapp:` senders) in that project, once per MessageSid. Other messages are acknowledged and not stored. Answers empty TwiML.',
   })
-  @ApiQuery({ name: 'project', required: true, description: 'The project whose suppression list receives STOP replies.' })
-  @ApiOkResponse({ description: 'Empty TwiML.', content: { 'text/xml': { schema: { type: 'string', example: EMPTY_TWIML } } } })
+  @ApiQuery({
+    name: 'project',
+    required: true,
+    description: 'The project whose suppression list receives STOP replies.',
+  })
+  @ApiOkResponse({
+    description: 'Empty TwiML.',
+    content: { 'text/xml': { schema: { type: 'string', example: EMPTY_TWIML } } },
+  })
   @ApiErrors(400, 401, 404, 413, 415, 503)
   async twilioInboundWebhook(
     @Req() req: FastifyRequest,
@@ -77,7 +84,11 @@ export class TwilioWebhookController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     const form = await this.verifiedForm(req, headers);
-    if (typeof project !== 'string' || !project) throw ApiError.badRequest('invalid_query', 'project is required: the webhook URL is PUBLIC_URL/webhooks/twilio/inbound?project=<project id>.');
+    if (typeof project !== 'string' || !project)
+      throw ApiError.badRequest(
+        'invalid_query',
+        'project is required: the webhook URL is PUBLIC_URL/webhooks/twilio/inbound?project=<project id>.',
+      );
     await this.projects.get(project);
     let event;
     try {
@@ -91,16 +102,26 @@ export class TwilioWebhookController {
   }
 
   /** Shared checks of every Twilio callback: configured, small, form-encoded, signed. */
-  private async verifiedForm(req: FastifyRequest, headers: Record<string, string | string[] | undefined>): Promise<Record<string, string>> {
+  private async verifiedForm(
+    req: FastifyRequest,
+    headers: Record<string, string | string[] | undefined>,
+  ): Promise<Record<string, string>> {
     const token = requireSecret(this.config.sms.twilio.authToken, 'TWILIO_AUTH_TOKEN', 'Twilio');
     const publicUrl = requireSecret(this.config.server.publicUrl, 'PUBLIC_URL', 'Twilio callback');
     const { raw, contentType } = rawBodyOf(req);
-    if (raw.length > TWILIO_BODY_LIMIT) throw new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, 'payload_too_large', 'A Twilio callback is at most 64 KiB.');
+    if (raw.length > TWILIO_BODY_LIMIT)
+      throw new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, 'payload_too_large', 'A Twilio callback is at most 64 KiB.');
     if (!/^application\/x-www-form-urlencoded\b/i.test(contentType ?? '')) {
-      throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_media_type', 'Twilio callbacks are form-encoded (application/x-www-form-urlencoded).');
+      throw new ApiError(
+        HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+        'unsupported_media_type',
+        'Twilio callbacks are form-encoded (application/x-www-form-urlencoded).',
+      );
     }
     const form = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
-    await verified('Twilio', () => verifyTwilioSignature(token, header(headers, 'x-twilio-signature'), `${publicUrl}${req.url}`, form));
+    await verified('Twilio', () =>
+      verifyTwilioSignature(token, header(headers, 'x-twilio-signature'), `${publicUrl}${req.url}`, form),
+    );
     return form;
   }
 }

@@ -4,7 +4,10 @@ import { VerificationError } from './verifiers/verification.js';
 /** 503 when the provider's secret is not configured: unsigned evidence is never accepted. */
 export function requireSecret<T>(value: T | undefined, variable: string, provider: string): T {
   if (value === undefined || value === null || value === '') {
-    throw ApiError.unavailable('webhook_not_configured', `${provider} webhooks are off: set ${variable} to the signing secret from the ${provider} dashboard.`);
+    throw ApiError.unavailable(
+      'webhook_not_configured',
+      `${provider} webhooks are off: set ${variable} to the signing secret from the ${provider} dashboard.`,
+    );
   }
   return value;
 }
@@ -12,7 +15,8 @@ export function requireSecret<T>(value: T | undefined, variable: string, provide
 /** Runs a verifier; a refusal becomes a 401 that says what failed (never the expected value). */
 export function verified<T>(provider: string, verify: () => T): T {
   const refuse = (err: unknown): never => {
-    if (err instanceof VerificationError) throw new ApiError(401, 'invalid_signature', `${provider} webhook refused: ${err.message}.`);
+    if (err instanceof VerificationError)
+      throw new ApiError(401, 'invalid_signature', `${provider} webhook refused: ${err.message}.`);
     throw err;
   };
   try {
@@ -35,5 +39,8 @@ export function parseJsonBody(raw: Buffer, provider: string): unknown {
 
 /** A payload that parsed but is not the provider's shape. */
 export function badPayload(provider: string, err: unknown): ApiError {
-  return ApiError.badRequest('invalid_payload', `The ${provider} webhook payload is not understood: ${(err as Error).message}.`);
+  return ApiError.badRequest(
+    'invalid_payload',
+    `The ${provider} webhook payload is not understood: ${(err as Error).message}.`,
+  );
 }

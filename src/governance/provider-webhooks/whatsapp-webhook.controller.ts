@@ -29,7 +29,10 @@ export class WhatsAppWebhookController {
   @ApiQuery({ name: 'hub.mode', required: true, example: 'subscribe' })
   @ApiQuery({ name: 'hub.verify_token', required: true })
   @ApiQuery({ name: 'hub.challenge', required: true, example: '1158201444' })
-  @ApiOkResponse({ description: 'The hub.challenge value, as text/plain.', content: { 'text/plain': { schema: { type: 'string', example: '1158201444' } } } })
+  @ApiOkResponse({
+    description: 'The hub.challenge value, as text/plain.',
+    content: { 'text/plain': { schema: { type: 'string', example: '1158201444' } } },
+  })
   @ApiErrors(403, 503)
   whatsappWebhookChallenge(
     @Query('hub.mode') mode: unknown,
@@ -37,9 +40,21 @@ export class WhatsAppWebhookController {
     @Query('hub.challenge') challenge: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): string {
-    const expected = requireSecret(this.config.providerWebhooks.whatsapp.verifyToken, 'WHATSAPP_VERIFY_TOKEN', 'WhatsApp');
-    if (mode !== 'subscribe' || typeof token !== 'string' || !safeEqual(token, expected) || typeof challenge !== 'string' || !/^[\w.-]{1,256}$/.test(challenge)) {
-      throw ApiError.forbidden('hub.mode must be subscribe and hub.verify_token must equal WHATSAPP_VERIFY_TOKEN (with a hub.challenge to echo).');
+    const expected = requireSecret(
+      this.config.providerWebhooks.whatsapp.verifyToken,
+      'WHATSAPP_VERIFY_TOKEN',
+      'WhatsApp',
+    );
+    if (
+      mode !== 'subscribe' ||
+      typeof token !== 'string' ||
+      !safeEqual(token, expected) ||
+      typeof challenge !== 'string' ||
+      !/^[\w.-]{1,256}$/.test(challenge)
+    ) {
+      throw ApiError.forbidden(
+        'hub.mode must be subscribe and hub.verify_token must equal WHATSAPP_VERIFY_TOKEN (with a hub.challenge to echo).',
+      );
     }
     void reply.type('text/plain; charset=utf-8');
     return challenge;
@@ -56,7 +71,10 @@ export class WhatsAppWebhookController {
       'failed → job bounced (`whatsapp <code>: <title>`); error 131050 (the user stopped marketing messages) suppresses the number for marketing. Other fields are acknowledged.',
   })
   @ApiErrors(400, 401, 503)
-  async whatsappWebhook(@Req() req: FastifyRequest, @Headers() headers: Record<string, string | string[] | undefined>): Promise<ProviderWebhookResponseDto> {
+  async whatsappWebhook(
+    @Req() req: FastifyRequest,
+    @Headers() headers: Record<string, string | string[] | undefined>,
+  ): Promise<ProviderWebhookResponseDto> {
     const secret = requireSecret(this.config.providerWebhooks.whatsapp.appSecret, 'WHATSAPP_APP_SECRET', 'WhatsApp');
     const { raw } = rawBodyOf(req);
     verified('WhatsApp', () => verifyMetaSignature(secret, header(headers, 'x-hub-signature-256'), raw));

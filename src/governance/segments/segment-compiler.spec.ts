@@ -8,7 +8,12 @@ describe('compileSegment', () => {
   });
 
   it('binds every value and data path as a parameter, numbered after the project id', () => {
-    const { where, params } = compile({ locale: ['fr', 'es'], has_email: true, data: { plan: 'pro' }, where: [{ field: 'data.address.city', op: 'contains', value: '50%_off' }] });
+    const { where, params } = compile({
+      locale: ['fr', 'es'],
+      has_email: true,
+      data: { plan: 'pro' },
+      where: [{ field: 'data.address.city', op: 'contains', value: '50%_off' }],
+    });
     expect(where).toBe(
       "locale = ANY($2::text[]) AND (NULLIF(email, '') IS NOT NULL) AND (data #>> $3::text[]) = $4 AND (data #>> $5::text[]) ILIKE $6 ESCAPE '\\'",
     );
@@ -16,15 +21,22 @@ describe('compileSegment', () => {
   });
 
   it('compares numbers through a guarded cast and created_at as a time', () => {
-    const { where, params } = compile({ created_after: '2026-01-01T00:00:00Z', where: [{ field: 'data.orders', op: 'gte', value: 3 }] });
+    const { where, params } = compile({
+      created_after: '2026-01-01T00:00:00Z',
+      where: [{ field: 'data.orders', op: 'gte', value: 3 }],
+    });
     expect(where).toContain('created_at > $2::timestamptz');
-    expect(where).toContain("(CASE WHEN (data #>> $3::text[]) ~ '^\\s*-?[0-9]+(\\.[0-9]+)?\\s*$' THEN ((data #>> $3::text[]))::numeric END) >= $4::numeric");
+    expect(where).toContain(
+      "(CASE WHEN (data #>> $3::text[]) ~ '^\\s*-?[0-9]+(\\.[0-9]+)?\\s*$' THEN ((data #>> $3::text[]))::numeric END) >= $4::numeric",
+    );
     expect(params).toEqual(['2026-01-01T00:00:00Z', ['orders'], '3']);
   });
 
   it('neq and not_in include subscribers without the field', () => {
     expect(compile({ where: [{ field: 'locale', op: 'neq', value: 'fr' }] }).where).toBe('locale IS DISTINCT FROM $2');
-    expect(compile({ where: [{ field: 'locale', op: 'not_in', value: ['fr'] }] }).where).toBe('(locale IS NULL OR locale <> ALL($2::text[]))');
+    expect(compile({ where: [{ field: 'locale', op: 'not_in', value: ['fr'] }] }).where).toBe(
+      '(locale IS NULL OR locale <> ALL($2::text[]))',
+    );
   });
 
   it.each([

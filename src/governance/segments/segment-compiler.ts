@@ -59,7 +59,9 @@ class Builder {
     if (name.startsWith('data.')) {
       const path = name.slice(5).split('.');
       if (path.length > 8 || !path.every((k) => DATA_KEY.test(k))) {
-        throw new SegmentError(`${where}.field: each key of a data path must be 1–64 letters, digits, _ or -, at most 8 keys (e.g. data.plan or data.address.city)`);
+        throw new SegmentError(
+          `${where}.field: each key of a data path must be 1–64 letters, digits, _ or -, at most 8 keys (e.g. data.plan or data.address.city)`,
+        );
       }
       return { expr: `(data #>> ${this.bind(path, '::text[]')})`, kind: 'text' };
     }
@@ -67,7 +69,8 @@ class Builder {
   }
 
   condition(field: unknown, op: unknown, value: unknown, where: string): void {
-    if (typeof op !== 'string' || !OPS.includes(op as Op)) throw new SegmentError(`${where}.op must be one of ${OPS.join(', ')}`);
+    if (typeof op !== 'string' || !OPS.includes(op as Op))
+      throw new SegmentError(`${where}.op must be one of ${OPS.join(', ')}`);
     const { expr, kind } = this.field(field, where);
     const o = op as Op;
     if (kind === 'time') return this.timeCondition(expr, o, value, where);
@@ -80,13 +83,18 @@ class Builder {
       case 'in':
         return void this.conditions.push(`${expr} = ANY(${this.bind(list(value, where), '::text[]')})`);
       case 'not_in':
-        return void this.conditions.push(`(${expr} IS NULL OR ${expr} <> ALL(${this.bind(list(value, where), '::text[]')}))`);
+        return void this.conditions.push(
+          `(${expr} IS NULL OR ${expr} <> ALL(${this.bind(list(value, where), '::text[]')}))`,
+        );
       case 'exists':
         return void this.conditions.push(`(NULLIF(${expr}, '') IS ${bool(value, where) ? 'NOT NULL' : 'NULL'})`);
       case 'contains':
-        return void this.conditions.push(`${expr} ILIKE ${this.bind(`%${escapeLike(text(value, where))}%`)} ESCAPE '\\'`);
+        return void this.conditions.push(
+          `${expr} ILIKE ${this.bind(`%${escapeLike(text(value, where))}%`)} ESCAPE '\\'`,
+        );
       default: {
-        if (typeof value !== 'number' || !Number.isFinite(value)) throw new SegmentError(`${where}.value must be a number for ${o}`);
+        if (typeof value !== 'number' || !Number.isFinite(value))
+          throw new SegmentError(`${where}.value must be a number for ${o}`);
         return void this.conditions.push(`${numeric(expr)} ${COMPARE[o]} ${this.bind(String(value), '::numeric')}`);
       }
     }
@@ -94,7 +102,8 @@ class Builder {
 
   private timeCondition(expr: string, op: Op, value: unknown, where: string): void {
     const at = () => {
-      if (!isRfc3339(value)) throw new SegmentError(`${where}.value must be an RFC 3339 date-time, e.g. 2026-01-01T00:00:00Z`);
+      if (!isRfc3339(value))
+        throw new SegmentError(`${where}.value must be an RFC 3339 date-time, e.g. 2026-01-01T00:00:00Z`);
       return this.bind(value, '::timestamptz');
     };
     if (op === 'eq') return void this.conditions.push(`${expr} = ${at()}`);
@@ -105,7 +114,8 @@ class Builder {
 }
 
 function scalar(value: unknown, where: string): string {
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return text(String(value), where);
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return text(String(value), where);
   throw new SegmentError(`${where}.value must be a string, number or boolean`);
 }
 
@@ -116,7 +126,8 @@ function text(value: unknown, where: string): string {
 }
 
 function list(value: unknown, where: string): string[] {
-  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_LIST) throw new SegmentError(`${where}.value must be a list of 1–${MAX_LIST} strings or numbers`);
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_LIST)
+    throw new SegmentError(`${where}.value must be a list of 1–${MAX_LIST} strings or numbers`);
   return value.map((v, i) => scalar(v as Scalar, `${where}.value[${i}]`));
 }
 
@@ -131,13 +142,19 @@ function escapeLike(value: string): string {
 
 /** Compiles a segment; the empty segment `{}` is every subscriber of the project. */
 export function compileSegment(raw: unknown, firstParam: number): CompiledSegment {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new SegmentError('segment must be an object, e.g. {"locale": "fr", "has_email": true}');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new SegmentError('segment must be an object, e.g. {"locale": "fr", "has_email": true}');
   const seg = raw as Record<string, unknown>;
   const unknown = Object.keys(seg).filter((k) => !SUGAR.includes(k));
   if (unknown.includes('segment')) {
-    throw new SegmentError(`segment has an unknown key 'segment': the segment's keys go at the top level (e.g. {"data": {"plan": "pro"}}), not wrapped in {"segment": …}`);
+    throw new SegmentError(
+      `segment has an unknown key 'segment': the segment's keys go at the top level (e.g. {"data": {"plan": "pro"}}), not wrapped in {"segment": …}`,
+    );
   }
-  if (unknown.length) throw new SegmentError(`segment has unknown key(s) ${unknown.map((k) => `'${k.slice(0, 64)}'`).join(', ')}; allowed: ${SUGAR.join(', ')}`);
+  if (unknown.length)
+    throw new SegmentError(
+      `segment has unknown key(s) ${unknown.map((k) => `'${k.slice(0, 64)}'`).join(', ')}; allowed: ${SUGAR.join(', ')}`,
+    );
   const b = new Builder(firstParam);
   const oneOrMany = (field: string, value: unknown, where: string) =>
     Array.isArray(value) ? b.condition(field, 'in', value, where) : b.condition(field, 'eq', value, where);
@@ -149,9 +166,11 @@ export function compileSegment(raw: unknown, firstParam: number): CompiledSegmen
   if (seg.created_after !== undefined) b.condition('created_at', 'gt', seg.created_after, 'segment.created_after');
   if (seg.created_before !== undefined) b.condition('created_at', 'lt', seg.created_before, 'segment.created_before');
   if (seg.data !== undefined) {
-    if (typeof seg.data !== 'object' || seg.data === null || Array.isArray(seg.data)) throw new SegmentError('segment.data must be an object of key: value or key: [values]');
+    if (typeof seg.data !== 'object' || seg.data === null || Array.isArray(seg.data))
+      throw new SegmentError('segment.data must be an object of key: value or key: [values]');
     for (const [key, value] of Object.entries(seg.data)) {
-      if (!DATA_KEY.test(key)) throw new SegmentError(`segment.data key '${key.slice(0, 64)}' must be 1–64 letters, digits, _ or -`);
+      if (!DATA_KEY.test(key))
+        throw new SegmentError(`segment.data key '${key.slice(0, 64)}' must be 1–64 letters, digits, _ or -`);
       oneOrMany(`data.${key}`, value, `segment.data.${key}`);
     }
   }
@@ -159,13 +178,18 @@ export function compileSegment(raw: unknown, firstParam: number): CompiledSegmen
     if (!Array.isArray(seg.where)) throw new SegmentError('segment.where must be a list of {field, op, value}');
     seg.where.forEach((c: unknown, i) => {
       const where = `segment.where[${i}]`;
-      if (typeof c !== 'object' || c === null || Array.isArray(c)) throw new SegmentError(`${where} must be an object {field, op, value}`);
+      if (typeof c !== 'object' || c === null || Array.isArray(c))
+        throw new SegmentError(`${where} must be an object {field, op, value}`);
       const extra = Object.keys(c).filter((k) => !['field', 'op', 'value'].includes(k));
-      if (extra.length) throw new SegmentError(`${where} has unknown key(s) ${extra.map((k) => `'${k.slice(0, 64)}'`).join(', ')}; allowed: field, op, value`);
+      if (extra.length)
+        throw new SegmentError(
+          `${where} has unknown key(s) ${extra.map((k) => `'${k.slice(0, 64)}'`).join(', ')}; allowed: field, op, value`,
+        );
       const { field, op, value } = c as Record<string, unknown>;
       b.condition(field, op, value, where);
     });
   }
-  if (b.conditions.length > MAX_CONDITIONS) throw new SegmentError(`segment has ${b.conditions.length} conditions; at most ${MAX_CONDITIONS}`);
+  if (b.conditions.length > MAX_CONDITIONS)
+    throw new SegmentError(`segment has ${b.conditions.length} conditions; at most ${MAX_CONDITIONS}`);
   return { where: b.conditions.length ? b.conditions.join(' AND ') : 'TRUE', params: b.params };
 }

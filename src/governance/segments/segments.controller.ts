@@ -14,10 +14,16 @@ export class SegmentsController {
 
   @Post('preview')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'previewSegment', summary: 'Count the subscribers a segment matches, with a sample of ids' })
+  @ApiOperation({
+    operationId: 'previewSegment',
+    summary: 'Count the subscribers a segment matches, with a sample of ids',
+  })
   @ApiBody({ schema: SEGMENT_SCHEMA })
   @ApiErrors(400)
-  previewSegment(@CurrentProject() project: ProjectRef, @Body() body: Record<string, unknown>): Promise<SegmentPreviewDto> {
+  previewSegment(
+    @CurrentProject() project: ProjectRef,
+    @Body() body: Record<string, unknown>,
+  ): Promise<SegmentPreviewDto> {
     return this.segments.preview(project.id, body);
   }
 }

@@ -13,7 +13,9 @@ export class SegmentsRepository {
   }
 
   async sample(projectId: string, segment: CompiledSegment): Promise<string[]> {
-    return (await this.db.rows<{ id: string }>(sampleMatching(segment.where), [projectId, ...segment.params])).map((r) => r.id);
+    return (await this.db.rows<{ id: string }>(sampleMatching(segment.where), [projectId, ...segment.params])).map(
+      (r) => r.id,
+    );
   }
 
   /** Matching ids after `after` (exclusive; '' = from the start), at most `limit`. */

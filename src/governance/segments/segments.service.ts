@@ -26,7 +26,10 @@ export class SegmentsService {
 
   async preview(projectId: string, raw: unknown): Promise<{ count: number; sample: string[] }> {
     const segment = this.compile(raw);
-    const [count, sample] = await Promise.all([this.repository.count(projectId, segment), this.repository.sample(projectId, segment)]);
+    const [count, sample] = await Promise.all([
+      this.repository.count(projectId, segment),
+      this.repository.sample(projectId, segment),
+    ]);
     return { count, sample };
   }
 

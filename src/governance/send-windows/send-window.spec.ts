@@ -3,7 +3,12 @@ import { nextAllowed, parseSendWindow, type SendWindow } from './send-window.js'
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
-const window = (w: Partial<SendWindow> & Pick<SendWindow, 'start' | 'end'>): SendWindow => ({ tz: 'UTC', days: [1, 2, 3, 4, 5, 6, 7], applies_to: 'marketing', ...w });
+const window = (w: Partial<SendWindow> & Pick<SendWindow, 'start' | 'end'>): SendWindow => ({
+  tz: 'UTC',
+  days: [1, 2, 3, 4, 5, 6, 7],
+  applies_to: 'marketing',
+  ...w,
+});
 
 describe('local time', () => {
   it('knows zone names and rejects others', () => {

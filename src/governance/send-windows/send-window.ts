@@ -35,21 +35,35 @@ export function minutesOf(hhmm: string): number {
  */
 export function parseSendWindow(raw: unknown, field = 'send_window'): { window: SendWindow } | { error: string } {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    return { error: `${field} must be an object like {"start": "08:00", "end": "20:00", "tz": "Europe/Paris"}, or false to send at any time` };
+    return {
+      error: `${field} must be an object like {"start": "08:00", "end": "20:00", "tz": "Europe/Paris"}, or false to send at any time`,
+    };
   }
   const w = raw as Record<string, unknown>;
   const known = new Set(['start', 'end', 'tz', 'days', 'applies_to']);
   const unknown = Object.keys(w).filter((k) => !known.has(k));
-  if (unknown.length) return { error: `${field} has unknown field(s) ${unknown.join(', ')}; allowed: start, end, tz, days, applies_to` };
+  if (unknown.length)
+    return { error: `${field} has unknown field(s) ${unknown.join(', ')}; allowed: start, end, tz, days, applies_to` };
   for (const key of ['start', 'end'] as const) {
-    if (typeof w[key] !== 'string' || !HH_MM.test(w[key])) return { error: `${field}.${key} must be a 24-hour time "HH:MM", e.g. "08:00"` };
+    if (typeof w[key] !== 'string' || !HH_MM.test(w[key]))
+      return { error: `${field}.${key} must be a 24-hour time "HH:MM", e.g. "08:00"` };
   }
-  if (w.start === w.end) return { error: `${field}.start and ${field}.end are equal; to allow sending all day, remove the window (or send send_window: false)` };
-  if (w.tz !== undefined && !isValidTimeZone(w.tz)) return { error: `${field}.tz must be an IANA time zone such as "Europe/Paris" or "UTC"` };
+  if (w.start === w.end)
+    return {
+      error: `${field}.start and ${field}.end are equal; to allow sending all day, remove the window (or send send_window: false)`,
+    };
+  if (w.tz !== undefined && !isValidTimeZone(w.tz))
+    return { error: `${field}.tz must be an IANA time zone such as "Europe/Paris" or "UTC"` };
   let days = ALL_DAYS;
   if (w.days !== undefined) {
-    if (!Array.isArray(w.days) || w.days.length === 0 || !w.days.every((d) => Number.isInteger(d) && d >= 1 && d <= 7)) {
-      return { error: `${field}.days must be a non-empty list of ISO weekdays 1 (Monday) to 7 (Sunday), e.g. [1,2,3,4,5]` };
+    if (
+      !Array.isArray(w.days) ||
+      w.days.length === 0 ||
+      !w.days.every((d) => Number.isInteger(d) && d >= 1 && d <= 7)
+    ) {
+      return {
+        error: `${field}.days must be a non-empty list of ISO weekdays 1 (Monday) to 7 (Sunday), e.g. [1,2,3,4,5]`,
+      };
     }
     days = [...new Set(w.days as number[])].sort();
   }

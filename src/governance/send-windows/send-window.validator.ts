@@ -23,10 +23,33 @@ export const SEND_WINDOW_SCHEMA: NonNullable<ApiPropertyOptions['oneOf']>[number
   type: 'object',
   required: ['start', 'end'],
   properties: {
-    start: { type: 'string', pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', example: '08:00', description: 'Opening time, 24-hour local time' },
-    end: { type: 'string', pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', example: '21:00', description: 'Closing time (exclusive); before start = overnight window' },
-    tz: { type: 'string', example: 'Europe/Paris', description: 'IANA zone used when the recipient has none; default UTC' },
-    days: { type: 'array', items: { type: 'integer', minimum: 1, maximum: 7 }, example: [1, 2, 3, 4, 5], description: 'ISO weekdays the window opens on; default all' },
-    applies_to: { type: 'string', enum: ['marketing', 'all'], description: 'marketing (default): bulk/campaign jobs only; all: every job' },
+    start: {
+      type: 'string',
+      pattern: '^([01]\\d|2[0-3]):[0-5]\\d$',
+      example: '08:00',
+      description: 'Opening time, 24-hour local time',
+    },
+    end: {
+      type: 'string',
+      pattern: '^([01]\\d|2[0-3]):[0-5]\\d$',
+      example: '21:00',
+      description: 'Closing time (exclusive); before start = overnight window',
+    },
+    tz: {
+      type: 'string',
+      example: 'Europe/Paris',
+      description: 'IANA zone used when the recipient has none; default UTC',
+    },
+    days: {
+      type: 'array',
+      items: { type: 'integer', minimum: 1, maximum: 7 },
+      example: [1, 2, 3, 4, 5],
+      description: 'ISO weekdays the window opens on; default all',
+    },
+    applies_to: {
+      type: 'string',
+      enum: ['marketing', 'all'],
+      description: 'marketing (default): bulk/campaign jobs only; all: every job',
+    },
   },
 };

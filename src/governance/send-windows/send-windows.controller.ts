@@ -20,9 +20,15 @@ export class SendWindowsController {
   }
 
   @Put()
-  @ApiOperation({ operationId: 'setSendWindow', summary: 'Set the project’s send window (quiet hours outside it), read in each recipient’s time zone' })
+  @ApiOperation({
+    operationId: 'setSendWindow',
+    summary: 'Set the project’s send window (quiet hours outside it), read in each recipient’s time zone',
+  })
   @ApiErrors(400, 422)
-  async setSendWindow(@CurrentProject() project: ProjectRef, @Body() body: SendWindowDto): Promise<SendWindowResponseDto> {
+  async setSendWindow(
+    @CurrentProject() project: ProjectRef,
+    @Body() body: SendWindowDto,
+  ): Promise<SendWindowResponseDto> {
     return { send_window: await this.windows.putProjectWindow(project.id, body) };
   }
 

@@ -26,6 +26,9 @@ export class SendWindowsRepository {
 
   /** Stores (or with null clears) a project's window; undefined when the project is gone. */
   async setProjectWindow(projectId: string, window: object | null): Promise<{ window: unknown } | undefined> {
-    return this.db.one<{ window: unknown }>(SET_PROJECT_WINDOW, [projectId, window === null ? null : JSON.stringify(window)]);
+    return this.db.one<{ window: unknown }>(SET_PROJECT_WINDOW, [
+      projectId,
+      window === null ? null : JSON.stringify(window),
+    ]);
   }
 }

@@ -48,7 +48,9 @@ export class SendWindowsService {
   effective(request: unknown, projectId: string, projectWindow: unknown): SendWindow | null {
     if (request === false) return null;
     if (request !== undefined && request !== null) return this.valid(request, `request of project ${projectId}`);
-    return projectWindow === undefined || projectWindow === null ? null : this.valid(projectWindow, `project ${projectId} settings`);
+    return projectWindow === undefined || projectWindow === null
+      ? null
+      : this.valid(projectWindow, `project ${projectId} settings`);
   }
 
   /**
@@ -66,7 +68,12 @@ export class SendWindowsService {
   }
 
   /** At enqueue: the first instant at or after `notBefore` the job may be sent. */
-  scheduleAt(window: SendWindow | null, job: { marketing: boolean; transactional: boolean }, subscriberTimezone: string | null | undefined, notBefore: Date): Date {
+  scheduleAt(
+    window: SendWindow | null,
+    job: { marketing: boolean; transactional: boolean },
+    subscriberTimezone: string | null | undefined,
+    notBefore: Date,
+  ): Date {
     if (!this.holds(window, job)) return notBefore;
     return new Date(nextAllowed(notBefore.getTime(), window, this.zoneFor(window, subscriberTimezone)));
   }
@@ -78,19 +85,27 @@ export class SendWindowsService {
   async screen(jobs: readonly WindowedJob[], now = Date.now()): Promise<Map<string, Deferral>> {
     const deferrals = new Map<string, Deferral>();
     const needProject = jobs.filter((j) => j.payload.send_window === undefined || j.payload.send_window === null);
-    const projectWindows = needProject.length ? await this.projectWindows([...new Set(needProject.map((j) => j.projectId))]) : new Map<string, unknown>();
+    const projectWindows = needProject.length
+      ? await this.projectWindows([...new Set(needProject.map((j) => j.projectId))])
+      : new Map<string, unknown>();
     const held: { job: WindowedJob; window: SendWindow }[] = [];
     for (const job of jobs) {
       const window = this.effective(job.payload.send_window, job.projectId, projectWindows.get(job.projectId));
-      if (this.holds(window, { marketing: job.marketing, transactional: job.payload.transactional === true })) held.push({ job, window });
+      if (this.holds(window, { marketing: job.marketing, transactional: job.payload.transactional === true }))
+        held.push({ job, window });
     }
     if (held.length === 0) return deferrals;
     const withSubscriber = held.filter((h) => h.job.subscriberId !== null);
     const zones = withSubscriber.length
-      ? await this.timezones(withSubscriber.map((h) => ({ projectId: h.job.projectId, subscriberId: h.job.subscriberId! })))
+      ? await this.timezones(
+          withSubscriber.map((h) => ({ projectId: h.job.projectId, subscriberId: h.job.subscriberId! })),
+        )
       : new Map<string, string>();
     for (const { job, window } of held) {
-      const zone = this.zoneFor(window, job.subscriberId ? zones.get(subscriberKey(job.projectId, job.subscriberId)) : null);
+      const zone = this.zoneFor(
+        window,
+        job.subscriberId ? zones.get(subscriberKey(job.projectId, job.subscriberId)) : null,
+      );
       const next = nextAllowed(now, window, zone);
       if (next > now) {
         deferrals.set(job.id, {
@@ -156,7 +171,8 @@ export class SendWindowsService {
     } catch (err) {
       this.logger.warn(`time zone prefetch failed, reading subscriber by subscriber: ${(err as Error).message}`);
       const merged = new Map<string, string>();
-      for (const pair of pairs) for (const [k, v] of await this.repository.subscriberTimezones([pair])) merged.set(k, v);
+      for (const pair of pairs)
+        for (const [k, v] of await this.repository.subscriberTimezones([pair])) merged.set(k, v);
       return merged;
     }
   }

@@ -23,7 +23,9 @@ export function sendChecksSql(oneKey: boolean, withPreferences: boolean, withCap
   const name = `notifyd_send_checks_${oneKey ? 'one' : 'many'}${withPreferences ? '_prefs' : ''}${withCaps ? '_caps' : ''}`;
   let statement = VARIANTS.get(name);
   if (!statement) {
-    statement = preparedSql(name, `
+    statement = preparedSql(
+      name,
+      `
   SELECT
     (SELECT coalesce(jsonb_agg(jsonb_build_object(
               'projectId', s.project_id, 'channel', s.channel, 'address', s.address,
@@ -31,7 +33,8 @@ export function sendChecksSql(oneKey: boolean, withPreferences: boolean, withCap
        ${oneKey ? ONE_KEY : MANY_KEYS}
     ) AS suppressions,
     ${withPreferences ? PREFERENCES : `'[]'::jsonb`} AS preferences,
-    ${withCaps ? CAPS : `'[]'::jsonb`} AS caps`);
+    ${withCaps ? CAPS : `'[]'::jsonb`} AS caps`,
+    );
     VARIANTS.set(name, statement);
   }
   return statement;

@@ -26,7 +26,10 @@ export class AdminSuppressionsController {
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'adminListSuppressions', summary: 'Active suppressions of one project or all, newest first, addresses masked' })
+  @ApiOperation({
+    operationId: 'adminListSuppressions',
+    summary: 'Active suppressions of one project or all, newest first, addresses masked',
+  })
   @ApiErrors(422)
   async adminListSuppressions(@Query() query: AdminListSuppressionsQueryDto): Promise<AdminSuppressionListDto> {
     const rows = await this.suppressions.listActiveForOperators(query.project_id ?? null, query.limit ?? 100);
@@ -36,11 +39,20 @@ export class AdminSuppressionsController {
   @Post()
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({ operationId: 'adminCreateSuppression', summary: 'Suppress an address for a project (idempotent; audited as the operator)' })
+  @ApiOperation({
+    operationId: 'adminCreateSuppression',
+    summary: 'Suppress an address for a project (idempotent; audited as the operator)',
+  })
   @ApiErrors(422)
-  async adminCreateSuppression(@Body() body: AdminCreateSuppressionDto, @CurrentOperator() by: Actor): Promise<AdminCreateSuppressionResponseDto> {
+  async adminCreateSuppression(
+    @Body() body: AdminCreateSuppressionDto,
+    @CurrentOperator() by: Actor,
+  ): Promise<AdminCreateSuppressionResponseDto> {
     await this.projects.get(body.project_id).catch(() => {
-      throw ApiError.unprocessable('unknown_project', `Project '${body.project_id}' does not exist; list projects with GET /v1/admin/projects.`);
+      throw ApiError.unprocessable(
+        'unknown_project',
+        `Project '${body.project_id}' does not exist; list projects with GET /v1/admin/projects.`,
+      );
     });
     const { suppression, created } = await this.suppressions.suppress({
       projectId: body.project_id,
@@ -55,9 +67,15 @@ export class AdminSuppressionsController {
 
   @Delete(':id')
   @AdminAuth()
-  @ApiOperation({ operationId: 'adminReleaseSuppression', summary: 'Release any project’s suppression (kept as history, audited)' })
+  @ApiOperation({
+    operationId: 'adminReleaseSuppression',
+    summary: 'Release any project’s suppression (kept as history, audited)',
+  })
   @ApiErrors(404)
-  async adminReleaseSuppression(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<AdminReleaseSuppressionResponseDto> {
+  async adminReleaseSuppression(
+    @Param('id') id: string,
+    @CurrentOperator() by: Actor,
+  ): Promise<AdminReleaseSuppressionResponseDto> {
     const row = await this.suppressions.release(null, id, by);
     return { id: row.id, released: true };
   }

@@ -22,7 +22,10 @@ const ADDRESSED: ReadonlySet<Channel> = new Set(['email', 'sms', 'whatsapp', 'te
  * permanent refusal marked deadRecipient (an email hard bounce; an SMS/chat address that
  * can never work).
  */
-export function suppressionFromRefusal(channel: Channel, error: ProviderError): { reason: SuppressionReason; scope: SuppressionScope } | null {
+export function suppressionFromRefusal(
+  channel: Channel,
+  error: ProviderError,
+): { reason: SuppressionReason; scope: SuppressionScope } | null {
   const code = error.providerCode ? OPT_OUT_CODES[error.providerCode] : undefined;
   if (code && (channel === 'sms' || channel === 'whatsapp')) return code;
   if (error.kind !== 'permanent' || !error.deadRecipient || !ADDRESSED.has(channel)) return null;

@@ -18,17 +18,25 @@ export type AddressCheck = { ok: true; address: string } | { ok: false; message:
  */
 export function normaliseAddress(channel: Channel, raw: string): AddressCheck {
   const value = raw.trim();
-  if (!value) return { ok: false, message: 'address is empty; give the email, phone number, chat id or subscriber id to suppress' };
+  if (!value)
+    return {
+      ok: false,
+      message: 'address is empty; give the email, phone number, chat id or subscriber id to suppress',
+    };
   if (value.length > 1000) return { ok: false, message: 'address is longer than 1000 characters' };
   switch (channel) {
     case 'email': {
       const email = value.toLowerCase();
-      return EMAIL.test(email) ? { ok: true, address: email } : { ok: false, message: 'must be an email address such as jane@example.com' };
+      return EMAIL.test(email)
+        ? { ok: true, address: email }
+        : { ok: false, message: 'must be an email address such as jane@example.com' };
     }
     case 'sms':
     case 'whatsapp': {
       const phone = value.replace(/^whatsapp:/i, '').replace(/[\s.()-]/g, '');
-      return E164.test(phone) ? { ok: true, address: phone } : { ok: false, message: 'must be an E.164 phone number: a + then 7 to 15 digits, e.g. +33612345678' };
+      return E164.test(phone)
+        ? { ok: true, address: phone }
+        : { ok: false, message: 'must be an E.164 phone number: a + then 7 to 15 digits, e.g. +33612345678' };
     }
     default:
       return { ok: true, address: value };

@@ -25,21 +25,43 @@ export class SuppressionsController {
   constructor(private readonly suppressions: SuppressionsService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listSuppressions', summary: 'List the project’s suppressions, newest first (active only unless include_released)' })
+  @ApiOperation({
+    operationId: 'listSuppressions',
+    summary: 'List the project’s suppressions, newest first (active only unless include_released)',
+  })
   @ApiErrors(400)
-  async listSuppressions(@CurrentProject() project: ProjectRef, @Query() query: ListSuppressionsQueryDto): Promise<SuppressionListDto> {
+  async listSuppressions(
+    @CurrentProject() project: ProjectRef,
+    @Query() query: ListSuppressionsQueryDto,
+  ): Promise<SuppressionListDto> {
     const limit = query.limit ?? 200;
     const after = decodeTimeIdCursor(query.cursor);
-    const rows = await this.suppressions.list(project.id, { includeReleased: query.include_released ?? false, channel: query.channel, address: query.address, after, limit: limit + 1 });
+    const rows = await this.suppressions.list(project.id, {
+      includeReleased: query.include_released ?? false,
+      channel: query.channel,
+      address: query.address,
+      after,
+      limit: limit + 1,
+    });
     const items = rows.slice(0, limit);
-    return { data: items.map(presentSuppression), next_cursor: rows.length > limit ? encodeSuppressionCursor(items[items.length - 1]) : null };
+    return {
+      data: items.map(presentSuppression),
+      next_cursor: rows.length > limit ? encodeSuppressionCursor(items[items.length - 1]) : null,
+    };
   }
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ operationId: 'createSuppression', summary: 'Suppress an address on a channel (idempotent; scope all or marketing)' })
+  @ApiOperation({
+    operationId: 'createSuppression',
+    summary: 'Suppress an address on a channel (idempotent; scope all or marketing)',
+  })
   @ApiErrors(400, 422)
-  async createSuppression(@CurrentProject() project: ProjectRef, @Body() body: CreateSuppressionDto, @Req() req: FastifyRequest): Promise<CreateSuppressionResponseDto> {
+  async createSuppression(
+    @CurrentProject() project: ProjectRef,
+    @Body() body: CreateSuppressionDto,
+    @Req() req: FastifyRequest,
+  ): Promise<CreateSuppressionResponseDto> {
     const { suppression, created } = await this.suppressions.suppress({
       projectId: project.id,
       ...suppressionRequest(body),
@@ -53,12 +75,18 @@ export class SuppressionsController {
   @Get(':id')
   @ApiOperation({ operationId: 'getSuppression', summary: 'Get one suppression, active or released' })
   @ApiErrors(404)
-  async getSuppression(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<SuppressionResponseDto> {
+  async getSuppression(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+  ): Promise<SuppressionResponseDto> {
     return { success: true, suppression: presentSuppression(await this.suppressions.get(project.id, id)) };
   }
 
   @Delete(':id')
-  @ApiOperation({ operationId: 'releaseSuppression', summary: 'Release a suppression (kept as history, audited); the address can be sent to again' })
+  @ApiOperation({
+    operationId: 'releaseSuppression',
+    summary: 'Release a suppression (kept as history, audited); the address can be sent to again',
+  })
   @ApiErrors(404)
   async releaseSuppression(
     @CurrentProject() project: ProjectRef,

@@ -44,8 +44,20 @@ export class SuppressionsRepository {
     // `outer`: inside the caller's transaction (provider evidence commits event and suppression together).
     const inTransaction = <T>(fn: (runner: QueryRunner) => Promise<T>) => (outer ? fn(outer) : this.db.transaction(fn));
     return inTransaction(async (runner) => {
-      if (s.scope === 'all') await this.db.exec(sql.SUPERSEDE_MARKETING, [s.projectId, s.channel, s.address, s.source], runner);
-      const params = [s.projectId, s.channel, s.address, s.scope, s.reason, s.source, s.detail, s.evidence, s.sourceJobId, s.providerEventId];
+      if (s.scope === 'all')
+        await this.db.exec(sql.SUPERSEDE_MARKETING, [s.projectId, s.channel, s.address, s.source], runner);
+      const params = [
+        s.projectId,
+        s.channel,
+        s.address,
+        s.scope,
+        s.reason,
+        s.source,
+        s.detail,
+        s.evidence,
+        s.sourceJobId,
+        s.providerEventId,
+      ];
       const inserted = await this.db.one<SuppressionRow>(sql.INSERT_SUPPRESSION, params, runner);
       if (inserted) return { row: inserted, created: true };
       const existing = await this.db.one<SuppressionRow>(sql.FIND_ACTIVE, [s.projectId, s.channel, s.address], runner);
@@ -60,7 +72,12 @@ export class SuppressionsRepository {
   }
 
   /** projectId null: any project (operators). */
-  release(projectId: string | null, id: string, by: string, reason: string | null): Promise<SuppressionRow | undefined> {
+  release(
+    projectId: string | null,
+    id: string,
+    by: string,
+    reason: string | null,
+  ): Promise<SuppressionRow | undefined> {
     return this.db.one<SuppressionRow>(sql.RELEASE_SUPPRESSION, [id, projectId, by, reason]);
   }
 
@@ -86,18 +103,36 @@ export class SuppressionsRepository {
   }
 
   /** Keys of one project as parallel arrays (addresses normalised). */
-  activeForProject(projectId: string, channels: readonly string[], addresses: readonly string[]): Promise<ActiveSuppression[]> {
+  activeForProject(
+    projectId: string,
+    channels: readonly string[],
+    addresses: readonly string[],
+  ): Promise<ActiveSuppression[]> {
     return this.db.rows<ActiveSuppression>(sql.ACTIVE_FOR_PROJECT_KEYS, [projectId, channels, addresses]);
   }
 
   activeFor(keys: readonly SuppressionKey[]): Promise<ActiveSuppression[]> {
     const projectId = keys[0]?.projectId;
-    if (keys.every((k) => k.projectId === projectId)) return this.activeForProject(projectId, keys.map((k) => k.channel), keys.map((k) => k.address));
-    return this.db.rows<ActiveSuppression>(sql.ACTIVE_FOR_KEYS, [keys.map((k) => k.projectId), keys.map((k) => k.channel), keys.map((k) => k.address)]);
+    if (keys.every((k) => k.projectId === projectId))
+      return this.activeForProject(
+        projectId,
+        keys.map((k) => k.channel),
+        keys.map((k) => k.address),
+      );
+    return this.db.rows<ActiveSuppression>(sql.ACTIVE_FOR_KEYS, [
+      keys.map((k) => k.projectId),
+      keys.map((k) => k.channel),
+      keys.map((k) => k.address),
+    ]);
   }
 
   /** Active suppressions of these (channel, normalised address) pairs in one project or all (null). */
-  activeOfAddresses(projectId: string | null, channels: readonly string[], addresses: readonly string[], limit: number): Promise<SuppressionRow[]> {
+  activeOfAddresses(
+    projectId: string | null,
+    channels: readonly string[],
+    addresses: readonly string[],
+    limit: number,
+  ): Promise<SuppressionRow[]> {
     return this.db.rows<SuppressionRow>(sql.ACTIVE_OF_ADDRESSES, [projectId, channels, addresses, limit]);
   }
 }

@@ -46,30 +46,48 @@ export class SuppressionsService {
    * except that scope `all` replaces an active `marketing` one). Throws a 422 ApiError naming
    * the address when it does not parse for its channel.
    */
-  async suppress(input: SuppressInput, runner?: QueryRunner): Promise<{ suppression: SuppressionRow; created: boolean }> {
+  async suppress(
+    input: SuppressInput,
+    runner?: QueryRunner,
+  ): Promise<{ suppression: SuppressionRow; created: boolean }> {
     const check = normaliseAddress(input.channel, input.address);
-    if (!check.ok) throw ApiError.unprocessable('validation_failed', `${input.channel === 'email' ? 'email' : 'address'} ${check.message}`);
-    const { row, created } = await this.repository.insert({
-      projectId: input.projectId,
-      channel: input.channel,
-      address: check.address,
-      scope: input.scope,
-      reason: input.reason,
-      source: input.source,
-      detail: input.detail ?? null,
-      evidence: input.evidence ?? {},
-      sourceJobId: input.sourceJobId ?? null,
-      providerEventId: input.providerEventId ?? null,
-    }, runner);
-    if (created) {
-      await this.audit.record({
+    if (!check.ok)
+      throw ApiError.unprocessable(
+        'validation_failed',
+        `${input.channel === 'email' ? 'email' : 'address'} ${check.message}`,
+      );
+    const { row, created } = await this.repository.insert(
+      {
         projectId: input.projectId,
-        actor: input.source,
-        action: 'suppression.created',
-        resource: row.id,
-        metadata: { channel: row.channel, scope: row.scope, reason: row.reason, ...(row.sourceJobId ? { job_id: row.sourceJobId } : {}) },
-        ip: input.ip ?? null,
-      }, runner);
+        channel: input.channel,
+        address: check.address,
+        scope: input.scope,
+        reason: input.reason,
+        source: input.source,
+        detail: input.detail ?? null,
+        evidence: input.evidence ?? {},
+        sourceJobId: input.sourceJobId ?? null,
+        providerEventId: input.providerEventId ?? null,
+      },
+      runner,
+    );
+    if (created) {
+      await this.audit.record(
+        {
+          projectId: input.projectId,
+          actor: input.source,
+          action: 'suppression.created',
+          resource: row.id,
+          metadata: {
+            channel: row.channel,
+            scope: row.scope,
+            reason: row.reason,
+            ...(row.sourceJobId ? { job_id: row.sourceJobId } : {}),
+          },
+          ip: input.ip ?? null,
+        },
+        runner,
+      );
       await this.tellCreated(row, runner);
     }
     return { suppression: row, created };
@@ -98,7 +116,12 @@ export class SuppressionsService {
    * Soft release: the row stays as history. 404 when missing, another project's, or already
    * released. projectId null: any project (operators).
    */
-  async release(projectId: string | null, id: string, by: { actor: string; ip?: string | null }, reason: string | null = null): Promise<SuppressionRow> {
+  async release(
+    projectId: string | null,
+    id: string,
+    by: { actor: string; ip?: string | null },
+    reason: string | null = null,
+  ): Promise<SuppressionRow> {
     const row = isUuid(id) ? await this.repository.release(projectId, id, by.actor, reason) : undefined;
     if (!row) throw ApiError.notFound('Active suppression', id);
     await this.audit.record({
@@ -119,8 +142,14 @@ export class SuppressionsService {
   }
 
   /** Newest first; `address` is normalised for its channel (email when no channel is given). */
-  list(projectId: string, filter: Omit<SuppressionFilter, 'address'> & { address?: string }): Promise<SuppressionRow[]> {
-    const address = filter.address === undefined ? undefined : lookupAddress((filter.channel as Channel | undefined) ?? 'email', filter.address);
+  list(
+    projectId: string,
+    filter: Omit<SuppressionFilter, 'address'> & { address?: string },
+  ): Promise<SuppressionRow[]> {
+    const address =
+      filter.address === undefined
+        ? undefined
+        : lookupAddress((filter.channel as Channel | undefined) ?? 'email', filter.address);
     return this.repository.list(projectId, { ...filter, address });
   }
 
@@ -133,9 +162,18 @@ export class SuppressionsService {
    * The active suppressions, with their evidence, of some addresses (each normalised for its
    * channel) in one project or every project (null): what the recipient trace shows.
    */
-  activeOfAddresses(projectId: string | null, keys: readonly { channel: Channel; address: string }[], limit = 50): Promise<SuppressionRow[]> {
+  activeOfAddresses(
+    projectId: string | null,
+    keys: readonly { channel: Channel; address: string }[],
+    limit = 50,
+  ): Promise<SuppressionRow[]> {
     if (keys.length === 0) return Promise.resolve([]);
-    return this.repository.activeOfAddresses(projectId, keys.map((k) => k.channel), keys.map((k) => lookupAddress(k.channel, k.address)), limit);
+    return this.repository.activeOfAddresses(
+      projectId,
+      keys.map((k) => k.channel),
+      keys.map((k) => lookupAddress(k.channel, k.address)),
+      limit,
+    );
   }
 
   /**
@@ -146,7 +184,10 @@ export class SuppressionsService {
    */
   async activeFor(keys: readonly SuppressionKey[]): Promise<Map<string, ActiveSuppression>> {
     if (keys.length === 0) return new Map();
-    const worth = await this.worthLookingUp(keys.map((k) => k.projectId), keys.length);
+    const worth = await this.worthLookingUp(
+      keys.map((k) => k.projectId),
+      keys.length,
+    );
     const unique = new Map<string, SuppressionKey>();
     for (const k of keys) {
       if (!worth(k.projectId)) continue;
@@ -165,7 +206,10 @@ export class SuppressionsService {
    * of garbage here before. A project with no active suppression is answered by the probe
    * alone (see worthLookingUp).
    */
-  async activeForProject(projectId: string, recipients: readonly { channel: Channel; recipient: string }[]): Promise<Map<string, ActiveSuppression>> {
+  async activeForProject(
+    projectId: string,
+    recipients: readonly { channel: Channel; recipient: string }[],
+  ): Promise<Map<string, ActiveSuppression>> {
     if (recipients.length === 0) return new Map();
     if (!(await this.worthLookingUp([projectId], recipients.length))(projectId)) return new Map();
     const rows = await this.repository.activeForProject(
@@ -180,7 +224,10 @@ export class SuppressionsService {
    * Whose keys are worth a lookup: the projects with an active suppression (one probe each), or
    * every project when there is a single key, whose lookup costs what the probe does.
    */
-  private async worthLookingUp(projectIds: readonly string[], keyCount: number): Promise<(projectId: string) => boolean> {
+  private async worthLookingUp(
+    projectIds: readonly string[],
+    keyCount: number,
+  ): Promise<(projectId: string) => boolean> {
     if (keyCount < 2) return () => true;
     const listed = await this.repository.projectsWithActive([...new Set(projectIds)]);
     return (projectId) => listed.has(projectId);
@@ -193,7 +240,9 @@ export class SuppressionsService {
    */
   static match(found: Map<string, ActiveSuppression>, k: SuppressionKey): ActiveSuppression | undefined {
     if (found.size === 0) return undefined;
-    return found.get(suppressionKey({ projectId: k.projectId, channel: k.channel, address: lookupAddress(k.channel, k.address) }));
+    return found.get(
+      suppressionKey({ projectId: k.projectId, channel: k.channel, address: lookupAddress(k.channel, k.address) }),
+    );
   }
 }
 

@@ -8,7 +8,13 @@ import { HTML_PATTERNS, instrumentHtml } from './instrument-html.js';
  * minute. These bodies are the shapes that did that; the answer must still be the right one.
  */
 describe('instrumentHtml on adversarial HTML', () => {
-  const t = { opens: false, clicks: true, publicUrl: 'https://n.example', link: (u: string) => `https://n.example/t/c/[${u}]`, pixel: () => 'https://n.example/t/o/P.gif' };
+  const t = {
+    opens: false,
+    clicks: true,
+    publicUrl: 'https://n.example',
+    link: (u: string) => `https://n.example/t/c/[${u}]`,
+    pixel: () => 'https://n.example/t/o/P.gif',
+  };
   const tail = '<a href="https://shop.example/x">x</a>';
   const wrappedTail = '<a href="https://n.example/t/c/[https://shop.example/x]">x</a>';
 

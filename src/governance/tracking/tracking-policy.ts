@@ -16,10 +16,12 @@ const NONE: TrackingChoice = { opens: false, clicks: false };
  */
 export function trackingFor(projectSetting: unknown, requestTrack: unknown, marketing: boolean): TrackingChoice {
   if (projectSetting === false) return NONE;
-  const project = typeof projectSetting === 'object' && projectSetting !== null ? (projectSetting as Record<string, unknown>) : {};
+  const project =
+    typeof projectSetting === 'object' && projectSetting !== null ? (projectSetting as Record<string, unknown>) : {};
   const allowed: TrackingChoice = { opens: project.opens !== false, clicks: project.clicks !== false };
   if (requestTrack === false) return NONE;
-  const request = typeof requestTrack === 'object' && requestTrack !== null ? (requestTrack as Record<string, unknown>) : undefined;
+  const request =
+    typeof requestTrack === 'object' && requestTrack !== null ? (requestTrack as Record<string, unknown>) : undefined;
   const optedIn = requestTrack === true || request !== undefined;
   if (!marketing && project.applies_to !== 'all' && !optedIn) return NONE;
   return {

@@ -2,7 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { keyedHmac } from '../../common/crypto/keyed-hmac.js';
 
 /** An open (o) of a job, or a click (c) on one of its links. */
-export type TrackingClaim = { kind: 'o'; jobId: string; projectId: string } | { kind: 'c'; jobId: string; projectId: string; url: string };
+export type TrackingClaim =
+  { kind: 'o'; jobId: string; projectId: string } | { kind: 'c'; jobId: string; projectId: string; url: string };
 
 /** A tracking key and the id written into the links it signs (the id of the link key it is derived from). */
 export interface TrackingKey {
@@ -17,7 +18,13 @@ const mac = (secret: string, data: string) => keyedHmac(secret, data).toString('
  * where it goes and which key signed it (so keys rotate like unsubscribe keys); nothing stored.
  */
 export function signTracking(claim: TrackingClaim, key: TrackingKey): string {
-  const body = Buffer.from(JSON.stringify(claim.kind === 'o' ? [claim.kind, claim.jobId, claim.projectId] : [claim.kind, claim.jobId, claim.projectId, claim.url])).toString('base64url');
+  const body = Buffer.from(
+    JSON.stringify(
+      claim.kind === 'o'
+        ? [claim.kind, claim.jobId, claim.projectId]
+        : [claim.kind, claim.jobId, claim.projectId, claim.url],
+    ),
+  ).toString('base64url');
   const signed = `${key.id}.${body}`;
   return `${signed}.${mac(key.secret, signed)}`;
 }
@@ -44,7 +51,8 @@ export function verifyTracking(token: string, keys: readonly TrackingKey[]): Tra
     const a = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown[];
     if (!Array.isArray(a) || typeof a[1] !== 'string' || typeof a[2] !== 'string') return undefined;
     if (a[0] === 'o' && a.length === 3) return { kind: 'o', jobId: a[1], projectId: a[2] };
-    if (a[0] === 'c' && a.length === 4 && typeof a[3] === 'string' && /^https?:\/\//i.test(a[3])) return { kind: 'c', jobId: a[1], projectId: a[2], url: a[3] };
+    if (a[0] === 'c' && a.length === 4 && typeof a[3] === 'string' && /^https?:\/\//i.test(a[3]))
+      return { kind: 'c', jobId: a[1], projectId: a[2], url: a[3] };
     return undefined;
   } catch {
     return undefined;

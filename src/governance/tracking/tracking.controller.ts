@@ -14,7 +14,11 @@ export class TrackingController {
   @Get('o/:token')
   async pixel(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
     await this.tracking.open(token);
-    await reply.status(200).header('Content-Type', 'image/gif').header('Cache-Control', 'no-store, private').send(PIXEL_GIF);
+    await reply
+      .status(200)
+      .header('Content-Type', 'image/gif')
+      .header('Cache-Control', 'no-store, private')
+      .send(PIXEL_GIF);
   }
 
   /** A wrapped link: records the click and redirects to the original http(s) URL. */
@@ -22,7 +26,11 @@ export class TrackingController {
   async click(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
     const url = await this.tracking.click(token);
     if (!url) {
-      await reply.status(404).header('Content-Type', 'application/json').header('Cache-Control', 'no-store').send({ error: 'not_found', message: 'unknown link' });
+      await reply
+        .status(404)
+        .header('Content-Type', 'application/json')
+        .header('Cache-Control', 'no-store')
+        .send({ error: 'not_found', message: 'unknown link' });
       return;
     }
     await reply.status(302).header('Location', url).header('Cache-Control', 'no-store').send();

@@ -46,10 +46,14 @@ export class TrackingService {
     if (!publicUrl || candidates.length === 0) return;
     let settings: Map<string, unknown>;
     try {
-      const rows = await this.db.rows<{ id: string; tracking: unknown }>(PROJECT_TRACKING, [[...new Set(candidates.map((m) => m.projectId))]]);
+      const rows = await this.db.rows<{ id: string; tracking: unknown }>(PROJECT_TRACKING, [
+        [...new Set(candidates.map((m) => m.projectId))],
+      ]);
       settings = new Map(rows.map((r) => [r.id, r.tracking]));
     } catch (err) {
-      this.logger.warn(`tracking settings unreadable, sending ${candidates.length} email(s) without tracking: ${(err as Error).message}`);
+      this.logger.warn(
+        `tracking settings unreadable, sending ${candidates.length} email(s) without tracking: ${(err as Error).message}`,
+      );
       return;
     }
     for (const m of candidates) {
@@ -58,8 +62,10 @@ export class TrackingService {
       m.bodyHtml = instrumentHtml(m.bodyHtml!, {
         ...choice,
         publicUrl,
-        link: (url) => `${publicUrl}/t/c/${signTracking({ kind: 'c', jobId: m.jobId, projectId: m.projectId, url }, this.current)}`,
-        pixel: () => `${publicUrl}/t/o/${signTracking({ kind: 'o', jobId: m.jobId, projectId: m.projectId }, this.current)}.gif`,
+        link: (url) =>
+          `${publicUrl}/t/c/${signTracking({ kind: 'c', jobId: m.jobId, projectId: m.projectId, url }, this.current)}`,
+        pixel: () =>
+          `${publicUrl}/t/o/${signTracking({ kind: 'o', jobId: m.jobId, projectId: m.projectId }, this.current)}.gif`,
       });
     }
   }
@@ -88,9 +94,19 @@ export class TrackingService {
     return legacy?.kind === 'c' ? legacy.url : undefined;
   }
 
-  private async record(claim: TrackingClaim, type: 'opened' | 'clicked', payload: Record<string, unknown>): Promise<void> {
+  private async record(
+    claim: TrackingClaim,
+    type: 'opened' | 'clicked',
+    payload: Record<string, unknown>,
+  ): Promise<void> {
     try {
-      await this.db.exec(RECORD_ENGAGEMENT, [claim.jobId, claim.projectId, type, `notifyd:${type}:${randomUUID()}`, JSON.stringify(payload)]);
+      await this.db.exec(RECORD_ENGAGEMENT, [
+        claim.jobId,
+        claim.projectId,
+        type,
+        `notifyd:${type}:${randomUUID()}`,
+        JSON.stringify(payload),
+      ]);
     } catch (err) {
       // A recipient's mail client must never see an error for a tracking write.
       this.logger.warn(`could not record ${type} for job ${claim.jobId}: ${(err as Error).message}`);

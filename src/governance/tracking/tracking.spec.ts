@@ -16,14 +16,26 @@ describe('trackingFor (notifyd §6.5)', () => {
     ['request false', undefined, false, true, none],
     ['request narrows', undefined, { clicks: false }, true, { opens: true, clicks: false }],
     ['request true opts a transactional in', undefined, true, false, both],
-    ['request object opts in, within the project', { clicks: false }, { opens: true }, false, { opens: true, clicks: false }],
+    [
+      'request object opts in, within the project',
+      { clicks: false },
+      { opens: true },
+      false,
+      { opens: true, clicks: false },
+    ],
   ])('%s', (_name, project, request, marketing, expected) => {
     expect(trackingFor(project, request, marketing as boolean)).toEqual(expected);
   });
 });
 
 describe('instrumentHtml', () => {
-  const t = { opens: true, clicks: true, publicUrl: 'https://n.example', link: (u: string) => `https://n.example/t/c/[${u}]`, pixel: () => 'https://n.example/t/o/P.gif' };
+  const t = {
+    opens: true,
+    clicks: true,
+    publicUrl: 'https://n.example',
+    link: (u: string) => `https://n.example/t/c/[${u}]`,
+    pixel: () => 'https://n.example/t/o/P.gif',
+  };
 
   it('wraps http(s) links and adds the pixel before </body>', () => {
     const html = `<html><body><a href="https://shop.example/a?x=1&amp;y=2">A</a> <a class="b" href='http://b.example'>B</a></body></html>`;
@@ -34,7 +46,9 @@ describe('instrumentHtml', () => {
 
   it('leaves mailto, placeholders and our own unsubscribe/tracking links alone; appends the pixel without </body>', () => {
     const html = `<a href="mailto:a@b.example">m</a><a href="https://x.example/{{id}}">p</a><a href="https://n.example/u/tok">u</a>`;
-    expect(instrumentHtml(html, t)).toBe(`${html}<img src="https://n.example/t/o/P.gif" width="1" height="1" alt="" style="display:none">`);
+    expect(instrumentHtml(html, t)).toBe(
+      `${html}<img src="https://n.example/t/o/P.gif" width="1" height="1" alt="" style="display:none">`,
+    );
     expect(wrappable('https://N.example/t/c/x', 'https://n.example')).toBe(false);
   });
 

@@ -23,8 +23,10 @@ const COPY: Record<string, Copy> = {
     allButton: 'Unsubscribe from all marketing emails',
     doneAll: (a) => `${a} will no longer receive marketing emails.`,
     doneTopic: (t) => `You will no longer receive “${t}” emails.`,
-    doneInstead: (t, a) => `${a} has no subscription settings here, so “${t}” alone could not be stopped: ${a} will no longer receive any marketing emails.`,
-    badScope: 'This request asked for a choice the link does not offer. Open the link again and press one of its buttons.',
+    doneInstead: (t, a) =>
+      `${a} has no subscription settings here, so “${t}” alone could not be stopped: ${a} will no longer receive any marketing emails.`,
+    badScope:
+      'This request asked for a choice the link does not offer. Open the link again and press one of its buttons.',
     invalid: 'This unsubscribe link is not valid or has expired.',
   },
   fr: {
@@ -34,8 +36,10 @@ const COPY: Record<string, Copy> = {
     allButton: 'Me désinscrire de tous les e-mails commerciaux',
     doneAll: (a) => `${a} ne recevra plus d’e-mails commerciaux.`,
     doneTopic: (t) => `Vous ne recevrez plus les e-mails « ${t} ».`,
-    doneInstead: (t, a) => `Nous n’avons pas de préférences pour ${a} et ne pouvons donc pas arrêter « ${t} » seulement : ${a} ne recevra plus aucun e-mail commercial.`,
-    badScope: 'Cette demande porte sur un choix que le lien ne propose pas. Ouvrez de nouveau le lien et utilisez l’un de ses boutons.',
+    doneInstead: (t, a) =>
+      `Nous n’avons pas de préférences pour ${a} et ne pouvons donc pas arrêter « ${t} » seulement : ${a} ne recevra plus aucun e-mail commercial.`,
+    badScope:
+      'Cette demande porte sur un choix que le lien ne propose pas. Ouvrez de nouveau le lien et utilisez l’un de ses boutons.',
     invalid: 'Ce lien de désinscription n’est pas valide ou a expiré.',
   },
   es: {
@@ -45,8 +49,10 @@ const COPY: Record<string, Copy> = {
     allButton: 'Darme de baja de todos los correos comerciales',
     doneAll: (a) => `${a} ya no recibirá correos comerciales.`,
     doneTopic: (t) => `Ya no recibirás correos de «${t}».`,
-    doneInstead: (t, a) => `No guardamos preferencias para ${a}, así que no podemos dar de baja solo «${t}»: ${a} ya no recibirá ningún correo comercial.`,
-    badScope: 'Esta solicitud pide una opción que el enlace no ofrece. Abre de nuevo el enlace y pulsa uno de sus botones.',
+    doneInstead: (t, a) =>
+      `No guardamos preferencias para ${a}, así que no podemos dar de baja solo «${t}»: ${a} ya no recibirá ningún correo comercial.`,
+    badScope:
+      'Esta solicitud pide una opción que el enlace no ofrece. Abre de nuevo el enlace y pulsa uno de sus botones.',
     invalid: 'Este enlace para darse de baja no es válido o ha caducado.',
   },
   de: {
@@ -56,8 +62,10 @@ const COPY: Record<string, Copy> = {
     allButton: 'Von allen Werbe-E-Mails abmelden',
     doneAll: (a) => `${a} erhält keine Werbe-E-Mails mehr.`,
     doneTopic: (t) => `Sie erhalten keine „${t}“-E-Mails mehr.`,
-    doneInstead: (t, a) => `Für ${a} sind keine Einstellungen gespeichert, daher lässt sich nicht nur „${t}“ abbestellen: ${a} erhält keine Werbe-E-Mails mehr.`,
-    badScope: 'Diese Anfrage verlangt eine Auswahl, die der Link nicht anbietet. Öffnen Sie den Link erneut und wählen Sie eine der Schaltflächen.',
+    doneInstead: (t, a) =>
+      `Für ${a} sind keine Einstellungen gespeichert, daher lässt sich nicht nur „${t}“ abbestellen: ${a} erhält keine Werbe-E-Mails mehr.`,
+    badScope:
+      'Diese Anfrage verlangt eine Auswahl, die der Link nicht anbietet. Öffnen Sie den Link erneut und wählen Sie eine der Schaltflächen.',
     invalid: 'Dieser Abmeldelink ist ungültig oder abgelaufen.',
   },
 };
@@ -86,7 +94,8 @@ export function acceptedLanguages(header: string | undefined): string[] {
     .map((l) => l.tag);
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function page(lang: string, title: string, body: string): string {
   return `<!doctype html>
@@ -104,14 +113,25 @@ function page(lang: string, title: string, body: string): string {
 export function confirmPage(lang: string, address: string, topic: string | null, action: string): string {
   const c = COPY[lang];
   const a = escapeHtml(action);
-  const topicForm = topic ? `<form method="post" action="${a}?scope=topic"><button type="submit">${escapeHtml(c.topicButton(topic))}</button></form>` : '';
-  return page(lang, c.title, `<p>${escapeHtml(c.question(address))}</p>${topicForm}<form method="post" action="${a}?scope=marketing"><button type="submit">${escapeHtml(c.allButton)}</button></form>`);
+  const topicForm = topic
+    ? `<form method="post" action="${a}?scope=topic"><button type="submit">${escapeHtml(c.topicButton(topic))}</button></form>`
+    : '';
+  return page(
+    lang,
+    c.title,
+    `<p>${escapeHtml(c.question(address))}</p>${topicForm}<form method="post" action="${a}?scope=marketing"><button type="submit">${escapeHtml(c.allButton)}</button></form>`,
+  );
 }
 
 /** What a POST recorded: the topic left, all marketing stopped, or all marketing instead of a topic. */
 export function donePage(lang: string, address: string, outcome: UnsubscribeOutcome): string {
   const c = COPY[lang];
-  const text = outcome.done === 'topic' ? c.doneTopic(outcome.topic) : outcome.done === 'marketing-instead' ? c.doneInstead(outcome.topic, address) : c.doneAll(address);
+  const text =
+    outcome.done === 'topic'
+      ? c.doneTopic(outcome.topic)
+      : outcome.done === 'marketing-instead'
+        ? c.doneInstead(outcome.topic, address)
+        : c.doneAll(address);
   return page(lang, c.title, `<p>${escapeHtml(text)}</p>`);
 }
 

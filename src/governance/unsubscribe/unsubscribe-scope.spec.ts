@@ -13,7 +13,9 @@ describe('the scope an unsubscribe POST asks for', () => {
   });
 
   it('names the field and the fix for a choice the link does not offer', () => {
-    expect(requestedScope('topic', { topic: null })).toEqual({ error: 'scope=topic needs a link signed for a topic, and this one has none: use scope=marketing.' });
+    expect(requestedScope('topic', { topic: null })).toEqual({
+      error: 'scope=topic needs a link signed for a topic, and this one has none: use scope=marketing.',
+    });
     expect(requestedScope('all', { topic: 'tips' })).toEqual({ error: 'scope must be "topic" or "marketing".' });
     expect(requestedScope('all', { topic: null })).toEqual({ error: 'scope must be "marketing".' });
   });

@@ -2,7 +2,14 @@ import { Controller, Get, Header, Headers, HttpCode, Ip, Param, Post, Query, Res
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { RawBody } from '../provider-webhooks/raw-body.hook.js';
-import { acceptedLanguages, badScopePage, confirmPage, donePage, invalidPage, pageLanguage } from './unsubscribe-pages.js';
+import {
+  acceptedLanguages,
+  badScopePage,
+  confirmPage,
+  donePage,
+  invalidPage,
+  pageLanguage,
+} from './unsubscribe-pages.js';
 import { requestedScope } from './unsubscribe-scope.js';
 import { UnsubscribeService } from './unsubscribe.service.js';
 
@@ -22,7 +29,11 @@ export class UnsubscribeController {
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Cache-Control', 'no-store')
   @Header('X-Robots-Tag', 'noindex, nofollow')
-  async confirm(@Param('token') token: string, @Headers('accept-language') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+  async confirm(
+    @Param('token') token: string,
+    @Headers('accept-language') accept: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
     const claim = this.unsubscribe.verify(token);
     if (!claim) {
       reply.status(404);
@@ -49,9 +60,13 @@ export class UnsubscribeController {
     const asked = claim ? requestedScope(scope, claim) : undefined;
     if (claim && asked && 'error' in asked) {
       reply.status(400);
-      return badScopePage(pageLanguage(await this.unsubscribe.localeOf(claim), ...acceptedLanguages(accept)), asked.error);
+      return badScopePage(
+        pageLanguage(await this.unsubscribe.localeOf(claim), ...acceptedLanguages(accept)),
+        asked.error,
+      );
     }
-    const outcome = claim && asked && 'scope' in asked ? await this.unsubscribe.unsubscribe(claim, asked.scope, ip) : undefined;
+    const outcome =
+      claim && asked && 'scope' in asked ? await this.unsubscribe.unsubscribe(claim, asked.scope, ip) : undefined;
     if (!claim || !outcome) {
       reply.status(404);
       return invalidPage(pageLanguage(...acceptedLanguages(accept)));

@@ -9,7 +9,11 @@ import { SuppressionsService } from '../suppressions/suppressions.service.js';
 import { PreferencesService } from '../preferences/preferences.service.js';
 import { LOCALE_BY_EMAIL, LOCALE_BY_PHONE, SUBSCRIBERS_BY_EMAIL, SUBSCRIBERS_BY_PHONE } from './sql/unsubscribe.sql.js';
 import type { UnsubscribeOutcome, UnsubscribeScope } from './unsubscribe-scope.js';
-import { type SigningKey, type UnsubscribeClaim, verifyUnsubscribeToken } from '../../common/unsubscribe/unsubscribe-token.js';
+import {
+  type SigningKey,
+  type UnsubscribeClaim,
+  verifyUnsubscribeToken,
+} from '../../common/unsubscribe/unsubscribe-token.js';
 import { registerUnsubscribeSigner } from '../../common/unsubscribe/unsubscribe-url.js';
 
 /**
@@ -35,7 +39,9 @@ export class UnsubscribeService {
     const current: SigningKey = { id: ring.current.id, secret: ring.current.unsubscribe };
     this.keys = ring.accepted.map((k) => ({ id: k.id, secret: k.unsubscribe }));
     this.legacySecret = config.unsubscribe.legacySecret;
-    registerUnsubscribeSigner(config.server.publicUrl ? { publicUrl: config.server.publicUrl, key: current } : undefined);
+    registerUnsubscribeSigner(
+      config.server.publicUrl ? { publicUrl: config.server.publicUrl, key: current } : undefined,
+    );
   }
 
   /**
@@ -46,12 +52,25 @@ export class UnsubscribeService {
     const own = verifyUnsubscribeToken(token, this.keys);
     if (own) return own;
     const legacy = verifyLegacyUnsubscribeToken(token, this.legacySecret);
-    return legacy && { projectId: legacy.projectId, channel: 'email', address: legacy.address, topic: legacy.topic, expiresAt: legacy.expiresAt };
+    return (
+      legacy && {
+        projectId: legacy.projectId,
+        channel: 'email',
+        address: legacy.address,
+        topic: legacy.topic,
+        expiresAt: legacy.expiresAt,
+      }
+    );
   }
 
   /** The locale of the subscriber behind the address, when there is one. */
   async localeOf(claim: UnsubscribeClaim): Promise<string | null> {
-    const sql = claim.channel === 'email' ? LOCALE_BY_EMAIL : claim.channel === 'sms' || claim.channel === 'whatsapp' ? LOCALE_BY_PHONE : undefined;
+    const sql =
+      claim.channel === 'email'
+        ? LOCALE_BY_EMAIL
+        : claim.channel === 'sms' || claim.channel === 'whatsapp'
+          ? LOCALE_BY_PHONE
+          : undefined;
     if (!sql) return null;
     try {
       return (await this.db.one<{ locale: string }>(sql, [claim.projectId, claim.address]))?.locale ?? null;
@@ -68,20 +87,38 @@ export class UnsubscribeService {
    * suppression instead, and the outcome says so. `marketing`: a marketing-scope suppression.
    * Undefined when the project no longer exists.
    */
-  async unsubscribe(claim: UnsubscribeClaim, scope: UnsubscribeScope, ip: string | undefined): Promise<UnsubscribeOutcome | undefined> {
+  async unsubscribe(
+    claim: UnsubscribeClaim,
+    scope: UnsubscribeScope,
+    ip: string | undefined,
+  ): Promise<UnsubscribeOutcome | undefined> {
     if (scope === 'topic' && claim.topic) {
       const subscribers = await this.subscribersOf(claim);
       if (subscribers.length > 0) {
-        await this.preferences.optOutOfTopic(claim.projectId, subscribers, claim.channel, claim.topic, { actor: 'unsubscribe', ip: ip ?? null });
+        await this.preferences.optOutOfTopic(claim.projectId, subscribers, claim.channel, claim.topic, {
+          actor: 'unsubscribe',
+          ip: ip ?? null,
+        });
         return { done: 'topic', topic: claim.topic };
       }
-      return (await this.suppressMarketing(claim, ip, `one-click unsubscribe link for topic ${claim.topic}; no subscriber has this address`)) ? { done: 'marketing-instead', topic: claim.topic } : undefined;
+      return (await this.suppressMarketing(
+        claim,
+        ip,
+        `one-click unsubscribe link for topic ${claim.topic}; no subscriber has this address`,
+      ))
+        ? { done: 'marketing-instead', topic: claim.topic }
+        : undefined;
     }
     return (await this.suppressMarketing(claim, ip, 'one-click unsubscribe link')) ? { done: 'marketing' } : undefined;
   }
 
   private async subscribersOf(claim: UnsubscribeClaim): Promise<string[]> {
-    const sql = claim.channel === 'email' ? SUBSCRIBERS_BY_EMAIL : claim.channel === 'sms' || claim.channel === 'whatsapp' ? SUBSCRIBERS_BY_PHONE : undefined;
+    const sql =
+      claim.channel === 'email'
+        ? SUBSCRIBERS_BY_EMAIL
+        : claim.channel === 'sms' || claim.channel === 'whatsapp'
+          ? SUBSCRIBERS_BY_PHONE
+          : undefined;
     if (!sql) return [];
     return (await this.db.rows<{ id: string }>(sql, [claim.projectId, claim.address])).map((r) => r.id);
   }

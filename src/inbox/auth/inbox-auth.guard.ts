@@ -1,4 +1,11 @@
-import { applyDecorators, type CanActivate, createParamDecorator, type ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  type CanActivate,
+  createParamDecorator,
+  type ExecutionContext,
+  Injectable,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiSecurity } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { presentedKey } from '../../common/auth/api-keys.js';
@@ -46,18 +53,26 @@ export class InboxAuthGuard implements CanActivate {
   }
 
   /** Shared with the stream, which also accepts a ticket instead. */
-  async authenticate(headers: Record<string, string | string[] | undefined>, subscriberId: string): Promise<InboxPrincipal> {
+  async authenticate(
+    headers: Record<string, string | string[] | undefined>,
+    subscriberId: string,
+  ): Promise<InboxPrincipal> {
     const key = presentedKey(headers);
-    if (!key) throw ApiError.unauthorized('Missing credentials: send a subscriber token (Authorization: Bearer <jwt>) or the project key.');
+    if (!key)
+      throw ApiError.unauthorized(
+        'Missing credentials: send a subscriber token (Authorization: Bearer <jwt>) or the project key.',
+      );
     if (looksLikeJwt(key)) {
       const claims = await this.tokens.verify(key);
       if (!claims) throw ApiError.unauthorized(`Invalid or expired subscriber token: ${MINT_AGAIN}`);
-      if (claims.subscriberId !== subscriberId) throw ApiError.forbidden('Token subscriber mismatch: this token opens only its own subscriber’s inbox.');
+      if (claims.subscriberId !== subscriberId)
+        throw ApiError.forbidden('Token subscriber mismatch: this token opens only its own subscriber’s inbox.');
       const project = await this.stillValid(claims.projectId, subscriberId, claims.generation);
       return { project, subscriberId, via: 'subscriber', generation: claims.generation };
     }
     const project = await this.projects.authenticate(key);
-    if (!project) throw ApiError.unauthorized('Invalid API key: it is unknown, revoked, or belongs to a deleted project.');
+    if (!project)
+      throw ApiError.unauthorized('Invalid API key: it is unknown, revoked, or belongs to a deleted project.');
     return { project, subscriberId, via: 'project' };
   }
 
@@ -68,17 +83,25 @@ export class InboxAuthGuard implements CanActivate {
    */
   async stillValid(projectId: string, subscriberId: string, generation: TokenGeneration): Promise<ProjectRef> {
     const project = await this.projects.get(projectId).catch(() => undefined);
-    if (!project || project.tokenEpoch !== generation.epoch) throw ApiError.unauthorized(`Subscriber token no longer valid: its project was deleted; ${MINT_AGAIN}`);
+    if (!project || project.tokenEpoch !== generation.epoch)
+      throw ApiError.unauthorized(`Subscriber token no longer valid: its project was deleted; ${MINT_AGAIN}`);
     const version = await this.versions.current(projectId, subscriberId);
-    if (version === undefined) throw ApiError.unauthorized(`Subscriber token no longer valid: its subscriber was deleted; ${MINT_AGAIN}`);
-    if (version !== generation.version) throw ApiError.unauthorized(`Subscriber token revoked (POST /v1/subscribers/{id}/tokens/revoke): ${MINT_AGAIN}`);
+    if (version === undefined)
+      throw ApiError.unauthorized(`Subscriber token no longer valid: its subscriber was deleted; ${MINT_AGAIN}`);
+    if (version !== generation.version)
+      throw ApiError.unauthorized(`Subscriber token revoked (POST /v1/subscribers/{id}/tokens/revoke): ${MINT_AGAIN}`);
     return project;
   }
 }
 
 /** A route of a subscriber's inbox (subscriber token or project key), counted in the project's rate limit. */
 export const InboxAuth = () =>
-  applyDecorators(UseGuards(InboxAuthGuard, ProjectRateLimitGuard), ApiSecurity('bearer'), ApiSecurity('apiKey'), ApiErrors(401, 403, 429));
+  applyDecorators(
+    UseGuards(InboxAuthGuard, ProjectRateLimitGuard),
+    ApiSecurity('bearer'),
+    ApiSecurity('apiKey'),
+    ApiErrors(401, 403, 429),
+  );
 
 export const CurrentInbox = createParamDecorator((_: unknown, ctx: ExecutionContext): InboxPrincipal => {
   const principal = ctx.switchToHttp().getRequest<InboxRequest>().inbox;

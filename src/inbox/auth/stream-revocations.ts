@@ -45,7 +45,8 @@ export class StreamRevocations implements OnModuleInit, OnModuleDestroy {
     streams.set(connection, { subscriberId: connection.subscriberId, generation });
     return () => {
       streams.delete(connection);
-      if (streams.size === 0 && this.watched.get(connection.projectId) === streams) this.watched.delete(connection.projectId);
+      if (streams.size === 0 && this.watched.get(connection.projectId) === streams)
+        this.watched.delete(connection.projectId);
     };
   }
 
@@ -59,20 +60,27 @@ export class StreamRevocations implements OnModuleInit, OnModuleDestroy {
   private async recheck(changed: TokensChanged): Promise<void> {
     const projectIds = changed.projectId === undefined ? [...this.watched.keys()] : [changed.projectId];
     for (const projectId of projectIds) {
-      const concerned = [...(this.watched.get(projectId) ?? [])].filter(([, w]) => changed.subscriberId === undefined || w.subscriberId === changed.subscriberId);
+      const concerned = [...(this.watched.get(projectId) ?? [])].filter(
+        ([, w]) => changed.subscriberId === undefined || w.subscriberId === changed.subscriberId,
+      );
       if (!concerned.length) continue;
       try {
         const project = await this.projects.get(projectId).catch((err: unknown) => {
           if (err instanceof ApiError && err.getStatus() === 404) return undefined;
           throw err;
         });
-        const versions = await this.versions.currentOf(projectId, [...new Set(concerned.map(([, w]) => w.subscriberId))]);
+        const versions = await this.versions.currentOf(projectId, [
+          ...new Set(concerned.map(([, w]) => w.subscriberId)),
+        ]);
         for (const [connection, w] of concerned) {
-          const good = project?.tokenEpoch === w.generation.epoch && versions.get(w.subscriberId) === w.generation.version;
+          const good =
+            project?.tokenEpoch === w.generation.epoch && versions.get(w.subscriberId) === w.generation.version;
           if (!good) connection.end();
         }
       } catch (err) {
-        this.logger.warn(`could not re-check the inbox streams of project ${projectId} after a token change: ${(err as Error).message}`);
+        this.logger.warn(
+          `could not re-check the inbox streams of project ${projectId} after a token change: ${(err as Error).message}`,
+        );
       }
     }
   }

@@ -46,11 +46,19 @@ export class SubscriberTokens {
     this.keys = secrets.map((s) => new TextEncoder().encode(s));
   }
 
-  async issue(project: ProjectRef, subscriberId: string, ttlHours: number): Promise<{ token: string; expiresAt: Date }> {
+  async issue(
+    project: ProjectRef,
+    subscriberId: string,
+    ttlHours: number,
+  ): Promise<{ token: string; expiresAt: Date }> {
     const key = this.signingKey();
     const version = await this.versions.current(project.id, subscriberId);
     if (version === undefined) {
-      throw new ApiError(HttpStatus.NOT_FOUND, 'not_found', `Subscriber '${subscriberId.slice(0, 200)}' was not found in this project: create it with POST /v1/subscribers, then mint its token.`);
+      throw new ApiError(
+        HttpStatus.NOT_FOUND,
+        'not_found',
+        `Subscriber '${subscriberId.slice(0, 200)}' was not found in this project: create it with POST /v1/subscribers, then mint its token.`,
+      );
     }
     const expiresAt = new Date(Date.now() + ttlHours * 3_600_000);
     const token = await new SignJWT({ project: project.id, pe: project.tokenEpoch, sv: version })
@@ -74,7 +82,13 @@ export class SubscriberTokens {
         if (typeof payload.sub !== 'string' || typeof payload.project !== 'string') return undefined;
         const epoch = payload.pe ?? '0';
         const version = payload.sv ?? '0';
-        if (typeof epoch !== 'string' || typeof version !== 'string' || !GENERATION.test(epoch) || !GENERATION.test(version)) return undefined;
+        if (
+          typeof epoch !== 'string' ||
+          typeof version !== 'string' ||
+          !GENERATION.test(epoch) ||
+          !GENERATION.test(version)
+        )
+          return undefined;
         return { projectId: payload.project, subscriberId: payload.sub, generation: { epoch, version } };
       } catch {
         // Not this key (or not a token at all): try the next one.
@@ -84,7 +98,11 @@ export class SubscriberTokens {
   }
 
   private signingKey(): Uint8Array {
-    if (!this.keys.length) throw ApiError.unavailable('tokens_disabled', 'Subscriber tokens need JWT_SECRET: set it (openssl rand -hex 24) and restart.');
+    if (!this.keys.length)
+      throw ApiError.unavailable(
+        'tokens_disabled',
+        'Subscriber tokens need JWT_SECRET: set it (openssl rand -hex 24) and restart.',
+      );
     return this.keys[0];
   }
 }

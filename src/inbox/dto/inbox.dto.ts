@@ -1,6 +1,19 @@
 import { Type } from 'class-transformer';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 import { STREAM_FORMATS, type StreamFormat } from '../stream/stream-format.js';
@@ -19,7 +32,9 @@ export class InboxPathDto {
 
 export class InboxMessagePathDto extends InboxPathDto {
   /** @example "9b2d6a0e-1f3c-4e5a-8b7c-6d5e4f3a2b1c" */
-  @IsUUID('all', { message: 'must be a message id (a UUID such as 9b2d6a0e-1f3c-4e5a-8b7c-6d5e4f3a2b1c, from the inbox list)' })
+  @IsUUID('all', {
+    message: 'must be a message id (a UUID such as 9b2d6a0e-1f3c-4e5a-8b7c-6d5e4f3a2b1c, from the inbox list)',
+  })
   message_id: string;
 }
 

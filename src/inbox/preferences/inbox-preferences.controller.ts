@@ -1,7 +1,10 @@
 import { Body, Controller, Get, Ip, Param, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/http/api-errors.decorator.js';
-import { PreferenceCenterService, type PreferenceView } from '../../governance/preference-center/preference-center.service.js';
+import {
+  PreferenceCenterService,
+  type PreferenceView,
+} from '../../governance/preference-center/preference-center.service.js';
 import { CurrentInbox, InboxAuth, type InboxPrincipal } from '../auth/inbox-auth.guard.js';
 import { InboxPathDto } from '../dto/inbox.dto.js';
 import { PutSubscriberPreferencesDto, SubscriberPreferencesDto } from '../dto/inbox-preferences.dto.js';
@@ -19,16 +22,31 @@ export class InboxPreferencesController {
   constructor(private readonly center: PreferenceCenterService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'getInboxPreferences', summary: 'The subscriber’s channels × topics, each on or off, and a link to the hosted page' })
+  @ApiOperation({
+    operationId: 'getInboxPreferences',
+    summary: 'The subscriber’s channels × topics, each on or off, and a link to the hosted page',
+  })
   @ApiErrors(400, 404, 422)
-  async getInboxPreferences(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto): Promise<SubscriberPreferencesDto> {
+  async getInboxPreferences(
+    @CurrentInbox() p: InboxPrincipal,
+    @Param() _path: InboxPathDto,
+  ): Promise<SubscriberPreferencesDto> {
     return this.present(await this.center.view(p.project, p.subscriberId));
   }
 
   @Put()
-  @ApiOperation({ operationId: 'putInboxPreferences', summary: 'Switch channel × topic cells on or off (transactional topics refused); emits subscriber.preference_changed' })
+  @ApiOperation({
+    operationId: 'putInboxPreferences',
+    summary:
+      'Switch channel × topic cells on or off (transactional topics refused); emits subscriber.preference_changed',
+  })
   @ApiErrors(400, 404, 422)
-  async putInboxPreferences(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto, @Body() body: PutSubscriberPreferencesDto, @Ip() ip: string): Promise<SubscriberPreferencesDto> {
+  async putInboxPreferences(
+    @CurrentInbox() p: InboxPrincipal,
+    @Param() _path: InboxPathDto,
+    @Body() body: PutSubscriberPreferencesDto,
+    @Ip() ip: string,
+  ): Promise<SubscriberPreferencesDto> {
     const view = await this.center.view(p.project, p.subscriberId);
     const by = { actor: p.via === 'subscriber' ? 'subscriber' : 'api_key', ip: ip ?? null };
     return this.present(await this.center.change(view, body.preferences, by));
@@ -40,7 +58,12 @@ export class InboxPreferencesController {
       subscriber_id: subscriber.id,
       channels: grid.channels,
       topics: grid.topics.map((t) => ({ id: t.id, label: t.label, transactional: t.transactional })),
-      preferences: grid.cells.map((c) => ({ channel: c.channel, topic: c.topic, enabled: c.enabled, switchable: c.switchable })),
+      preferences: grid.cells.map((c) => ({
+        channel: c.channel,
+        topic: c.topic,
+        enabled: c.enabled,
+        switchable: c.switchable,
+      })),
       page_url: this.center.pageUrl(project.id, subscriber.id),
     };
   }

@@ -70,7 +70,10 @@ export const UPDATE_MESSAGE = `
 
 /** Each bulk action and the messages it changes ($3 topic or null): what the subscriber sees now (not snoozed ones). */
 const BULK = {
-  read: { set: `read_at = now(), seen_at = COALESCE(seen_at, now())`, where: `read_at IS NULL AND archived_at IS NULL AND ${VISIBLE_NOW}` },
+  read: {
+    set: `read_at = now(), seen_at = COALESCE(seen_at, now())`,
+    where: `read_at IS NULL AND archived_at IS NULL AND ${VISIBLE_NOW}`,
+  },
   seen: { set: `seen_at = now()`, where: `seen_at IS NULL AND archived_at IS NULL AND ${VISIBLE_NOW}` },
   archived: { set: `archived_at = now()`, where: `archived_at IS NULL AND ${VISIBLE_NOW}` },
 } as const;

@@ -178,7 +178,9 @@ export class InboxHub implements OnModuleInit, BeforeApplicationShutdown {
     const now = Date.now();
     this.each((c) => {
       if (c.dropIfStalled(now, this.config.inbox.heartbeatMs)) {
-        this.logger.debug(`closed a stream of ${streamKey(c.projectId, c.subscriberId)}: its reader stopped reading (INBOX_STREAM_MAX_BUFFER_BYTES)`);
+        this.logger.debug(
+          `closed a stream of ${streamKey(c.projectId, c.subscriberId)}: its reader stopped reading (INBOX_STREAM_MAX_BUFFER_BYTES)`,
+        );
       } else if (!c.congested) {
         c.write(SSE_HEARTBEAT);
       }

@@ -40,8 +40,17 @@ export class InboxStreamService {
     private readonly slots: StreamSlots,
   ) {}
 
-  async open(request: FastifyRequest, reply: FastifyReply, subscriberId: string, ticket: string | undefined, lastEventParam: string | undefined, format: StreamFormat = 'notifyd'): Promise<void> {
-    const principal = ticket ? await this.byTicket(ticket, subscriberId) : await this.auth.authenticate(request.headers, subscriberId);
+  async open(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    subscriberId: string,
+    ticket: string | undefined,
+    lastEventParam: string | undefined,
+    format: StreamFormat = 'notifyd',
+  ): Promise<void> {
+    const principal = ticket
+      ? await this.byTicket(ticket, subscriberId)
+      : await this.auth.authenticate(request.headers, subscriberId);
     spendProjectBudget(this.limiter, principal.project, reply);
     const requested = parsePosition(headerValue(request.headers['last-event-id']) ?? lastEventParam);
     const projectId = principal.project.id;
@@ -66,8 +75,21 @@ export class InboxStreamService {
     });
     raw.write(`retry: ${RETRY_MS}\n\n`);
     const { head } = position;
-    if (position.resync && format === 'notifyd') raw.write(sseFrame(head.toString(), 'resync', { reason: 'events since your last id are no longer available: reload the list and counts', last_event_id: head.toString() }));
-    const connection = new SseConnection(projectId, subscriberId, position.lastId, raw, this.config.inbox.streamMaxBufferBytes, format);
+    if (position.resync && format === 'notifyd')
+      raw.write(
+        sseFrame(head.toString(), 'resync', {
+          reason: 'events since your last id are no longer available: reload the list and counts',
+          last_event_id: head.toString(),
+        }),
+      );
+    const connection = new SseConnection(
+      projectId,
+      subscriberId,
+      position.lastId,
+      raw,
+      this.config.inbox.streamMaxBufferBytes,
+      format,
+    );
     // A stream opened with a subscriber token (or its ticket) ends when that token is revoked.
     const unwatch = principal.generation ? this.revocations.watch(connection, principal.generation) : undefined;
     const closed = () => {
@@ -86,7 +108,11 @@ export class InboxStreamService {
    * Where the stream starts: the requested id when the events after it are all still there,
    * else the head with a resync (ahead of the head, or the next event was purged).
    */
-  private async position(projectId: string, subscriberId: string, requested: bigint | undefined): Promise<{ lastId: bigint; head: bigint; resync: boolean }> {
+  private async position(
+    projectId: string,
+    subscriberId: string,
+    requested: bigint | undefined,
+  ): Promise<{ lastId: bigint; head: bigint; resync: boolean }> {
     const head = await this.repository.head(projectId, subscriberId);
     if (requested === undefined || requested === head) return { lastId: requested ?? head, head, resync: false };
     const [next] = requested < head ? await this.repository.eventsAfter(projectId, subscriberId, requested, 1) : [];
@@ -96,11 +122,17 @@ export class InboxStreamService {
 
   private async byTicket(ticket: string, subscriberId: string): Promise<InboxPrincipal> {
     if (looksLikeJwt(ticket)) {
-      throw ApiError.unauthorized('Tokens are not accepted in URLs (they would end up in logs): get a single-use ticket from POST /v1/inbox/{subscriber_id}/stream-ticket.');
+      throw ApiError.unauthorized(
+        'Tokens are not accepted in URLs (they would end up in logs): get a single-use ticket from POST /v1/inbox/{subscriber_id}/stream-ticket.',
+      );
     }
     const owner = await this.tickets.consume(ticket);
-    if (!owner) throw ApiError.unauthorized('Unknown, used or expired stream ticket: tickets work once, for a minute; get a new one.');
-    if (owner.subscriberId !== subscriberId) throw ApiError.forbidden('This ticket was issued for another subscriber’s stream.');
+    if (!owner)
+      throw ApiError.unauthorized(
+        'Unknown, used or expired stream ticket: tickets work once, for a minute; get a new one.',
+      );
+    if (owner.subscriberId !== subscriberId)
+      throw ApiError.forbidden('This ticket was issued for another subscriber’s stream.');
     // Refused when the subscriber's tokens were revoked (or it or its project deleted) since the ticket was issued.
     const project = await this.auth.stillValid(owner.projectId, subscriberId, owner.generation);
     return { project, subscriberId, via: 'subscriber', generation: owner.generation };
@@ -113,6 +145,10 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 
 function parsePosition(value: string | undefined): bigint | undefined {
   if (value === undefined || value === '') return undefined;
-  if (!/^\d{1,18}$/.test(value)) throw ApiError.badRequest('invalid_last_event_id', 'Last-Event-ID must be an event id this stream sent (a number).');
+  if (!/^\d{1,18}$/.test(value))
+    throw ApiError.badRequest(
+      'invalid_last_event_id',
+      'Last-Event-ID must be an event id this stream sent (a number).',
+    );
   return BigInt(value);
 }

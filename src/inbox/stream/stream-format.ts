@@ -16,12 +16,24 @@ export function eventFrame(format: StreamFormat, id: string, type: string, data:
   if (format === 'notifyd') return sseFrame(id, type, data);
   if (type !== 'message.created') return undefined;
   const m = ((data as { message?: Record<string, unknown> }).message ?? {}) as Record<string, unknown>;
-  const notification = { id: m.id, body: m.body, icon: m.icon ?? 'bell', url: m.url ?? null, created_at: m.created_at, is_read: m.is_read === true, is_todo: m.is_todo === true };
+  const notification = {
+    id: m.id,
+    body: m.body,
+    icon: m.icon ?? 'bell',
+    url: m.url ?? null,
+    created_at: m.created_at,
+    is_read: m.is_read === true,
+    is_todo: m.is_todo === true,
+  };
   return `id: ${id}\ndata: ${JSON.stringify({ type: 'new_notification', notification })}\n\n`;
 }
 
 /** The counts as a frame for this format. */
-export function countsFrame(format: StreamFormat, id: string, counts: { unread_count: number; unseen_count: number; total: number }): string {
+export function countsFrame(
+  format: StreamFormat,
+  id: string,
+  counts: { unread_count: number; unseen_count: number; total: number },
+): string {
   if (format === 'notifyd') return sseFrame(id, 'counts', counts);
   return `id: ${id}\ndata: ${JSON.stringify({ type: 'count_update', unread_count: counts.unread_count })}\n\n`;
 }

@@ -25,10 +25,14 @@ export class StreamSlots {
     const subscriberCount = this.bySubscriber.get(subscriberKey) ?? 0;
     const projectCount = this.byProject.get(projectId) ?? 0;
     if (subscriberCount >= maxStreamsPerSubscriber) {
-      throw tooMany(`Subscriber '${subscriberId}' already has the ${maxStreamsPerSubscriber} open streams INBOX_MAX_STREAMS_PER_SUBSCRIBER allows on this server: close one (another tab or device) and retry, or raise the limit.`);
+      throw tooMany(
+        `Subscriber '${subscriberId}' already has the ${maxStreamsPerSubscriber} open streams INBOX_MAX_STREAMS_PER_SUBSCRIBER allows on this server: close one (another tab or device) and retry, or raise the limit.`,
+      );
     }
     if (projectCount >= maxStreamsPerProject) {
-      throw tooMany(`Project '${projectId}' already has the ${maxStreamsPerProject} open streams INBOX_MAX_STREAMS_PER_PROJECT allows on this server: retry later, or raise the limit.`);
+      throw tooMany(
+        `Project '${projectId}' already has the ${maxStreamsPerProject} open streams INBOX_MAX_STREAMS_PER_PROJECT allows on this server: retry later, or raise the limit.`,
+      );
     }
     this.bySubscriber.set(subscriberKey, subscriberCount + 1);
     this.byProject.set(projectId, projectCount + 1);

@@ -21,16 +21,34 @@ export class StreamTickets {
   ) {}
 
   /** `generation`: the token generation the ticket stands for; a revocation before its use ends it. */
-  async issue(projectId: string, subscriberId: string, generation: TokenGeneration): Promise<{ ticket: string; expiresInSeconds: number }> {
+  async issue(
+    projectId: string,
+    subscriberId: string,
+    generation: TokenGeneration,
+  ): Promise<{ ticket: string; expiresInSeconds: number }> {
     const ticket = `tkt_${randomBytes(32).toString('base64url')}`;
-    await this.repository.insertTicket(hash(ticket), projectId, subscriberId, this.config.inbox.ticketTtlSecs, generation);
+    await this.repository.insertTicket(
+      hash(ticket),
+      projectId,
+      subscriberId,
+      this.config.inbox.ticketTtlSecs,
+      generation,
+    );
     return { ticket, expiresInSeconds: this.config.inbox.ticketTtlSecs };
   }
 
   /** The ticket's project, subscriber and generation, once; undefined when unknown, used or expired. */
-  async consume(ticket: string): Promise<{ projectId: string; subscriberId: string; generation: TokenGeneration } | undefined> {
+  async consume(
+    ticket: string,
+  ): Promise<{ projectId: string; subscriberId: string; generation: TokenGeneration } | undefined> {
     if (!/^tkt_[A-Za-z0-9_-]{43}$/.test(ticket)) return undefined;
     const row = await this.repository.consumeTicket(hash(ticket));
-    return row && { projectId: row.projectId, subscriberId: row.subscriberId, generation: { epoch: row.epoch, version: row.version } };
+    return (
+      row && {
+        projectId: row.projectId,
+        subscriberId: row.subscriberId,
+        generation: { epoch: row.epoch, version: row.version },
+      }
+    );
   }
 }

@@ -19,7 +19,10 @@ function loadWidget(): string {
     }
   }
   const found = candidates.find((path) => existsSync(path));
-  if (!found) throw new Error(`notifyd-inbox.js not found (looked in ${candidates.join(', ')}): ship src/inbox/web/ with the build`);
+  if (!found)
+    throw new Error(
+      `notifyd-inbox.js not found (looked in ${candidates.join(', ')}): ship src/inbox/web/ with the build`,
+    );
   return readFileSync(found, 'utf8');
 }
 

@@ -23,13 +23,42 @@
   if (customElements.get('notifyd-inbox')) return;
 
   const LABELS = {
-    en: { title: 'Notifications', markAll: 'Mark all read', preferences: 'Preferences', empty: 'No notifications', unreachable: 'Notifications are unavailable right now.', expired: 'Your session has expired: reload the page.' },
-    fr: { title: 'Notifications', markAll: 'Tout marquer comme lu', preferences: 'Préférences', empty: 'Aucune notification', unreachable: 'Les notifications sont indisponibles pour le moment.', expired: 'Votre session a expiré : rechargez la page.' },
-    es: { title: 'Notificaciones', markAll: 'Marcar todo como leído', preferences: 'Preferencias', empty: 'No hay notificaciones', unreachable: 'Las notificaciones no están disponibles ahora.', expired: 'Tu sesión ha caducado: recarga la página.' },
-    de: { title: 'Benachrichtigungen', markAll: 'Alle als gelesen markieren', preferences: 'Einstellungen', empty: 'Keine Benachrichtigungen', unreachable: 'Benachrichtigungen sind gerade nicht verfügbar.', expired: 'Deine Sitzung ist abgelaufen: Lade die Seite neu.' },
+    en: {
+      title: 'Notifications',
+      markAll: 'Mark all read',
+      preferences: 'Preferences',
+      empty: 'No notifications',
+      unreachable: 'Notifications are unavailable right now.',
+      expired: 'Your session has expired: reload the page.',
+    },
+    fr: {
+      title: 'Notifications',
+      markAll: 'Tout marquer comme lu',
+      preferences: 'Préférences',
+      empty: 'Aucune notification',
+      unreachable: 'Les notifications sont indisponibles pour le moment.',
+      expired: 'Votre session a expiré : rechargez la page.',
+    },
+    es: {
+      title: 'Notificaciones',
+      markAll: 'Marcar todo como leído',
+      preferences: 'Preferencias',
+      empty: 'No hay notificaciones',
+      unreachable: 'Las notificaciones no están disponibles ahora.',
+      expired: 'Tu sesión ha caducado: recarga la página.',
+    },
+    de: {
+      title: 'Benachrichtigungen',
+      markAll: 'Alle als gelesen markieren',
+      preferences: 'Einstellungen',
+      empty: 'Keine Benachrichtigungen',
+      unreachable: 'Benachrichtigungen sind gerade nicht verfügbar.',
+      expired: 'Deine Sitzung ist abgelaufen: Lade die Seite neu.',
+    },
   };
   // An SVG bell: an emoji is a blank box on systems without an emoji font.
-  const BELL = '<svg part="bell-icon" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9"/><path d="M13.73 21a2 2 0 0 1-3.46 0"/></svg>';
+  const BELL =
+    '<svg part="bell-icon" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9"/><path d="M13.73 21a2 2 0 0 1-3.46 0"/></svg>';
 
   /** A failure the element shows: `unreachable` (network or CORS), `expired` (token refused) or `http`. */
   class InboxError extends Error {
@@ -87,7 +116,9 @@
       this.list = root.querySelector('[part=list]');
       this.preferencesLink = root.querySelector('[part=preferences]');
       root.querySelector('[part=bell]').addEventListener('click', () => this.toggle());
-      root.querySelector('[part=mark-all]').addEventListener('click', () => this.api('/read-all', { method: 'POST', body: '{}' }));
+      root
+        .querySelector('[part=mark-all]')
+        .addEventListener('click', () => this.api('/read-all', { method: 'POST', body: '{}' }));
       this.list.addEventListener('click', (e) => {
         const li = e.target.closest('li[data-id]');
         if (li) this.open(li.dataset.id);
@@ -100,7 +131,15 @@
 
     /** A new token (after notifyd-inbox:token-expired) starts the element again. */
     attributeChangedCallback(name, before, after) {
-      if (name === 'token' && before !== null && before !== after && this.failed && this.failed.kind === 'expired' && !this.closed) this.start();
+      if (
+        name === 'token' &&
+        before !== null &&
+        before !== after &&
+        this.failed &&
+        this.failed.kind === 'expired' &&
+        !this.closed
+      )
+        this.start();
     }
 
     get tokenProvider() {
@@ -111,12 +150,17 @@
     set tokenProvider(fn) {
       this.provider = fn;
       if (typeof fn === 'function' && this.failed && this.failed.kind === 'expired' && !this.closed) {
-        Promise.resolve(fn()).then((token) => this.setAttribute('token', token), (err) => console.warn(String(err)));
+        Promise.resolve(fn()).then(
+          (token) => this.setAttribute('token', token),
+          (err) => console.warn(String(err)),
+        );
       }
     }
 
     get labels() {
-      const lang = (this.getAttribute('lang') || document.documentElement.lang || navigator.language || 'en').slice(0, 2).toLowerCase();
+      const lang = (this.getAttribute('lang') || document.documentElement.lang || navigator.language || 'en')
+        .slice(0, 2)
+        .toLowerCase();
       return LABELS[lang] || LABELS.en;
     }
 
@@ -155,7 +199,10 @@
           return this.api(path, init, true);
         }
         this.dispatchEvent(new CustomEvent('notifyd-inbox:token-expired'));
-        throw new InboxError('expired', 'The subscriber token was refused (expired or revoked): set tokenProvider, or a new token attribute.');
+        throw new InboxError(
+          'expired',
+          'The subscriber token was refused (expired or revoked): set tokenProvider, or a new token attribute.',
+        );
       }
       if (!res.ok) throw new InboxError('http', `notifyd inbox: HTTP ${res.status} on ${path}`);
       this.showError(null);
@@ -210,7 +257,9 @@
       const { ticket } = await this.api('/stream-ticket', { method: 'POST', body: '{}' });
       const sid = encodeURIComponent(this.getAttribute('subscriber-id') || '');
       const resume = this.lastEventId ? `&last_event_id=${encodeURIComponent(this.lastEventId)}` : '';
-      const source = new EventSource(`${this.base}/v1/inbox/${sid}/stream?ticket=${encodeURIComponent(ticket)}${resume}`);
+      const source = new EventSource(
+        `${this.base}/v1/inbox/${sid}/stream?ticket=${encodeURIComponent(ticket)}${resume}`,
+      );
       this.source = source;
       const on = (type, fn) =>
         source.addEventListener(type, (e) => {
@@ -229,14 +278,25 @@
         this.items.sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
         this.render();
       });
-      const bulk = (apply) => ({ topic }) => {
-        for (const m of this.items) if (!topic || m.topic === topic) apply(m);
-        this.items = this.items.filter((m) => !m.is_archived);
-        this.render();
-      };
-      on('messages.read', bulk((m) => Object.assign(m, { is_read: true, is_seen: true })));
-      on('messages.seen', bulk((m) => Object.assign(m, { is_seen: true })));
-      on('messages.archived', bulk((m) => Object.assign(m, { is_archived: true })));
+      const bulk =
+        (apply) =>
+        ({ topic }) => {
+          for (const m of this.items) if (!topic || m.topic === topic) apply(m);
+          this.items = this.items.filter((m) => !m.is_archived);
+          this.render();
+        };
+      on(
+        'messages.read',
+        bulk((m) => Object.assign(m, { is_read: true, is_seen: true })),
+      );
+      on(
+        'messages.seen',
+        bulk((m) => Object.assign(m, { is_seen: true })),
+      );
+      on(
+        'messages.archived',
+        bulk((m) => Object.assign(m, { is_archived: true })),
+      );
       on('counts', (counts) => this.showCounts(counts));
       on('resync', () => this.reload());
       source.addEventListener('open', () => (this.retry = 1000));
@@ -274,7 +334,8 @@
 
     toggle() {
       this.panel.hidden = !this.panel.hidden;
-      if (!this.panel.hidden && this.items.some((m) => !m.is_seen)) this.api('/seen-all', { method: 'POST', body: '{}' }).catch(() => {});
+      if (!this.panel.hidden && this.items.some((m) => !m.is_seen))
+        this.api('/seen-all', { method: 'POST', body: '{}' }).catch(() => {});
       if (!this.panel.hidden) this.loadPreferencesLink();
     }
 
@@ -295,12 +356,17 @@
 
     async open(id) {
       const message = this.items.find((m) => m.id === id);
-      if (message && !message.is_read) await this.api(`/${id}`, { method: 'PATCH', body: JSON.stringify({ read: true }) });
+      if (message && !message.is_read)
+        await this.api(`/${id}`, { method: 'PATCH', body: JSON.stringify({ read: true }) });
       if (message && message.url && /^https?:/.test(message.url)) window.location.assign(message.url);
     }
 
     render() {
-      const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+      const esc = (s) =>
+        String(s ?? '').replace(
+          /[&<>"']/g,
+          (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c],
+        );
       this.list.innerHTML = this.items.length
         ? this.items
             .map(

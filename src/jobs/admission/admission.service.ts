@@ -61,7 +61,8 @@ export class AdmissionService {
     ]);
     if (request.topic === null && template) request = { ...request, topic: template.topic };
     // A marketing topic (the request's or the template's) makes the message marketing, whatever its priority.
-    if (!request.marketing && isMarketingTopic(request.topic)) request = { ...request, marketing: true, payload: { ...request.payload, marketing: true } };
+    if (!request.marketing && isMarketingTopic(request.topic))
+      request = { ...request, marketing: true, payload: { ...request.payload, marketing: true } };
 
     const targets = resolveAudience(request, {
       subscribers,
@@ -72,7 +73,10 @@ export class AdmissionService {
       },
     });
     // Independent (the binding rule leaves routed targets to the route rule): one round trip, not two.
-    await Promise.all([this.chatBinding.apply(request, targets, subscribers), this.telegramRoute.apply(request, targets)]);
+    await Promise.all([
+      this.chatBinding.apply(request, targets, subscribers),
+      this.telegramRoute.apply(request, targets),
+    ]);
     this.sendWindow.apply(request, targets);
     const { caps } = await this.rules.apply(request, targets);
     const live = targets.filter((t) => !t.skip);
@@ -95,7 +99,11 @@ export class AdmissionService {
     }
     if (refusals.size && request.unconfiguredChannels === 'refuse') {
       const skipped = [...refusals].map(([channel, reason]) => ({ channel, reason }));
-      throw ApiError.unprocessable('channel_not_configured', `Nothing was queued: ${skipped.map((s) => `${s.channel}: ${s.reason}`).join('; ')}.`, { skipped });
+      throw ApiError.unprocessable(
+        'channel_not_configured',
+        `Nothing was queued: ${skipped.map((s) => `${s.channel}: ${s.reason}`).join('; ')}.`,
+        { skipped },
+      );
     }
     return refusals;
   }

@@ -6,7 +6,8 @@ import type { JobPayload } from '../../domain/job.types.js';
  * Who a message is for. `one`: a send to an address (`to`) and/or a subscriber; `many`: a
  * fan-out to subscriber ids (a /v1/batch call, or one page of a segment).
  */
-export type Audience = { kind: 'one'; to?: string; subscriberId?: string } | { kind: 'many'; subscriberIds: readonly string[] };
+export type Audience =
+  { kind: 'one'; to?: string; subscriberId?: string } | { kind: 'many'; subscriberIds: readonly string[] };
 
 /**
  * What every way in hands to the admission pipeline once its own input is parsed: /v1/send,
@@ -38,7 +39,8 @@ export interface AdmissionRequest {
 }
 
 /** Why a target was not queued; `rule` is stable (counted and logged), `reason` is for people. */
-export type SkipRule = 'not_configured' | 'unknown_subscriber' | 'no_address' | 'invalid_address' | 'suppressed' | 'opted_out' | 'capped';
+export type SkipRule =
+  'not_configured' | 'unknown_subscriber' | 'no_address' | 'invalid_address' | 'suppressed' | 'opted_out' | 'capped';
 
 export interface Skip {
   rule: SkipRule;

@@ -18,7 +18,8 @@ export function contentRequest(
   defaults: { priority: number; unconfiguredChannels: AdmissionRequest['unconfiguredChannels'] },
 ): AdmissionRequest {
   const campaign = isCampaign(dto.tags);
-  const priority = parsePriority(dto.priority) ?? (campaign ? Math.max(defaults.priority, MARKETING_PRIORITY) : defaults.priority);
+  const priority =
+    parsePriority(dto.priority) ?? (campaign ? Math.max(defaults.priority, MARKETING_PRIORITY) : defaults.priority);
   const marketing = priority >= MARKETING_PRIORITY || campaign;
   return {
     project,

@@ -24,7 +24,9 @@ function fakeInsert(failWhen: (rows: CoalescedRow[]) => boolean = () => false) {
   const insert = (rows: CoalescedRow[]) =>
     new Promise<ReadonlySet<string>>((resolve, reject) => {
       statements.push(rows.map((r) => r.id));
-      pending.push(() => (failWhen(rows) ? reject(new Error('insert failed')) : resolve(new Set(rows.map((r) => r.id)))));
+      pending.push(() =>
+        failWhen(rows) ? reject(new Error('insert failed')) : resolve(new Set(rows.map((r) => r.id))),
+      );
     });
   const answerAll = async () => {
     while (pending.length) {

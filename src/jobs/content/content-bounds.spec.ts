@@ -2,7 +2,12 @@ import { boundContent, cutToBytes, RENDERED_CONTENT_MAX_BYTES } from './content-
 
 describe('rendered content bounds', () => {
   it('keeps short content as it is', () => {
-    expect(boundContent({ subject: 'Hi Amélie', body: 'Body', bodyHtml: null })).toEqual({ subject: 'Hi Amélie', body: 'Body', bodyHtml: null, truncated: false });
+    expect(boundContent({ subject: 'Hi Amélie', body: 'Body', bodyHtml: null })).toEqual({
+      subject: 'Hi Amélie',
+      body: 'Body',
+      bodyHtml: null,
+      truncated: false,
+    });
   });
   it('cuts at a character boundary, never leaving half a character', () => {
     expect(cutToBytes('ééé', 5)).toEqual(['éé', true]);

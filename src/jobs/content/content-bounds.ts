@@ -14,7 +14,11 @@ export interface KeptContent {
  * The parts as kept: subject, then text body, then HTML, each cut at a character boundary so
  * that together they fit RENDERED_CONTENT_MAX_BYTES; `truncated` says whether anything was cut.
  */
-export function boundContent(parts: { subject?: string | null; body?: string | null; bodyHtml?: string | null }): KeptContent {
+export function boundContent(parts: {
+  subject?: string | null;
+  body?: string | null;
+  bodyHtml?: string | null;
+}): KeptContent {
   let budget = RENDERED_CONTENT_MAX_BYTES;
   let truncated = false;
   const take = (text: string | null | undefined, max: number): string | null => {

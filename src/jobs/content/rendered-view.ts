@@ -12,14 +12,33 @@ export function redactsContent(settings: Record<string, unknown> | null | undefi
 }
 
 /** What the job view says was sent (see RenderedContentDto). */
-export function renderedView(job: Pick<JobRow, 'templateId' | 'payload'>, stored: StoredContent | undefined, redact: boolean): RenderedContentDto {
+export function renderedView(
+  job: Pick<JobRow, 'templateId' | 'payload'>,
+  stored: StoredContent | undefined,
+  redact: boolean,
+): RenderedContentDto {
   const none = { subject: null, body: null, body_html: null, truncated: false, rendered_at: null };
   if (redact) return { status: 'redacted', ...none };
   if (stored) {
-    return { status: 'kept', subject: stored.subject, body: stored.body, body_html: stored.bodyHtml, truncated: stored.truncated, rendered_at: stored.renderedAt.toISOString() };
+    return {
+      status: 'kept',
+      subject: stored.subject,
+      body: stored.body,
+      body_html: stored.bodyHtml,
+      truncated: stored.truncated,
+      rendered_at: stored.renderedAt.toISOString(),
+    };
   }
   const p = job.payload;
-  if (job.templateId || hasLiquid(p.subject) || hasLiquid(p.body) || hasLiquid(p.body_html)) return { status: 'not_rendered', ...none };
+  if (job.templateId || hasLiquid(p.subject) || hasLiquid(p.body) || hasLiquid(p.body_html))
+    return { status: 'not_rendered', ...none };
   const kept = boundContent({ subject: p.subject, body: p.body, bodyHtml: p.body_html });
-  return { status: 'as_sent', subject: kept.subject, body: kept.body, body_html: kept.bodyHtml, truncated: kept.truncated, rendered_at: null };
+  return {
+    status: 'as_sent',
+    subject: kept.subject,
+    body: kept.body,
+    body_html: kept.bodyHtml,
+    truncated: kept.truncated,
+    rendered_at: null,
+  };
 }

@@ -1,6 +1,17 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsObject, IsOptional, IsString, Matches, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { SEGMENT_SCHEMA } from '../../governance/segments/dto/segment.dto.js';
 import { MessageContentDto, TagDto } from './send.dto.js';
 import { IsSubscriberIdList } from './subscriber-id-list.validator.js';
@@ -17,7 +28,9 @@ export class BatchRequestDto extends MessageContentDto {
   @ValidateIf((o: BatchRequestDto) => o.segment === undefined || o.subscribers !== undefined)
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(BATCH_MAX_SUBSCRIBERS, { message: `subscribers may hold at most ${BATCH_MAX_SUBSCRIBERS} ids per call; split the audience into several calls` })
+  @ArrayMaxSize(BATCH_MAX_SUBSCRIBERS, {
+    message: `subscribers may hold at most ${BATCH_MAX_SUBSCRIBERS} ids per call; split the audience into several calls`,
+  })
   @IsSubscriberIdList()
   subscribers?: string[];
 

@@ -196,7 +196,8 @@ export class RetryJobResponseDto {
 }
 
 /** A domain as recipients carry it: labels of letters, digits and hyphens (IDN as punycode or UTF-8). */
-export const RECIPIENT_DOMAIN = /^(?=.{1,253}$)[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62})(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62}))*$/u;
+export const RECIPIENT_DOMAIN =
+  /^(?=.{1,253}$)[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62})(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62}))*$/u;
 
 export class AdminJobSearchQueryDto {
   /** @example "acme" */

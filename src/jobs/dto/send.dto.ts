@@ -167,7 +167,14 @@ export class MessageContentDto {
   /**
    * critical (10), high (30), normal (50), low (70), bulk (80) or 0–100; lower goes first.
    */
-  @ApiProperty({ required: false, oneOf: [{ type: 'string', enum: ['critical', 'high', 'normal', 'low', 'bulk'] }, { type: 'integer', minimum: 0, maximum: 100 }], example: 'high' })
+  @ApiProperty({
+    required: false,
+    oneOf: [
+      { type: 'string', enum: ['critical', 'high', 'normal', 'low', 'bulk'] },
+      { type: 'integer', minimum: 0, maximum: 100 },
+    ],
+    example: 'high',
+  })
   @IsOptional()
   @IsPriority()
   priority?: string | number;
@@ -214,7 +221,11 @@ export class MessageContentDto {
    * When this message may be sent, in the recipient's time zone (overrides the project's
    * window); `false` sends at any time. A job outside its window waits for the next opening.
    */
-  @ApiProperty({ required: false, oneOf: [SEND_WINDOW_SCHEMA, { type: 'boolean', enum: [false] }], example: { start: '08:00', end: '21:00', tz: 'Europe/Paris', days: [1, 2, 3, 4, 5] } })
+  @ApiProperty({
+    required: false,
+    oneOf: [SEND_WINDOW_SCHEMA, { type: 'boolean', enum: [false] }],
+    example: { start: '08:00', end: '21:00', tz: 'Europe/Paris', days: [1, 2, 3, 4, 5] },
+  })
   @IsOptional()
   @IsSendWindowOrFalse()
   send_window?: Record<string, unknown> | false;
@@ -223,7 +234,14 @@ export class MessageContentDto {
    * Own open/click tracking for this message: `false` turns it off, `{opens, clicks}` narrows
    * it; `true` or an object opts a transactional email in. Never more than the project allows.
    */
-  @ApiProperty({ required: false, oneOf: [{ type: 'boolean' }, { type: 'object', properties: { opens: { type: 'boolean' }, clicks: { type: 'boolean' } } }], example: { opens: false, clicks: true } })
+  @ApiProperty({
+    required: false,
+    oneOf: [
+      { type: 'boolean' },
+      { type: 'object', properties: { opens: { type: 'boolean' }, clicks: { type: 'boolean' } } },
+    ],
+    example: { opens: false, clicks: true },
+  })
   @IsOptional()
   @IsTrackOption()
   track?: boolean | { opens?: boolean; clicks?: boolean };

@@ -6,7 +6,9 @@ export function stringMapProblem(value: unknown): string | undefined {
   const entries = Object.entries(value);
   if (entries.length > 100) return 'may hold 100 entries at most';
   const bad = entries.find(([k, v]) => typeof v !== 'string' || k.length === 0 || k.length > 100 || v.length > 1024);
-  return bad ? `has '${bad[0].slice(0, 40)}': keys must be 1–100 characters and values strings of 1024 characters at most` : undefined;
+  return bad
+    ? `has '${bad[0].slice(0, 40)}': keys must be 1–100 characters and values strings of 1024 characters at most`
+    : undefined;
 }
 
 export const IsStringMap = validatedBy('isStringMap', stringMapProblem);

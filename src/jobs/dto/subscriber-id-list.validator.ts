@@ -13,7 +13,8 @@ export function subscriberIdListProblem(value: unknown): string | undefined {
   for (let i = 0; i < value.length; i++) {
     const id: unknown = value[i];
     if (typeof id !== 'string') return `[${i}] must be a string (a subscriber id)`;
-    if (!SUBSCRIBER_ID_PATTERN.test(id)) return `[${i}] must be 1–255 printable characters without leading or trailing spaces`;
+    if (!SUBSCRIBER_ID_PATTERN.test(id))
+      return `[${i}] must be 1–255 printable characters without leading or trailing spaces`;
   }
   return undefined;
 }

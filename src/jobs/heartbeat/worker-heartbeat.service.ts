@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { VERSION } from '../../common/version.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
@@ -46,12 +52,23 @@ export class WorkerHeartbeat implements OnApplicationBootstrap, BeforeApplicatio
   /** One beat now; resolves false (logged once per failure streak) when the database refused it. */
   async beat(): Promise<boolean> {
     try {
-      await this.db.exec(sql.BEAT, [this.id, this.config.server.role, hostname(), process.pid, VERSION, this.startedAt.toISOString(), HEARTBEAT_KEEP_DAYS]);
+      await this.db.exec(sql.BEAT, [
+        this.id,
+        this.config.server.role,
+        hostname(),
+        process.pid,
+        VERSION,
+        this.startedAt.toISOString(),
+        HEARTBEAT_KEEP_DAYS,
+      ]);
       if (this.failing) this.logger.log('heartbeat recorded again');
       this.failing = false;
       return true;
     } catch (err) {
-      if (!this.failing) this.logger.warn(`heartbeat not recorded (${(err as Error).message}); the digest will report no live worker if this lasts ${ALIVE_WITHIN_SECONDS} s`);
+      if (!this.failing)
+        this.logger.warn(
+          `heartbeat not recorded (${(err as Error).message}); the digest will report no live worker if this lasts ${ALIVE_WITHIN_SECONDS} s`,
+        );
       this.failing = true;
       return false;
     }

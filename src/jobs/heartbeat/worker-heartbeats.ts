@@ -32,15 +32,29 @@ export class WorkerHeartbeats {
   constructor(private readonly db: Db) {}
 
   async liveness(): Promise<WorkerLiveness> {
-    const row = await this.db.one<{ alive: number; last_beat_at: Date | null; due_waiting: boolean }>(sql.LIVENESS, [ALIVE_WITHIN_SECONDS]);
-    return { alive: row?.alive ?? 0, lastBeatAt: row?.last_beat_at ? new Date(row.last_beat_at) : null, dueWaiting: row?.due_waiting ?? false };
+    const row = await this.db.one<{ alive: number; last_beat_at: Date | null; due_waiting: boolean }>(sql.LIVENESS, [
+      ALIVE_WITHIN_SECONDS,
+    ]);
+    return {
+      alive: row?.alive ?? 0,
+      lastBeatAt: row?.last_beat_at ? new Date(row.last_beat_at) : null,
+      dueWaiting: row?.due_waiting ?? false,
+    };
   }
 
   /** How many worker processes are alive, and the known ones, newest beat first (at most `limit`). */
   async processes(limit = 20): Promise<{ alive: number; lastBeatAt: Date | null; processes: WorkerProcess[] }> {
     const rows = await this.db.rows<{
-      id: string; role: string; host: string; pid: number; version: string;
-      started_at: Date; last_beat: Date; stopped_at: Date | null; alive: boolean; alive_total: number;
+      id: string;
+      role: string;
+      host: string;
+      pid: number;
+      version: string;
+      started_at: Date;
+      last_beat: Date;
+      stopped_at: Date | null;
+      alive: boolean;
+      alive_total: number;
     }>(sql.PROCESSES, [ALIVE_WITHIN_SECONDS, limit]);
     const processes = rows.map((r) => ({
       id: r.id,

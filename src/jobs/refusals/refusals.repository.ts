@@ -41,7 +41,12 @@ export interface RefusalSearch {
 export class RefusalsRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(projectId: string, refusals: readonly NewRefusal[], batchId: string | null, createdBy: string | null): Promise<void> {
+  async insert(
+    projectId: string,
+    refusals: readonly NewRefusal[],
+    batchId: string | null,
+    createdBy: string | null,
+  ): Promise<void> {
     await this.db.exec(sql.INSERT_REFUSALS, [
       projectId,
       refusals.map((r) => r.channel),
@@ -55,7 +60,14 @@ export class RefusalsRepository {
   }
 
   search(q: RefusalSearch): Promise<SendRefusal[]> {
-    return this.db.rows<SendRefusal>(sql.TRACE_REFUSALS, [q.projectId, q.addresses.map((a) => a.toLowerCase()), q.subscriberIds, q.since, q.until, q.limit]);
+    return this.db.rows<SendRefusal>(sql.TRACE_REFUSALS, [
+      q.projectId,
+      q.addresses.map((a) => a.toLowerCase()),
+      q.subscriberIds,
+      q.since,
+      q.until,
+      q.limit,
+    ]);
   }
 
   /** Deletes at most `limit` refusals older than `before`; returns how many. */

@@ -26,7 +26,9 @@ export const CLAIMED_COLUMNS = `
  * the lock is locked at its newer version, which the UPDATE's snapshot does not see: it is
  * left pending (never half-claimed) and a later claim takes it.
  */
-export const CLAIM_JOBS = preparedSql('notifyd_claim_jobs', `
+export const CLAIM_JOBS = preparedSql(
+  'notifyd_claim_jobs',
+  `
   WITH picked AS MATERIALIZED (
     SELECT due.ctid
       FROM generate_series(0, 100) AS band(priority)
@@ -46,4 +48,5 @@ export const CLAIM_JOBS = preparedSql('notifyd_claim_jobs', `
   UPDATE jobs j
      SET status = 'processing', attempts = j.attempts + 1, claimed_at = now()
    WHERE j.ctid = ANY(ARRAY(SELECT ctid FROM picked))
-  RETURNING ${CLAIMED_COLUMNS}`);
+  RETURNING ${CLAIMED_COLUMNS}`,
+);

@@ -23,44 +23,58 @@ export const FENCE = `j.id = ANY(ARRAY(SELECT jsonb_object_keys($1::jsonb)::uuid
  * A provider callback can beat this statement (Twilio reports a failure before the send call
  * returned): the job then already carries bounced_at and ends bounced, not sent.
  */
-export const MARK_SENT = preparedSql('notifyd_mark_sent', `
+export const MARK_SENT = preparedSql(
+  'notifyd_mark_sent',
+  `
   UPDATE jobs j
      SET status = CASE WHEN j.bounced_at IS NOT NULL THEN 'bounced' ELSE 'sent' END, sent_at = now(), finished_at = now(),
          error = CASE WHEN j.bounced_at IS NOT NULL THEN j.error END, next_retry_at = NULL,
          provider = ${V} ->> 'p', provider_message_id = ${V} ->> 'm'
-   WHERE ${FENCE}`);
+   WHERE ${FENCE}`,
+);
 
 /** Closed without a provider call (e.g. opted out at send time): sent with provider `skipped`. */
-export const MARK_SKIPPED = preparedSql('notifyd_mark_skipped', `
+export const MARK_SKIPPED = preparedSql(
+  'notifyd_mark_skipped',
+  `
   UPDATE jobs j
      SET status = 'sent', sent_at = now(), finished_at = now(), provider = 'skipped', error = ${V} ->> 'e'
-   WHERE ${FENCE}`);
+   WHERE ${FENCE}`,
+);
 
 /** Transient failure with attempts left: due again at "t". */
-export const MARK_RETRY = preparedSql('notifyd_mark_retry', `
+export const MARK_RETRY = preparedSql(
+  'notifyd_mark_retry',
+  `
   UPDATE jobs j
      SET status = 'retry', run_at = (${V} ->> 't')::timestamptz, next_retry_at = (${V} ->> 't')::timestamptz,
          error = ${V} ->> 'e', provider = ${V} ->> 'p'
-   WHERE ${FENCE}`);
+   WHERE ${FENCE}`,
+);
 
 /**
  * Permanent failure, suppression, or attempts exhausted. "b": the provider refused the address
  * for good in its answer (a synchronous hard bounce, e.g. SMTP 550 5.1.1): the job ends bounced,
  * as a provider's bounce webhook would end it.
  */
-export const MARK_FAILED = preparedSql('notifyd_mark_failed', `
+export const MARK_FAILED = preparedSql(
+  'notifyd_mark_failed',
+  `
   UPDATE jobs j
      SET status = CASE WHEN (${V} ->> 'b') IS NULL THEN 'failed' ELSE 'bounced' END,
          bounced_at = CASE WHEN (${V} ->> 'b') IS NULL THEN j.bounced_at ELSE now() END,
          finished_at = now(), next_retry_at = NULL, error = ${V} ->> 'e', provider = ${V} ->> 'p'
-   WHERE ${FENCE}`);
+   WHERE ${FENCE}`,
+);
 
 /**
  * Back to the queue without consuming an attempt: rate-limited (due when the pause ends) or
  * released unsent at shutdown (due now). A job never tried before returns to pending.
  * A null "e" keeps the previous error.
  */
-export const REQUEUE = preparedSql('notifyd_requeue', `
+export const REQUEUE = preparedSql(
+  'notifyd_requeue',
+  `
   UPDATE jobs j
      SET status = CASE WHEN j.attempts <= 1 THEN 'pending' ELSE 'retry' END,
          attempts = GREATEST(j.attempts - 1, 0),
@@ -68,7 +82,8 @@ export const REQUEUE = preparedSql('notifyd_requeue', `
          next_retry_at = CASE WHEN j.attempts <= 1 THEN NULL ELSE (${V} ->> 't')::timestamptz END,
          claimed_at = NULL,
          error = COALESCE(${V} ->> 'e', j.error)
-   WHERE ${FENCE}`);
+   WHERE ${FENCE}`,
+);
 
 /**
  * The attempts of a flushed batch that did not end in a send (retry, failed, rate_limited,
@@ -76,7 +91,10 @@ export const REQUEUE = preparedSql('notifyd_requeue', `
  * {j: job id, a: attempt, o: outcome, c: counted, p: provider, e: error, t: next time}.
  * A sent attempt is the job row itself, so a healthy batch never runs this.
  */
-export const RECORD_ATTEMPTS = preparedSql('notifyd_record_attempts', `
+export const RECORD_ATTEMPTS = preparedSql(
+  'notifyd_record_attempts',
+  `
   INSERT INTO job_attempts (job_id, attempt, outcome, counted, provider, error, next_at)
   SELECT r.j, r.a, r.o, r.c, r.p, left(r.e, 1000), r.t
-    FROM jsonb_to_recordset($1::jsonb) AS r(j uuid, a int, o text, c boolean, p text, e text, t timestamptz)`);
+    FROM jsonb_to_recordset($1::jsonb) AS r(j uuid, a int, o text, c boolean, p text, e text, t timestamptz)`,
+);

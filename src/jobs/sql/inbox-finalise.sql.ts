@@ -12,7 +12,9 @@ import { FENCE, V } from './finalise.sql.js';
  * back). `ON CONFLICT (job_id)` makes a replayed write harmless. Served by jobs_pkey,
  * subscribers_pkey and inbox_messages_job_id_key.
  */
-export const MARK_SENT_TO_INBOX = preparedSql('notifyd_mark_sent_to_inbox', `
+export const MARK_SENT_TO_INBOX = preparedSql(
+  'notifyd_mark_sent_to_inbox',
+  `
   WITH sent AS (
     UPDATE jobs j
        SET status = 'sent', sent_at = now(), finished_at = now(), error = NULL, next_retry_at = NULL,
@@ -24,4 +26,5 @@ export const MARK_SENT_TO_INBOX = preparedSql('notifyd_mark_sent_to_inbox', `
   INSERT INTO inbox_messages (id, project_id, subscriber_id, job_id, title, body, icon, url, data, topic)
   SELECT (v ->> 'm')::uuid, project_id, v ->> 's', id, v ->> 'ti', v ->> 'b', v ->> 'ic', v ->> 'u', COALESCE(v -> 'd', '{}'::jsonb), topic
     FROM sent
-  ON CONFLICT (job_id) DO NOTHING`);
+  ON CONFLICT (job_id) DO NOTHING`,
+);

@@ -71,7 +71,9 @@ export const FIND_BY_IDEMPOTENCY_KEYS = `
  *   $7 channel[] $8 subscriber_id[] $9 recipient[] $10 scheduled_at[] $11 idempotency_key[]
  *   $12 run_at[] $13 id[] $14 created_by[]
  */
-export const INSERT_COALESCED_JOBS = preparedSql('notifyd_insert_coalesced_jobs', `
+export const INSERT_COALESCED_JOBS = preparedSql(
+  'notifyd_insert_coalesced_jobs',
+  `
   INSERT INTO jobs (id, project_id, payload, priority, max_attempts, template_id, topic,
                     channel, subscriber_id, recipient, scheduled_at, run_at, idempotency_key, created_by)
   SELECT r.id, r.project_id, r.payload::jsonb, r.priority, r.max_attempts, r.template_id, r.topic,
@@ -83,4 +85,5 @@ export const INSERT_COALESCED_JOBS = preparedSql('notifyd_insert_coalesced_jobs'
   ON CONFLICT (project_id, idempotency_key)
      WHERE idempotency_key IS NOT NULL AND status NOT IN ('failed','cancelled')
      DO NOTHING
-  RETURNING id`);
+  RETURNING id`,
+);

@@ -16,7 +16,12 @@ export interface TimelineEvent {
 function attemptEvent(a: JobAttempt): TimelineEvent {
   const counted = a.counted ? `attempt ${a.attempt}` : `attempt ${a.attempt}, not counted`;
   const next = a.nextAt ? `; due again ${a.nextAt.toISOString()}` : '';
-  return { at: a.at.toISOString(), event: `attempt_${a.outcome}`, detail: `${counted}${a.provider ? `, ${a.provider}` : ''}: ${a.error ?? 'no error recorded'}${next}`, actor: null };
+  return {
+    at: a.at.toISOString(),
+    event: `attempt_${a.outcome}`,
+    detail: `${counted}${a.provider ? `, ${a.provider}` : ''}: ${a.error ?? 'no error recorded'}${next}`,
+    actor: null,
+  };
 }
 
 /**
@@ -26,16 +31,51 @@ function attemptEvent(a: JobAttempt): TimelineEvent {
  */
 export function rowEvents(job: JobRow, attempts: readonly JobAttempt[] = []): TimelineEvent[] {
   const events: TimelineEvent[] = [
-    { at: job.createdAt.toISOString(), event: 'created', detail: `${job.channel} to ${maskRecipient(job.recipient, job.channel)}, priority ${job.priority}`, actor: job.createdBy },
+    {
+      at: job.createdAt.toISOString(),
+      event: 'created',
+      detail: `${job.channel} to ${maskRecipient(job.recipient, job.channel)}, priority ${job.priority}`,
+      actor: job.createdBy,
+    },
   ];
   events.push(...attempts.map(attemptEvent));
   const lastFailed = attempts.some((a) => a.outcome === 'failed');
-  if (job.scheduledAt.getTime() - job.createdAt.getTime() > 1000) events.push({ at: job.scheduledAt.toISOString(), event: 'scheduled', detail: 'due time', actor: null });
-  if (job.claimedAt) events.push({ at: job.claimedAt.toISOString(), event: 'claimed', detail: `attempt ${job.attempts} of ${job.maxAttempts}`, actor: null });
-  if (job.sentAt) events.push({ at: job.sentAt.toISOString(), event: 'sent', detail: `${job.provider ?? 'provider'}${job.providerMessageId ? ` id ${job.providerMessageId}` : ''}`, actor: null });
-  if (job.status === 'retry') events.push({ at: (job.nextRetryAt ?? job.runAt).toISOString(), event: 'retry_due', detail: job.error, actor: null });
-  if (job.status === 'failed' && !job.sentAt && !lastFailed) events.push({ at: (job.claimedAt ?? job.createdAt).toISOString(), event: 'failed', detail: job.error, actor: null });
-  for (const [at, event] of [[job.deliveredAt, 'delivered'], [job.bouncedAt, 'bounced'], [job.openedAt, 'opened'], [job.clickedAt, 'clicked']] as const) {
+  if (job.scheduledAt.getTime() - job.createdAt.getTime() > 1000)
+    events.push({ at: job.scheduledAt.toISOString(), event: 'scheduled', detail: 'due time', actor: null });
+  if (job.claimedAt)
+    events.push({
+      at: job.claimedAt.toISOString(),
+      event: 'claimed',
+      detail: `attempt ${job.attempts} of ${job.maxAttempts}`,
+      actor: null,
+    });
+  if (job.sentAt)
+    events.push({
+      at: job.sentAt.toISOString(),
+      event: 'sent',
+      detail: `${job.provider ?? 'provider'}${job.providerMessageId ? ` id ${job.providerMessageId}` : ''}`,
+      actor: null,
+    });
+  if (job.status === 'retry')
+    events.push({
+      at: (job.nextRetryAt ?? job.runAt).toISOString(),
+      event: 'retry_due',
+      detail: job.error,
+      actor: null,
+    });
+  if (job.status === 'failed' && !job.sentAt && !lastFailed)
+    events.push({
+      at: (job.claimedAt ?? job.createdAt).toISOString(),
+      event: 'failed',
+      detail: job.error,
+      actor: null,
+    });
+  for (const [at, event] of [
+    [job.deliveredAt, 'delivered'],
+    [job.bouncedAt, 'bounced'],
+    [job.openedAt, 'opened'],
+    [job.clickedAt, 'clicked'],
+  ] as const) {
     if (at) events.push({ at: at.toISOString(), event, detail: event === 'bounced' ? job.error : null, actor: null });
   }
   return events;

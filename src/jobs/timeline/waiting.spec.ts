@@ -7,38 +7,109 @@ const at = (iso: string) => new Date(iso);
 
 function job(patch: Partial<JobRow> = {}): JobRow {
   return {
-    id: 'j1', projectId: 'shop', channel: 'email', subscriberId: null, recipient: 'a@b.test', templateId: null, topic: null, payload: {}, status: 'pending',
-    priority: 50, scheduledAt: at('2026-11-30T05:59:00.000Z'), runAt: at('2026-11-30T05:59:00.000Z'), nextRetryAt: null, attempts: 0, maxAttempts: 5,
-    claimedAt: null, idempotencyKey: null, provider: null, providerMessageId: null, error: null, createdAt: at('2026-11-30T05:59:00.000Z'), sentAt: null,
-    deliveredAt: null, bouncedAt: null, openedAt: null, clickedAt: null, complainedAt: null, createdBy: 'sk_shop_…1f2e', ...patch,
+    id: 'j1',
+    projectId: 'shop',
+    channel: 'email',
+    subscriberId: null,
+    recipient: 'a@b.test',
+    templateId: null,
+    topic: null,
+    payload: {},
+    status: 'pending',
+    priority: 50,
+    scheduledAt: at('2026-11-30T05:59:00.000Z'),
+    runAt: at('2026-11-30T05:59:00.000Z'),
+    nextRetryAt: null,
+    attempts: 0,
+    maxAttempts: 5,
+    claimedAt: null,
+    idempotencyKey: null,
+    provider: null,
+    providerMessageId: null,
+    error: null,
+    createdAt: at('2026-11-30T05:59:00.000Z'),
+    sentAt: null,
+    deliveredAt: null,
+    bouncedAt: null,
+    openedAt: null,
+    clickedAt: null,
+    complainedAt: null,
+    createdBy: 'sk_shop_…1f2e',
+    ...patch,
   };
 }
 
 function lane(patch: Partial<LaneState> = {}): LaneState {
   return {
-    laneKey: 'email:resend', channel: 'email', provider: 'resend', projectId: null, active: true, rate: 0, burst: 0, effectiveRate: 0, tokens: null,
-    adaptiveRate: null, adaptiveUntil: null, pausedUntil: null, pauseKind: null, pauseReason: null, pausedAt: null,
-    quota: { remaining: null, limit: null, resetAt: null }, totals: { calls: 0, tokens: 0, pauses: 0, waitedMs: 0 }, ...patch,
+    laneKey: 'email:resend',
+    channel: 'email',
+    provider: 'resend',
+    projectId: null,
+    active: true,
+    rate: 0,
+    burst: 0,
+    effectiveRate: 0,
+    tokens: null,
+    adaptiveRate: null,
+    adaptiveUntil: null,
+    pausedUntil: null,
+    pauseKind: null,
+    pauseReason: null,
+    pausedAt: null,
+    quota: { remaining: null, limit: null, resetAt: null },
+    totals: { calls: 0, tokens: 0, pauses: 0, waitedMs: 0 },
+    ...patch,
   };
 }
 
 describe('what holds a waiting job, and until when', () => {
   it('its lane’s pause first, with the call that lifts it', () => {
-    const paused = lane({ pausedUntil: at('2026-11-30T06:20:00.000Z'), pauseKind: 'rate_limited', pauseReason: 'resend: 429' });
+    const paused = lane({
+      pausedUntil: at('2026-11-30T06:20:00.000Z'),
+      pauseKind: 'rate_limited',
+      pauseReason: 'resend: 429',
+    });
     const w = waitingReason(job({ runAt: at('2026-11-30T06:20:00.000Z'), error: 'rate limited: 429' }), [paused], now);
     expect(w).toMatchObject({ holds: 'lane_paused', until: '2026-11-30T06:20:00.000Z', lane: 'email:resend' });
     expect(w!.reason).toContain('resume_lane {"lane":"email:resend"}');
     // Another project's own lane does not hold it; a pause that has ended neither.
-    expect(waitingReason(job(), [lane({ laneKey: 'email:resend:blog', projectId: 'blog', pausedUntil: at('2026-11-30T07:00:00.000Z') })], now)!.holds).toBe('due');
+    expect(
+      waitingReason(
+        job(),
+        [lane({ laneKey: 'email:resend:blog', projectId: 'blog', pausedUntil: at('2026-11-30T07:00:00.000Z') })],
+        now,
+      )!.holds,
+    ).toBe('due');
     expect(waitingReason(job(), [lane({ pausedUntil: at('2026-11-30T05:00:00.000Z') })], now)!.holds).toBe('due');
   });
 
   it('a retry, a deferral, a scheduled time; nothing for a finished job', () => {
-    expect(waitingReason(job({ status: 'retry', attempts: 2, runAt: at('2026-11-30T06:02:00.000Z'), error: 'Resend 500 internal_server_error' }), [], now)).toMatchObject({
-      holds: 'retry', until: '2026-11-30T06:02:00.000Z', reason: expect.stringContaining('attempt 3 of 5'),
+    expect(
+      waitingReason(
+        job({
+          status: 'retry',
+          attempts: 2,
+          runAt: at('2026-11-30T06:02:00.000Z'),
+          error: 'Resend 500 internal_server_error',
+        }),
+        [],
+        now,
+      ),
+    ).toMatchObject({
+      holds: 'retry',
+      until: '2026-11-30T06:02:00.000Z',
+      reason: expect.stringContaining('attempt 3 of 5'),
     });
-    expect(waitingReason(job({ runAt: at('2026-11-30T07:00:00.000Z'), error: 'recipient cap: 3 a day' }), [], now)).toMatchObject({ holds: 'deferred', until: '2026-11-30T07:00:00.000Z' });
-    expect(waitingReason(job({ scheduledAt: at('2026-11-30T08:00:00.000Z'), runAt: at('2026-11-30T08:00:00.000Z') }), [], now)).toMatchObject({ holds: 'scheduled', until: '2026-11-30T08:00:00.000Z' });
+    expect(
+      waitingReason(job({ runAt: at('2026-11-30T07:00:00.000Z'), error: 'recipient cap: 3 a day' }), [], now),
+    ).toMatchObject({ holds: 'deferred', until: '2026-11-30T07:00:00.000Z' });
+    expect(
+      waitingReason(
+        job({ scheduledAt: at('2026-11-30T08:00:00.000Z'), runAt: at('2026-11-30T08:00:00.000Z') }),
+        [],
+        now,
+      ),
+    ).toMatchObject({ holds: 'scheduled', until: '2026-11-30T08:00:00.000Z' });
     expect(waitingReason(job({ status: 'sent' }), [], now)).toBeNull();
   });
 });

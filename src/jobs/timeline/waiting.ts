@@ -21,10 +21,22 @@ export function waitingReason(job: JobRow, lanes: readonly LaneState[], now = ne
   if (!WAITING_STATUSES.has(job.status)) return null;
   // A project's own lane first, then the channel's active lane (a job not yet tried has no provider).
   const lane =
-    lanes.find((l) => l.channel === job.channel && l.projectId === job.projectId && l.pausedUntil && l.pausedUntil > now) ??
-    lanes.find((l) => l.channel === job.channel && l.projectId === null && (l.active || l.provider === job.provider) && l.pausedUntil && l.pausedUntil > now);
+    lanes.find(
+      (l) => l.channel === job.channel && l.projectId === job.projectId && l.pausedUntil && l.pausedUntil > now,
+    ) ??
+    lanes.find(
+      (l) =>
+        l.channel === job.channel &&
+        l.projectId === null &&
+        (l.active || l.provider === job.provider) &&
+        l.pausedUntil &&
+        l.pausedUntil > now,
+    );
   if (lane) {
-    const by = lane.pauseKind === 'operator' ? `an operator (${lane.pauseReason ?? 'no reason given'})` : `${lane.provider} (${lane.pauseKind}: ${lane.pauseReason ?? 'no reason given'})`;
+    const by =
+      lane.pauseKind === 'operator'
+        ? `an operator (${lane.pauseReason ?? 'no reason given'})`
+        : `${lane.provider} (${lane.pauseKind}: ${lane.pauseReason ?? 'no reason given'})`;
     return {
       holds: 'lane_paused',
       until: lane.pausedUntil!.toISOString(),
@@ -34,14 +46,29 @@ export function waitingReason(job: JobRow, lanes: readonly LaneState[], now = ne
   }
   const due = job.runAt;
   if (due <= now) {
-    return { holds: 'due', until: null, lane: null, reason: 'Due now: it waits for a worker to claim it (if it stays, check workers.alive in the digest).' };
+    return {
+      holds: 'due',
+      until: null,
+      lane: null,
+      reason: 'Due now: it waits for a worker to claim it (if it stays, check workers.alive in the digest).',
+    };
   }
   const at = due.toISOString();
   if (job.status === 'retry') {
-    return { holds: 'retry', until: at, lane: null, reason: `Retry at ${at} (attempt ${job.attempts + 1} of ${job.maxAttempts}) after: ${job.error ?? 'an error'}.` };
+    return {
+      holds: 'retry',
+      until: at,
+      lane: null,
+      reason: `Retry at ${at} (attempt ${job.attempts + 1} of ${job.maxAttempts}) after: ${job.error ?? 'an error'}.`,
+    };
   }
   if (job.error) {
     return { holds: 'deferred', until: at, lane: null, reason: `Put off until ${at}: ${job.error}.` };
   }
-  return { holds: 'scheduled', until: at, lane: null, reason: `Scheduled for ${at} (the caller's scheduled_at, the recipient's send window, or its fair-share slot on a paced lane).` };
+  return {
+    holds: 'scheduled',
+    until: at,
+    lane: null,
+    reason: `Scheduled for ${at} (the caller's scheduled_at, the recipient's send window, or its fair-share slot on a paced lane).`,
+  };
 }

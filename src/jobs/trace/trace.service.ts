@@ -54,7 +54,11 @@ export class TraceService {
     // Resolve the recipient: the subscribers it names, and every address they are reached at.
     const email = recipient && recipient.includes('@') ? recipient : null;
     const phone = recipient ? phoneOf(recipient) : null;
-    const subscribers = await this.subscribers.findForTrace(projectId, { id: subscriberId ?? (recipient && !email && !phone ? recipient : null), email, phone });
+    const subscribers = await this.subscribers.findForTrace(projectId, {
+      id: subscriberId ?? (recipient && !email && !phone ? recipient : null),
+      email,
+      phone,
+    });
     const addresses = new Set<string>();
     if (recipient) addresses.add(phone ?? recipient.toLowerCase());
     const keys: { channel: Channel; address: string }[] = [];
@@ -68,11 +72,21 @@ export class TraceService {
         if (channel !== 'in_app' && channel !== 'push') addresses.add(address.toLowerCase());
       }
     }
-    if (recipient) for (const channel of CHANNELS) if (normaliseAddress(channel, recipient).ok && channelTakes(channel, recipient)) keys.push({ channel, address: recipient });
+    if (recipient)
+      for (const channel of CHANNELS)
+        if (normaliseAddress(channel, recipient).ok && channelTakes(channel, recipient))
+          keys.push({ channel, address: recipient });
 
     const [jobs, refused, suppressions] = await Promise.all([
       this.db.rows<JobRow>(sql.TRACE_JOBS, [projectId, [...addresses], [...subscriberIds], since, until, limit + 1]),
-      this.refusals.search({ projectId, addresses: [...addresses], subscriberIds: [...subscriberIds], since, until, limit: limit + 1 }),
+      this.refusals.search({
+        projectId,
+        addresses: [...addresses],
+        subscriberIds: [...subscriberIds],
+        since,
+        until,
+        limit: limit + 1,
+      }),
       this.suppressions.activeOfAddresses(projectId, dedupeKeys(keys)),
     ]);
     const jobIds = jobs.map((j) => j.id);
@@ -82,7 +96,8 @@ export class TraceService {
       jobs.some((j) => j.status === 'pending' || j.status === 'retry') ? this.lanes.lanes() : ([] as LaneState[]),
     ]);
 
-    const mask = (address: string, channel?: string) => (caller.masked && address ? maskRecipient(address, channel) : address);
+    const mask = (address: string, channel?: string) =>
+      caller.masked && address ? maskRecipient(address, channel) : address;
     const suppressionView = (s: SuppressionRow): TraceSuppressionDto => ({
       id: s.id,
       project_id: s.projectId,
@@ -98,12 +113,24 @@ export class TraceService {
     });
     const suppressionOf = (projectId: string, channel: string, address: string) => {
       const wanted = lookupAddress(channel as Channel, address);
-      const found = suppressions.find((s) => s.projectId === projectId && s.channel === channel && s.address === wanted);
+      const found = suppressions.find(
+        (s) => s.projectId === projectId && s.channel === channel && s.address === wanted,
+      );
       return found ? suppressionView(found) : null;
     };
 
     const messages: TraceMessageDto[] = [
-      ...jobs.map((job) => this.jobMessage(job, attempts.filter((a) => a.jobId === job.id), events.filter((e) => e.jobId === job.id), lanes, now, mask, suppressionOf)),
+      ...jobs.map((job) =>
+        this.jobMessage(
+          job,
+          attempts.filter((a) => a.jobId === job.id),
+          events.filter((e) => e.jobId === job.id),
+          lanes,
+          now,
+          mask,
+          suppressionOf,
+        ),
+      ),
       ...refused.map((r) => refusalMessage(r, mask, suppressionOf)),
     ]
       .sort((a, b) => b.created_at.localeCompare(a.created_at))
@@ -113,7 +140,12 @@ export class TraceService {
     return {
       recipient: {
         addresses: [...addresses].map((a) => mask(a)),
-        subscribers: subscribers.map((s) => ({ project_id: s.projectId, id: s.id, email: s.email === null ? null : mask(s.email, 'email'), phone: s.phone === null ? null : mask(s.phone, 'sms') })),
+        subscribers: subscribers.map((s) => ({
+          project_id: s.projectId,
+          id: s.id,
+          email: s.email === null ? null : mask(s.email, 'email'),
+          phone: s.phone === null ? null : mask(s.phone, 'sms'),
+        })),
         suppressions: suppressions.map(suppressionView),
       },
       messages,
@@ -138,7 +170,12 @@ export class TraceService {
     const judged = judgeJob(job, waiting);
     const timeline = [
       ...rowEvents(job, attempts),
-      ...events.map((e) => ({ at: e.occurredAt.toISOString(), event: `provider_${e.kind}`, detail: `${e.provider} ${e.providerType}${e.error ? `: ${e.error}` : ''}`, actor: `${e.provider}-webhook` })),
+      ...events.map((e) => ({
+        at: e.occurredAt.toISOString(),
+        event: `provider_${e.kind}`,
+        detail: `${e.provider} ${e.providerType}${e.error ? `: ${e.error}` : ''}`,
+        actor: `${e.provider}-webhook`,
+      })),
     ].sort((a, b) => a.at.localeCompare(b.at));
     return {
       kind: 'job',
@@ -155,8 +192,22 @@ export class TraceService {
       provider_message_id: job.providerMessageId,
       attempts: job.attempts,
       waiting,
-      attempt_log: attempts.map((a) => ({ at: a.at.toISOString(), attempt: a.attempt, outcome: a.outcome, counted: a.counted, provider: a.provider, error: a.error, next_at: a.nextAt?.toISOString() ?? null })),
-      provider_events: events.map((e) => ({ provider: e.provider, type: e.providerType, kind: e.kind, occurred_at: e.occurredAt.toISOString(), error: e.error })),
+      attempt_log: attempts.map((a) => ({
+        at: a.at.toISOString(),
+        attempt: a.attempt,
+        outcome: a.outcome,
+        counted: a.counted,
+        provider: a.provider,
+        error: a.error,
+        next_at: a.nextAt?.toISOString() ?? null,
+      })),
+      provider_events: events.map((e) => ({
+        provider: e.provider,
+        type: e.providerType,
+        kind: e.kind,
+        occurred_at: e.occurredAt.toISOString(),
+        error: e.error,
+      })),
       suppression: judged.rule === 'suppressed' ? suppressionOf(job.projectId, job.channel, job.recipient) : null,
       events: timeline,
     };
@@ -194,17 +245,28 @@ function refusalMessage(
 /** The time range and limit, bounded; each mistake names its field. */
 function bounds(query: TraceQueryDto, now: Date): { since: Date; until: Date; limit: number } {
   if (!query.recipient === !query.subscriber_id) {
-    throw ApiError.unprocessable('validation_failed', 'recipient or subscriber_id: give exactly one of them (an email, phone or chat id in recipient, or a subscriber id).', {
-      details: ['recipient or subscriber_id: give exactly one of them'],
-    });
+    throw ApiError.unprocessable(
+      'validation_failed',
+      'recipient or subscriber_id: give exactly one of them (an email, phone or chat id in recipient, or a subscriber id).',
+      {
+        details: ['recipient or subscriber_id: give exactly one of them'],
+      },
+    );
   }
   const until = query.until ? new Date(query.until) : now;
   const since = query.since ? new Date(query.since) : new Date(until.getTime() - TRACE_DEFAULT_RANGE_DAYS * DAY_MS);
-  if (since >= until) throw ApiError.unprocessable('validation_failed', 'since must be before until.', { details: ['since must be before until'] });
-  if (until.getTime() - since.getTime() > TRACE_MAX_RANGE_DAYS * DAY_MS) {
-    throw ApiError.unprocessable('validation_failed', `since: the range may span at most ${TRACE_MAX_RANGE_DAYS} days; move since closer to until.`, {
-      details: [`since: the range may span at most ${TRACE_MAX_RANGE_DAYS} days`],
+  if (since >= until)
+    throw ApiError.unprocessable('validation_failed', 'since must be before until.', {
+      details: ['since must be before until'],
     });
+  if (until.getTime() - since.getTime() > TRACE_MAX_RANGE_DAYS * DAY_MS) {
+    throw ApiError.unprocessable(
+      'validation_failed',
+      `since: the range may span at most ${TRACE_MAX_RANGE_DAYS} days; move since closer to until.`,
+      {
+        details: [`since: the range may span at most ${TRACE_MAX_RANGE_DAYS} days`],
+      },
+    );
   }
   return { since, until, limit: query.limit ?? 50 };
 }
@@ -213,7 +275,9 @@ function bounds(query: TraceQueryDto, now: Date): { since: Date; until: Date; li
 function scope(query: TraceQueryDto, caller: TraceCaller): string | null {
   if (caller.projectId === null) return query.project_id ?? null;
   if (query.project_id !== undefined && query.project_id !== caller.projectId) {
-    throw ApiError.forbidden(`project_id: a project key reads its own project ('${caller.projectId}') only; leave project_id out or use an operator key.`);
+    throw ApiError.forbidden(
+      `project_id: a project key reads its own project ('${caller.projectId}') only; leave project_id out or use an operator key.`,
+    );
   }
   return caller.projectId;
 }

@@ -59,7 +59,13 @@ export class JobWaiter implements OnModuleInit, BeforeApplicationShutdown {
    * the jobs `read` returns; `first`, when given, is a read already made (skips registering
    * if it is all final).
    */
-  async waitFor<T>(ids: readonly string[], timeoutMs: number, read: () => Promise<T[]>, isFinal: (row: T) => boolean, first?: T[]): Promise<WaitResult<T>> {
+  async waitFor<T>(
+    ids: readonly string[],
+    timeoutMs: number,
+    read: () => Promise<T[]>,
+    isFinal: (row: T) => boolean,
+    first?: T[],
+  ): Promise<WaitResult<T>> {
     const done = (rows: T[]) => rows.length >= new Set(ids).size && rows.every(isFinal);
     if (first && (done(first) || timeoutMs <= 0 || this.stopping)) return { rows: first, timedOut: !done(first) };
     if (ids.length === 0) return { rows: [], timedOut: false };
@@ -71,7 +77,8 @@ export class JobWaiter implements OnModuleInit, BeforeApplicationShutdown {
     try {
       // Registration commits before the first read below (see the class comment). Without
       // signals nobody would be told: polling alone, no registration.
-      if (this.signals.enabled) await this.db.exec(REGISTER_WAITERS, [[...new Set(ids)], Math.ceil(timeoutMs / 1000) + 1]);
+      if (this.signals.enabled)
+        await this.db.exec(REGISTER_WAITERS, [[...new Set(ids)], Math.ceil(timeoutMs / 1000) + 1]);
       for (;;) {
         rung = false;
         const rows = await read();

@@ -37,7 +37,11 @@ export class OutcomeWaitService {
     const read = () => this.db.rows<OutcomeRow>(FIND_OUTCOMES, [ids, projectId]);
     const { rows, timedOut } = await this.waiter.waitFor(ids, waitMs, read, (r) => FINAL_STATUSES.has(r.status));
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return { ...response, outcomes: ids.filter((id) => byId.has(id)).map((id) => present(byId.get(id)!)), timed_out: timedOut };
+    return {
+      ...response,
+      outcomes: ids.filter((id) => byId.has(id)).map((id) => present(byId.get(id)!)),
+      timed_out: timedOut,
+    };
   }
 
   /** GET /v1/jobs/:id?wait=: the job once final, or as it is when the time is up. */

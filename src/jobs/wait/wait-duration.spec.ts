@@ -9,6 +9,7 @@ describe('wait durations', () => {
   });
 
   it('refuses anything unbounded, unitless or not text', () => {
-    for (const bad of ['31s', '30001ms', '10', '1m', '1.5s', '-1s', 'soon', '', 10, null, undefined]) expect(parseWait(bad)).toBeUndefined();
+    for (const bad of ['31s', '30001ms', '10', '1m', '1.5s', '-1s', 'soon', '', 10, null, undefined])
+      expect(parseWait(bad)).toBeUndefined();
   });
 });

@@ -26,7 +26,10 @@ export const TAKE_WAITED_JOBS = `
  * first read then sees the outcome. A sequential scan of job_waiters: live registrations, plus
  * expired ones until PURGE_EXPIRED_WAITERS (up to two minutes), a few pages in practice.
  */
-export const ANYONE_WAITING = preparedSql('notifyd_anyone_waiting', `SELECT EXISTS (SELECT 1 FROM job_waiters WHERE until > now()) AS waiting`);
+export const ANYONE_WAITING = preparedSql(
+  'notifyd_anyone_waiting',
+  `SELECT EXISTS (SELECT 1 FROM job_waiters WHERE until > now()) AS waiting`,
+);
 
 /** Registrations whose waiter gave up and whose job has not ended since (or never will). */
 export const PURGE_EXPIRED_WAITERS = `DELETE FROM job_waiters WHERE until < now() - interval '1 minute'`;

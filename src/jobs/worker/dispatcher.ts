@@ -83,7 +83,8 @@ export class Dispatcher {
       await runPool(chunks, this.config.worker.concurrency, async (chunk) => {
         if (control.stopping) {
           // Shutdown: never started, so released with the attempt given back.
-          for (const job of chunk.jobs) outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: null, runAt: new Date() });
+          for (const job of chunk.jobs)
+            outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: null, runAt: new Date() });
         } else {
           await this.sendChunk(chunk, outcomes, control, refusals);
         }
@@ -127,10 +128,18 @@ export class Dispatcher {
     ]);
     if (own instanceof Error) {
       // Without knowing which projects send through their own account, send nothing: back to the queue.
-      for (const job of jobs) outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: `project providers unreadable: ${own.message}`, runAt: new Date(Date.now() + DEFER_MS) });
+      for (const job of jobs)
+        outcomes.requeue.push({
+          id: job.id,
+          attempts: job.attempts,
+          error: `project providers unreadable: ${own.message}`,
+          runAt: new Date(Date.now() + DEFER_MS),
+        });
       return [];
     }
-    await this.breaker.refresh().catch((err) => this.logger.warn(`failover breakers not read: ${(err as Error).message}`));
+    await this.breaker
+      .refresh()
+      .catch((err) => this.logger.warn(`failover breakers not read: ${(err as Error).message}`));
     const byLane = new Map<string, { lane: Lane; connector: Connector; fallback?: Connector; jobs: ClaimedJob[] }>();
     const restingMoved = new Map<string, { lane: Lane; count: number }>();
     for (const [i, job] of jobs.entries()) {
@@ -141,7 +150,12 @@ export class Dispatcher {
         continue;
       }
       if (routed && 'defer' in routed) {
-        outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: routed.defer, runAt: new Date(Date.now() + DEFER_MS) });
+        outcomes.requeue.push({
+          id: job.id,
+          attempts: job.attempts,
+          error: routed.defer,
+          runAt: new Date(Date.now() + DEFER_MS),
+        });
         continue;
       }
       const projectConnector = !routed && own.size ? own.get(`${job.projectId}/${job.channel}`) : undefined;
@@ -152,7 +166,12 @@ export class Dispatcher {
       }
       const connector = routed?.connector ?? projectConnector ?? this.registry.forChannel(job.channel);
       if (!connector) {
-        outcomes.failed.push({ id: job.id, attempts: job.attempts, provider: null, error: this.registry.refusal(job.channel)! });
+        outcomes.failed.push({
+          id: job.id,
+          attempts: job.attempts,
+          provider: null,
+          error: this.registry.refusal(job.channel)!,
+        });
         continue;
       }
       // Through the instance's bot to a chat not bound to the project: never sent (its own bot may).
@@ -162,7 +181,12 @@ export class Dispatcher {
         continue;
       }
       if (chat) {
-        outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: chat.defer, runAt: new Date(Date.now() + DEFER_MS) });
+        outcomes.requeue.push({
+          id: job.id,
+          attempts: job.attempts,
+          error: chat.defer,
+          runAt: new Date(Date.now() + DEFER_MS),
+        });
         continue;
       }
       const verdict = screening.verdict(screened[i]);
@@ -171,12 +195,22 @@ export class Dispatcher {
         continue;
       }
       if (verdict.action === 'suppress') {
-        outcomes.failed.push({ id: job.id, attempts: job.attempts, provider: connector.provider, error: `suppressed: ${verdict.reason}` });
+        outcomes.failed.push({
+          id: job.id,
+          attempts: job.attempts,
+          provider: connector.provider,
+          error: `suppressed: ${verdict.reason}`,
+        });
         continue;
       }
       if (verdict.action === 'defer') {
         // Never sent unchecked (rules unreadable), or outside its send window: back to the queue, attempt given back.
-        outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: verdict.reason, runAt: verdict.until ?? new Date(Date.now() + DEFER_MS) });
+        outcomes.requeue.push({
+          id: job.id,
+          attempts: job.attempts,
+          error: verdict.reason,
+          runAt: verdict.until ?? new Date(Date.now() + DEFER_MS),
+        });
         continue;
       }
       const render = rendered.get(job.id);
@@ -186,7 +220,12 @@ export class Dispatcher {
         continue;
       }
       if (render && 'unavailable' in render) {
-        outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: render.unavailable, runAt: new Date(Date.now() + DEFER_MS) });
+        outcomes.requeue.push({
+          id: job.id,
+          attempts: job.attempts,
+          error: render.unavailable,
+          runAt: new Date(Date.now() + DEFER_MS),
+        });
         continue;
       }
       if (routed) {
@@ -215,15 +254,30 @@ export class Dispatcher {
         restingMoved.set(laneKey(primaryLane), { lane: primaryLane, count: moved.count + 1 });
       }
       const key = laneKey(lane);
-      if (!byLane.has(key)) byLane.set(key, { lane, connector: route, fallback: resting ? undefined : fallback, jobs: [] });
+      if (!byLane.has(key))
+        byLane.set(key, { lane, connector: route, fallback: resting ? undefined : fallback, jobs: [] });
       byLane.get(key)!.jobs.push(job);
     }
     for (const { lane, count } of restingMoved.values()) {
-      await this.breaker.countFailovers(lane, count).catch((err) => this.logger.warn(`failovers not counted: ${(err as Error).message}`));
+      await this.breaker
+        .countFailovers(lane, count)
+        .catch((err) => this.logger.warn(`failovers not counted: ${(err as Error).message}`));
     }
     const chunks: Chunk[] = [];
     for (const { lane, connector, fallback, jobs: laneJobs } of byLane.values()) {
-      const cut = this.cut(lane, connector, laneJobs, (j) => buildMessage(j, this.sender(j.projectId, senders), contentOf(rendered.get(j.id)), senders.get(j.projectId)?.renderedContent === 'redact'), fallback);
+      const cut = this.cut(
+        lane,
+        connector,
+        laneJobs,
+        (j) =>
+          buildMessage(
+            j,
+            this.sender(j.projectId, senders),
+            contentOf(rendered.get(j.id)),
+            senders.get(j.projectId)?.renderedContent === 'redact',
+          ),
+        fallback,
+      );
       for (const chunk of cut) chunks.push(...(await this.fitBucket(chunk)));
     }
     // What was rendered, kept for the job view (before tracking rewrites the HTML's links).
@@ -232,7 +286,11 @@ export class Dispatcher {
       // Own open/click tracking on the email HTML (PUBLIC_URL and the project's rules allowing).
       this.tracking.instrument(chunks.flatMap((c) => c.messages)),
       // Never holds a send back: a content not kept costs the job view, not the message.
-      this.contents.save(kept).catch((err) => this.logger.warn(`rendered content of ${kept.length} job(s) not kept: ${(err as Error).message}`)),
+      this.contents
+        .save(kept)
+        .catch((err) =>
+          this.logger.warn(`rendered content of ${kept.length} job(s) not kept: ${(err as Error).message}`),
+        ),
     ]);
     return chunks;
   }
@@ -241,19 +299,32 @@ export class Dispatcher {
    * The rendered parts of the batch's rendered jobs, bounded (64 KiB a job), except for projects
    * whose `settings.rendered_content` is "redact". Jobs sent as their payload say have none.
    */
-  private renderedToKeep(chunks: Chunk[], rendered: Map<string, RenderOutcome>, senders: Map<string, { renderedContent: string | null }>): { jobId: string; content: KeptContent }[] {
+  private renderedToKeep(
+    chunks: Chunk[],
+    rendered: Map<string, RenderOutcome>,
+    senders: Map<string, { renderedContent: string | null }>,
+  ): { jobId: string; content: KeptContent }[] {
     const kept: { jobId: string; content: KeptContent }[] = [];
     for (const chunk of chunks) {
       for (const m of chunk.messages) {
         if (!contentOf(rendered.get(m.jobId)) || senders.get(m.projectId)?.renderedContent === 'redact') continue;
-        kept.push({ jobId: m.jobId, content: boundContent({ subject: m.subject, body: m.body, bodyHtml: m.bodyHtml }) });
+        kept.push({
+          jobId: m.jobId,
+          content: boundContent({ subject: m.subject, body: m.body, bodyHtml: m.bodyHtml }),
+        });
       }
     }
     return kept;
   }
 
   /** Cuts a lane's jobs into calls of at most the connector's batchMax. */
-  private cut(lane: Lane, connector: Connector, jobs: ClaimedJob[], message: (job: ClaimedJob, index: number) => OutboundMessage, fallback?: Connector): Chunk[] {
+  private cut(
+    lane: Lane,
+    connector: Connector,
+    jobs: ClaimedJob[],
+    message: (job: ClaimedJob, index: number) => OutboundMessage,
+    fallback?: Connector,
+  ): Chunk[] {
     const chunks: Chunk[] = [];
     for (let i = 0; i < jobs.length; i += connector.batchMax) {
       const slice = jobs.slice(i, i + connector.batchMax);
@@ -272,7 +343,11 @@ export class Dispatcher {
     const capacity = this.pacing.capacityOf(chunk.lane);
     if (!Number.isFinite(capacity) || (await this.costOf(chunk.connector, chunk.messages)) <= capacity) return [chunk];
     const half = Math.ceil(chunk.jobs.length / 2);
-    const [first, second] = [0, half].map((from) => ({ ...chunk, jobs: chunk.jobs.slice(from, from + half), messages: chunk.messages.slice(from, from + half) }));
+    const [first, second] = [0, half].map((from) => ({
+      ...chunk,
+      jobs: chunk.jobs.slice(from, from + half),
+      messages: chunk.messages.slice(from, from + half),
+    }));
     return [...(await this.fitBucket(first)), ...(await this.fitBucket(second))];
   }
 
@@ -282,25 +357,45 @@ export class Dispatcher {
       // A connector that cannot tell is charged one token per message: never less than it may make.
       const cost = await Promise.resolve()
         .then(() => connector.requestsFor!(messages))
-        .catch((err: Error) => (this.logger.warn(`${connector.provider} could not count its requests (${err?.message}): charged one per message`), NaN));
+        .catch(
+          (err: Error) => (
+            this.logger.warn(
+              `${connector.provider} could not count its requests (${err?.message}): charged one per message`,
+            ),
+            NaN
+          ),
+        );
       return Number.isFinite(cost) && cost >= 0 ? cost : messages.length;
     }
     return connector.meters === 'messages' ? messages.length : 1;
   }
 
-  private sender(projectId: string, senders: Map<string, { fromEmail: string | null; fromName: string | null }>): Sender {
+  private sender(
+    projectId: string,
+    senders: Map<string, { fromEmail: string | null; fromName: string | null }>,
+  ): Sender {
     const own = senders.get(projectId);
     // A project's own address is never mixed with the instance's display name.
     if (own?.fromEmail) return { email: own.fromEmail, name: own.fromName ?? undefined };
     return { email: this.config.connectors.emailFrom, name: this.config.connectors.emailFromName };
   }
 
-  private async sendChunk(chunk: Chunk, outcomes: Outcomes, control: DispatchControl, refusals: Refusal[]): Promise<void> {
+  private async sendChunk(
+    chunk: Chunk,
+    outcomes: Outcomes,
+    control: DispatchControl,
+    refusals: Refusal[],
+  ): Promise<void> {
     const timing = { ms: 0 };
     let results = await this.call(chunk.connector, chunk.lane, chunk.messages, control, timing);
-    if (results === 'paused' && chunk.fallback) return this.failOverChunk(chunk, chunk.fallback, outcomes, control, refusals);
+    if (results === 'paused' && chunk.fallback)
+      return this.failOverChunk(chunk, chunk.fallback, outcomes, control, refusals);
     if (results === 'paused') return this.holdBack(chunk.jobs, chunk.lane, outcomes);
-    if (chunk.jobs.length > 1 && !chunk.connector.perMessageResults && results.every((r) => !r.ok && r.error.kind === 'permanent')) {
+    if (
+      chunk.jobs.length > 1 &&
+      !chunk.connector.perMessageResults &&
+      results.every((r) => !r.ok && r.error.kind === 'permanent')
+    ) {
       // A whole batch refused (e.g. one bad address in a Resend batch): retry item by item so
       // that one bad message does not fail the good ones.
       const single: DeliveryResult[] = [];
@@ -331,7 +426,14 @@ export class Dispatcher {
       const r = results[i];
       if (!r.ok && (r.error.deadRecipient || r.error.providerCode)) {
         const job = chunk.jobs[i];
-        refusals.push({ jobId: job.id, projectId: job.projectId, channel: job.channel, recipient: job.recipient, provider: providers[i], error: r.error });
+        refusals.push({
+          jobId: job.id,
+          projectId: job.projectId,
+          channel: job.channel,
+          recipient: job.recipient,
+          provider: providers[i],
+          error: r.error,
+        });
       }
     }
   }
@@ -342,8 +444,17 @@ export class Dispatcher {
    * refusals never fail over: the message itself is at fault. If the fallback's lane is paused,
    * the primary's answers stand (the jobs retry or wait as the primary said).
    */
-  private async failOver(chunk: Chunk, fallback: Connector, results: DeliveryResult[], providers: string[], pauses: (LanePause | undefined)[], control: DispatchControl): Promise<void> {
-    const moved = results.flatMap((r, i) => (!r.ok && (r.error.kind === 'transient' || r.error.kind === 'rate_limited') ? [i] : []));
+  private async failOver(
+    chunk: Chunk,
+    fallback: Connector,
+    results: DeliveryResult[],
+    providers: string[],
+    pauses: (LanePause | undefined)[],
+    control: DispatchControl,
+  ): Promise<void> {
+    const moved = results.flatMap((r, i) =>
+      !r.ok && (r.error.kind === 'transient' || r.error.kind === 'rate_limited') ? [i] : [],
+    );
     if (moved.length === 0) return;
     const first = results[moved[0]] as { ok: false; error: ProviderError };
     await this.breaker
@@ -352,7 +463,12 @@ export class Dispatcher {
     const lane: Lane = { channel: chunk.lane.channel, provider: fallback.provider };
     for (let k = 0; k < moved.length; k += fallback.batchMax) {
       const indexes = moved.slice(k, k + fallback.batchMax);
-      const answer = await this.call(fallback, lane, indexes.map((i) => chunk.messages[i]), control);
+      const answer = await this.call(
+        fallback,
+        lane,
+        indexes.map((i) => chunk.messages[i]),
+        control,
+      );
       if (answer === 'paused') continue;
       const pause = await this.pauseForRefusals({ lane, connector: fallback }, answer);
       indexes.forEach((i, n) => {
@@ -364,10 +480,17 @@ export class Dispatcher {
   }
 
   /** The primary's lane is paused (its 429 outlasts the breaker's cooldown): the whole chunk goes to the fallback. */
-  private async failOverChunk(chunk: Chunk, fallback: Connector, outcomes: Outcomes, control: DispatchControl, refusals: Refusal[]): Promise<void> {
+  private async failOverChunk(
+    chunk: Chunk,
+    fallback: Connector,
+    outcomes: Outcomes,
+    control: DispatchControl,
+    refusals: Refusal[],
+  ): Promise<void> {
     await this.breaker.countFailovers(chunk.lane, chunk.jobs.length).catch(() => undefined);
     const lane: Lane = { channel: chunk.lane.channel, provider: fallback.provider };
-    for (const part of this.cut(lane, fallback, chunk.jobs, (_job, i) => chunk.messages[i])) await this.sendChunk(part, outcomes, control, refusals);
+    for (const part of this.cut(lane, fallback, chunk.jobs, (_job, i) => chunk.messages[i]))
+      await this.sendChunk(part, outcomes, control, refusals);
   }
 
   /** Jobs that met a paused lane (or a shutdown while waiting for their slot) go back without a provider call and without using an attempt. */
@@ -383,26 +506,52 @@ export class Dispatcher {
    * RATE_LIMIT_PAUSE_SECS); a daily/monthly quota error pauses it until the announced reset
    * (or QUOTA_PAUSE_SECS). A successful answer's quota headers feed adaptive pacing.
    */
-  private async pauseForRefusals(chunk: Pick<Chunk, 'lane' | 'connector'>, results: DeliveryResult[]): Promise<LanePause | undefined> {
-    const refusals = results.flatMap((r) => (!r.ok && (r.error.kind === 'rate_limited' || r.error.quotaExhausted) ? [r.error] : []));
+  private async pauseForRefusals(
+    chunk: Pick<Chunk, 'lane' | 'connector'>,
+    results: DeliveryResult[],
+  ): Promise<LanePause | undefined> {
+    const refusals = results.flatMap((r) =>
+      !r.ok && (r.error.kind === 'rate_limited' || r.error.quotaExhausted) ? [r.error] : [],
+    );
     if (refusals.length === 0) {
       const hint = results.findLast((r) => r.ok)?.quota;
-      if (hint) await this.pacing.observe(chunk.lane, hint).catch((err) => this.logger.warn(`quota hint not recorded: ${(err as Error).message}`));
+      if (hint)
+        await this.pacing
+          .observe(chunk.lane, hint)
+          .catch((err) => this.logger.warn(`quota hint not recorded: ${(err as Error).message}`));
       return undefined;
     }
     const quota = refusals.find((e) => e.quotaExhausted);
     const error = quota ?? refusals[0];
     // Never below MIN_PAUSE_MS: a `Retry-After: 0` (or a reset already past) would otherwise
     // re-queue the job as due at once and loop on the provider (notifyd's floor is 500 ms).
-    const ms = Math.max(MIN_PAUSE_MS, ...refusals.map((e) => e.retryAfterMs ?? (e.quotaExhausted ? this.config.pacing.quotaPauseMs : this.config.pacing.rateLimitPauseMs)));
-    return this.pacing.pause(chunk.lane, ms, quota ? 'quota_exhausted' : 'rate_limited', `${chunk.connector.provider}: ${error.message}`);
+    const ms = Math.max(
+      MIN_PAUSE_MS,
+      ...refusals.map(
+        (e) =>
+          e.retryAfterMs ?? (e.quotaExhausted ? this.config.pacing.quotaPauseMs : this.config.pacing.rateLimitPauseMs),
+      ),
+    );
+    return this.pacing.pause(
+      chunk.lane,
+      ms,
+      quota ? 'quota_exhausted' : 'rate_limited',
+      `${chunk.connector.provider}: ${error.message}`,
+    );
   }
 
   /** One paced provider call; a throw, a timeout or a wrong result count fails every message transiently. */
-  private async call(connector: Connector, lane: Lane, messages: OutboundMessage[], control: DispatchControl, timing?: { ms: number }): Promise<DeliveryResult[] | 'paused'> {
+  private async call(
+    connector: Connector,
+    lane: Lane,
+    messages: OutboundMessage[],
+    control: DispatchControl,
+    timing?: { ms: number },
+  ): Promise<DeliveryResult[] | 'paused'> {
     const permit = await this.pacing.acquire(lane, await this.costOf(connector, messages), control);
     if (!permit.granted) return 'paused';
-    const failAll = (message: string): DeliveryResult[] => messages.map(() => ({ ok: false, error: ProviderError.transient(message) }));
+    const failAll = (message: string): DeliveryResult[] =>
+      messages.map(() => ({ ok: false, error: ProviderError.transient(message) }));
     // The provider's own time (send latency metric), without the wait for the pacing slot.
     const started = performance.now();
     try {
@@ -412,7 +561,9 @@ export class Dispatcher {
         `${connector.provider} gave no answer within WORKER_SEND_TIMEOUT_MS (${this.config.worker.sendTimeoutMs} ms)`,
       );
       if (!Array.isArray(results) || results.length !== messages.length) {
-        return failAll(`${connector.provider} connector returned ${Array.isArray(results) ? results.length : 'no'} results for ${messages.length} messages`);
+        return failAll(
+          `${connector.provider} connector returned ${Array.isArray(results) ? results.length : 'no'} results for ${messages.length} messages`,
+        );
       }
       return results;
     } catch (err) {
@@ -423,24 +574,57 @@ export class Dispatcher {
     }
   }
 
-  private settle(provider: string, job: ClaimedJob, result: DeliveryResult, outcomes: Outcomes, pause: LanePause | undefined): void {
+  private settle(
+    provider: string,
+    job: ClaimedJob,
+    result: DeliveryResult,
+    outcomes: Outcomes,
+    pause: LanePause | undefined,
+  ): void {
     if (result.ok) {
       if (result.skipped) outcomes.skipped.push({ id: job.id, attempts: job.attempts, reason: result.skipped });
-      else if (result.inbox) outcomes.inbox.push({ id: job.id, attempts: job.attempts, provider, projectId: job.projectId, message: result.inbox });
-      else outcomes.sent.push({ id: job.id, attempts: job.attempts, provider, providerMessageId: result.providerMessageId });
+      else if (result.inbox)
+        outcomes.inbox.push({
+          id: job.id,
+          attempts: job.attempts,
+          provider,
+          projectId: job.projectId,
+          message: result.inbox,
+        });
+      else
+        outcomes.sent.push({
+          id: job.id,
+          attempts: job.attempts,
+          provider,
+          providerMessageId: result.providerMessageId,
+        });
       return;
     }
     const error = result.error;
     if (pause && (error.kind === 'rate_limited' || error.quotaExhausted)) {
       // Not the job's fault: back to the queue without using an attempt, due when the pause ends.
       const what = error.quotaExhausted ? 'quota exhausted' : 'rate limited';
-      outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: `${what}: ${error.message}`, runAt: this.pacing.requeueAt(pause), rateLimited: true, provider });
+      outcomes.requeue.push({
+        id: job.id,
+        attempts: job.attempts,
+        error: `${what}: ${error.message}`,
+        runAt: this.pacing.requeueAt(pause),
+        rateLimited: true,
+        provider,
+      });
       return;
     }
     switch (error.kind) {
       case 'rate_limited':
         // Unreachable (a rate_limited result always pauses the lane above); kept for exhaustiveness.
-        outcomes.requeue.push({ id: job.id, attempts: job.attempts, error: `rate limited: ${error.message}`, runAt: new Date(Date.now() + this.config.pacing.rateLimitPauseMs), rateLimited: true, provider });
+        outcomes.requeue.push({
+          id: job.id,
+          attempts: job.attempts,
+          error: `rate limited: ${error.message}`,
+          runAt: new Date(Date.now() + this.config.pacing.rateLimitPauseMs),
+          rateLimited: true,
+          provider,
+        });
         return;
       case 'transient':
         outcomes.retryOrFail(job, provider, error.message, error.retryAfterMs ?? 0);
@@ -449,7 +633,13 @@ export class Dispatcher {
         outcomes.failed.push({ id: job.id, attempts: job.attempts, provider, error: `suppressed: ${error.message}` });
         return;
       case 'permanent':
-        outcomes.failed.push({ id: job.id, attempts: job.attempts, provider, error: error.message, ...(isHardBounce(job.channel, error) ? { bounced: true } : {}) });
+        outcomes.failed.push({
+          id: job.id,
+          attempts: job.attempts,
+          provider,
+          error: error.message,
+          ...(isHardBounce(job.channel, error) ? { bounced: true } : {}),
+        });
         return;
     }
   }
@@ -489,7 +679,9 @@ class Flusher {
         return;
       } catch (err) {
         if (attempt >= 5) {
-          this.logger.error(`could not record ${batch.size} outcome(s); the reaper will re-queue them: ${(err as Error).message}`);
+          this.logger.error(
+            `could not record ${batch.size} outcome(s); the reaper will re-queue them: ${(err as Error).message}`,
+          );
           return;
         }
         await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));

@@ -26,7 +26,9 @@ export class LogSimulatorEvidence implements OnModuleInit {
   }
 
   private async finalised(o: Outcomes): Promise<void> {
-    const complaints = o.sent.filter((s) => s.provider === 'log' && s.providerMessageId?.startsWith(SIMULATED_COMPLAINT_ID_PREFIX));
+    const complaints = o.sent.filter(
+      (s) => s.provider === 'log' && s.providerMessageId?.startsWith(SIMULATED_COMPLAINT_ID_PREFIX),
+    );
     if (complaints.length === 0) return;
     const events: ProviderEvent[] = complaints.map((s) => ({
       provider: 'log',

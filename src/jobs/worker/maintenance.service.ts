@@ -47,7 +47,9 @@ export class MaintenanceService implements OnApplicationBootstrap {
       if (rows.length < REAP_BATCH) break;
     }
     if (total) {
-      this.logger.warn(`re-queued ${total} job(s) whose worker stopped answering (lease ${this.config.worker.leaseMs / 1000} s)`);
+      this.logger.warn(
+        `re-queued ${total} job(s) whose worker stopped answering (lease ${this.config.worker.leaseMs / 1000} s)`,
+      );
       this.wakeup.jobsDue();
     }
     return total;

@@ -12,7 +12,12 @@ export interface Sender {
  * worker rendered (the job's stored template, or its inline fields when they hold Liquid
  * markup); without it the inline fields hold no markup and go as they are.
  */
-export function buildMessage(job: ClaimedJob, sender: Sender | undefined, content?: RenderedContent, contentRedacted = false): OutboundMessage {
+export function buildMessage(
+  job: ClaimedJob,
+  sender: Sender | undefined,
+  content?: RenderedContent,
+  contentRedacted = false,
+): OutboundMessage {
   const inline = job.payload;
   return {
     jobId: job.id,

@@ -14,7 +14,14 @@ export class Outcomes {
    * `rateLimited` marks a provider call refused for rate: the job's timeline shows it as an
    * attempt that did not count. With an error and without it, the job was put off (deferred).
    */
-  requeue: { id: string; attempts: number; error: string | null; runAt: Date; rateLimited?: boolean; provider?: string }[] = [];
+  requeue: {
+    id: string;
+    attempts: number;
+    error: string | null;
+    runAt: Date;
+    rateLimited?: boolean;
+    provider?: string;
+  }[] = [];
   /**
    * Sent in-app jobs: marked sent and their inbox rows inserted in one statement. They are
    * sent jobs too (listeners counting deliveries read both lists); the inbox issue's stream
@@ -34,9 +41,19 @@ export class Outcomes {
    * (at least `atLeastMs`, e.g. a provider's Retry-After), or failed for good once its attempts
    * are spent, saying so in the error.
    */
-  retryOrFail(job: Pick<ClaimedJob, 'id' | 'attempts' | 'maxAttempts'>, provider: string | null, error: string, atLeastMs = 0): void {
+  retryOrFail(
+    job: Pick<ClaimedJob, 'id' | 'attempts' | 'maxAttempts'>,
+    provider: string | null,
+    error: string,
+    atLeastMs = 0,
+  ): void {
     if (job.attempts >= job.maxAttempts) {
-      this.failed.push({ id: job.id, attempts: job.attempts, provider, error: `${error} (gave up after ${job.attempts} attempts)` });
+      this.failed.push({
+        id: job.id,
+        attempts: job.attempts,
+        provider,
+        error: `${error} (gave up after ${job.attempts} attempts)`,
+      });
       return;
     }
     const delay = Math.max(retryDelayMs(job.attempts), atLeastMs);
@@ -44,7 +61,14 @@ export class Outcomes {
   }
 
   get size(): number {
-    return this.sent.length + this.skipped.length + this.retry.length + this.failed.length + this.requeue.length + this.inbox.length;
+    return (
+      this.sent.length +
+      this.skipped.length +
+      this.retry.length +
+      this.failed.length +
+      this.requeue.length +
+      this.inbox.length
+    );
   }
 
   /** Takes everything collected so far, leaving this empty. */

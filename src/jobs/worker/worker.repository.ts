@@ -13,14 +13,22 @@ export class WorkerRepository {
   constructor(private readonly db: Db) {}
 
   /** Paused lanes are skipped: whole channels, and project lanes given as `project/channel`. */
-  claim(limit: number, pausedChannels: readonly string[], pausedProjectChannels: readonly string[] = []): Promise<ClaimedJob[]> {
+  claim(
+    limit: number,
+    pausedChannels: readonly string[],
+    pausedProjectChannels: readonly string[] = [],
+  ): Promise<ClaimedJob[]> {
     return this.db.rows<ClaimedJob>(CLAIM_JOBS, [limit, pausedChannels, pausedProjectChannels]);
   }
 
   /** Writes every outcome kind present, one statement each, concurrently (disjoint rows). */
   async finalise(o: Outcomes): Promise<void> {
     const writes: Promise<number>[] = [];
-    const write = <T extends { id: string; attempts: number }>(sql: Sql, rows: T[], values: (row: T) => Record<string, unknown>) => {
+    const write = <T extends { id: string; attempts: number }>(
+      sql: Sql,
+      rows: T[],
+      values: (row: T) => Record<string, unknown>,
+    ) => {
       if (rows.length === 0) return;
       const byId: Record<string, Record<string, unknown>> = {};
       for (const row of rows) {
@@ -33,7 +41,9 @@ export class WorkerRepository {
     write(MARK_SENT, o.sent, (r) => ({ p: r.provider, m: r.providerMessageId }));
     write(MARK_SKIPPED, o.skipped, (r) => ({ e: r.reason }));
     write(MARK_RETRY, o.retry, (r) => ({ p: r.provider, e: r.error, t: r.runAt.toISOString() }));
-    write(MARK_FAILED, o.failed, (r) => (r.bounced ? { p: r.provider, e: r.error, b: 1 } : { p: r.provider, e: r.error }));
+    write(MARK_FAILED, o.failed, (r) =>
+      r.bounced ? { p: r.provider, e: r.error, b: 1 } : { p: r.provider, e: r.error },
+    );
     write(REQUEUE, o.requeue, (r) => ({ e: r.error, t: r.runAt.toISOString() }));
     // In-app: marked sent and written to the inbox by one statement (issue 3b).
     write(MARK_SENT_TO_INBOX, o.inbox, (r) => ({
@@ -60,18 +70,35 @@ export class WorkerRepository {
   }
 }
 
-
 /**
  * The attempts worth a line in a job's timeline: transient failures, final failures, calls
  * refused for rate and jobs put off with a reason. A job released unsent (no error, e.g. its
  * lane was already paused) made no attempt and writes nothing.
  */
-export function attemptRows(o: Outcomes): { j: string; a: number; o: string; c: boolean; p: string | null; e: string | null; t: string | null }[] {
+export function attemptRows(
+  o: Outcomes,
+): { j: string; a: number; o: string; c: boolean; p: string | null; e: string | null; t: string | null }[] {
   return [
-    ...o.retry.map((r) => ({ j: r.id, a: r.attempts, o: 'retry', c: true, p: r.provider, e: r.error, t: r.runAt.toISOString() })),
+    ...o.retry.map((r) => ({
+      j: r.id,
+      a: r.attempts,
+      o: 'retry',
+      c: true,
+      p: r.provider,
+      e: r.error,
+      t: r.runAt.toISOString(),
+    })),
     ...o.failed.map((r) => ({ j: r.id, a: r.attempts, o: 'failed', c: true, p: r.provider, e: r.error, t: null })),
     ...o.requeue
       .filter((r) => r.rateLimited || r.error !== null)
-      .map((r) => ({ j: r.id, a: r.attempts, o: r.rateLimited ? 'rate_limited' : 'deferred', c: false, p: r.provider ?? null, e: r.error, t: r.runAt.toISOString() })),
+      .map((r) => ({
+        j: r.id,
+        a: r.attempts,
+        o: r.rateLimited ? 'rate_limited' : 'deferred',
+        c: false,
+        p: r.provider ?? null,
+        e: r.error,
+        t: r.runAt.toISOString(),
+      })),
   ];
 }

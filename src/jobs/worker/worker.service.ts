@@ -1,4 +1,10 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { PacingService } from '../../pacing/pacing.service.js';
@@ -41,7 +47,9 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
   start(): void {
     if (this.loop) return;
     this.stopping = false;
-    this.logger.log(`claiming up to ${this.config.worker.batchSize} jobs per batch, polling every ${this.config.worker.pollIntervalMs} ms when idle`);
+    this.logger.log(
+      `claiming up to ${this.config.worker.batchSize} jobs per batch, polling every ${this.config.worker.pollIntervalMs} ms when idle`,
+    );
     this.loop = this.run();
   }
 
@@ -108,7 +116,9 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
     await this.loop;
     this.loop = undefined;
     if (this.inFlight.size === 0) return;
-    this.logger.log(`waiting up to ${this.config.server.shutdownGraceMs} ms for ${this.inFlight.size} batch(es) in flight`);
+    this.logger.log(
+      `waiting up to ${this.config.server.shutdownGraceMs} ms for ${this.inFlight.size} batch(es) in flight`,
+    );
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), this.config.server.shutdownGraceMs);

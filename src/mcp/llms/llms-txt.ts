@@ -69,7 +69,11 @@ function fields(schema: Schema | undefined, doc: OpenApiDocument, indent = ''): 
   if (!resolved?.properties) return [];
   const required = new Set(resolved.required ?? []);
   return Object.entries(resolved.properties).map(([name, prop]) => {
-    const bits = [typeOf(prop, doc), required.has(name) ? 'required' : undefined, prop.default !== undefined ? `default ${JSON.stringify(prop.default)}` : undefined].filter(Boolean);
+    const bits = [
+      typeOf(prop, doc),
+      required.has(name) ? 'required' : undefined,
+      prop.default !== undefined ? `default ${JSON.stringify(prop.default)}` : undefined,
+    ].filter(Boolean);
     const description = oneLine(prop.description);
     return `${indent}- ${name} (${bits.join(', ')})${description ? `: ${description}` : ''}`;
   });
@@ -82,11 +86,18 @@ function auth(method: string, path: string, op: Operation): string {
 }
 
 function renderOperation(method: string, path: string, op: Operation, doc: OpenApiDocument): string[] {
-  const lines = [`### ${method.toUpperCase()} ${path}`, '', `${oneLine(op.summary)}${op.operationId ? ` (operationId ${op.operationId})` : ''}. Auth: ${auth(method, path, op)}.`];
+  const lines = [
+    `### ${method.toUpperCase()} ${path}`,
+    '',
+    `${oneLine(op.summary)}${op.operationId ? ` (operationId ${op.operationId})` : ''}. Auth: ${auth(method, path, op)}.`,
+  ];
   const params = (op.parameters ?? []).filter((p) => p.in === 'path' || p.in === 'query');
   if (params.length) {
     lines.push('', 'Parameters:');
-    for (const p of params) lines.push(`- ${p.name} (${p.in}, ${typeOf(p.schema, doc)}${p.required ? ', required' : ''})${p.description ? `: ${oneLine(p.description)}` : ''}`);
+    for (const p of params)
+      lines.push(
+        `- ${p.name} (${p.in}, ${typeOf(p.schema, doc)}${p.required ? ', required' : ''})${p.description ? `: ${oneLine(p.description)}` : ''}`,
+      );
   }
   const body = op.requestBody?.content?.['application/json']?.schema;
   if (body) {
@@ -98,7 +109,10 @@ function renderOperation(method: string, path: string, op: Operation, doc: OpenA
   if (success) {
     const schema = success[1].content?.['application/json']?.schema;
     const names = Object.keys(resolve(schema, doc)?.properties ?? {});
-    lines.push('', `Returns ${success[0]}${schema ? ` ${typeOf(schema, doc)}` : ''}${names.length ? `: ${names.join(', ')}` : ''}.`);
+    lines.push(
+      '',
+      `Returns ${success[0]}${schema ? ` ${typeOf(schema, doc)}` : ''}${names.length ? `: ${names.join(', ')}` : ''}.`,
+    );
   }
   const errors = responses.filter(([code]) => !code.startsWith('2')).map(([code]) => code);
   if (errors.length) lines.push(`Errors: ${errors.join(', ')} as {"error": code, "message": what to fix}.`);
@@ -108,8 +122,16 @@ function renderOperation(method: string, path: string, op: Operation, doc: OpenA
 
 function renderTool(tool: Tool): string[] {
   const a = tool.annotations ?? {};
-  const hints = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'].filter((h) => (a as Record<string, unknown>)[h] === true);
-  const lines = [`### ${tool.name}`, '', oneLine(tool.description), '', `Annotations: ${hints.length ? hints.join(', ') : 'none (mutating, not idempotent)'}.`];
+  const hints = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'].filter(
+    (h) => (a as Record<string, unknown>)[h] === true,
+  );
+  const lines = [
+    `### ${tool.name}`,
+    '',
+    oneLine(tool.description),
+    '',
+    `Annotations: ${hints.length ? hints.join(', ') : 'none (mutating, not idempotent)'}.`,
+  ];
   const input = tool.inputSchema as Schema;
   const args = fields(input, { info: { title: '', version: '' }, paths: {} });
   lines.push(args.length ? 'Arguments:' : 'Arguments: none.', ...args);
@@ -165,7 +187,11 @@ export function renderToolsTable(tools: Tool[]): string {
       const args = Object.keys((t.inputSchema as Schema).properties ?? {}).join(', ') || '–';
       return `| \`${t.name}\` | ${t.title ?? ''} | ${yes(a.readOnlyHint)} | ${yes(a.destructiveHint)} | ${yes(a.idempotentHint)} | ${yes(a.openWorldHint)} | ${args} |`;
     });
-  return ['| Tool | What | readOnly | destructive | idempotent | openWorld | Arguments |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
+  return [
+    '| Tool | What | readOnly | destructive | idempotent | openWorld | Arguments |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 const START = '<!-- tools-table:start -->';

@@ -30,17 +30,23 @@ export class McpAuthService {
   async authenticate(request: FastifyRequest, reply: FastifyReply): Promise<McpCaller> {
     const origin = request.headers.origin;
     if (origin !== undefined && !this.config.mcp.allowedOrigins.includes(origin)) {
-      throw ApiError.forbidden(`Origin '${origin.slice(0, 100)}' may not call /mcp: add it to MCP_ALLOWED_ORIGINS, or call from a client that sends no Origin.`);
+      throw ApiError.forbidden(
+        `Origin '${origin.slice(0, 100)}' may not call /mcp: add it to MCP_ALLOWED_ORIGINS, or call from a client that sends no Origin.`,
+      );
     }
     const key = presentedKey(request.headers);
-    if (!key) throw ApiError.unauthorized('Missing key: send the admin key, the read-only key or a project key as Authorization: Bearer <key>.');
+    if (!key)
+      throw ApiError.unauthorized(
+        'Missing key: send the admin key, the read-only key or a project key as Authorization: Bearer <key>.',
+      );
     const role = operatorRole(this.config, key);
     if (role) {
       this.spendOperatorBudget(role, reply);
       return { role, projectId: null, transport: 'http', ip: request.ip };
     }
     const project = await this.projects.authenticate(key);
-    if (!project) throw ApiError.unauthorized('Invalid key: use ADMIN_API_KEY, READONLY_API_KEY or a project key (sk_…).');
+    if (!project)
+      throw ApiError.unauthorized('Invalid key: use ADMIN_API_KEY, READONLY_API_KEY or a project key (sk_…).');
     spendProjectBudget(this.limiter, project, reply);
     return { role: 'project', projectId: project.id, keyHint: project.createdBy, transport: 'http', ip: request.ip };
   }

@@ -65,7 +65,12 @@ export class McpCallService {
         actor: actorName(caller),
         action: `mcp.${name.slice(0, 64)}`,
         resource: tool?.name ?? null,
-        metadata: { args: Object.keys(args).slice(0, 50), outcome, ms: Math.round(performance.now() - started), transport: caller.transport },
+        metadata: {
+          args: Object.keys(args).slice(0, 50),
+          outcome,
+          ms: Math.round(performance.now() - started),
+          transport: caller.transport,
+        },
         ip: caller.ip ?? null,
       });
     }
@@ -99,15 +104,23 @@ function contextFor(caller: McpCaller): McpToolContext {
   const project = (requested: string | undefined, required = false): string | null => {
     if (caller.role === 'project') {
       if (requested !== undefined && requested !== caller.projectId) {
-        throw new McpToolError(`This key belongs to project '${caller.projectId}'; it cannot act on project '${requested}'. Leave project_id out.`);
+        throw new McpToolError(
+          `This key belongs to project '${caller.projectId}'; it cannot act on project '${requested}'. Leave project_id out.`,
+        );
       }
       return caller.projectId;
     }
-    if (required && !requested) throw new McpToolError('project_id is required with an operator key: find it with list_projects.');
+    if (required && !requested)
+      throw new McpToolError('project_id is required with an operator key: find it with list_projects.');
     return requested ?? null;
   };
   const createdBy = caller.role === 'project' ? (caller.keyHint ?? 'mcp:project') : actorName(caller);
-  return { caller, actor: { actor: actorName(caller), ip: caller.ip }, createdBy, project: project as McpToolContext['project'] };
+  return {
+    caller,
+    actor: { actor: actorName(caller), ip: caller.ip },
+    createdBy,
+    project: project as McpToolContext['project'],
+  };
 }
 
 export type { McpTool };

@@ -11,7 +11,8 @@ const listings = new WeakMap<McpTool, Tool>();
 const readOnlyListings = new WeakMap<McpTool, Tool>();
 
 /** Said first in the description of a tool the read-only key may see but not run. */
-export const ADMIN_ONLY_NOTE = 'Needs the admin key (ADMIN_API_KEY): this read-only key may read these parameters and recommend the call, not make it.';
+export const ADMIN_ONLY_NOTE =
+  'Needs the admin key (ADMIN_API_KEY): this read-only key may read these parameters and recommend the call, not make it.';
 
 /**
  * The tools/list entry of a tool: JSON Schemas derived from its zod schemas, computed once.
@@ -50,8 +51,15 @@ function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Record<string,
  * process; the tools come from the shared registry, filtered by what the caller's key allows.
  */
 export function createMcpServer(registry: McpToolRegistry, calls: McpCallService, caller: McpCaller): Server {
-  const server = new Server({ name: 'notifyd', title: 'notifyd', version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: MCP_INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: registry.visibleTo(caller).map((tool) => toolListing(tool, caller)) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => calls.call(request.params.name, request.params.arguments, caller));
+  const server = new Server(
+    { name: 'notifyd', title: 'notifyd', version: VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: MCP_INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: registry.visibleTo(caller).map((tool) => toolListing(tool, caller)),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) =>
+    calls.call(request.params.name, request.params.arguments, caller),
+  );
   return server;
 }

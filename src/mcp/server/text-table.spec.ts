@@ -2,7 +2,11 @@ import { boundText, renderTextTable, TEXT_MAX, TEXT_TABLE_MAX_ROWS } from './tex
 
 describe('text tables for agents', () => {
   it('renders the chosen columns, escapes pipes and newlines, cuts long cells, and counts the rows left out', () => {
-    const rows = Array.from({ length: 30 }, (_, i) => ({ id: `j${i}`, error: i === 0 ? 'a | b\nc' : 'x'.repeat(200), extra: 'hidden' }));
+    const rows = Array.from({ length: 30 }, (_, i) => ({
+      id: `j${i}`,
+      error: i === 0 ? 'a | b\nc' : 'x'.repeat(200),
+      extra: 'hidden',
+    }));
     const text = renderTextTable({ rows, columns: ['id', 'error'] });
     const lines = text.split('\n');
     expect(lines[0]).toBe('| id | error |');
@@ -12,7 +16,9 @@ describe('text tables for agents', () => {
     expect(lines.filter((l) => l.startsWith('| j'))).toHaveLength(TEXT_TABLE_MAX_ROWS);
     expect(lines.at(-1)).toBe('(5 more row(s): every field of every row is in structuredContent)');
     expect(text).not.toContain('hidden');
-    expect(renderTextTable({ rows: [{ a: null, b: { c: 1 } }], columns: ['a', 'b'] }).split('\n')[2]).toBe('| — | {"c":1} |');
+    expect(renderTextTable({ rows: [{ a: null, b: { c: 1 } }], columns: ['a', 'b'] }).split('\n')[2]).toBe(
+      '| — | {"c":1} |',
+    );
   });
 
   it('bounds any text and says where the rest is', () => {

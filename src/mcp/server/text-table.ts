@@ -19,7 +19,8 @@ export interface TextTable {
 }
 
 const cell = (value: unknown): string => {
-  const text = value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text =
+    value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value);
   const flat = text.replace(/\|/g, '\\|').replace(/\s*\r?\n\s*/g, ' ');
   return flat.length > TEXT_CELL_MAX ? `${flat.slice(0, TEXT_CELL_MAX - 1)}…` : flat;
 };
@@ -27,7 +28,11 @@ const cell = (value: unknown): string => {
 /** A Markdown table of at most TEXT_TABLE_MAX_ROWS rows, saying how many more there are. */
 export function renderTextTable(table: TextTable): string {
   const shown = table.rows.slice(0, TEXT_TABLE_MAX_ROWS);
-  const lines = [`| ${table.columns.join(' | ')} |`, `|${table.columns.map(() => '---').join('|')}|`, ...shown.map((row) => `| ${table.columns.map((c) => cell((row as Record<string, unknown>)[c])).join(' | ')} |`)];
+  const lines = [
+    `| ${table.columns.join(' | ')} |`,
+    `|${table.columns.map(() => '---').join('|')}|`,
+    ...shown.map((row) => `| ${table.columns.map((c) => cell((row as Record<string, unknown>)[c])).join(' | ')} |`),
+  ];
   const more = Math.max(table.rows.length, table.total ?? 0) - shown.length;
   if (more > 0) lines.push(`(${more} more row(s): every field of every row is in structuredContent)`);
   return lines.join('\n');
@@ -36,10 +41,15 @@ export function renderTextTable(table: TextTable): string {
 /** One record as `field: value` lines (the scalar fields given, in order). */
 export function renderFields(record: object, fields: readonly string[]): string {
   const r = record as Record<string, unknown>;
-  return fields.filter((f) => r[f] !== undefined).map((f) => `${f}: ${cell(r[f])}`).join('\n');
+  return fields
+    .filter((f) => r[f] !== undefined)
+    .map((f) => `${f}: ${cell(r[f])}`)
+    .join('\n');
 }
 
 /** Bounds any text content; the cut says where the rest is. */
 export function boundText(text: string): string {
-  return text.length <= TEXT_MAX ? text : `${text.slice(0, TEXT_MAX)}\n… (cut at ${TEXT_MAX} characters: the whole result is in structuredContent)`;
+  return text.length <= TEXT_MAX
+    ? text
+    : `${text.slice(0, TEXT_MAX)}\n… (cut at ${TEXT_MAX} characters: the whole result is in structuredContent)`;
 }

@@ -54,7 +54,9 @@ export class AuditTools implements OnModuleInit {
           return {
             structured: { entries: page.items, next_cursor: page.next_cursor },
             text: `${page.items.length} audit entr${page.items.length === 1 ? 'y' : 'ies'}${page.next_cursor ? '; more with next_cursor' : ''}.`,
-            table: page.items.length ? { rows: page.items, columns: ['created_at', 'actor', 'action', 'resource', 'project_id', 'ip'] } : undefined,
+            table: page.items.length
+              ? { rows: page.items, columns: ['created_at', 'actor', 'action', 'resource', 'project_id', 'ip'] }
+              : undefined,
           };
         },
       }),

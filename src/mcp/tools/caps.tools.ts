@@ -36,7 +36,8 @@ export class CapsTools implements OnModuleInit {
       defineTool({
         name: 'list_caps',
         title: 'List recipient caps',
-        description: 'A project’s per-recipient caps: at most max_messages per subscriber per window_seconds, per channel × topic ("*" for all). Explains jobs skipped as over a cap.',
+        description:
+          'A project’s per-recipient caps: at most max_messages per subscriber per window_seconds, per channel × topic ("*" for all). Explains jobs skipped as over a cap.',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({ project_id: projectIdArg.optional() }),
@@ -44,7 +45,11 @@ export class CapsTools implements OnModuleInit {
         run: async ({ project_id: projectId }, context) => {
           const project = await scopedProject(this.projects, context, projectId);
           const caps = (await this.caps.list(project.id)).map(presentCap);
-          return { structured: { caps }, text: caps.length ? `${caps.length} cap(s) on ${project.id}.` : `${project.id} has no recipient caps.`, table: caps.length ? { rows: caps, columns: CAP_COLUMNS } : undefined };
+          return {
+            structured: { caps },
+            text: caps.length ? `${caps.length} cap(s) on ${project.id}.` : `${project.id} has no recipient caps.`,
+            table: caps.length ? { rows: caps, columns: CAP_COLUMNS } : undefined,
+          };
         },
       }),
       defineTool({
@@ -60,7 +65,12 @@ export class CapsTools implements OnModuleInit {
           channel: z.string().min(1).max(20).optional().describe('A channel (email, sms…) or * (default)'),
           topic: z.string().min(1).max(64).optional().describe('A topic or * (default)'),
           max_messages: z.number().int().min(1).max(100_000),
-          window_seconds: z.number().int().min(60).max(31 * 86_400).describe('Sliding window in seconds, 60 to 2678400 (31 days)'),
+          window_seconds: z
+            .number()
+            .int()
+            .min(60)
+            .max(31 * 86_400)
+            .describe('Sliding window in seconds, 60 to 2678400 (31 days)'),
         }),
         output: z.object({ created: z.boolean(), cap: capView }),
         run: async ({ project_id: projectId, ...body }, context) => {
@@ -80,7 +90,10 @@ export class CapsTools implements OnModuleInit {
         description: 'Remove a cap by id (from list_caps): messages it held back are sent from then on.',
         annotations: DESTRUCTIVE_WRITE,
         audience: 'project',
-        input: z.strictObject({ project_id: projectIdArg.optional(), id: z.uuid({ message: 'must be a cap id (a UUID from list_caps)' }).describe('Cap id from list_caps') }),
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          id: z.uuid({ message: 'must be a cap id (a UUID from list_caps)' }).describe('Cap id from list_caps'),
+        }),
         output: z.object({ id: z.string(), deleted: z.boolean() }),
         run: async ({ project_id: projectId, id }, context) => {
           const project = await scopedProject(this.projects, context, projectId);

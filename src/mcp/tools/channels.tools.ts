@@ -18,7 +18,15 @@ const channelStatus = z.object({
 });
 
 /** The columns of list_channels' text table: every field, one row per channel. */
-const CHANNEL_COLUMNS = ['channel', 'allowed', 'configured', 'provider', 'own_account', 'fallback_provider', 'reason'] as const;
+const CHANNEL_COLUMNS = [
+  'channel',
+  'allowed',
+  'configured',
+  'provider',
+  'own_account',
+  'fallback_provider',
+  'reason',
+] as const;
 
 /** The channel report (GET /v1/channels) through the same ChannelReportService: list_channels. */
 @Injectable()

@@ -32,7 +32,11 @@ export class ChatBindingsTools implements OnModuleInit {
         output: z.object({ project_id: z.string(), required: z.boolean(), bindings: z.array(bindingView) }),
         run: async ({ project_id }) => {
           const { required, bindings } = await this.bindings.list(project_id);
-          const view = bindings.map((b) => ({ channel: b.channel, chat: b.chat, created_at: new Date(b.createdAt).toISOString() }));
+          const view = bindings.map((b) => ({
+            channel: b.channel,
+            chat: b.chat,
+            created_at: new Date(b.createdAt).toISOString(),
+          }));
           const text = !required
             ? 'Bindings are not enforced on this instance (CHAT_BINDINGS_REQUIRED=false): every project reaches every chat.'
             : view.length
@@ -59,7 +63,10 @@ export class ChatBindingsTools implements OnModuleInit {
         output: z.object({ project_id: z.string(), channel: z.string(), chats: z.array(z.string()) }),
         run: async ({ project_id, channel, chats }, context) => {
           const bound = await this.bindings.put(project_id, channel, chats, context.actor);
-          return { structured: { project_id, channel, chats: bound }, text: `${project_id} may reach ${bound.length} ${channel} chat(s) through the instance's bot.` };
+          return {
+            structured: { project_id, channel, chats: bound },
+            text: `${project_id} may reach ${bound.length} ${channel} chat(s) through the instance's bot.`,
+          };
         },
       }),
     );

@@ -18,13 +18,33 @@ const finding = z.object({
   action: z.string().describe('The endpoint, tool or variable that fixes it'),
   evidence: z.record(z.string(), z.unknown()),
   harm: z
-    .object({ held: z.number(), lost: z.number(), projects: z.number(), channels: z.array(z.string()), seconds: z.number().nullable() })
+    .object({
+      held: z.number(),
+      lost: z.number(),
+      projects: z.number(),
+      channels: z.array(z.string()),
+      seconds: z.number().nullable(),
+    })
     .optional()
-    .describe('On findings about something failing now: messages held (late) or lost, projects, channels, for how long; findings of one severity are ranked by it'),
-  owner: z.enum(['operator', 'caller']).optional().describe('Who must act: the operator of this instance, or the caller (application) of the projects in project_ids'),
+    .describe(
+      'On findings about something failing now: messages held (late) or lost, projects, channels, for how long; findings of one severity are ranked by it',
+    ),
+  owner: z
+    .enum(['operator', 'caller'])
+    .optional()
+    .describe(
+      'Who must act: the operator of this instance, or the caller (application) of the projects in project_ids',
+    ),
   project_ids: z.array(z.string()).optional(),
   calls: z
-    .array(z.object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()), admin: z.boolean().describe('Needs the admin key'), purpose: z.string() }))
+    .array(
+      z.object({
+        tool: z.string(),
+        arguments: z.record(z.string(), z.unknown()),
+        admin: z.boolean().describe('Needs the admin key'),
+        purpose: z.string(),
+      }),
+    )
     .optional()
     .describe('The exact MCP calls that check and fix it, in order'),
 });
@@ -71,13 +91,22 @@ export class DigestTools implements OnModuleInit {
         annotations: READ_ONLY,
         audience: 'operator',
         input: z.strictObject({
-          window: z.enum(windows).default('24h').describe(`Time window: ${windows.join(', ')}`),
-          format: z.enum(['markdown', 'json']).default('markdown').describe('Text content as Markdown (default) or pretty JSON; structured content is the same either way'),
+          window: z
+            .enum(windows)
+            .default('24h')
+            .describe(`Time window: ${windows.join(', ')}`),
+          format: z
+            .enum(['markdown', 'json'])
+            .default('markdown')
+            .describe('Text content as Markdown (default) or pretty JSON; structured content is the same either way'),
         }),
         output: digestReport,
         run: async ({ window, format }) => {
           const report = await this.digest.build({ window });
-          return { structured: report as unknown as z.input<typeof digestReport>, text: format === 'json' ? JSON.stringify(report, null, 2) : renderMarkdown(report) };
+          return {
+            structured: report as unknown as z.input<typeof digestReport>,
+            text: format === 'json' ? JSON.stringify(report, null, 2) : renderMarkdown(report),
+          };
         },
       }),
       defineTool({
@@ -90,15 +119,28 @@ export class DigestTools implements OnModuleInit {
         audience: 'operator',
         input: z.strictObject({
           to: z.string().min(1).max(2100).optional().describe('Target; left out, DIGEST_NOTIFY'),
-          window: z.enum(windows).optional().describe(`Time window: ${windows.join(', ')}; default from DIGEST_NOTIFY_EVERY`),
+          window: z
+            .enum(windows)
+            .optional()
+            .describe(`Time window: ${windows.join(', ')}; default from DIGEST_NOTIFY_EVERY`),
         }),
-        output: z.object({ provider: z.string(), provider_message_id: z.string().nullable(), window: z.string(), summary: z.object({ critical: z.number(), warning: z.number(), info: z.number() }) }),
+        output: z.object({
+          provider: z.string(),
+          provider_message_id: z.string().nullable(),
+          window: z.string(),
+          summary: z.object({ critical: z.number(), warning: z.number(), info: z.number() }),
+        }),
         run: async (args, context) => {
           const dto = await validateDto(DigestNotifyRequestDto, args);
           const sent = await this.notifier.notify({ to: dto.to, window: dto.window }, context.actor);
           const { critical, warning, info } = sent.summary;
           return {
-            structured: { provider: sent.provider, provider_message_id: sent.provider_message_id, window: sent.window, summary: { critical, warning, info } },
+            structured: {
+              provider: sent.provider,
+              provider_message_id: sent.provider_message_id,
+              window: sent.window,
+              summary: { critical, warning, info },
+            },
             text: `Digest (${sent.window}: ${critical} critical, ${warning} warning, ${info} info) sent through ${sent.provider}.`,
           };
         },

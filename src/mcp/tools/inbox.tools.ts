@@ -66,14 +66,29 @@ export class InboxTools implements OnModuleInit {
           limit: z.number().int().min(1).max(100).default(20),
           cursor: z.string().max(500).optional(),
         }),
-        output: z.object({ subscriber_id: z.string(), messages: z.array(messageView), next_cursor: z.string().nullable(), unread_count: z.number(), unseen_count: z.number() }),
+        output: z.object({
+          subscriber_id: z.string(),
+          messages: z.array(messageView),
+          next_cursor: z.string().nullable(),
+          unread_count: z.number(),
+          unseen_count: z.number(),
+        }),
         run: async ({ project_id: projectId, subscriber_id: subscriberId, ...query }, context) => {
           const project = await scopedProject(this.projects, context, projectId);
           const path = await validateDto(InboxPathDto, { subscriber_id: subscriberId });
-          const [page, counts] = await Promise.all([this.inbox.list(project.id, path.subscriber_id, await validateDto(ListInboxQueryDto, query)), this.inbox.counts(project.id, path.subscriber_id)]);
+          const [page, counts] = await Promise.all([
+            this.inbox.list(project.id, path.subscriber_id, await validateDto(ListInboxQueryDto, query)),
+            this.inbox.counts(project.id, path.subscriber_id),
+          ]);
           const messages = page.items.map(presentMessage);
           return {
-            structured: { subscriber_id: subscriberId, messages, next_cursor: page.nextCursor, unread_count: counts.unread, unseen_count: counts.unseen },
+            structured: {
+              subscriber_id: subscriberId,
+              messages,
+              next_cursor: page.nextCursor,
+              unread_count: counts.unread,
+              unseen_count: counts.unseen,
+            },
             text: `${subscriberId}: ${counts.unread} unread, ${counts.unseen} unseen; ${messages.length} message(s) on this page${page.nextCursor ? ', more with next_cursor' : ''}.`,
             table: messages.length ? { rows: messages, columns: MESSAGE_COLUMNS } : undefined,
           };
@@ -82,7 +97,8 @@ export class InboxTools implements OnModuleInit {
       defineTool({
         name: 'update_inbox_message',
         title: 'Mark one inbox message',
-        description: 'Mark one message of a subscriber’s inbox read or unread, seen, archived or not, to-do, or snooze it until a time (null ends a snooze). Setting the same state again changes nothing.',
+        description:
+          'Mark one message of a subscriber’s inbox read or unread, seen, archived or not, to-do, or snooze it until a time (null ends a snooze). Setting the same state again changes nothing.',
         annotations: IDEMPOTENT_WRITE,
         audience: 'project',
         input: z.strictObject({
@@ -93,20 +109,39 @@ export class InboxTools implements OnModuleInit {
           seen: z.boolean().optional(),
           archived: z.boolean().optional(),
           is_todo: z.boolean().optional(),
-          snoozed_until: z.string().max(40).nullable().optional().describe('RFC 3339 time in the future, or null to end a snooze'),
+          snoozed_until: z
+            .string()
+            .max(40)
+            .nullable()
+            .optional()
+            .describe('RFC 3339 time in the future, or null to end a snooze'),
         }),
         output: messageView,
-        run: async ({ project_id: projectId, subscriber_id: subscriberId, message_id: messageId, ...change }, context) => {
+        run: async (
+          { project_id: projectId, subscriber_id: subscriberId, message_id: messageId, ...change },
+          context,
+        ) => {
           const project = await scopedProject(this.projects, context, projectId);
           const path = await validateDto(InboxMessagePathDto, { subscriber_id: subscriberId, message_id: messageId });
-          const message = presentMessage(await this.inbox.update(project.id, path.subscriber_id, path.message_id, await validateDto(UpdateMessageDto, change)));
-          return { structured: message, text: `Message ${message.id}: ${message.is_read ? 'read' : 'unread'}, ${message.is_seen ? 'seen' : 'unseen'}${message.is_archived ? ', archived' : ''}${message.snoozed_until ? `, snoozed until ${message.snoozed_until}` : ''}.` };
+          const message = presentMessage(
+            await this.inbox.update(
+              project.id,
+              path.subscriber_id,
+              path.message_id,
+              await validateDto(UpdateMessageDto, change),
+            ),
+          );
+          return {
+            structured: message,
+            text: `Message ${message.id}: ${message.is_read ? 'read' : 'unread'}, ${message.is_seen ? 'seen' : 'unseen'}${message.is_archived ? ', archived' : ''}${message.snoozed_until ? `, snoozed until ${message.snoozed_until}` : ''}.`,
+          };
         },
       }),
       defineTool({
         name: 'mark_inbox_all',
         title: 'Mark a whole inbox',
-        description: 'Mark every visible message of a subscriber’s inbox read, seen, or archived (optionally of one topic only). Doing it again changes nothing (updated 0).',
+        description:
+          'Mark every visible message of a subscriber’s inbox read, seen, or archived (optionally of one topic only). Doing it again changes nothing (updated 0).',
         annotations: IDEMPOTENT_WRITE,
         audience: 'project',
         input: z.strictObject({
@@ -120,7 +155,10 @@ export class InboxTools implements OnModuleInit {
           const project = await scopedProject(this.projects, context, projectId);
           const path = await validateDto(InboxPathDto, { subscriber_id: subscriberId });
           const updated = await this.inbox.bulk(project.id, path.subscriber_id, BULK_ACTIONS[action], topic);
-          return { structured: { subscriber_id: subscriberId, action, updated }, text: `${updated} message(s) of ${subscriberId} marked ${BULK_ACTIONS[action]}.` };
+          return {
+            structured: { subscriber_id: subscriberId, action, updated },
+            text: `${updated} message(s) of ${subscriberId} marked ${BULK_ACTIONS[action]}.`,
+          };
         },
       }),
     );

@@ -52,7 +52,11 @@ export const timelineEvent = z.object({
 });
 
 export const renderedContent = z.object({
-  status: z.string().describe('kept (rendered and kept), as_sent (inline content without Liquid: the job fields), redacted (the project keeps no content), not_rendered'),
+  status: z
+    .string()
+    .describe(
+      'kept (rendered and kept), as_sent (inline content without Liquid: the job fields), redacted (the project keeps no content), not_rendered',
+    ),
   subject: z.string().nullable(),
   body: z.string().nullable(),
   body_html: z.string().nullable(),
@@ -63,7 +67,16 @@ type RenderedContent = z.infer<typeof renderedContent>;
 
 /** The render as a moment of the timeline, when it was kept. */
 export function renderedEvents(r: RenderedContent): TimelineEvent[] {
-  return r.status === 'kept' && r.rendered_at ? [{ at: r.rendered_at, event: 'rendered', detail: r.subject === null ? null : `subject: ${r.subject}`, actor: null }] : [];
+  return r.status === 'kept' && r.rendered_at
+    ? [
+        {
+          at: r.rendered_at,
+          event: 'rendered',
+          detail: r.subject === null ? null : `subject: ${r.subject}`,
+          actor: null,
+        },
+      ]
+    : [];
 }
 
 /** The content in a few lines for the tool's text: the subject and the first 500 characters of the body. */

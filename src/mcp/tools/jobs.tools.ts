@@ -4,7 +4,16 @@ import { Db } from '../../database/db.js';
 import { JobsService } from '../../jobs/jobs.service.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, DESTRUCTIVE_WRITE, READ_ONLY, SENDS_MESSAGE, type McpToolContext } from '../mcp-tool.js';
-import { jobDetail, jobDetailView, jobSummaryView, renderedContent, renderedEvents, renderedText, rowEvents, timelineEvent } from './job-views.js';
+import {
+  jobDetail,
+  jobDetailView,
+  jobSummaryView,
+  renderedContent,
+  renderedEvents,
+  renderedText,
+  rowEvents,
+  timelineEvent,
+} from './job-views.js';
 import { channelArg, jobIdArg, jobStatusArg, jobSummary, projectIdArg } from './schemas.js';
 import { JOB_AUDIT_EVENTS } from './sql/timeline.sql.js';
 import { jobWaiting, waitingReason } from './job-waiting.js';
@@ -14,11 +23,40 @@ import type { JobRow } from '../../domain/job.types.js';
 import { RECIPIENT_DOMAIN } from '../../jobs/dto/job.dto.js';
 
 /** The columns of list_jobs' text table: what tells jobs apart and why they failed. */
-const JOB_LIST_COLUMNS = ['id', 'project_id', 'channel', 'status', 'recipient', 'attempts', 'provider', 'created_by', 'created_at', 'error'];
+const JOB_LIST_COLUMNS = [
+  'id',
+  'project_id',
+  'channel',
+  'status',
+  'recipient',
+  'attempts',
+  'provider',
+  'created_by',
+  'created_at',
+  'error',
+];
 /** get_job's text: every field but the content. */
 const JOB_DETAIL_FIELDS = [
-  'id', 'project_id', 'channel', 'status', 'recipient', 'subscriber_id', 'topic', 'priority', 'attempts', 'max_attempts', 'provider', 'provider_message_id',
-  'created_by', 'created_at', 'scheduled_at', 'next_retry_at', 'sent_at', 'delivered_at', 'bounced_at', 'error',
+  'id',
+  'project_id',
+  'channel',
+  'status',
+  'recipient',
+  'subscriber_id',
+  'topic',
+  'priority',
+  'attempts',
+  'max_attempts',
+  'provider',
+  'provider_message_id',
+  'created_by',
+  'created_at',
+  'scheduled_at',
+  'next_retry_at',
+  'sent_at',
+  'delivered_at',
+  'bounced_at',
+  'error',
 ];
 
 /** Operator keys see recipients masked; a project key reads its own data. */
@@ -55,10 +93,27 @@ export class JobsTools implements OnModuleInit {
           status: jobStatusArg.optional(),
           channel: channelArg.optional(),
           recipient: z.string().min(1).max(2048).optional().describe('Exact recipient address, case-insensitive'),
-          recipient_domain: z.string().regex(RECIPIENT_DOMAIN, 'must be a domain such as example.com (the part after the @)').optional().describe('Recipient domain (after the @), case-insensitive'),
-          created_by: z.string().min(1).max(80).optional().describe('Who queued the jobs, as jobs show it: a project key hint (sk_shop_…1f2e), admin, mcp or workflow'),
-          topic: z.string().regex(/^[a-z0-9_.:-]{1,64}$/, 'must be a topic id: 1–64 of a-z 0-9 - _ . :').optional(),
-          since: z.iso.datetime({ offset: true, message: 'must be an RFC 3339 time such as 2026-11-29T00:00:00Z' }).optional().describe('Only jobs created since; default 7 days ago'),
+          recipient_domain: z
+            .string()
+            .regex(RECIPIENT_DOMAIN, 'must be a domain such as example.com (the part after the @)')
+            .optional()
+            .describe('Recipient domain (after the @), case-insensitive'),
+          created_by: z
+            .string()
+            .min(1)
+            .max(80)
+            .optional()
+            .describe(
+              'Who queued the jobs, as jobs show it: a project key hint (sk_shop_…1f2e), admin, mcp or workflow',
+            ),
+          topic: z
+            .string()
+            .regex(/^[a-z0-9_.:-]{1,64}$/, 'must be a topic id: 1–64 of a-z 0-9 - _ . :')
+            .optional(),
+          since: z.iso
+            .datetime({ offset: true, message: 'must be an RFC 3339 time such as 2026-11-29T00:00:00Z' })
+            .optional()
+            .describe('Only jobs created since; default 7 days ago'),
           limit: z.number().int().min(1).max(500).default(50),
         }),
         output: z.object({ jobs: z.array(jobSummary), count: z.number() }),
@@ -69,7 +124,11 @@ export class JobsTools implements OnModuleInit {
           for (const job of jobs) counts.set(job.status, (counts.get(job.status) ?? 0) + 1);
           const byStatus = [...counts].map(([status, n]) => `${n} ${status}`).join(', ');
           if (!jobs.length) return { structured: { jobs, count: 0 }, text: 'No job matches these filters.' };
-          return { structured: { jobs, count: jobs.length }, text: `${jobs.length} job(s): ${byStatus}.`, table: { rows: jobs, columns: JOB_LIST_COLUMNS } };
+          return {
+            structured: { jobs, count: jobs.length },
+            text: `${jobs.length} job(s): ${byStatus}.`,
+            table: { rows: jobs, columns: JOB_LIST_COLUMNS },
+          };
         },
       }),
       defineTool({
@@ -103,11 +162,21 @@ export class JobsTools implements OnModuleInit {
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({ id: jobIdArg }),
-        output: z.object({ job_id: z.string(), status: z.string(), created_by: z.string().nullable(), events: z.array(timelineEvent), waiting: jobWaiting, rendered: renderedContent }),
+        output: z.object({
+          job_id: z.string(),
+          status: z.string(),
+          created_by: z.string().nullable(),
+          events: z.array(timelineEvent),
+          waiting: jobWaiting,
+          rendered: renderedContent,
+        }),
         run: async ({ id }, context) => {
           const job = await this.jobs.get(id, context.project(undefined));
           const [audited, attempts, lanes, kept] = await Promise.all([
-            this.db.rows<{ created_at: Date; action: string; actor: string }>(JOB_AUDIT_EVENTS, [job.projectId, job.id]),
+            this.db.rows<{ created_at: Date; action: string; actor: string }>(JOB_AUDIT_EVENTS, [
+              job.projectId,
+              job.id,
+            ]),
             this.jobs.attempts(job.id),
             this.laneStates(job),
             this.jobs.renderedContent(job),
@@ -120,8 +189,13 @@ export class JobsTools implements OnModuleInit {
             ...audited.map((a) => ({ at: a.created_at.toISOString(), event: a.action, detail: null, actor: a.actor })),
           ].sort((a, b) => a.at.localeCompare(b.at));
           const waiting = waitingReason(job, lanes);
-          const lines = events.map((e) => `${e.at} ${e.event}${e.detail ? `: ${e.detail}` : ''}${e.actor ? ` (by ${e.actor})` : ''}`);
-          if (waiting) lines.push(`WAITING (${waiting.holds}${waiting.until ? ` until ${waiting.until}` : ''}): ${waiting.reason}`);
+          const lines = events.map(
+            (e) => `${e.at} ${e.event}${e.detail ? `: ${e.detail}` : ''}${e.actor ? ` (by ${e.actor})` : ''}`,
+          );
+          if (waiting)
+            lines.push(
+              `WAITING (${waiting.holds}${waiting.until ? ` until ${waiting.until}` : ''}): ${waiting.reason}`,
+            );
           return {
             structured: { job_id: job.id, status: job.status, created_by: job.createdBy, events, waiting, rendered },
             text: `Job ${job.id} is ${job.status}.\n${lines.join('\n')}\n${renderedText(rendered)}`,
@@ -131,20 +205,25 @@ export class JobsTools implements OnModuleInit {
       defineTool({
         name: 'retry_job',
         title: 'Retry a job',
-        description: 'Re-queue a failed or cancelled job with fresh attempts; it will be sent again. Fix the cause first (digest, get_job show it). Refused for other statuses.',
+        description:
+          'Re-queue a failed or cancelled job with fresh attempts; it will be sent again. Fix the cause first (digest, get_job show it). Refused for other statuses.',
         annotations: SENDS_MESSAGE,
         audience: 'project',
         input: z.strictObject({ id: jobIdArg }),
         output: z.object({ id: z.string(), project_id: z.string(), channel: z.string(), status: z.string() }),
         run: async ({ id }, context) => {
           const job = await this.jobs.retry(id, context.project(undefined), context.actor);
-          return { structured: { id: job.id, project_id: job.projectId, channel: job.channel, status: job.status }, text: `Job ${job.id} is ${job.status} again; check it with get_job in a few seconds.` };
+          return {
+            structured: { id: job.id, project_id: job.projectId, channel: job.channel, status: job.status },
+            text: `Job ${job.id} is ${job.status} again; check it with get_job in a few seconds.`,
+          };
         },
       }),
       defineTool({
         name: 'cancel_job',
         title: 'Cancel a job',
-        description: 'Cancel a pending or retry job so it is never sent. Refused once the job is processing or finished. retry_job can re-queue it later.',
+        description:
+          'Cancel a pending or retry job so it is never sent. Refused once the job is processing or finished. retry_job can re-queue it later.',
         annotations: DESTRUCTIVE_WRITE,
         audience: 'project',
         input: z.strictObject({ id: jobIdArg }),
@@ -165,14 +244,21 @@ export class JobsTools implements OnModuleInit {
         input: z.strictObject({
           project_id: projectIdArg,
           channel: channelArg,
-          to: z.string().min(1).max(2048).describe('Address on that channel (email, E.164 phone, chat id, subscriber id for in_app/push)'),
+          to: z
+            .string()
+            .min(1)
+            .max(2048)
+            .describe('Address on that channel (email, E.164 phone, chat id, subscriber id for in_app/push)'),
           subject: z.string().max(998).optional().describe('Default "notifyd test"'),
           body: z.string().min(1).max(10_000).describe('Message text'),
         }),
         output: z.object({ id: z.string(), project_id: z.string(), channel: z.string(), status: z.string() }),
         run: async (args, context) => {
           const job = await this.jobs.sendTest(args, context.actor);
-          return { structured: { id: job.id, project_id: job.projectId, channel: job.channel, status: 'pending' }, text: `Test job ${job.id} queued on ${job.channel} for project ${job.projectId}; check its outcome with get_job.` };
+          return {
+            structured: { id: job.id, project_id: job.projectId, channel: job.channel, status: 'pending' },
+            text: `Test job ${job.id} queued on ${job.channel} for project ${job.projectId}; check its outcome with get_job.`,
+          };
         },
       }),
     );

@@ -30,11 +30,16 @@ const laneView = z.object({
 
 const laneArg = z
   .string()
-  .regex(/^[a-z_]+:[A-Za-z0-9_-]+(:[a-z0-9][a-z0-9_-]{0,62})?$/, 'must be a lane key channel:provider or channel:provider:project, e.g. email:resend (see list_lanes)')
+  .regex(
+    /^[a-z_]+:[A-Za-z0-9_-]+(:[a-z0-9][a-z0-9_-]{0,62})?$/,
+    'must be a lane key channel:provider or channel:provider:project, e.g. email:resend (see list_lanes)',
+  )
   .describe('Lane key: channel:provider, or channel:provider:project');
 
 function describeLane(l: z.input<typeof laneView>): string {
-  const pause = l.paused ? `paused until ${l.paused_until} (${l.pause_kind}${l.pause_reason ? `: ${l.pause_reason}` : ''})` : 'flowing';
+  const pause = l.paused
+    ? `paused until ${l.paused_until} (${l.pause_kind}${l.pause_reason ? `: ${l.pause_reason}` : ''})`
+    : 'flowing';
   return `${l.lane}: ${pause}, ${l.rate_text}${l.adaptive_rate !== null ? ' (slowed by quota headers)' : ''}`;
 }
 
@@ -51,7 +56,8 @@ export class LanesTools implements OnModuleInit {
       defineTool({
         name: 'list_lanes',
         title: 'List pacing lanes',
-        description: 'Every pacing lane (channel × provider): configured and effective rate, tokens, pauses (after a 429, a quota, or by an operator) with reason and end, quota headers, totals. Start here when jobs wait.',
+        description:
+          'Every pacing lane (channel × provider): configured and effective rate, tokens, pauses (after a 429, a quota, or by an operator) with reason and end, quota headers, totals. Start here when jobs wait.',
         annotations: READ_ONLY,
         audience: 'operator',
         input: z.strictObject({}),
@@ -63,7 +69,10 @@ export class LanesTools implements OnModuleInit {
           return {
             structured: { lanes },
             text: `${lanes.length} lane(s), ${paused.length ? `paused: ${paused.map((l) => l.lane).join(', ')}` : 'none paused'}.`,
-            table: { rows: lanes, columns: ['lane', 'active', 'rate_text', 'paused_until', 'pause_kind', 'pause_reason', 'tokens'] },
+            table: {
+              rows: lanes,
+              columns: ['lane', 'active', 'rate_text', 'paused_until', 'pause_kind', 'pause_reason', 'tokens'],
+            },
           };
         },
       }),
@@ -76,7 +85,13 @@ export class LanesTools implements OnModuleInit {
         audience: 'operator',
         input: z.strictObject({
           lane: laneArg,
-          duration_secs: z.number().int().min(1).max(30 * 86_400).optional().describe('How long; default 3600'),
+          duration_secs: z
+            .number()
+            .int()
+            .min(1)
+            .max(30 * 86_400)
+            .optional()
+            .describe('How long; default 3600'),
           reason: z.string().min(1).max(300).optional().describe('Shown in list_lanes and the digest'),
         }),
         output: laneView,
@@ -88,7 +103,8 @@ export class LanesTools implements OnModuleInit {
       defineTool({
         name: 'resume_lane',
         title: 'Resume a lane',
-        description: 'Lift a lane’s pause now, whatever set it (a 429, a quota, an operator); waiting jobs flow again, most urgent first.',
+        description:
+          'Lift a lane’s pause now, whatever set it (a 429, a quota, an operator); waiting jobs flow again, most urgent first.',
         annotations: IDEMPOTENT_WRITE,
         audience: 'operator',
         input: z.strictObject({ lane: laneArg }),

@@ -33,7 +33,10 @@ export class ProjectKeysTools implements OnModuleInit {
         run: async ({ id }, context) => {
           const key = await this.projects.rotateKey(id, context.actor);
           const note = `The previous key stays valid until revoke_secondary_key (POST /v1/admin/projects/${id}/revoke-secondary).`;
-          return { structured: { id, new_api_key: key, note }, text: `Project ${id} has a new API key, shown this once (store it now): ${key}\n${note}` };
+          return {
+            structured: { id, new_api_key: key, note },
+            text: `Project ${id} has a new API key, shown this once (store it now): ${key}\n${note}`,
+          };
         },
       }),
       defineTool({
@@ -48,7 +51,10 @@ export class ProjectKeysTools implements OnModuleInit {
         output: z.object({ id: z.string(), revoked: z.boolean() }),
         run: async ({ id }, context) => {
           await this.projects.revokeSecondary(id, context.actor);
-          return { structured: { id, revoked: true }, text: `Project ${id}: the secondary (previous) key is revoked; only the current key works.` };
+          return {
+            structured: { id, revoked: true },
+            text: `Project ${id}: the secondary (previous) key is revoked; only the current key works.`,
+          };
         },
       }),
     );

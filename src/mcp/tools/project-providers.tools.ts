@@ -16,7 +16,10 @@ const providerView = z.object({
 });
 
 const projectArg = z.string().min(1).max(64).describe('Project id (see list_projects)');
-const channelArg = z.string().regex(/^[a-z_]{2,20}$/, 'must be a channel such as email or sms').describe('Channel, e.g. email');
+const channelArg = z
+  .string()
+  .regex(/^[a-z_]{2,20}$/, 'must be a channel such as email or sms')
+  .describe('Channel, e.g. email');
 
 /**
  * A project's own provider accounts (issue 3, per-project providers) for agents: the same
@@ -34,7 +37,8 @@ export class ProjectProvidersTools implements OnModuleInit {
       defineTool({
         name: 'list_project_providers',
         title: 'List a project’s own providers',
-        description: 'The provider accounts a project uses instead of the instance’s, per channel, with secrets masked. Its jobs on those channels go through these accounts, on lanes of their own.',
+        description:
+          'The provider accounts a project uses instead of the instance’s, per channel, with secrets masked. Its jobs on those channels go through these accounts, on lanes of their own.',
         annotations: READ_ONLY,
         audience: 'operator',
         input: z.strictObject({ project_id: projectArg }),
@@ -43,7 +47,9 @@ export class ProjectProvidersTools implements OnModuleInit {
           const providers = (await this.providers.list(project_id)).map(presentProjectProvider);
           return {
             structured: { providers },
-            text: providers.length ? providers.map((p) => `${p.channel}: ${p.provider} (key ${p.key_id})`).join('\n') : `Project ${project_id} uses the instance's providers on every channel.`,
+            text: providers.length
+              ? providers.map((p) => `${p.channel}: ${p.provider} (key ${p.key_id})`).join('\n')
+              : `Project ${project_id} uses the instance's providers on every channel.`,
           };
         },
       }),
@@ -57,26 +63,37 @@ export class ProjectProvidersTools implements OnModuleInit {
         input: z.strictObject({
           project_id: projectArg,
           channel: channelArg,
-          provider: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'must be a provider name such as resend, postmark, ses or sendgrid').describe('Provider name, e.g. resend'),
-          settings: z.record(z.string(), z.string().max(10_000)).describe('The provider’s settings, e.g. {"api_key": "re_…"}'),
+          provider: z
+            .string()
+            .regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'must be a provider name such as resend, postmark, ses or sendgrid')
+            .describe('Provider name, e.g. resend'),
+          settings: z
+            .record(z.string(), z.string().max(10_000))
+            .describe('The provider’s settings, e.g. {"api_key": "re_…"}'),
         }),
         output: providerView,
         run: async ({ project_id, channel, provider, settings }, context) => {
-          const view = presentProjectProvider(await this.providers.put(project_id, channel, provider, settings, context.actor));
+          const view = presentProjectProvider(
+            await this.providers.put(project_id, channel, provider, settings, context.actor),
+          );
           return { structured: view, text: `${project_id} now sends ${channel} through its own ${provider} account.` };
         },
       }),
       defineTool({
         name: 'remove_project_provider',
         title: 'Remove a project’s own provider',
-        description: 'Delete a project’s own provider account on a channel (its credentials are gone for good); its jobs use the instance’s provider again.',
+        description:
+          'Delete a project’s own provider account on a channel (its credentials are gone for good); its jobs use the instance’s provider again.',
         annotations: DESTRUCTIVE_WRITE,
         audience: 'operator',
         input: z.strictObject({ project_id: projectArg, channel: channelArg }),
         output: z.object({ success: z.boolean() }),
         run: async ({ project_id, channel }, context) => {
           await this.providers.delete(project_id, channel, context.actor);
-          return { structured: { success: true }, text: `${project_id} uses the instance's ${channel} provider again.` };
+          return {
+            structured: { success: true },
+            text: `${project_id} uses the instance's ${channel} provider again.`,
+          };
         },
       }),
       defineTool({
@@ -88,10 +105,16 @@ export class ProjectProvidersTools implements OnModuleInit {
         annotations: IDEMPOTENT_WRITE,
         audience: 'operator',
         input: z.strictObject({}),
-        output: z.object({ resealed: z.number(), unreadable: z.array(z.string()).describe('project/channel of rows no configured key opens') }),
+        output: z.object({
+          resealed: z.number(),
+          unreadable: z.array(z.string()).describe('project/channel of rows no configured key opens'),
+        }),
         run: async (_args, context) => {
           const result = await this.providers.reseal(context.actor);
-          return { structured: result, text: `${result.resealed} credential row(s) re-encrypted${result.unreadable.length ? `; unreadable: ${result.unreadable.join(', ')}` : ''}.` };
+          return {
+            structured: result,
+            text: `${result.resealed} credential row(s) re-encrypted${result.unreadable.length ? `; unreadable: ${result.unreadable.join(', ')}` : ''}.`,
+          };
         },
       }),
     );

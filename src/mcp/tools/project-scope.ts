@@ -7,6 +7,10 @@ import type { McpToolContext } from '../mcp-tool.js';
  * (naming another is an error), or the one an operator names, which must exist (404 naming
  * it), so that a write never lands on a project id that is not there.
  */
-export function scopedProject(projects: ProjectsService, context: McpToolContext, requested: string | undefined): Promise<ProjectRow> {
+export function scopedProject(
+  projects: ProjectsService,
+  context: McpToolContext,
+  requested: string | undefined,
+): Promise<ProjectRow> {
   return projects.get(context.project(requested, true));
 }

@@ -21,7 +21,16 @@ const projectView = z.object({
 });
 
 function present(p: ProjectRow): z.input<typeof projectView> {
-  return { id: p.id, name: p.name, channels: p.channels, rate_limit_per_min: p.rateLimitPerMin, from_email: p.fromEmail, from_name: p.fromName, settings: p.settings, created_at: p.createdAt.toISOString() };
+  return {
+    id: p.id,
+    name: p.name,
+    channels: p.channels,
+    rate_limit_per_min: p.rateLimitPerMin,
+    from_email: p.fromEmail,
+    from_name: p.fromName,
+    settings: p.settings,
+    created_at: p.createdAt.toISOString(),
+  };
 }
 
 const projectFields = {
@@ -49,14 +58,25 @@ export class ProjectsTools implements OnModuleInit {
       defineTool({
         name: 'list_projects',
         title: 'List projects',
-        description: 'Every project on this instance with its channels, sender (from_email, from_name), API rate limit and settings. Project ids are what the other tools take as project_id.',
+        description:
+          'Every project on this instance with its channels, sender (from_email, from_name), API rate limit and settings. Project ids are what the other tools take as project_id.',
         annotations: READ_ONLY,
         audience: 'operator',
         input: z.strictObject({}),
         output: z.object({ projects: z.array(projectView) }),
         run: async () => {
           const projects = (await this.projects.list()).map(present);
-          return { structured: { projects }, text: projects.length ? projects.map((p) => `${p.id} (${p.name}): ${p.channels.join(', ')}; sender ${p.from_email ?? 'instance default'}`).join('\n') : 'No projects yet.' };
+          return {
+            structured: { projects },
+            text: projects.length
+              ? projects
+                  .map(
+                    (p) =>
+                      `${p.id} (${p.name}): ${p.channels.join(', ')}; sender ${p.from_email ?? 'instance default'}`,
+                  )
+                  .join('\n')
+              : 'No projects yet.',
+          };
         },
       }),
       defineTool({
@@ -74,12 +94,19 @@ export class ProjectsTools implements OnModuleInit {
           from_email: projectFields.from_email.nullable().optional(),
           from_name: projectFields.from_name.nullable().optional(),
           rate_limit_per_min: projectFields.rate_limit_per_min.optional(),
-          settings: projectFields.settings.optional().describe('Merged into the current settings (top-level keys replace)'),
+          settings: projectFields.settings
+            .optional()
+            .describe('Merged into the current settings (top-level keys replace)'),
         }),
         output: projectView,
         run: async ({ id, ...changes }, context) => {
-          const project = present(await this.projects.update(id, await validateDto(UpdateProjectDto, changes), context.actor));
-          return { structured: project, text: `Project ${project.id} updated: ${Object.keys(changes).join(', ') || 'nothing changed'}.` };
+          const project = present(
+            await this.projects.update(id, await validateDto(UpdateProjectDto, changes), context.actor),
+          );
+          return {
+            structured: project,
+            text: `Project ${project.id} updated: ${Object.keys(changes).join(', ') || 'nothing changed'}.`,
+          };
         },
       }),
       defineTool({
@@ -102,7 +129,10 @@ export class ProjectsTools implements OnModuleInit {
         }),
         output: z.object({ project: projectView, api_key: z.string().describe('Shown once') }),
         run: async (body, context) => {
-          const { project, apiKey } = await this.projects.create(await validateDto(CreateProjectDto, body), context.actor);
+          const { project, apiKey } = await this.projects.create(
+            await validateDto(CreateProjectDto, body),
+            context.actor,
+          );
           const view = present(project);
           return {
             structured: { project: view, api_key: apiKey },
@@ -118,10 +148,14 @@ export class ProjectsTools implements OnModuleInit {
           'Give confirm: the project id again, so a mistyped call deletes nothing.',
         annotations: DESTRUCTIVE_WRITE,
         audience: 'operator',
-        input: z.strictObject({ id: projectIdArg.describe('Project id'), confirm: z.string().max(63).describe('The project id again') }),
+        input: z.strictObject({
+          id: projectIdArg.describe('Project id'),
+          confirm: z.string().max(63).describe('The project id again'),
+        }),
         output: z.object({ id: z.string(), deleted: z.boolean() }),
         run: async ({ id, confirm }, context) => {
-          if (confirm !== id) throw new McpToolError(`confirm: must repeat the project id ('${id}') to delete it; nothing was deleted.`);
+          if (confirm !== id)
+            throw new McpToolError(`confirm: must repeat the project id ('${id}') to delete it; nothing was deleted.`);
           await this.projects.delete(id, context.actor);
           return { structured: { id, deleted: true }, text: `Project ${id} and everything it owned deleted.` };
         },

@@ -48,7 +48,8 @@ export class PushTokensTools implements OnModuleInit {
       defineTool({
         name: 'list_push_tokens',
         title: 'List a subscriber’s push devices',
-        description: 'A subscriber’s push devices (web push subscriptions, FCM and APNs tokens), most recently used first. No device explains a push job skipped for want of an address.',
+        description:
+          'A subscriber’s push devices (web push subscriptions, FCM and APNs tokens), most recently used first. No device explains a push job skipped for want of an address.',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({ project_id: projectIdArg.optional(), subscriber_id: subscriberIdArg }),
@@ -58,7 +59,9 @@ export class PushTokensTools implements OnModuleInit {
           const tokens = (await this.tokens.list(project.id, subscriberId)).map((t) => present(t, context));
           return {
             structured: { subscriber_id: subscriberId, tokens },
-            text: tokens.length ? `${subscriberId} has ${tokens.length} device(s).` : `${subscriberId} has no push device: register one with register_push_token.`,
+            text: tokens.length
+              ? `${subscriberId} has ${tokens.length} device(s).`
+              : `${subscriberId} has no push device: register one with register_push_token.`,
             table: tokens.length ? { rows: tokens, columns: TOKEN_COLUMNS } : undefined,
           };
         },
@@ -78,25 +81,45 @@ export class PushTokensTools implements OnModuleInit {
           platform: z.enum(['web', 'fcm', 'apns']).optional(),
           device_name: z.string().max(200).optional(),
           endpoint: z.string().max(2048).optional().describe('Web push endpoint (https)'),
-          keys: z.strictObject({ p256dh: z.string().max(200), auth: z.string().max(100) }).optional().describe('Web push keys, as PushSubscription.toJSON() gives them'),
-          expiration_time: z.number().int().min(0).max(8_640_000_000_000_000).nullable().optional().describe("PushSubscription expirationTime (ms since epoch)"),
+          keys: z
+            .strictObject({ p256dh: z.string().max(200), auth: z.string().max(100) })
+            .optional()
+            .describe('Web push keys, as PushSubscription.toJSON() gives them'),
+          expiration_time: z
+            .number()
+            .int()
+            .min(0)
+            .max(8_640_000_000_000_000)
+            .nullable()
+            .optional()
+            .describe('PushSubscription expirationTime (ms since epoch)'),
           user_agent: z.string().max(512).optional(),
         }),
         output: z.object({ id: z.string(), created: z.boolean(), token: tokenView }),
         run: async ({ project_id: projectId, ...body }, context) => {
           const project = await scopedProject(this.projects, context, projectId);
-          const { row, created } = await this.tokens.register(project.id, await validateDto(RegisterPushTokenDto, body));
+          const { row, created } = await this.tokens.register(
+            project.id,
+            await validateDto(RegisterPushTokenDto, body),
+          );
           const token = present(row, context);
-          return { structured: { id: row.id, created, token }, text: `Device ${row.id} of ${body.subscriber_id} ${created ? 'registered' : 'refreshed'} (${row.platform}).` };
+          return {
+            structured: { id: row.id, created, token },
+            text: `Device ${row.id} of ${body.subscriber_id} ${created ? 'registered' : 'refreshed'} (${row.platform}).`,
+          };
         },
       }),
       defineTool({
         name: 'delete_push_token',
         title: 'Delete a push device',
-        description: 'Delete a device by id (from list_push_tokens): no push goes to it any more. Succeeds also when it was already gone.',
+        description:
+          'Delete a device by id (from list_push_tokens): no push goes to it any more. Succeeds also when it was already gone.',
         annotations: DESTRUCTIVE_WRITE,
         audience: 'project',
-        input: z.strictObject({ project_id: projectIdArg.optional(), id: z.uuid({ message: 'must be a device id (a UUID from list_push_tokens)' }) }),
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          id: z.uuid({ message: 'must be a device id (a UUID from list_push_tokens)' }),
+        }),
         output: z.object({ id: z.string(), success: z.boolean() }),
         run: async ({ project_id: projectId, id }, context) => {
           const project = await scopedProject(this.projects, context, projectId);

@@ -9,7 +9,9 @@ export const projectIdArg = z
   .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be a project id such as "acme" (list them with list_projects)')
   .describe('Project id; leave it out with a project key (the key’s project is used)');
 
-export const jobIdArg = z.uuid({ message: 'must be a job id (a UUID such as 6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f)' }).describe('Job id (UUID)');
+export const jobIdArg = z
+  .uuid({ message: 'must be a job id (a UUID such as 6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f)' })
+  .describe('Job id (UUID)');
 
 export const channelArg = z.enum(CHANNELS).describe(`Channel: ${CHANNELS.join(', ')}`);
 export const jobStatusArg = z.enum(JOB_STATUSES).describe(`Job status: ${JOB_STATUSES.join(', ')}`);
@@ -39,5 +41,10 @@ export const jobSummary = z.object({
   next_retry_at: nullableIso,
   created_at: isoTime,
   error: z.string().nullable(),
-  created_by: z.string().nullable().describe('Who queued it: a project key’s hint (sk_shop_…1f2e), admin, mcp or workflow; null for jobs older than the field'),
+  created_by: z
+    .string()
+    .nullable()
+    .describe(
+      'Who queued it: a project key’s hint (sk_shop_…1f2e), admin, mcp or workflow; null for jobs older than the field',
+    ),
 });

@@ -31,10 +31,16 @@ export class SegmentsTools implements OnModuleInit {
           'Example: {"locale": "fr", "has_email": true, "where": [{"field": "data.orders", "op": "gte", "value": 3}]}. Segments are not stored: batch takes the same object.',
         annotations: READ_ONLY,
         audience: 'project',
-        input: z.strictObject({ project_id: projectIdArg.optional(), segment: z.record(z.string(), z.unknown()).describe('The filter, e.g. {"locale": "fr"}') }),
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          segment: z.record(z.string(), z.unknown()).describe('The filter, e.g. {"locale": "fr"}'),
+        }),
         output: z.object({ count: z.number(), sample: z.array(z.string()) }),
         run: async ({ project_id: projectId, segment }, context) => {
-          if (JSON.stringify(segment).length > SEGMENT_MAX_CHARS) throw new McpToolError(`segment: must be at most ${SEGMENT_MAX_CHARS} characters as JSON; split a long list of values into several segments.`);
+          if (JSON.stringify(segment).length > SEGMENT_MAX_CHARS)
+            throw new McpToolError(
+              `segment: must be at most ${SEGMENT_MAX_CHARS} characters as JSON; split a long list of values into several segments.`,
+            );
           const project = await scopedProject(this.projects, context, projectId);
           const { count, sample } = await this.segments.preview(project.id, segment);
           return {

@@ -17,7 +17,10 @@ const windowView = z.object({
   days: z.array(z.number()),
   applies_to: z.enum(['marketing', 'all']),
 });
-const output = z.object({ project_id: z.string(), send_window: windowView.nullable().describe('null: the project sends at any time') });
+const output = z.object({
+  project_id: z.string(),
+  send_window: windowView.nullable().describe('null: the project sends at any time'),
+});
 const WINDOW_COLUMNS = ['start', 'end', 'tz', 'days', 'applies_to'];
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -47,7 +50,8 @@ export class SendWindowsTools implements OnModuleInit {
       defineTool({
         name: 'get_send_window',
         title: 'Get the send window',
-        description: 'A project’s send window (quiet hours are outside it), read in each recipient’s time zone. Explains jobs deferred as "outside send window".',
+        description:
+          'A project’s send window (quiet hours are outside it), read in each recipient’s time zone. Explains jobs deferred as "outside send window".',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({ project_id: projectIdArg.optional() }),
@@ -70,19 +74,28 @@ export class SendWindowsTools implements OnModuleInit {
           start: z.string().regex(HH_MM, 'must be a 24-hour time "HH:MM", e.g. "08:00"'),
           end: z.string().regex(HH_MM, 'must be a 24-hour time "HH:MM", e.g. "21:00"'),
           tz: z.string().min(1).max(64).optional().describe('IANA zone, e.g. Europe/Paris; default UTC'),
-          days: z.array(z.number().int().min(1).max(7)).min(1).max(7).optional().describe('ISO weekdays 1 = Monday … 7 = Sunday; default every day'),
+          days: z
+            .array(z.number().int().min(1).max(7))
+            .min(1)
+            .max(7)
+            .optional()
+            .describe('ISO weekdays 1 = Monday … 7 = Sunday; default every day'),
           applies_to: z.enum(['marketing', 'all']).optional(),
         }),
         output,
         run: async ({ project_id: projectId, ...body }, context) => {
           const project = await scopedProject(this.projects, context, projectId);
-          return result(project.id, await this.windows.putProjectWindow(project.id, await validateDto(SendWindowDto, body)));
+          return result(
+            project.id,
+            await this.windows.putProjectWindow(project.id, await validateDto(SendWindowDto, body)),
+          );
         },
       }),
       defineTool({
         name: 'delete_send_window',
         title: 'Remove the send window',
-        description: 'Remove a project’s send window: from then on it sends at any time (jobs already deferred keep their time).',
+        description:
+          'Remove a project’s send window: from then on it sends at any time (jobs already deferred keep their time).',
         annotations: DESTRUCTIVE_WRITE,
         audience: 'project',
         input: z.strictObject({ project_id: projectIdArg.optional() }),

@@ -21,11 +21,23 @@ const content = {
   body: z.string().max(100_000).optional().describe('Text; {{var}} placeholders are filled from vars'),
   body_html: z.string().max(1_000_000).optional(),
   vars: z.record(z.string(), z.unknown()).optional(),
-  priority: z.union([z.enum(['critical', 'high', 'normal', 'low', 'bulk']), z.number().int().min(0).max(100)]).optional(),
+  priority: z
+    .union([z.enum(['critical', 'high', 'normal', 'low', 'bulk']), z.number().int().min(0).max(100)])
+    .optional(),
   scheduled_at: z.string().optional().describe('RFC 3339 time to send at; default now'),
   url: z.string().max(2048).optional(),
-  template: z.string().max(200).optional().describe('Stored template id (see list_templates), rendered per channel and locale; channels without a variant use subject/body'),
-  topic: z.string().max(64).optional().describe('What the message is about: subscribers who opted out of the topic are skipped'),
+  template: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      'Stored template id (see list_templates), rendered per channel and locale; channels without a variant use subject/body',
+    ),
+  topic: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('What the message is about: subscribers who opted out of the topic are skipped'),
 };
 
 const outcome = z.object({
@@ -80,7 +92,10 @@ export class SendTools implements OnModuleInit {
         }),
         output: sendResult,
         run: async ({ project_id: projectId, wait, ...rest }, context) => {
-          const project = { ...(await this.projects.get(context.project(projectId, true))), createdBy: context.createdBy };
+          const project = {
+            ...(await this.projects.get(context.project(projectId, true))),
+            createdBy: context.createdBy,
+          };
           const waitFor = /^0+(ms|s)$/.test(wait) ? {} : { wait };
           const dto = await validateDto(SendRequestDto, { ...rest, ...waitFor });
           return presentSend(await this.enqueue.send(project, dto));
@@ -99,13 +114,30 @@ export class SendTools implements OnModuleInit {
           ...content,
           subscribers: z.array(z.string().min(1).max(255)).min(1).max(10_000).describe('Subscriber ids'),
           idempotency_key: z.string().max(120).optional(),
-          tags: z.array(z.object({ name: z.string(), value: z.string() })).max(50).optional().describe('Tags on every job, e.g. [{"name":"campaign","value":"winter-sale"}]'),
+          tags: z
+            .array(z.object({ name: z.string(), value: z.string() }))
+            .max(50)
+            .optional()
+            .describe('Tags on every job, e.g. [{"name":"campaign","value":"winter-sale"}]'),
         }),
-        output: z.object({ batch_id: z.string(), jobs_created: z.number(), jobs_deduplicated: z.number(), jobs_skipped: z.number() }),
+        output: z.object({
+          batch_id: z.string(),
+          jobs_created: z.number(),
+          jobs_deduplicated: z.number(),
+          jobs_skipped: z.number(),
+        }),
         run: async ({ project_id: projectId, ...rest }, context) => {
-          const project = { ...(await this.projects.get(context.project(projectId, true))), createdBy: context.createdBy };
+          const project = {
+            ...(await this.projects.get(context.project(projectId, true))),
+            createdBy: context.createdBy,
+          };
           const result = await this.batches.batch(project, await validateDto(BatchRequestDto, rest));
-          const counts = { batch_id: result.batch_id, jobs_created: result.jobs_created, jobs_deduplicated: result.jobs_deduplicated, jobs_skipped: result.jobs_skipped };
+          const counts = {
+            batch_id: result.batch_id,
+            jobs_created: result.jobs_created,
+            jobs_deduplicated: result.jobs_deduplicated,
+            jobs_skipped: result.jobs_skipped,
+          };
           return {
             structured: counts,
             text: `Batch ${counts.batch_id}: ${counts.jobs_created} job(s) queued, ${counts.jobs_deduplicated} already queued by an earlier call, ${counts.jobs_skipped} skipped.`,
@@ -126,13 +158,30 @@ export class SendTools implements OnModuleInit {
           subscribers: z.number(),
           jobs_created: z.number(),
           skipped_by_reason: z.record(z.string(), z.number()),
-          jobs: z.object({ queued: z.number(), processing: z.number(), sent: z.number(), failed: z.number(), bounced: z.number(), cancelled: z.number() }),
+          jobs: z.object({
+            queued: z.number(),
+            processing: z.number(),
+            sent: z.number(),
+            failed: z.number(),
+            bounced: z.number(),
+            cancelled: z.number(),
+          }),
         }),
         run: async ({ id }, context) => {
           const b = await this.batchStatus.status(id, context.project(undefined));
-          const structured = { id: b.id, completed_at: b.completed_at, subscribers: b.subscribers, jobs_created: b.jobs_created, skipped_by_reason: b.skipped_by_reason, jobs: b.jobs };
+          const structured = {
+            id: b.id,
+            completed_at: b.completed_at,
+            subscribers: b.subscribers,
+            jobs_created: b.jobs_created,
+            skipped_by_reason: b.skipped_by_reason,
+            jobs: b.jobs,
+          };
           const j = b.jobs;
-          const skipped = Object.entries(b.skipped_by_reason).map(([rule, n]) => `${n} ${rule}`).join(', ') || 'none';
+          const skipped =
+            Object.entries(b.skipped_by_reason)
+              .map(([rule, n]) => `${n} ${rule}`)
+              .join(', ') || 'none';
           return {
             structured,
             text: `Batch ${b.id}: ${b.jobs_created} job(s) created for ${b.subscribers} subscriber(s); now ${j.queued} queued, ${j.processing} processing, ${j.sent} sent, ${j.failed} failed, ${j.bounced} bounced, ${j.cancelled} cancelled; skipped: ${skipped}.`,
@@ -174,6 +223,11 @@ function presentSend(response: SendResponseDto): McpToolOutcome<z.input<typeof s
           : `${o.channel}: job ${o.id} ${o.status}${o.error ? ` (${o.error})` : ''}${o.final ? '' : '; check it later with get_job'}.`,
       )
     : [`Queued job(s) ${response.job_ids.join(', ')}; read the outcome with get_job.`];
-  if (response.skipped.length) lines.push(`Skipped: ${response.skipped.map((s) => `${s.channel}: ${s.reason}`).join('; ')}.`);
-  return { structured, text: lines.join('\n'), isError: outcomes.length > 0 && outcomes.every((o) => o.status === 'failed') };
+  if (response.skipped.length)
+    lines.push(`Skipped: ${response.skipped.map((s) => `${s.channel}: ${s.reason}`).join('; ')}.`);
+  return {
+    structured,
+    text: lines.join('\n'),
+    isError: outcomes.length > 0 && outcomes.every((o) => o.status === 'failed'),
+  };
 }

@@ -36,9 +36,15 @@ export class SettingsTools implements OnModuleInit {
             `Pauses: a 429 without Retry-After ${p.rate_limit_pause_secs} s, a quota without reset ${p.quota_pause_secs} s, pause_lane default ${p.operator_pause_default_secs} s; ` +
               `adaptive ${p.adaptive ? 'on' : 'off'}, fair share ${p.fair_share ? 'on' : 'off'}.`,
             '',
-            renderTextTable({ rows: s.channels.filter((c) => c.provider), columns: ['channel', 'provider', 'fallback_provider', 'rate_text', 'burst'] }),
+            renderTextTable({
+              rows: s.channels.filter((c) => c.provider),
+              columns: ['channel', 'provider', 'fallback_provider', 'rate_text', 'burst'],
+            }),
             '',
-            renderTextTable({ rows: s.provider_webhooks, columns: ['provider', 'route', 'configured', 'setting', 'last_event_at'] }),
+            renderTextTable({
+              rows: s.provider_webhooks,
+              columns: ['provider', 'route', 'configured', 'setting', 'last_event_at'],
+            }),
           ].join('\n');
           return { structured: s, text };
         },

@@ -32,13 +32,17 @@ export class SubscriberRemovalTools implements OnModuleInit {
         output: z.object({ id: z.string(), deleted: z.boolean() }),
         run: async ({ project_id: projectId, id }, context) => {
           await this.subscribers.delete(context.project(projectId, true), id);
-          return { structured: { id, deleted: true }, text: `Subscriber ${id} and everything attached to them deleted.` };
+          return {
+            structured: { id, deleted: true },
+            text: `Subscriber ${id} and everything attached to them deleted.`,
+          };
         },
       }),
       defineTool({
         name: 'revoke_subscriber_tokens',
         title: 'Sign a subscriber out everywhere',
-        description: 'Revoke every inbox token issued to a subscriber so far (a leaked token): each stops working at once, and streams it opened end. Tokens minted afterwards work.',
+        description:
+          'Revoke every inbox token issued to a subscriber so far (a leaked token): each stops working at once, and streams it opened end. Tokens minted afterwards work.',
         annotations: DESTRUCTIVE_WRITE,
         audience: 'project',
         input: z.strictObject({ project_id: projectIdArg.optional(), id: subscriberIdArg }),

@@ -44,12 +44,22 @@ export class SubscribersBulkTools implements OnModuleInit {
           updated: z.number(),
           duplicates: z.number(),
           failed: z.number(),
-          errors: z.array(z.object({ index: z.number(), id: z.string().nullable(), field: z.string().nullable(), message: z.string() })),
+          errors: z.array(
+            z.object({
+              index: z.number(),
+              id: z.string().nullable(),
+              field: z.string().nullable(),
+              message: z.string(),
+            }),
+          ),
         }),
         run: async ({ project_id: projectId, subscribers }, context) => {
           const result = await this.bulk.upsert(context.project(projectId, true), subscribers);
-          const lines = result.errors.slice(0, ERRORS_IN_TEXT).map((e) => `#${e.index}${e.id ? ` (${e.id})` : ''}: ${e.message}`);
-          if (result.errors.length > ERRORS_IN_TEXT) lines.push(`… ${result.errors.length - ERRORS_IN_TEXT} more in errors`);
+          const lines = result.errors
+            .slice(0, ERRORS_IN_TEXT)
+            .map((e) => `#${e.index}${e.id ? ` (${e.id})` : ''}: ${e.message}`);
+          if (result.errors.length > ERRORS_IN_TEXT)
+            lines.push(`… ${result.errors.length - ERRORS_IN_TEXT} more in errors`);
           const summary = `${result.created} created, ${result.updated} updated, ${result.failed} refused${result.duplicates ? `, ${result.duplicates} repeated id(s) folded` : ''}.`;
           return { structured: result, text: [summary, ...lines].join('\n'), isError: result.failed > 0 };
         },

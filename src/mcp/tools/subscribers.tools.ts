@@ -57,7 +57,8 @@ export class SubscribersTools implements OnModuleInit {
       defineTool({
         name: 'list_subscribers',
         title: 'List subscribers',
-        description: 'A project’s subscribers, by id, a page at a time (next_cursor for the next page); q searches id, email and names. Operators see addresses masked.',
+        description:
+          'A project’s subscribers, by id, a page at a time (next_cursor for the next page); q searches id, email and names. Operators see addresses masked.',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({
@@ -68,28 +69,39 @@ export class SubscribersTools implements OnModuleInit {
         }),
         output: z.object({ subscribers: z.array(subscriberView), next_cursor: z.string().nullable() }),
         run: async ({ project_id: projectId, ...query }, context) => {
-          const page = await this.subscribers.list(context.project(projectId, true), await validateDto(ListSubscribersQueryDto, query));
+          const page = await this.subscribers.list(
+            context.project(projectId, true),
+            await validateDto(ListSubscribersQueryDto, query),
+          );
           const subscribers = page.items.map((s) => present(s, context));
-          return { structured: { subscribers, next_cursor: page.nextCursor }, text: `${subscribers.length} subscriber(s)${page.nextCursor ? '; more with next_cursor' : ''}: ${subscribers.map((s) => s.id).join(', ')}` };
+          return {
+            structured: { subscribers, next_cursor: page.nextCursor },
+            text: `${subscribers.length} subscriber(s)${page.nextCursor ? '; more with next_cursor' : ''}: ${subscribers.map((s) => s.id).join(', ')}`,
+          };
         },
       }),
       defineTool({
         name: 'get_subscriber',
         title: 'Get a subscriber',
-        description: 'One subscriber: addresses (masked for operators), names, locale, time zone and custom data. A missing address explains a job skipped on that channel.',
+        description:
+          'One subscriber: addresses (masked for operators), names, locale, time zone and custom data. A missing address explains a job skipped on that channel.',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({ project_id: projectIdArg.optional(), id: z.string().min(1).max(255) }),
         output: subscriberView,
         run: async ({ project_id: projectId, id }, context) => {
           const view = present(await this.subscribers.get(context.project(projectId, true), id), context);
-          return { structured: view, text: `Subscriber ${view.id}: email ${view.email ?? 'none'}, phone ${view.phone ?? 'none'}, time zone ${view.timezone ?? 'unset'}.` };
+          return {
+            structured: view,
+            text: `Subscriber ${view.id}: email ${view.email ?? 'none'}, phone ${view.phone ?? 'none'}, time zone ${view.timezone ?? 'unset'}.`,
+          };
         },
       }),
       defineTool({
         name: 'upsert_subscriber',
         title: 'Create or update a subscriber',
-        description: 'Create a subscriber or update the fields given (null clears one); data is merged. Writing the same values again changes nothing.',
+        description:
+          'Create a subscriber or update the fields given (null clears one); data is merged. Writing the same values again changes nothing.',
         annotations: IDEMPOTENT_WRITE,
         audience: 'project',
         input: z.strictObject({
@@ -105,8 +117,14 @@ export class SubscribersTools implements OnModuleInit {
         }),
         output: z.object({ id: z.string(), created: z.boolean() }),
         run: async ({ project_id: projectId, ...fields }, context) => {
-          const created = await this.subscribers.upsert(context.project(projectId, true), await validateDto(UpsertSubscriberDto, fields));
-          return { structured: { id: fields.id, created }, text: `Subscriber ${fields.id} ${created ? 'created' : 'updated'}.` };
+          const created = await this.subscribers.upsert(
+            context.project(projectId, true),
+            await validateDto(UpsertSubscriberDto, fields),
+          );
+          return {
+            structured: { id: fields.id, created },
+            text: `Subscriber ${fields.id} ${created ? 'created' : 'updated'}.`,
+          };
         },
       }),
       defineTool({
@@ -119,10 +137,16 @@ export class SubscribersTools implements OnModuleInit {
         input: z.strictObject({ project_id: projectIdArg.optional(), subscriber_id: z.string().min(1).max(255) }),
         output: z.object({ subscriber_id: z.string(), preferences: z.array(preferenceView) }),
         run: async ({ project_id: projectId, subscriber_id: subscriberId }, context) => {
-          const preferences = (await this.preferences.get(context.project(projectId, true), subscriberId)).map(presentPreference);
+          const preferences = (await this.preferences.get(context.project(projectId, true), subscriberId)).map(
+            presentPreference,
+          );
           return {
             structured: { subscriber_id: subscriberId, preferences },
-            text: preferences.length ? preferences.map((p) => `${p.channel} ${p.scope_kind} ${p.topic ?? p.workflow_id}: ${p.enabled ? 'in' : 'out'}`).join('\n') : `${subscriberId} has no preferences: everything is sent.`,
+            text: preferences.length
+              ? preferences
+                  .map((p) => `${p.channel} ${p.scope_kind} ${p.topic ?? p.workflow_id}: ${p.enabled ? 'in' : 'out'}`)
+                  .join('\n')
+              : `${subscriberId} has no preferences: everything is sent.`,
           };
         },
       }),
@@ -153,7 +177,10 @@ export class SubscribersTools implements OnModuleInit {
         run: async ({ project_id: projectId, subscriber_id: subscriberId, preferences }, context) => {
           const dto = await validateDto(PutPreferencesDto, { preferences });
           const updated = await this.preferences.put(context.project(projectId, true), subscriberId, dto.preferences);
-          return { structured: { subscriber_id: subscriberId, updated }, text: `${updated} preference(s) of ${subscriberId} written.` };
+          return {
+            structured: { subscriber_id: subscriberId, updated },
+            text: `${updated} preference(s) of ${subscriberId} written.`,
+          };
         },
       }),
     );

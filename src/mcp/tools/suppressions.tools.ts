@@ -37,7 +37,12 @@ function present(s: SuppressionRow, context: McpToolContext): z.input<typeof sup
 }
 
 const suppressionDetail = suppressionView.extend({
-  evidence: z.record(z.string(), z.unknown()).nullable().describe('The provider’s answer that caused it (provider, code); null for operator keys, like the address it concerns'),
+  evidence: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe(
+      'The provider’s answer that caused it (provider, code); null for operator keys, like the address it concerns',
+    ),
   source_job_id: z.string().nullable(),
   provider_event_id: z.string().nullable(),
   released_by: z.string().nullable(),
@@ -70,9 +75,18 @@ export class SuppressionsTools implements OnModuleInit {
         }),
         output: z.object({ suppressions: z.array(suppressionView), count: z.number() }),
         run: async (args, context) => {
-          const rows = await this.suppressions.list(context.project(args.project_id, true), { channel: args.channel, includeReleased: args.include_released, limit: args.limit });
+          const rows = await this.suppressions.list(context.project(args.project_id, true), {
+            channel: args.channel,
+            includeReleased: args.include_released,
+            limit: args.limit,
+          });
           const suppressions = rows.map((row) => present(row, context));
-          return { structured: { suppressions, count: suppressions.length }, text: suppressions.length ? suppressions.map((s) => `${s.id} ${s.channel} ${s.address} (${s.scope}, ${s.reason})`).join('\n') : 'No suppressions.' };
+          return {
+            structured: { suppressions, count: suppressions.length },
+            text: suppressions.length
+              ? suppressions.map((s) => `${s.id} ${s.channel} ${s.address} (${s.scope}, ${s.reason})`).join('\n')
+              : 'No suppressions.',
+          };
         },
       }),
       defineTool({
@@ -85,7 +99,9 @@ export class SuppressionsTools implements OnModuleInit {
         audience: 'project',
         input: z.strictObject({
           project_id: projectIdArg.optional(),
-          id: z.uuid({ message: 'must be a suppression id (a UUID from list_suppressions)' }).describe('Suppression id from list_suppressions'),
+          id: z
+            .uuid({ message: 'must be a suppression id (a UUID from list_suppressions)' })
+            .describe('Suppression id from list_suppressions'),
         }),
         output: suppressionDetail,
         run: async (args, context) => {
@@ -98,8 +114,13 @@ export class SuppressionsTools implements OnModuleInit {
             released_by: row.releasedBy,
             release_reason: row.releaseReason,
           };
-          const state = view.released_at ? `released ${view.released_at} by ${view.released_by ?? 'unknown'}${view.release_reason ? ` (${view.release_reason})` : ''}` : 'active';
-          return { structured: view, text: `Suppression ${view.id}: ${view.channel} ${view.address}, scope ${view.scope}, ${view.reason} from ${view.source} on ${view.created_at}; ${state}.` };
+          const state = view.released_at
+            ? `released ${view.released_at} by ${view.released_by ?? 'unknown'}${view.release_reason ? ` (${view.release_reason})` : ''}`
+            : 'active';
+          return {
+            structured: view,
+            text: `Suppression ${view.id}: ${view.channel} ${view.address}, scope ${view.scope}, ${view.reason} from ${view.source} on ${view.created_at}; ${state}.`,
+          };
         },
       }),
       defineTool({
@@ -130,13 +151,17 @@ export class SuppressionsTools implements OnModuleInit {
             ip: context.actor.ip,
           });
           const view = present(suppression, context);
-          return { structured: { ...view, created }, text: `${created ? 'Suppressed' : 'Already suppressed'}: ${view.channel} ${view.address} (${view.scope}), id ${view.id}.` };
+          return {
+            structured: { ...view, created },
+            text: `${created ? 'Suppressed' : 'Already suppressed'}: ${view.channel} ${view.address} (${view.scope}), id ${view.id}.`,
+          };
         },
       }),
       defineTool({
         name: 'release_suppression',
         title: 'Release a suppression',
-        description: 'Allow sending to a suppressed address again (the row stays as history). Only release a bounce or complaint when you know the address works again.',
+        description:
+          'Allow sending to a suppressed address again (the row stays as history). Only release a bounce or complaint when you know the address works again.',
         annotations: DESTRUCTIVE_WRITE,
         audience: 'project',
         input: z.strictObject({
@@ -146,8 +171,16 @@ export class SuppressionsTools implements OnModuleInit {
         }),
         output: z.object({ id: z.string(), released: z.boolean() }),
         run: async (args, context) => {
-          const row = await this.suppressions.release(context.project(args.project_id, true), args.id, context.actor, args.reason ?? null);
-          return { structured: { id: row.id, released: true }, text: `Suppression ${row.id} released; ${row.channel} messages reach the address again.` };
+          const row = await this.suppressions.release(
+            context.project(args.project_id, true),
+            args.id,
+            context.actor,
+            args.reason ?? null,
+          );
+          return {
+            structured: { id: row.id, released: true },
+            text: `Suppression ${row.id} released; ${row.channel} messages reach the address again.`,
+          };
         },
       }),
     );

@@ -1,7 +1,11 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { z } from 'zod';
 import { DIGEST_WINDOWS, type DigestWindow } from '../../digest/digest.types.js';
-import { TEMPLATE_BUCKETS, type TemplateBucket, TemplateMetricsService } from '../../observability/template-metrics/template-metrics.service.js';
+import {
+  TEMPLATE_BUCKETS,
+  type TemplateBucket,
+  TemplateMetricsService,
+} from '../../observability/template-metrics/template-metrics.service.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, READ_ONLY } from '../mcp-tool.js';
 
@@ -46,8 +50,14 @@ export class TemplateMetricsTools implements OnModuleInit {
         output: z.object({ window: z.string(), bucket: z.string(), rows: z.array(row) }),
         run: async ({ window, bucket, project_id }) => {
           const funnel = await this.metrics.funnel({ window, bucket, projectId: project_id });
-          const lines = funnel.rows.map((r) => `${r.bucket.slice(0, r.bucket.indexOf('T') + (funnel.bucket === '1h' ? 6 : 0))} ${r.template}: sent ${r.sent}, delivered ${r.delivered}, bounced ${r.bounced}, complained ${r.complained}, opened ${r.opened}, clicked ${r.clicked}, failed ${r.failed}`);
-          return { structured: funnel, text: lines.length ? lines.join('\n') : `No email in the last ${funnel.window}.` };
+          const lines = funnel.rows.map(
+            (r) =>
+              `${r.bucket.slice(0, r.bucket.indexOf('T') + (funnel.bucket === '1h' ? 6 : 0))} ${r.template}: sent ${r.sent}, delivered ${r.delivered}, bounced ${r.bounced}, complained ${r.complained}, opened ${r.opened}, clicked ${r.clicked}, failed ${r.failed}`,
+          );
+          return {
+            structured: funnel,
+            text: lines.length ? lines.join('\n') : `No email in the last ${funnel.window}.`,
+          };
         },
       }),
     );

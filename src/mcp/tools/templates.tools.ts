@@ -44,15 +44,33 @@ export class TemplatesTools implements OnModuleInit {
           channel: z.enum(CHANNELS).optional(),
           limit: z.number().int().min(1).max(200).default(50),
           cursor: z.string().max(1000).optional().describe('next_cursor of the previous page'),
-          offset: z.number().int().min(0).max(1_000_000).default(0).describe('Deprecated: pass cursor instead (an offset skips rows that moved when templates change between pages)'),
+          offset: z
+            .number()
+            .int()
+            .min(0)
+            .max(1_000_000)
+            .default(0)
+            .describe(
+              'Deprecated: pass cursor instead (an offset skips rows that moved when templates change between pages)',
+            ),
         }),
         output: z.object({ templates: z.array(variantView), total: z.number(), next_cursor: z.string().nullable() }),
         run: async (args, context) => {
-          const page = await this.templates.list(context.project(args.project_id, true), { limit: args.limit, cursor: args.cursor, offset: args.offset, channel: args.channel });
+          const page = await this.templates.list(context.project(args.project_id, true), {
+            limit: args.limit,
+            cursor: args.cursor,
+            offset: args.offset,
+            channel: args.channel,
+          });
           const templates = page.items.map(presentVariant);
-          const lines = templates.map((t) => `${t.id} ${t.channel}${t.locale ? ` ${t.locale}` : ''}${t.topic ? ` (topic ${t.topic})` : ''}`);
+          const lines = templates.map(
+            (t) => `${t.id} ${t.channel}${t.locale ? ` ${t.locale}` : ''}${t.topic ? ` (topic ${t.topic})` : ''}`,
+          );
           if (page.nextCursor) lines.push(`More: call again with cursor ${page.nextCursor}`);
-          return { structured: { templates, total: page.total, next_cursor: page.nextCursor }, text: templates.length ? lines.join('\n') : 'No templates.' };
+          return {
+            structured: { templates, total: page.total, next_cursor: page.nextCursor },
+            text: templates.length ? lines.join('\n') : 'No templates.',
+          };
         },
       }),
       defineTool({
@@ -68,13 +86,33 @@ export class TemplatesTools implements OnModuleInit {
           id: templateIdArg,
           channel: z.enum(CHANNELS).optional().describe('Required when the template has variants for several channels'),
           locale: z.string().max(35).optional(),
-          subscriber_id: z.string().min(1).max(255).optional().describe('Render for this stored subscriber (profile, locale); vars win over profile fields'),
+          subscriber_id: z
+            .string()
+            .min(1)
+            .max(255)
+            .optional()
+            .describe('Render for this stored subscriber (profile, locale); vars win over profile fields'),
           vars: z.record(z.string(), z.unknown()).optional(),
         }),
-        output: z.object({ template_id: z.string(), channel: z.string(), locale: z.string().nullable(), subject: z.string().nullable(), body: z.string(), body_html: z.string().nullable(), topic: z.string().nullable() }),
+        output: z.object({
+          template_id: z.string(),
+          channel: z.string(),
+          locale: z.string().nullable(),
+          subject: z.string().nullable(),
+          body: z.string(),
+          body_html: z.string().nullable(),
+          topic: z.string().nullable(),
+        }),
         run: async ({ project_id: projectId, id, ...rest }, context) => {
-          const preview = await this.templates.preview(context.project(projectId, true), id, await validateDto(PreviewTemplateDto, rest));
-          return { structured: preview, text: `${preview.subject ? `Subject: ${preview.subject}\n` : ''}${preview.body}` };
+          const preview = await this.templates.preview(
+            context.project(projectId, true),
+            id,
+            await validateDto(PreviewTemplateDto, rest),
+          );
+          return {
+            structured: preview,
+            text: `${preview.subject ? `Subject: ${preview.subject}\n` : ''}${preview.body}`,
+          };
         },
       }),
       defineTool({
@@ -99,7 +137,10 @@ export class TemplatesTools implements OnModuleInit {
         run: async ({ project_id: projectId, ...fields }, context) => {
           const dto = await validateDto(UpsertTemplateDto, fields);
           const created = await this.templates.upsert(context.project(projectId, true), dto);
-          return { structured: { id: dto.id, channel: dto.channel, locale: dto.locale || null, created }, text: `Template ${dto.id} (${dto.channel}${dto.locale ? `, ${dto.locale}` : ''}) ${created ? 'created' : 'saved'}.` };
+          return {
+            structured: { id: dto.id, channel: dto.channel, locale: dto.locale || null, created },
+            text: `Template ${dto.id} (${dto.channel}${dto.locale ? `, ${dto.locale}` : ''}) ${created ? 'created' : 'saved'}.`,
+          };
         },
       }),
       defineTool({
@@ -118,7 +159,11 @@ export class TemplatesTools implements OnModuleInit {
         }),
         output: z.object({ id: z.string(), deleted: z.number().describe('Variants deleted') }),
         run: async ({ project_id: projectId, id, ...query }, context) => {
-          const deleted = await this.templates.delete(context.project(projectId, true), id, await validateDto(DeleteTemplateQueryDto, query));
+          const deleted = await this.templates.delete(
+            context.project(projectId, true),
+            id,
+            await validateDto(DeleteTemplateQueryDto, query),
+          );
           return { structured: { id, deleted }, text: `${deleted} variant(s) of template ${id} deleted.` };
         },
       }),

@@ -37,15 +37,38 @@ const message = z.object({
   created_at: isoTime,
   status: z.string(),
   verdict: z.string().describe('refused, waiting, sending, sent, delivered, bounced, complained, failed or cancelled'),
-  rule: z.string().nullable().describe('For a refusal: suppressed, opted_out, capped, invalid_address, no_address, unknown_subscriber, not_configured, skipped_at_send'),
+  rule: z
+    .string()
+    .nullable()
+    .describe(
+      'For a refusal: suppressed, opted_out, capped, invalid_address, no_address, unknown_subscriber, not_configured, skipped_at_send',
+    ),
   reason: z.string(),
   created_by: z.string().nullable(),
   provider: z.string().nullable(),
   provider_message_id: z.string().nullable(),
   attempts: z.number(),
   waiting: jobWaiting,
-  attempt_log: z.array(z.object({ at: isoTime, attempt: z.number(), outcome: z.string(), counted: z.boolean(), provider: z.string().nullable(), error: z.string().nullable(), next_at: nullableIso })),
-  provider_events: z.array(z.object({ provider: z.string(), type: z.string(), kind: z.string(), occurred_at: isoTime, error: z.string().nullable() })),
+  attempt_log: z.array(
+    z.object({
+      at: isoTime,
+      attempt: z.number(),
+      outcome: z.string(),
+      counted: z.boolean(),
+      provider: z.string().nullable(),
+      error: z.string().nullable(),
+      next_at: nullableIso,
+    }),
+  ),
+  provider_events: z.array(
+    z.object({
+      provider: z.string(),
+      type: z.string(),
+      kind: z.string(),
+      occurred_at: isoTime,
+      error: z.string().nullable(),
+    }),
+  ),
   suppression: suppression.nullable(),
   events: z.array(timelineEvent),
 });
@@ -72,17 +95,35 @@ export class TraceTools implements OnModuleInit {
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({
-          recipient: z.string().min(1).max(320).optional().describe('Email, E.164 phone or chat id, as jobs carry it (give this or subscriber_id)'),
+          recipient: z
+            .string()
+            .min(1)
+            .max(320)
+            .optional()
+            .describe('Email, E.164 phone or chat id, as jobs carry it (give this or subscriber_id)'),
           subscriber_id: z.string().min(1).max(255).optional().describe('A subscriber id (give this or recipient)'),
-          project_id: projectIdArg.optional().describe('Operators: one project (default every project); a project key reads its own'),
-          since: z.iso.datetime({ offset: true, message: 'must be an RFC 3339 time such as 2026-11-29T00:00:00Z' }).optional(),
-          until: z.iso.datetime({ offset: true, message: 'must be an RFC 3339 time such as 2026-11-30T00:00:00Z' }).optional(),
+          project_id: projectIdArg
+            .optional()
+            .describe('Operators: one project (default every project); a project key reads its own'),
+          since: z.iso
+            .datetime({ offset: true, message: 'must be an RFC 3339 time such as 2026-11-29T00:00:00Z' })
+            .optional(),
+          until: z.iso
+            .datetime({ offset: true, message: 'must be an RFC 3339 time such as 2026-11-30T00:00:00Z' })
+            .optional(),
           limit: z.number().int().min(1).max(TRACE_MAX_LIMIT).default(50),
         }),
         output: z.object({
           recipient: z.object({
             addresses: z.array(z.string()),
-            subscribers: z.array(z.object({ project_id: z.string(), id: z.string(), email: z.string().nullable(), phone: z.string().nullable() })),
+            subscribers: z.array(
+              z.object({
+                project_id: z.string(),
+                id: z.string(),
+                email: z.string().nullable(),
+                phone: z.string().nullable(),
+              }),
+            ),
             suppressions: z.array(suppression),
           }),
           messages: z.array(message),
@@ -95,14 +136,28 @@ export class TraceTools implements OnModuleInit {
         run: async (args, context) => {
           const projectId = context.project(args.project_id);
           const query = await validateDto(TraceQueryDto, { ...args, project_id: projectId ?? undefined });
-          const result = await this.traces.trace(query, { projectId: context.caller.role === 'project' ? projectId : null, masked: context.caller.role !== 'project' });
+          const result = await this.traces.trace(query, {
+            projectId: context.caller.role === 'project' ? projectId : null,
+            masked: context.caller.role !== 'project',
+          });
           const masked = context.caller.role !== 'project';
-          const who = args.recipient ? (masked ? maskRecipient(args.recipient) : args.recipient) : `subscriber ${args.subscriber_id}`;
+          const who = args.recipient
+            ? masked
+              ? maskRecipient(args.recipient)
+              : args.recipient
+            : `subscriber ${args.subscriber_id}`;
           if (result.count === 0) {
-            return { structured: result, text: `Nothing was asked for ${who} between ${result.since} and ${result.until}: no job and no refused send. Widen since/until, or check the address (list_jobs finds jobs by recipient).` };
+            return {
+              structured: result,
+              text: `Nothing was asked for ${who} between ${result.since} and ${result.until}: no job and no refused send. Widen since/until, or check the address (list_jobs finds jobs by recipient).`,
+            };
           }
-          const verdicts = Object.entries(result.verdicts).map(([verdict, n]) => `${n} ${verdict}`).join(', ');
-          const suppressed = result.recipient.suppressions.length ? ` Active suppressions: ${result.recipient.suppressions.map((s) => `${s.channel} ${s.reason} (${s.source})`).join(', ')}.` : '';
+          const verdicts = Object.entries(result.verdicts)
+            .map(([verdict, n]) => `${n} ${verdict}`)
+            .join(', ');
+          const suppressed = result.recipient.suppressions.length
+            ? ` Active suppressions: ${result.recipient.suppressions.map((s) => `${s.channel} ${s.reason} (${s.source})`).join(', ')}.`
+            : '';
           return {
             structured: result,
             text: `${result.count} message(s) for ${who} between ${result.since} and ${result.until}${result.truncated ? ' (more matched: narrow the range)' : ''}: ${verdicts}.${suppressed}`,

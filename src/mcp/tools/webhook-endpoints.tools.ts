@@ -53,7 +53,11 @@ export class WebhookEndpointsTools implements OnModuleInit {
         output: z.object({ id: z.string(), secret: z.string().describe('Shown once'), webhook: webhookView }),
         run: async ({ project_id: projectId, ...body }, context) => {
           const project = await scopedProject(this.projects, context, projectId);
-          const { endpoint, secret } = await this.endpoints.create(project.id, await validateDto(CreateWebhookDto, body), context.actor);
+          const { endpoint, secret } = await this.endpoints.create(
+            project.id,
+            await validateDto(CreateWebhookDto, body),
+            context.actor,
+          );
           const webhook = view(endpoint);
           return {
             structured: { id: endpoint.id, secret, webhook },
@@ -79,8 +83,18 @@ export class WebhookEndpointsTools implements OnModuleInit {
         }),
         output: webhookView,
         run: async ({ project_id: projectId, id, ...body }, context) => {
-          const webhook = view(await this.endpoints.update(id, context.project(projectId), await validateDto(UpdateWebhookDto, body), context.actor));
-          return { structured: webhook, text: `Endpoint ${webhook.id} of ${webhook.project_id}: ${webhook.enabled ? 'enabled' : 'disabled'}, ${webhook.url}, events ${webhook.events.join(', ')}.` };
+          const webhook = view(
+            await this.endpoints.update(
+              id,
+              context.project(projectId),
+              await validateDto(UpdateWebhookDto, body),
+              context.actor,
+            ),
+          );
+          return {
+            structured: webhook,
+            text: `Endpoint ${webhook.id} of ${webhook.project_id}: ${webhook.enabled ? 'enabled' : 'disabled'}, ${webhook.url}, events ${webhook.events.join(', ')}.`,
+          };
         },
       }),
       defineTool({
@@ -95,9 +109,20 @@ export class WebhookEndpointsTools implements OnModuleInit {
         input: z.strictObject({
           project_id: projectIdArg.optional(),
           id: z.string().min(1).max(64).describe('Endpoint id from list_webhooks'),
-          overlap_seconds: z.number().int().min(0).max(604_800).optional().describe('How long the old secret keeps signing (default 86400)'),
+          overlap_seconds: z
+            .number()
+            .int()
+            .min(0)
+            .max(604_800)
+            .optional()
+            .describe('How long the old secret keeps signing (default 86400)'),
         }),
-        output: z.object({ id: z.string(), secret: z.string().describe('Shown once'), previous_secret_valid_until: z.string().nullable(), webhook: webhookView }),
+        output: z.object({
+          id: z.string(),
+          secret: z.string().describe('Shown once'),
+          previous_secret_valid_until: z.string().nullable(),
+          webhook: webhookView,
+        }),
         run: async ({ project_id: projectId, id, ...body }, context) => {
           const dto = await validateDto(RotateWebhookSecretDto, body);
           // The service rotates within one project: an operator's call acts on the endpoint's own.
@@ -113,10 +138,14 @@ export class WebhookEndpointsTools implements OnModuleInit {
       defineTool({
         name: 'delete_webhook',
         title: 'Delete a webhook endpoint',
-        description: 'Delete an endpoint and its delivery log (deliveries still pending are dropped). To stop deliveries for a while, disable it instead.',
+        description:
+          'Delete an endpoint and its delivery log (deliveries still pending are dropped). To stop deliveries for a while, disable it instead.',
         annotations: DESTRUCTIVE_WRITE,
         audience: 'project',
-        input: z.strictObject({ project_id: projectIdArg.optional(), id: z.string().min(1).max(64).describe('Endpoint id from list_webhooks') }),
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          id: z.string().min(1).max(64).describe('Endpoint id from list_webhooks'),
+        }),
         output: z.object({ id: z.string(), deleted: z.boolean() }),
         run: async ({ project_id: projectId, id }, context) => {
           // A project key deletes only its own endpoints; an operator any (or one of the project it names).

@@ -14,7 +14,9 @@ export const webhookView = z.object({
   events: z.array(z.string()),
   enabled: z.boolean(),
   secret_hint: z.string().nullable(),
-  signature_format: z.enum(['standard', 'notifyd-0x']).describe('How deliveries are signed: Standard Webhooks, or also the notifyd 0.x way (imported endpoints)'),
+  signature_format: z
+    .enum(['standard', 'notifyd-0x'])
+    .describe('How deliveries are signed: Standard Webhooks, or also the notifyd 0.x way (imported endpoints)'),
   disabled_at: z.string().nullable(),
   disabled_reason: z.string().nullable(),
   last_success_at: z.string().nullable(),
@@ -38,7 +40,15 @@ const deliveryView = z.object({
 
 const deliveryDetail = deliveryView.extend({
   payload: z.record(z.string(), z.unknown()).describe('The event as the endpoint receives it'),
-  attempt_log: z.array(z.object({ attempt: z.number(), at: z.string(), status_code: z.number().nullable(), duration_ms: z.number(), error: z.string().nullable() })),
+  attempt_log: z.array(
+    z.object({
+      attempt: z.number(),
+      at: z.string(),
+      status_code: z.number().nullable(),
+      duration_ms: z.number(),
+      error: z.string().nullable(),
+    }),
+  ),
 });
 
 /** The columns of get_webhook_delivery's text table: one row per attempt. */
@@ -73,14 +83,22 @@ export class WebhooksTools implements OnModuleInit {
           });
           return {
             structured: { webhooks, count: webhooks.length },
-            text: webhooks.length ? webhooks.map((w) => `${w.id} ${w.url} (${w.enabled ? 'enabled' : `disabled: ${w.disabled_reason ?? 'by hand'}`})`).join('\n') : 'No webhook endpoints.',
+            text: webhooks.length
+              ? webhooks
+                  .map(
+                    (w) =>
+                      `${w.id} ${w.url} (${w.enabled ? 'enabled' : `disabled: ${w.disabled_reason ?? 'by hand'}`})`,
+                  )
+                  .join('\n')
+              : 'No webhook endpoints.',
           };
         },
       }),
       defineTool({
         name: 'webhook_deliveries',
         title: 'Webhook delivery log',
-        description: 'One endpoint’s delivery log, newest first: event, status, attempts, the last HTTP status or error, the next attempt. Filter by status (failed to investigate).',
+        description:
+          'One endpoint’s delivery log, newest first: event, status, attempts, the last HTTP status or error, the next attempt. Filter by status (failed to investigate).',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({
@@ -93,12 +111,28 @@ export class WebhooksTools implements OnModuleInit {
         output: z.object({ deliveries: z.array(deliveryView), next_cursor: z.string().nullable() }),
         run: async (args, context) => {
           const projectId = await this.owner(args.webhook_id, context.project(args.project_id));
-          const { items, nextCursor } = await this.endpoints.deliveries(args.webhook_id, projectId, args.limit, args.cursor, args.status);
+          const { items, nextCursor } = await this.endpoints.deliveries(
+            args.webhook_id,
+            projectId,
+            args.limit,
+            args.cursor,
+            args.status,
+          );
           const deliveries = items.map((d) => {
             const { attempt_log: _log, payload: _payload, ...view } = presentDelivery(d);
             return view;
           });
-          return { structured: { deliveries, next_cursor: nextCursor }, text: deliveries.length ? deliveries.map((d) => `${d.id} ${d.event_type} ${d.status} after ${d.attempts} attempt(s)${d.last_error ? `: ${d.last_error}` : ''}`).join('\n') : 'No deliveries.' };
+          return {
+            structured: { deliveries, next_cursor: nextCursor },
+            text: deliveries.length
+              ? deliveries
+                  .map(
+                    (d) =>
+                      `${d.id} ${d.event_type} ${d.status} after ${d.attempts} attempt(s)${d.last_error ? `: ${d.last_error}` : ''}`,
+                  )
+                  .join('\n')
+              : 'No deliveries.',
+          };
         },
       }),
       defineTool({
@@ -116,7 +150,9 @@ export class WebhooksTools implements OnModuleInit {
         }),
         output: deliveryDetail,
         run: async (args, context) => {
-          const delivery = presentDelivery(await this.endpoints.delivery(args.webhook_id, args.delivery_id, context.project(args.project_id)));
+          const delivery = presentDelivery(
+            await this.endpoints.delivery(args.webhook_id, args.delivery_id, context.project(args.project_id)),
+          );
           return {
             structured: delivery,
             text: `Delivery ${delivery.id} (${delivery.event_type}): ${delivery.status} after ${delivery.attempts} of ${delivery.max_attempts} attempt(s)${delivery.next_attempt_at ? `, next at ${delivery.next_attempt_at}` : ''}. Payload: ${JSON.stringify(delivery.payload).slice(0, 2000)}`,
@@ -127,14 +163,25 @@ export class WebhooksTools implements OnModuleInit {
       defineTool({
         name: 'redeliver_webhook',
         title: 'Redeliver a webhook',
-        description: 'Queue a failed or cancelled delivery again (same webhook-id, so the receiver can de-duplicate; fresh attempts). Fix the receiving endpoint first.',
+        description:
+          'Queue a failed or cancelled delivery again (same webhook-id, so the receiver can de-duplicate; fresh attempts). Fix the receiving endpoint first.',
         annotations: SENDS_MESSAGE,
         audience: 'project',
-        input: z.strictObject({ project_id: projectIdArg.optional(), webhook_id: z.string().min(1).max(64), delivery_id: z.string().min(1).max(64) }),
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          webhook_id: z.string().min(1).max(64),
+          delivery_id: z.string().min(1).max(64),
+        }),
         output: deliveryView,
         run: async (args, context) => {
           const projectId = await this.owner(args.webhook_id, context.project(args.project_id));
-          const { attempt_log: _log, payload: _payload, ...view } = presentDelivery(await this.endpoints.redeliver(args.webhook_id, args.delivery_id, projectId, context.actor));
+          const {
+            attempt_log: _log,
+            payload: _payload,
+            ...view
+          } = presentDelivery(
+            await this.endpoints.redeliver(args.webhook_id, args.delivery_id, projectId, context.actor),
+          );
           return { structured: view, text: `Delivery ${view.id} is ${view.status} again.` };
         },
       }),

@@ -48,17 +48,24 @@ export class WorkflowDefinitionsTools implements OnModuleInit {
           return {
             structured: { created: row.created, workflow },
             text: `Workflow ${workflow.id} of ${project.id} ${row.created ? 'created' : 'replaced'}: on ${workflow.trigger_event}, ${workflow.steps.length} step(s)${workflow.enabled ? '' : ' (disabled)'}.`,
-            table: { rows: workflow.steps.map(({ type, ...detail }, i) => ({ step: i + 1, type, detail })), columns: ['step', 'type', 'detail'] },
+            table: {
+              rows: workflow.steps.map(({ type, ...detail }, i) => ({ step: i + 1, type, detail })),
+              columns: ['step', 'type', 'detail'],
+            },
           };
         },
       }),
       defineTool({
         name: 'delete_workflow',
         title: 'Delete a workflow',
-        description: 'Delete a workflow with its runs, digests and throttles: runs waiting on a delay stop. Messages it already queued are not recalled.',
+        description:
+          'Delete a workflow with its runs, digests and throttles: runs waiting on a delay stop. Messages it already queued are not recalled.',
         annotations: DESTRUCTIVE_WRITE,
         audience: 'project',
-        input: z.strictObject({ project_id: projectIdArg.optional(), id: z.string().min(1).max(100).describe('Workflow id from list_workflows') }),
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          id: z.string().min(1).max(100).describe('Workflow id from list_workflows'),
+        }),
         output: z.object({ id: z.string(), deleted: z.boolean() }),
         run: async ({ project_id: projectId, id }, context) => {
           const project = await scopedProject(this.projects, context, projectId);

@@ -39,7 +39,17 @@ const runView = z.object({
 const runDetail = runView.extend({
   payload: z.record(z.string(), z.unknown()).describe('The trigger payload'),
   history: z
-    .array(z.object({ step: z.number(), type: z.string(), at: z.string(), result: z.string().optional(), job_ids: z.array(z.string()).optional(), run_id: z.string().optional(), detail: z.string().optional() }))
+    .array(
+      z.object({
+        step: z.number(),
+        type: z.string(),
+        at: z.string(),
+        result: z.string().optional(),
+        job_ids: z.array(z.string()).optional(),
+        run_id: z.string().optional(),
+        detail: z.string().optional(),
+      }),
+    )
     .describe('What each step did, in order'),
   updated_at: z.string(),
 });
@@ -61,7 +71,8 @@ export class WorkflowsTools implements OnModuleInit {
       defineTool({
         name: 'list_workflows',
         title: 'List workflows',
-        description: 'A project’s workflows: the event that triggers each, its steps (send, delay, delay_until, condition, branch, throttle, digest, trigger_workflow) and whether it is enabled.',
+        description:
+          'A project’s workflows: the event that triggers each, its steps (send, delay, delay_until, condition, branch, throttle, digest, trigger_workflow) and whether it is enabled.',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({ project_id: projectIdArg.optional() }),
@@ -69,13 +80,23 @@ export class WorkflowsTools implements OnModuleInit {
         run: async ({ project_id: projectId }, context) => {
           const project = await this.projects.get(context.project(projectId, true));
           const workflows = (await this.workflows.list(project)).map(presentWorkflow);
-          return { structured: { workflows, count: workflows.length }, text: workflows.length ? workflows.map((w) => `${w.id} on ${w.trigger_event}: ${w.steps.length} step(s)${w.enabled ? '' : ' (disabled)'}`).join('\n') : 'No workflows.' };
+          return {
+            structured: { workflows, count: workflows.length },
+            text: workflows.length
+              ? workflows
+                  .map(
+                    (w) => `${w.id} on ${w.trigger_event}: ${w.steps.length} step(s)${w.enabled ? '' : ' (disabled)'}`,
+                  )
+                  .join('\n')
+              : 'No workflows.',
+          };
         },
       }),
       defineTool({
         name: 'list_workflow_runs',
         title: 'List workflow runs',
-        description: 'Workflow runs, newest first, filtered by workflow, subscriber and status (waiting, failed…): where each run stands, when it resumes, how it ended.',
+        description:
+          'Workflow runs, newest first, filtered by workflow, subscriber and status (waiting, failed…): where each run stands, when it resumes, how it ended.',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({
@@ -94,7 +115,14 @@ export class WorkflowsTools implements OnModuleInit {
             const { payload: _payload, history: _history, updated_at: _updated, ...view } = presentRun(r);
             return view;
           });
-          return { structured: { runs, next_cursor: page.nextCursor }, text: runs.length ? runs.map((r) => `${r.id} ${r.workflow_id} for ${r.subscriber_id}: ${r.status} at step ${r.current_step}`).join('\n') : 'No runs.' };
+          return {
+            structured: { runs, next_cursor: page.nextCursor },
+            text: runs.length
+              ? runs
+                  .map((r) => `${r.id} ${r.workflow_id} for ${r.subscriber_id}: ${r.status} at step ${r.current_step}`)
+                  .join('\n')
+              : 'No runs.',
+          };
         },
       }),
       defineTool({
@@ -105,7 +133,12 @@ export class WorkflowsTools implements OnModuleInit {
           'list_workflow_runs shows where runs stand; this shows how one got there. Follow a job id with get_job.',
         annotations: READ_ONLY,
         audience: 'project',
-        input: z.strictObject({ project_id: projectIdArg.optional(), id: z.uuid({ message: 'must be a run id (a UUID from list_workflow_runs)' }).describe('Run id from list_workflow_runs') }),
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          id: z
+            .uuid({ message: 'must be a run id (a UUID from list_workflow_runs)' })
+            .describe('Run id from list_workflow_runs'),
+        }),
         output: runDetail,
         run: async ({ project_id: projectId, id }, context) => {
           const project = await this.projects.get(context.project(projectId, true));
@@ -120,7 +153,8 @@ export class WorkflowsTools implements OnModuleInit {
       defineTool({
         name: 'trigger_workflow',
         title: 'Trigger a workflow',
-        description: 'Send an event for a subscriber: starts a run of every enabled workflow listening to it, which may send messages. Use idempotency_key so a repeated call starts nothing twice.',
+        description:
+          'Send an event for a subscriber: starts a run of every enabled workflow listening to it, which may send messages. Use idempotency_key so a repeated call starts nothing twice.',
         annotations: SENDS_MESSAGE,
         audience: 'project',
         input: z.strictObject({
@@ -135,21 +169,33 @@ export class WorkflowsTools implements OnModuleInit {
           const project = await this.projects.get(context.project(projectId, true));
           const { runs } = await this.workflows.trigger(project, await validateDto(TriggerWorkflowDto, body));
           const deduplicated = runs.length > 0 && runs.every((r) => !r.created);
-          return { structured: { workflow_runs: runs.map((r) => r.id), deduplicated }, text: runs.length ? `${runs.length} run(s) ${deduplicated ? 'already started by an earlier call' : 'started'}.` : `No enabled workflow listens to '${body.event}'.` };
+          return {
+            structured: { workflow_runs: runs.map((r) => r.id), deduplicated },
+            text: runs.length
+              ? `${runs.length} run(s) ${deduplicated ? 'already started by an earlier call' : 'started'}.`
+              : `No enabled workflow listens to '${body.event}'.`,
+          };
         },
       }),
       defineTool({
         name: 'cancel_workflow_run',
         title: 'Cancel a workflow run',
-        description: 'Stop a workflow run where it stands: no further step runs (messages it already queued are not recalled; cancel those with cancel_job).',
+        description:
+          'Stop a workflow run where it stands: no further step runs (messages it already queued are not recalled; cancel those with cancel_job).',
         annotations: DESTRUCTIVE_WRITE,
         audience: 'project',
-        input: z.strictObject({ project_id: projectIdArg.optional(), id: z.string().min(1).max(64).describe('Run id from list_workflow_runs') }),
+        input: z.strictObject({
+          project_id: projectIdArg.optional(),
+          id: z.string().min(1).max(64).describe('Run id from list_workflow_runs'),
+        }),
         output: z.object({ id: z.string(), cancelled: z.boolean(), digests_cancelled: z.number() }),
         run: async ({ project_id: projectId, id }, context) => {
           const project = await this.projects.get(context.project(projectId, true));
           const { digestsCancelled } = await this.workflows.cancelRun(project, id);
-          return { structured: { id, cancelled: true, digests_cancelled: digestsCancelled }, text: `Run ${id} cancelled.` };
+          return {
+            structured: { id, cancelled: true, digests_cancelled: digestsCancelled },
+            text: `Run ${id} cancelled.`,
+          };
         },
       }),
     );

@@ -19,24 +19,34 @@ export class MetricsController {
   @Header('cache-control', 'no-store')
   @ApiOperation({
     operationId: 'getMetrics',
-    summary: 'Counts as JSON (notifyd 0.x): live jobs by status, sent and failed in 24 h, subscribers, inbox messages, active workflow runs, uptime',
+    summary:
+      'Counts as JSON (notifyd 0.x): live jobs by status, sent and failed in 24 h, subscribers, inbox messages, active workflow runs, uptime',
   })
-  @ApiOkResponse({ type: MetricsSummaryDto, description: 'Across all projects (admin or read-only key); counted when asked, so poll it, do not scrape it' })
+  @ApiOkResponse({
+    type: MetricsSummaryDto,
+    description: 'Across all projects (admin or read-only key); counted when asked, so poll it, do not scrape it',
+  })
   getMetrics(): Promise<MetricsSummaryDto> {
     return this.summary.summary();
   }
-
 
   @Get('prometheus')
   @AdminAuth({ readers: true })
   @Header('cache-control', 'no-store')
   @ApiOperation({
     operationId: 'getPrometheusMetrics',
-    summary: 'Prometheus text: outcomes, provider errors, send latency, lane pauses, queue depth and oldest pending age, failovers',
+    summary:
+      'Prometheus text: outcomes, provider errors, send latency, lane pauses, queue depth and oldest pending age, failovers',
   })
   @ApiOkResponse({
-    description: 'Prometheus text exposition format 0.0.4 (admin or read-only key; Prometheus can send it as bearer_token)',
-    content: { 'text/plain': { schema: { type: 'string' }, example: '# TYPE notifyd_jobs_queue_depth gauge\nnotifyd_jobs_queue_depth{status="pending"} 12\n' } },
+    description:
+      'Prometheus text exposition format 0.0.4 (admin or read-only key; Prometheus can send it as bearer_token)',
+    content: {
+      'text/plain': {
+        schema: { type: 'string' },
+        example: '# TYPE notifyd_jobs_queue_depth gauge\nnotifyd_jobs_queue_depth{status="pending"} 12\n',
+      },
+    },
   })
   async prometheus(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const text = await this.metrics.render();

@@ -13,7 +13,15 @@ export interface QueueGauges {
   /** Absent from snapshots computed before heartbeats existed. */
   workers_alive?: number;
   lane_pauses: { lane: string; channel: string; provider: string; pauses: number }[];
-  failovers?: { lane: string; channel: string; from: string; to: string; trips: number; moved: number; resting: boolean }[];
+  failovers?: {
+    lane: string;
+    channel: string;
+    from: string;
+    to: string;
+    trips: number;
+    moved: number;
+    resting: boolean;
+  }[];
 }
 
 /** Provider call durations, 50 ms to 20 s (notifyd's buckets). */
@@ -118,11 +126,14 @@ export class MetricsService implements OnModuleInit {
   }
 
   private setGauges(g: QueueGauges, ageSeconds: number): void {
-    for (const status of ['pending', 'retry', 'processing'] as const) this.queueDepth.set({ status }, Number(g.depth[status]));
-    for (const band of ['urgent', 'normal', 'bulk'] as const) this.oldestPending.set({ band }, Math.max(0, Number(g.oldest[band])));
+    for (const status of ['pending', 'retry', 'processing'] as const)
+      this.queueDepth.set({ status }, Number(g.depth[status]));
+    for (const band of ['urgent', 'normal', 'bulk'] as const)
+      this.oldestPending.set({ band }, Math.max(0, Number(g.oldest[band])));
     if (g.workers_alive !== undefined) this.workersAlive.set(Number(g.workers_alive));
     this.lanePauses.reset();
-    for (const l of g.lane_pauses) this.lanePauses.set({ lane: l.lane, channel: l.channel, provider: l.provider }, Number(l.pauses));
+    for (const l of g.lane_pauses)
+      this.lanePauses.set({ lane: l.lane, channel: l.channel, provider: l.provider }, Number(l.pauses));
     this.failovers.reset();
     this.breakerTrips.reset();
     this.breakerOpen.reset();
@@ -151,7 +162,14 @@ export class MetricsService implements OnModuleInit {
       const kind = r.error.kind;
       add(errors, kind);
       const a = call.attempts[i];
-      add(outcomes, kind === 'rate_limited' || r.error.quotaExhausted ? 'rate_limited' : kind === 'transient' && a && a.attempt < a.maxAttempts ? 'retry' : 'failed');
+      add(
+        outcomes,
+        kind === 'rate_limited' || r.error.quotaExhausted
+          ? 'rate_limited'
+          : kind === 'transient' && a && a.attempt < a.maxAttempts
+            ? 'retry'
+            : 'failed',
+      );
     });
     for (const [outcome, n] of outcomes) this.outcomes.inc({ ...labels, outcome }, n);
     for (const [kind, n] of errors) this.providerErrors.inc({ ...labels, kind }, n);

@@ -12,7 +12,10 @@ export class TemplateMetricsController {
 
   @Get('templates')
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'getTemplateMetrics', summary: 'Email funnel per template × hour or day: sent, failed, delivered, bounced, complained, opened, clicked' })
+  @ApiOperation({
+    operationId: 'getTemplateMetrics',
+    summary: 'Email funnel per template × hour or day: sent, failed, delivered, bounced, complained, opened, clicked',
+  })
   @ApiErrors(400, 422)
   async getTemplateMetrics(@Query() query: TemplateMetricsQueryDto): Promise<TemplateMetricsDto> {
     return this.metrics.funnel({ window: query.window, bucket: query.bucket, projectId: query.project_id });

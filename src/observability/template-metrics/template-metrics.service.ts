@@ -25,10 +25,18 @@ export interface TemplateFunnelRow {
 export class TemplateMetricsService {
   constructor(private readonly db: Db) {}
 
-  async funnel(query: { window?: unknown; bucket?: unknown; projectId?: string }): Promise<{ window: string; bucket: TemplateBucket; rows: TemplateFunnelRow[] }> {
+  async funnel(query: {
+    window?: unknown;
+    bucket?: unknown;
+    projectId?: string;
+  }): Promise<{ window: string; bucket: TemplateBucket; rows: TemplateFunnelRow[] }> {
     const window = query.window === undefined || query.window === '' ? '7d' : parseDigestWindow(query.window);
     const bucket = parseBucket(query.bucket);
-    const rows = await this.db.rows<Omit<TemplateFunnelRow, 'bucket'> & { bucket: Date }>(TEMPLATE_FUNNEL, [DIGEST_WINDOWS[window], TEMPLATE_BUCKETS[bucket], query.projectId ?? null]);
+    const rows = await this.db.rows<Omit<TemplateFunnelRow, 'bucket'> & { bucket: Date }>(TEMPLATE_FUNNEL, [
+      DIGEST_WINDOWS[window],
+      TEMPLATE_BUCKETS[bucket],
+      query.projectId ?? null,
+    ]);
     return { window, bucket, rows: rows.map((r) => ({ ...r, bucket: new Date(r.bucket).toISOString() })) };
   }
 }
@@ -37,5 +45,8 @@ function parseBucket(value: unknown): TemplateBucket {
   if (value === undefined || value === null || value === '') return '1d';
   const text = String(value).trim().toLowerCase();
   if (text in TEMPLATE_BUCKETS) return text as TemplateBucket;
-  throw ApiError.badRequest('invalid_bucket', `bucket must be 1h or 1d (got ${JSON.stringify(String(value).slice(0, 20))}).`);
+  throw ApiError.badRequest(
+    'invalid_bucket',
+    `bucket must be 1h or 1d (got ${JSON.stringify(String(value).slice(0, 20))}).`,
+  );
 }

@@ -39,7 +39,13 @@ export class FairClocks {
     const id = keyOf(key);
     let clock = this.clocks.get(id);
     if (!clock) {
-      clock = { projectId: key.projectId, channel: key.channel, priority: key.priority, nextAtMs: nowMs, pendingSecs: 0 };
+      clock = {
+        projectId: key.projectId,
+        channel: key.channel,
+        priority: key.priority,
+        nextAtMs: nowMs,
+        pendingSecs: 0,
+      };
       this.clocks.set(id, clock);
     }
     clock.nextAtMs = Math.max(clock.nextAtMs, nowMs) + spanSecs * 1000;

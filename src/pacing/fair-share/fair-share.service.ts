@@ -62,9 +62,20 @@ export class FairShareService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** Each job's run_at (fairSlots), on the database's clock. */
-  slots(projectId: string, priority: number, jobs: readonly { channel: Channel; scheduledAt: Date }[]): (Date | undefined)[] {
+  slots(
+    projectId: string,
+    priority: number,
+    jobs: readonly { channel: Channel; scheduledAt: Date }[],
+  ): (Date | undefined)[] {
     if (!this.config.pacing.fairShare) return jobs.map(() => undefined);
-    const slots = fairSlots(this.clocks, projectId, priority, jobs, (channel) => this.stepSecs(channel), this.clock.nowMs() + this.offsetMs);
+    const slots = fairSlots(
+      this.clocks,
+      projectId,
+      priority,
+      jobs,
+      (channel) => this.stepSecs(channel),
+      this.clock.nowMs() + this.offsetMs,
+    );
     if (this.clocks.dirty) this.scheduleSync();
     return slots;
   }
@@ -125,4 +136,12 @@ export class FairShareService implements OnModuleInit, OnApplicationShutdown {
 }
 
 const byKey = (a: ClockDelta, b: ClockDelta) =>
-  a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : a.channel < b.channel ? -1 : a.channel > b.channel ? 1 : a.priority - b.priority;
+  a.projectId < b.projectId
+    ? -1
+    : a.projectId > b.projectId
+      ? 1
+      : a.channel < b.channel
+        ? -1
+        : a.channel > b.channel
+          ? 1
+          : a.priority - b.priority;

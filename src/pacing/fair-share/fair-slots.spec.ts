@@ -11,7 +11,14 @@ describe('fairSlots', () => {
     const clock = new FixedClock(Date.parse('2026-12-01T10:00:00Z'));
     const clocks = new FairClocks();
     const now = clock.now();
-    const slots = fairSlots(clocks, 'a', 50, Array.from({ length: 30 }, () => due('sms', now)), step, clock.nowMs());
+    const slots = fairSlots(
+      clocks,
+      'a',
+      50,
+      Array.from({ length: 30 }, () => due('sms', now)),
+      step,
+      clock.nowMs(),
+    );
     expect(slots[0]!.getTime()).toBe(clock.nowMs());
     expect(slots[29]!.getTime()).toBe(clock.nowMs() + Math.floor(2_900 / FAIR_GRID_MS) * FAIR_GRID_MS);
     const next = fairSlots(clocks, 'a', 50, [due('sms', now)], step, clock.nowMs());
@@ -21,7 +28,14 @@ describe('fairSlots', () => {
   it('lets another project take the slots of now while a campaign holds the lane ahead', () => {
     const clock = new FixedClock(Date.parse('2026-12-01T10:00:00Z'));
     const clocks = new FairClocks();
-    fairSlots(clocks, 'campaign', 80, Array.from({ length: 5_000 }, () => due('sms', clock.now())), step, clock.nowMs());
+    fairSlots(
+      clocks,
+      'campaign',
+      80,
+      Array.from({ length: 5_000 }, () => due('sms', clock.now())),
+      step,
+      clock.nowMs(),
+    );
     clock.advance(1_000);
     const [mine] = fairSlots(clocks, 'small', 80, [due('sms', clock.now())], step, clock.nowMs());
     expect(mine!.getTime()).toBe(clock.nowMs());
@@ -30,7 +44,14 @@ describe('fairSlots', () => {
   it('leaves scheduled sends, unpaced lanes and in-app alone', () => {
     const clock = new FixedClock(Date.parse('2026-12-01T10:00:00Z'));
     const later = new Date(clock.nowMs() + 60_000);
-    const slots = fairSlots(new FairClocks(), 'a', 50, [due('sms', later), due('in_app', clock.now()), due('email', clock.now())], step, clock.nowMs());
+    const slots = fairSlots(
+      new FairClocks(),
+      'a',
+      50,
+      [due('sms', later), due('in_app', clock.now()), due('email', clock.now())],
+      step,
+      clock.nowMs(),
+    );
     expect(slots[0]).toBeUndefined();
     expect(slots[1]).toBeUndefined();
     expect(slots[2]!.getTime()).toBe(clock.nowMs());

@@ -116,4 +116,3 @@ export const LANE_STATES = `
          waited_ms_total AS "waitedMsTotal", updated_at AS "updatedAt"
     FROM pacing_lanes
    ORDER BY lane_key`;
-

@@ -6,7 +6,9 @@ export class PutProjectProviderDto {
    * @example "resend"
    */
   @IsString()
-  @Matches(/^[a-z0-9][a-z0-9_-]{0,39}$/, { message: 'must be a provider name such as resend, postmark, ses or sendgrid' })
+  @Matches(/^[a-z0-9][a-z0-9_-]{0,39}$/, {
+    message: 'must be a provider name such as resend, postmark, ses or sendgrid',
+  })
   provider: string;
 
   /**

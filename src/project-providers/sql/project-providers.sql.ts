@@ -21,7 +21,10 @@ export const LIST_PROJECT_PROVIDERS = `SELECT ${COLUMNS} FROM project_providers 
 export const OWN_CHANNELS = `SELECT channel FROM project_providers WHERE project_id = $1 AND channel = ANY($2::text[])`;
 
 /** The providers of the projects in a claimed batch (one read per batch). Primary key prefix. */
-export const PROJECT_PROVIDERS_FOR = preparedSql('notifyd_project_providers_for', `SELECT ${COLUMNS} FROM project_providers WHERE project_id = ANY($1::text[])`);
+export const PROJECT_PROVIDERS_FOR = preparedSql(
+  'notifyd_project_providers_for',
+  `SELECT ${COLUMNS} FROM project_providers WHERE project_id = ANY($1::text[])`,
+);
 
 /** Remove a project's provider for a channel; its jobs go back to the instance's provider. */
 export const DELETE_PROJECT_PROVIDER = `DELETE FROM project_providers WHERE project_id = $1 AND channel = $2 RETURNING project_id`;

@@ -16,7 +16,14 @@ export class BulkUpsertSubscribersDto {
     type: [UpsertSubscriberDto],
     maxItems: BULK_MAX_SUBSCRIBERS,
     example: [
-      { id: 'user_1', email: 'jane@example.com', first_name: 'Jane', locale: 'fr-FR', timezone: 'Europe/Paris', data: { plan: 'pro' } },
+      {
+        id: 'user_1',
+        email: 'jane@example.com',
+        first_name: 'Jane',
+        locale: 'fr-FR',
+        timezone: 'Europe/Paris',
+        data: { plan: 'pro' },
+      },
       { id: 'user_2', phone: '+33612345678' },
     ],
   })

@@ -28,7 +28,11 @@ export const HasNoNul = (options?: ValidationOptions) =>
       name: 'hasNoNul',
       validator: {
         validate: (value) => hasNoNul(value),
-        defaultMessage: buildMessage((each) => `${each}$property must not contain a NUL character (\\u0000), which PostgreSQL cannot store; remove it`, options),
+        defaultMessage: buildMessage(
+          (each) =>
+            `${each}$property must not contain a NUL character (\\u0000), which PostgreSQL cannot store; remove it`,
+          options,
+        ),
       },
     },
     options,

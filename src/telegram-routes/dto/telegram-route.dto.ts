@@ -5,7 +5,8 @@ import { TELEGRAM_CHAT } from '../../connectors/chat/chat-ids.js';
 
 /** An owner id: opaque to notifyd (the caller's user id), 1–255 printable characters. */
 export const OWNER_PATTERN = /^[^\s\x00-\x1f\x7f/](?:[^\x00-\x1f\x7f/]{0,253}[^\s\x00-\x1f\x7f/])?$/;
-const OWNER_MESSAGE = 'must be 1–255 printable characters without a slash or surrounding spaces (your user id, e.g. "user_123")';
+const OWNER_MESSAGE =
+  'must be 1–255 printable characters without a slash or surrounding spaces (your user id, e.g. "user_123")';
 
 /** Most owners one lookup names. */
 export const LOOKUP_MAX = 100;
@@ -42,7 +43,10 @@ export class PutTelegramBotDto {
    */
   @IsString()
   @MaxLength(500)
-  @Matches(/^https:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, { message: 'webhook_base must start with https:// (a public URL reaching POST /v1/telegram/webhooks), without query or fragment' })
+  @Matches(/^https:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
+    message:
+      'webhook_base must start with https:// (a public URL reaching POST /v1/telegram/webhooks), without query or fragment',
+  })
   webhook_base: string;
 }
 
@@ -53,7 +57,9 @@ export class PutTelegramDestinationDto {
    */
   @IsString()
   @MaxLength(40)
-  @Matches(TELEGRAM_CHAT, { message: 'address must be a Telegram chat id such as 123456789 or -1001234567890, or a public @username' })
+  @Matches(TELEGRAM_CHAT, {
+    message: 'address must be a Telegram chat id such as 123456789 or -1001234567890, or a public @username',
+  })
   address: string;
 
   /**

@@ -1,6 +1,17 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import {
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
 import { IsOneChannel, IsSingleLine } from '../../common/validation/validators.js';
 import { IsTopic } from '../../common/validation/is-topic.js';
@@ -93,7 +104,8 @@ export class ListTemplatesQueryDto {
     required: false,
     deprecated: true,
     example: 0,
-    description: 'Deprecated: page with `cursor` (the previous page\'s `next_cursor`) instead. Rows to skip, for callers that still page by offset; not with a cursor.',
+    description:
+      "Deprecated: page with `cursor` (the previous page's `next_cursor`) instead. Rows to skip, for callers that still page by offset; not with a cursor.",
   })
   @IsOptional()
   @Type(() => Number)

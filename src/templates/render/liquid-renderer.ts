@@ -1,5 +1,15 @@
 import { Liquid, type Template } from 'liquidjs';
-import { PARSING, PARTS, type ProgressSlots, RENDERING, type RenderResult, type RenderTask, type RenderTaskReply, type TemplateSource, type ThreadLimits } from './render-protocol.js';
+import {
+  PARSING,
+  PARTS,
+  type ProgressSlots,
+  RENDERING,
+  type RenderResult,
+  type RenderTask,
+  type RenderTaskReply,
+  type TemplateSource,
+  type ThreadLimits,
+} from './render-protocol.js';
 
 type Parsed = [subject: Template[] | null, body: Template[], bodyHtml: Template[] | null];
 
@@ -41,7 +51,9 @@ export class LiquidRenderer {
     const renders: RenderResult[] = [];
     for (const [i, entry] of task.renders.entries()) {
       const variant = parsed[entry.variant];
-      renders.push(typeof variant === 'string' ? { error: variant } : await this.renderVariant(variant, entry.vars, i, progress));
+      renders.push(
+        typeof variant === 'string' ? { error: variant } : await this.renderVariant(variant, entry.vars, i, progress),
+      );
     }
     return { parseErrors: parsed.map((p) => (typeof p === 'string' ? p : null)), renders };
   }
@@ -86,7 +98,12 @@ export class LiquidRenderer {
     return parsed;
   }
 
-  private async renderVariant(variant: Parsed, vars: Record<string, unknown>, index: number, progress?: ProgressSlots): Promise<RenderResult> {
+  private async renderVariant(
+    variant: Parsed,
+    vars: Record<string, unknown>,
+    index: number,
+    progress?: ProgressSlots,
+  ): Promise<RenderResult> {
     const out: (string | undefined)[] = [];
     for (const [part, template] of variant.entries()) {
       if (template === null) {
@@ -97,7 +114,9 @@ export class LiquidRenderer {
       try {
         const rendered = String(await (part === 2 ? this.html : this.text).render(template, vars));
         if (rendered.length > this.limits.outputLimit) {
-          return { error: `${PARTS[part]} failed to render: its output (${rendered.length} characters) is over TEMPLATE_OUTPUT_LIMIT (${this.limits.outputLimit}); render fewer items` };
+          return {
+            error: `${PARTS[part]} failed to render: its output (${rendered.length} characters) is over TEMPLATE_OUTPUT_LIMIT (${this.limits.outputLimit}); render fewer items`,
+          };
         }
         out.push(rendered);
       } catch (err) {

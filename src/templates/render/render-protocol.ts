@@ -84,6 +84,11 @@ export class ProgressSlots {
 
   read(): { startedAt: number; kind: number; index: number; part: number } {
     const startedAt = Number(Atomics.load(this.time, 0));
-    return { startedAt, kind: Atomics.load(this.unit, 0), index: Atomics.load(this.unit, 1), part: Atomics.load(this.unit, 2) };
+    return {
+      startedAt,
+      kind: Atomics.load(this.unit, 0),
+      index: Atomics.load(this.unit, 1),
+      part: Atomics.load(this.unit, 2),
+    };
   }
 }

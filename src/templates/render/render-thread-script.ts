@@ -14,14 +14,18 @@ export function renderThreadScript(): URL {
   const root = packageRoot(here);
   if (root) candidates.push(join(root, 'dist', relative(root, here), 'render-thread.js'));
   const found = candidates.find((path) => existsSync(path));
-  if (!found) throw new Error(`the template render thread's script is missing (looked in ${candidates.join(', ')}): run npm run build`);
+  if (!found)
+    throw new Error(
+      `the template render thread's script is missing (looked in ${candidates.join(', ')}): run npm run build`,
+    );
   return pathToFileURL(found);
 }
 
 function packageRoot(from: string): string | undefined {
   for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
     try {
-      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name === 'notifyd') return dir;
+      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name === 'notifyd')
+        return dir;
     } catch {
       // no package.json here: keep walking up
     }

@@ -20,5 +20,11 @@ port.on('message', (task: RenderTask) => {
     (err: unknown) => port.postMessage({ failure: err instanceof Error ? err.message : String(err) }),
   );
 });
-const sample = { subject: '{{ a }}', body: '{% for i in (1..50) %}{% if i > 1 %}{{ i | plus: 1 }}{% endif %}{% endfor %}', bodyHtml: '<p>{{ a | upcase }}</p>' };
-void renderer.run({ variants: [sample], renders: [{ variant: 0, vars: { a: '<x>' } }] }).finally(() => port.postMessage('ready'));
+const sample = {
+  subject: '{{ a }}',
+  body: '{% for i in (1..50) %}{% if i > 1 %}{{ i | plus: 1 }}{% endif %}{% endfor %}',
+  bodyHtml: '<p>{{ a | upcase }}</p>',
+};
+void renderer
+  .run({ variants: [sample], renders: [{ variant: 0, vars: { a: '<x>' } }] })
+  .finally(() => port.postMessage('ready'));

@@ -50,7 +50,9 @@ export class TemplateRenderPool implements OnApplicationShutdown {
     if (this.closed) return Promise.reject(new RenderPoolUnavailable('the template renderer is shutting down'));
     if (this.queue.length >= queueLimit) {
       return Promise.reject(
-        new RenderPoolUnavailable(`all ${threads} template render threads are busy and ${queueLimit} renders are waiting (TEMPLATE_RENDER_THREADS, TEMPLATE_RENDER_QUEUE); retry in a few seconds`),
+        new RenderPoolUnavailable(
+          `all ${threads} template render threads are busy and ${queueLimit} renders are waiting (TEMPLATE_RENDER_THREADS, TEMPLATE_RENDER_QUEUE); retry in a few seconds`,
+        ),
       );
     }
     return new Promise<TaskOutcome>((resolve, reject) => {
@@ -82,7 +84,10 @@ export class TemplateRenderPool implements OnApplicationShutdown {
     thread.run(waiting.task).then(
       (outcome) => {
         if (thread.usable) this.idle.push(thread);
-        if ('stopped' in outcome) this.logger.warn(`a template render was stopped (${outcome.stopped.reason}: ${outcome.stopped.detail}); its thread is replaced`);
+        if ('stopped' in outcome)
+          this.logger.warn(
+            `a template render was stopped (${outcome.stopped.reason}: ${outcome.stopped.detail}); its thread is replaced`,
+          );
         waiting.resolve(outcome);
         this.pump();
       },
@@ -98,7 +103,13 @@ export class TemplateRenderPool implements OnApplicationShutdown {
     let thread: RenderThreadHandle;
     try {
       this.script ??= renderThreadScript();
-      thread = new RenderThreadHandle(this.script, { parseLimit, renderLimitMs, memoryLimit, outputLimit }, renderLimitMs, threadMemoryMb, (gone) => this.forget(gone));
+      thread = new RenderThreadHandle(
+        this.script,
+        { parseLimit, renderLimitMs, memoryLimit, outputLimit },
+        renderLimitMs,
+        threadMemoryMb,
+        (gone) => this.forget(gone),
+      );
     } catch (err) {
       this.failStart(err as Error);
       return;
@@ -122,7 +133,8 @@ export class TemplateRenderPool implements OnApplicationShutdown {
   private failStart(err: Error): void {
     this.logger.error(`a template render thread could not start: ${err.message}`);
     if (this.threads.size === 0) {
-      for (const w of this.queue.splice(0)) w.reject(new RenderPoolUnavailable(`template render threads cannot start: ${err.message}`));
+      for (const w of this.queue.splice(0))
+        w.reject(new RenderPoolUnavailable(`template render threads cannot start: ${err.message}`));
     }
   }
 

@@ -1,5 +1,13 @@
 import { Webhook } from 'standardwebhooks';
-import { decryptSecret, decryptWithAny, encryptSecret, generateSecret, isValidSecret, secretsKey, secretsKeys } from '../webhook-secrets.js';
+import {
+  decryptSecret,
+  decryptWithAny,
+  encryptSecret,
+  generateSecret,
+  isValidSecret,
+  secretsKey,
+  secretsKeys,
+} from '../webhook-secrets.js';
 import { classifyResponse } from './webhook-outcome.js';
 import { WEBHOOK_MAX_ATTEMPTS, webhookRetryDelayMs } from './webhook-retry.js';
 import { signatureHeader, webhookHeaders } from './webhook-signature.js';
@@ -48,7 +56,9 @@ describe('secrets at rest', () => {
   it('secrets sealed before a JWT_SECRET rotation (or before WEBHOOK_SECRET_KEY was set) still open', () => {
     const secret = generateSecret();
     const blob = encryptSecret(secretsKey(undefined, 'old-jwt-secret-0123456789')!, 'e1', secret);
-    expect(decryptWithAny(secretsKeys(undefined, 'new-jwt-secret-0123456789', ['old-jwt-secret-0123456789']), 'e1', blob)).toBe(secret);
+    expect(
+      decryptWithAny(secretsKeys(undefined, 'new-jwt-secret-0123456789', ['old-jwt-secret-0123456789']), 'e1', blob),
+    ).toBe(secret);
     expect(decryptWithAny(secretsKeys(Buffer.alloc(32, 7), 'old-jwt-secret-0123456789', []), 'e1', blob)).toBe(secret);
     expect(() => decryptWithAny(secretsKeys(undefined, 'new-jwt-secret-0123456789', []), 'e1', blob)).toThrow();
     expect(() => decryptWithAny([], 'e1', blob)).toThrow(/set WEBHOOK_SECRET_KEY or JWT_SECRET/);
@@ -82,7 +92,11 @@ describe('webhook answers', () => {
 describe('retry schedule', () => {
   it('spans about a day over ten attempts, ±20 %', () => {
     expect(WEBHOOK_MAX_ATTEMPTS).toBe(10);
-    const total = (r: number) => Array.from({ length: WEBHOOK_MAX_ATTEMPTS - 1 }, (_, i) => webhookRetryDelayMs(i + 1, undefined, () => r)).reduce((a, b) => a + b, 0);
+    const total = (r: number) =>
+      Array.from({ length: WEBHOOK_MAX_ATTEMPTS - 1 }, (_, i) => webhookRetryDelayMs(i + 1, undefined, () => r)).reduce(
+        (a, b) => a + b,
+        0,
+      );
     expect(total(0.5) / 3_600_000).toBeCloseTo(23.6, 0);
     expect(total(0) / total(0.5)).toBeCloseTo(0.8, 5);
     expect(total(0.999999) / total(0.5)).toBeCloseTo(1.2, 4);

@@ -91,9 +91,17 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   /** Claims one batch, sends it, records it. */
   async round(): Promise<DeliveryRound> {
     const claimed = await this.repository.claim(this.config.webhooks.batchSize);
-    const round: DeliveryRound = { claimed: claimed.length, delivered: 0, retried: 0, failed: 0, disabledEndpoints: [] };
+    const round: DeliveryRound = {
+      claimed: claimed.length,
+      delivered: 0,
+      retried: 0,
+      failed: 0,
+      disabledEndpoints: [],
+    };
     if (claimed.length === 0) return round;
-    const endpoints = new Map((await this.repository.endpointSecrets([...new Set(claimed.map((d) => d.endpointId))])).map((e) => [e.id, e]));
+    const endpoints = new Map(
+      (await this.repository.endpointSecrets([...new Set(claimed.map((d) => d.endpointId))])).map((e) => [e.id, e]),
+    );
     const secrets = new Map<string, string[]>();
     const updates: DeliveryUpdate[] = [];
     const disable = new Map<string, string>();
@@ -110,7 +118,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       const body = JSON.stringify(delivery.payload);
       const endpointSecrets = this.secretsOf(endpoint, secrets);
       const headers = webhookHeaders(endpointSecrets, webhookId(delivery.id), body);
-      if (endpoint.signatureFormat === 'notifyd-0x') Object.assign(headers, legacySignatureHeader(endpointSecrets[0], body));
+      if (endpoint.signatureFormat === 'notifyd-0x')
+        Object.assign(headers, legacySignatureHeader(endpointSecrets[0], body));
       const outcome = await this.sender.post(endpoint.url, body, headers);
       const took = Date.now() - started;
       if (outcome.kind === 'delivered') {
@@ -128,10 +137,22 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       }
       if (delivery.attempts >= delivery.maxAttempts) {
         round.failed++;
-        updates.push(this.update(delivery, 'failed', null, outcome.statusCode, `${outcome.error} (gave up after ${delivery.attempts} attempts)`, took));
+        updates.push(
+          this.update(
+            delivery,
+            'failed',
+            null,
+            outcome.statusCode,
+            `${outcome.error} (gave up after ${delivery.attempts} attempts)`,
+            took,
+          ),
+        );
         // A day of failures with no success since this event was queued: the receiver is gone.
         if (!endpoint.lastSuccessAt || endpoint.lastSuccessAt < delivery.createdAt) {
-          disable.set(endpoint.id, `every attempt failed for a day (${delivery.attempts} attempts); last error: ${outcome.error}`);
+          disable.set(
+            endpoint.id,
+            `every attempt failed for a day (${delivery.attempts} attempts); last error: ${outcome.error}`,
+          );
         }
         return;
       }
@@ -147,13 +168,22 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       const off = await this.repository.disableEndpoints([...disable].map(([id, reason]) => ({ id, reason })));
       for (const e of off) {
         round.disabledEndpoints.push(e.id);
-        this.logger.warn(`disabled webhook endpoint ${e.id} of project ${e.projectId}: ${e.reason} (${e.cancelled} queued deliveries cancelled)`);
+        this.logger.warn(
+          `disabled webhook endpoint ${e.id} of project ${e.projectId}: ${e.reason} (${e.cancelled} queued deliveries cancelled)`,
+        );
       }
     }
     return round;
   }
 
-  private update(d: ClaimedDelivery, status: DeliveryUpdate['status'], runAt: Date | null, statusCode: number | null, error: string | null, durationMs: number): DeliveryUpdate {
+  private update(
+    d: ClaimedDelivery,
+    status: DeliveryUpdate['status'],
+    runAt: Date | null,
+    statusCode: number | null,
+    error: string | null,
+    durationMs: number,
+  ): DeliveryUpdate {
     return {
       id: d.id,
       attempts: d.attempts,
@@ -161,7 +191,13 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       runAt,
       statusCode,
       error,
-      entry: { attempt: d.attempts, at: new Date().toISOString(), status_code: statusCode, duration_ms: durationMs, error },
+      entry: {
+        attempt: d.attempts,
+        at: new Date().toISOString(),
+        status_code: statusCode,
+        duration_ms: durationMs,
+        error,
+      },
     };
   }
 
@@ -169,8 +205,15 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   private secretsOf(endpoint: EndpointSecrets, cache: Map<string, string[]>): string[] {
     let list = cache.get(endpoint.id);
     if (!list) {
-      const keys = secretsKeys(this.config.webhooks.secretKey, this.config.auth.jwtSecret, this.config.auth.jwtPreviousSecrets);
-      if (!keys.length) throw new Error('webhook secrets cannot be decrypted: set WEBHOOK_SECRET_KEY (or JWT_SECRET) as when the endpoint was created');
+      const keys = secretsKeys(
+        this.config.webhooks.secretKey,
+        this.config.auth.jwtSecret,
+        this.config.auth.jwtPreviousSecrets,
+      );
+      if (!keys.length)
+        throw new Error(
+          'webhook secrets cannot be decrypted: set WEBHOOK_SECRET_KEY (or JWT_SECRET) as when the endpoint was created',
+        );
       list = [decryptWithAny(keys, endpoint.id, endpoint.secretEnc)];
       if (endpoint.previousSecretEnc) list.push(decryptWithAny(keys, endpoint.id, endpoint.previousSecretEnc));
       cache.set(endpoint.id, list);

@@ -15,17 +15,35 @@ export type AttemptOutcome =
  * at an internal address); 410 Gone disables the endpoint; every other status is retried,
  * after the receiver's Retry-After when it sends one (429, 503…).
  */
-export function classifyResponse(status: number, retryAfter: string | null, bodySnippet: string, location?: string | null): AttemptOutcome {
+export function classifyResponse(
+  status: number,
+  retryAfter: string | null,
+  bodySnippet: string,
+  location?: string | null,
+): AttemptOutcome {
   if (status >= 200 && status < 300) return { kind: 'delivered', statusCode: status };
   const detail = bodySnippet ? `: ${bodySnippet}` : '';
   if (status === 410) {
-    return { kind: 'disable', statusCode: status, error: `HTTP 410 Gone${detail} — the receiver asked to stop; fix it and re-enable the endpoint` };
+    return {
+      kind: 'disable',
+      statusCode: status,
+      error: `HTTP 410 Gone${detail} — the receiver asked to stop; fix it and re-enable the endpoint`,
+    };
   }
   if (status >= 300 && status < 400) {
     const where = location ? ` to ${redirectHost(location)}` : '';
-    return { kind: 'retry', statusCode: status, error: `HTTP ${status} redirect${where} not followed; register the final URL instead` };
+    return {
+      kind: 'retry',
+      statusCode: status,
+      error: `HTTP ${status} redirect${where} not followed; register the final URL instead`,
+    };
   }
-  return { kind: 'retry', statusCode: status, error: `HTTP ${status}${detail}`, retryAfterMs: parseRetryAfter(retryAfter) };
+  return {
+    kind: 'retry',
+    statusCode: status,
+    error: `HTTP ${status}${detail}`,
+    retryAfterMs: parseRetryAfter(retryAfter),
+  };
 }
 
 /** A redirect target shown by host only: its path or query may carry a secret. */

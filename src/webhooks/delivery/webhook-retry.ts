@@ -10,7 +10,11 @@ const MAX_RETRY_AFTER_MS = 86_400_000;
 const JITTER = 0.2;
 
 /** The wait before the next attempt, ±20 %; a longer Retry-After (429, 503…) wins, up to a day. */
-export function webhookRetryDelayMs(attempt: number, retryAfterMs?: number, random: () => number = Math.random): number {
+export function webhookRetryDelayMs(
+  attempt: number,
+  retryAfterMs?: number,
+  random: () => number = Math.random,
+): number {
   const base = SCHEDULE_MS[Math.min(Math.max(attempt, 1), SCHEDULE_MS.length) - 1];
   const jittered = Math.round(base * (1 + (random() * 2 - 1) * JITTER));
   return Math.max(jittered, Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));

@@ -49,13 +49,22 @@ export class WebhookSender {
       const snippet = await readSnippet(res.body);
       return classifyResponse(res.status, res.headers.get('retry-after'), snippet, res.headers.get('location'));
     } catch (err) {
-      if (err instanceof UnsafeUrlError) return { kind: 'disable', statusCode: null, error: `refused before connecting: ${err.message}` };
+      if (err instanceof UnsafeUrlError)
+        return { kind: 'disable', statusCode: null, error: `refused before connecting: ${err.message}` };
       const name = (err as Error)?.name;
       if (name === 'TimeoutError' || name === 'AbortError') {
-        return { kind: 'retry', statusCode: null, error: `no answer within WEBHOOK_TIMEOUT_MS (${this.config.webhooks.timeoutMs} ms)` };
+        return {
+          kind: 'retry',
+          statusCode: null,
+          error: `no answer within WEBHOOK_TIMEOUT_MS (${this.config.webhooks.timeoutMs} ms)`,
+        };
       }
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      return { kind: 'retry', statusCode: null, error: `network error: ${cause?.code ?? cause?.message ?? (err as Error).message}` };
+      return {
+        kind: 'retry',
+        statusCode: null,
+        error: `network error: ${cause?.code ?? cause?.message ?? (err as Error).message}`,
+      };
     }
   }
 }

@@ -7,14 +7,27 @@ import { signingKey } from '../webhook-secrets.js';
  * space-separated signatures; a receiver accepts the message if any one verifies. Written
  * with node:crypto (native HMAC) and checked against the `standardwebhooks` library in tests.
  */
-export function signatureHeader(secrets: readonly string[], id: string, timestampSeconds: number, body: string): string {
+export function signatureHeader(
+  secrets: readonly string[],
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): string {
   return secrets
-    .map((secret) => `v1,${createHmac('sha256', signingKey(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`)
+    .map(
+      (secret) =>
+        `v1,${createHmac('sha256', signingKey(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`,
+    )
     .join(' ');
 }
 
 /** The headers of one attempt: the id is stable across retries, the timestamp is per attempt. */
-export function webhookHeaders(secrets: readonly string[], id: string, body: string, now: Date = new Date()): Record<string, string> {
+export function webhookHeaders(
+  secrets: readonly string[],
+  id: string,
+  body: string,
+  now: Date = new Date(),
+): Record<string, string> {
   const timestamp = Math.floor(now.getTime() / 1000);
   return {
     'webhook-id': id,

@@ -1,6 +1,21 @@
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 
 const EVENT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
@@ -14,7 +29,7 @@ export const STEPS_SCHEMA: ApiPropertyOptions = {
   description:
     'Steps run in order; jumps are step indexes (the number of steps ends the run). Types: ' +
     '`send` {channel, template_id?, subject?, body?, body_html?, icon?, url?, priority?} — `template_id` names a stored template, rendered at send time ' +
-    'in the subscriber\'s locale (es-MX → es → default) as single sends do; channels without a variant use the inline content; ' +
+    "in the subscriber's locale (es-MX → es → default) as single sends do; channels without a variant use the inline content; " +
     '`delay` {duration_secs}; ' +
     '`delay_until` {until | field, offset_secs?} — waits until an RFC 3339 time, given (`until`, ahead, within 365 days) or read from the payload ' +
     '(`field`: payload.<path>) when the run reaches the step, plus `offset_secs` (−30 to +30 days); a past time goes on at once, a missing or unreadable one ' +
@@ -28,9 +43,19 @@ export const STEPS_SCHEMA: ApiPropertyOptions = {
     '`digest` {window_secs, key?, channel, template_id?, subject?, body?…} — events of one subscriber and key are collected across triggers ' +
     'and sent as one message with `{{item_count}}` and `{{items}}`. Fields: payload.<path>, subscriber.<field>, ' +
     'subscriber.data.<path>, digest.item_count, inbox.is_read. Operators: eq, neq, gt, gte, lt, lte, in, not_in, contains, exists, not_exists. ' +
-    'notifyd 0.x steps are accepted too and stored in this form: a send or digest step naming a `template` gets that template\'s ' +
-    'default variant for its channel inlined, and a digest\'s `duration_secs` becomes `window_secs`.',
-  items: { type: 'object', additionalProperties: true, properties: { type: { type: 'string', enum: ['send', 'delay', 'delay_until', 'condition', 'branch', 'throttle', 'digest', 'trigger_workflow'] } }, required: ['type'] },
+    "notifyd 0.x steps are accepted too and stored in this form: a send or digest step naming a `template` gets that template's " +
+    "default variant for its channel inlined, and a digest's `duration_secs` becomes `window_secs`.",
+  items: {
+    type: 'object',
+    additionalProperties: true,
+    properties: {
+      type: {
+        type: 'string',
+        enum: ['send', 'delay', 'delay_until', 'condition', 'branch', 'throttle', 'digest', 'trigger_workflow'],
+      },
+    },
+    required: ['type'],
+  },
   example: [
     { type: 'send', channel: 'in_app', body: 'Your order {{order_id}} shipped' },
     { type: 'delay', duration_secs: 86400 },

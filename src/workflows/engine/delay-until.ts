@@ -13,11 +13,15 @@ export function delayUntil(step: DelayUntilStep, scope: ConditionScope, now: Dat
   const source = step.until !== undefined ? 'until' : step.field!;
   if (!isRfc3339(raw)) {
     const shown = raw === undefined ? 'missing' : JSON.stringify(raw).slice(0, 80);
-    return { error: `delay_until: ${source} is ${shown}, not an RFC 3339 date-time with an offset (e.g. 2026-12-24T18:00:00+01:00)` };
+    return {
+      error: `delay_until: ${source} is ${shown}, not an RFC 3339 date-time with an offset (e.g. 2026-12-24T18:00:00+01:00)`,
+    };
   }
   const at = new Date(Date.parse(raw as string) + (step.offset_secs ?? 0) * 1000);
   if (at.getTime() > now.getTime() + MAX_DELAY_UNTIL_SECS * 1000) {
-    return { error: `delay_until: ${source} is ${at.toISOString()}${step.offset_secs ? ' with offset_secs' : ''}, more than ${MAX_DELAY_UNTIL_SECS / 86_400} days ahead` };
+    return {
+      error: `delay_until: ${source} is ${at.toISOString()}${step.offset_secs ? ' with offset_secs' : ''}, more than ${MAX_DELAY_UNTIL_SECS / 86_400} days ahead`,
+    };
   }
   return { at };
 }

@@ -4,7 +4,14 @@ import type { SendRequestDto } from '../../jobs/dto/send.dto.js';
 import { EnqueueService } from '../../jobs/enqueue.service.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { type ConditionScope, evaluate, resolveField } from '../workflow-conditions.js';
-import { type DigestStep, MAX_TRIGGER_DEPTH, MAX_TRIGGERED_RUNS, type SendStep, type ThrottleStep, type TriggerWorkflowStep } from '../workflow-steps.js';
+import {
+  type DigestStep,
+  MAX_TRIGGER_DEPTH,
+  MAX_TRIGGERED_RUNS,
+  type SendStep,
+  type ThrottleStep,
+  type TriggerWorkflowStep,
+} from '../workflow-steps.js';
 import type { ClaimedRun, HistoryEntry, RunContext, RunUpdate } from '../workflow.types.js';
 import { WorkflowsRepository } from '../workflows.repository.js';
 import { delayUntil } from './delay-until.js';
@@ -61,13 +68,18 @@ export class RunExecutor {
       payload: run.payload,
       subscriber: facts.subscriber,
       digest: context.digestItems !== undefined ? { item_count: context.digestItems } : undefined,
-      inbox: facts.inboxRead && context.lastJobIds?.length ? { is_read: await facts.inboxRead(context.lastJobIds) } : undefined,
+      inbox:
+        facts.inboxRead && context.lastJobIds?.length
+          ? { is_read: await facts.inboxRead(context.lastJobIds) }
+          : undefined,
     });
 
     let i = run.currentStep;
     for (let executed = 0; i < steps.length; executed++) {
       if (executed >= MAX_STEPS_PER_PASS) {
-        return result('failed', i, { error: `more than ${MAX_STEPS_PER_PASS} steps in one pass: a condition or branch loops without a delay` });
+        return result('failed', i, {
+          error: `more than ${MAX_STEPS_PER_PASS} steps in one pass: a condition or branch loops without a delay`,
+        });
       }
       const step = steps[i];
       switch (step.type) {
@@ -88,17 +100,30 @@ export class RunExecutor {
             return result('failed', i, { outcome: 'failed', error: until.error });
           }
           if (until.at.getTime() <= Date.now()) {
-            history.push({ step: i, type: 'delay_until', at: at(), result: 'passed', detail: `${until.at.toISOString()} had passed` });
+            history.push({
+              step: i,
+              type: 'delay_until',
+              at: at(),
+              result: 'passed',
+              detail: `${until.at.toISOString()} had passed`,
+            });
             i++;
             break;
           }
-          history.push({ step: i, type: 'delay_until', at: at(), result: 'waiting', detail: `until ${until.at.toISOString()}` });
+          history.push({
+            step: i,
+            type: 'delay_until',
+            at: at(),
+            result: 'waiting',
+            detail: `until ${until.at.toISOString()}`,
+          });
           return result('waiting', i + 1, { runAt: until.at });
         }
         case 'trigger_workflow': {
           const started = await this.triggerWorkflow(run, facts, context, i, step, await scope());
           history.push({ step: i, type: 'trigger_workflow', at: at(), ...started });
-          if (started.result === 'failed') return result('failed', i, { outcome: 'failed', error: started.detail ?? null });
+          if (started.result === 'failed')
+            return result('failed', i, { outcome: 'failed', error: started.detail ?? null });
           i++;
           break;
         }
@@ -124,10 +149,18 @@ export class RunExecutor {
         case 'digest': {
           if (context.digest?.step === i) {
             // This run opened the digest: close it when its window ends and send one message.
-            if (new Date(context.digest.closesAt) > new Date()) return result('waiting', i, { runAt: new Date(context.digest.closesAt) });
+            if (new Date(context.digest.closesAt) > new Date())
+              return result('waiting', i, { runAt: new Date(context.digest.closesAt) });
             const items = await this.repository.closeDigest(context.digest.id);
             const sent = await this.send(run, facts, context, i, step, { items, item_count: items.length });
-            history.push({ step: i, type: 'digest', at: at(), ...sent, result: sent.result === 'sent' ? 'closed' : sent.result, detail: `${items.length} item(s)${sent.detail ? `; ${sent.detail}` : ''}` });
+            history.push({
+              step: i,
+              type: 'digest',
+              at: at(),
+              ...sent,
+              result: sent.result === 'sent' ? 'closed' : sent.result,
+              detail: `${items.length} item(s)${sent.detail ? `; ${sent.detail}` : ''}`,
+            });
             context.digestItems = items.length;
             delete context.digest;
             i++;
@@ -158,7 +191,13 @@ export class RunExecutor {
     const visits = context.visits!;
     visits[i] = (visits[i] ?? 0) + 1;
     if (!facts.project) return { result: 'skipped', detail: 'the project no longer exists' };
-    const vars = { ...flattenVars(run.payload), ...extraVars, subscriber_id: run.subscriberId, workflow_id: run.workflowId, run_id: run.id };
+    const vars = {
+      ...flattenVars(run.payload),
+      ...extraVars,
+      subscriber_id: run.subscriberId,
+      workflow_id: run.workflowId,
+      run_id: run.id,
+    };
     const request = {
       channels: [step.channel],
       subscriber_id: run.subscriberId,
@@ -176,10 +215,14 @@ export class RunExecutor {
       const response = await this.enqueue.send(facts.project, request);
       context.lastJobIds = response.job_ids;
       if (response.job_ids.length) return { result: 'sent', job_ids: response.job_ids };
-      return { result: 'skipped', detail: response.skipped.map((s) => `${s.channel}: ${s.reason}`).join('; ') || 'nothing queued' };
+      return {
+        result: 'skipped',
+        detail: response.skipped.map((s) => `${s.channel}: ${s.reason}`).join('; ') || 'nothing queued',
+      };
     } catch (err) {
       // The request was refused (channel not configured…): the step is skipped, the run goes on.
-      if (err instanceof ApiError) return { result: 'skipped', detail: (err.getResponse() as { message?: string }).message ?? err.message };
+      if (err instanceof ApiError)
+        return { result: 'skipped', detail: (err.getResponse() as { message?: string }).message ?? err.message };
       throw err;
     }
   }
@@ -203,37 +246,68 @@ export class RunExecutor {
     visits[i] = (visits[i] ?? 0) + 1;
     const depth = (context.depth ?? 0) + 1;
     if (depth > MAX_TRIGGER_DEPTH) {
-      return { result: 'failed', detail: `trigger_workflow: ${MAX_TRIGGER_DEPTH} runs already started one inside the other above this one; not starting ${step.workflow_id} (a loop between workflows?)` };
+      return {
+        result: 'failed',
+        detail: `trigger_workflow: ${MAX_TRIGGER_DEPTH} runs already started one inside the other above this one; not starting ${step.workflow_id} (a loop between workflows?)`,
+      };
     }
     const budget = context.triggerBudget ?? MAX_TRIGGERED_RUNS;
     if (budget < 1) {
-      return { result: 'failed', detail: `trigger_workflow: the runs of this trigger have started ${MAX_TRIGGERED_RUNS} runs already; not starting ${step.workflow_id} (fewer trigger_workflow steps, or send from this workflow)` };
+      return {
+        result: 'failed',
+        detail: `trigger_workflow: the runs of this trigger have started ${MAX_TRIGGERED_RUNS} runs already; not starting ${step.workflow_id} (fewer trigger_workflow steps, or send from this workflow)`,
+      };
     }
     // The child gets half of what is left after itself; this run keeps the rest for its later steps.
     const childBudget = Math.floor((budget - 1) / 2);
     context.triggerBudget = budget - 1 - childBudget;
     const payload = step.payload_map
-      ? Object.fromEntries(Object.entries(step.payload_map).map(([key, field]) => [key, resolveField(scope, field) ?? null]))
+      ? Object.fromEntries(
+          Object.entries(step.payload_map).map(([key, field]) => [key, resolveField(scope, field) ?? null]),
+        )
       : run.payload;
-    const child = await this.repository.triggerFromStep(run.projectId, step.workflow_id, run.subscriberId, payload, `wf-${run.id}-${i}-${visits[i]}`, {
-      depth,
-      parent: { run_id: run.id, workflow_id: run.workflowId },
-      triggerBudget: childBudget,
-    });
+    const child = await this.repository.triggerFromStep(
+      run.projectId,
+      step.workflow_id,
+      run.subscriberId,
+      payload,
+      `wf-${run.id}-${i}-${visits[i]}`,
+      {
+        depth,
+        parent: { run_id: run.id, workflow_id: run.workflowId },
+        triggerBudget: childBudget,
+      },
+    );
     if (!child) return { result: 'skipped', detail: `workflow ${step.workflow_id} no longer exists or is disabled` };
     if (child.created) facts.runStarted?.();
     return { result: 'started', run_id: child.id, detail: `workflow ${step.workflow_id}` };
   }
 
   /** Counts this run in the throttle window; over the limit the run ends here, in the same transaction. */
-  private throttle(run: ClaimedRun, context: RunContext, history: HistoryEntry[], i: number, step: ThrottleStep, scope: ConditionScope): Promise<boolean> {
+  private throttle(
+    run: ClaimedRun,
+    context: RunContext,
+    history: HistoryEntry[],
+    i: number,
+    step: ThrottleStep,
+    scope: ConditionScope,
+  ): Promise<boolean> {
     const key = step.key ? String(resolveField(scope, step.key) ?? '') : '';
     return this.repository.withProgress(
       run,
-      (runner) => this.repository.throttleHit(runner, run, i, key, step.window_secs).then((count) => count <= step.limit),
+      (runner) =>
+        this.repository.throttleHit(runner, run, i, key, step.window_secs).then((count) => count <= step.limit),
       (passed) => {
-        history.push({ step: i, type: 'throttle', at: new Date().toISOString(), result: passed ? 'passed' : 'throttled', detail: `limit ${step.limit} per ${step.window_secs} s` });
-        return passed ? { step: i + 1, context, history } : { step: i, context, history, end: { status: 'completed', outcome: 'throttled' } };
+        history.push({
+          step: i,
+          type: 'throttle',
+          at: new Date().toISOString(),
+          result: passed ? 'passed' : 'throttled',
+          detail: `limit ${step.limit} per ${step.window_secs} s`,
+        });
+        return passed
+          ? { step: i + 1, context, history }
+          : { step: i, context, history, end: { status: 'completed', outcome: 'throttled' } };
       },
     );
   }
@@ -243,19 +317,37 @@ export class RunExecutor {
    * window and sends. A follower's event is now an item of the leader's digest; its run ends
    * here, in the same transaction as the join.
    */
-  private async joinDigest(run: ClaimedRun, context: RunContext, history: HistoryEntry[], i: number, step: DigestStep, scope: ConditionScope): Promise<'leader' | 'follower'> {
+  private async joinDigest(
+    run: ClaimedRun,
+    context: RunContext,
+    history: HistoryEntry[],
+    i: number,
+    step: DigestStep,
+    scope: ConditionScope,
+  ): Promise<'leader' | 'follower'> {
     const key = step.key ? String(resolveField(scope, step.key) ?? '') : '';
     const digest = await this.repository.withProgress(
       run,
       (runner) => this.repository.joinDigest(runner, run, i, key, step.window_secs),
       (d) => {
         const leader = d.leaderRunId === run.id;
-        history.push({ step: i, type: 'digest', at: new Date().toISOString(), result: leader ? 'opened' : 'joined', detail: leader ? `closes at ${new Date(d.closesAt).toISOString()}` : `digest of run ${d.leaderRunId}` });
+        history.push({
+          step: i,
+          type: 'digest',
+          at: new Date().toISOString(),
+          result: leader ? 'opened' : 'joined',
+          detail: leader ? `closes at ${new Date(d.closesAt).toISOString()}` : `digest of run ${d.leaderRunId}`,
+        });
         if (leader) {
           context.digest = { id: d.id, step: i, closesAt: new Date(d.closesAt).toISOString() };
           return { step: i, context, history };
         }
-        return { step: i, context, history, end: { status: 'completed', outcome: `digested into run ${d.leaderRunId}` } };
+        return {
+          step: i,
+          context,
+          history,
+          end: { status: 'completed', outcome: `digested into run ${d.leaderRunId}` },
+        };
       },
     );
     return digest.leaderRunId === run.id ? 'leader' : 'follower';

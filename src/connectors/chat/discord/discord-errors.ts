@@ -30,12 +30,21 @@ export function classifyDiscordAnswer(answer: ProviderAnswer, now: Date = new Da
   const text = `discord ${code ?? `HTTP ${answer.status}`}: ${body?.message ?? (answer.text.slice(0, 300) || `HTTP ${answer.status}`)}${rule?.advice ? ` (${rule.advice})` : ''}`;
   if (answer.status === 429) {
     // The body's retry_after is more precise than the header's whole seconds; Discord asks for at least 1 s.
-    const fromBody = typeof body?.retry_after === 'number' && Number.isFinite(body.retry_after) ? Math.ceil(body.retry_after * 1000) : undefined;
+    const fromBody =
+      typeof body?.retry_after === 'number' && Number.isFinite(body.retry_after)
+        ? Math.ceil(body.retry_after * 1000)
+        : undefined;
     const wait = fromBody ?? parseRetryAfter(answer.header('retry-after'), now);
-    return ProviderError.rateLimited(text, wait === undefined ? undefined : Math.max(1000, wait), { providerCode: code });
+    return ProviderError.rateLimited(text, wait === undefined ? undefined : Math.max(1000, wait), {
+      providerCode: code,
+    });
   }
   const kind = rule?.kind ?? (answer.status === 408 || answer.status >= 500 ? 'transient' : 'permanent');
-  if (kind === 'transient') return ProviderError.transient(text, { retryAfterMs: parseRetryAfter(answer.header('retry-after'), now), providerCode: code });
+  if (kind === 'transient')
+    return ProviderError.transient(text, {
+      retryAfterMs: parseRetryAfter(answer.header('retry-after'), now),
+      providerCode: code,
+    });
   // A known code decides; otherwise 401/403/404/410 mean the webhook is gone (notifyd's rule).
   const dead = rule ? (rule.dead ?? false) : [401, 403, 404, 410].includes(answer.status);
   return ProviderError.permanent(text, { deadRecipient: dead, providerCode: code });

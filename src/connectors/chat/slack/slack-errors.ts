@@ -50,13 +50,24 @@ export const SLACK_ERROR_RULES: Record<string, Rule> = {
  * A Slack refusal as an outcome kind. `error` is the Web API's `error` field or the webhook's
  * plain-text body; 404/410 from a webhook mean it is gone (dead) even without a known string.
  */
-export function classifySlackAnswer(answer: ProviderAnswer, error: string | undefined, now: Date = new Date()): ProviderError {
+export function classifySlackAnswer(
+  answer: ProviderAnswer,
+  error: string | undefined,
+  now: Date = new Date(),
+): ProviderError {
   const code = error?.trim().slice(0, 100) || undefined;
   const rule = code ? SLACK_ERROR_RULES[code] : undefined;
   const text = `slack ${code ?? `HTTP ${answer.status}`}${code ? ` (HTTP ${answer.status})` : ''}${rule?.advice ? `: ${rule.advice}` : ''}`;
   const retryAfterMs = parseRetryAfter(answer.header('retry-after'), now);
-  const kind = rule?.kind ?? (answer.status === 429 ? 'rate_limited' : answer.status === 408 || answer.status >= 500 ? 'transient' : 'permanent');
-  if (kind === 'rate_limited' || answer.status === 429) return ProviderError.rateLimited(text, retryAfterMs, { providerCode: code });
+  const kind =
+    rule?.kind ??
+    (answer.status === 429
+      ? 'rate_limited'
+      : answer.status === 408 || answer.status >= 500
+        ? 'transient'
+        : 'permanent');
+  if (kind === 'rate_limited' || answer.status === 429)
+    return ProviderError.rateLimited(text, retryAfterMs, { providerCode: code });
   if (kind === 'transient') return ProviderError.transient(text, { retryAfterMs, providerCode: code });
   const dead = rule ? (rule.dead ?? false) : answer.status === 404 || answer.status === 410;
   return ProviderError.permanent(text, { deadRecipient: dead, providerCode: code });

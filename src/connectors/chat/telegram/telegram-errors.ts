@@ -41,15 +41,20 @@ export function classifyTelegramAnswer(answer: ProviderAnswer, now: Date = new D
   const providerCode = String(status);
   if (status === 429) {
     const seconds = body?.parameters?.retry_after;
-    const wait = typeof seconds === 'number' && seconds >= 0 ? seconds * 1000 : parseRetryAfter(answer.header('retry-after'), now);
+    const wait =
+      typeof seconds === 'number' && seconds >= 0 ? seconds * 1000 : parseRetryAfter(answer.header('retry-after'), now);
     return ProviderError.rateLimited(text, wait, { providerCode });
   }
   const migratedTo = body?.parameters?.migrate_to_chat_id;
   if (migratedTo !== undefined) {
-    return ProviderError.permanent(`${text} (the group is now the supergroup ${migratedTo}: update the subscriber's telegram_chat_id)`, { deadRecipient: true, providerCode });
+    return ProviderError.permanent(
+      `${text} (the group is now the supergroup ${migratedTo}: update the subscriber's telegram_chat_id)`,
+      { deadRecipient: true, providerCode },
+    );
   }
   if (status >= 500 || answer.status >= 500) return ProviderError.transient(text, { providerCode });
-  if (status === 401 || status === 404) return ProviderError.permanent(`${text} (check TELEGRAM_BOT_TOKEN)`, { providerCode });
+  if (status === 401 || status === 404)
+    return ProviderError.permanent(`${text} (check TELEGRAM_BOT_TOKEN)`, { providerCode });
   const lower = description.toLowerCase();
   const dead = TELEGRAM_DEAD_CHAT.some((d) => lower.includes(d));
   return ProviderError.permanent(text, { deadRecipient: dead, providerCode });

@@ -13,7 +13,12 @@ import { ProviderError } from '../../provider-error.js';
  *   (no such inbox: EMAIL_FROM is not an inbox), other 4xx → permanent;
  * - 5xx and 408 → transient.
  */
-export function classifyAgentmail(status: number, body: unknown, header: HeaderLookup, now = new Date()): ProviderError | null {
+export function classifyAgentmail(
+  status: number,
+  body: unknown,
+  header: HeaderLookup,
+  now = new Date(),
+): ProviderError | null {
   if (status >= 200 && status < 300) return null;
   const { name, message } = (body ?? {}) as { name?: string; message?: string };
   const detail = `AgentMail ${status}${name ? ` ${name}` : ''}: ${(message ?? '').slice(0, 500)}`;

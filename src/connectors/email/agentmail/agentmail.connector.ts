@@ -22,7 +22,9 @@ export class AgentmailConnector implements Connector {
   readonly batchMax = 1;
 
   /** A project's own AgentMail organisation (per-project providers); the base URL stays the operator's. */
-  readonly projectSettings: ProjectSettingsSpec = { fields: { api_key: { required: true, secret: true, pattern: /^\S{8,200}$/, hint: 'an AgentMail API key (am_…)' } } };
+  readonly projectSettings: ProjectSettingsSpec = {
+    fields: { api_key: { required: true, secret: true, pattern: /^\S{8,200}$/, hint: 'an AgentMail API key (am_…)' } },
+  };
 
   constructor(
     private readonly settings: AgentmailSettings,
@@ -30,7 +32,10 @@ export class AgentmailConnector implements Connector {
   ) {}
 
   validateConfiguration(): void {
-    if (!this.settings.apiKey) throw new Error('EMAIL_PROVIDER=agentmail needs AGENTMAIL_API_KEY (an API key from console.agentmail.to); EMAIL_FROM must be one of its inboxes.');
+    if (!this.settings.apiKey)
+      throw new Error(
+        'EMAIL_PROVIDER=agentmail needs AGENTMAIL_API_KEY (an API key from console.agentmail.to); EMAIL_FROM must be one of its inboxes.',
+      );
   }
 
   forProject(s: Readonly<Record<string, string>>): AgentmailConnector {
@@ -44,7 +49,14 @@ export class AgentmailConnector implements Connector {
   private async sendOne(email: EmailContent): Promise<DeliveryResult> {
     const answer = await callProvider(
       `${this.settings.baseUrl}/v0/inboxes/${encodeURIComponent(email.from.email)}/messages/send`,
-      { headers: { authorization: `Bearer ${this.settings.apiKey}`, 'content-type': 'application/json', 'user-agent': 'notifyd' }, body: JSON.stringify(agentmailBody(email)) },
+      {
+        headers: {
+          authorization: `Bearer ${this.settings.apiKey}`,
+          'content-type': 'application/json',
+          'user-agent': 'notifyd',
+        },
+        body: JSON.stringify(agentmailBody(email)),
+      },
       this.defaults.timeoutMs,
     );
     const error = classifyAgentmail(answer.status, answer.json, answer.header);
@@ -64,7 +76,15 @@ export function agentmailBody(email: EmailContent): Record<string, unknown> {
     ...(email.text !== undefined ? { text: email.text } : {}),
     ...(email.html !== undefined ? { html: email.html } : {}),
     ...(Object.keys(email.headers).length ? { headers: email.headers } : {}),
-    ...(email.attachments.length ? { attachments: email.attachments.map((a) => ({ filename: a.filename, content: a.content, content_type: a.contentType })) } : {}),
+    ...(email.attachments.length
+      ? {
+          attachments: email.attachments.map((a) => ({
+            filename: a.filename,
+            content: a.content,
+            content_type: a.contentType,
+          })),
+        }
+      : {}),
   };
 }
 

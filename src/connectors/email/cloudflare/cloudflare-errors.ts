@@ -20,7 +20,12 @@ export interface CloudflareEnvelope {
  *   refused the address at once (checked by the connector, which knows the recipient).
  * The status and Cloudflare's error code are both kept in the job's error.
  */
-export function classifyCloudflare(status: number, body: unknown, header: HeaderLookup, now = new Date()): ProviderError | null {
+export function classifyCloudflare(
+  status: number,
+  body: unknown,
+  header: HeaderLookup,
+  now = new Date(),
+): ProviderError | null {
   const envelope = (body ?? {}) as CloudflareEnvelope;
   const ok = status >= 200 && status < 300;
   if (ok && envelope.success !== false) return null;
@@ -38,5 +43,8 @@ export function classifyCloudflare(status: number, body: unknown, header: Header
 export function permanentBounce(envelope: CloudflareEnvelope, recipient: string): ProviderError | null {
   const bounced = envelope.result?.permanent_bounces ?? [];
   if (!bounced.some((a) => a.toLowerCase() === recipient.toLowerCase())) return null;
-  return ProviderError.permanent('Cloudflare permanent bounce: the recipient address was refused', { deadRecipient: true, providerCode: 'permanent_bounce' });
+  return ProviderError.permanent('Cloudflare permanent bounce: the recipient address was refused', {
+    deadRecipient: true,
+    providerCode: 'permanent_bounce',
+  });
 }

@@ -1,7 +1,10 @@
 import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
-import { CLOUDFLARE_ACCOUNT_ID, type CloudflareEmailSettings } from '../../../config/sections/email-providers.config.js';
+import {
+  CLOUDFLARE_ACCOUNT_ID,
+  type CloudflareEmailSettings,
+} from '../../../config/sections/email-providers.config.js';
 import type { Connector, DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../../connector.js';
 import { NotifyConnector } from '../../connector.decorator.js';
 import { ProviderError } from '../../provider-error.js';
@@ -28,7 +31,12 @@ export class CloudflareEmailConnector implements Connector {
   readonly projectSettings: ProjectSettingsSpec = {
     fields: {
       account_id: { required: true, pattern: CLOUDFLARE_ACCOUNT_ID, hint: 'a Cloudflare account id (32 hex digits)' },
-      api_token: { required: true, secret: true, pattern: /^\S{8,200}$/, hint: 'a Cloudflare API token with the Email Sending permission' },
+      api_token: {
+        required: true,
+        secret: true,
+        pattern: /^\S{8,200}$/,
+        hint: 'a Cloudflare API token with the Email Sending permission',
+      },
     },
   };
 
@@ -38,14 +46,22 @@ export class CloudflareEmailConnector implements Connector {
   ) {}
 
   validateConfiguration(): void {
-    const missing = [!this.settings.accountId && 'CLOUDFLARE_ACCOUNT_ID', !this.settings.apiToken && 'CLOUDFLARE_EMAIL_API_TOKEN'].filter(Boolean);
+    const missing = [
+      !this.settings.accountId && 'CLOUDFLARE_ACCOUNT_ID',
+      !this.settings.apiToken && 'CLOUDFLARE_EMAIL_API_TOKEN',
+    ].filter(Boolean);
     if (missing.length) {
-      throw new Error(`EMAIL_PROVIDER=cloudflare needs ${missing.join(' and ')} (the account that owns the onboarded sender domain, and an API token with the Email Sending permission).`);
+      throw new Error(
+        `EMAIL_PROVIDER=cloudflare needs ${missing.join(' and ')} (the account that owns the onboarded sender domain, and an API token with the Email Sending permission).`,
+      );
     }
   }
 
   forProject(s: Readonly<Record<string, string>>): CloudflareEmailConnector {
-    return new CloudflareEmailConnector({ ...this.settings, accountId: s.account_id, apiToken: s.api_token }, this.defaults);
+    return new CloudflareEmailConnector(
+      { ...this.settings, accountId: s.account_id, apiToken: s.api_token },
+      this.defaults,
+    );
   }
 
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
@@ -55,15 +71,34 @@ export class CloudflareEmailConnector implements Connector {
   private async sendOne(email: EmailContent): Promise<DeliveryResult> {
     const recipients = 1 + email.cc.length;
     if (recipients > CLOUDFLARE_MAX_RECIPIENTS) {
-      return { ok: false, error: ProviderError.permanent(`Cloudflare takes at most ${CLOUDFLARE_MAX_RECIPIENTS} recipients (to and cc) per message; this one has ${recipients}`, { providerCode: 'too_many_recipients' }) };
+      return {
+        ok: false,
+        error: ProviderError.permanent(
+          `Cloudflare takes at most ${CLOUDFLARE_MAX_RECIPIENTS} recipients (to and cc) per message; this one has ${recipients}`,
+          { providerCode: 'too_many_recipients' },
+        ),
+      };
     }
     const body = JSON.stringify(cloudflareBody(email));
     if (Buffer.byteLength(body) > CLOUDFLARE_MAX_BYTES) {
-      return { ok: false, error: ProviderError.permanent(`Cloudflare takes messages up to 5 MiB, attachments included; this one is ${Buffer.byteLength(body)} bytes`, { providerCode: 'message_too_large' }) };
+      return {
+        ok: false,
+        error: ProviderError.permanent(
+          `Cloudflare takes messages up to 5 MiB, attachments included; this one is ${Buffer.byteLength(body)} bytes`,
+          { providerCode: 'message_too_large' },
+        ),
+      };
     }
     const answer = await callProvider(
       `${this.settings.baseUrl}/accounts/${encodeURIComponent(this.settings.accountId ?? '')}/email/sending/send`,
-      { headers: { authorization: `Bearer ${this.settings.apiToken}`, 'content-type': 'application/json', 'user-agent': 'notifyd' }, body },
+      {
+        headers: {
+          authorization: `Bearer ${this.settings.apiToken}`,
+          'content-type': 'application/json',
+          'user-agent': 'notifyd',
+        },
+        body,
+      },
       this.defaults.timeoutMs,
     );
     const error = classifyCloudflare(answer.status, answer.json, answer.header);
@@ -87,7 +122,14 @@ export function cloudflareBody(email: EmailContent): Record<string, unknown> {
     ...(email.html !== undefined ? { html: email.html } : {}),
     ...(Object.keys(email.headers).length ? { headers: email.headers } : {}),
     ...(email.attachments.length
-      ? { attachments: email.attachments.map((a) => ({ content: a.content, filename: a.filename, type: a.contentType, disposition: 'attachment' })) }
+      ? {
+          attachments: email.attachments.map((a) => ({
+            content: a.content,
+            filename: a.filename,
+            type: a.contentType,
+            disposition: 'attachment',
+          })),
+        }
       : {}),
   };
 }

@@ -29,10 +29,22 @@ const PERMANENT_CODES: Record<number, string> = {
  * - any other code → permanent;
  * - HTTP 429 → rate_limited; 5xx and 408 → transient (the request did not get an ErrorCode).
  */
-export function classifyPostmark(status: number, body: unknown, header: HeaderLookup, now = new Date()): ProviderError | null {
+export function classifyPostmark(
+  status: number,
+  body: unknown,
+  header: HeaderLookup,
+  now = new Date(),
+): ProviderError | null {
   const { ErrorCode: code, Message: message } = (body ?? {}) as { ErrorCode?: number; Message?: string };
-  if (status === 429) return ProviderError.rateLimited(`Postmark 429: ${message ?? 'rate limit exceeded'}`, parseRetryAfter(header('retry-after'), now));
-  if (status === 408 || status >= 500) return ProviderError.transient(`Postmark ${status}: ${(message ?? '').slice(0, 500)}`, { retryAfterMs: parseRetryAfter(header('retry-after'), now) });
+  if (status === 429)
+    return ProviderError.rateLimited(
+      `Postmark 429: ${message ?? 'rate limit exceeded'}`,
+      parseRetryAfter(header('retry-after'), now),
+    );
+  if (status === 408 || status >= 500)
+    return ProviderError.transient(`Postmark ${status}: ${(message ?? '').slice(0, 500)}`, {
+      retryAfterMs: parseRetryAfter(header('retry-after'), now),
+    });
   if (status >= 200 && status < 300 && (code === 0 || code === undefined)) return null;
   return classifyPostmarkCode(code ?? -1, message ?? `HTTP ${status}`);
 }

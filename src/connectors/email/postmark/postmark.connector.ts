@@ -36,11 +36,22 @@ export class PostmarkConnector implements Connector {
   ) {}
 
   validateConfiguration(): void {
-    if (!this.settings.serverToken) throw new Error('EMAIL_PROVIDER=postmark needs POSTMARK_SERVER_TOKEN (the server API token, under Servers → API Tokens).');
+    if (!this.settings.serverToken)
+      throw new Error(
+        'EMAIL_PROVIDER=postmark needs POSTMARK_SERVER_TOKEN (the server API token, under Servers → API Tokens).',
+      );
   }
 
   forProject(s: Readonly<Record<string, string>>): PostmarkConnector {
-    return new PostmarkConnector({ ...this.settings, serverToken: s.server_token, messageStream: s.message_stream ?? 'outbound', broadcastStream: s.broadcast_stream }, this.defaults);
+    return new PostmarkConnector(
+      {
+        ...this.settings,
+        serverToken: s.server_token,
+        messageStream: s.message_stream ?? 'outbound',
+        broadcastStream: s.broadcast_stream,
+      },
+      this.defaults,
+    );
   }
 
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
@@ -49,7 +60,12 @@ export class PostmarkConnector implements Connector {
     const answer = await callProvider(
       `${this.settings.baseUrl}${batch ? '/email/batch' : '/email'}`,
       {
-        headers: { 'x-postmark-server-token': this.settings.serverToken ?? '', accept: 'application/json', 'content-type': 'application/json', 'user-agent': 'notifyd' },
+        headers: {
+          'x-postmark-server-token': this.settings.serverToken ?? '',
+          accept: 'application/json',
+          'content-type': 'application/json',
+          'user-agent': 'notifyd',
+        },
         body: JSON.stringify(batch ? emails : emails[0]),
       },
       this.defaults.timeoutMs,
@@ -58,12 +74,17 @@ export class PostmarkConnector implements Connector {
     if (!batch || !Array.isArray(items)) {
       const error = classifyPostmark(answer.status, answer.json, answer.header);
       if (error) return emails.map(() => ({ ok: false, error }));
-      if (!batch) return [{ ok: true, providerMessageId: (answer.json as { MessageID?: string } | undefined)?.MessageID ?? null }];
+      if (!batch)
+        return [
+          { ok: true, providerMessageId: (answer.json as { MessageID?: string } | undefined)?.MessageID ?? null },
+        ];
       const failure = ProviderError.transient('Postmark batch answered without a result list');
       return emails.map(() => ({ ok: false, error: failure }));
     }
     if (items.length !== emails.length) {
-      const failure = ProviderError.transient(`Postmark batch answered ${items.length} results for ${emails.length} messages`);
+      const failure = ProviderError.transient(
+        `Postmark batch answered ${items.length} results for ${emails.length} messages`,
+      );
       return emails.map(() => ({ ok: false, error: failure }));
     }
     return (items as { ErrorCode?: number; Message?: string; MessageID?: string }[]).map((item) => {
@@ -82,12 +103,23 @@ export class PostmarkConnector implements Connector {
       Subject: email.subject,
       ...(email.text !== undefined ? { TextBody: email.text } : {}),
       ...(email.html !== undefined ? { HtmlBody: email.html } : {}),
-      ...(Object.keys(email.headers).length ? { Headers: Object.entries(email.headers).map(([Name, Value]) => ({ Name, Value })) } : {}),
-      ...(email.attachments.length ? { Attachments: email.attachments.map((a) => ({ Name: a.filename, Content: a.content, ContentType: a.contentType })) } : {}),
+      ...(Object.keys(email.headers).length
+        ? { Headers: Object.entries(email.headers).map(([Name, Value]) => ({ Name, Value })) }
+        : {}),
+      ...(email.attachments.length
+        ? {
+            Attachments: email.attachments.map((a) => ({
+              Name: a.filename,
+              Content: a.content,
+              ContentType: a.contentType,
+            })),
+          }
+        : {}),
       // Postmark takes one Tag (for its statistics) and free-form Metadata (echoed in webhooks).
       ...(category ? { Tag: category } : {}),
       Metadata: Object.fromEntries(email.tags.map((t) => [t.name, t.value])),
-      MessageStream: email.marketing && this.settings.broadcastStream ? this.settings.broadcastStream : this.settings.messageStream,
+      MessageStream:
+        email.marketing && this.settings.broadcastStream ? this.settings.broadcastStream : this.settings.messageStream,
     };
   }
 }

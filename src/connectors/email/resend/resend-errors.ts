@@ -11,7 +11,12 @@ import { ProviderError } from '../../provider-error.js';
  * Resend refuses no recipient address as gone at send time (bounces arrive by webhook), so
  * nothing here marks deadRecipient.
  */
-export function classifyResend(status: number, body: unknown, header: HeaderLookup, now = new Date()): ProviderError | null {
+export function classifyResend(
+  status: number,
+  body: unknown,
+  header: HeaderLookup,
+  now = new Date(),
+): ProviderError | null {
   if (status >= 200 && status < 300) return null;
   const { name, message } = (body ?? {}) as { name?: string; message?: string };
   const detail = `Resend ${status}${name ? ` ${name}` : ''}: ${(message ?? '').slice(0, 500)}`;
@@ -22,7 +27,8 @@ export function classifyResend(status: number, body: unknown, header: HeaderLook
     }
     return ProviderError.rateLimited(detail, retryAfterMs, { providerCode: name });
   }
-  if (status === 409 && name === 'concurrent_idempotent_requests') return ProviderError.transient(detail, { retryAfterMs, providerCode: name });
+  if (status === 409 && name === 'concurrent_idempotent_requests')
+    return ProviderError.transient(detail, { retryAfterMs, providerCode: name });
   if (status === 408 || status >= 500) return ProviderError.transient(detail, { retryAfterMs, providerCode: name });
   return ProviderError.permanent(detail, { providerCode: name });
 }

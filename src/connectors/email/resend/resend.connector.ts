@@ -25,7 +25,9 @@ export class ResendConnector implements Connector {
   readonly batchMax = 100;
 
   /** A project's own resend account (per-project providers); the base URL stays the operator's. */
-  readonly projectSettings: ProjectSettingsSpec = { fields: { api_key: { required: true, secret: true, pattern: /^\S{8,200}$/, hint: 'a Resend API key' } } };
+  readonly projectSettings: ProjectSettingsSpec = {
+    fields: { api_key: { required: true, secret: true, pattern: /^\S{8,200}$/, hint: 'a Resend API key' } },
+  };
 
   constructor(
     private readonly settings: ResendSettings,
@@ -33,7 +35,10 @@ export class ResendConnector implements Connector {
   ) {}
 
   validateConfiguration(): void {
-    if (!this.settings.apiKey) throw new Error('EMAIL_PROVIDER=resend needs RESEND_API_KEY (an API key with sending access, from resend.com/api-keys).');
+    if (!this.settings.apiKey)
+      throw new Error(
+        'EMAIL_PROVIDER=resend needs RESEND_API_KEY (an API key with sending access, from resend.com/api-keys).',
+      );
   }
 
   forProject(s: Readonly<Record<string, string>>): ResendConnector {
@@ -74,7 +79,9 @@ export class ResendConnector implements Connector {
   }
 
   private async sendBatch(emails: EmailContent[]): Promise<DeliveryResult[]> {
-    const key = `batch-${createHash('sha256').update(emails.map((e) => e.idempotencyKey).join(',')).digest('hex')}`;
+    const key = `batch-${createHash('sha256')
+      .update(emails.map((e) => e.idempotencyKey).join(','))
+      .digest('hex')}`;
     const answer = await callProvider(
       `${this.settings.baseUrl}/emails/batch`,
       { headers: this.headers(key), body: JSON.stringify(emails.map(resendBody)) },
@@ -84,7 +91,9 @@ export class ResendConnector implements Connector {
     if (error) return emails.map(() => ({ ok: false, error }));
     const data = (answer.json as { data?: { id?: string }[] } | undefined)?.data;
     if (!Array.isArray(data) || data.length !== emails.length) {
-      const failure = ProviderError.transient(`Resend batch answered ${Array.isArray(data) ? data.length : 'no'} ids for ${emails.length} emails`);
+      const failure = ProviderError.transient(
+        `Resend batch answered ${Array.isArray(data) ? data.length : 'no'} ids for ${emails.length} emails`,
+      );
       return emails.map(() => ({ ok: false, error: failure }));
     }
     const quota = readQuota(answer.header);
@@ -106,7 +115,9 @@ export class ResendConnector implements Connector {
  * attachments is a request of its own; the rest go as one batch (a lone one as a single email).
  * send() and requestsFor() both plan with it, so the pacing charge is the requests made.
  */
-function resendCalls<T extends { attachments: number }>(emails: readonly T[]): { singles: (T & { i: number })[]; batchable: (T & { i: number })[] } {
+function resendCalls<T extends { attachments: number }>(
+  emails: readonly T[],
+): { singles: (T & { i: number })[]; batchable: (T & { i: number })[] } {
   const indexed = emails.map((e, i) => ({ ...e, i }));
   const batchable = indexed.filter((e) => e.attachments === 0);
   const singles = indexed.filter((e) => e.attachments > 0);
@@ -132,7 +143,15 @@ export function resendBody(email: EmailContent): Record<string, unknown> {
     ...(Object.keys(email.headers).length ? { headers: email.headers } : {}),
     // Resend accepts ASCII letters, digits, _ and - in tag names and values.
     tags: email.tags.map((t) => ({ name: tagText(t.name), value: tagText(t.value) })),
-    ...(email.attachments.length ? { attachments: email.attachments.map((a) => ({ filename: a.filename, content: a.content, content_type: a.contentType })) } : {}),
+    ...(email.attachments.length
+      ? {
+          attachments: email.attachments.map((a) => ({
+            filename: a.filename,
+            content: a.content,
+            content_type: a.contentType,
+          })),
+        }
+      : {}),
   };
 }
 

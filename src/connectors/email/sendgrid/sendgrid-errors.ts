@@ -12,16 +12,25 @@ import { ProviderError } from '../../provider-error.js';
  * SendGrid accepts every syntactically valid address at send time (bounces arrive by event
  * webhook), so nothing here is a dead recipient.
  */
-export function classifySendgrid(status: number, body: unknown, header: HeaderLookup, now = new Date()): ProviderError | null {
+export function classifySendgrid(
+  status: number,
+  body: unknown,
+  header: HeaderLookup,
+  now = new Date(),
+): ProviderError | null {
   if (status >= 200 && status < 300) return null;
   const errors = ((body ?? {}) as { errors?: { message?: string; field?: string | null }[] }).errors ?? [];
   const message = errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; ');
   const detail = `SendGrid ${status}: ${message.slice(0, 500)}`;
-  if (/maximum credits exceeded/i.test(message)) return ProviderError.rateLimited(detail, undefined, { quotaExhausted: true, providerCode: String(status) });
+  if (/maximum credits exceeded/i.test(message))
+    return ProviderError.rateLimited(detail, undefined, { quotaExhausted: true, providerCode: String(status) });
   if (status === 429) {
     const reset = Number(header('x-ratelimit-reset'));
-    const untilReset = Number.isFinite(reset) && reset > 1e9 && reset * 1000 > now.getTime() ? reset * 1000 - now.getTime() : undefined;
-    return ProviderError.rateLimited(detail, parseRetryAfter(header('retry-after'), now) ?? untilReset, { providerCode: '429' });
+    const untilReset =
+      Number.isFinite(reset) && reset > 1e9 && reset * 1000 > now.getTime() ? reset * 1000 - now.getTime() : undefined;
+    return ProviderError.rateLimited(detail, parseRetryAfter(header('retry-after'), now) ?? untilReset, {
+      providerCode: '429',
+    });
   }
   if (status === 408 || status >= 500) return ProviderError.transient(detail, { providerCode: String(status) });
   return ProviderError.permanent(detail, { providerCode: String(status) });

@@ -21,7 +21,9 @@ export class SendgridConnector implements Connector {
   readonly batchMax = 1;
 
   /** A project's own sendgrid account (per-project providers); the base URL stays the operator's. */
-  readonly projectSettings: ProjectSettingsSpec = { fields: { api_key: { required: true, secret: true, pattern: /^\S{8,200}$/, hint: 'a SendGrid API key' } } };
+  readonly projectSettings: ProjectSettingsSpec = {
+    fields: { api_key: { required: true, secret: true, pattern: /^\S{8,200}$/, hint: 'a SendGrid API key' } },
+  };
 
   constructor(
     private readonly settings: SendgridSettings,
@@ -29,7 +31,8 @@ export class SendgridConnector implements Connector {
   ) {}
 
   validateConfiguration(): void {
-    if (!this.settings.apiKey) throw new Error('EMAIL_PROVIDER=sendgrid needs SENDGRID_API_KEY (an API key with Mail Send access).');
+    if (!this.settings.apiKey)
+      throw new Error('EMAIL_PROVIDER=sendgrid needs SENDGRID_API_KEY (an API key with Mail Send access).');
   }
 
   forProject(s: Readonly<Record<string, string>>): SendgridConnector {
@@ -43,7 +46,14 @@ export class SendgridConnector implements Connector {
   private async sendOne(email: EmailContent): Promise<DeliveryResult> {
     const answer = await callProvider(
       `${this.settings.baseUrl}/v3/mail/send`,
-      { headers: { authorization: `Bearer ${this.settings.apiKey}`, 'content-type': 'application/json', 'user-agent': 'notifyd' }, body: JSON.stringify(sendgridBody(email)) },
+      {
+        headers: {
+          authorization: `Bearer ${this.settings.apiKey}`,
+          'content-type': 'application/json',
+          'user-agent': 'notifyd',
+        },
+        body: JSON.stringify(sendgridBody(email)),
+      },
       this.defaults.timeoutMs,
     );
     const error = classifySendgrid(answer.status, answer.json, answer.header);
@@ -73,7 +83,14 @@ export function sendgridBody(email: EmailContent): Record<string, unknown> {
     content: content.length ? content : [{ type: 'text/plain', value: ' ' }],
     ...(Object.keys(email.headers).length ? { headers: email.headers } : {}),
     ...(email.attachments.length
-      ? { attachments: email.attachments.map((a) => ({ content: a.content, filename: a.filename, type: a.contentType, disposition: 'attachment' })) }
+      ? {
+          attachments: email.attachments.map((a) => ({
+            content: a.content,
+            filename: a.filename,
+            type: a.contentType,
+            disposition: 'attachment',
+          })),
+        }
       : {}),
     ...(category ? { categories: [category] } : {}),
   };

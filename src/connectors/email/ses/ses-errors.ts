@@ -15,18 +15,30 @@ import { ProviderError } from '../../provider-error.js';
  * - 5xx (InternalFailure, ServiceUnavailable) and 408 → transient.
  * SES reports bounces later (by event), so nothing here is a dead recipient.
  */
-export function classifySesHttp(status: number, body: unknown, header: HeaderLookup, now = new Date()): ProviderError | null {
+export function classifySesHttp(
+  status: number,
+  body: unknown,
+  header: HeaderLookup,
+  now = new Date(),
+): ProviderError | null {
   if (status >= 200 && status < 300) return null;
   const b = (body ?? {}) as { message?: string; Message?: string; __type?: string };
   const type = (header('x-amzn-errortype') ?? b.__type ?? '').split(':')[0].split('#').pop() || `HTTP ${status}`;
   const message = b.message ?? b.Message ?? '';
   const detail = `SES ${status} ${type}: ${message.slice(0, 500)}`;
   const retryAfterMs = parseRetryAfter(header('retry-after'), now);
-  if (type === 'LimitExceededException' && /daily/i.test(message)) return ProviderError.rateLimited(detail, retryAfterMs, { quotaExhausted: true, providerCode: type });
-  if (status === 429 || type === 'TooManyRequestsException' || type === 'ThrottlingException' || type === 'LimitExceededException') {
+  if (type === 'LimitExceededException' && /daily/i.test(message))
+    return ProviderError.rateLimited(detail, retryAfterMs, { quotaExhausted: true, providerCode: type });
+  if (
+    status === 429 ||
+    type === 'TooManyRequestsException' ||
+    type === 'ThrottlingException' ||
+    type === 'LimitExceededException'
+  ) {
     return ProviderError.rateLimited(detail, retryAfterMs, { providerCode: type });
   }
-  if (type === 'SendingPausedException' || type === 'AccountSuspendedException') return ProviderError.rateLimited(detail, undefined, { quotaExhausted: true, providerCode: type });
+  if (type === 'SendingPausedException' || type === 'AccountSuspendedException')
+    return ProviderError.rateLimited(detail, undefined, { quotaExhausted: true, providerCode: type });
   if (status === 408 || status >= 500) return ProviderError.transient(detail, { retryAfterMs, providerCode: type });
   return ProviderError.permanent(detail, { providerCode: type });
 }

@@ -16,7 +16,10 @@ export function simpleEmailRequest(email: EmailContent, configurationSet: string
     Content: {
       Simple: {
         Subject: text(email.subject),
-        Body: { ...(email.text !== undefined ? { Text: text(email.text) } : {}), ...(email.html !== undefined ? { Html: text(email.html) } : {}) },
+        Body: {
+          ...(email.text !== undefined ? { Text: text(email.text) } : {}),
+          ...(email.html !== undefined ? { Html: text(email.html) } : {}),
+        },
         ...(Object.keys(email.headers).length ? { Headers: headers(email) } : {}),
       },
     },
@@ -30,7 +33,10 @@ export function simpleEmailRequest(email: EmailContent, configurationSet: string
  * (attachments). nodemailer is imported here, on the first message with attachments, so an
  * SES worker that sends none never loads it.
  */
-export async function rawEmailRequest(email: EmailContent, configurationSet: string | undefined): Promise<Record<string, unknown>> {
+export async function rawEmailRequest(
+  email: EmailContent,
+  configurationSet: string | undefined,
+): Promise<Record<string, unknown>> {
   const { default: MailComposer } = await import('nodemailer/lib/mail-composer/index.js');
   const mime = await new MailComposer(mimeOptions(email)).compile().build();
   return {
@@ -48,7 +54,10 @@ export async function rawEmailRequest(email: EmailContent, configurationSet: str
  * each entry brings its own content as replacement data, with its own headers (the unsubscribe
  * link differs per message) and tags. The emails share sender and reply-to (the caller groups them).
  */
-export function bulkEmailRequest(emails: EmailContent[], configurationSet: string | undefined): Record<string, unknown> {
+export function bulkEmailRequest(
+  emails: EmailContent[],
+  configurationSet: string | undefined,
+): Record<string, unknown> {
   const first = emails[0];
   return {
     FromEmailAddress: formatAddress(first.from),
@@ -68,7 +77,13 @@ export function bulkEmailRequest(emails: EmailContent[], configurationSet: strin
       ReplacementTags: tags(email),
       ...(Object.keys(email.headers).length ? { ReplacementHeaders: headers(email) } : {}),
       ReplacementEmailContent: {
-        ReplacementTemplate: { ReplacementTemplateData: JSON.stringify({ subject: email.subject, text: email.text ?? '', html: email.html ?? '' }) },
+        ReplacementTemplate: {
+          ReplacementTemplateData: JSON.stringify({
+            subject: email.subject,
+            text: email.text ?? '',
+            html: email.html ?? '',
+          }),
+        },
       },
     })),
     ...(configurationSet ? { ConfigurationSetName: configurationSet } : {}),
@@ -77,5 +92,11 @@ export function bulkEmailRequest(emails: EmailContent[], configurationSet: strin
 
 /** Emails that may share one bulk call: same sender, reply-to and body parts. */
 export function bulkGroupKey(email: EmailContent): string {
-  return JSON.stringify([email.from.email, email.from.name ?? '', email.replyTo ?? '', email.text !== undefined, email.html !== undefined]);
+  return JSON.stringify([
+    email.from.email,
+    email.from.name ?? '',
+    email.replyTo ?? '',
+    email.text !== undefined,
+    email.html !== undefined,
+  ]);
 }

@@ -48,11 +48,28 @@ export class SesConnector implements Connector {
       !this.settings.accessKeyId && 'AWS_ACCESS_KEY_ID',
       !this.settings.secretAccessKey && 'AWS_SECRET_ACCESS_KEY',
     ].filter(Boolean);
-    if (missing.length) throw new Error(`EMAIL_PROVIDER=ses needs ${missing.join(', ')} (an IAM identity allowed ses:SendEmail and ses:SendBulkEmail).`);
+    if (missing.length)
+      throw new Error(
+        `EMAIL_PROVIDER=ses needs ${missing.join(', ')} (an IAM identity allowed ses:SendEmail and ses:SendBulkEmail).`,
+      );
   }
 
   forProject(s: Readonly<Record<string, string>>): SesConnector {
-    return new SesConnector({ ...this.settings, region: s.region, accessKeyId: s.access_key_id, secretAccessKey: s.secret_access_key, sessionToken: undefined, configurationSet: s.configuration_set, baseUrl: this.settings.region === s.region && this.settings.baseUrl ? this.settings.baseUrl : `https://email.${s.region}.amazonaws.com` }, this.defaults);
+    return new SesConnector(
+      {
+        ...this.settings,
+        region: s.region,
+        accessKeyId: s.access_key_id,
+        secretAccessKey: s.secret_access_key,
+        sessionToken: undefined,
+        configurationSet: s.configuration_set,
+        baseUrl:
+          this.settings.region === s.region && this.settings.baseUrl
+            ? this.settings.baseUrl
+            : `https://email.${s.region}.amazonaws.com`,
+      },
+      this.defaults,
+    );
   }
 
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
@@ -67,15 +84,22 @@ export class SesConnector implements Connector {
     });
     const calls: Promise<void>[] = singles.map(async (i) => void (results[i] = await this.sendOne(emails[i])));
     for (const indexes of groups.values()) {
-      if (indexes.length === 1) calls.push((async () => void (results[indexes[0]] = await this.sendOne(emails[indexes[0]])))());
-      else calls.push((async () => (await this.sendBulk(indexes.map((i) => emails[i]))).forEach((r, k) => (results[indexes[k]] = r)))());
+      if (indexes.length === 1)
+        calls.push((async () => void (results[indexes[0]] = await this.sendOne(emails[indexes[0]])))());
+      else
+        calls.push(
+          (async () =>
+            (await this.sendBulk(indexes.map((i) => emails[i]))).forEach((r, k) => (results[indexes[k]] = r)))(),
+        );
     }
     await Promise.all(calls);
     return results;
   }
 
   private async sendOne(email: EmailContent): Promise<DeliveryResult> {
-    const request = email.attachments.length ? await rawEmailRequest(email, this.settings.configurationSet) : simpleEmailRequest(email, this.settings.configurationSet);
+    const request = email.attachments.length
+      ? await rawEmailRequest(email, this.settings.configurationSet)
+      : simpleEmailRequest(email, this.settings.configurationSet);
     const answer = await this.post('/v2/email/outbound-emails', request);
     const error = classifySesHttp(answer.status, answer.json, answer.header);
     if (error) return { ok: false, error };
@@ -83,12 +107,19 @@ export class SesConnector implements Connector {
   }
 
   private async sendBulk(emails: EmailContent[]): Promise<DeliveryResult[]> {
-    const answer = await this.post('/v2/email/outbound-bulk-emails', bulkEmailRequest(emails, this.settings.configurationSet));
+    const answer = await this.post(
+      '/v2/email/outbound-bulk-emails',
+      bulkEmailRequest(emails, this.settings.configurationSet),
+    );
     const error = classifySesHttp(answer.status, answer.json, answer.header);
     if (error) return emails.map(() => ({ ok: false, error }));
-    const entries = (answer.json as { BulkEmailEntryResults?: { Status?: string; Error?: string; MessageId?: string }[] } | undefined)?.BulkEmailEntryResults;
+    const entries = (
+      answer.json as { BulkEmailEntryResults?: { Status?: string; Error?: string; MessageId?: string }[] } | undefined
+    )?.BulkEmailEntryResults;
     if (!Array.isArray(entries) || entries.length !== emails.length) {
-      const failure = ProviderError.transient(`SES bulk answered ${Array.isArray(entries) ? entries.length : 'no'} results for ${emails.length} entries`);
+      const failure = ProviderError.transient(
+        `SES bulk answered ${Array.isArray(entries) ? entries.length : 'no'} results for ${emails.length} entries`,
+      );
       return emails.map(() => ({ ok: false, error: failure }));
     }
     return entries.map((entry) => {
@@ -102,8 +133,20 @@ export class SesConnector implements Connector {
     const { default: aws4 } = await import('aws4');
     const url = new URL(`${this.settings.baseUrl}${path}`);
     const signed = aws4.sign(
-      { host: url.host, path: url.pathname, method: 'POST', service: 'ses', region: this.settings.region, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } },
-      { accessKeyId: this.settings.accessKeyId, secretAccessKey: this.settings.secretAccessKey, sessionToken: this.settings.sessionToken },
+      {
+        host: url.host,
+        path: url.pathname,
+        method: 'POST',
+        service: 'ses',
+        region: this.settings.region,
+        body: JSON.stringify(body),
+        headers: { 'Content-Type': 'application/json' },
+      },
+      {
+        accessKeyId: this.settings.accessKeyId,
+        secretAccessKey: this.settings.secretAccessKey,
+        sessionToken: this.settings.sessionToken,
+      },
     );
     // fetch sets Host and Content-Length itself, to the values signed here.
     const headers = Object.fromEntries(
@@ -111,7 +154,11 @@ export class SesConnector implements Connector {
         .filter(([name]) => !['host', 'content-length'].includes(name.toLowerCase()))
         .map(([name, value]) => [name, String(value)]),
     );
-    return callProvider(url.toString(), { headers: { ...headers, 'user-agent': 'notifyd' }, body: signed.body as string }, this.defaults.timeoutMs);
+    return callProvider(
+      url.toString(),
+      { headers: { ...headers, 'user-agent': 'notifyd' }, body: signed.body as string },
+      this.defaults.timeoutMs,
+    );
   }
 }
 

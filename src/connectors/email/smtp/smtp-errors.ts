@@ -38,7 +38,10 @@ export function classifySmtpError(err: SmtpFailure): ProviderError {
     return ProviderError.transient(detail, { providerCode });
   }
   if (code !== undefined && code >= 500 && code < 600) {
-    return ProviderError.permanent(detail, { providerCode, deadRecipient: code === 550 || code === 551 || code === 553 });
+    return ProviderError.permanent(detail, {
+      providerCode,
+      deadRecipient: code === 550 || code === 551 || code === 553,
+    });
   }
   if (err.code === 'EMESSAGE' || err.code === 'EENVELOPE') return ProviderError.permanent(detail, { providerCode });
   return ProviderError.transient(detail, { providerCode });

@@ -32,19 +32,26 @@ export class SmtpConnector implements Connector {
   ) {}
 
   validateConfiguration(): void {
-    if (!this.settings.host) throw new Error('EMAIL_PROVIDER=smtp needs SMTP_HOST (and SMTP_PORT, SMTP_USERNAME, SMTP_PASSWORD, SMTP_SECURITY as your relay requires).');
+    if (!this.settings.host)
+      throw new Error(
+        'EMAIL_PROVIDER=smtp needs SMTP_HOST (and SMTP_PORT, SMTP_USERNAME, SMTP_PASSWORD, SMTP_SECURITY as your relay requires).',
+      );
     if (!!this.settings.username !== !!this.settings.password) {
       throw new Error('SMTP_USERNAME and SMTP_PASSWORD go together: set both (authenticated relay) or neither.');
     }
     const dkim = this.settings.dkim;
     if (dkim) {
       if (!dkim.domain || !dkim.selector || !dkim.privateKey) {
-        throw new Error('DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY together: set all three or none.');
+        throw new Error(
+          'DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY together: set all three or none.',
+        );
       }
       try {
         createPrivateKey(dkim.privateKey);
       } catch {
-        throw new Error('DKIM_PRIVATE_KEY is not a readable PEM private key: paste the key with its BEGIN/END lines (\\n escapes are accepted).');
+        throw new Error(
+          'DKIM_PRIVATE_KEY is not a readable PEM private key: paste the key with its BEGIN/END lines (\\n escapes are accepted).',
+        );
       }
     }
   }
@@ -55,7 +62,10 @@ export class SmtpConnector implements Connector {
 
   /** Closes pooled connections (tests, shutdown). */
   close(): void {
-    void this.transporter?.then((t) => t.close(), () => undefined);
+    void this.transporter?.then(
+      (t) => t.close(),
+      () => undefined,
+    );
     this.transporter = undefined;
   }
 
@@ -66,7 +76,9 @@ export class SmtpConnector implements Connector {
       // With Cc, the relay may accept the message for some recipients and refuse the main one.
       const refused = (info.rejected as unknown[]).map(String).includes(email.to);
       if (refused) {
-        const reason = ((info as { rejectedErrors?: SmtpFailure[] }).rejectedErrors ?? [])[0] ?? { message: `${email.to} refused by the relay` };
+        const reason = ((info as { rejectedErrors?: SmtpFailure[] }).rejectedErrors ?? [])[0] ?? {
+          message: `${email.to} refused by the relay`,
+        };
         return { ok: false, error: classifySmtpError(reason) };
       }
       return { ok: true, providerMessageId: info.messageId ?? options.messageId };
@@ -83,7 +95,10 @@ export class SmtpConnector implements Connector {
   private async createTransport(): Promise<Transporter> {
     const { default: nodemailer } = await import('nodemailer');
     const s = this.settings;
-    const dkim = s.dkim?.domain && s.dkim.selector && s.dkim.privateKey ? { domainName: s.dkim.domain, keySelector: s.dkim.selector, privateKey: s.dkim.privateKey } : undefined;
+    const dkim =
+      s.dkim?.domain && s.dkim.selector && s.dkim.privateKey
+        ? { domainName: s.dkim.domain, keySelector: s.dkim.selector, privateKey: s.dkim.privateKey }
+        : undefined;
     return nodemailer.createTransport({
       pool: true,
       maxConnections: 5,

@@ -38,7 +38,11 @@ export class ApnsProviderToken {
       this.key ??= importPKCS8(this.config.privateKey, 'ES256');
       // Strictly later than the previous iat, so that a renewal never reproduces the refused token.
       const iat = Math.max(Math.floor(this.now() / 1000), (this.current?.iat ?? 0) + 1);
-      const jwt = await new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: this.config.keyId }).setIssuer(this.config.teamId).setIssuedAt(iat).sign(await this.key);
+      const jwt = await new SignJWT({})
+        .setProtectedHeader({ alg: 'ES256', kid: this.config.keyId })
+        .setIssuer(this.config.teamId)
+        .setIssuedAt(iat)
+        .sign(await this.key);
       this.current = { jwt, iat, signedAt: this.now() };
       this.signed++;
       return jwt;

@@ -7,7 +7,12 @@ import type { PushNotification } from '../push-notification.js';
  * background push carries only `content-available: 1` (push type background, priority 5).
  * Top-level `url` and `data` reach the app. Bulk jobs go at priority 5 (power-friendly).
  */
-export function buildApnsRequest(token: string, topic: string, n: PushNotification, nowMs = Date.now()): { headers: OutgoingHttpHeaders; body: string } {
+export function buildApnsRequest(
+  token: string,
+  topic: string,
+  n: PushNotification,
+  nowMs = Date.now(),
+): { headers: OutgoingHttpHeaders; body: string } {
   const o = n.options;
   const aps: Record<string, unknown> = {};
   if (o.background) {

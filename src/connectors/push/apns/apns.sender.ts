@@ -43,7 +43,11 @@ export class ApnsSender implements PlatformSender, OnModuleDestroy {
     for (let attempt = 1; ; attempt++) {
       let answer;
       try {
-        answer = await this.session!.request({ ...request.headers, authorization: `bearer ${jwt}` }, request.body, this.config.outbound.timeoutMs);
+        answer = await this.session!.request(
+          { ...request.headers, authorization: `bearer ${jwt}` },
+          request.body,
+          this.config.outbound.timeoutMs,
+        );
       } catch (err) {
         const e = err as NodeJS.ErrnoException;
         return { ok: false, error: ProviderError.transient(`APNs unreachable: ${e.code ?? e.message}`) };

@@ -1,4 +1,10 @@
-import { type ClientHttp2Session, connect, constants, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
+import {
+  type ClientHttp2Session,
+  connect,
+  constants,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+} from 'node:http2';
 
 export interface Http2Answer {
   status: number;
@@ -31,7 +37,11 @@ export class Http2Session {
       });
       stream.on('response', (h) => (answer = { status: Number(h[':status']), headers: h }));
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => (answer ? resolve({ ...answer, body: Buffer.concat(chunks).toString('utf8') }) : reject(new Error('stream ended without a response'))));
+      stream.on('end', () =>
+        answer
+          ? resolve({ ...answer, body: Buffer.concat(chunks).toString('utf8') })
+          : reject(new Error('stream ended without a response')),
+      );
       stream.on('error', reject);
       stream.end(body);
     });

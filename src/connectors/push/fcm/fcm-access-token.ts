@@ -67,7 +67,9 @@ export class FcmAccessTokens {
       retryAfter = res.headers.get('retry-after');
     } catch (err) {
       const e = err as { name?: string; cause?: { code?: string }; message?: string };
-      throw ProviderError.transient(`FCM token endpoint unreachable: ${e.name === 'TimeoutError' ? 'timeout' : (e.cause?.code ?? e.message)}`);
+      throw ProviderError.transient(
+        `FCM token endpoint unreachable: ${e.name === 'TimeoutError' ? 'timeout' : (e.cause?.code ?? e.message)}`,
+      );
     }
     let body: { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown } = {};
     try {

@@ -26,7 +26,12 @@ export function fcmErrorCode(body: unknown): string | undefined {
  *   permanent, kept; PERMISSION_DENIED (403): the service account may not send → permanent.
  * (UNAUTHENTICATED, our own access token refused, is renewed and retried by the sender.)
  */
-export function classifyFcmRefusal(status: number, header: HeaderLookup, body: unknown, now = new Date()): ProviderError {
+export function classifyFcmRefusal(
+  status: number,
+  header: HeaderLookup,
+  body: unknown,
+  now = new Date(),
+): ProviderError {
   const code = fcmErrorCode(body);
   const message = (body as FcmErrorBody | undefined)?.error?.message;
   const detail = `FCM HTTP ${status}${code ? ` ${code}` : ''}${message ? `: ${message.slice(0, 300)}` : ''}`;
@@ -42,9 +47,15 @@ export function classifyFcmRefusal(status: number, header: HeaderLookup, body: u
     case 'INTERNAL':
       return ProviderError.transient(detail, { ...options, retryAfterMs });
     case 'THIRD_PARTY_AUTH_ERROR':
-      return ProviderError.permanent(`${detail} (check the APNs/web push credentials in the Firebase console)`, options);
+      return ProviderError.permanent(
+        `${detail} (check the APNs/web push credentials in the Firebase console)`,
+        options,
+      );
     case 'PERMISSION_DENIED':
-      return ProviderError.permanent(`${detail} (the service account may not send: give it the Firebase Cloud Messaging API Admin role)`, options);
+      return ProviderError.permanent(
+        `${detail} (the service account may not send: give it the Firebase Cloud Messaging API Admin role)`,
+        options,
+      );
   }
   if (status === 404) return ProviderError.permanent(`${detail} (token deleted)`, { ...options, deadRecipient: true });
   if (status === 429) return ProviderError.rateLimited(detail, retryAfterMs ?? QUOTA_BACKOFF_MS, options);

@@ -32,7 +32,11 @@ export class FcmSender implements PlatformSender, OnModuleDestroy {
     // HTTP/2 when the server offers it (FCM does), with a bounded pool; PUSH_CA_FILE for private test/staging services.
     this.fetcher = async (url, init) => {
       const { Agent, fetch } = await undici();
-      this.dispatcher ??= new Agent({ allowH2: true, connections: 16, ...(push.ca ? { connect: { ca: push.ca } } : {}) });
+      this.dispatcher ??= new Agent({
+        allowH2: true,
+        connections: 16,
+        ...(push.ca ? { connect: { ca: push.ca } } : {}),
+      });
       return fetch(url, { ...init, redirect: 'manual', dispatcher: this.dispatcher });
     };
     this.tokens = push.fcm ? new FcmAccessTokens(push.fcm, this.fetcher, config.outbound.timeoutMs) : undefined;
@@ -61,7 +65,12 @@ export class FcmSender implements PlatformSender, OnModuleDestroy {
     const answer = await postJson(
       `${fcm.apiBase}/v1/projects/${encodeURIComponent(fcm.projectId)}/messages:send`,
       { message: buildFcmMessage(device.token, n) },
-      { headers: { authorization: `Bearer ${accessToken}` }, timeoutMs: this.config.outbound.timeoutMs, fetcher: this.fetcher, what: 'FCM' },
+      {
+        headers: { authorization: `Bearer ${accessToken}` },
+        timeoutMs: this.config.outbound.timeoutMs,
+        fetcher: this.fetcher,
+        what: 'FCM',
+      },
     );
     if (answer.status === 200) {
       const name = (answer.json as { name?: unknown } | undefined)?.name;

@@ -23,7 +23,9 @@ export function assertWebPushEndpoint(endpoint: string, policy: OutboundPolicy, 
   // Push services speak HTTPS only (RFC 8030 §8), so plain http is refused whatever the policy.
   const url = assertPublicHttpUrl(endpoint, { ...policy, httpsOnly: true });
   if (!hostAllowed(url.hostname, allowedHosts)) {
-    throw new UnsafeUrlError(`${url.hostname} is not a known push service (WEB_PUSH_ENDPOINT_HOSTS allows ${allowedHosts.join(', ')})`);
+    throw new UnsafeUrlError(
+      `${url.hostname} is not a known push service (WEB_PUSH_ENDPOINT_HOSTS allows ${allowedHosts.join(', ')})`,
+    );
   }
   return url;
 }

@@ -10,15 +10,31 @@ import { ProviderError } from '../../provider-error.js';
  * - 413: payload too large → permanent, kept;
  * - 408, 5xx: transient (Retry-After honoured); anything else 4xx: permanent, kept.
  */
-export function classifyWebPushRefusal(status: number, header: HeaderLookup, body: string, now = new Date()): ProviderError {
+export function classifyWebPushRefusal(
+  status: number,
+  header: HeaderLookup,
+  body: string,
+  now = new Date(),
+): ProviderError {
   const detail = `web push service HTTP ${status}${body.trim() ? `: ${body.trim().slice(0, 300)}` : ''}`;
   const retryAfterMs = parseRetryAfter(header('retry-after'), now);
-  if (status === 404 || status === 410) return ProviderError.permanent(`${detail} (subscription gone)`, { deadRecipient: true, providerCode: String(status) });
+  if (status === 404 || status === 410)
+    return ProviderError.permanent(`${detail} (subscription gone)`, {
+      deadRecipient: true,
+      providerCode: String(status),
+    });
   if (status === 429) return ProviderError.rateLimited(detail, retryAfterMs, { providerCode: '429' });
   if (status === 401 || status === 403) {
-    return ProviderError.permanent(`${detail} (the push service refused the VAPID signature: check VAPID_PRIVATE_KEY/VAPID_SUBJECT, or the subscription was made with another key)`, { providerCode: String(status) });
+    return ProviderError.permanent(
+      `${detail} (the push service refused the VAPID signature: check VAPID_PRIVATE_KEY/VAPID_SUBJECT, or the subscription was made with another key)`,
+      { providerCode: String(status) },
+    );
   }
-  if (status === 413) return ProviderError.permanent(`${detail} (payload too large: shorten the subject, body or push.data)`, { providerCode: '413' });
-  if (status === 408 || status >= 500) return ProviderError.transient(detail, { retryAfterMs, providerCode: String(status) });
+  if (status === 413)
+    return ProviderError.permanent(`${detail} (payload too large: shorten the subject, body or push.data)`, {
+      providerCode: '413',
+    });
+  if (status === 408 || status >= 500)
+    return ProviderError.transient(detail, { retryAfterMs, providerCode: String(status) });
   return ProviderError.permanent(detail, { providerCode: String(status) });
 }

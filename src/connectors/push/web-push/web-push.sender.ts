@@ -51,7 +51,11 @@ export class WebPushSender implements PlatformSender, OnModuleDestroy {
     try {
       assertWebPushEndpoint(device.endpoint ?? device.token, this.guard.policy, this.config.pushProviders.webPushHosts);
     } catch (err) {
-      if (err instanceof UnsafeUrlError) return { ok: false, error: ProviderError.permanent(`web push endpoint refused before connecting: ${err.message}`) };
+      if (err instanceof UnsafeUrlError)
+        return {
+          ok: false,
+          error: ProviderError.permanent(`web push endpoint refused before connecting: ${err.message}`),
+        };
       throw err;
     }
     const payload = JSON.stringify({
@@ -66,14 +70,18 @@ export class WebPushSender implements PlatformSender, OnModuleDestroy {
     });
     try {
       const webpush = (this.lib ??= (await import('web-push')).default);
-      const res = await webpush.sendNotification({ endpoint: device.endpoint!, keys: { p256dh: device.p256dh!, auth: device.auth! } }, payload, {
-        vapidDetails: { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
-        ...(n.ttlSecs !== undefined ? { TTL: n.ttlSecs } : {}),
-        urgency: n.urgency === 'normal' ? 'normal' : n.urgency,
-        ...(n.options.collapse_id && TOPIC.test(n.options.collapse_id) ? { topic: n.options.collapse_id } : {}),
-        timeout: this.config.outbound.timeoutMs,
-        agent: this.httpsAgent(),
-      });
+      const res = await webpush.sendNotification(
+        { endpoint: device.endpoint!, keys: { p256dh: device.p256dh!, auth: device.auth! } },
+        payload,
+        {
+          vapidDetails: { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
+          ...(n.ttlSecs !== undefined ? { TTL: n.ttlSecs } : {}),
+          urgency: n.urgency === 'normal' ? 'normal' : n.urgency,
+          ...(n.options.collapse_id && TOPIC.test(n.options.collapse_id) ? { topic: n.options.collapse_id } : {}),
+          timeout: this.config.outbound.timeoutMs,
+          agent: this.httpsAgent(),
+        },
+      );
       // RFC 8030 §5: the Location header names the push message resource.
       const location = headerLookup(res.headers as Record<string, string>)('location');
       return { ok: true, id: location ?? null };
@@ -84,9 +92,14 @@ export class WebPushSender implements PlatformSender, OnModuleDestroy {
 
   private classify(err: unknown): ProviderError {
     if (this.lib && err instanceof this.lib.WebPushError) {
-      return classifyWebPushRefusal(err.statusCode, headerLookup((err.headers ?? {}) as Record<string, string>), err.body ?? '');
+      return classifyWebPushRefusal(
+        err.statusCode,
+        headerLookup((err.headers ?? {}) as Record<string, string>),
+        err.body ?? '',
+      );
     }
-    if (err instanceof UnsafeUrlError) return ProviderError.permanent(`web push endpoint refused before connecting: ${err.message}`);
+    if (err instanceof UnsafeUrlError)
+      return ProviderError.permanent(`web push endpoint refused before connecting: ${err.message}`);
     const e = err as NodeJS.ErrnoException;
     // Never the endpoint in the message: it is a capability URL (whoever has it can push).
     return ProviderError.transient(`web push service unreachable: ${e.code ?? e.message ?? String(err)}`);
@@ -97,4 +110,3 @@ export class WebPushSender implements PlatformSender, OnModuleDestroy {
     return this.agent;
   }
 }
-

@@ -43,7 +43,8 @@ export function classifyTelnyxAnswer(answer: ProviderAnswer, now: Date = new Dat
   const first = ((answer.json as { errors?: TelnyxError[] } | undefined)?.errors ?? [])[0];
   const code = first?.code === undefined ? undefined : String(first.code);
   const rule = code ? TELNYX_ERROR_RULES[code] : undefined;
-  const what = [first?.title, first?.detail].filter(Boolean).join(': ') || answer.text.slice(0, 300) || `HTTP ${answer.status}`;
+  const what =
+    [first?.title, first?.detail].filter(Boolean).join(': ') || answer.text.slice(0, 300) || `HTTP ${answer.status}`;
   const text = `telnyx ${code ?? `HTTP ${answer.status}`}: ${what}${rule?.advice ? ` (${rule.advice})` : ''}`;
   const retryAfterMs = parseRetryAfter(answer.header('retry-after'), now);
   if (!rule) {

@@ -29,7 +29,11 @@ export const TWILIO_ERROR_RULES: Record<number, Rule> = {
   21659: { kind: 'permanent', advice: 'use a sender this account owns' }, // From is not a Twilio number of this account
   21660: { kind: 'permanent', advice: 'use a sender this account owns' }, // Mismatch between From and account
   63003: { kind: 'permanent', dead: true }, // WhatsApp: channel could not find the To address
-  63016: { kind: 'permanent', advice: 'outside the 24-hour WhatsApp window free text is refused: send an approved template (whatsapp.content_sid)' },
+  63016: {
+    kind: 'permanent',
+    advice:
+      'outside the 24-hour WhatsApp window free text is refused: send an approved template (whatsapp.content_sid)',
+  },
   63024: { kind: 'permanent', dead: true }, // WhatsApp: invalid message recipient
 };
 
@@ -46,7 +50,9 @@ export function classifyTwilioError(err: unknown, now: Date = new Date()): Provi
   const providerCode = code === undefined ? undefined : String(code);
   const rule = code === undefined ? undefined : TWILIO_ERROR_RULES[code];
   const text = `twilio ${code ?? `HTTP ${err.status}`}: ${err.message}${rule?.advice ? ` (${rule.advice})` : ''}`;
-  const kind = rule?.kind ?? (err.status === 429 ? 'rate_limited' : err.status === 408 || err.status >= 500 ? 'transient' : 'permanent');
+  const kind =
+    rule?.kind ??
+    (err.status === 429 ? 'rate_limited' : err.status === 408 || err.status >= 500 ? 'transient' : 'permanent');
   if (kind === 'rate_limited') return ProviderError.rateLimited(text, retryAfterMs, { providerCode });
   if (kind === 'transient') return ProviderError.transient(text, { retryAfterMs, providerCode });
   return ProviderError.permanent(text, { deadRecipient: rule?.dead ?? false, providerCode });

@@ -6,7 +6,10 @@ export class TwilioHttpError extends Error {
     readonly headers: Record<string, string | string[] | undefined>,
   ) {
     const parsed = typeof body === 'string' ? safeJson(body) : body;
-    const message = parsed && typeof parsed === 'object' && 'message' in parsed ? String((parsed as { message: unknown }).message) : `HTTP ${status}`;
+    const message =
+      parsed && typeof parsed === 'object' && 'message' in parsed
+        ? String((parsed as { message: unknown }).message)
+        : `HTTP ${status}`;
     super(message);
     this.name = 'TwilioHttpError';
     this.parsed = parsed;

@@ -34,14 +34,17 @@ export class TwilioMessages {
 
   /** Why this account cannot send, naming the variable to set; undefined when it can. */
   problem(): string | undefined {
-    if (!this.account.accountSid) return 'TWILIO_ACCOUNT_SID is not set: copy the Account SID (AC…) from the Twilio console';
+    if (!this.account.accountSid)
+      return 'TWILIO_ACCOUNT_SID is not set: copy the Account SID (AC…) from the Twilio console';
     if (!this.account.authToken) return 'TWILIO_AUTH_TOKEN is not set: copy the Auth Token from the Twilio console';
     return undefined;
   }
 
   async create(message: TwilioMessage): Promise<DeliveryResult> {
     try {
-      const created = await (await this.sdk()).messages.create({
+      const created = await (
+        await this.sdk()
+      ).messages.create({
         from: message.from,
         to: message.to,
         ...(message.body !== undefined ? { body: message.body } : {}),
@@ -60,7 +63,10 @@ export class TwilioMessages {
   }
 
   private async load(): Promise<Twilio> {
-    const [{ default: twilio }, { TwilioTransport }] = await Promise.all([import('twilio'), import('./twilio-transport.js')]);
+    const [{ default: twilio }, { TwilioTransport }] = await Promise.all([
+      import('twilio'),
+      import('./twilio-transport.js'),
+    ]);
     return twilio(this.account.accountSid, this.account.authToken, {
       accountSid: this.account.accountSid,
       httpClient: new TwilioTransport(this.account.apiBase, this.timeoutMs),

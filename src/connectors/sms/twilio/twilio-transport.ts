@@ -21,7 +21,8 @@ export class TwilioTransport extends twilio.RequestClient {
 
   override async request<TData = any>(opts: RequestOptions): Promise<Response & { body: TData }> {
     const uri = new URL(opts.uri);
-    const target = uri.hostname === 'api.twilio.com' ? new URL(`${uri.pathname}${uri.search}`, `${this.apiBase}/`).href : opts.uri;
+    const target =
+      uri.hostname === 'api.twilio.com' ? new URL(`${uri.pathname}${uri.search}`, `${this.apiBase}/`).href : opts.uri;
     const response = await super.request({ ...opts, uri: target, allowRedirects: false });
     if (response.statusCode < 200 || response.statusCode >= 300) {
       throw new TwilioHttpError(response.statusCode, response.body, response.headers as Record<string, string>);

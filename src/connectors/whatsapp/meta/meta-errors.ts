@@ -2,7 +2,12 @@ import { classifyHttpStatus, parseRetryAfter } from '../../http-outcome.js';
 import type { ProviderAnswer } from '../../json-http.js';
 import { ProviderError } from '../../provider-error.js';
 
-type Rule = { kind: 'rate_limited' | 'transient' | 'permanent'; dead?: boolean; retryAfterMs?: number; advice?: string };
+type Rule = {
+  kind: 'rate_limited' | 'transient' | 'permanent';
+  dead?: boolean;
+  retryAfterMs?: number;
+  advice?: string;
+};
 
 /** The error code WhatsApp answers when free text is sent outside the 24-hour customer service window. */
 export const META_WINDOW_CLOSED = '131047';
@@ -38,7 +43,10 @@ export const META_ERROR_RULES: Record<string, Rule> = {
   '131031': { kind: 'permanent', advice: 'the business account is locked' }, // Account locked
   '131042': { kind: 'permanent', advice: 'fix the payment method in WhatsApp Manager' }, // Business eligibility payment issue
   '131045': { kind: 'permanent', advice: 'the phone number is not registered or its certificate is wrong' }, // Incorrect certificate
-  [META_WINDOW_CLOSED]: { kind: 'permanent', advice: 'outside the 24-hour customer service window WhatsApp needs an approved template: pass whatsapp.template' },
+  [META_WINDOW_CLOSED]: {
+    kind: 'permanent',
+    advice: 'outside the 24-hour customer service window WhatsApp needs an approved template: pass whatsapp.template',
+  },
   '131048': { kind: 'rate_limited' }, // Spam rate limit: quality-based
   '131049': { kind: 'transient' }, // Meta chose not to deliver (per-user marketing limit): retry later
   '131050': { kind: 'permanent' }, // The user stopped marketing messages from this business
@@ -71,7 +79,10 @@ export function classifyMetaAnswer(answer: ProviderAnswer, now: Date = new Date(
   const error = (answer.json as { error?: GraphError } | undefined)?.error;
   const code = error?.code === undefined ? undefined : String(error.code);
   const rule = code ? META_ERROR_RULES[code] : undefined;
-  const what = [error?.message, error?.error_data?.details].filter(Boolean).join(': ') || answer.text.slice(0, 300) || `HTTP ${answer.status}`;
+  const what =
+    [error?.message, error?.error_data?.details].filter(Boolean).join(': ') ||
+    answer.text.slice(0, 300) ||
+    `HTTP ${answer.status}`;
   const text = `whatsapp ${code ?? `HTTP ${answer.status}`}: ${what}${rule?.advice ? ` (${rule.advice})` : ''}`;
   const retryAfterMs = parseRetryAfter(answer.header('retry-after'), now) ?? rule?.retryAfterMs;
   if (!rule) {

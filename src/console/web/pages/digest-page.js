@@ -23,13 +23,17 @@ export function DigestPage({ role }) {
       </select></label>
     </div>
     <${ErrorNote} error=${error} />
-    ${data ? html`
+    ${
+      data
+        ? html`
       <p class="summary">Generated ${when(data.generated_at)} ·
         ${number(data.summary?.critical)} critical, ${number(data.summary?.warning)} warning, ${number(data.summary?.info)} info ·
         queue: ${number(data.queue?.pending)} pending, ${number(data.queue?.retry)} retrying</p>
       <ol class="findings">
         ${data.findings.map((f) => html`<${Finding} finding=${f} role=${role} onDone=${reload} />`)}
-      </ol>` : html`<p class="loading">Loading…</p>`}
+      </ol>`
+        : html`<p class="loading">Loading…</p>`
+    }
   </section>`;
 }
 
@@ -41,8 +45,12 @@ function Finding({ finding, role, onDone }) {
     <p class="message">${finding.message}</p>
     <p class="finding-action"><strong>Action:</strong> ${finding.action}</p>
     ${calls.length ? html`<p>${calls.map((c) => html`<${ActionButton} label=${c.label} kind="primary" run=${() => api.post(c.path)} onDone=${onDone} />`)}</p>` : null}
-    ${evidence.length ? html`<details><summary>Evidence</summary><dl class="evidence">
+    ${
+      evidence.length
+        ? html`<details><summary>Evidence</summary><dl class="evidence">
       ${evidence.map(([name, value]) => html`<dt>${name}</dt><dd>${value}</dd>`)}
-    </dl></details>` : null}
+    </dl></details>`
+        : null
+    }
   </li>`;
 }

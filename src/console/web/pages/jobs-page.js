@@ -13,8 +13,19 @@ const EMPTY = { project_id: '', status: '', channel: '', recipient: '', topic: '
 export function JobsPage() {
   const [form, setForm] = useState(EMPTY);
   const [filters, setFilters] = useState(EMPTY);
-  const { data, error } = useLoad(() => api.get(`/v1/admin/jobs${query({ ...filters, since: filters.since ? new Date(filters.since).toISOString() : '' })}`), [filters]);
-  const field = (name) => ({ id: `jobs-${name}`, name, value: form[name], onInput: (e) => setForm({ ...form, [name]: e.currentTarget.value }) });
+  const { data, error } = useLoad(
+    () =>
+      api.get(
+        `/v1/admin/jobs${query({ ...filters, since: filters.since ? new Date(filters.since).toISOString() : '' })}`,
+      ),
+    [filters],
+  );
+  const field = (name) => ({
+    id: `jobs-${name}`,
+    name,
+    value: form[name],
+    onInput: (e) => setForm({ ...form, [name]: e.currentTarget.value }),
+  });
   const submit = (e) => {
     e.preventDefault();
     setFilters(form);
@@ -37,15 +48,23 @@ export function JobsPage() {
       <button type="submit" class="primary">Search</button>
     </form>
     <${ErrorNote} error=${error} />
-    ${!data ? html`<p class="loading">Loading…</p>` : data.jobs.length === 0 ? html`<p>No job matches (the default window is the last 7 days).</p>` : html`
+    ${
+      !data
+        ? html`<p class="loading">Loading…</p>`
+        : data.jobs.length === 0
+          ? html`<p>No job matches (the default window is the last 7 days).</p>`
+          : html`
       <table>
         <caption>${data.count} jobs, newest first; recipients masked.</caption>
         <thead><tr><th scope="col">Created</th><th scope="col">Project</th><th scope="col">Channel</th><th scope="col">Status</th><th scope="col">Recipient</th><th scope="col">Subject</th><th scope="col">Attempts</th><th scope="col">Error</th></tr></thead>
-        <tbody>${data.jobs.map((job) => html`<tr data-job=${job.id}>
+        <tbody>${data.jobs.map(
+          (job) => html`<tr data-job=${job.id}>
           <td><a href=${`#/jobs/${job.id}`}>${when(job.created_at)}</a></td>
           <td>${job.project_id}</td><td>${job.channel}</td><td><span class=${`status status-${job.status}`}>${job.status}</span></td>
           <td>${job.recipient}</td><td>${job.subject ?? '—'}</td><td>${job.attempts} / ${job.max_attempts}</td><td>${job.error ?? ''}</td>
-        </tr>`)}</tbody>
-      </table>`}
+        </tr>`,
+        )}</tbody>
+      </table>`
+    }
   </section>`;
 }

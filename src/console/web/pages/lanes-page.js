@@ -20,7 +20,12 @@ export function LanesPage({ role }) {
   return html`<section aria-labelledby="lanes-title">
     <div class="page-head"><h1 id="lanes-title">Lanes</h1></div>
     <${ErrorNote} error=${error} />
-    ${!data ? html`<p class="loading">Loading…</p>` : data.lanes.length === 0 ? html`<p>No lane has paced a call yet.</p>` : html`
+    ${
+      !data
+        ? html`<p class="loading">Loading…</p>`
+        : data.lanes.length === 0
+          ? html`<p>No lane has paced a call yet.</p>`
+          : html`
       <table>
         <caption>Rates are tokens per second shared by every replica (0 = unpaced).</caption>
         <thead><tr>
@@ -29,7 +34,8 @@ export function LanesPage({ role }) {
           ${role === 'admin' ? html`<th scope="col">Change</th>` : null}
         </tr></thead>
         <tbody>${data.lanes.map((lane) => html`<${LaneRow} lane=${lane} role=${role} onDone=${reload} />`)}</tbody>
-      </table>`}
+      </table>`
+    }
   </section>`;
 }
 
@@ -42,9 +48,15 @@ function LaneRow({ lane, role, onDone }) {
     <td>${lane.adaptive_rate === null ? '—' : html`${number(lane.adaptive_rate)} / s until ${when(lane.adaptive_until)}`}</td>
     <td>${lane.paused ? html`<strong>Paused</strong> until ${when(lane.paused_until)} (${lane.pause_kind}${lane.pause_reason ? `: ${lane.pause_reason}` : ''})` : 'running'}</td>
     <td>${number(lane.totals?.calls)} calls, ${number(lane.totals?.pauses)} pauses</td>
-    ${role === 'admin' ? html`<td>${lane.paused
-      ? html`<${ActionButton} label="Resume" kind="primary" run=${() => api.post(`/v1/admin/lanes/${encodeURIComponent(lane.lane)}/resume`)} onDone=${onDone} />`
-      : html`<${PauseForm} lane=${lane.lane} onDone=${onDone} />`}</td>` : null}
+    ${
+      role === 'admin'
+        ? html`<td>${
+            lane.paused
+              ? html`<${ActionButton} label="Resume" kind="primary" run=${() => api.post(`/v1/admin/lanes/${encodeURIComponent(lane.lane)}/resume`)} onDone=${onDone} />`
+              : html`<${PauseForm} lane=${lane.lane} onDone=${onDone} />`
+          }</td>`
+        : null
+    }
   </tr>`;
 }
 

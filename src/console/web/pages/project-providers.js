@@ -16,12 +16,22 @@ export function ProjectProviders({ projectId, role }) {
   const { data, error, reload } = useLoad(() => api.get(path), [path]);
   return html`<div data-providers=${projectId}>
     <${ErrorNote} error=${error} />
-    ${!data ? html`<span class="muted">…</span>` : data.providers.length === 0 ? html`<span class="muted">the instance's</span><br />` : html`<ul class="plain">
-      ${data.providers.map((p) => html`<li data-provider=${`${p.channel}:${p.provider}`}>
-        <strong>${p.channel}</strong>: ${p.provider}${' '}<span class="muted">${Object.entries(p.settings).map(([k, v]) => `${k}=${v}`).join(', ')}</span>
+    ${
+      !data
+        ? html`<span class="muted">…</span>`
+        : data.providers.length === 0
+          ? html`<span class="muted">the instance's</span><br />`
+          : html`<ul class="plain">
+      ${data.providers.map(
+        (p) => html`<li data-provider=${`${p.channel}:${p.provider}`}>
+        <strong>${p.channel}</strong>: ${p.provider}${' '}<span class="muted">${Object.entries(p.settings)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')}</span>
         ${role === 'admin' ? html` <${ActionButton} label=${`Remove ${p.channel} provider`} run=${() => api.del(`${path}/${p.channel}`)} onDone=${reload} />` : null}
-      </li>`)}
-    </ul>`}
+      </li>`,
+      )}
+    </ul>`
+    }
     ${role === 'admin' ? html`<${SetProvider} path=${path} projectId=${projectId} onSaved=${reload} />` : null}
   </div>`;
 }
@@ -32,7 +42,8 @@ function SetProvider({ path, projectId, onSaved }) {
   const [provider, setProvider] = useState('');
   const [settings, setSettings] = useState('{}');
   const [error, setError] = useState(null);
-  if (!open) return html`<button type="button" class="secondary" data-mutates="true" onClick=${() => setOpen(true)}>Set a provider</button>`;
+  if (!open)
+    return html`<button type="button" class="secondary" data-mutates="true" onClick=${() => setOpen(true)}>Set a provider</button>`;
   const submit = async (e) => {
     e.preventDefault();
     setError(null);

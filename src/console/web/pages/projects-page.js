@@ -20,31 +20,45 @@ export function ProjectsPage({ role }) {
   };
   return html`<section aria-labelledby="projects-title">
     <div class="page-head"><h1 id="projects-title">Projects</h1></div>
-    ${shown ? html`<div class="shown-once" role="status">
+    ${
+      shown
+        ? html`<div class="shown-once" role="status">
       <p><strong>${shown.what}</strong>: store this key now, it cannot be shown again.</p>
       <p><code data-new-key>${shown.key}</code></p>
       <button type="button" class="secondary" onClick=${() => setShown(null)}>I have stored it</button>
-    </div>` : null}
+    </div>`
+        : null
+    }
     ${role === 'admin' ? html`<${CreateProject} onCreated=${reveal('New project key')} />` : null}
     <${ErrorNote} error=${error} />
-    ${!data ? html`<p class="loading">Loading…</p>` : html`
+    ${
+      !data
+        ? html`<p class="loading">Loading…</p>`
+        : html`
       <table>
         <caption>${data.projects.length} projects; keys shown as hints.</caption>
         <thead><tr><th scope="col">Project</th><th scope="col">Channels</th><th scope="col">Rate limit</th><th scope="col">Sender</th><th scope="col">Keys</th><th scope="col">Own providers</th><th scope="col">Created</th>
           ${role === 'admin' ? html`<th scope="col">Change</th>` : null}</tr></thead>
-        <tbody>${data.projects.map((p) => html`<tr data-project=${p.id}>
+        <tbody>${data.projects.map(
+          (p) => html`<tr data-project=${p.id}>
           <th scope="row">${p.id}<br /><span class="muted">${p.name}</span></th>
           <td>${p.channels.join(', ')}</td><td>${p.rate_limit_per_min} / min</td>
           <td>${p.from_email ? `${p.from_name ? `${p.from_name} ` : ''}<${p.from_email}>` : '—'}</td>
           <td><code>${p.api_key_hint ?? '—'}</code>${p.secondary_api_key_hint ? html`<br /><span class="muted">previous: <code>${p.secondary_api_key_hint}</code></span>` : null}</td>
           <td><${ProjectProviders} projectId=${p.id} role=${role} /></td>
           <td>${when(p.created_at)}</td>
-          ${role === 'admin' ? html`<td>
+          ${
+            role === 'admin'
+              ? html`<td>
             <${ActionButton} label="Rotate key" run=${() => api.post(`/v1/admin/projects/${encodeURIComponent(p.id)}/rotate-key`).then(reveal(`New key of ${p.id}`))} />
             ${p.secondary_api_key_hint ? html`<${ActionButton} label="Revoke previous key" run=${() => api.post(`/v1/admin/projects/${encodeURIComponent(p.id)}/revoke-secondary`)} onDone=${reload} />` : null}
-          </td>` : null}
-        </tr>`)}</tbody>
-      </table>`}
+          </td>`
+              : null
+          }
+        </tr>`,
+        )}</tbody>
+      </table>`
+    }
   </section>`;
 }
 

@@ -14,7 +14,12 @@ export function SubscriberPage({ project, id }) {
   return html`<section aria-labelledby="subscriber-title">
     <div class="page-head"><h1 id="subscriber-title">Subscriber <code>${id}</code></h1><a href=${`#/subscribers/${enc(project)}`}>All of ${project}'s subscribers</a></div>
     <${ErrorNote} error=${error} />
-    ${!data ? (error ? null : html`<p class="loading">Loading…</p>`) : html`
+    ${
+      !data
+        ? error
+          ? null
+          : html`<p class="loading">Loading…</p>`
+        : html`
       <dl class="evidence profile">
         <dt>Name</dt><dd>${[subscriber.first_name, subscriber.last_name].filter(Boolean).join(' ') || '—'}</dd>
         <dt>Email</dt><dd>${subscriber.email ?? '—'}</dd>
@@ -26,15 +31,22 @@ export function SubscriberPage({ project, id }) {
         <dt>Updated</dt><dd>${when(subscriber.updated_at)}</dd>
       </dl>
       <h2 id="preferences-title">Preferences</h2>
-      ${prefs.preferences.length === 0 ? html`<p>No preference stored: every channel and topic is on.</p>` : html`
+      ${
+        prefs.preferences.length === 0
+          ? html`<p>No preference stored: every channel and topic is on.</p>`
+          : html`
         <table aria-labelledby="preferences-title">
           <thead><tr><th scope="col">Channel</th><th scope="col">Scope</th><th scope="col">Setting</th><th scope="col">Changed</th></tr></thead>
-          <tbody>${prefs.preferences.map((p) => html`<tr data-preference=${`${p.channel}/${p.scope_kind}/${p.workflow_id ?? ''}`}>
+          <tbody>${prefs.preferences.map(
+            (p) => html`<tr data-preference=${`${p.channel}/${p.scope_kind}/${p.workflow_id ?? ''}`}>
             <td>${p.channel}</td>
             <td>${p.scope_kind === 'all' || !p.workflow_id ? 'everything' : html`${p.scope_kind} <code>${p.workflow_id}</code>`}</td>
             <td>${p.enabled ? 'opted in' : html`<strong>opted out</strong>`}</td>
             <td>${when(p.updated_at)}</td>
-          </tr>`)}</tbody>
-        </table>`}`}
+          </tr>`,
+          )}</tbody>
+        </table>`
+      }`
+    }
   </section>`;
 }

@@ -17,7 +17,10 @@ export function SubscribersPage({ project }) {
   const [cursors, setCursors] = useState([]);
   const cursor = cursors[cursors.length - 1];
   const { data, error } = useLoad(
-    () => (project ? api.get(`/v1/admin/projects/${enc(project)}/subscribers${query({ q: search, cursor, limit: PAGE_SIZE })}`) : new Promise(() => undefined)),
+    () =>
+      project
+        ? api.get(`/v1/admin/projects/${enc(project)}/subscribers${query({ q: search, cursor, limit: PAGE_SIZE })}`)
+        : new Promise(() => undefined),
     [project, search, cursor],
   );
   const submit = (e) => {
@@ -33,16 +36,24 @@ export function SubscribersPage({ project }) {
       <button type="submit" class="primary">Search</button>
     </form>
     <${ErrorNote} error=${error} />
-    ${!data ? html`<p class="loading">Loading…</p>` : data.items.length === 0 ? html`<p>No subscriber matches.</p>` : html`
+    ${
+      !data
+        ? html`<p class="loading">Loading…</p>`
+        : data.items.length === 0
+          ? html`<p>No subscriber matches.</p>`
+          : html`
       <table>
         <caption>Page ${cursors.length + 1}: ${data.items.length} subscribers; email and phone masked.</caption>
         <thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Phone</th><th scope="col">Locale</th><th scope="col">Updated</th></tr></thead>
-        <tbody>${data.items.map((s) => html`<tr data-subscriber=${s.id}>
+        <tbody>${data.items.map(
+          (s) => html`<tr data-subscriber=${s.id}>
           <td><a href=${`#/subscribers/${enc(project)}/${enc(s.id)}`}>${s.id}</a></td>
           <td>${[s.first_name, s.last_name].filter(Boolean).join(' ') || '—'}</td>
           <td>${s.email ?? '—'}</td><td>${s.phone ?? '—'}</td><td>${s.locale ?? '—'}</td><td>${when(s.updated_at)}</td>
-        </tr>`)}</tbody>
-      </table>`}
+        </tr>`,
+        )}</tbody>
+      </table>`
+    }
     <p class="pager">
       <button type="button" class="secondary" disabled=${cursors.length === 0} onClick=${() => setCursors(cursors.slice(0, -1))}>Previous page</button>
       <button type="button" class="secondary" disabled=${!data?.next_cursor} onClick=${() => setCursors([...cursors, data.next_cursor])}>Next page</button>

@@ -21,11 +21,17 @@ export function TemplatePage({ project, id, role }) {
   return html`<section aria-labelledby="template-title">
     <div class="page-head"><h1 id="template-title">Template <code>${id}</code></h1><a href=${`#/templates/${enc(project)}`}>All of ${project}'s templates</a></div>
     <${ErrorNote} error=${error} />
-    ${!data ? (error ? null : html`<p class="loading">Loading…</p>`) : html`
+    ${
+      !data
+        ? error
+          ? null
+          : html`<p class="loading">Loading…</p>`
+        : html`
       <p><label>Variant <select value=${variantKey(variant)} onChange=${(e) => setKey(e.currentTarget.value)}>
         ${data.variants.map((v) => html`<option value=${variantKey(v)}>${v.channel}, ${v.locale ?? 'default locale'}</option>`)}
       </select></label></p>
-      <${Editor} key=${variantKey(variant)} base=${base} id=${id} variant=${variant} role=${role} onSaved=${reload} />`}
+      <${Editor} key=${variantKey(variant)} base=${base} id=${id} variant=${variant} role=${role} onSaved=${reload} />`
+    }
   </section>`;
 }
 
@@ -44,7 +50,10 @@ function Editor({ base, id, variant, role, onSaved }) {
     varsError = 'Sample variables must be a JSON object, e.g. {"name": "Jane"}.';
   }
   const draft = { body, ...(subject ? { subject } : {}), ...(bodyHtml ? { body_html: bodyHtml } : {}) };
-  const request = varsError || !body ? null : { channel: variant.channel, ...(variant.locale ? { locale: variant.locale } : {}), vars: parsed, draft };
+  const request =
+    varsError || !body
+      ? null
+      : { channel: variant.channel, ...(variant.locale ? { locale: variant.locale } : {}), vars: parsed, draft };
   const requestText = JSON.stringify(request);
   useEffect(() => {
     if (!request) return undefined;
@@ -60,7 +69,14 @@ function Editor({ base, id, variant, role, onSaved }) {
       clearTimeout(timer);
     };
   }, [requestText]);
-  const save = () => api.post(base, { id, channel: variant.channel, ...(variant.locale ? { locale: variant.locale } : {}), ...(variant.topic ? { topic: variant.topic } : {}), ...draft });
+  const save = () =>
+    api.post(base, {
+      id,
+      channel: variant.channel,
+      ...(variant.locale ? { locale: variant.locale } : {}),
+      ...(variant.topic ? { topic: variant.topic } : {}),
+      ...draft,
+    });
   const { result } = preview;
   return html`<div class="editor">
     <form class="editor-source" onSubmit=${(e) => e.preventDefault()}>
@@ -78,11 +94,15 @@ function Editor({ base, id, variant, role, onSaved }) {
     <section class="preview" aria-labelledby="preview-title" aria-live="polite">
       <h2 id="preview-title">Preview</h2>
       ${preview.error ? html`<p class="error" role="alert">${preview.error.message}</p>` : null}
-      ${result ? html`
+      ${
+        result
+          ? html`
         <p class="muted">${result.channel}, rendered with the ${result.locale ?? 'default'} variant${result.topic ? `, topic ${result.topic}` : ''}</p>
         ${result.subject !== null ? html`<p><strong data-preview-subject>${result.subject}</strong></p>` : null}
         <pre data-preview-body>${result.body}</pre>
-        ${result.body_html ? html`<details><summary>HTML</summary><pre>${result.body_html}</pre></details>` : null}` : html`<p class="muted">Rendering…</p>`}
+        ${result.body_html ? html`<details><summary>HTML</summary><pre>${result.body_html}</pre></details>` : null}`
+          : html`<p class="muted">Rendering…</p>`
+      }
     </section>
   </div>`;
 }

@@ -10,20 +10,31 @@ const enc = encodeURIComponent;
 /** A project's template variants (GET /v1/admin/projects/:id/templates); a row opens the editor. */
 export function TemplatesPage({ project }) {
   const { data, error } = useLoad(
-    () => (project ? api.get(`/v1/admin/projects/${enc(project)}/templates${query({ limit: 100 })}`) : new Promise(() => undefined)),
+    () =>
+      project
+        ? api.get(`/v1/admin/projects/${enc(project)}/templates${query({ limit: 100 })}`)
+        : new Promise(() => undefined),
     [project],
   );
   return html`<section aria-labelledby="templates-title">
     <div class="page-head"><h1 id="templates-title">Templates</h1><${ProjectPicker} page="templates" project=${project} /></div>
     <${ErrorNote} error=${error} />
-    ${!data ? html`<p class="loading">Loading…</p>` : data.items.length === 0 ? html`<p>This project has no template.</p>` : html`
+    ${
+      !data
+        ? html`<p class="loading">Loading…</p>`
+        : data.items.length === 0
+          ? html`<p>This project has no template.</p>`
+          : html`
       <table>
         <caption>${data.total ?? data.items.length} variants (template × channel × locale).</caption>
         <thead><tr><th scope="col">Template</th><th scope="col">Channel</th><th scope="col">Locale</th><th scope="col">Subject</th><th scope="col">Topic</th><th scope="col">Updated</th></tr></thead>
-        <tbody>${data.items.map((t) => html`<tr data-template=${t.id}>
+        <tbody>${data.items.map(
+          (t) => html`<tr data-template=${t.id}>
           <td><a href=${`#/templates/${enc(project)}/${enc(t.id)}`}>${t.id}</a></td>
           <td>${t.channel}</td><td>${t.locale ?? 'default'}</td><td>${t.subject ?? '—'}</td><td>${t.topic ?? '—'}</td><td>${when(t.updated_at)}</td>
-        </tr>`)}</tbody>
-      </table>`}
+        </tr>`,
+        )}</tbody>
+      </table>`
+    }
   </section>`;
 }

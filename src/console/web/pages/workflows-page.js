@@ -11,43 +11,70 @@ const enc = encodeURIComponent;
 export function WorkflowsPage({ project }) {
   const base = project ? `/v1/admin/projects/${enc(project)}/workflows` : null;
   const { data, error } = useLoad(
-    () => (base ? Promise.all([api.get(base), api.get(`${base}/runs${query({ limit: 50 })}`)]) : new Promise(() => undefined)),
+    () =>
+      base
+        ? Promise.all([api.get(base), api.get(`${base}/runs${query({ limit: 50 })}`)])
+        : new Promise(() => undefined),
     [base],
   );
   const [workflows, runs] = data ?? [];
   return html`<section aria-labelledby="workflows-title">
     <div class="page-head"><h1 id="workflows-title">Workflows</h1><${ProjectPicker} page="workflows" project=${project} /></div>
     <${ErrorNote} error=${error} />
-    ${!data ? html`<p class="loading">Loading…</p>` : html`
-      ${workflows.count === 0 ? html`<p>This project has no workflow.</p>` : html`<table>
+    ${
+      !data
+        ? html`<p class="loading">Loading…</p>`
+        : html`
+      ${
+        workflows.count === 0
+          ? html`<p>This project has no workflow.</p>`
+          : html`<table>
         <caption>${workflows.count} workflows.</caption>
         <thead><tr><th scope="col">Workflow</th><th scope="col">Trigger event</th><th scope="col">Steps</th><th scope="col">State</th><th scope="col">Updated</th></tr></thead>
-        <tbody>${workflows.workflows.map((w) => html`<tr data-workflow=${w.id}>
+        <tbody>${workflows.workflows.map(
+          (w) => html`<tr data-workflow=${w.id}>
           <th scope="row">${w.name || w.id}${w.name && w.name !== w.id ? html` <code class="muted">${w.id}</code>` : null}</th>
           <td><code>${w.trigger_event}</code></td><td>${w.steps.map((s) => s.type).join(' → ')}</td>
           <td>${w.enabled ? 'enabled' : 'disabled'}</td><td>${when(w.updated_at)}</td>
-        </tr>`)}</tbody>
-      </table>`}
+        </tr>`,
+        )}</tbody>
+      </table>`
+      }
       <h2 id="runs-title">Runs</h2>
-      ${runs.items.length === 0 ? html`<p>No run yet.</p>` : html`<table aria-labelledby="runs-title">
+      ${
+        runs.items.length === 0
+          ? html`<p>No run yet.</p>`
+          : html`<table aria-labelledby="runs-title">
         <thead><tr><th scope="col">Started</th><th scope="col">Workflow</th><th scope="col">Subscriber</th><th scope="col">Status</th><th scope="col">Step</th><th scope="col">Outcome</th></tr></thead>
-        <tbody>${runs.items.map((r) => html`<tr data-run=${r.id}>
+        <tbody>${runs.items.map(
+          (r) => html`<tr data-run=${r.id}>
           <td><a href=${`#/workflows/${enc(project)}/${enc(r.id)}`}>${when(r.created_at)}</a></td>
           <td>${r.workflow_id}</td><td>${r.subscriber_id}</td><td><span class=${`status status-${r.status}`}>${r.status}</span></td>
           <td>${r.current_step}</td><td>${r.outcome ?? r.error ?? ''}</td>
-        </tr>`)}</tbody>
-      </table>`}`}
+        </tr>`,
+        )}</tbody>
+      </table>`
+      }`
+    }
   </section>`;
 }
 
 /** One run: where it stands and what each step did (its history), with links to the jobs it sent. */
 export function WorkflowRunPage({ project, id }) {
-  const { data, error } = useLoad(() => api.get(`/v1/admin/projects/${enc(project)}/workflows/runs/${enc(id)}`), [project, id]);
+  const { data, error } = useLoad(
+    () => api.get(`/v1/admin/projects/${enc(project)}/workflows/runs/${enc(id)}`),
+    [project, id],
+  );
   const run = data?.run;
   return html`<section aria-labelledby="run-title">
     <div class="page-head"><h1 id="run-title">Workflow run</h1><a href=${`#/workflows/${enc(project)}`}>All of ${project}'s workflows</a></div>
     <${ErrorNote} error=${error} />
-    ${!run ? (error ? null : html`<p class="loading">Loading…</p>`) : html`
+    ${
+      !run
+        ? error
+          ? null
+          : html`<p class="loading">Loading…</p>`
+        : html`
       <dl class="evidence">
         <dt>Run</dt><dd><code>${run.id}</code></dd>
         <dt>Workflow</dt><dd>${run.workflow_id}</dd><dt>Subscriber</dt><dd>${run.subscriber_id}</dd>
@@ -57,12 +84,19 @@ export function WorkflowRunPage({ project, id }) {
         <dt>Started</dt><dd>${when(run.created_at)}</dd><dt>Finished</dt><dd>${when(run.finished_at)}</dd>
       </dl>
       <h2>Steps</h2>
-      ${run.history.length === 0 ? html`<p>No step has run yet.</p>` : html`<ol class="timeline steps">
-        ${run.history.map((h) => html`<li data-step=${h.step}>
+      ${
+        run.history.length === 0
+          ? html`<p>No step has run yet.</p>`
+          : html`<ol class="timeline steps">
+        ${run.history.map(
+          (h) => html`<li data-step=${h.step}>
           <strong>Step ${h.step}: ${h.type}</strong> — ${h.result ?? 'done'} <span class="muted">${when(h.at)}</span>
           ${h.detail ? html`<br /><span>${h.detail}</span>` : null}
           ${h.job_ids?.length ? html`<br />jobs: ${h.job_ids.map((j) => html`<a href=${`#/jobs/${enc(j)}`}>${j.slice(0, 8)}</a> `)}` : null}
-        </li>`)}
-      </ol>`}`}
+        </li>`,
+        )}
+      </ol>`
+      }`
+    }
   </section>`;
 }

@@ -5,10 +5,16 @@ const CAP_COLUMNS = `
   window_seconds AS "windowSeconds", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** One project's caps (UNIQUE (project_id, channel, topic) serves it). */
-export const LIST_CAPS = preparedSql('notifyd_list_caps', `SELECT ${CAP_COLUMNS} FROM recipient_caps WHERE project_id = $1 ORDER BY channel, topic`);
+export const LIST_CAPS = preparedSql(
+  'notifyd_list_caps',
+  `SELECT ${CAP_COLUMNS} FROM recipient_caps WHERE project_id = $1 ORDER BY channel, topic`,
+);
 
 /** The caps of several projects, for a claimed batch. */
-export const CAPS_OF_PROJECTS = preparedSql('notifyd_caps_of_projects', `SELECT ${CAP_COLUMNS} FROM recipient_caps WHERE project_id = ANY($1::text[])`);
+export const CAPS_OF_PROJECTS = preparedSql(
+  'notifyd_caps_of_projects',
+  `SELECT ${CAP_COLUMNS} FROM recipient_caps WHERE project_id = ANY($1::text[])`,
+);
 
 /** Creates or replaces the cap of a (channel, topic) pair. */
 export const UPSERT_CAP = `

@@ -1,5 +1,15 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  Matches,
+  ValidateNested,
+} from 'class-validator';
 import { CHANNELS } from '../../../domain/channels.js';
 import { IsTopic } from '../../../common/validation/is-topic.js';
 import { TEMPLATE_ID_HELP } from '../../../templates/template-id.js';
@@ -28,7 +38,9 @@ export class PreferenceInputDto {
    */
   @IsOptional()
   @IsString()
-  @Matches(/^(\*|[A-Za-z0-9_.:-]{1,128})$/, { message: `workflow_id ${TEMPLATE_ID_HELP.replace('must', 'must be * or')}` })
+  @Matches(/^(\*|[A-Za-z0-9_.:-]{1,128})$/, {
+    message: `workflow_id ${TEMPLATE_ID_HELP.replace('must', 'must be * or')}`,
+  })
   workflow_id?: string;
 
   /**

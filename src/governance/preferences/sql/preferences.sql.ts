@@ -16,7 +16,9 @@ export const LIST_FOR_SUBSCRIBER = `
  * thousands of subscriber ids. Written as a LATERAL probe in index order for the reason given
  * at PROJECTS_WITH_ACTIVE (suppressions.sql.ts): EXISTS became a sequential scan.
  */
-export const PROJECTS_WITH_PREFERENCES = preparedSql('notifyd_projects_with_preferences', `
+export const PROJECTS_WITH_PREFERENCES = preparedSql(
+  'notifyd_projects_with_preferences',
+  `
   SELECT p.id
     FROM unnest($1::text[]) AS p(id)
    CROSS JOIN LATERAL (
@@ -24,7 +26,8 @@ export const PROJECTS_WITH_PREFERENCES = preparedSql('notifyd_projects_with_pref
       WHERE sp.project_id = p.id
       ORDER BY sp.project_id, sp.subscriber_id
       LIMIT 1
-   ) found`);
+   ) found`,
+);
 
 /**
  * The preferences of many subscribers of several projects: the worker's once-per-batch

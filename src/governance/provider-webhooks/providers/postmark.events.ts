@@ -1,7 +1,13 @@
 import { dateOrNull, isObject, jobIdOrNull, str, type EvidenceKind, type ProviderEvent } from '../provider-event.js';
 import { hostOf } from './resend.events.js';
 
-const KINDS: Record<string, EvidenceKind> = { Delivery: 'delivered', Bounce: 'bounced', SpamComplaint: 'complained', Open: 'opened', Click: 'clicked' };
+const KINDS: Record<string, EvidenceKind> = {
+  Delivery: 'delivered',
+  Bounce: 'bounced',
+  SpamComplaint: 'complained',
+  Open: 'opened',
+  Click: 'clicked',
+};
 
 /** Bounce types after which the address will never work (Postmark also deactivates it: `Inactive`). */
 const HARD_BOUNCES = new Set(['HardBounce', 'BadEmailAddress', 'ManuallyDeactivated', 'DMARCPolicy']);
@@ -12,7 +18,8 @@ const HARD_BOUNCES = new Set(['HardBounce', 'BadEmailAddress', 'ManuallyDeactiva
  * bounced or first opened once. The job id travels in `Metadata.notifyd_job_id`.
  */
 export function postmarkEvent(body: unknown): ProviderEvent {
-  if (!isObject(body) || typeof body.RecordType !== 'string') throw new Error('a Postmark event is a JSON object with a string `RecordType`');
+  if (!isObject(body) || typeof body.RecordType !== 'string')
+    throw new Error('a Postmark event is a JSON object with a string `RecordType`');
   const messageId = str(body.MessageID);
   if (!messageId) throw new Error('`MessageID` is missing');
   const metadata = isObject(body.Metadata) ? body.Metadata : {};
@@ -24,7 +31,10 @@ export function postmarkEvent(body: unknown): ProviderEvent {
     if (bounceType === 'SpamComplaint' || bounceType === 'SpamNotification') kind = 'complained';
     else if (!(bounceType && HARD_BOUNCES.has(bounceType)) && body.Inactive !== true) kind = 'soft_bounced';
   }
-  const error = body.RecordType === 'Bounce' ? `bounced (${bounceType ?? 'Unknown'}): ${str(body.Description) ?? str(body.Details) ?? 'no reason given'}` : null;
+  const error =
+    body.RecordType === 'Bounce'
+      ? `bounced (${bounceType ?? 'Unknown'}): ${str(body.Description) ?? str(body.Details) ?? 'no reason given'}`
+      : null;
   return {
     provider: 'postmark',
     eventId: `${messageId}:${body.RecordType}`,

@@ -20,7 +20,8 @@ function tag(tags: unknown, name: string): unknown {
  * (notifyd: Permanent when absent); hard bounces and complaints suppress every address in `to`.
  */
 export function resendEvent(svixId: string, body: unknown): ProviderEvent {
-  if (!isObject(body) || typeof body.type !== 'string') throw new Error('a Resend event is a JSON object with a string `type`');
+  if (!isObject(body) || typeof body.type !== 'string')
+    throw new Error('a Resend event is a JSON object with a string `type`');
   const data = isObject(body.data) ? body.data : {};
   const bounce = isObject(data.bounce) ? data.bounce : {};
   const recipients = (Array.isArray(data.to) ? data.to : [data.to]).filter((v): v is string => typeof v === 'string');
@@ -53,8 +54,11 @@ export function resendEvent(svixId: string, body: unknown): ProviderEvent {
       type: body.type,
       created_at: body.created_at ?? null,
       email_id: data.email_id ?? null,
-      bounce: Object.keys(bounce).length ? { type: bounce.type ?? null, subType: bounce.subType ?? null, message: bounce.message ?? null } : undefined,
-      click: isObject(data.click) && typeof data.click.link === 'string' ? { host: hostOf(data.click.link) } : undefined,
+      bounce: Object.keys(bounce).length
+        ? { type: bounce.type ?? null, subType: bounce.subType ?? null, message: bounce.message ?? null }
+        : undefined,
+      click:
+        isObject(data.click) && typeof data.click.link === 'string' ? { host: hostOf(data.click.link) } : undefined,
     },
   };
 }

@@ -1,7 +1,13 @@
 import { dateOrNull, isObject, jobIdOrNull, str, type EvidenceKind, type ProviderEvent } from '../provider-event.js';
 import { hostOf } from './resend.events.js';
 
-const KINDS: Record<string, EvidenceKind> = { delivered: 'delivered', bounce: 'bounced', spamreport: 'complained', open: 'opened', click: 'clicked' };
+const KINDS: Record<string, EvidenceKind> = {
+  delivered: 'delivered',
+  bounce: 'bounced',
+  spamreport: 'complained',
+  open: 'opened',
+  click: 'clicked',
+};
 
 /**
  * A SendGrid Event Webhook POST (an array of events) as evidence. `sg_event_id` is the key. The
@@ -13,7 +19,8 @@ const KINDS: Record<string, EvidenceKind> = { delivered: 'delivered', bounce: 'b
 export function sendgridEvents(body: unknown): ProviderEvent[] {
   if (!Array.isArray(body)) throw new Error('a SendGrid Event Webhook body is a JSON array of events');
   return body.map((e, i) => {
-    if (!isObject(e) || !str(e.sg_event_id) || !str(e.event)) throw new Error(`event ${i} needs \`sg_event_id\` and \`event\``);
+    if (!isObject(e) || !str(e.sg_event_id) || !str(e.event))
+      throw new Error(`event ${i} needs \`sg_event_id\` and \`event\``);
     return sendgridEvent(e);
   });
 }
@@ -35,7 +42,10 @@ function sendgridEvent(e: Record<string, unknown>): ProviderEvent {
     providerMessageId: messageId,
     recipients,
     occurredAt: dateOrNull(typeof e.timestamp === 'number' ? e.timestamp : null),
-    error: type === 'bounce' || type === 'dropped' ? `${type === 'bounce' ? `bounced (${str(e.type) ?? 'bounce'})` : 'dropped'}: ${str(e.reason) ?? 'no reason given'}` : null,
+    error:
+      type === 'bounce' || type === 'dropped'
+        ? `${type === 'bounce' ? `bounced (${str(e.type) ?? 'bounce'})` : 'dropped'}: ${str(e.reason) ?? 'no reason given'}`
+        : null,
     suppress:
       kind === 'bounced'
         ? { channel: 'email', scope: 'all', reason: 'bounce', addresses: recipients }

@@ -1,10 +1,18 @@
 import { dateOrNull, isObject, jobIdOrNull, str, type EvidenceKind, type ProviderEvent } from '../provider-event.js';
 import { hostOf } from './resend.events.js';
 
-const KINDS: Record<string, EvidenceKind> = { Delivery: 'delivered', Bounce: 'bounced', Complaint: 'complained', Open: 'opened', Click: 'clicked' };
+const KINDS: Record<string, EvidenceKind> = {
+  Delivery: 'delivered',
+  Bounce: 'bounced',
+  Complaint: 'complained',
+  Open: 'opened',
+  Click: 'clicked',
+};
 
 const emails = (list: unknown): string[] =>
-  (Array.isArray(list) ? list : []).map((r) => (isObject(r) ? str(r.emailAddress) : null)).filter((v): v is string => v !== null);
+  (Array.isArray(list) ? list : [])
+    .map((r) => (isObject(r) ? str(r.emailAddress) : null))
+    .filter((v): v is string => v !== null);
 
 /**
  * An Amazon SES event (the `Message` of an SNS notification, from SES notifications
@@ -30,9 +38,13 @@ export function sesEvent(snsMessageId: string, message: unknown): ProviderEvent 
   if (kind === 'bounced' && bounceType !== 'Permanent') kind = 'soft_bounced';
   const bounced = emails(bounce.bouncedRecipients);
   const complained = emails(complaint.complainedRecipients);
-  const destination = (Array.isArray(mail.destination) ? mail.destination : []).filter((v): v is string => typeof v === 'string');
+  const destination = (Array.isArray(mail.destination) ? mail.destination : []).filter(
+    (v): v is string => typeof v === 'string',
+  );
   const recipients = type === 'Bounce' ? bounced : type === 'Complaint' ? complained : destination;
-  const diagnostic = isObject((bounce.bouncedRecipients as unknown[] | undefined)?.[0]) ? str(((bounce.bouncedRecipients as Record<string, unknown>[])[0]).diagnosticCode) : null;
+  const diagnostic = isObject((bounce.bouncedRecipients as unknown[] | undefined)?.[0])
+    ? str((bounce.bouncedRecipients as Record<string, unknown>[])[0].diagnosticCode)
+    : null;
   return {
     provider: 'ses',
     eventId: snsMessageId,
@@ -41,8 +53,18 @@ export function sesEvent(snsMessageId: string, message: unknown): ProviderEvent 
     jobId: jobIdOrNull(tagged),
     providerMessageId: str(mail.messageId),
     recipients,
-    occurredAt: dateOrNull(bounce.timestamp ?? complaint.timestamp ?? delivery.timestamp ?? open.timestamp ?? click.timestamp ?? mail.timestamp),
-    error: type === 'Bounce' ? `bounced (${bounceType}${str(bounce.bounceSubType) ? `/${bounce.bounceSubType as string}` : ''}): ${diagnostic ?? 'no diagnostic given'}` : null,
+    occurredAt: dateOrNull(
+      bounce.timestamp ??
+        complaint.timestamp ??
+        delivery.timestamp ??
+        open.timestamp ??
+        click.timestamp ??
+        mail.timestamp,
+    ),
+    error:
+      type === 'Bounce'
+        ? `bounced (${bounceType}${str(bounce.bounceSubType) ? `/${bounce.bounceSubType as string}` : ''}): ${diagnostic ?? 'no diagnostic given'}`
+        : null,
     suppress:
       kind === 'bounced'
         ? { channel: 'email', scope: 'all', reason: 'bounce', addresses: bounced }

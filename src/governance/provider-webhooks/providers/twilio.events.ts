@@ -23,7 +23,12 @@ export function twilioInboundEvent(projectId: string, form: Record<string, strin
     recipients: [],
     occurredAt: null,
     error: null,
-    suppress: { channel: whatsapp ? 'whatsapp' : 'sms', scope: 'all', reason: 'stop', addresses: [form.From.replace(/^whatsapp:/, '')] },
+    suppress: {
+      channel: whatsapp ? 'whatsapp' : 'sms',
+      scope: 'all',
+      reason: 'stop',
+      addresses: [form.From.replace(/^whatsapp:/, '')],
+    },
     projectId,
     payload: { MessageSid: sid, OptOutType: 'STOP' },
   };
@@ -53,7 +58,15 @@ export function twilioStatusEvent(jobParam: string | undefined, form: Record<str
     recipients: [],
     occurredAt: null,
     error: failed ? `twilio ${code ?? status}` : null,
-    suppress: failed && code === TWILIO_STOP ? { channel: whatsapp ? 'whatsapp' : 'sms', scope: 'all', reason: 'stop', addresses: [] } : null,
-    payload: { MessageSid: sid, MessageStatus: status, ErrorCode: code ?? undefined, ...(form.OptOutType ? { OptOutType: form.OptOutType } : {}) },
+    suppress:
+      failed && code === TWILIO_STOP
+        ? { channel: whatsapp ? 'whatsapp' : 'sms', scope: 'all', reason: 'stop', addresses: [] }
+        : null,
+    payload: {
+      MessageSid: sid,
+      MessageStatus: status,
+      ErrorCode: code ?? undefined,
+      ...(form.OptOutType ? { OptOutType: form.OptOutType } : {}),
+    },
   };
 }

@@ -14,7 +14,8 @@ const KINDS: Record<string, EvidenceKind> = { delivered: 'delivered', read: 'ope
  * Incoming messages and other fields are acknowledged without effect.
  */
 export function whatsappEvents(body: unknown): ProviderEvent[] {
-  if (!isObject(body) || !Array.isArray(body.entry)) throw new Error('a WhatsApp webhook is a JSON object with an `entry` array');
+  if (!isObject(body) || !Array.isArray(body.entry))
+    throw new Error('a WhatsApp webhook is a JSON object with an `entry` array');
   const events: ProviderEvent[] = [];
   for (const entry of body.entry) {
     const changes = isObject(entry) && Array.isArray(entry.changes) ? entry.changes : [];
@@ -46,10 +47,20 @@ function statusEvent(s: Record<string, unknown>): ProviderEvent {
     jobId: jobIdOrNull(s.biz_opaque_callback_data),
     providerMessageId: id,
     recipients: [],
-    occurredAt: dateOrNull(typeof s.timestamp === 'string' && /^\d+$/.test(s.timestamp) ? Number(s.timestamp) : s.timestamp),
-    error: kind === 'bounced' ? `whatsapp ${code ?? 'failed'}${str(first?.title) ? `: ${first?.title as string}` : ''}` : null,
+    occurredAt: dateOrNull(
+      typeof s.timestamp === 'string' && /^\d+$/.test(s.timestamp) ? Number(s.timestamp) : s.timestamp,
+    ),
+    error:
+      kind === 'bounced'
+        ? `whatsapp ${code ?? 'failed'}${str(first?.title) ? `: ${first?.title as string}` : ''}`
+        : null,
     // 131050 is an opt-out of marketing only: utility and authentication templates still go.
     suppress: optOut ? { channel: 'whatsapp', scope: 'marketing', reason: 'stop', addresses: [] } : null,
-    payload: { id, status, timestamp: s.timestamp ?? null, errors: errors.map((e) => ({ code: e.code ?? null, title: e.title ?? null })) },
+    payload: {
+      id,
+      status,
+      timestamp: s.timestamp ?? null,
+      errors: errors.map((e) => ({ code: e.code ?? null, title: e.title ?? null })),
+    },
   };
 }

@@ -11,5 +11,6 @@ export function verifyMetaSignature(appSecret: string, signatureHeader: string |
   const match = /^sha256=([0-9a-fA-F]{64})$/.exec(signatureHeader.trim());
   if (!match) throw new VerificationError('X-Hub-Signature-256 is not sha256=<64 hex digits>');
   const expected = createHmac('sha256', appSecret).update(rawBody).digest('hex');
-  if (!safeEqual(match[1].toLowerCase(), expected)) throw new VerificationError('X-Hub-Signature-256 does not match the body');
+  if (!safeEqual(match[1].toLowerCase(), expected))
+    throw new VerificationError('X-Hub-Signature-256 does not match the body');
 }

@@ -11,9 +11,14 @@ describe('verifySendgridSignature', () => {
   const now = new Date('2026-11-30T10:00:00Z');
   const ts = String(Math.floor(now.getTime() / 1000));
   const body = Buffer.from('[{"email":"a@example.com","event":"delivered","sg_event_id":"e1"}]\r\n');
-  const sig = (priv = pair.privateKey, t = ts, raw = body) => sign('sha256', Buffer.concat([Buffer.from(t), raw]), priv).toString('base64');
-  const headers = (s: string, t = ts) => ({ 'x-twilio-email-event-webhook-signature': s, 'x-twilio-email-event-webhook-timestamp': t });
-  const check = (h: Record<string, string>, raw = body) => verifySendgridSignature(key, h, raw, { toleranceSecs: 300, now });
+  const sig = (priv = pair.privateKey, t = ts, raw = body) =>
+    sign('sha256', Buffer.concat([Buffer.from(t), raw]), priv).toString('base64');
+  const headers = (s: string, t = ts) => ({
+    'x-twilio-email-event-webhook-signature': s,
+    'x-twilio-email-event-webhook-timestamp': t,
+  });
+  const check = (h: Record<string, string>, raw = body) =>
+    verifySendgridSignature(key, h, raw, { toleranceSecs: 300, now });
 
   it('accepts a valid signature (the key as SendGrid shows it: base64 SPKI, starting MFkw)', () => {
     expect(publicB64.startsWith('MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE')).toBe(true);
@@ -36,7 +41,9 @@ describe('verifySendgridSignature', () => {
   });
 
   it('refuses keys that are not ECDSA P-256', () => {
-    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .publicKey.export({ format: 'der', type: 'spki' })
+      .toString('base64');
     expect(() => sendgridPublicKey(rsa)).toThrow(/P-256/);
     expect(() => sendgridPublicKey('bm90IGEga2V5')).toThrow();
   });

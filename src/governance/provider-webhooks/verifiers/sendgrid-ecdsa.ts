@@ -14,15 +14,24 @@ export function verifySendgridSignature(
 ): void {
   const signature = header(headers, 'x-twilio-email-event-webhook-signature');
   const timestamp = header(headers, 'x-twilio-email-event-webhook-timestamp');
-  if (!signature || !timestamp) throw new VerificationError('missing X-Twilio-Email-Event-Webhook-Signature or -Timestamp header');
-  if (!/^\d{1,12}$/.test(timestamp)) throw new VerificationError('X-Twilio-Email-Event-Webhook-Timestamp is not a Unix time in seconds');
+  if (!signature || !timestamp)
+    throw new VerificationError('missing X-Twilio-Email-Event-Webhook-Signature or -Timestamp header');
+  if (!/^\d{1,12}$/.test(timestamp))
+    throw new VerificationError('X-Twilio-Email-Event-Webhook-Timestamp is not a Unix time in seconds');
   const now = Math.floor((opts.now ?? new Date()).getTime() / 1000);
   if (Math.abs(now - Number(timestamp)) > opts.toleranceSecs) {
-    throw new VerificationError(`X-Twilio-Email-Event-Webhook-Timestamp is more than ${opts.toleranceSecs} s away from now`);
+    throw new VerificationError(
+      `X-Twilio-Email-Event-Webhook-Timestamp is more than ${opts.toleranceSecs} s away from now`,
+    );
   }
   let ok = false;
   try {
-    ok = verify('sha256', Buffer.concat([Buffer.from(timestamp), rawBody]), { key, dsaEncoding: 'der' }, Buffer.from(signature, 'base64'));
+    ok = verify(
+      'sha256',
+      Buffer.concat([Buffer.from(timestamp), rawBody]),
+      { key, dsaEncoding: 'der' },
+      Buffer.from(signature, 'base64'),
+    );
   } catch {
     ok = false; // a signature that is not DER at all
   }

@@ -16,14 +16,26 @@ export interface SnsMessage {
   Token?: string;
 }
 
-const REQUIRED = ['Type', 'MessageId', 'TopicArn', 'Message', 'Timestamp', 'SignatureVersion', 'Signature', 'SigningCertURL'] as const;
+const REQUIRED = [
+  'Type',
+  'MessageId',
+  'TopicArn',
+  'Message',
+  'Timestamp',
+  'SignatureVersion',
+  'Signature',
+  'SigningCertURL',
+] as const;
 
 /** Reads an SNS message from a parsed body; throws naming the first missing field. */
 export function snsMessage(body: unknown): SnsMessage {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error('an SNS message is a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new Error('an SNS message is a JSON object');
   const b = body as Record<string, unknown>;
   for (const field of REQUIRED) if (typeof b[field] !== 'string') throw new Error(`\`${field}\` is missing`);
-  for (const field of ['Subject', 'SubscribeURL', 'Token'] as const) if (b[field] !== undefined && b[field] !== null && typeof b[field] !== 'string') throw new Error(`\`${field}\` must be a string`);
+  for (const field of ['Subject', 'SubscribeURL', 'Token'] as const)
+    if (b[field] !== undefined && b[field] !== null && typeof b[field] !== 'string')
+      throw new Error(`\`${field}\` must be a string`);
   return b as unknown as SnsMessage;
 }
 
@@ -75,7 +87,8 @@ export function verifySnsSignature(m: SnsMessage, certificatePem: string, now: D
   } catch {
     throw new VerificationError('the signing certificate is not a valid X.509 certificate');
   }
-  if (now < new Date(cert.validFrom) || now > new Date(cert.validTo)) throw new VerificationError('the signing certificate is not valid now');
+  if (now < new Date(cert.validFrom) || now > new Date(cert.validTo))
+    throw new VerificationError('the signing certificate is not valid now');
   const ok = createVerify(algorithm).update(snsStringToSign(m), 'utf8').verify(cert.publicKey, m.Signature, 'base64');
   if (!ok) throw new VerificationError('the SNS signature does not match the message');
 }

@@ -10,11 +10,19 @@ describe('verifySvix', () => {
   const now = new Date('2026-11-30T10:00:00Z');
   const body = '{"type":"email.delivered",  "data":{"email_id":"e1"}}';
   const sign = (s: string, id: string, at: Date, payload: string) => new Webhook(s).sign(id, at, payload);
-  const headers = (sig: string, at = now, id = 'msg_1') => ({ 'svix-id': id, 'svix-timestamp': String(Math.floor(at.getTime() / 1000)), 'svix-signature': sig });
-  const verify = (h: Record<string, string>, raw = body, s = secret) => verifySvix(s, h, Buffer.from(raw), { toleranceSecs: 300, now });
+  const headers = (sig: string, at = now, id = 'msg_1') => ({
+    'svix-id': id,
+    'svix-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'svix-signature': sig,
+  });
+  const verify = (h: Record<string, string>, raw = body, s = secret) =>
+    verifySvix(s, h, Buffer.from(raw), { toleranceSecs: 300, now });
 
   it('accepts a valid signature over the raw bytes and returns the event id', () => {
-    expect(verify(headers(sign(secret, 'msg_1', now, body)))).toEqual({ id: 'msg_1', timestamp: Math.floor(now.getTime() / 1000) });
+    expect(verify(headers(sign(secret, 'msg_1', now, body)))).toEqual({
+      id: 'msg_1',
+      timestamp: Math.floor(now.getTime() / 1000),
+    });
   });
 
   it('refuses a tampered body (even one that parses to the same JSON)', () => {

@@ -17,11 +17,13 @@ export function verifySvix(
   const id = header(headers, 'svix-id') ?? header(headers, 'webhook-id');
   const ts = header(headers, 'svix-timestamp') ?? header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'svix-signature') ?? header(headers, 'webhook-signature');
-  if (!id || !ts || !signatures) throw new VerificationError('missing svix-id, svix-timestamp or svix-signature header');
+  if (!id || !ts || !signatures)
+    throw new VerificationError('missing svix-id, svix-timestamp or svix-signature header');
   if (!/^\d{1,12}$/.test(ts)) throw new VerificationError('svix-timestamp is not a Unix time in seconds');
   const timestamp = Number(ts);
   const now = Math.floor((opts.now ?? new Date()).getTime() / 1000);
-  if (Math.abs(now - timestamp) > opts.toleranceSecs) throw new VerificationError(`svix-timestamp is more than ${opts.toleranceSecs} s away from now`);
+  if (Math.abs(now - timestamp) > opts.toleranceSecs)
+    throw new VerificationError(`svix-timestamp is more than ${opts.toleranceSecs} s away from now`);
   const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
   const expected = createHmac('sha256', key).update(`${id}.${ts}.`).update(rawBody).digest('base64');
   const match = signatures.split(' ').some((candidate) => {

@@ -12,7 +12,13 @@ describe('verifyTwilioSignature', () => {
   const params = { MessageStatus: 'delivered', MessageSid: 'SM123', AccountSid: 'AC1', To: '+33600000001' };
   const sign = (key: string, u: string, p: Record<string, string>) =>
     createHmac('sha1', key)
-      .update(u + Object.keys(p).sort().map((k) => k + p[k]).join(''))
+      .update(
+        u +
+          Object.keys(p)
+            .sort()
+            .map((k) => k + p[k])
+            .join(''),
+      )
       .digest('base64');
 
   it('accepts a valid signature', async () => {
@@ -26,9 +32,15 @@ describe('verifyTwilioSignature', () => {
 
   it('refuses a changed parameter, a changed URL, another token and a missing header', async () => {
     const sig = sign(token, url, params);
-    await expect(verifyTwilioSignature(token, sig, url, { ...params, MessageStatus: 'failed' })).rejects.toThrow(/does not match/);
-    await expect(verifyTwilioSignature(token, sig, url.replace('job=6f', 'job=7f'), params)).rejects.toThrow(/does not match/);
-    await expect(verifyTwilioSignature(token, sign('another-token-0123456789abcdef00', url, params), url, params)).rejects.toThrow(/does not match/);
+    await expect(verifyTwilioSignature(token, sig, url, { ...params, MessageStatus: 'failed' })).rejects.toThrow(
+      /does not match/,
+    );
+    await expect(verifyTwilioSignature(token, sig, url.replace('job=6f', 'job=7f'), params)).rejects.toThrow(
+      /does not match/,
+    );
+    await expect(
+      verifyTwilioSignature(token, sign('another-token-0123456789abcdef00', url, params), url, params),
+    ).rejects.toThrow(/does not match/);
     await expect(verifyTwilioSignature(token, undefined, url, params)).rejects.toThrow(/missing X-Twilio-Signature/);
   });
 });

@@ -4,7 +4,8 @@ import { VerificationError } from './verification.js';
  * The twilio SDK, imported on the first Twilio webhook rather than at boot: an api replica that
  * never receives one never loads it (the SMS connector loads it on first use too).
  */
-let validator: Promise<(authToken: string, signature: string, url: string, params: Record<string, string>) => boolean> | undefined;
+let validator:
+  Promise<(authToken: string, signature: string, url: string, params: Record<string, string>) => boolean> | undefined;
 
 /**
  * Twilio's request signature (`X-Twilio-Signature`): base64 HMAC-SHA1, keyed with the auth
@@ -13,7 +14,12 @@ let validator: Promise<(authToken: string, signature: string, url: string, param
  * with and without the default port, as Twilio may sign either). The URL is rebuilt from
  * PUBLIC_URL and the request path, never from the Host header a caller controls.
  */
-export async function verifyTwilioSignature(authToken: string, signature: string | undefined, url: string, params: Record<string, string>): Promise<void> {
+export async function verifyTwilioSignature(
+  authToken: string,
+  signature: string | undefined,
+  url: string,
+  params: Record<string, string>,
+): Promise<void> {
   if (!signature) throw new VerificationError('missing X-Twilio-Signature header');
   // A failed import is not kept: the next webhook tries again instead of failing until a restart.
   validator ??= import('twilio').then(
@@ -24,5 +30,6 @@ export async function verifyTwilioSignature(authToken: string, signature: string
     },
   );
   const validateRequest = await validator;
-  if (!validateRequest(authToken, signature, url, params)) throw new VerificationError('X-Twilio-Signature does not match the URL and parameters');
+  if (!validateRequest(authToken, signature, url, params))
+    throw new VerificationError('X-Twilio-Signature does not match the URL and parameters');
 }

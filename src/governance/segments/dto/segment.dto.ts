@@ -21,7 +21,11 @@ export const SEGMENT_SCHEMA: NonNullable<ApiPropertyOptions['oneOf']>[number] = 
         required: ['field', 'op'],
         properties: {
           field: { type: 'string', example: 'data.orders' },
-          op: { type: 'string', enum: ['eq', 'neq', 'in', 'not_in', 'exists', 'contains', 'gt', 'gte', 'lt', 'lte'], example: 'gte' },
+          op: {
+            type: 'string',
+            enum: ['eq', 'neq', 'in', 'not_in', 'exists', 'contains', 'gt', 'gte', 'lt', 'lte'],
+            example: 'gte',
+          },
           value: { example: 3 },
         },
       },

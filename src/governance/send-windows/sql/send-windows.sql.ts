@@ -1,8 +1,11 @@
 import { preparedSql } from '../../../database/prepared-sql.js';
 
 /** The stored send window of each project in $1 (projects primary key). */
-export const PROJECT_WINDOWS = preparedSql('notifyd_project_windows', `
-  SELECT id, settings -> 'send_window' AS "window" FROM projects WHERE id = ANY($1::text[])`);
+export const PROJECT_WINDOWS = preparedSql(
+  'notifyd_project_windows',
+  `
+  SELECT id, settings -> 'send_window' AS "window" FROM projects WHERE id = ANY($1::text[])`,
+);
 
 /**
  * The time zone of each (project, subscriber) pair in $1/$2 that has one: a primary-key probe

@@ -29,7 +29,14 @@ export interface AudienceContext {
 export function resolveAudience(request: AdmissionRequest, context: AudienceContext): Target[] {
   const a = request.audience;
   const targets: Target[] = [];
-  const add = (channel: Channel, subscriberId: string | null, recipient: string, timezone: string | null, keySuffix: string, skip?: Skip) => {
+  const add = (
+    channel: Channel,
+    subscriberId: string | null,
+    recipient: string,
+    timezone: string | null,
+    keySuffix: string,
+    skip?: Skip,
+  ) => {
     targets.push({
       channel,
       subscriberId,
@@ -44,7 +51,9 @@ export function resolveAudience(request: AdmissionRequest, context: AudienceCont
     for (const id of new Set(a.subscriberIds)) {
       const subscriber = context.subscribers.get(id);
       for (const channel of request.channels) {
-        const skip = context.unconfigured.has(channel) ? { rule: 'not_configured' as const, reason: context.unconfigured.get(channel)! } : undefined;
+        const skip = context.unconfigured.has(channel)
+          ? { rule: 'not_configured' as const, reason: context.unconfigured.get(channel)! }
+          : undefined;
         const { recipient, problem } = subscriberRecipient(channel, id, subscriber, context);
         add(channel, id, recipient, subscriber?.timezone ?? null, `${id}-`, skip ?? problem);
       }
@@ -62,7 +71,14 @@ export function resolveAudience(request: AdmissionRequest, context: AudienceCont
       const { recipient, problem } = explicitRecipient(channel, a.to, context);
       // In-app and push address a subscriber by id: `to` is that subscriber (their preferences apply).
       const subscriberId = a.subscriberId ?? (addressedBySubscriberId(channel) ? a.to : null);
-      add(channel, subscriberId, recipient, (subscriber ?? context.subscribers.get(a.to))?.timezone ?? null, '', problem);
+      add(
+        channel,
+        subscriberId,
+        recipient,
+        (subscriber ?? context.subscribers.get(a.to))?.timezone ?? null,
+        '',
+        problem,
+      );
       continue;
     }
     const { recipient, problem } = subscriberRecipient(channel, a.subscriberId!, subscriber, context);
@@ -72,24 +88,43 @@ export function resolveAudience(request: AdmissionRequest, context: AudienceCont
 }
 
 /** `to`, on one channel: an address, or (in-app, push) a subscriber id that must exist. */
-function explicitRecipient(channel: Channel, to: string, context: AudienceContext): { recipient: string; problem?: Skip } {
+function explicitRecipient(
+  channel: Channel,
+  to: string,
+  context: AudienceContext,
+): { recipient: string; problem?: Skip } {
   if (addressedBySubscriberId(channel)) {
     return context.subscribers.has(to) ? { recipient: to } : { recipient: to, problem: unknownSubscriber(to, channel) };
   }
   const check = checkRecipient(channel, to, context.connectorCheck(channel));
-  return check.ok ? { recipient: check.address } : { recipient: to, problem: { rule: 'invalid_address', reason: `to ${check.problem} (${channel})` } };
+  return check.ok
+    ? { recipient: check.address }
+    : { recipient: to, problem: { rule: 'invalid_address', reason: `to ${check.problem} (${channel})` } };
 }
 
 /** A subscriber's address on one channel, checked as `to` would be. */
-function subscriberRecipient(channel: Channel, id: string, subscriber: SubscriberAddresses | undefined, context: AudienceContext): { recipient: string; problem?: Skip } {
+function subscriberRecipient(
+  channel: Channel,
+  id: string,
+  subscriber: SubscriberAddresses | undefined,
+  context: AudienceContext,
+): { recipient: string; problem?: Skip } {
   if (!subscriber) return { recipient: '', problem: unknownSubscriber(id, channel) };
   const address = addressFor(channel, subscriber);
   if (!address) return { recipient: '', problem: { rule: 'no_address', reason: missingAddressReason(channel) } };
   if (addressedBySubscriberId(channel)) return { recipient: address };
   const check = checkRecipient(channel, address, context.connectorCheck(channel));
-  return check.ok ? { recipient: check.address } : { recipient: address, problem: { rule: 'invalid_address', reason: `subscriber's ${channel} address ${check.problem}` } };
+  return check.ok
+    ? { recipient: check.address }
+    : {
+        recipient: address,
+        problem: { rule: 'invalid_address', reason: `subscriber's ${channel} address ${check.problem}` },
+      };
 }
 
 function unknownSubscriber(id: string, channel: Channel): Skip {
-  return { rule: 'unknown_subscriber', reason: `unknown subscriber '${id}'${addressedBySubscriberId(channel) ? ` (${channel} needs an existing subscriber)` : ''}` };
+  return {
+    rule: 'unknown_subscriber',
+    reason: `unknown subscriber '${id}'${addressedBySubscriberId(channel) ? ` (${channel} needs an existing subscriber)` : ''}`,
+  };
 }

@@ -14,7 +14,11 @@ import { TelegramRouteStep } from './telegram-route.step.js';
 export class ChatBindingStep {
   constructor(private readonly chatAccess: ChatAccessService) {}
 
-  async apply(request: AdmissionRequest, targets: readonly Target[], subscribers: ReadonlyMap<string, SubscriberAddresses>): Promise<void> {
+  async apply(
+    request: AdmissionRequest,
+    targets: readonly Target[],
+    subscribers: ReadonlyMap<string, SubscriberAddresses>,
+  ): Promise<void> {
     if (!this.chatAccess.applies(request.channels)) return;
     const fromTo = request.audience.kind === 'one' && request.audience.to !== undefined;
     await this.chatAccess.assertBound(
@@ -25,7 +29,10 @@ export class ChatBindingStep {
         .map((t) => ({
           channel: t.channel,
           recipient: t.recipient,
-          field: fromTo || t.subscriberId === null ? 'to' : `${addressField(t.channel, subscribers.get(t.subscriberId)!)} of subscriber '${t.subscriberId}'`,
+          field:
+            fromTo || t.subscriberId === null
+              ? 'to'
+              : `${addressField(t.channel, subscribers.get(t.subscriberId)!)} of subscriber '${t.subscriberId}'`,
         })),
     );
   }

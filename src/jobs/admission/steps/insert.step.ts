@@ -39,10 +39,16 @@ export class InsertStep {
     private readonly caps: CapsService,
   ) {
     const inFlight = config.worker.enqueueInsertsInFlight;
-    this.batcher = inFlight > 0 ? new InsertBatcher((rows) => this.jobs.insertRows(rows), inFlight, COALESCE_MAX_ROWS) : undefined;
+    this.batcher =
+      inFlight > 0 ? new InsertBatcher((rows) => this.jobs.insertRows(rows), inFlight, COALESCE_MAX_ROWS) : undefined;
   }
 
-  async apply(request: AdmissionRequest, targets: readonly Target[], caps: readonly RecipientCap[], wantsIds: Promise<boolean>): Promise<Inserted> {
+  async apply(
+    request: AdmissionRequest,
+    targets: readonly Target[],
+    caps: readonly RecipientCap[],
+    wantsIds: Promise<boolean>,
+  ): Promise<Inserted> {
     const live = targets.filter((t) => !t.skip);
     if (live.length === 0) return { created: 0, createdIds: [] };
     const options: InsertOptions = {
@@ -55,19 +61,29 @@ export class InsertStep {
       createdBy: request.project.createdBy ?? null,
       batchId: request.batchId ?? null,
     };
-    return request.audience.kind === 'one' ? this.insertOne(options, live, caps) : this.insertMany(options, live, caps, wantsIds);
+    return request.audience.kind === 'one'
+      ? this.insertOne(options, live, caps)
+      : this.insertMany(options, live, caps, wantsIds);
   }
 
   private async insertOne(options: InsertOptions, live: Target[], caps: readonly RecipientCap[]): Promise<Inserted> {
     const { over } = await this.caps.enqueueUnderCaps(
       options.projectId,
-      live.map((t, i) => ({ id: String(i), projectId: options.projectId, subscriberId: t.subscriberId, channel: t.channel, topic: options.topic })),
+      live.map((t, i) => ({
+        id: String(i),
+        projectId: options.projectId,
+        subscriberId: t.subscriberId,
+        channel: t.channel,
+        topic: options.topic,
+      })),
       live[0].scheduledAt,
       live.flatMap((t) => (t.idempotencyKey ? [t.idempotencyKey] : [])),
       async (admitted, runner) => {
         const admittedTargets = live.filter((_, i) => admitted.has(String(i)));
         await this.insertIdempotent(options, admittedTargets, runner);
-        const created = new Map(live.flatMap((t, i) => (t.jobId && !t.deduplicated ? [[String(i), t.jobId] as const] : [])));
+        const created = new Map(
+          live.flatMap((t, i) => (t.jobId && !t.deduplicated ? [[String(i), t.jobId] as const] : [])),
+        );
         return { value: undefined, created };
       },
       caps,
@@ -88,13 +104,18 @@ export class InsertStep {
     for (let round = 0; round < IDEMPOTENCY_ROUNDS && remaining.length; round++) {
       const ids = newJobIds(remaining.length);
       const rows = remaining.map((t, i) => toRow(options, payloadJson, t, ids[i]));
-      const inserted = runner || !this.batcher ? await this.jobs.insertRows(rows, runner) : await this.batcher.submit(rows);
+      const inserted =
+        runner || !this.batcher ? await this.jobs.insertRows(rows, runner) : await this.batcher.submit(rows);
       remaining.forEach((t, i) => {
         if (inserted.has(ids[i])) t.jobId = ids[i];
       });
       remaining = remaining.filter((t) => !t.jobId);
       if (remaining.length === 0) return;
-      const held = await this.jobs.findHeldKeys(options.projectId, remaining.map((t) => t.idempotencyKey!), runner);
+      const held = await this.jobs.findHeldKeys(
+        options.projectId,
+        remaining.map((t) => t.idempotencyKey!),
+        runner,
+      );
       const byKey = new Map(held.map((h) => [h.idempotencyKey, h.id]));
       for (const t of remaining) {
         const id = byKey.get(t.idempotencyKey!);
@@ -106,20 +127,43 @@ export class InsertStep {
       remaining = remaining.filter((t) => !t.jobId);
     }
     if (remaining.length) {
-      throw ApiError.conflict('idempotency_contention', 'Another request with this idempotency key is changing state right now; retry the request.');
+      throw ApiError.conflict(
+        'idempotency_contention',
+        'Another request with this idempotency key is changing state right now; retry the request.',
+      );
     }
   }
 
-  private async insertMany(options: InsertOptions, live: Target[], caps: readonly RecipientCap[], wantsIds: Promise<boolean>): Promise<Inserted> {
+  private async insertMany(
+    options: InsertOptions,
+    live: Target[],
+    caps: readonly RecipientCap[],
+    wantsIds: Promise<boolean>,
+  ): Promise<Inserted> {
     if (caps.length) {
       const over = await this.caps.overCap(
         options.projectId,
-        live.map((t, i) => ({ id: String(i), projectId: options.projectId, subscriberId: t.subscriberId, channel: t.channel, topic: options.topic })),
+        live.map((t, i) => ({
+          id: String(i),
+          projectId: options.projectId,
+          subscriberId: t.subscriberId,
+          channel: t.channel,
+          topic: options.topic,
+        })),
         caps,
       );
       for (const [i, reason] of over) live[Number(i)].skip = { rule: 'capped', reason };
     }
-    const rows: NewJob[] = live.filter((t) => !t.skip).map((t) => ({ channel: t.channel, recipient: t.recipient, subscriberId: t.subscriberId, scheduledAt: t.scheduledAt, idempotencyKey: t.idempotencyKey, runAt: t.runAt }));
+    const rows: NewJob[] = live
+      .filter((t) => !t.skip)
+      .map((t) => ({
+        channel: t.channel,
+        recipient: t.recipient,
+        subscriberId: t.subscriberId,
+        scheduledAt: t.scheduledAt,
+        idempotencyKey: t.idempotencyKey,
+        runAt: t.runAt,
+      }));
     if (rows.length === 0) return { created: 0, createdIds: [] };
     if (await wantsIds) {
       // Someone listens for job.queued: return the new ids (costlier than a count).

@@ -3,7 +3,8 @@ import { checkRecipient } from './recipient-check.js';
 describe('admission: recipient syntax per channel', () => {
   it('takes an email address as given (trimmed) and refuses what is not one', () => {
     expect(checkRecipient('email', ' Jane@Example.com ')).toEqual({ ok: true, address: 'Jane@Example.com' });
-    for (const bad of ['not-an-email', 'a@b', 'two words@example.com', '']) expect(checkRecipient('email', bad).ok).toBe(false);
+    for (const bad of ['not-an-email', 'a@b', 'two words@example.com', ''])
+      expect(checkRecipient('email', bad).ok).toBe(false);
   });
 
   it('stores phones in E.164 and refuses the rest, for SMS and WhatsApp', () => {
@@ -16,7 +17,7 @@ describe('admission: recipient syntax per channel', () => {
     }
   });
 
-  it("asks the connector for the rest (a chat id, a webhook host), and passes what it accepts", () => {
+  it('asks the connector for the rest (a chat id, a webhook host), and passes what it accepts', () => {
     const telegram = (a: string) => (/^-?\d+$/.test(a) ? undefined : 'is not a chat id');
     expect(checkRecipient('telegram', '-1001234', telegram)).toEqual({ ok: true, address: '-1001234' });
     expect(checkRecipient('telegram', 'general', telegram)).toEqual({ ok: false, problem: 'is not a chat id' });

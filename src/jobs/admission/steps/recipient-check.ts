@@ -9,7 +9,11 @@ import { normaliseAddress } from '../../../governance/suppressions/suppression-a
  */
 export type RecipientCheck = { ok: true; address: string } | { ok: false; problem: string };
 
-export function checkRecipient(channel: Channel, raw: string, connectorCheck?: (address: string) => string | undefined): RecipientCheck {
+export function checkRecipient(
+  channel: Channel,
+  raw: string,
+  connectorCheck?: (address: string) => string | undefined,
+): RecipientCheck {
   const address = raw.trim();
   if (!address) return { ok: false, problem: 'is empty' };
   if (channel === 'email' || channel === 'sms' || channel === 'whatsapp') {

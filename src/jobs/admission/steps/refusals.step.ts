@@ -35,7 +35,9 @@ export class RefusalsStep {
     try {
       await this.refusals.insert(request.project.id, rows, request.batchId ?? null, request.project.createdBy ?? null);
     } catch (err) {
-      this.logger.warn(`could not record ${rows.length} refused send(s) of project ${request.project.id} for the trace: ${(err as Error).message}`);
+      this.logger.warn(
+        `could not record ${rows.length} refused send(s) of project ${request.project.id} for the trace: ${(err as Error).message}`,
+      );
     }
   }
 }

@@ -24,7 +24,12 @@ export class RulesStep {
   async apply(request: AdmissionRequest, targets: readonly Target[]): Promise<{ caps: RecipientCap[] }> {
     const live = targets.filter((t) => !t.skip);
     if (live.length === 0) return { caps: [] };
-    const message = { marketing: request.marketing, topic: request.topic, payload: request.payload, templateId: request.templateId };
+    const message = {
+      marketing: request.marketing,
+      topic: request.topic,
+      payload: request.payload,
+      templateId: request.templateId,
+    };
     const transactional = request.payload.transactional === true;
     const subscriberIds = [...new Set(live.flatMap((t) => (t.subscriberId !== null ? [t.subscriberId] : [])))];
 
@@ -33,7 +38,13 @@ export class RulesStep {
     let caps: RecipientCap[];
     if (live.length <= ONE_ROUND_TRIP_MAX && subscriberIds.length <= 1) {
       const preferencesOf = !transactional && subscriberIds.length === 1 ? subscriberIds[0] : null;
-      const checks = await this.governance.sendChecks(request.project.id, message, live, preferencesOf, subscriberIds.length > 0);
+      const checks = await this.governance.sendChecks(
+        request.project.id,
+        message,
+        live,
+        preferencesOf,
+        subscriberIds.length > 0,
+      );
       suppressed = checks.suppressed;
       optedOut = (_s, _c, i) => checks.optedOut[i];
       caps = checks.caps;
@@ -45,7 +56,8 @@ export class RulesStep {
         transactional ? undefined : this.governance.optOutsOf(request.project.id, message, subscriberIds),
       ]);
       suppressed = found;
-      optedOut = (subscriberId, channel) => (optOutOf && subscriberId !== null ? optOutOf(subscriberId, channel) : null);
+      optedOut = (subscriberId, channel) =>
+        optOutOf && subscriberId !== null ? optOutOf(subscriberId, channel) : null;
       caps = await capsRead;
     }
     live.forEach((t, i) => {

@@ -12,9 +12,14 @@ export class SendWindowStep {
   constructor(private readonly windows: SendWindowsService) {}
 
   apply(request: AdmissionRequest, targets: readonly Target[]): void {
-    const window = this.windows.effective(request.payload.send_window, request.project.id, request.project.settings.send_window);
+    const window = this.windows.effective(
+      request.payload.send_window,
+      request.project.id,
+      request.project.settings.send_window,
+    );
     if (!window) return;
     const rule = { marketing: request.marketing, transactional: request.payload.transactional === true };
-    for (const t of targets) if (!t.skip) t.scheduledAt = this.windows.scheduleAt(window, rule, t.timezone, request.requestedAt);
+    for (const t of targets)
+      if (!t.skip) t.scheduledAt = this.windows.scheduleAt(window, rule, t.timezone, request.requestedAt);
   }
 }

@@ -23,12 +23,22 @@ export class TelegramRouteStep {
     if (!TelegramRouteStep.routed(request)) return;
     const routeId = request.payload.chat!.telegram_route_id!;
     const route = await this.routes.routeForSend(request.project.id, routeId);
-    if (!route) throw invalid(`chat.telegram_route_id: '${routeId}' is not a Telegram route of this project; POST /v1/telegram/lookup gives the route ids of your owners.`);
+    if (!route)
+      throw invalid(
+        `chat.telegram_route_id: '${routeId}' is not a Telegram route of this project; POST /v1/telegram/lookup gives the route ids of your owners.`,
+      );
     if (!route.address || !route.verified) {
-      throw invalid(`chat.telegram_route_id: the route of owner '${route.owner}' has no verified chat yet; pair one with POST /v1/telegram/${route.owner}/link (or PUT …/destination).`);
+      throw invalid(
+        `chat.telegram_route_id: the route of owner '${route.owner}' has no verified chat yet; pair one with POST /v1/telegram/${route.owner}/link (or PUT …/destination).`,
+      );
     }
-    const other = targets.find((t) => t.channel === 'telegram' && !t.skip && canonicalTelegramChat(t.recipient) !== route.address);
-    if (other) throw invalid(`to: '${other.recipient.slice(0, 40)}' is not the chat of chat.telegram_route_id; send to the address POST /v1/telegram/lookup returns for the owner.`);
+    const other = targets.find(
+      (t) => t.channel === 'telegram' && !t.skip && canonicalTelegramChat(t.recipient) !== route.address,
+    );
+    if (other)
+      throw invalid(
+        `to: '${other.recipient.slice(0, 40)}' is not the chat of chat.telegram_route_id; send to the address POST /v1/telegram/lookup returns for the owner.`,
+      );
   }
 }
 
