@@ -59,11 +59,9 @@ app.post('/v1/send', async (request, reply) => {
   const channel = body.channel;
   const recipient = body.to ?? body.subscriber_id;
   if (typeof channel !== 'string' || typeof recipient !== 'string' || typeof body.body !== 'string') {
-    return reply
-      .code(400)
-      .send({
-        error: { code: 'validation_failed', message: "Send 'channel', 'body' and 'to' or 'subscriber_id' as strings." },
-      });
+    return reply.code(400).send({
+      error: { code: 'validation_failed', message: "Send 'channel', 'body' and 'to' or 'subscriber_id' as strings." },
+    });
   }
   const id = newJobIdsLiteral(1).slice(1, -1); // '{id}' → id
   const now = new Date();

@@ -193,14 +193,12 @@ export class DigestRepository {
             ...row,
             oldest_late_seconds: lateness(o),
             projects_late: byProject.filter(([, p]) => p.late > 0).length,
-            by_project: byProject
-              .slice(0, MAX_PROJECTS_LISTED)
-              .map(([project_id, p]) => ({
-                project_id,
-                late: p.late,
-                due: p.due,
-                oldest_late_seconds: lateness(p.oldest),
-              })),
+            by_project: byProject.slice(0, MAX_PROJECTS_LISTED).map(([project_id, p]) => ({
+              project_id,
+              late: p.late,
+              due: p.due,
+              oldest_late_seconds: lateness(p.oldest),
+            })),
           };
         })
         .sort((a, b) => a.channel.localeCompare(b.channel)),
