@@ -53,7 +53,8 @@ function baseUrl(config: AppConfig, port: number): string {
 export async function startNotifyd(options: StartOptions = {}): Promise<Notifyd> {
   const env = options.env ?? process.env;
   let config = loadConfig(env);
-  const logger = options.logger === undefined ? createLogger(config.server.logLevel) : options.logger;
+  const logger =
+    options.logger === undefined ? createLogger(config.server.logLevel, config.server.logFlushMs) : options.logger;
   const log = logger || { log: () => undefined, warn: () => undefined, error: () => undefined };
 
   let credentials: DevCredentials | undefined;

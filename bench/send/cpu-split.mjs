@@ -1,7 +1,11 @@
 // Where the CPU of one send goes: runs one server (bare or notifyd) under autocannon and reads
 // /proc for the CPU time of the server process, of all PostgreSQL processes and of this process
 // (autocannon) over the run. Prints µs of CPU per answered request for each.
+// It also counts the SQL statements the server sent per answered request under that load
+// (concurrent sends share inserts and signal flushes, so fewer than one send alone costs).
 //   node bench/send/cpu-split.mjs [--kind notifyd|bare] [--clients 8] [--seconds 8] [--env K=V,K=V]
+//   --statements                    the statements per request by text
+//   --dir /abs/path/to/built/tree   notifyd from another built checkout (A/B: run both, alternating)
 import { readFileSync, readdirSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { startServer } from './servers.mjs';
@@ -52,7 +56,16 @@ const postgresCpu = () => {
   return total;
 };
 const body = { channel: 'email', to: 'load@example.invalid', subject: 'load', body: 'x' };
-const server = await startServer({ name: kind, kind, env, processes: 1, poolSize: 20, cpuProf: arg('cpu-prof') });
+const dir = arg('dir');
+const server = await startServer({
+  name: kind,
+  kind,
+  env,
+  processes: 1,
+  poolSize: 20,
+  cpuProf: arg('cpu-prof'),
+  ...(dir ? { dir } : {}),
+});
 const proc = server.procs[0];
 const req = {
   url: `${proc.url}/v1/send`,
@@ -62,6 +75,7 @@ const req = {
 };
 await autocannon({ ...req, connections: clients, duration: 1 });
 // pg backends that end during the run take their CPU with them; pools keep theirs open.
+const countsBefore = await proc.counts();
 const before = { sys: sysOf(proc.pid), server: cpuOf(proc.pid), pg: postgresCpu(), self: process.cpuUsage() };
 const t0 = Date.now();
 const r = process.argv.includes('--idle')
@@ -70,14 +84,21 @@ const r = process.argv.includes('--idle')
 const wall = (Date.now() - t0) / 1000;
 const selfUsage = process.cpuUsage(before.self);
 const n = r['2xx'];
+const countsAfter = await proc.counts();
+const statements = Object.entries(countsAfter).reduce((sum, [sql, c]) => sum + c - (countsBefore[sql] ?? 0), 0);
 const per = (s) => ((s * 1e6) / n).toFixed(0).padStart(5);
 const serverCpu = cpuOf(proc.pid) - before.server;
 const serverSys = sysOf(proc.pid) - before.sys;
 const pgCpu = postgresCpu() - before.pg;
 const selfCpu = (selfUsage.user + selfUsage.system) / 1e6;
 console.log(
-  `${kind} ${JSON.stringify(env)} c=${clients}: ${(n / wall).toFixed(0)} req/s, p50 ${r.latency.p50} ms; CPU µs/request: server ${per(serverCpu)} (kernel ${per(serverSys).trim()}), postgres ${per(pgCpu)}, autocannon ${per(selfCpu)}; cores busy ${((serverCpu + pgCpu + selfCpu) / wall).toFixed(2)} (server ${(serverCpu / wall).toFixed(2)}, pg ${(pgCpu / wall).toFixed(2)})`,
+  `${kind}${dir ? ` (${dir})` : ''} ${JSON.stringify(env)} c=${clients}: ${(n / wall).toFixed(0)} req/s, p50 ${r.latency.p50} ms; ${(statements / n).toFixed(2)} statements/request; CPU µs/request: server ${per(serverCpu)} (kernel ${per(serverSys).trim()}), postgres ${per(pgCpu)}, autocannon ${per(selfCpu)}; cores busy ${((serverCpu + pgCpu + selfCpu) / wall).toFixed(2)} (server ${(serverCpu / wall).toFixed(2)}, pg ${(pgCpu / wall).toFixed(2)})`,
 );
+if (process.argv.includes('--statements'))
+  for (const [sql, c] of Object.entries(countsAfter)) {
+    const d = c - (countsBefore[sql] ?? 0);
+    if (d > 0) console.log(`  ${(d / n).toFixed(3)} × ${sql}`);
+  }
 if (process.argv.includes('--pids'))
   for (const [pid, p] of [...perPid].sort((a, b) => b[1].delta - a[1].delta).slice(0, 12))
     console.log(pid, p.delta.toFixed(2), p.title);
