@@ -11,6 +11,7 @@ import { corsOriginCheck } from './common/http/cors-origin.js';
 import { addPluginSuccessResponses } from './common/http/plugin-success-responses.js';
 import { createValidationPipe } from './common/validation/validation.pipe.js';
 import { VERSION } from './common/version.js';
+import { applyRouteBodyLimits } from './common/http/body-limit.js';
 import { keepRawBodyOnMarkedRoutes } from './governance/provider-webhooks/raw-body.hook.js';
 
 /** A caller-supplied request id is echoed if it is short and plain; otherwise we make one. */
@@ -100,6 +101,7 @@ export async function setupApp(app: NestFastifyApplication, config: AppConfig): 
   });
   // Provider webhooks verify signatures over the bytes received, before any parsing.
   keepRawBodyOnMarkedRoutes(fastify, config.server.bodyLimitBytes);
+  applyRouteBodyLimits(fastify);
   // Every method the API uses: @fastify/cors allows only GET, HEAD and POST by default, and the
   // inbox web component marks messages read with PATCH from the product's own origin.
   // A refused origin is logged with the variable to set (see cors-origin.ts).

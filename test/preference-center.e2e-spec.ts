@@ -180,6 +180,20 @@ describe('subscriber preference center', () => {
     expect(await stored()).toEqual([]);
   });
 
+  it('a form body over 64 KiB is a 413 before the token is even read (the page is public)', async () => {
+    const claim = { projectId: project.id, subscriberId: 'ann', expiresAt: Math.floor(Date.now() / 1000) + 3600 };
+    const res = await t.http
+      .post(`/p/${signPreferenceToken(claim, key())}`)
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send(`v=${'x'.repeat(70 * 1024)}`);
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({
+      error: 'payload_too_large',
+      message: 'The body is larger than 65536 bytes, the most this route accepts.',
+    });
+    expect(await stored()).toEqual([]);
+  });
+
   it('speaks the subscriber’s language (de-AT → de)', async () => {
     const page = await t.http.get(await linkFromMessage('bob'));
     expect(page.text).toContain('<html lang="de">');

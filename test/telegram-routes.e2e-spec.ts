@@ -178,6 +178,18 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
       .set('X-Telegram-Bot-Api-Secret-Token', 'x')
       .send(update)
       .expect(404);
+    // The route is public: a body far beyond any Telegram update is refused before it is parsed.
+    const huge = await app.t.http
+      .post('/v1/telegram/webhooks/00000000-0000-4000-8000-000000000000')
+      .set('X-Telegram-Bot-Api-Secret-Token', 'x')
+      .send({ ...update, padding: 'x'.repeat(300 * 1024) });
+    expect([huge.status, huge.body]).toEqual([
+      413,
+      {
+        error: 'payload_too_large',
+        message: 'The request body is larger than 262144 bytes, the most this route accepts.',
+      },
+    ]);
     expect(await app.t.db.sql(`SELECT 1 FROM telegram_destinations WHERE owner = 'cleo'`)).toEqual([]);
     expect(
       (

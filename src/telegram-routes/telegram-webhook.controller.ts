@@ -1,6 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { BodyLimit } from '../common/http/body-limit.js';
 import { TelegramWebhookResponseDto, WebhookPathDto } from './dto/telegram-route.dto.js';
 import { TelegramLinksService } from './telegram-links.service.js';
 
@@ -8,12 +9,16 @@ import { TelegramLinksService } from './telegram-links.service.js';
  * Telegram's updates for the owners' bots (public: Telegram calls it). Each bot's webhook URL
  * ends with its connection id, and every update must carry the secret notifyd gave setWebhook.
  */
+/** A Telegram update (a message of at most 4 096 characters and its metadata) is far below this; the route is public. */
+const TELEGRAM_UPDATE_MAX_BYTES = 256 * 1024;
+
 @ApiTags('Telegram routes')
 @Controller('v1/telegram/webhooks')
 export class TelegramWebhookController {
   constructor(private readonly links: TelegramLinksService) {}
 
   @Post(':connection_id')
+  @BodyLimit(TELEGRAM_UPDATE_MAX_BYTES)
   @HttpCode(200)
   @ApiOperation({
     operationId: 'telegramWebhook',

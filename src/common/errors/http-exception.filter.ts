@@ -1,5 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { routeBodyLimit } from '../http/body-limit.js';
 import { ApiError } from './api-error.js';
 
 /** Fastify's own errors (body parsing, limits) carry a code and a status. */
@@ -59,7 +60,12 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const fastifyError = ((exception as { cause?: unknown })?.cause ?? exception) as FastifyLikeError;
     const known = fastifyError?.code ? FASTIFY_ERRORS[fastifyError.code] : undefined;
     if (known && fastifyError.statusCode) {
-      return { status: fastifyError.statusCode, body: { error: known.error, message: known.message(fastifyError) } };
+      const routeLimit = known.error === 'payload_too_large' ? routeBodyLimit(request) : undefined;
+      const message =
+        routeLimit !== undefined
+          ? `The request body is larger than ${routeLimit} bytes, the most this route accepts.`
+          : known.message(fastifyError);
+      return { status: fastifyError.statusCode, body: { error: known.error, message } };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();

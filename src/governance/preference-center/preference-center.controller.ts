@@ -14,6 +14,9 @@ import { gridVersion } from './preference-grid.js';
  * is the bare token, relative to /p/, so it works behind a proxy serving notifyd under a path.
  * Human pages, so not in the OpenAPI document.
  */
+/** A preference form is a few hundred bytes of checkbox names; the page is public. */
+const PREFERENCE_FORM_MAX_BYTES = 64 * 1024;
+
 @ApiExcludeController()
 @Controller('p')
 export class PreferenceCenterController {
@@ -42,7 +45,7 @@ export class PreferenceCenterController {
    */
   @Post(':token')
   @HttpCode(200)
-  @RawBody()
+  @RawBody(PREFERENCE_FORM_MAX_BYTES)
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Cache-Control', 'no-store')
   @Header('X-Robots-Tag', 'noindex, nofollow')

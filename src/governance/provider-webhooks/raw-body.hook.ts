@@ -3,6 +3,7 @@ import { HttpStatus } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../common/errors/api-error.js';
+import { bodyLimitConfig, routeBodyLimit } from '../../common/http/body-limit.js';
 
 const RAW_BODY_ROUTE = 'notifydRawBody';
 
@@ -14,8 +15,12 @@ export interface RawWebhookBody {
 
 const bodies = new WeakMap<FastifyRequest['raw'], RawWebhookBody>();
 
-/** Marks a route whose handler verifies a signature over the raw body before parsing it. */
-export const RawBody = () => RouteConfig({ [RAW_BODY_ROUTE]: true });
+/**
+ * Marks a route whose handler verifies a signature over the raw body before parsing it;
+ * `limitBytes` caps its body below BODY_LIMIT_BYTES (a public form has no use for megabytes).
+ */
+export const RawBody = (limitBytes?: number) =>
+  RouteConfig({ [RAW_BODY_ROUTE]: true, ...(limitBytes ? bodyLimitConfig(limitBytes) : {}) });
 
 /** The raw body the hook kept for this request (an empty buffer when there was none). */
 export function rawBodyOf(request: FastifyRequest): RawWebhookBody {
@@ -34,16 +39,19 @@ export function keepRawBodyOnMarkedRoutes(fastify: FastifyInstance, limitBytes: 
   fastify.addHook('preParsing', async (request, _reply, payload) => {
     const config = request.routeOptions.config as unknown as Record<string, unknown> | undefined;
     if (!config?.[RAW_BODY_ROUTE]) return payload;
+    const limit = routeBodyLimit(request) ?? limitBytes;
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of payload) {
       const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
       size += buf.length;
-      if (size > limitBytes) {
+      if (size > limit) {
         throw new ApiError(
           HttpStatus.PAYLOAD_TOO_LARGE,
           'payload_too_large',
-          `The webhook body is larger than ${limitBytes} bytes (BODY_LIMIT_BYTES).`,
+          limit === limitBytes
+            ? `The webhook body is larger than ${limitBytes} bytes (BODY_LIMIT_BYTES).`
+            : `The body is larger than ${limit} bytes, the most this route accepts.`,
         );
       }
       chunks.push(buf);
