@@ -34,7 +34,11 @@ export class Outcomes {
    * listener can ask a per-project question once (e.g. "does anyone want job webhooks?")
    * instead of per job.
    */
-  constructor(readonly projectIds: ReadonlySet<string>) {}
+  constructor(
+    readonly projectIds: ReadonlySet<string>,
+    /** The clock retry times are counted from (injectable for the rule's spec). */
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /**
    * The one retry-or-fail rule for a failure worth another attempt: retried after the backoff
@@ -57,7 +61,7 @@ export class Outcomes {
       return;
     }
     const delay = Math.max(retryDelayMs(job.attempts), atLeastMs);
-    this.retry.push({ id: job.id, attempts: job.attempts, provider, error, runAt: new Date(Date.now() + delay) });
+    this.retry.push({ id: job.id, attempts: job.attempts, provider, error, runAt: new Date(this.now() + delay) });
   }
 
   get size(): number {
@@ -73,7 +77,7 @@ export class Outcomes {
 
   /** Takes everything collected so far, leaving this empty. */
   drain(): Outcomes {
-    const taken = new Outcomes(this.projectIds);
+    const taken = new Outcomes(this.projectIds, this.now);
     for (const key of ['sent', 'skipped', 'retry', 'failed', 'requeue', 'inbox'] as const) {
       (taken[key] as unknown[]) = this[key];
       (this[key] as unknown[]) = [];
