@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ConnectorRegistry } from './connector-registry.js';
 import { FailoverBreaker } from './failover/failover-breaker.js';
-import { OutboundGuard } from './ssrf/outbound-guard.js';
+import { OutboundGuard } from '../common/ssrf/outbound-guard.js';
 
 /**
  * The Connector contract, the registry that discovers implementations, and the built-in

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { ProjectAuditEvents } from './project-audit-events.js';
 import { ProjectsRepository } from './projects.repository.js';
 import { ProjectsService } from './projects.service.js';
 import { RateLimitRepository } from './rate-limit/rate-limit.repository.js';
@@ -10,7 +11,7 @@ import { RateLimiter } from './rate-limit/rate-limiter.service.js';
  */
 @Global()
 @Module({
-  providers: [ProjectsRepository, ProjectsService, RateLimitRepository, RateLimiter],
-  exports: [ProjectsService, RateLimiter],
+  providers: [ProjectsRepository, ProjectsService, ProjectAuditEvents, RateLimitRepository, RateLimiter],
+  exports: [ProjectsService, ProjectAuditEvents, RateLimiter],
 })
 export class ProjectsModule {}
