@@ -1,11 +1,10 @@
-import { Global, Module, type OnModuleInit } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { ProjectAuditEvents } from '../projects/project-audit-events.js';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { AuditLogService } from './audit-log.service.js';
 import { AuditRepository } from './audit.repository.js';
 import { AuditService } from './audit.service.js';
 
-@Global()
 @Module({
   imports: [ProjectsModule],
   providers: [AuditService, AuditRepository, AuditLogService],
