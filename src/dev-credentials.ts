@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { generateProjectKey } from './common/auth/api-keys.js';
+import { generateProjectKey } from './projects/auth/api-keys.js';
 
 /**
  * Credentials notifyd makes for itself on a first start with the embedded database and no

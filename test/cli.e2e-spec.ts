@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { generateProjectKey, hashKey, keyHint } from '../src/common/auth/api-keys.js';
+import { generateProjectKey, hashKey, keyHint } from '../src/projects/auth/api-keys.js';
 import { createEmptyDatabase } from './helpers/test-database.js';
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'src', 'cli.js');

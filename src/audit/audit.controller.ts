@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminAuth } from '../common/auth/auth.decorators.js';
+import { AdminAuth } from '../projects/auth/auth.decorators.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { AuditLogService } from './audit-log.service.js';
 import { AuditListDto, AuditQueryDto } from './dto/audit.dto.js';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { loadConfig } from '../config/app-config.js';
-import { assertPublicHttpUrl } from '../connectors/ssrf/public-url.js';
+import { assertPublicHttpUrl } from '../common/ssrf/public-url.js';
 import { openDatabase, redactUrl } from '../database/database.js';
 import { runMigrations } from '../database/migration-runner.js';
 import { assertNotifyd0x, NotA0xDatabase } from '../import-0x/detect-0x.js';

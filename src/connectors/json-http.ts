@@ -1,8 +1,8 @@
 import type { RequestInit, Response } from 'undici';
 import { type HeaderLookup, headerLookup } from './http-outcome.js';
 import { ProviderError } from './provider-error.js';
-import { UnsafeUrlError } from './ssrf/unsafe-url.error.js';
-import { undici } from './undici.js';
+import { UnsafeUrlError } from '../common/ssrf/unsafe-url.error.js';
+import { undici } from '../common/undici.js';
 
 /** A provider's answer, read whole: status, headers, raw text and the JSON body when it is JSON. */
 export interface ProviderAnswer {

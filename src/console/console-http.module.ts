@@ -4,6 +4,7 @@ import { ConsoleAssetsController } from './console-assets.controller.js';
 import { ConsoleSessionController } from './console-session.controller.js';
 import { ConsoleSessionGuard } from './console-session.guard.js';
 import { ConsoleSessionsService } from './console-sessions.service.js';
+import { ProjectsModule } from '../projects/projects.module.js';
 
 /**
  * The operator console at /console (docs/CONSOLE.md): its static page and bundle, sign-in and
@@ -12,6 +13,7 @@ import { ConsoleSessionsService } from './console-sessions.service.js';
  * the public API. Only api and all replicas load it (app-http.module.ts).
  */
 @Module({
+  imports: [ProjectsModule],
   controllers: [ConsoleAssetsController, ConsoleSessionController],
   providers: [ConsoleSessionsService, { provide: APP_GUARD, useClass: ConsoleSessionGuard }],
 })

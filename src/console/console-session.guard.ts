@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
-import { presentedKey, secretsEqual } from '../common/auth/api-keys.js';
-import type { OperatorRequest } from '../common/auth/admin-auth.guard.js';
+import { presentedKey, secretsEqual } from '../projects/auth/api-keys.js';
+import type { OperatorRequest } from '../projects/auth/admin-auth.guard.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ConsoleSessionsService } from './console-sessions.service.js';
 import { CSRF_HEADER, csrfTokenFor, sessionTokenFrom } from './session-cookie.js';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { hashKey } from '../common/auth/api-keys.js';
-import { type OperatorRole, operatorRole } from '../common/auth/admin-auth.guard.js';
+import { hashKey } from '../projects/auth/api-keys.js';
+import { type OperatorRole, operatorRole } from '../projects/auth/admin-auth.guard.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';

@@ -4,10 +4,11 @@ import { DigestModule } from './digest.module.js';
 import { AdminEventsController } from './live/admin-events.controller.js';
 import { AdminEventsService } from './live/admin-events.service.js';
 import { SettingsController } from './settings/settings.controller.js';
+import { ProjectsModule } from '../projects/projects.module.js';
 
 /** DigestModule's HTTP routes. Only api and all replicas load it (see app-http.module.ts). */
 @Module({
-  imports: [DigestModule],
+  imports: [ProjectsModule, DigestModule],
   controllers: [DigestController, SettingsController, AdminEventsController],
   providers: [AdminEventsService],
 })

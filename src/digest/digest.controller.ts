@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AdminAuth, CurrentOperator } from '../common/auth/auth.decorators.js';
+import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
-import { parseDigestFormat, parseDigestWindow } from './digest-window.js';
+import { parseDigestFormat, parseDigestWindow } from '../common/validation/digest-window.js';
 import { DigestService } from './digest.service.js';
 import { DigestNotifyRequestDto, DigestNotifyResponseDto, DigestQueryDto, DigestReportDto } from './dto/digest.dto.js';
 import { DigestNotifier } from './notify/digest-notifier.service.js';

@@ -10,13 +10,17 @@ import { DigestSender } from './notify/digest-sender.js';
 import { RollupRepository } from './rollup/rollup.repository.js';
 import { DigestRollup } from './rollup/rollup.service.js';
 import { SettingsService } from './settings/settings.service.js';
+import { PacingModule } from '../pacing/pacing.module.js';
+import { ConnectorsModule } from '../connectors/connectors.module.js';
+import { AuditModule } from '../audit/audit.module.js';
+import { PeriodicModule } from '../periodic/periodic.module.js';
 
 /**
  * The operator digest: ranked findings with actions (one rule per file in findings/), as JSON
  * and Markdown. DigestService is exported for the MCP tool, the CLI and scheduled notifications.
  */
 @Module({
-  imports: [WebhooksModule, WorkerHeartbeatModule],
+  imports: [PacingModule, ConnectorsModule, AuditModule, PeriodicModule, WebhooksModule, WorkerHeartbeatModule],
   providers: [
     DigestRepository,
     DigestService,

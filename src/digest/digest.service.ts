@@ -8,7 +8,7 @@ import { WorkerHeartbeats } from '../jobs/heartbeat/worker-heartbeats.js';
 import { LaneStateService } from '../pacing/lane-state.service.js';
 import { rateText } from '../pacing/lane.presenter.js';
 import { WebhookDigestSource } from '../webhooks/webhook-digest.source.js';
-import { parseDigestWindow } from './digest-window.js';
+import { parseDigestWindow } from '../common/validation/digest-window.js';
 import { DigestRepository } from './digest.repository.js';
 import {
   DIGEST_WINDOWS,

@@ -4,13 +4,16 @@
  * structured content and the CLI's --json output are this object as is.
  */
 
-/** Accepted windows and their length in seconds. `1d` is notifyd's alias of `24h`. */
-export const DIGEST_WINDOWS = { '1h': 3_600, '6h': 21_600, '24h': 86_400, '7d': 604_800, '30d': 2_592_000 } as const;
-export type DigestWindow = keyof typeof DIGEST_WINDOWS;
-export const DIGEST_WINDOW_ALIASES: Record<string, DigestWindow> = { '1d': '24h' };
+import type { DigestWindow } from '../domain/digest-windows.js';
 
-export const DIGEST_FORMATS = ['json', 'markdown'] as const;
-export type DigestFormat = (typeof DIGEST_FORMATS)[number];
+// The windows and formats live in the domain (template metrics reads them too).
+export {
+  DIGEST_FORMATS,
+  DIGEST_WINDOW_ALIASES,
+  DIGEST_WINDOWS,
+  type DigestFormat,
+  type DigestWindow,
+} from '../domain/digest-windows.js';
 
 export const SEVERITIES = ['critical', 'warning', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];

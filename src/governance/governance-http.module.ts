@@ -10,10 +10,11 @@ import { TrackingController } from './tracking/tracking.controller.js';
 import { PreferenceCenterController } from './preference-center/preference-center.controller.js';
 import { UnsubscribeController } from './unsubscribe/unsubscribe.controller.js';
 import { GovernanceModule } from './governance.module.js';
+import { ProjectsModule } from '../projects/projects.module.js';
 
 /** GovernanceModule's HTTP routes. Only api and all replicas load it (see app-http.module.ts). */
 @Module({
-  imports: [GovernanceModule],
+  imports: [ProjectsModule, GovernanceModule],
   controllers: [
     SuppressionsController,
     AdminSuppressionsController,

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { GovernanceService } from './governance.service.js';
 import { SendChecksRepository } from './send-checks.repository.js';
 import { SuppressionsRepository } from './suppressions/suppressions.repository.js';
@@ -16,14 +16,15 @@ import { PreferencesService } from './preferences/preferences.service.js';
 import { UnsubscribeService } from './unsubscribe/unsubscribe.service.js';
 import { TrackingService } from './tracking/tracking.service.js';
 import { PreferenceCenterService } from './preference-center/preference-center.service.js';
+import { AuditModule } from '../audit/audit.module.js';
+import { ProjectsModule } from '../projects/projects.module.js';
 
 /**
  * Who may be sent what: suppressions (every channel), and the worker's per-batch screening.
- * Global so that enqueue, the worker, provider webhooks and MCP tools reach its services.
+ * Imported by enqueue and the worker (jobs), provider webhooks, webhooks, the inbox and MCP tools.
  */
-@Global()
 @Module({
-  imports: [SubscribersModule, JobEventsModule],
+  imports: [AuditModule, ProjectsModule, SubscribersModule, JobEventsModule],
   providers: [
     GovernanceService,
     SendChecksRepository,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { authorizeOperator } from '../common/auth/admin-auth.guard.js';
-import { presentedKey } from '../common/auth/api-keys.js';
+import { authorizeOperator } from '../projects/auth/admin-auth.guard.js';
+import { presentedKey } from '../projects/auth/api-keys.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { MetricsService } from '../observability/metrics/metrics.service.js';

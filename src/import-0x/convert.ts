@@ -36,7 +36,7 @@ export interface ProjectRow0x {
 
 /**
  * A project with its key hashes: 0.x stored the SHA-256 hex of each key, exactly as notifyd
- * does (src/common/auth/api-keys.ts), so the hashes are carried over and the keys keep working.
+ * does (src/projects/auth/api-keys.ts), so the hashes are carried over and the keys keep working.
  * A project without a key hash had no usable key in 0.x (only a TOML-configured one could).
  */
 export function convertProject(p: ProjectRow0x): Converted<Record<string, unknown>> {

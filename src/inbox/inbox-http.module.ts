@@ -12,13 +12,15 @@ import { StreamSlots } from './stream/stream-slots.js';
 import { StreamTickets } from './stream/stream-tickets.js';
 import { SubscriberTokensController } from './subscriber-tokens.controller.js';
 import { InboxWidgetController } from './web/inbox-widget.controller.js';
+import { ProjectsModule } from '../projects/projects.module.js';
+import { GovernanceModule } from '../governance/governance.module.js';
 
 /**
  * InboxModule's HTTP side: the API, the subscriber's preferences, subscriber tokens, the SSE stream with replay and the web
  * component. Only api and all replicas load it (see app-http.module.ts).
  */
 @Module({
-  imports: [InboxModule, SubscribersModule],
+  imports: [ProjectsModule, GovernanceModule, InboxModule, SubscribersModule],
   controllers: [
     InboxController,
     InboxPreferencesController,

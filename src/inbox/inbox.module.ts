@@ -7,6 +7,7 @@ import { InboxMaintenance } from './inbox-maintenance.service.js';
 import { InboxRepository } from './inbox.repository.js';
 import { InboxService } from './inbox.service.js';
 import { InboxHub } from './stream/inbox-hub.js';
+import { PeriodicModule } from '../periodic/periodic.module.js';
 
 /**
  * The in-app inbox for subscribers: messages, the hub that fans changes out, maintenance. The
@@ -14,7 +15,7 @@ import { InboxHub } from './stream/inbox-hub.js';
  * and the embeddable web component are in InboxHttpModule.
  */
 @Module({
-  imports: [JobsModule, WorkflowsModule, SubscribersModule],
+  imports: [PeriodicModule, JobsModule, WorkflowsModule, SubscribersModule],
   providers: [InboxRepository, InboxService, InboxHub, InboxMaintenance],
   exports: [InboxService, InboxHub, InboxRepository],
 })

@@ -31,10 +31,35 @@ import { JobWaiter } from './wait/job-waiter.service.js';
 import { OutcomeWaitService } from './wait/outcome-wait.service.js';
 import { WorkerIdle } from './worker/worker-idle.js';
 import { WorkerWakeup } from './worker/worker-wakeup.js';
+import { ConnectorsModule } from '../connectors/connectors.module.js';
+import { PacingModule } from '../pacing/pacing.module.js';
+import { TemplatesModule } from '../templates/templates.module.js';
+import { ChatBindingsModule } from '../chat-bindings/chat-bindings.module.js';
+import { TelegramRoutesModule } from '../telegram-routes/telegram-routes.module.js';
+import { GovernanceModule } from '../governance/governance.module.js';
+import { AuditModule } from '../audit/audit.module.js';
+import { ProjectsModule } from '../projects/projects.module.js';
+import { ProjectProvidersModule } from '../project-providers/project-providers.module.js';
+import { PeriodicModule } from '../periodic/periodic.module.js';
 
 /** The queue: enqueue (send, batch), job reads and steering, and the worker that drains it. */
 @Module({
-  imports: [SubscribersModule, WorkerHeartbeatModule, JobEventsModule, ProviderWebhooksModule],
+  imports: [
+    ConnectorsModule,
+    PacingModule,
+    TemplatesModule,
+    ChatBindingsModule,
+    TelegramRoutesModule,
+    GovernanceModule,
+    AuditModule,
+    ProjectsModule,
+    ProjectProvidersModule,
+    PeriodicModule,
+    SubscribersModule,
+    WorkerHeartbeatModule,
+    JobEventsModule,
+    ProviderWebhooksModule,
+  ],
   providers: [
     JobsRepository,
     JobContentsRepository,

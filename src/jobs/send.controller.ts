@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
+import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import { BatchService } from './batch.service.js';

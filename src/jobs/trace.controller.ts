@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { OperatorRole } from '../common/auth/admin-auth.guard.js';
-import { CurrentCaller, OperatorOrProjectAuth } from '../common/auth/auth.decorators.js';
+import type { OperatorRole } from '../projects/auth/admin-auth.guard.js';
+import { CurrentCaller, OperatorOrProjectAuth } from '../projects/auth/auth.decorators.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import { TraceDto, TraceQueryDto } from './dto/trace.dto.js';

@@ -39,6 +39,12 @@ import { WebhookEndpointsTools } from './tools/webhook-endpoints.tools.js';
 import { WebhooksTools } from './tools/webhooks.tools.js';
 import { WorkflowDefinitionsTools } from './tools/workflow-definitions.tools.js';
 import { WorkflowsTools } from './tools/workflows.tools.js';
+import { AuditModule } from '../audit/audit.module.js';
+import { ProjectProvidersModule } from '../project-providers/project-providers.module.js';
+import { ChatBindingsModule } from '../chat-bindings/chat-bindings.module.js';
+import { GovernanceModule } from '../governance/governance.module.js';
+import { TemplatesModule } from '../templates/templates.module.js';
+import { ObservabilityModule } from '../observability/observability.module.js';
 
 /**
  * The MCP server: POST /mcp (Streamable HTTP) and `notifyd mcp` (stdio) serve the tools the
@@ -49,6 +55,12 @@ import { WorkflowsTools } from './tools/workflows.tools.js';
  */
 @Module({
   imports: [
+    AuditModule,
+    ProjectProvidersModule,
+    ChatBindingsModule,
+    GovernanceModule,
+    TemplatesModule,
+    ObservabilityModule,
     JobsModule,
     PacingModule,
     ProjectsModule,

@@ -1,7 +1,6 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { PeriodicTasks } from './periodic-tasks.service.js';
 
 /** Once-per-tick periodic work across replicas (periodic_runs leader row per task). */
-@Global()
 @Module({ providers: [PeriodicTasks], exports: [PeriodicTasks] })
 export class PeriodicModule {}

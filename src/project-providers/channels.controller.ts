@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
+import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
 import type { Channel } from '../domain/channels.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import { ChannelReportService, type ChannelStatus } from './channel-report.service.js';

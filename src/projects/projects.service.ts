@@ -1,11 +1,11 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { AuditService } from '../audit/audit.service.js';
-import { generateProjectKey, hashKey, keyHint } from '../common/auth/api-keys.js';
+import { generateProjectKey, hashKey, keyHint } from './auth/api-keys.js';
 import { InvalidatedCache } from '../common/cache/invalidated-cache.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { SignalsService } from '../database/signals/signals.service.js';
 import { ApiError } from '../common/errors/api-error.js';
+import { ProjectAuditEvents } from './project-audit-events.js';
 import type { CreateProjectDto, UpdateProjectDto } from './dto/project.dto.js';
 import type { ProjectRef, ProjectRow } from './project.types.js';
 import { type Patch, ProjectsRepository } from './projects.repository.js';
@@ -34,7 +34,7 @@ export class ProjectsService implements OnModuleInit {
 
   constructor(
     private readonly repository: ProjectsRepository,
-    private readonly audit: AuditService,
+    private readonly audit: ProjectAuditEvents,
     private readonly signals: SignalsService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -97,7 +97,7 @@ export class ProjectsService implements OnModuleInit {
         `Project '${dto.id}' already exists. Change it with PATCH /v1/admin/projects/${dto.id}, or get a new key with POST /v1/admin/projects/${dto.id}/rotate-key.`,
       );
     }
-    await this.audit.record({
+    await this.audit.changed({
       projectId: project.id,
       actor: by.actor,
       action: 'project.created',
@@ -120,7 +120,7 @@ export class ProjectsService implements OnModuleInit {
     });
     if (!project) throw ApiError.notFound('Project', id);
     this.changed(id);
-    await this.audit.record({
+    await this.audit.changed({
       projectId: id,
       actor: by.actor,
       action: 'project.updated',
@@ -162,7 +162,13 @@ export class ProjectsService implements OnModuleInit {
     const project = await this.repository.rotateKey(id, hashKey(apiKey), keyHint(apiKey));
     if (!project) throw ApiError.notFound('Project', id);
     this.changed(id);
-    await this.audit.record({ projectId: id, actor: by.actor, action: 'project.key_rotated', resource: id, ip: by.ip });
+    await this.audit.changed({
+      projectId: id,
+      actor: by.actor,
+      action: 'project.key_rotated',
+      resource: id,
+      ip: by.ip,
+    });
     return apiKey;
   }
 
@@ -170,7 +176,7 @@ export class ProjectsService implements OnModuleInit {
     const project = await this.repository.revokeSecondary(id);
     if (!project) throw ApiError.notFound('Project', id);
     this.changed(id);
-    await this.audit.record({
+    await this.audit.changed({
       projectId: id,
       actor: by.actor,
       action: 'project.secondary_key_revoked',
@@ -182,7 +188,7 @@ export class ProjectsService implements OnModuleInit {
   async delete(id: string, by: Actor): Promise<void> {
     if (!(await this.repository.delete(id))) throw ApiError.notFound('Project', id);
     this.changed(id);
-    await this.audit.record({ projectId: id, actor: by.actor, action: 'project.deleted', resource: id, ip: by.ip });
+    await this.audit.changed({ projectId: id, actor: by.actor, action: 'project.deleted', resource: id, ip: by.ip });
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
+import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { SuccessDto } from '../projects/dto/project.dto.js';
 import type { ProjectRef } from '../projects/project.types.js';

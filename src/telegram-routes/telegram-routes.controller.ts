@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CurrentProject, ProjectAuth } from '../common/auth/auth.decorators.js';
+import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { SubscribersModule } from '../subscribers/subscribers.module.js';
 import { TemplateRenderPool } from './render/template-render-pool.js';
 import { TemplateEngine } from './template-engine.js';
@@ -7,7 +7,6 @@ import { TemplatesRepository } from './templates.repository.js';
 import { TemplatesService } from './templates.service.js';
 
 /** Stored templates (Liquid, per channel and locale) and their rendering, in worker threads, for previews and the worker. */
-@Global()
 @Module({
   imports: [SubscribersModule],
   providers: [TemplatesRepository, TemplatesService, TemplateRenderPool, TemplateEngine, TemplateRenderer],

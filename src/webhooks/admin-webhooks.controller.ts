@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminAuth, CurrentOperator } from '../common/auth/auth.decorators.js';
+import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { type Actor, ProjectsService } from '../projects/projects.service.js';

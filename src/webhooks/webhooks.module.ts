@@ -8,6 +8,9 @@ import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { WebhookEvents } from './webhook-events.service.js';
 import { WebhookSubscriptions } from './webhook-subscriptions.js';
 import { WebhooksRepository } from './webhooks.repository.js';
+import { PeriodicModule } from '../periodic/periodic.module.js';
+import { GovernanceModule } from '../governance/governance.module.js';
+import { AuditModule } from '../audit/audit.module.js';
 
 /**
  * Outbound webhooks: endpoints per project, events queued as deliveries in PostgreSQL,
@@ -15,7 +18,7 @@ import { WebhooksRepository } from './webhooks.repository.js';
  * events through WebhookEvents.
  */
 @Module({
-  imports: [JobsModule, JobEventsModule],
+  imports: [PeriodicModule, GovernanceModule, AuditModule, JobsModule, JobEventsModule],
   providers: [
     WebhooksRepository,
     WebhookSubscriptions,

@@ -3,7 +3,7 @@ import { envBool, envEnum, envInt, envString } from '../env-helpers.js';
 
 /**
  * Outbound requests to URLs that users supply (chat webhooks, push endpoints): the SSRF guard's
- * policy (src/connectors/ssrf/). Provider base URLs set by the operator are not subject to it.
+ * policy (src/common/ssrf/). Provider base URLs set by the operator are not subject to it.
  */
 export const outboundSection = defineSection(
   {

@@ -5,7 +5,7 @@ import type { DeliveryResult, OutboundMessage } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import { type Fetcher, postJson } from '../json-http.js';
 import { ProviderError } from '../provider-error.js';
-import { OutboundGuard } from '../ssrf/outbound-guard.js';
+import { OutboundGuard } from '../../common/ssrf/outbound-guard.js';
 import { chatLink, chatOptions, providerWebhookUrl } from './chat-text.js';
 import { classifyDiscordAnswer } from './discord/discord-errors.js';
 import { OneMessageConnector } from '../one-message-connector.js';

@@ -6,7 +6,7 @@ import type { DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../co
 import { NotifyConnector } from '../connector.decorator.js';
 import { type Fetcher, postJson } from '../json-http.js';
 import { ProviderError } from '../provider-error.js';
-import { OutboundGuard } from '../ssrf/outbound-guard.js';
+import { OutboundGuard } from '../../common/ssrf/outbound-guard.js';
 import { canonicalSlackChannel } from './chat-ids.js';
 import { chatLink, chatOptions, chatText, providerWebhookUrl } from './chat-text.js';
 import { classifySlackAnswer } from './slack/slack-errors.js';

@@ -1,5 +1,5 @@
 import { type HeaderLookup, headerLookup } from '../http-outcome.js';
-import { undici } from '../undici.js';
+import { undici } from '../../common/undici.js';
 
 /** A provider's answer, read whole: status, headers, body text and its JSON when it is JSON. */
 export interface ProviderAnswer {

@@ -1,7 +1,7 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AdminAuth } from '../../common/auth/auth.decorators.js';
+import { AdminAuth } from '../../projects/auth/auth.decorators.js';
 import { ErrorDto } from '../../common/http/error.dto.js';
 import { ADMIN_EVENTS_MAX_STREAMS, AdminEventsService } from './admin-events.service.js';
 

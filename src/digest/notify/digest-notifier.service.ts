@@ -10,7 +10,7 @@ import {
   parseDigestTarget,
 } from '../../config/sections/digest.config.js';
 import { PeriodicTasks } from '../../periodic/periodic-tasks.service.js';
-import { parseDigestWindow } from '../digest-window.js';
+import { parseDigestWindow } from '../../common/validation/digest-window.js';
 import { DigestService } from '../digest.service.js';
 import { DIGEST_WINDOWS, type DigestReport, type DigestWindow } from '../digest.types.js';
 import { reaches } from '../findings/rank.js';

@@ -5,8 +5,8 @@ import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { DigestTarget } from '../../config/sections/digest.config.js';
 import { ConnectorRegistry } from '../../connectors/connector-registry.js';
-import { OutboundGuard } from '../../connectors/ssrf/outbound-guard.js';
-import { UnsafeUrlError } from '../../connectors/ssrf/unsafe-url.error.js';
+import { OutboundGuard } from '../../common/ssrf/outbound-guard.js';
+import { UnsafeUrlError } from '../../common/ssrf/unsafe-url.error.js';
 
 /** Discord refuses content over 2 000 characters; Telegram over 4 096. */
 const LIMITS = { discord: 2_000, telegram: 4_096, slack: 35_000 } as const;

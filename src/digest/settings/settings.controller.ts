@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
-import { AdminAuth } from '../../common/auth/auth.decorators.js';
+import { AdminAuth } from '../../projects/auth/auth.decorators.js';
 import { SettingsService } from './settings.service.js';
 import { type EffectiveSettings, effectiveSettings } from './settings.types.js';
 

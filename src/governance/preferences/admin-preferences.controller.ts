@@ -1,6 +1,6 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminAuth } from '../../common/auth/auth.decorators.js';
+import { AdminAuth } from '../../projects/auth/auth.decorators.js';
 import { ApiErrors } from '../../common/http/api-errors.decorator.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import { PreferencesDto } from './dto/preference.dto.js';

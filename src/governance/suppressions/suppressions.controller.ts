@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { CurrentProject, ProjectAuth } from '../../common/auth/auth.decorators.js';
+import { CurrentProject, ProjectAuth } from '../../projects/auth/auth.decorators.js';
 import { ApiErrors } from '../../common/http/api-errors.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import {

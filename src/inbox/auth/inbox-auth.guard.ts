@@ -8,9 +8,9 @@ import {
 } from '@nestjs/common';
 import { ApiSecurity } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { presentedKey } from '../../common/auth/api-keys.js';
+import { presentedKey } from '../../projects/auth/api-keys.js';
 import { ApiError } from '../../common/errors/api-error.js';
-import { ProjectRateLimitGuard } from '../../common/auth/project-rate-limit.guard.js';
+import { ProjectRateLimitGuard } from '../../projects/auth/project-rate-limit.guard.js';
 import { ApiErrors } from '../../common/http/api-errors.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { ProjectsService } from '../../projects/projects.service.js';

@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { rateLimited } from '../../common/auth/project-rate-limit.guard.js';
+import { rateLimited } from '../../projects/auth/project-rate-limit.guard.js';
 import { WindowCounts } from '../../common/rate-limit/window-counts.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { operatorRole } from '../../common/auth/admin-auth.guard.js';
-import { presentedKey } from '../../common/auth/api-keys.js';
-import { rateLimited, spendProjectBudget } from '../../common/auth/project-rate-limit.guard.js';
+import { operatorRole } from '../../projects/auth/admin-auth.guard.js';
+import { presentedKey } from '../../projects/auth/api-keys.js';
+import { rateLimited, spendProjectBudget } from '../../projects/auth/project-rate-limit.guard.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AdminAuth } from '../../common/auth/auth.decorators.js';
+import { AdminAuth } from '../../projects/auth/auth.decorators.js';
 import { MetricsSummaryDto } from './dto/metrics-summary.dto.js';
 import { MetricsSummaryService } from './metrics-summary.service.js';
 import { MetricsService } from './metrics.service.js';

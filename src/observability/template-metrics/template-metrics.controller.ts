@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminAuth } from '../../common/auth/auth.decorators.js';
+import { AdminAuth } from '../../projects/auth/auth.decorators.js';
 import { ApiErrors } from '../../common/http/api-errors.decorator.js';
 import { TemplateMetricsDto, TemplateMetricsQueryDto } from './dto/template-metrics.dto.js';
 import { TemplateMetricsService } from './template-metrics.service.js';

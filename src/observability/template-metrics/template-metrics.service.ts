@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/errors/api-error.js';
 import { Db } from '../../database/db.js';
-import { parseDigestWindow } from '../../digest/digest-window.js';
-import { DIGEST_WINDOWS } from '../../digest/digest.types.js';
+import { parseDigestWindow } from '../../common/validation/digest-window.js';
+import { DIGEST_WINDOWS } from '../../domain/digest-windows.js';
 import { TEMPLATE_FUNNEL } from './template-metrics.sql.js';
 
 export const TEMPLATE_BUCKETS = { '1h': 'hour', '1d': 'day' } as const;

@@ -13,7 +13,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
+import { SUBSCRIBER_ID_PATTERN } from '../../domain/subscriber-id.js';
 import { PUSH_PLATFORMS } from '../../domain/push-token.types.js';
 
 /** URL-safe base64 as browsers give it (padding tolerated). */

@@ -16,9 +16,10 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
+import { SUBSCRIBER_ID_PATTERN } from '../../domain/subscriber-id.js';
 
-/** Subscriber ids are the caller's own user ids: any printable text without spaces at the ends. */
-export const SUBSCRIBER_ID_PATTERN = /^[^\s\x00-\x1f\x7f](?:[^\x00-\x1f\x7f]{0,253}[^\s\x00-\x1f\x7f])?$/;
+// Defined in the domain so push-tokens' DTO checks the same ids without importing subscribers.
+export { SUBSCRIBER_ID_PATTERN };
 const SUBSCRIBER_ID_MESSAGE = 'must be 1–255 printable characters without leading or trailing spaces (e.g. "user_123")';
 /** E.164: a plus sign, then 7–15 digits, not starting with 0. */
 export const E164_PATTERN = /^\+[1-9]\d{6,14}$/;

@@ -2,16 +2,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { VERSION } from '../../common/version.js';
-import { type Resolver, systemResolver } from '../../connectors/ssrf/guarded-lookup.js';
-import { safeFetch } from '../../connectors/ssrf/safe-fetch.js';
-import { UnsafeUrlError } from '../../connectors/ssrf/unsafe-url.error.js';
+import { type Resolver, systemResolver } from '../../common/ssrf/guarded-lookup.js';
+import { safeFetch } from '../../common/ssrf/safe-fetch.js';
+import { UnsafeUrlError } from '../../common/ssrf/unsafe-url.error.js';
 import { type AttemptOutcome, classifyResponse } from './webhook-outcome.js';
 
 /** What is kept of a receiver's answer body for the delivery log. */
 const BODY_SNIPPET_BYTES = 300;
 
 /**
- * One HTTP attempt of a delivery through the SSRF guard (src/connectors/ssrf): scheme and
+ * One HTTP attempt of a delivery through the SSRF guard (src/common/ssrf): scheme and
  * IP-literal check before anything is sent, every resolved address checked at connect time,
  * redirects never followed. A refused target never gets a connection and disables its endpoint.
  */

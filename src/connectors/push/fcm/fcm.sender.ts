@@ -5,7 +5,7 @@ import { APP_CONFIG } from '../../../config/config.module.js';
 import type { PushTokenRow } from '../../../domain/push-token.types.js';
 import { type Fetcher, postJson } from '../../json-http.js';
 import { ProviderError } from '../../provider-error.js';
-import { undici } from '../../undici.js';
+import { undici } from '../../../common/undici.js';
 import type { DeviceOutcome, PlatformSender } from '../push-device.js';
 import type { PushNotification } from '../push-notification.js';
 import { FcmAccessTokens } from './fcm-access-token.js';

@@ -5,12 +5,12 @@ import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import { headerLookup } from '../../http-outcome.js';
 import { ProviderError } from '../../provider-error.js';
-import { OutboundGuard } from '../../ssrf/outbound-guard.js';
-import { UnsafeUrlError } from '../../ssrf/unsafe-url.error.js';
+import { OutboundGuard } from '../../../common/ssrf/outbound-guard.js';
+import { UnsafeUrlError } from '../../../common/ssrf/unsafe-url.error.js';
 import type { PushTokenRow } from '../../../domain/push-token.types.js';
 import type { DeviceOutcome, PlatformSender } from '../push-device.js';
 import type { PushNotification } from '../push-notification.js';
-import { assertWebPushEndpoint } from './endpoint-policy.js';
+import { assertWebPushEndpoint } from '../../../common/ssrf/web-push-endpoint-policy.js';
 import { classifyWebPushRefusal } from './web-push-errors.js';
 
 /** The Topic header: at most 32 characters of the URL-safe base64 alphabet (RFC 8030 §5.4). */

@@ -1,8 +1,8 @@
 import { type CanActivate, type ExecutionContext, HttpStatus, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import type { ProjectRef } from '../../projects/project.types.js';
-import { projectScope, RateLimiter } from '../../projects/rate-limit/rate-limiter.service.js';
-import { ApiError } from '../errors/api-error.js';
+import type { ProjectRef } from '../project.types.js';
+import { projectScope, RateLimiter } from '../rate-limit/rate-limiter.service.js';
+import { ApiError } from '../../common/errors/api-error.js';
 import type { ProjectRequest } from './project-auth.guard.js';
 
 /** A 429 with Retry-After: sets the header on the reply and returns the error to throw. */

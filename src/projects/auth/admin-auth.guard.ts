@@ -3,8 +3,8 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import { ProjectsService } from '../../projects/projects.service.js';
-import { ApiError } from '../errors/api-error.js';
+import { ProjectsService } from '../projects.service.js';
+import { ApiError } from '../../common/errors/api-error.js';
 import { presentedKey, secretsEqual } from './api-keys.js';
 
 export const READER_ALLOWED = 'notifyd:reader-allowed';

@@ -1,6 +1,6 @@
-import type { OutboundPolicy } from '../../ssrf/address-policy.js';
-import { assertPublicHttpUrl } from '../../ssrf/public-url.js';
-import { UnsafeUrlError } from '../../ssrf/unsafe-url.error.js';
+import type { OutboundPolicy } from './address-policy.js';
+import { assertPublicHttpUrl } from './public-url.js';
+import { UnsafeUrlError } from './unsafe-url.error.js';
 
 /** True when `host` is in the allow-list: exact names, `*.suffix` for sub-domains, `*` for any. */
 export function hostAllowed(host: string, allowed: readonly string[]): boolean {

@@ -1,8 +1,8 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import { ProjectsService } from '../../projects/projects.service.js';
-import { ApiError } from '../errors/api-error.js';
+import { ProjectsService } from '../projects.service.js';
+import { ApiError } from '../../common/errors/api-error.js';
 import { authorizeConsoleSession, operatorRole, type OperatorRequest } from './admin-auth.guard.js';
 import { presentedKey } from './api-keys.js';
 import type { ProjectRequest } from './project-auth.guard.js';

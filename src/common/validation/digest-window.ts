@@ -1,11 +1,11 @@
-import { ApiError } from '../common/errors/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import {
   DIGEST_FORMATS,
   DIGEST_WINDOW_ALIASES,
   DIGEST_WINDOWS,
   type DigestFormat,
   type DigestWindow,
-} from './digest.types.js';
+} from '../../domain/digest-windows.js';
 
 const WINDOW_CHOICES = Object.keys(DIGEST_WINDOWS).join(', ');
 

@@ -1,8 +1,8 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, UseGuards } from '@nestjs/common';
 import { ApiSecurity } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import type { ProjectRef } from '../../projects/project.types.js';
-import { ApiErrors } from '../http/api-errors.decorator.js';
+import type { ProjectRef } from '../project.types.js';
+import { ApiErrors } from '../../common/http/api-errors.decorator.js';
 import { AdminAuthGuard, type OperatorRole, ReaderAllowed } from './admin-auth.guard.js';
 import { OperatorOrProjectAuthGuard } from './operator-or-project-auth.guard.js';
 import { ProjectAuthGuard, type ProjectRequest } from './project-auth.guard.js';

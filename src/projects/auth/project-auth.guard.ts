@@ -1,8 +1,8 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { ProjectRef } from '../../projects/project.types.js';
-import { ProjectsService } from '../../projects/projects.service.js';
-import { ApiError } from '../errors/api-error.js';
+import type { ProjectRef } from '../project.types.js';
+import { ProjectsService } from '../projects.service.js';
+import { ApiError } from '../../common/errors/api-error.js';
 import { presentedKey } from './api-keys.js';
 
 export type ProjectRequest = FastifyRequest & { project?: ProjectRef };
