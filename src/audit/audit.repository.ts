@@ -27,34 +27,29 @@ export interface AuditRow {
   created_at: Date;
 }
 
+/** $1–$6 of LIST_AUDIT and COUNT_AUDIT: the filters, null where the caller set none. */
+function filterParams(f: Omit<AuditFilter, 'beforeId' | 'limit' | 'offset'>): (string | null)[] {
+  return [
+    f.actor ?? null,
+    f.action ?? null,
+    f.target ?? null,
+    f.projectId ?? null,
+    f.since?.toISOString() ?? null,
+    f.until?.toISOString() ?? null,
+  ];
+}
+
 @Injectable()
 export class AuditRepository {
   constructor(private readonly db: Db) {}
 
   list(f: AuditFilter): Promise<AuditRow[]> {
-    return this.db.rows<AuditRow>(sql.LIST_AUDIT, [
-      f.actor ?? null,
-      f.action ?? null,
-      f.target ?? null,
-      f.projectId ?? null,
-      f.since?.toISOString() ?? null,
-      f.until?.toISOString() ?? null,
-      f.beforeId ?? null,
-      f.limit,
-      f.offset ?? 0,
-    ]);
+    return this.db.rows<AuditRow>(sql.LIST_AUDIT, [...filterParams(f), f.beforeId ?? null, f.limit, f.offset ?? 0]);
   }
 
   /** How many lines match the filters (cursor, limit and offset aside): 0.x's `total`. */
   async count(f: Omit<AuditFilter, 'beforeId' | 'limit' | 'offset'>): Promise<number> {
-    const row = await this.db.one<{ total: number }>(sql.COUNT_AUDIT, [
-      f.actor ?? null,
-      f.action ?? null,
-      f.target ?? null,
-      f.projectId ?? null,
-      f.since?.toISOString() ?? null,
-      f.until?.toISOString() ?? null,
-    ]);
+    const row = await this.db.one<{ total: number }>(sql.COUNT_AUDIT, filterParams(f));
     return row!.total;
   }
 }

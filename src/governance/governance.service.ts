@@ -78,6 +78,14 @@ function suppressionReasons(
 /** How many per-job lookups run at once when the batch prefetch failed. */
 const FALLBACK_CONCURRENCY = 8;
 
+/** What the enqueue checks read of a message: its kind, topic, and what names its preference scopes. */
+export interface CheckedMessage {
+  marketing: boolean;
+  topic: string | null;
+  payload: { vars?: Record<string, unknown> };
+  templateId: string | null;
+}
+
 /**
  * Who may be sent what, asked by the worker once per claimed batch: the batch's suppressions
  * are read in one lookup (after a probe of which projects have any); if that fails, each job is
@@ -178,12 +186,7 @@ export class GovernanceService {
    */
   async optOutsOf(
     projectId: string,
-    message: {
-      marketing: boolean;
-      topic: string | null;
-      payload: { vars?: Record<string, unknown> };
-      templateId: string | null;
-    },
+    message: CheckedMessage,
     subscriberIds: readonly string[],
   ): Promise<(subscriberId: string, channel: Channel) => string | null> {
     const prefs = await this.preferences.forProjectSubscribers(projectId, subscriberIds);
@@ -206,12 +209,7 @@ export class GovernanceService {
    */
   async sendChecks(
     projectId: string,
-    message: {
-      marketing: boolean;
-      topic: string | null;
-      payload: { vars?: Record<string, unknown> };
-      templateId: string | null;
-    },
+    message: CheckedMessage,
     targets: readonly { channel: Channel; recipient: string }[],
     preferencesOf: string | null,
     withCaps: boolean,

@@ -1,3 +1,11 @@
+/** The filters LIST_AUDIT and COUNT_AUDIT share: $1 actor … $6 until, null = no filter. */
+const MATCHES_FILTERS = `($1::text IS NULL OR actor = $1)
+     AND ($2::text IS NULL OR action = $2)
+     AND ($3::text IS NULL OR resource = $3)
+     AND ($4::text IS NULL OR project_id = $4)
+     AND ($5::timestamptz IS NULL OR created_at >= $5)
+     AND ($6::timestamptz IS NULL OR created_at < $6)`;
+
 /**
  * The audit log, newest first, every filter in SQL: $1 actor, $2 action, $3 target (resource),
  * $4 project, $5 since, $6 until (null = no filter), $7 cursor (rows with a smaller id), $8
@@ -7,12 +15,7 @@
 export const LIST_AUDIT = `
   SELECT id::text AS id, project_id, actor, action, resource, metadata, ip, created_at
     FROM audit_log
-   WHERE ($1::text IS NULL OR actor = $1)
-     AND ($2::text IS NULL OR action = $2)
-     AND ($3::text IS NULL OR resource = $3)
-     AND ($4::text IS NULL OR project_id = $4)
-     AND ($5::timestamptz IS NULL OR created_at >= $5)
-     AND ($6::timestamptz IS NULL OR created_at < $6)
+   WHERE ${MATCHES_FILTERS}
      AND ($7::bigint IS NULL OR id < $7)
    ORDER BY audit_log.id DESC  -- the bigint, not the text alias
    LIMIT $8 OFFSET $9`;
@@ -24,12 +27,7 @@ export const LIST_AUDIT = `
 export const COUNT_AUDIT = `
   SELECT count(*)::int AS total
     FROM audit_log
-   WHERE ($1::text IS NULL OR actor = $1)
-     AND ($2::text IS NULL OR action = $2)
-     AND ($3::text IS NULL OR resource = $3)
-     AND ($4::text IS NULL OR project_id = $4)
-     AND ($5::timestamptz IS NULL OR created_at >= $5)
-     AND ($6::timestamptz IS NULL OR created_at < $6)`;
+   WHERE ${MATCHES_FILTERS}`;
 
 /** Writes one audit line. */
 export const INSERT_AUDIT = `

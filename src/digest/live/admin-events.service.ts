@@ -2,6 +2,7 @@ import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nest
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../common/errors/api-error.js';
+import { startEventStream } from '../../common/http/event-stream.js';
 import { SignalsService } from '../../database/signals/signals.service.js';
 import { JOBS_DUE_TOPIC } from '../../jobs/worker/worker-wakeup.js';
 import { LANES_CHANGED } from '../../pacing/pacing.service.js';
@@ -73,15 +74,7 @@ export class AdminEventsService implements OnModuleInit, OnApplicationShutdown {
       );
     }
     reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-store, no-transform',
-      'x-accel-buffering': 'no',
-      connection: 'keep-alive',
-    });
-    raw.write(`retry: ${RETRY_MS}\n\n`);
+    const raw = startEventStream(reply, RETRY_MS);
     this.streams.add(raw);
     this.heartbeat ??= setInterval(() => this.broadcast(': ping\n\n'), HEARTBEAT_MS).unref();
     const closed = () => {

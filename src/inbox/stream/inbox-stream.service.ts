@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { spendProjectBudget } from '../../projects/auth/project-rate-limit.guard.js';
 import { ApiError } from '../../common/errors/api-error.js';
+import { startEventStream } from '../../common/http/event-stream.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { RateLimiter } from '../../projects/rate-limit/rate-limiter.service.js';
@@ -66,14 +67,7 @@ export class InboxStreamService {
     reply.hijack();
     const raw = reply.raw;
     if (raw.destroyed || !raw.socket || raw.socket.destroyed) return release(); // gone while its position was read
-    raw.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-store, no-transform',
-      'x-accel-buffering': 'no',
-      connection: 'keep-alive',
-    });
-    raw.write(`retry: ${RETRY_MS}\n\n`);
+    startEventStream(reply, RETRY_MS);
     const { head } = position;
     if (position.resync && format === 'notifyd')
       raw.write(

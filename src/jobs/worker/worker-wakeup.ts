@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { SignalsService } from '../../database/signals/signals.service.js';
+import { Sleeper } from '../../database/signals/sleeper.js';
 
 /** Signalled after a commit that made jobs due now; the key is the channel ('*' when unknown). */
 export const JOBS_DUE_TOPIC = 'jobs.due';
@@ -12,11 +13,7 @@ export const JOBS_DUE_TOPIC = 'jobs.due';
  */
 @Injectable()
 export class WorkerWakeup implements OnModuleInit {
-  private waiter: (() => void) | undefined;
-  private pending = false;
-  /** While sleeping: when the sleep ends, and how to end it sooner. */
-  private deadline = 0;
-  private reschedule: ((ms: number) => void) | undefined;
+  private readonly sleeper = new Sleeper();
   /** A due time learnt while not sleeping, applied to the next sleep. */
   private nextDueAt = Infinity;
 
@@ -28,13 +25,7 @@ export class WorkerWakeup implements OnModuleInit {
 
   /** A due job may be waiting: end the current sleep (or the next one, if not sleeping yet). This process only. */
   wake(): void {
-    if (this.waiter) {
-      const resolve = this.waiter;
-      this.waiter = undefined;
-      resolve();
-    } else {
-      this.pending = true;
-    }
+    this.sleeper.wake();
   }
 
   /**
@@ -64,38 +55,17 @@ export class WorkerWakeup implements OnModuleInit {
   /** A job becomes due at `at`: shorten the current sleep, or the next one, to end by then. */
   dueAt(at: Date): void {
     const time = at.getTime();
-    if (this.reschedule) {
-      if (time < this.deadline) this.reschedule(Math.max(0, time - Date.now()));
-    } else {
-      this.nextDueAt = Math.min(this.nextDueAt, time);
-    }
+    if (!this.sleeper.endBy(time)) this.nextDueAt = Math.min(this.nextDueAt, time);
   }
 
   /** Sleeps up to `ms`, or less if woken or told of a sooner due time. */
   sleep(ms: number): Promise<void> {
-    if (this.pending) {
-      this.pending = false;
-      return Promise.resolve();
+    // A pending wake returns at once and keeps the due time learnt for the sleep after it.
+    if (!this.sleeper.woken) {
+      const now = Date.now();
+      if (this.nextDueAt < now + ms) ms = Math.max(0, this.nextDueAt - now);
+      this.nextDueAt = Infinity;
     }
-    const now = Date.now();
-    if (this.nextDueAt < now + ms) ms = Math.max(0, this.nextDueAt - now);
-    this.nextDueAt = Infinity;
-    return new Promise((resolve) => {
-      let timer: NodeJS.Timeout;
-      const done = () => {
-        clearTimeout(timer);
-        this.waiter = undefined;
-        this.reschedule = undefined;
-        resolve();
-      };
-      const arm = (wait: number) => {
-        clearTimeout(timer);
-        this.deadline = Date.now() + wait;
-        timer = setTimeout(done, wait);
-      };
-      arm(ms);
-      this.reschedule = arm;
-      this.waiter = done;
-    });
+    return this.sleeper.sleep(ms);
   }
 }

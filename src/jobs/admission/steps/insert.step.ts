@@ -3,7 +3,7 @@ import type { QueryRunner } from 'typeorm';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import { ApiError } from '../../../common/errors/api-error.js';
-import type { RecipientCap } from '../../../governance/caps/cap-rules.js';
+import type { CappedJob, RecipientCap } from '../../../governance/caps/cap-rules.js';
 import { CapsService } from '../../../governance/caps/caps.service.js';
 import { newJobIds } from '../../job-ids.js';
 import type { NewJob } from '../../../domain/job.types.js';
@@ -69,13 +69,7 @@ export class InsertStep {
   private async insertOne(options: InsertOptions, live: Target[], caps: readonly RecipientCap[]): Promise<Inserted> {
     const { over } = await this.caps.enqueueUnderCaps(
       options.projectId,
-      live.map((t, i) => ({
-        id: String(i),
-        projectId: options.projectId,
-        subscriberId: t.subscriberId,
-        channel: t.channel,
-        topic: options.topic,
-      })),
+      cappedJobs(options, live),
       live[0].scheduledAt,
       live.flatMap((t) => (t.idempotencyKey ? [t.idempotencyKey] : [])),
       async (admitted, runner) => {
@@ -141,17 +135,7 @@ export class InsertStep {
     wantsIds: Promise<boolean>,
   ): Promise<Inserted> {
     if (caps.length) {
-      const over = await this.caps.overCap(
-        options.projectId,
-        live.map((t, i) => ({
-          id: String(i),
-          projectId: options.projectId,
-          subscriberId: t.subscriberId,
-          channel: t.channel,
-          topic: options.topic,
-        })),
-        caps,
-      );
+      const over = await this.caps.overCap(options.projectId, cappedJobs(options, live), caps);
       for (const [i, reason] of over) live[Number(i)].skip = { rule: 'capped', reason };
     }
     const rows: NewJob[] = live
@@ -172,6 +156,17 @@ export class InsertStep {
     }
     return { created: await this.jobs.insertCount(options, rows) };
   }
+}
+
+/** The targets as the cap rules see them, each under its index (the caps answer by that id). */
+function cappedJobs(options: InsertOptions, live: Target[]): CappedJob[] {
+  return live.map((t, i) => ({
+    id: String(i),
+    projectId: options.projectId,
+    subscriberId: t.subscriberId,
+    channel: t.channel,
+    topic: options.topic,
+  }));
 }
 
 function toRow(options: InsertOptions, payloadJson: string, t: Target, id: string): CoalescedRow {
