@@ -23,48 +23,27 @@ export interface McpAnnotations {
   openWorldHint: boolean;
 }
 
-/** notifyd's presets (reference §3.2), plus sends-message for anything that reaches a person. */
-export const READ_ONLY: McpAnnotations = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
-export const IDEMPOTENT_WRITE: McpAnnotations = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
-export const DESTRUCTIVE_WRITE: McpAnnotations = {
-  readOnlyHint: false,
-  destructiveHint: true,
-  idempotentHint: true,
-  openWorldHint: false,
-};
-/** Makes a new object each call (a second call makes another, or is refused as a duplicate). */
-export const CREATES: McpAnnotations = {
+/**
+ * notifyd's presets (reference §3.2), plus sends-message for anything that reaches a person.
+ * Each states how it differs from a plain write (not destructive, not idempotent, closed world).
+ */
+const WRITE: McpAnnotations = {
   readOnlyHint: false,
   destructiveHint: false,
   idempotentHint: false,
   openWorldHint: false,
 };
+export const READ_ONLY: McpAnnotations = { ...WRITE, readOnlyHint: true, idempotentHint: true };
+export const IDEMPOTENT_WRITE: McpAnnotations = { ...WRITE, idempotentHint: true };
+export const DESTRUCTIVE_WRITE: McpAnnotations = { ...WRITE, destructiveHint: true, idempotentHint: true };
+/** Makes a new object each call (a second call makes another, or is refused as a duplicate). */
+export const CREATES: McpAnnotations = { ...WRITE };
 /**
  * Issues a new credential each call (a project key, a webhook secret): not idempotent, and
  * destructive because a second call ends the credential the first one kept valid.
  */
-export const ROTATES_CREDENTIAL: McpAnnotations = {
-  readOnlyHint: false,
-  destructiveHint: true,
-  idempotentHint: false,
-  openWorldHint: false,
-};
-export const SENDS_MESSAGE: McpAnnotations = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: false,
-  openWorldHint: true,
-};
+export const ROTATES_CREDENTIAL: McpAnnotations = { ...WRITE, destructiveHint: true };
+export const SENDS_MESSAGE: McpAnnotations = { ...WRITE, openWorldHint: true };
 
 /** What a tool's handler returns: the structured result and the sentence an agent reads. */
 export interface McpToolOutcome<T> {

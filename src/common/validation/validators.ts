@@ -6,33 +6,31 @@ import { PRIORITY_HELP, parsePriority } from '../../domain/priority.js';
 import { CHANNEL_LIST, isChannel, normaliseChannel } from '../../domain/channels.js';
 import { isRfc3339 } from './rfc3339.js';
 
-export const IsRfc3339 = (options?: ValidationOptions) =>
-  ValidateBy(
-    {
-      name: 'isRfc3339',
-      validator: {
-        validate: isRfc3339,
-        defaultMessage: buildMessage(
-          (each) =>
-            `${each}$property must be an RFC 3339 date-time with a time zone, e.g. 2026-12-01T09:00:00Z or 2026-12-01T10:00:00+01:00`,
-          options,
-        ),
+/**
+ * A class-validator decorator accepting the values `accepts` says yes to; its message is the
+ * field's name (with class-validator's "each value in" for arrays), then `help`.
+ */
+export const acceptedBy =
+  (name: string, accepts: (value: unknown) => boolean, help: string) =>
+  (options?: ValidationOptions): PropertyDecorator =>
+    ValidateBy(
+      {
+        name,
+        validator: {
+          validate: accepts,
+          defaultMessage: buildMessage((each) => `${each}$property ${help}`, options),
+        },
       },
-    },
-    options,
-  );
+      options,
+    );
 
-export const IsPriority = (options?: ValidationOptions) =>
-  ValidateBy(
-    {
-      name: 'isPriority',
-      validator: {
-        validate: (value) => parsePriority(value) !== undefined,
-        defaultMessage: buildMessage((each) => `${each}$property ${PRIORITY_HELP}`, options),
-      },
-    },
-    options,
-  );
+export const IsRfc3339 = acceptedBy(
+  'isRfc3339',
+  isRfc3339,
+  'must be an RFC 3339 date-time with a time zone, e.g. 2026-12-01T09:00:00Z or 2026-12-01T10:00:00+01:00',
+);
+
+export const IsPriority = acceptedBy('isPriority', (value) => parsePriority(value) !== undefined, PRIORITY_HELP);
 
 /** A DTO field holding one channel: normalised (case, aliases), then one of CHANNELS. */
 export const IsOneChannel = () =>
@@ -42,21 +40,11 @@ export const IsOneChannel = () =>
   );
 
 /** notifyd's `channel`: one channel or a comma-separated list. */
-export const IsChannelList = (options?: ValidationOptions) =>
-  ValidateBy(
-    {
-      name: 'isChannelList',
-      validator: {
-        validate: (value) =>
-          typeof value === 'string' && value.split(',').every((part) => isChannel(normaliseChannel(part))),
-        defaultMessage: buildMessage(
-          (each) => `${each}$property must be one channel or a comma-separated list of: ${CHANNEL_LIST}`,
-          options,
-        ),
-      },
-    },
-    options,
-  );
+export const IsChannelList = acceptedBy(
+  'isChannelList',
+  (value) => typeof value === 'string' && value.split(',').every((part) => isChannel(normaliseChannel(part))),
+  `must be one channel or a comma-separated list of: ${CHANNEL_LIST}`,
+);
 
 /**
  * A class-validator decorator from a function that says what is wrong with a value (undefined

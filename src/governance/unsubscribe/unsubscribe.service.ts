@@ -16,6 +16,15 @@ import {
 } from '../../common/unsubscribe/unsubscribe-token.js';
 import { registerUnsubscribeSigner } from '../../common/unsubscribe/unsubscribe-url.js';
 
+/** The subscriber field a link's address is on its channel; undefined where subscribers hold no such address. */
+function addressField(channel: string): 'email' | 'phone' | undefined {
+  if (channel === 'email') return 'email';
+  if (channel === 'sms' || channel === 'whatsapp') return 'phone';
+  return undefined;
+}
+const LOCALE_BY = { email: LOCALE_BY_EMAIL, phone: LOCALE_BY_PHONE };
+const SUBSCRIBERS_BY = { email: SUBSCRIBERS_BY_EMAIL, phone: SUBSCRIBERS_BY_PHONE };
+
 /**
  * One-click unsubscribe (RFC 8058): verifies links, finds the page's language, and records the
  * choice. A link signed for a topic stops that topic only (a subscriber preference, notifyd's
@@ -65,13 +74,9 @@ export class UnsubscribeService {
 
   /** The locale of the subscriber behind the address, when there is one. */
   async localeOf(claim: UnsubscribeClaim): Promise<string | null> {
-    const sql =
-      claim.channel === 'email'
-        ? LOCALE_BY_EMAIL
-        : claim.channel === 'sms' || claim.channel === 'whatsapp'
-          ? LOCALE_BY_PHONE
-          : undefined;
-    if (!sql) return null;
+    const field = addressField(claim.channel);
+    if (!field) return null;
+    const sql = LOCALE_BY[field];
     try {
       return (await this.db.one<{ locale: string }>(sql, [claim.projectId, claim.address]))?.locale ?? null;
     } catch (err) {
@@ -113,13 +118,9 @@ export class UnsubscribeService {
   }
 
   private async subscribersOf(claim: UnsubscribeClaim): Promise<string[]> {
-    const sql =
-      claim.channel === 'email'
-        ? SUBSCRIBERS_BY_EMAIL
-        : claim.channel === 'sms' || claim.channel === 'whatsapp'
-          ? SUBSCRIBERS_BY_PHONE
-          : undefined;
-    if (!sql) return [];
+    const field = addressField(claim.channel);
+    if (!field) return [];
+    const sql = SUBSCRIBERS_BY[field];
     return (await this.db.rows<{ id: string }>(sql, [claim.projectId, claim.address])).map((r) => r.id);
   }
 

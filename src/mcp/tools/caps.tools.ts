@@ -7,7 +7,7 @@ import { ProjectsService } from '../../projects/projects.service.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
 import { scopedProject } from './project-scope.js';
-import { projectIdArg } from './schemas.js';
+import { deletedResult, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
 const capView = z.object({
@@ -94,7 +94,7 @@ export class CapsTools implements OnModuleInit {
           project_id: projectIdArg.optional(),
           id: z.uuid({ message: 'must be a cap id (a UUID from list_caps)' }).describe('Cap id from list_caps'),
         }),
-        output: z.object({ id: z.string(), deleted: z.boolean() }),
+        output: deletedResult,
         run: async ({ project_id: projectId, id }, context) => {
           const project = await scopedProject(this.projects, context, projectId);
           await this.caps.delete(project.id, id);

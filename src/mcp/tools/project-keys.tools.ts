@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ProjectsService } from '../../projects/projects.service.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, DESTRUCTIVE_WRITE, ROTATES_CREDENTIAL } from '../mcp-tool.js';
-import { projectIdArg } from './schemas.js';
+import { projectIdArg, revokedResult } from './schemas.js';
 
 /**
  * A project's API keys (POST /v1/admin/projects/:id/rotate-key and …/revoke-secondary), through
@@ -48,7 +48,7 @@ export class ProjectKeysTools implements OnModuleInit {
         annotations: DESTRUCTIVE_WRITE,
         audience: 'operator',
         input: z.strictObject({ id: projectIdArg.describe('Project id (see list_projects)') }),
-        output: z.object({ id: z.string(), revoked: z.boolean() }),
+        output: revokedResult,
         run: async ({ id }, context) => {
           await this.projects.revokeSecondary(id, context.actor);
           return {

@@ -5,7 +5,7 @@ import type { ProjectRow } from '../../projects/project.types.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { CREATES, defineTool, McpToolError, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
-import { channelArg, projectIdArg } from './schemas.js';
+import { channelArg, deletedResult, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
 /** A project as tools show it: never a key, not even its hint. */
@@ -152,7 +152,7 @@ export class ProjectsTools implements OnModuleInit {
           id: projectIdArg.describe('Project id'),
           confirm: z.string().max(63).describe('The project id again'),
         }),
-        output: z.object({ id: z.string(), deleted: z.boolean() }),
+        output: deletedResult,
         run: async ({ id, confirm }, context) => {
           if (confirm !== id)
             throw new McpToolError(`confirm: must repeat the project id ('${id}') to delete it; nothing was deleted.`);

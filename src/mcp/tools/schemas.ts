@@ -48,3 +48,8 @@ export const jobSummary = z.object({
       'Who queued it: a project key’s hint (sk_shop_…1f2e), admin, mcp or workflow; null for jobs older than the field',
     ),
 });
+
+/** What a delete tool answers: the id it was given, and whether there was something to delete. */
+export const deletedResult = z.object({ id: z.string(), deleted: z.boolean() });
+/** What a revoke tool answers: the id it was given, and whether there was something to revoke. */
+export const revokedResult = z.object({ id: z.string(), revoked: z.boolean() });

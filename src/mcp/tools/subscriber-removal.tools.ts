@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { SubscribersService } from '../../subscribers/subscribers.service.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, DESTRUCTIVE_WRITE } from '../mcp-tool.js';
-import { projectIdArg } from './schemas.js';
+import { deletedResult, projectIdArg, revokedResult } from './schemas.js';
 
 const subscriberIdArg = z.string().min(1).max(255).describe('Subscriber id');
 
@@ -29,7 +29,7 @@ export class SubscriberRemovalTools implements OnModuleInit {
         annotations: DESTRUCTIVE_WRITE,
         audience: 'project',
         input: z.strictObject({ project_id: projectIdArg.optional(), id: subscriberIdArg }),
-        output: z.object({ id: z.string(), deleted: z.boolean() }),
+        output: deletedResult,
         run: async ({ project_id: projectId, id }, context) => {
           await this.subscribers.delete(context.project(projectId, true), id);
           return {
@@ -46,7 +46,7 @@ export class SubscriberRemovalTools implements OnModuleInit {
         annotations: DESTRUCTIVE_WRITE,
         audience: 'project',
         input: z.strictObject({ project_id: projectIdArg.optional(), id: subscriberIdArg }),
-        output: z.object({ id: z.string(), revoked: z.boolean() }),
+        output: revokedResult,
         run: async ({ project_id: projectId, id }, context) => {
           await this.subscribers.revokeTokens(context.project(projectId, true), id);
           return { structured: { id, revoked: true }, text: `Every token issued to ${id} until now is revoked.` };

@@ -8,14 +8,19 @@ import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY } from '../m
 import { projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
-const variantView = z.object({
-  id: z.string(),
+/** A variant's content, as list_templates lists it and preview_template renders it. */
+const variantParts = {
   channel: z.string(),
   locale: z.string().nullable(),
   subject: z.string().nullable(),
   body: z.string(),
   body_html: z.string().nullable(),
   topic: z.string().nullable(),
+};
+
+const variantView = z.object({
+  id: z.string(),
+  ...variantParts,
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -94,15 +99,7 @@ export class TemplatesTools implements OnModuleInit {
             .describe('Render for this stored subscriber (profile, locale); vars win over profile fields'),
           vars: z.record(z.string(), z.unknown()).optional(),
         }),
-        output: z.object({
-          template_id: z.string(),
-          channel: z.string(),
-          locale: z.string().nullable(),
-          subject: z.string().nullable(),
-          body: z.string(),
-          body_html: z.string().nullable(),
-          topic: z.string().nullable(),
-        }),
+        output: z.object({ template_id: z.string(), ...variantParts }),
         run: async ({ project_id: projectId, id, ...rest }, context) => {
           const preview = await this.templates.preview(
             context.project(projectId, true),

@@ -8,7 +8,7 @@ import { presentWebhook } from '../../webhooks/webhook.presenter.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { CREATES, defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, ROTATES_CREDENTIAL } from '../mcp-tool.js';
 import { scopedProject } from './project-scope.js';
-import { projectIdArg } from './schemas.js';
+import { deletedResult, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 import { webhookView } from './webhooks.tools.js';
 
@@ -146,7 +146,7 @@ export class WebhookEndpointsTools implements OnModuleInit {
           project_id: projectIdArg.optional(),
           id: z.string().min(1).max(64).describe('Endpoint id from list_webhooks'),
         }),
-        output: z.object({ id: z.string(), deleted: z.boolean() }),
+        output: deletedResult,
         run: async ({ project_id: projectId, id }, context) => {
           // A project key deletes only its own endpoints; an operator any (or one of the project it names).
           await this.endpoints.delete(id, context.project(projectId), context.actor);

@@ -7,7 +7,7 @@ import { WorkflowsService } from '../../workflows/workflows.service.js';
 import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE } from '../mcp-tool.js';
 import { scopedProject } from './project-scope.js';
-import { projectIdArg } from './schemas.js';
+import { deletedResult, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 import { workflowView } from './workflows.tools.js';
 
@@ -66,7 +66,7 @@ export class WorkflowDefinitionsTools implements OnModuleInit {
           project_id: projectIdArg.optional(),
           id: z.string().min(1).max(100).describe('Workflow id from list_workflows'),
         }),
-        output: z.object({ id: z.string(), deleted: z.boolean() }),
+        output: deletedResult,
         run: async ({ project_id: projectId, id }, context) => {
           const project = await scopedProject(this.projects, context, projectId);
           await this.workflows.delete(project, id);
