@@ -31,3 +31,20 @@ export function ActionButton({ label, run, onDone, kind = 'secondary' }) {
 export function Severity({ level }) {
   return html`<span class=${`severity severity-${level}`}>${level}</span>`;
 }
+
+const loading = () => html`<p class="loading">Loading…</p>`;
+
+/**
+ * A page part that shows one loaded thing: "Loading…" until `data` comes, nothing if the load
+ * failed (the ErrorNote above it says why), then `content()`.
+ */
+export function whenLoaded(data, error, content) {
+  if (data) return content();
+  return error ? null : loading();
+}
+
+/** A loaded list: "Loading…" until `list` comes, the sentence `empty` when it is empty, else `content()`. */
+export function listed(list, empty, content) {
+  if (!list) return loading();
+  return list.length === 0 ? html`<p>${empty}</p>` : content();
+}

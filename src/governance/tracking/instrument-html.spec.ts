@@ -1,3 +1,4 @@
+import { fakeInstrumentation } from '../../../test/helpers/fake-instrumentation.js';
 import { unboundedQuantifiers } from '../../../test/helpers/regex-shape.js';
 import { HTML_PATTERNS, instrumentHtml } from './instrument-html.js';
 
@@ -8,13 +9,7 @@ import { HTML_PATTERNS, instrumentHtml } from './instrument-html.js';
  * minute. These bodies are the shapes that did that; the answer must still be the right one.
  */
 describe('instrumentHtml on adversarial HTML', () => {
-  const t = {
-    opens: false,
-    clicks: true,
-    publicUrl: 'https://n.example',
-    link: (u: string) => `https://n.example/t/c/[${u}]`,
-    pixel: () => 'https://n.example/t/o/P.gif',
-  };
+  const t = fakeInstrumentation({ opens: false });
   const tail = '<a href="https://shop.example/x">x</a>';
   const wrappedTail = '<a href="https://n.example/t/c/[https://shop.example/x]">x</a>';
 

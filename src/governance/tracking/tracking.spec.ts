@@ -1,3 +1,4 @@
+import { fakeInstrumentation } from '../../../test/helpers/fake-instrumentation.js';
 import { createHmac } from 'node:crypto';
 import { instrumentHtml, PIXEL_GIF, wrappable } from './instrument-html.js';
 import { trackingFor } from './tracking-policy.js';
@@ -29,13 +30,7 @@ describe('trackingFor (notifyd §6.5)', () => {
 });
 
 describe('instrumentHtml', () => {
-  const t = {
-    opens: true,
-    clicks: true,
-    publicUrl: 'https://n.example',
-    link: (u: string) => `https://n.example/t/c/[${u}]`,
-    pixel: () => 'https://n.example/t/o/P.gif',
-  };
+  const t = fakeInstrumentation();
 
   it('wraps http(s) links and adds the pixel before </body>', () => {
     const html = `<html><body><a href="https://shop.example/a?x=1&amp;y=2">A</a> <a class="b" href='http://b.example'>B</a></body></html>`;

@@ -1,43 +1,9 @@
-import type { JobRow } from '../../domain/job.types.js';
+import { jobRow } from '../../../test/helpers/job-row.js';
 import type { LaneState } from '../../pacing/lane-state.service.js';
 import { waitingReason } from './waiting.js';
 
 const now = new Date('2026-11-30T06:00:00.000Z');
 const at = (iso: string) => new Date(iso);
-
-function job(patch: Partial<JobRow> = {}): JobRow {
-  return {
-    id: 'j1',
-    projectId: 'shop',
-    channel: 'email',
-    subscriberId: null,
-    recipient: 'a@b.test',
-    templateId: null,
-    topic: null,
-    payload: {},
-    status: 'pending',
-    priority: 50,
-    scheduledAt: at('2026-11-30T05:59:00.000Z'),
-    runAt: at('2026-11-30T05:59:00.000Z'),
-    nextRetryAt: null,
-    attempts: 0,
-    maxAttempts: 5,
-    claimedAt: null,
-    idempotencyKey: null,
-    provider: null,
-    providerMessageId: null,
-    error: null,
-    createdAt: at('2026-11-30T05:59:00.000Z'),
-    sentAt: null,
-    deliveredAt: null,
-    bouncedAt: null,
-    openedAt: null,
-    clickedAt: null,
-    complainedAt: null,
-    createdBy: 'sk_shop_…1f2e',
-    ...patch,
-  };
-}
 
 function lane(patch: Partial<LaneState> = {}): LaneState {
   return {
@@ -69,24 +35,28 @@ describe('what holds a waiting job, and until when', () => {
       pauseKind: 'rate_limited',
       pauseReason: 'resend: 429',
     });
-    const w = waitingReason(job({ runAt: at('2026-11-30T06:20:00.000Z'), error: 'rate limited: 429' }), [paused], now);
+    const w = waitingReason(
+      jobRow({ runAt: at('2026-11-30T06:20:00.000Z'), error: 'rate limited: 429' }),
+      [paused],
+      now,
+    );
     expect(w).toMatchObject({ holds: 'lane_paused', until: '2026-11-30T06:20:00.000Z', lane: 'email:resend' });
     expect(w!.reason).toContain('resume_lane {"lane":"email:resend"}');
     // Another project's own lane does not hold it; a pause that has ended neither.
     expect(
       waitingReason(
-        job(),
+        jobRow(),
         [lane({ laneKey: 'email:resend:blog', projectId: 'blog', pausedUntil: at('2026-11-30T07:00:00.000Z') })],
         now,
       )!.holds,
     ).toBe('due');
-    expect(waitingReason(job(), [lane({ pausedUntil: at('2026-11-30T05:00:00.000Z') })], now)!.holds).toBe('due');
+    expect(waitingReason(jobRow(), [lane({ pausedUntil: at('2026-11-30T05:00:00.000Z') })], now)!.holds).toBe('due');
   });
 
   it('a retry, a deferral, a scheduled time; nothing for a finished job', () => {
     expect(
       waitingReason(
-        job({
+        jobRow({
           status: 'retry',
           attempts: 2,
           runAt: at('2026-11-30T06:02:00.000Z'),
@@ -101,15 +71,15 @@ describe('what holds a waiting job, and until when', () => {
       reason: expect.stringContaining('attempt 3 of 5'),
     });
     expect(
-      waitingReason(job({ runAt: at('2026-11-30T07:00:00.000Z'), error: 'recipient cap: 3 a day' }), [], now),
+      waitingReason(jobRow({ runAt: at('2026-11-30T07:00:00.000Z'), error: 'recipient cap: 3 a day' }), [], now),
     ).toMatchObject({ holds: 'deferred', until: '2026-11-30T07:00:00.000Z' });
     expect(
       waitingReason(
-        job({ scheduledAt: at('2026-11-30T08:00:00.000Z'), runAt: at('2026-11-30T08:00:00.000Z') }),
+        jobRow({ scheduledAt: at('2026-11-30T08:00:00.000Z'), runAt: at('2026-11-30T08:00:00.000Z') }),
         [],
         now,
       ),
     ).toMatchObject({ holds: 'scheduled', until: '2026-11-30T08:00:00.000Z' });
-    expect(waitingReason(job({ status: 'sent' }), [], now)).toBeNull();
+    expect(waitingReason(jobRow({ status: 'sent' }), [], now)).toBeNull();
   });
 });

@@ -1,41 +1,21 @@
+import { jobRow } from '../../../test/helpers/job-row.js';
 import type { JobRow } from '../../domain/job.types.js';
 import { judgeJob, judgeRefusal } from './verdict.js';
 
 const at = (iso: string) => new Date(iso);
 
-function job(patch: Partial<JobRow> = {}): JobRow {
-  return {
-    id: 'j1',
-    projectId: 'shop',
-    channel: 'email',
-    subscriberId: null,
-    recipient: 'a@b.test',
-    templateId: null,
-    topic: null,
-    payload: {},
+/** A sent job: accepted by resend (message id m-1) on its first attempt, queued by an operator. */
+const job = (patch: Partial<JobRow> = {}): JobRow =>
+  jobRow({
     status: 'sent',
-    priority: 50,
-    scheduledAt: at('2026-11-30T05:59:00.000Z'),
-    runAt: at('2026-11-30T05:59:00.000Z'),
-    nextRetryAt: null,
     attempts: 1,
-    maxAttempts: 5,
     claimedAt: at('2026-11-30T06:00:00.000Z'),
-    idempotencyKey: null,
     provider: 'resend',
     providerMessageId: 'm-1',
-    error: null,
-    createdAt: at('2026-11-30T05:59:00.000Z'),
     sentAt: at('2026-11-30T06:00:01.000Z'),
-    deliveredAt: null,
-    bouncedAt: null,
-    openedAt: null,
-    clickedAt: null,
-    complainedAt: null,
     createdBy: null,
     ...patch,
-  };
-}
+  });
 
 describe('trace verdicts', () => {
   it('the provider’s evidence outranks the bare acceptance: complained > bounced > delivered > sent', () => {

@@ -2,7 +2,7 @@ import { html } from 'htm/preact';
 import { api } from '../api.js';
 import { when } from '../format.js';
 import { useLoad } from '../use-load.js';
-import { ActionButton, ErrorNote } from '../widgets.js';
+import { ActionButton, ErrorNote, whenLoaded } from '../widgets.js';
 
 /** One job's story, oldest first: enqueue, schedule, attempts, the provider's answer, webhook evidence, outcome. */
 export function timeline(job) {
@@ -46,12 +46,10 @@ export function JobPage({ id, role }) {
   return html`<section aria-labelledby="job-title">
     <div class="page-head"><h1 id="job-title">Job <code>${id}</code></h1><a href="#/jobs">Back to the search</a></div>
     <${ErrorNote} error=${error} />
-    ${
-      !job
-        ? error
-          ? null
-          : html`<p class="loading">Loading…</p>`
-        : html`
+    ${whenLoaded(
+      job,
+      error,
+      () => html`
       <p class="summary">${job.project_id ? `Project ${job.project_id} · ` : ''}<span class=${`status status-${job.status}`}>${job.status}</span> ·
         attempt ${job.attempts} of ${job.max_attempts}${job.error ? html` · <span class="error-text">${job.error}</span>` : null}</p>
       ${
@@ -63,7 +61,7 @@ export function JobPage({ id, role }) {
           : null
       }
       <h2>Timeline</h2>
-      <ol class="timeline">${timeline(job).map((e) => html`<li><time datetime=${e.at}>${when(e.at)}</time> <strong>${e.what}</strong> ${e.detail}</li>`)}</ol>`
-    }
+      <ol class="timeline">${timeline(job).map((e) => html`<li><time datetime=${e.at}>${when(e.at)}</time> <strong>${e.what}</strong> ${e.detail}</li>`)}</ol>`,
+    )}
   </section>`;
 }

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { when } from '../format.js';
 import { useLoad } from '../use-load.js';
-import { ErrorNote } from '../widgets.js';
+import { ErrorNote, listed } from '../widgets.js';
 
 const STATUSES = ['pending', 'processing', 'retry', 'sent', 'failed', 'cancelled', 'bounced'];
 const CHANNELS = ['email', 'sms', 'whatsapp', 'push', 'in_app', 'telegram', 'slack', 'discord'];
@@ -48,12 +48,10 @@ export function JobsPage() {
       <button type="submit" class="primary">Search</button>
     </form>
     <${ErrorNote} error=${error} />
-    ${
-      !data
-        ? html`<p class="loading">Loading…</p>`
-        : data.jobs.length === 0
-          ? html`<p>No job matches (the default window is the last 7 days).</p>`
-          : html`
+    ${listed(
+      data?.jobs,
+      'No job matches (the default window is the last 7 days).',
+      () => html`
       <table>
         <caption>${data.count} jobs, newest first; recipients masked.</caption>
         <thead><tr><th scope="col">Created</th><th scope="col">Project</th><th scope="col">Channel</th><th scope="col">Status</th><th scope="col">Recipient</th><th scope="col">Subject</th><th scope="col">Attempts</th><th scope="col">Error</th></tr></thead>
@@ -64,7 +62,7 @@ export function JobsPage() {
           <td>${job.recipient}</td><td>${job.subject ?? '—'}</td><td>${job.attempts} / ${job.max_attempts}</td><td>${job.error ?? ''}</td>
         </tr>`,
         )}</tbody>
-      </table>`
-    }
+      </table>`,
+    )}
   </section>`;
 }

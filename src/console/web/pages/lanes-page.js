@@ -4,7 +4,7 @@ import { api } from '../api.js';
 import { number, when } from '../format.js';
 import { useLive } from '../live.js';
 import { useLoad } from '../use-load.js';
-import { ActionButton, ErrorNote } from '../widgets.js';
+import { ActionButton, ErrorNote, listed } from '../widgets.js';
 
 const PAUSES = [
   ['600', '10 minutes'],
@@ -20,12 +20,10 @@ export function LanesPage({ role }) {
   return html`<section aria-labelledby="lanes-title">
     <div class="page-head"><h1 id="lanes-title">Lanes</h1></div>
     <${ErrorNote} error=${error} />
-    ${
-      !data
-        ? html`<p class="loading">Loading…</p>`
-        : data.lanes.length === 0
-          ? html`<p>No lane has paced a call yet.</p>`
-          : html`
+    ${listed(
+      data?.lanes,
+      'No lane has paced a call yet.',
+      () => html`
       <table>
         <caption>Rates are tokens per second shared by every replica (0 = unpaced).</caption>
         <thead><tr>
@@ -34,8 +32,8 @@ export function LanesPage({ role }) {
           ${role === 'admin' ? html`<th scope="col">Change</th>` : null}
         </tr></thead>
         <tbody>${data.lanes.map((lane) => html`<${LaneRow} lane=${lane} role=${role} onDone=${reload} />`)}</tbody>
-      </table>`
-    }
+      </table>`,
+    )}
   </section>`;
 }
 

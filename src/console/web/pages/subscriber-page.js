@@ -2,7 +2,7 @@ import { html } from 'htm/preact';
 import { api } from '../api.js';
 import { when } from '../format.js';
 import { useLoad } from '../use-load.js';
-import { ErrorNote } from '../widgets.js';
+import { ErrorNote, whenLoaded } from '../widgets.js';
 
 const enc = encodeURIComponent;
 
@@ -14,12 +14,10 @@ export function SubscriberPage({ project, id }) {
   return html`<section aria-labelledby="subscriber-title">
     <div class="page-head"><h1 id="subscriber-title">Subscriber <code>${id}</code></h1><a href=${`#/subscribers/${enc(project)}`}>All of ${project}'s subscribers</a></div>
     <${ErrorNote} error=${error} />
-    ${
-      !data
-        ? error
-          ? null
-          : html`<p class="loading">Loading…</p>`
-        : html`
+    ${whenLoaded(
+      data,
+      error,
+      () => html`
       <dl class="evidence profile">
         <dt>Name</dt><dd>${[subscriber.first_name, subscriber.last_name].filter(Boolean).join(' ') || '—'}</dd>
         <dt>Email</dt><dd>${subscriber.email ?? '—'}</dd>
@@ -46,7 +44,7 @@ export function SubscriberPage({ project, id }) {
           </tr>`,
           )}</tbody>
         </table>`
-      }`
-    }
+      }`,
+    )}
   </section>`;
 }

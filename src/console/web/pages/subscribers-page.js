@@ -4,7 +4,7 @@ import { api, query } from '../api.js';
 import { when } from '../format.js';
 import { ProjectPicker } from '../project-picker.js';
 import { useLoad } from '../use-load.js';
-import { ErrorNote } from '../widgets.js';
+import { ErrorNote, listed } from '../widgets.js';
 
 const PAGE_SIZE = 25;
 const enc = encodeURIComponent;
@@ -36,12 +36,10 @@ export function SubscribersPage({ project }) {
       <button type="submit" class="primary">Search</button>
     </form>
     <${ErrorNote} error=${error} />
-    ${
-      !data
-        ? html`<p class="loading">Loading…</p>`
-        : data.items.length === 0
-          ? html`<p>No subscriber matches.</p>`
-          : html`
+    ${listed(
+      data?.items,
+      'No subscriber matches.',
+      () => html`
       <table>
         <caption>Page ${cursors.length + 1}: ${data.items.length} subscribers; email and phone masked.</caption>
         <thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Phone</th><th scope="col">Locale</th><th scope="col">Updated</th></tr></thead>
@@ -52,8 +50,8 @@ export function SubscribersPage({ project }) {
           <td>${s.email ?? '—'}</td><td>${s.phone ?? '—'}</td><td>${s.locale ?? '—'}</td><td>${when(s.updated_at)}</td>
         </tr>`,
         )}</tbody>
-      </table>`
-    }
+      </table>`,
+    )}
     <p class="pager">
       <button type="button" class="secondary" disabled=${cursors.length === 0} onClick=${() => setCursors(cursors.slice(0, -1))}>Previous page</button>
       <button type="button" class="secondary" disabled=${!data?.next_cursor} onClick=${() => setCursors([...cursors, data.next_cursor])}>Next page</button>

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { evidenceEntries, when } from '../format.js';
 import { useLoad } from '../use-load.js';
-import { ActionButton, ErrorNote } from '../widgets.js';
+import { ActionButton, ErrorNote, listed } from '../widgets.js';
 
 /** Active suppressions (GET /v1/admin/suppressions; addresses masked), each with its evidence; the admin releases one. */
 export function SuppressionsPage({ role }) {
@@ -25,12 +25,10 @@ export function SuppressionsPage({ role }) {
       <button type="submit" class="primary">Show</button>
     </form>
     <${ErrorNote} error=${error} />
-    ${
-      !data
-        ? html`<p class="loading">Loading…</p>`
-        : data.suppressions.length === 0
-          ? html`<p>No active suppression.</p>`
-          : html`
+    ${listed(
+      data?.suppressions,
+      'No active suppression.',
+      () => html`
       <table>
         <caption>${data.count} active, newest first; addresses masked.</caption>
         <thead><tr><th scope="col">Since</th><th scope="col">Project</th><th scope="col">Address</th><th scope="col">Scope</th><th scope="col">Why</th><th scope="col">Evidence</th>
@@ -48,7 +46,7 @@ export function SuppressionsPage({ role }) {
           ${role === 'admin' ? html`<td><${ActionButton} label="Release" run=${() => api.del(`/v1/admin/suppressions/${encodeURIComponent(s.id)}`)} onDone=${reload} /></td>` : null}
         </tr>`,
         )}</tbody>
-      </table>`
-    }
+      </table>`,
+    )}
   </section>`;
 }

@@ -2,7 +2,7 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { useLoad } from '../use-load.js';
-import { ActionButton, ErrorNote } from '../widgets.js';
+import { ActionButton, ErrorNote, whenLoaded } from '../widgets.js';
 
 const enc = encodeURIComponent;
 const PREVIEW_DELAY_MS = 300;
@@ -21,17 +21,15 @@ export function TemplatePage({ project, id, role }) {
   return html`<section aria-labelledby="template-title">
     <div class="page-head"><h1 id="template-title">Template <code>${id}</code></h1><a href=${`#/templates/${enc(project)}`}>All of ${project}'s templates</a></div>
     <${ErrorNote} error=${error} />
-    ${
-      !data
-        ? error
-          ? null
-          : html`<p class="loading">Loading…</p>`
-        : html`
+    ${whenLoaded(
+      data,
+      error,
+      () => html`
       <p><label>Variant <select value=${variantKey(variant)} onChange=${(e) => setKey(e.currentTarget.value)}>
         ${data.variants.map((v) => html`<option value=${variantKey(v)}>${v.channel}, ${v.locale ?? 'default locale'}</option>`)}
       </select></label></p>
-      <${Editor} key=${variantKey(variant)} base=${base} id=${id} variant=${variant} role=${role} onSaved=${reload} />`
-    }
+      <${Editor} key=${variantKey(variant)} base=${base} id=${id} variant=${variant} role=${role} onSaved=${reload} />`,
+    )}
   </section>`;
 }
 

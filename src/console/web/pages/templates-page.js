@@ -3,7 +3,7 @@ import { api, query } from '../api.js';
 import { when } from '../format.js';
 import { ProjectPicker } from '../project-picker.js';
 import { useLoad } from '../use-load.js';
-import { ErrorNote } from '../widgets.js';
+import { ErrorNote, listed } from '../widgets.js';
 
 const enc = encodeURIComponent;
 
@@ -19,12 +19,10 @@ export function TemplatesPage({ project }) {
   return html`<section aria-labelledby="templates-title">
     <div class="page-head"><h1 id="templates-title">Templates</h1><${ProjectPicker} page="templates" project=${project} /></div>
     <${ErrorNote} error=${error} />
-    ${
-      !data
-        ? html`<p class="loading">Loading…</p>`
-        : data.items.length === 0
-          ? html`<p>This project has no template.</p>`
-          : html`
+    ${listed(
+      data?.items,
+      'This project has no template.',
+      () => html`
       <table>
         <caption>${data.total ?? data.items.length} variants (template × channel × locale).</caption>
         <thead><tr><th scope="col">Template</th><th scope="col">Channel</th><th scope="col">Locale</th><th scope="col">Subject</th><th scope="col">Topic</th><th scope="col">Updated</th></tr></thead>
@@ -34,7 +32,7 @@ export function TemplatesPage({ project }) {
           <td>${t.channel}</td><td>${t.locale ?? 'default'}</td><td>${t.subject ?? '—'}</td><td>${t.topic ?? '—'}</td><td>${when(t.updated_at)}</td>
         </tr>`,
         )}</tbody>
-      </table>`
-    }
+      </table>`,
+    )}
   </section>`;
 }

@@ -2,7 +2,7 @@ import { html } from 'htm/preact';
 import { api, query } from '../api.js';
 import { when } from '../format.js';
 import { useLoad } from '../use-load.js';
-import { ActionButton, ErrorNote } from '../widgets.js';
+import { ActionButton, ErrorNote, listed } from '../widgets.js';
 
 const enc = encodeURIComponent;
 
@@ -12,12 +12,10 @@ export function WebhooksPage() {
   return html`<section aria-labelledby="webhooks-title">
     <div class="page-head"><h1 id="webhooks-title">Webhooks</h1></div>
     <${ErrorNote} error=${error} />
-    ${
-      !data
-        ? html`<p class="loading">Loading…</p>`
-        : data.webhooks.length === 0
-          ? html`<p>No project has a webhook endpoint.</p>`
-          : html`
+    ${listed(
+      data?.webhooks,
+      'No project has a webhook endpoint.',
+      () => html`
       <table>
         <caption>${data.count} endpoints; secrets shown as hints.</caption>
         <thead><tr><th scope="col">Endpoint</th><th scope="col">Project</th><th scope="col">Events</th><th scope="col">State</th><th scope="col">Last success</th><th scope="col">Last failure</th></tr></thead>
@@ -29,8 +27,8 @@ export function WebhooksPage() {
           <td>${when(w.last_success_at)}</td><td>${when(w.last_failure_at)}</td>
         </tr>`,
         )}</tbody>
-      </table>`
-    }
+      </table>`,
+    )}
   </section>`;
 }
 

@@ -3,7 +3,7 @@ import { api, query } from '../api.js';
 import { when } from '../format.js';
 import { ProjectPicker } from '../project-picker.js';
 import { useLoad } from '../use-load.js';
-import { ErrorNote } from '../widgets.js';
+import { ErrorNote, whenLoaded } from '../widgets.js';
 
 const enc = encodeURIComponent;
 
@@ -69,12 +69,10 @@ export function WorkflowRunPage({ project, id }) {
   return html`<section aria-labelledby="run-title">
     <div class="page-head"><h1 id="run-title">Workflow run</h1><a href=${`#/workflows/${enc(project)}`}>All of ${project}'s workflows</a></div>
     <${ErrorNote} error=${error} />
-    ${
-      !run
-        ? error
-          ? null
-          : html`<p class="loading">Loading…</p>`
-        : html`
+    ${whenLoaded(
+      run,
+      error,
+      () => html`
       <dl class="evidence">
         <dt>Run</dt><dd><code>${run.id}</code></dd>
         <dt>Workflow</dt><dd>${run.workflow_id}</dd><dt>Subscriber</dt><dd>${run.subscriber_id}</dd>
@@ -96,7 +94,7 @@ export function WorkflowRunPage({ project, id }) {
         </li>`,
         )}
       </ol>`
-      }`
-    }
+      }`,
+    )}
   </section>`;
 }
