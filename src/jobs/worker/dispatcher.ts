@@ -47,6 +47,7 @@ const FLUSH_EVERY_MS = 1_000;
 const MIN_PAUSE_MS = 500;
 /** A job whose rules could not be read goes back to the queue for this long. */
 const DEFER_MS = 15_000;
+const deferredUntil = () => new Date(Date.now() + DEFER_MS);
 
 /**
  * Sends one claimed batch: screens it (one prefetch per batch), groups it by lane, chunks it
@@ -128,13 +129,7 @@ export class Dispatcher {
     ]);
     if (own instanceof Error) {
       // Without knowing which projects send through their own account, send nothing: back to the queue.
-      for (const job of jobs)
-        outcomes.requeue.push({
-          id: job.id,
-          attempts: job.attempts,
-          error: `project providers unreadable: ${own.message}`,
-          runAt: new Date(Date.now() + DEFER_MS),
-        });
+      for (const job of jobs) outcomes.defer(job, `project providers unreadable: ${own.message}`, deferredUntil());
       return [];
     }
     await this.breaker
@@ -150,12 +145,7 @@ export class Dispatcher {
         continue;
       }
       if (routed && 'defer' in routed) {
-        outcomes.requeue.push({
-          id: job.id,
-          attempts: job.attempts,
-          error: routed.defer,
-          runAt: new Date(Date.now() + DEFER_MS),
-        });
+        outcomes.defer(job, routed.defer, deferredUntil());
         continue;
       }
       const projectConnector = !routed && own.size ? own.get(`${job.projectId}/${job.channel}`) : undefined;
@@ -181,12 +171,7 @@ export class Dispatcher {
         continue;
       }
       if (chat) {
-        outcomes.requeue.push({
-          id: job.id,
-          attempts: job.attempts,
-          error: chat.defer,
-          runAt: new Date(Date.now() + DEFER_MS),
-        });
+        outcomes.defer(job, chat.defer, deferredUntil());
         continue;
       }
       const verdict = screening.verdict(screened[i]);
@@ -205,12 +190,7 @@ export class Dispatcher {
       }
       if (verdict.action === 'defer') {
         // Never sent unchecked (rules unreadable), or outside its send window: back to the queue, attempt given back.
-        outcomes.requeue.push({
-          id: job.id,
-          attempts: job.attempts,
-          error: verdict.reason,
-          runAt: verdict.until ?? new Date(Date.now() + DEFER_MS),
-        });
+        outcomes.defer(job, verdict.reason, verdict.until ?? deferredUntil());
         continue;
       }
       const render = rendered.get(job.id);
@@ -220,12 +200,7 @@ export class Dispatcher {
         continue;
       }
       if (render && 'unavailable' in render) {
-        outcomes.requeue.push({
-          id: job.id,
-          attempts: job.attempts,
-          error: render.unavailable,
-          runAt: new Date(Date.now() + DEFER_MS),
-        });
+        outcomes.defer(job, render.unavailable, deferredUntil());
         continue;
       }
       if (routed) {

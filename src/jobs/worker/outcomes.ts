@@ -64,6 +64,11 @@ export class Outcomes {
     this.retry.push({ id: job.id, attempts: job.attempts, provider, error, runAt: new Date(this.now() + delay) });
   }
 
+  /** Puts a job off, its attempt given back: to the queue again at `runAt`, `reason` as its error. */
+  defer(job: Pick<ClaimedJob, 'id' | 'attempts'>, reason: string, runAt: Date): void {
+    this.requeue.push({ id: job.id, attempts: job.attempts, error: reason, runAt });
+  }
+
   get size(): number {
     return (
       this.sent.length +
