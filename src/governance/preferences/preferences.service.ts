@@ -7,6 +7,7 @@ import { SubscribersService } from '../../subscribers/subscribers.service.js';
 import type { PreferenceDto, PreferenceInputDto } from './dto/preference.dto.js';
 import type { PreferenceRow } from './preference.types.js';
 import { type PreferenceWrite, PreferencesRepository } from './preferences.repository.js';
+import { worthLookingUp } from '../worth-looking-up.js';
 
 /** Map key of one subscriber's preferences. */
 export const subscriberKey = (projectId: string, subscriberId: string) => `${projectId}\n${subscriberId}`;
@@ -105,7 +106,10 @@ export class PreferencesService {
   ): Promise<Map<string, PreferenceRow[]>> {
     const grouped = new Map<string, PreferenceRow[]>();
     if (subscriberIds.length === 0) return grouped;
-    if (!(await this.worthLookingUp([projectId], subscriberIds.length))(projectId)) return grouped;
+    const worth = await worthLookingUp([projectId], subscriberIds.length, (ids) =>
+      this.repository.projectsWithPreferences(ids),
+    );
+    if (!worth(projectId)) return grouped;
     for (const row of await this.repository.forProjectSubscribers(projectId, subscriberIds)) {
       const rows = grouped.get(row.subscriberId);
       if (rows) rows.push(row);
@@ -124,9 +128,10 @@ export class PreferencesService {
   ): Promise<Map<string, PreferenceRow[]>> {
     const grouped = new Map<string, PreferenceRow[]>();
     if (keys.length === 0) return grouped;
-    const worth = await this.worthLookingUp(
+    const worth = await worthLookingUp(
       keys.map((k) => k.projectId),
       keys.length,
+      (ids) => this.repository.projectsWithPreferences(ids),
     );
     const unique = new Map(
       keys.filter((k) => worth(k.projectId)).map((k) => [subscriberKey(k.projectId, k.subscriberId), k]),
@@ -138,19 +143,6 @@ export class PreferencesService {
       grouped.get(key)!.push(row);
     }
     return grouped;
-  }
-
-  /**
-   * Whose subscribers are worth a lookup: the projects holding any preference (one probe each),
-   * or every project when there is a single key, whose lookup costs what the probe does.
-   */
-  private async worthLookingUp(
-    projectIds: readonly string[],
-    keyCount: number,
-  ): Promise<(projectId: string) => boolean> {
-    if (keyCount < 2) return () => true;
-    const holding = await this.repository.projectsWithPreferences([...new Set(projectIds)]);
-    return (projectId) => holding.has(projectId);
   }
 
   /**

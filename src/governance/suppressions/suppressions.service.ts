@@ -6,6 +6,7 @@ import type { Channel } from '../../domain/channels.js';
 import { lookupAddress, normaliseAddress } from './suppression-address.js';
 import type { SuppressInput, SuppressionKey, SuppressionRow } from './suppression.types.js';
 import { type ActiveSuppression, type SuppressionFilter, SuppressionsRepository } from './suppressions.repository.js';
+import { worthLookingUp } from '../worth-looking-up.js';
 
 /** Map key of one (project, channel, normalised address). */
 export const suppressionKey = (k: SuppressionKey) => `${k.projectId}\n${k.channel}\n${k.address}`;
@@ -184,9 +185,10 @@ export class SuppressionsService {
    */
   async activeFor(keys: readonly SuppressionKey[]): Promise<Map<string, ActiveSuppression>> {
     if (keys.length === 0) return new Map();
-    const worth = await this.worthLookingUp(
+    const worth = await worthLookingUp(
       keys.map((k) => k.projectId),
       keys.length,
+      (ids) => this.repository.projectsWithActive(ids),
     );
     const unique = new Map<string, SuppressionKey>();
     for (const k of keys) {
@@ -211,26 +213,16 @@ export class SuppressionsService {
     recipients: readonly { channel: Channel; recipient: string }[],
   ): Promise<Map<string, ActiveSuppression>> {
     if (recipients.length === 0) return new Map();
-    if (!(await this.worthLookingUp([projectId], recipients.length))(projectId)) return new Map();
+    const worth = await worthLookingUp([projectId], recipients.length, (ids) =>
+      this.repository.projectsWithActive(ids),
+    );
+    if (!worth(projectId)) return new Map();
     const rows = await this.repository.activeForProject(
       projectId,
       recipients.map((r) => r.channel),
       recipients.map((r) => lookupAddress(r.channel, r.recipient)),
     );
     return new Map(rows.map((r) => [suppressionKey(r), r]));
-  }
-
-  /**
-   * Whose keys are worth a lookup: the projects with an active suppression (one probe each), or
-   * every project when there is a single key, whose lookup costs what the probe does.
-   */
-  private async worthLookingUp(
-    projectIds: readonly string[],
-    keyCount: number,
-  ): Promise<(projectId: string) => boolean> {
-    if (keyCount < 2) return () => true;
-    const listed = await this.repository.projectsWithActive([...new Set(projectIds)]);
-    return (projectId) => listed.has(projectId);
   }
 
   /**
