@@ -6,6 +6,7 @@ import { newJobIdsLiteral } from './job-ids.js';
 import type { JobAttempt, JobPayload, JobProviderEvent, JobRow, NewJob } from '../domain/job.types.js';
 import * as insertSql from './sql/insert.sql.js';
 import * as querySql from './sql/queries.sql.js';
+import { columnsOf } from '../database/columns.js';
 
 /** Options shared by every job of one insert. */
 export interface InsertOptions {
@@ -130,22 +131,23 @@ export class JobsRepository {
   async insertRows(rows: readonly CoalescedRow[], runner?: QueryRunner): Promise<Set<string>> {
     const inserted = await this.db.rows<{ id: string }>(
       insertSql.INSERT_COALESCED_JOBS,
-      [
-        rows.map((r) => r.projectId),
-        rows.map((r) => r.payloadJson),
-        rows.map((r) => r.priority),
-        rows.map((r) => r.maxAttempts),
-        rows.map((r) => r.templateId),
-        rows.map((r) => r.topic),
-        rows.map((r) => r.channel),
-        rows.map((r) => r.subscriberId),
-        rows.map((r) => r.recipient),
-        rows.map((r) => r.scheduledAt),
-        rows.map((r) => r.idempotencyKey),
-        rows.map((r) => r.runAt),
-        rows.map((r) => r.id),
-        rows.map((r) => r.createdBy),
-      ],
+      columnsOf(
+        rows,
+        'projectId',
+        'payloadJson',
+        'priority',
+        'maxAttempts',
+        'templateId',
+        'topic',
+        'channel',
+        'subscriberId',
+        'recipient',
+        'scheduledAt',
+        'idempotencyKey',
+        'runAt',
+        'id',
+        'createdBy',
+      ),
       runner,
     );
     return new Set(inserted.map((r) => r.id));

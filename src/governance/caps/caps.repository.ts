@@ -4,6 +4,7 @@ import { Db } from '../../database/db.js';
 import { type CappedJob, type RecipientCap, usageKey } from './cap-rules.js';
 import * as holdSql from './sql/cap-holds.sql.js';
 import * as sql from './sql/caps.sql.js';
+import { columnsOf } from '../../database/columns.js';
 
 /** A job accepted at enqueue, holding a slot until the worker sends (or drops) it. */
 export interface CapHold extends CappedJob {
@@ -82,14 +83,7 @@ export class CapsRepository {
     if (holds.length === 0) return;
     await this.db.exec(
       holdSql.RECORD_HOLDS,
-      [
-        holds.map((h) => h.id),
-        holds.map((h) => h.projectId),
-        holds.map((h) => h.subscriberId),
-        holds.map((h) => h.channel),
-        holds.map((h) => h.topic),
-        holds.map((h) => h.dueAt),
-      ],
+      columnsOf(holds, 'id', 'projectId', 'subscriberId', 'channel', 'topic', 'dueAt'),
       runner,
     );
   }
@@ -106,13 +100,7 @@ export class CapsRepository {
     if (jobs.length === 0) return;
     await this.db.exec(
       sql.RECORD_SENDS,
-      [
-        jobs.map((j) => j.id),
-        jobs.map((j) => j.projectId),
-        jobs.map((j) => j.subscriberId),
-        jobs.map((j) => j.channel),
-        jobs.map((j) => j.topic),
-      ],
+      columnsOf(jobs, 'id', 'projectId', 'subscriberId', 'channel', 'topic'),
       runner,
     );
   }

@@ -3,6 +3,7 @@ import type { QueryRunner } from 'typeorm';
 import { Db } from '../../database/db.js';
 import type { PreferenceRow, PreferenceScopeKind } from './preference.types.js';
 import * as sql from './sql/preferences.sql.js';
+import { columnsOf } from '../../database/columns.js';
 
 export interface PreferenceWrite {
   channel: string;
@@ -47,10 +48,7 @@ export class PreferencesRepository {
     return this.db.exec(sql.UPSERT_PREFERENCES, [
       projectId,
       subscriberId,
-      rows.map((r) => r.channel),
-      rows.map((r) => r.scopeKind),
-      rows.map((r) => r.scope),
-      rows.map((r) => r.enabled),
+      ...columnsOf(rows, 'channel', 'scopeKind', 'scope', 'enabled'),
     ]);
   }
 

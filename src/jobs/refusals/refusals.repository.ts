@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../../database/db.js';
 import * as sql from './refusals.sql.js';
+import { columnsOf } from '../../database/columns.js';
 
 /** One refused recipient × channel as admission recorded it (send_refusals). */
 export interface SendRefusal {
@@ -49,11 +50,7 @@ export class RefusalsRepository {
   ): Promise<void> {
     await this.db.exec(sql.INSERT_REFUSALS, [
       projectId,
-      refusals.map((r) => r.channel),
-      refusals.map((r) => r.recipient),
-      refusals.map((r) => r.subscriberId),
-      refusals.map((r) => r.rule),
-      refusals.map((r) => r.detail),
+      ...columnsOf(refusals, 'channel', 'recipient', 'subscriberId', 'rule', 'detail'),
       batchId,
       createdBy,
     ]);
