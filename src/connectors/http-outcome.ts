@@ -58,10 +58,25 @@ export function classifyHttpStatus(
   now: Date = new Date(),
 ): ProviderError | null {
   if (status >= 200 && status < 300) return null;
-  const detail = `HTTP ${status}${bodyText ? `: ${bodyText.slice(0, 500)}` : ''}`;
-  if (status === 429) return ProviderError.rateLimited(detail, parseRetryAfter(header('retry-after'), now));
-  if (status === 408 || status >= 500) {
-    return ProviderError.transient(detail, { retryAfterMs: parseRetryAfter(header('retry-after'), now) });
-  }
-  return ProviderError.permanent(detail);
+  return refusalByStatus(status, `HTTP ${status}${bodyText ? `: ${bodyText.slice(0, 500)}` : ''}`, header, {}, now);
+}
+
+/**
+ * A refusal already put into words, by the generic rule: 429 → rate_limited and 408 or 5xx →
+ * transient (both waiting for Retry-After when the provider sent one); anything else →
+ * permanent. Providers whose error bodies add nothing to the status share it, each with its
+ * own wording and code; `deadRecipient` only ever applies to the permanent case.
+ */
+export function refusalByStatus(
+  status: number,
+  detail: string,
+  header: HeaderLookup,
+  options: { providerCode?: string; deadRecipient?: boolean } = {},
+  now: Date = new Date(),
+): ProviderError {
+  const { providerCode, deadRecipient } = options;
+  const retryAfterMs = parseRetryAfter(header('retry-after'), now);
+  if (status === 429) return ProviderError.rateLimited(detail, retryAfterMs, { providerCode });
+  if (status === 408 || status >= 500) return ProviderError.transient(detail, { retryAfterMs, providerCode });
+  return ProviderError.permanent(detail, { providerCode, deadRecipient });
 }

@@ -1,5 +1,5 @@
-import { type HeaderLookup, parseRetryAfter } from '../../http-outcome.js';
-import { ProviderError } from '../../provider-error.js';
+import { type HeaderLookup, refusalByStatus } from '../../http-outcome.js';
+import type { ProviderError } from '../../provider-error.js';
 
 /**
  * AgentMail's answers to `POST /v0/inboxes/{inbox_id}/messages/send` (docs.agentmail.to, API
@@ -22,12 +22,8 @@ export function classifyAgentmail(
   if (status >= 200 && status < 300) return null;
   const { name, message } = (body ?? {}) as { name?: string; message?: string };
   const detail = `AgentMail ${status}${name ? ` ${name}` : ''}: ${(message ?? '').slice(0, 500)}`;
-  const providerCode = name ?? String(status);
-  const retryAfterMs = parseRetryAfter(header('retry-after'), now);
-  if (status === 429) return ProviderError.rateLimited(detail, retryAfterMs, { providerCode });
-  if (status === 408 || status >= 500) return ProviderError.transient(detail, { retryAfterMs, providerCode });
   const dead = status === 403 && name === 'MessageRejectedError' && SUPPRESSED.test(message ?? '');
-  return ProviderError.permanent(detail, { providerCode, deadRecipient: dead });
+  return refusalByStatus(status, detail, header, { providerCode: name ?? String(status), deadRecipient: dead }, now);
 }
 
 /** How AgentMail words a refusal of a suppressed recipient. */

@@ -1,4 +1,4 @@
-import { type HeaderLookup, parseRetryAfter } from '../../http-outcome.js';
+import { type HeaderLookup, parseRetryAfter, refusalByStatus } from '../../http-outcome.js';
 import { ProviderError } from '../../provider-error.js';
 
 /**
@@ -29,6 +29,5 @@ export function classifyResend(
   }
   if (status === 409 && name === 'concurrent_idempotent_requests')
     return ProviderError.transient(detail, { retryAfterMs, providerCode: name });
-  if (status === 408 || status >= 500) return ProviderError.transient(detail, { retryAfterMs, providerCode: name });
-  return ProviderError.permanent(detail, { providerCode: name });
+  return refusalByStatus(status, detail, header, { providerCode: name }, now);
 }

@@ -1,4 +1,4 @@
-import { type HeaderLookup, parseRetryAfter } from '../../http-outcome.js';
+import { type HeaderLookup, parseRetryAfter, refusalByStatus } from '../../http-outcome.js';
 import { ProviderError } from '../../provider-error.js';
 
 /**
@@ -39,8 +39,7 @@ export function classifySesHttp(
   }
   if (type === 'SendingPausedException' || type === 'AccountSuspendedException')
     return ProviderError.rateLimited(detail, undefined, { quotaExhausted: true, providerCode: type });
-  if (status === 408 || status >= 500) return ProviderError.transient(detail, { retryAfterMs, providerCode: type });
-  return ProviderError.permanent(detail, { providerCode: type });
+  return refusalByStatus(status, detail, header, { providerCode: type }, now);
 }
 
 /** SES v2 `BulkEmailEntryResult.Status` per entry (API_BulkEmailEntryResult). */
