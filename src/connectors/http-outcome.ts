@@ -18,6 +18,9 @@ export function parseRetryAfter(value: string | null | undefined, now: Date = ne
 /** Headers as a lookup, whatever the client library gave us. */
 export type HeaderLookup = (name: string) => string | null | undefined;
 
+/** A provider's reading of an HTTP answer: its refusal, or null when it took the message. */
+export type HttpRefusal = (status: number, body: unknown, header: HeaderLookup, now?: Date) => ProviderError | null;
+
 export function headerLookup(headers: Headers | Record<string, string | string[] | undefined>): HeaderLookup {
   if (typeof (headers as Headers).get === 'function') return (name) => (headers as Headers).get(name);
   const lower = Object.fromEntries(

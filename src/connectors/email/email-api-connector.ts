@@ -1,13 +1,9 @@
 import type { DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../connector.js';
-import type { HeaderLookup } from '../http-outcome.js';
+import type { HttpRefusal } from '../http-outcome.js';
 import { OneMessageConnector } from '../one-message-connector.js';
-import type { ProviderError } from '../provider-error.js';
 import { type EmailContent, emailContent } from './email-content.js';
 import type { EmailDefaults } from './email-defaults.js';
 import { callProvider, type ProviderAnswer } from './provider-http.js';
-
-/** A provider's reading of an HTTP answer: the refusal, or null when it took the message. */
-export type EmailRefusal = (status: number, body: unknown, header: HeaderLookup) => ProviderError | null;
 
 /**
  * The skeleton of an email connector that calls its provider's HTTP API: it holds the
@@ -38,7 +34,7 @@ export abstract class EmailApiConnector<Settings extends { baseUrl: string }> ex
   protected async post(
     path: string,
     request: { headers: Record<string, string>; body: string },
-    refusal: EmailRefusal,
+    refusal: HttpRefusal,
     accepted: (answer: ProviderAnswer) => DeliveryResult,
   ): Promise<DeliveryResult> {
     const answer = await callProvider(`${this.settings.baseUrl}${path}`, request, this.defaults.timeoutMs);

@@ -1,13 +1,5 @@
-import {
-  clickedHost,
-  dateOrNull,
-  emailSuppression,
-  isObject,
-  jobIdOrNull,
-  str,
-  type EvidenceKind,
-  type ProviderEvent,
-} from '../provider-event.js';
+import { dateOrNull, isObject, jobIdOrNull, str, type EvidenceKind, type ProviderEvent } from '../provider-event.js';
+import { clickedHost, emailSuppression } from './email-evidence.js';
 
 const KINDS: Record<string, EvidenceKind> = {
   Delivery: 'delivered',
