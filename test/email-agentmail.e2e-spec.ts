@@ -1,34 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { InstanceAgentmailConnector } from '../src/connectors/email/agentmail/agentmail.connector.js';
 import { AgentmailFake, type AgentmailScript } from './fakes/agentmail-fake.js';
-import { emailTestKit, type ErrorRow, outboundEmail, refusalOf } from './helpers/email-test-kit.js';
-import { useProviderApp } from './helpers/provider-app.js';
+import { type ErrorRow, outboundEmail, refusalOf, useEmailProviderApp } from './helpers/email-test-kit.js';
 import { ADMIN_KEY } from './helpers/test-app.js';
 
 /** AgentMail, end to end: API → queue → worker → the AgentMail fake. */
 describe('email through AgentMail', () => {
   const fake = new AgentmailFake('am_instance_key', ['hello@acme.example', 'agent@other.example']);
-  const app = useProviderApp({
-    fakes: [fake],
-    env: () => ({
-      EMAIL_PROVIDER: 'agentmail',
-      AGENTMAIL_API_KEY: 'am_instance_key',
-      AGENTMAIL_BASE_URL: fake.url,
-      OUTBOUND_TIMEOUT_MS: '1000',
-      EMAIL_FROM: 'hello@acme.example',
-      EMAIL_FROM_NAME: 'Acme',
-      NOTIFYD_SECRET_KEY: randomBytes(32).toString('base64'),
-    }),
-  });
-  const kit = emailTestKit(
-    () => app.t,
-    () => app.project,
-    'agentmail',
-  );
-  beforeEach(async () => {
-    fake.reset();
-    await kit.fresh();
-  });
+  const { app, kit } = useEmailProviderApp('agentmail', fake, () => ({
+    AGENTMAIL_API_KEY: 'am_instance_key',
+    AGENTMAIL_BASE_URL: fake.url,
+    NOTIFYD_SECRET_KEY: randomBytes(32).toString('base64'),
+  }));
 
   it('sends from the EMAIL_FROM inbox with the bearer key; the message id is AgentMail’s', async () => {
     const id = await kit.send({

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { InstanceCloudflareEmailConnector } from '../src/connectors/email/cloudflare/cloudflare.connector.js';
 import { CloudflareEmailFake, type CloudflareScript } from './fakes/cloudflare-email-fake.js';
-import { emailTestKit, type ErrorRow, outboundEmail, refusalOf } from './helpers/email-test-kit.js';
-import { useProviderApp } from './helpers/provider-app.js';
+import { type ErrorRow, outboundEmail, refusalOf, useEmailProviderApp } from './helpers/email-test-kit.js';
 import { ADMIN_KEY } from './helpers/test-app.js';
 
 const ACCOUNT = '0123456789abcdef0123456789abcdef';
@@ -10,29 +9,13 @@ const ACCOUNT = '0123456789abcdef0123456789abcdef';
 /** Cloudflare Email Service, end to end: API → queue → worker → the Cloudflare fake. */
 describe('email through Cloudflare Email Service', () => {
   const fake = new CloudflareEmailFake(ACCOUNT, 'cf-instance-token');
-  const app = useProviderApp({
-    fakes: [fake],
-    env: () => ({
-      EMAIL_PROVIDER: 'cloudflare',
-      CLOUDFLARE_ACCOUNT_ID: ACCOUNT,
-      CLOUDFLARE_EMAIL_API_TOKEN: 'cf-instance-token',
-      CLOUDFLARE_BASE_URL: fake.url,
-      OUTBOUND_TIMEOUT_MS: '1000',
-      EMAIL_FROM: 'hello@acme.example',
-      EMAIL_FROM_NAME: 'Acme',
-      PUBLIC_URL: 'https://notify.acme.example',
-      NOTIFYD_SECRET_KEY: randomBytes(32).toString('base64'),
-    }),
-  });
-  const kit = emailTestKit(
-    () => app.t,
-    () => app.project,
-    'cloudflare',
-  );
-  beforeEach(async () => {
-    fake.reset();
-    await kit.fresh();
-  });
+  const { app, kit } = useEmailProviderApp('cloudflare', fake, () => ({
+    CLOUDFLARE_ACCOUNT_ID: ACCOUNT,
+    CLOUDFLARE_EMAIL_API_TOKEN: 'cf-instance-token',
+    CLOUDFLARE_BASE_URL: fake.url,
+    PUBLIC_URL: 'https://notify.acme.example',
+    NOTIFYD_SECRET_KEY: randomBytes(32).toString('base64'),
+  }));
 
   it('sends one email to the account’s send endpoint with the API token; the message id is Cloudflare’s', async () => {
     const id = await kit.send({

@@ -1,34 +1,18 @@
 import { InstancePostmarkConnector } from '../src/connectors/email/postmark/postmark.connector.js';
 import { PostmarkFake, type PostmarkScript } from './fakes/postmark-fake.js';
-import { emailTestKit, type ErrorRow, outboundEmail, refusalOf } from './helpers/email-test-kit.js';
-import { useProviderApp } from './helpers/provider-app.js';
+import { type ErrorRow, outboundEmail, refusalOf, useEmailProviderApp } from './helpers/email-test-kit.js';
 
 /** Postmark, end to end: API → queue → worker → the Postmark fake (single and batch API). */
 describe('email through Postmark', () => {
   const fake = new PostmarkFake('pm-server-token');
-  const app = useProviderApp({
-    fakes: [fake],
-    env: () => ({
-      EMAIL_PROVIDER: 'postmark',
-      POSTMARK_SERVER_TOKEN: 'pm-server-token',
-      POSTMARK_BASE_URL: fake.url,
-      POSTMARK_BROADCAST_STREAM: 'broadcast',
-      OUTBOUND_TIMEOUT_MS: '1000',
-      EMAIL_FROM: 'hello@acme.example',
-      EMAIL_FROM_NAME: 'Acme, Inc.',
-      PUBLIC_URL: 'https://notify.acme.example',
-      WORKER_BATCH_SIZE: '600',
-    }),
-  });
-  const kit = emailTestKit(
-    () => app.t,
-    () => app.project,
-    'postmark',
-  );
-  beforeEach(async () => {
-    fake.reset();
-    await kit.fresh();
-  });
+  const { app, kit } = useEmailProviderApp('postmark', fake, () => ({
+    POSTMARK_SERVER_TOKEN: 'pm-server-token',
+    POSTMARK_BASE_URL: fake.url,
+    POSTMARK_BROADCAST_STREAM: 'broadcast',
+    EMAIL_FROM_NAME: 'Acme, Inc.',
+    PUBLIC_URL: 'https://notify.acme.example',
+    WORKER_BATCH_SIZE: '600',
+  }));
 
   it('sends one email in Postmark’s shape with the server token', async () => {
     const id = await kit.send({

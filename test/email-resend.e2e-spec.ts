@@ -1,31 +1,14 @@
 import { ResendFake, type ResendScript } from './fakes/resend-fake.js';
-import { emailTestKit, type ErrorRow } from './helpers/email-test-kit.js';
-import { useProviderApp } from './helpers/provider-app.js';
+import { type ErrorRow, useEmailProviderApp } from './helpers/email-test-kit.js';
 
 /** Resend, end to end: API → queue → worker → the Resend fake (single and batch API). */
 describe('email through Resend', () => {
   const fake = new ResendFake('re_test_key');
-  const app = useProviderApp({
-    fakes: [fake],
-    env: () => ({
-      EMAIL_PROVIDER: 'resend',
-      RESEND_API_KEY: 're_test_key',
-      RESEND_BASE_URL: fake.url,
-      OUTBOUND_TIMEOUT_MS: '1000',
-      EMAIL_FROM: 'hello@acme.example',
-      EMAIL_FROM_NAME: 'Acme',
-      PUBLIC_URL: 'https://notify.acme.example',
-    }),
-  });
-  const kit = emailTestKit(
-    () => app.t,
-    () => app.project,
-    'resend',
-  );
-  beforeEach(async () => {
-    fake.reset();
-    await kit.fresh();
-  });
+  const { app, kit } = useEmailProviderApp('resend', fake, () => ({
+    RESEND_API_KEY: 're_test_key',
+    RESEND_BASE_URL: fake.url,
+    PUBLIC_URL: 'https://notify.acme.example',
+  }));
 
   it('sends one email with the documented fields, its job id as Idempotency-Key and tags', async () => {
     const id = await kit.send({

@@ -1,31 +1,14 @@
 import { InstanceSendgridConnector } from '../src/connectors/email/sendgrid/sendgrid.connector.js';
 import { SendgridFake, type SendgridScript } from './fakes/sendgrid-fake.js';
-import { emailTestKit, type ErrorRow, outboundEmail, refusalOf } from './helpers/email-test-kit.js';
-import { useProviderApp } from './helpers/provider-app.js';
+import { type ErrorRow, outboundEmail, refusalOf, useEmailProviderApp } from './helpers/email-test-kit.js';
 
 /** SendGrid v3, end to end: API → queue → worker → the SendGrid fake. */
 describe('email through SendGrid v3', () => {
   const fake = new SendgridFake('SG.test-key');
-  const app = useProviderApp({
-    fakes: [fake],
-    env: () => ({
-      EMAIL_PROVIDER: 'sendgrid',
-      SENDGRID_API_KEY: 'SG.test-key',
-      SENDGRID_BASE_URL: fake.url,
-      OUTBOUND_TIMEOUT_MS: '1000',
-      EMAIL_FROM: 'hello@acme.example',
-      EMAIL_FROM_NAME: 'Acme',
-    }),
-  });
-  const kit = emailTestKit(
-    () => app.t,
-    () => app.project,
-    'sendgrid',
-  );
-  beforeEach(async () => {
-    fake.reset();
-    await kit.fresh();
-  });
+  const { app, kit } = useEmailProviderApp('sendgrid', fake, () => ({
+    SENDGRID_API_KEY: 'SG.test-key',
+    SENDGRID_BASE_URL: fake.url,
+  }));
 
   it('sends one email as a v3 mail/send request; the message id comes from X-Message-Id', async () => {
     const id = await kit.send({

@@ -1,8 +1,7 @@
 import { simpleParser } from 'mailparser';
 import { InstanceSesConnector } from '../src/connectors/email/ses/ses.connector.js';
 import { SesFake, type SesScript } from './fakes/ses-fake.js';
-import { emailTestKit, type ErrorRow, outboundEmail, refusalOf } from './helpers/email-test-kit.js';
-import { useProviderApp } from './helpers/provider-app.js';
+import { type ErrorRow, outboundEmail, refusalOf, useEmailProviderApp } from './helpers/email-test-kit.js';
 import { startTestApp } from './helpers/test-app.js';
 
 /** Amazon SES v2, end to end: API → queue → worker → SigV4-signed calls to the SES fake. */
@@ -13,30 +12,14 @@ describe('email through Amazon SES v2', () => {
     region: 'eu-west-1',
   };
   const fake = new SesFake(credentials);
-  const app = useProviderApp({
-    fakes: [fake],
-    env: () => ({
-      EMAIL_PROVIDER: 'ses',
-      SES_REGION: 'eu-west-1',
-      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-      SES_BASE_URL: fake.url,
-      SES_CONFIGURATION_SET: 'notifyd-events',
-      OUTBOUND_TIMEOUT_MS: '1000',
-      EMAIL_FROM: 'hello@acme.example',
-      EMAIL_FROM_NAME: 'Acme',
-      PUBLIC_URL: 'https://notify.acme.example',
-    }),
-  });
-  const kit = emailTestKit(
-    () => app.t,
-    () => app.project,
-    'ses',
-  );
-  beforeEach(async () => {
-    fake.reset();
-    await kit.fresh();
-  });
+  const { app, kit } = useEmailProviderApp('ses', fake, () => ({
+    SES_REGION: 'eu-west-1',
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    SES_BASE_URL: fake.url,
+    SES_CONFIGURATION_SET: 'notifyd-events',
+    PUBLIC_URL: 'https://notify.acme.example',
+  }));
 
   it('sends one signed SendEmail with Simple content, headers, tags and the configuration set', async () => {
     const id = await kit.send({

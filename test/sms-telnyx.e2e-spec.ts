@@ -1,7 +1,7 @@
 import type { OutboundMessage } from '../src/connectors/connector.js';
 import { TelnyxSmsConnector } from '../src/connectors/sms/telnyx-sms.connector.js';
-import type { FakeAnswer } from './fakes/provider-fake.js';
 import { TELNYX_KEY, TELNYX_PROFILE, TelnyxFake, telnyxError } from './fakes/telnyx-fake.js';
+import { type ClassificationRow, classifications } from './helpers/error-table.js';
 import { outboundMessage, useProviderApp } from './helpers/provider-app.js';
 
 const message = (recipient: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
@@ -34,15 +34,7 @@ describe('SMS: Telnyx', () => {
 
   it('maps every documented Telnyx error code to rate_limited / transient / permanent, keeping the code and marking dead numbers', async () => {
     const connector = app.t.notifyd.app.get(TelnyxSmsConnector);
-    type Row = [
-      label: string,
-      answer: FakeAnswer,
-      kind: string,
-      dead: boolean,
-      code: string | undefined,
-      retryAfterMs?: number,
-    ];
-    const rows: Row[] = [
+    const rows: ClassificationRow[] = [
       ['10005 not found', telnyxError(404, '10005', 'Resource not found'), 'permanent', false, '10005'],
       ['10007 unexpected error', telnyxError(500, '10007', 'Unexpected error'), 'transient', false, '10007'],
       ['10009 authentication', telnyxError(401, '10009', 'Authentication failed'), 'permanent', false, '10009'],
@@ -106,24 +98,8 @@ describe('SMS: Telnyx', () => {
       ],
       ['stall past OUTBOUND_TIMEOUT_MS', 'stall', 'transient', false, undefined],
     ];
-    const seen: unknown[] = [];
-    for (const [i, [label, answer]] of rows.entries()) {
-      const to = `+1555020${String(i).padStart(4, '0')}`;
-      fake.script.set(to, answer);
-      const [result] = await connector.send([message(to)]);
-      seen.push(
-        result.ok
-          ? [label, 'ok']
-          : [
-              label,
-              result.error.kind,
-              result.error.deadRecipient,
-              result.error.providerCode,
-              result.error.retryAfterMs,
-            ],
-      );
-    }
-    expect(seen).toEqual(rows.map(([label, , kind, dead, code, retry]) => [label, kind, dead, code, retry]));
+    const { seen, expected } = await classifications(connector, fake, '+1555020', rows, message);
+    expect(seen).toEqual(expected);
     expect(fake.requests).toHaveLength(rows.length);
   });
 

@@ -1,7 +1,7 @@
 import type { OutboundMessage } from '../src/connectors/connector.js';
 import { TwilioSmsConnector } from '../src/connectors/sms/twilio-sms.connector.js';
-import type { FakeAnswer } from './fakes/provider-fake.js';
 import { TWILIO_SID, TWILIO_TOKEN, TwilioFake, twilioError } from './fakes/twilio-fake.js';
+import { type ClassificationRow, classifications } from './helpers/error-table.js';
 import { outboundMessage, useProviderApp } from './helpers/provider-app.js';
 
 const message = (recipient: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
@@ -35,15 +35,7 @@ describe('SMS: Twilio', () => {
 
   it('maps every documented Twilio error to rate_limited / transient / permanent, keeping the code and marking dead numbers', async () => {
     const connector = app.t.notifyd.app.get(TwilioSmsConnector);
-    type Row = [
-      label: string,
-      answer: FakeAnswer,
-      kind: string,
-      dead: boolean,
-      code: string | undefined,
-      retryAfterMs?: number,
-    ];
-    const rows: Row[] = [
+    const rows: ClassificationRow[] = [
       [
         '20429 too many concurrent requests',
         twilioError(429, 20429, 'Too Many Requests', { 'Retry-After': '3' }),
@@ -156,24 +148,8 @@ describe('SMS: Twilio', () => {
       ['other 4xx code', twilioError(400, 21620, 'Invalid media URL'), 'permanent', false, '21620'],
       ['stall past OUTBOUND_TIMEOUT_MS', 'stall', 'transient', false, undefined],
     ];
-    const seen: unknown[] = [];
-    for (const [i, [label, answer]] of rows.entries()) {
-      const to = `+1555010${String(i).padStart(4, '0')}`;
-      fake.script.set(to, answer);
-      const [result] = await connector.send([message(to)]);
-      seen.push(
-        result.ok
-          ? [label, 'ok']
-          : [
-              label,
-              result.error.kind,
-              result.error.deadRecipient,
-              result.error.providerCode,
-              result.error.retryAfterMs,
-            ],
-      );
-    }
-    expect(seen).toEqual(rows.map(([label, , kind, dead, code, retry]) => [label, kind, dead, code, retry]));
+    const { seen, expected } = await classifications(connector, fake, '+1555010', rows, message);
+    expect(seen).toEqual(expected);
     // Every row reached Twilio (nothing decided locally), and the text names the code.
     expect(fake.requests).toHaveLength(rows.length);
     fake.script.set('+15550199999', twilioError(400, 21610, 'Attempt to send to unsubscribed recipient'));

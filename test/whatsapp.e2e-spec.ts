@@ -3,6 +3,7 @@ import { MetaWhatsAppConnector } from '../src/connectors/whatsapp/meta-whatsapp.
 import { graphError, META_PHONE_NUMBER_ID, META_TOKEN, META_VERSION, MetaGraphFake } from './fakes/meta-graph-fake.js';
 import type { FakeAnswer } from './fakes/provider-fake.js';
 import { TWILIO_SID, TWILIO_TOKEN, TwilioFake } from './fakes/twilio-fake.js';
+import { sendEachRow } from './helpers/error-table.js';
 import { outboundMessage, useProviderApp } from './helpers/provider-app.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -96,18 +97,14 @@ describe('WhatsApp: Meta Cloud API', () => {
       ],
       ['stall past OUTBOUND_TIMEOUT_MS', 'stall', 'transient'],
     ];
-    const seen: unknown[] = [];
-    for (const [i, [label, answer]] of rows.entries()) {
-      const to = `+1555030${String(i).padStart(4, '0')}`;
-      fake.script.set(to, answer);
-      const [result] = await connector.send([message(to)]);
+    const results = await sendEachRow(connector, fake, '+1555030', rows, message);
+    const seen = results.map((result, i) => {
+      const label = rows[i][0];
       const code = typeof label === 'number' ? String(label) : (/unlisted (\d+)/.exec(label)?.[1] ?? undefined);
-      seen.push(
-        result.ok
-          ? [label, 'ok']
-          : [label, result.error.kind, result.error.providerCode === code, result.error.retryAfterMs],
-      );
-    }
+      return result.ok
+        ? [label, 'ok']
+        : [label, result.error.kind, result.error.providerCode === code, result.error.retryAfterMs];
+    });
     expect(seen).toEqual(rows.map(([label, , kind, retry]) => [label, kind, true, retry]));
     expect(fake.requests).toHaveLength(rows.length);
   });

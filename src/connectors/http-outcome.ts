@@ -18,6 +18,9 @@ export function parseRetryAfter(value: string | null | undefined, now: Date = ne
 /** Headers as a lookup, whatever the client library gave us. */
 export type HeaderLookup = (name: string) => string | null | undefined;
 
+/** A provider's reading of an HTTP answer: its refusal, or null when it took the message. */
+export type HttpRefusal = (status: number, body: unknown, header: HeaderLookup, now?: Date) => ProviderError | null;
+
 export function headerLookup(headers: Headers | Record<string, string | string[] | undefined>): HeaderLookup {
   if (typeof (headers as Headers).get === 'function') return (name) => (headers as Headers).get(name);
   const lower = Object.fromEntries(
@@ -58,10 +61,25 @@ export function classifyHttpStatus(
   now: Date = new Date(),
 ): ProviderError | null {
   if (status >= 200 && status < 300) return null;
-  const detail = `HTTP ${status}${bodyText ? `: ${bodyText.slice(0, 500)}` : ''}`;
-  if (status === 429) return ProviderError.rateLimited(detail, parseRetryAfter(header('retry-after'), now));
-  if (status === 408 || status >= 500) {
-    return ProviderError.transient(detail, { retryAfterMs: parseRetryAfter(header('retry-after'), now) });
-  }
-  return ProviderError.permanent(detail);
+  return refusalByStatus(status, `HTTP ${status}${bodyText ? `: ${bodyText.slice(0, 500)}` : ''}`, header, {}, now);
+}
+
+/**
+ * A refusal already put into words, by the generic rule: 429 → rate_limited and 408 or 5xx →
+ * transient (both waiting for Retry-After when the provider sent one); anything else →
+ * permanent. Providers whose error bodies add nothing to the status share it, each with its
+ * own wording and code; `deadRecipient` only ever applies to the permanent case.
+ */
+export function refusalByStatus(
+  status: number,
+  detail: string,
+  header: HeaderLookup,
+  options: { providerCode?: string; deadRecipient?: boolean } = {},
+  now: Date = new Date(),
+): ProviderError {
+  const { providerCode, deadRecipient } = options;
+  const retryAfterMs = parseRetryAfter(header('retry-after'), now);
+  if (status === 429) return ProviderError.rateLimited(detail, retryAfterMs, { providerCode });
+  if (status === 408 || status >= 500) return ProviderError.transient(detail, { retryAfterMs, providerCode });
+  return ProviderError.permanent(detail, { providerCode, deadRecipient });
 }

@@ -48,7 +48,11 @@ export async function postJson(
     // Never the URL: it may carry a token (Telegram) or be a secret itself (webhooks).
     throw ProviderError.transient(`${options.what}: ${reason}`);
   }
-  const text = await response.text().catch(() => '');
+  return readAnswer(response, await response.text().catch(() => ''));
+}
+
+/** The whole answer of a provider whose body was read as `text`: JSON parsed when it is JSON. */
+export function readAnswer(response: Response, text: string): ProviderAnswer {
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;

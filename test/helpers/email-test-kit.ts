@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Connector, OutboundMessage } from '../../src/connectors/connector.js';
 import { PacingService } from '../../src/pacing/pacing.service.js';
+import { type StartableFake, useProviderApp } from './provider-app.js';
 import type { TestApp } from './test-app.js';
 
 /** Sending email through the API and reading the jobs back, shared by the email connector tests. */
@@ -26,6 +27,39 @@ export function emailTestKit(app: () => TestApp, project: () => { key: string },
       await app().db.sql(`DELETE FROM jobs`);
     },
   };
+}
+
+/**
+ * The set-up every email connector spec shares, registered on the calling describe block: its
+ * fake started, the app booted with EMAIL_PROVIDER=<provider>, a 1 s OUTBOUND_TIMEOUT_MS and the
+ * sender hello@acme.example ("Acme") under the spec's own variables; before each test the fake
+ * forgets, the queue is emptied and the lane runs.
+ */
+export function useEmailProviderApp(
+  provider: string,
+  fake: StartableFake & { reset(): void },
+  env: () => Record<string, string>,
+) {
+  const app = useProviderApp({
+    fakes: [fake],
+    env: () => ({
+      EMAIL_PROVIDER: provider,
+      OUTBOUND_TIMEOUT_MS: '1000',
+      EMAIL_FROM: 'hello@acme.example',
+      EMAIL_FROM_NAME: 'Acme',
+      ...env(),
+    }),
+  });
+  const kit = emailTestKit(
+    () => app.t,
+    () => app.project,
+    provider,
+  );
+  beforeEach(async () => {
+    fake.reset();
+    await kit.fresh();
+  });
+  return { app, kit };
 }
 
 /** One row of a connector's error table: what the fake answers, and what the job becomes. */

@@ -1,13 +1,7 @@
-import { type HeaderLookup, headerLookup } from '../http-outcome.js';
+import { type ProviderAnswer, readAnswer } from '../json-http.js';
 import { undici } from '../../common/undici.js';
 
-/** A provider's answer, read whole: status, headers, body text and its JSON when it is JSON. */
-export interface ProviderAnswer {
-  status: number;
-  header: HeaderLookup;
-  text: string;
-  json: unknown;
-}
+export type { ProviderAnswer } from '../json-http.js';
 
 /**
  * One HTTPS call to a provider's API at the operator-configured base URL (not a user-supplied
@@ -28,12 +22,6 @@ export async function callProvider(
     redirect: 'manual',
     signal: AbortSignal.timeout(timeoutMs),
   });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, header: headerLookup(res.headers as unknown as Headers), text, json };
+  // Unlike postJson, a body that cannot be read rejects: the dispatcher counts it as transient.
+  return readAnswer(res, await res.text());
 }

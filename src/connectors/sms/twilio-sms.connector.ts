@@ -3,9 +3,8 @@ import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { DeliveryResult, OutboundMessage } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
-import { smsParts, twilioStatusCallback } from './sms-addressing.js';
-import { TwilioMessages } from './twilio/twilio-messages.js';
-import { OneMessageConnector } from '../one-message-connector.js';
+import { smsParts } from './sms-addressing.js';
+import { TwilioConnector } from './twilio/twilio-connector.js';
 
 /**
  * SMS_PROVIDER=twilio: the Messages API through the `twilio` SDK, one message per call (Twilio
@@ -13,23 +12,17 @@ import { OneMessageConnector } from '../one-message-connector.js';
  * /webhooks/twilio/status?job=<id>, which is how delivered/undelivered reaches the job.
  */
 @NotifyConnector()
-export class TwilioSmsConnector extends OneMessageConnector {
+export class TwilioSmsConnector extends TwilioConnector {
   readonly channel = 'sms' as const;
-  readonly provider = 'twilio';
-  private readonly twilio: TwilioMessages;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    super();
-    this.twilio = new TwilioMessages(config.sms.twilio, config.outbound.timeoutMs);
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    super(config, 'SMS_PROVIDER');
   }
 
-  validateConfiguration(): void {
-    const problem =
-      this.twilio.problem() ??
-      (this.config.sms.from
-        ? undefined
-        : 'SMS_FROM is not set: give the sender, an E.164 number of the account or an alphanumeric id');
-    if (problem) throw new Error(`SMS_PROVIDER=twilio: ${problem}.`);
+  protected senderProblem(): string | undefined {
+    return this.config.sms.from
+      ? undefined
+      : 'SMS_FROM is not set: give the sender, an E.164 number of the account or an alphanumeric id';
   }
 
   protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
@@ -39,7 +32,7 @@ export class TwilioSmsConnector extends OneMessageConnector {
       from: parts.from,
       to: parts.to,
       body: parts.text,
-      statusCallback: twilioStatusCallback(this.config.server.publicUrl, message.jobId),
+      statusCallback: this.statusCallback(message.jobId),
     });
   }
 }

@@ -5,10 +5,8 @@ import type { JobPayload } from '../../domain/job.types.js';
 import type { DeliveryResult, OutboundMessage } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import { ProviderError } from '../provider-error.js';
-import { twilioStatusCallback } from '../sms/sms-addressing.js';
-import { TwilioMessages } from '../sms/twilio/twilio-messages.js';
+import { TwilioConnector } from '../sms/twilio/twilio-connector.js';
 import { textElseTemplate, whatsappNumber, whatsappText } from './whatsapp-content.js';
-import { OneMessageConnector } from '../one-message-connector.js';
 
 /** Twilio's answer when free text is sent outside the 24-hour WhatsApp window. */
 const TWILIO_WINDOW_CLOSED = '63016';
@@ -18,23 +16,17 @@ const TWILIO_WINDOW_CLOSED = '63016';
  * are Twilio Content API templates (`whatsapp.content_sid` and `content_variables`).
  */
 @NotifyConnector()
-export class TwilioWhatsAppConnector extends OneMessageConnector {
+export class TwilioWhatsAppConnector extends TwilioConnector {
   readonly channel = 'whatsapp' as const;
-  readonly provider = 'twilio';
-  private readonly twilio: TwilioMessages;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    super();
-    this.twilio = new TwilioMessages(config.sms.twilio, config.outbound.timeoutMs);
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    super(config, 'WHATSAPP_PROVIDER');
   }
 
-  validateConfiguration(): void {
-    const problem =
-      this.twilio.problem() ??
-      (this.config.whatsapp.twilioFrom
-        ? undefined
-        : 'WHATSAPP_FROM is not set: give the WhatsApp-enabled sender number (E.164)');
-    if (problem) throw new Error(`WHATSAPP_PROVIDER=twilio: ${problem}.`);
+  protected senderProblem(): string | undefined {
+    return this.config.whatsapp.twilioFrom
+      ? undefined
+      : 'WHATSAPP_FROM is not set: give the WhatsApp-enabled sender number (E.164)';
   }
 
   protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
@@ -46,7 +38,7 @@ export class TwilioWhatsAppConnector extends OneMessageConnector {
     const base = {
       from,
       to: `whatsapp:${number}`,
-      statusCallback: twilioStatusCallback(this.config.server.publicUrl, message.jobId),
+      statusCallback: this.statusCallback(message.jobId),
     };
     return textElseTemplate(
       {

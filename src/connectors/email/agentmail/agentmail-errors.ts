@@ -1,5 +1,4 @@
-import { type HeaderLookup, parseRetryAfter } from '../../http-outcome.js';
-import { ProviderError } from '../../provider-error.js';
+import { type HttpRefusal, refusalByStatus } from '../../http-outcome.js';
 
 /**
  * AgentMail's answers to `POST /v0/inboxes/{inbox_id}/messages/send` (docs.agentmail.to, API
@@ -13,22 +12,13 @@ import { ProviderError } from '../../provider-error.js';
  *   (no such inbox: EMAIL_FROM is not an inbox), other 4xx → permanent;
  * - 5xx and 408 → transient.
  */
-export function classifyAgentmail(
-  status: number,
-  body: unknown,
-  header: HeaderLookup,
-  now = new Date(),
-): ProviderError | null {
+export const classifyAgentmail: HttpRefusal = (status, body, header, now = new Date()) => {
   if (status >= 200 && status < 300) return null;
   const { name, message } = (body ?? {}) as { name?: string; message?: string };
   const detail = `AgentMail ${status}${name ? ` ${name}` : ''}: ${(message ?? '').slice(0, 500)}`;
-  const providerCode = name ?? String(status);
-  const retryAfterMs = parseRetryAfter(header('retry-after'), now);
-  if (status === 429) return ProviderError.rateLimited(detail, retryAfterMs, { providerCode });
-  if (status === 408 || status >= 500) return ProviderError.transient(detail, { retryAfterMs, providerCode });
   const dead = status === 403 && name === 'MessageRejectedError' && SUPPRESSED.test(message ?? '');
-  return ProviderError.permanent(detail, { providerCode, deadRecipient: dead });
-}
+  return refusalByStatus(status, detail, header, { providerCode: name ?? String(status), deadRecipient: dead }, now);
+};
 
 /** How AgentMail words a refusal of a suppressed recipient. */
 const SUPPRESSED = /suppress|bounced|complain/i;

@@ -2,11 +2,12 @@ import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { AgentmailSettings } from '../../../config/sections/email-providers.config.js';
-import type { Connector, DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../../connector.js';
+import type { DeliveryResult, ProjectSettingsSpec } from '../../connector.js';
 import { NotifyConnector } from '../../connector.decorator.js';
-import { type EmailContent, emailContent } from '../email-content.js';
-import { type EmailDefaults, emailDefaults } from '../email-defaults.js';
-import { callProvider } from '../provider-http.js';
+import { apiKeySetting, bearerJsonHeaders, EmailApiConnector } from '../email-api-connector.js';
+import type { EmailContent } from '../email-content.js';
+import { emailDefaults } from '../email-defaults.js';
+import { attachmentsAs, commonBodyParts, namedAttachment } from '../json-body-parts.js';
 import { classifyAgentmail } from './agentmail-errors.js';
 
 /**
@@ -16,20 +17,11 @@ import { classifyAgentmail } from './agentmail-errors.js';
  * own display name is what recipients see; the API takes no From name. AgentMail has no tags
  * and no idempotency key for sends.
  */
-export class AgentmailConnector implements Connector {
-  readonly channel = 'email' as const;
+export class AgentmailConnector extends EmailApiConnector<AgentmailSettings> {
   readonly provider = 'agentmail';
-  readonly batchMax = 1;
 
   /** A project's own AgentMail organisation (per-project providers); the base URL stays the operator's. */
-  readonly projectSettings: ProjectSettingsSpec = {
-    fields: { api_key: { required: true, secret: true, pattern: /^\S{8,200}$/, hint: 'an AgentMail API key (am_…)' } },
-  };
-
-  constructor(
-    private readonly settings: AgentmailSettings,
-    private readonly defaults: EmailDefaults,
-  ) {}
+  readonly projectSettings: ProjectSettingsSpec = { fields: { api_key: apiKeySetting('an AgentMail API key (am_…)') } };
 
   validateConfiguration(): void {
     if (!this.settings.apiKey)
@@ -42,27 +34,16 @@ export class AgentmailConnector implements Connector {
     return new AgentmailConnector({ ...this.settings, apiKey: s.api_key }, this.defaults);
   }
 
-  async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
-    return Promise.all(messages.map((m) => this.sendOne(emailContent(m, this.defaults))));
-  }
-
-  private async sendOne(email: EmailContent): Promise<DeliveryResult> {
-    const answer = await callProvider(
-      `${this.settings.baseUrl}/v0/inboxes/${encodeURIComponent(email.from.email)}/messages/send`,
-      {
-        headers: {
-          authorization: `Bearer ${this.settings.apiKey}`,
-          'content-type': 'application/json',
-          'user-agent': 'notifyd',
-        },
-        body: JSON.stringify(agentmailBody(email)),
+  protected sendEmail(email: EmailContent): Promise<DeliveryResult> {
+    return this.post(
+      `/v0/inboxes/${encodeURIComponent(email.from.email)}/messages/send`,
+      { headers: bearerJsonHeaders(this.settings.apiKey), body: JSON.stringify(agentmailBody(email)) },
+      classifyAgentmail,
+      (answer) => {
+        const sent = (answer.json ?? {}) as { message_id?: string; id?: string };
+        return { ok: true, providerMessageId: sent.message_id ?? sent.id ?? null };
       },
-      this.defaults.timeoutMs,
     );
-    const error = classifyAgentmail(answer.status, answer.json, answer.header);
-    if (error) return { ok: false, error };
-    const sent = (answer.json ?? {}) as { message_id?: string; id?: string };
-    return { ok: true, providerMessageId: sent.message_id ?? sent.id ?? null };
   }
 }
 
@@ -70,21 +51,8 @@ export class AgentmailConnector implements Connector {
 export function agentmailBody(email: EmailContent): Record<string, unknown> {
   return {
     to: [email.to],
-    ...(email.cc.length ? { cc: email.cc } : {}),
-    ...(email.replyTo ? { reply_to: email.replyTo } : {}),
-    subject: email.subject,
-    ...(email.text !== undefined ? { text: email.text } : {}),
-    ...(email.html !== undefined ? { html: email.html } : {}),
-    ...(Object.keys(email.headers).length ? { headers: email.headers } : {}),
-    ...(email.attachments.length
-      ? {
-          attachments: email.attachments.map((a) => ({
-            filename: a.filename,
-            content: a.content,
-            content_type: a.contentType,
-          })),
-        }
-      : {}),
+    ...commonBodyParts(email),
+    ...attachmentsAs(email, namedAttachment),
   };
 }
 

@@ -1,4 +1,4 @@
-import { type HeaderLookup, parseRetryAfter } from '../../http-outcome.js';
+import { type HttpRefusal, refusalByStatus } from '../../http-outcome.js';
 import { ProviderError } from '../../provider-error.js';
 
 /** Cloudflare's API envelope (developers.cloudflare.com/api): every answer, success or not. */
@@ -20,24 +20,15 @@ export interface CloudflareEnvelope {
  *   refused the address at once (checked by the connector, which knows the recipient).
  * The status and Cloudflare's error code are both kept in the job's error.
  */
-export function classifyCloudflare(
-  status: number,
-  body: unknown,
-  header: HeaderLookup,
-  now = new Date(),
-): ProviderError | null {
+export const classifyCloudflare: HttpRefusal = (status, body, header, now = new Date()) => {
   const envelope = (body ?? {}) as CloudflareEnvelope;
   const ok = status >= 200 && status < 300;
   if (ok && envelope.success !== false) return null;
   const first = envelope.errors?.[0];
   const code = first?.code !== undefined ? String(first.code) : undefined;
   const detail = `Cloudflare ${status}${code ? ` [${code}]` : ''}: ${(first?.message ?? (ok ? 'success: false without an error' : '')).slice(0, 500)}`;
-  const providerCode = code ?? String(status);
-  const retryAfterMs = parseRetryAfter(header('retry-after'), now);
-  if (status === 429) return ProviderError.rateLimited(detail, retryAfterMs, { providerCode });
-  if (status === 408 || status >= 500) return ProviderError.transient(detail, { retryAfterMs, providerCode });
-  return ProviderError.permanent(detail, { providerCode });
-}
+  return refusalByStatus(status, detail, header, { providerCode: code ?? String(status) }, now);
+};
 
 /** The recipient Cloudflare bounced at once, as a dead-recipient refusal; null when it took the message. */
 export function permanentBounce(envelope: CloudflareEnvelope, recipient: string): ProviderError | null {

@@ -5,12 +5,13 @@ import {
   CLOUDFLARE_ACCOUNT_ID,
   type CloudflareEmailSettings,
 } from '../../../config/sections/email-providers.config.js';
-import type { Connector, DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../../connector.js';
+import type { DeliveryResult, ProjectSettingsSpec } from '../../connector.js';
 import { NotifyConnector } from '../../connector.decorator.js';
 import { ProviderError } from '../../provider-error.js';
-import { type EmailContent, emailContent } from '../email-content.js';
-import { type EmailDefaults, emailDefaults } from '../email-defaults.js';
-import { callProvider } from '../provider-http.js';
+import { apiKeySetting, bearerJsonHeaders, EmailApiConnector } from '../email-api-connector.js';
+import type { EmailContent } from '../email-content.js';
+import { emailDefaults } from '../email-defaults.js';
+import { attachmentsAs, commonBodyParts, dispositionAttachment } from '../json-body-parts.js';
 import { type CloudflareEnvelope, classifyCloudflare, permanentBounce } from './cloudflare-errors.js';
 
 /** Cloudflare's limits per message (developers.cloudflare.com/email-service/platform/limits/). */
@@ -22,28 +23,16 @@ export const CLOUDFLARE_MAX_BYTES = 5 * 1024 * 1024;
  * with a bearer API token, one message per call. A message over Cloudflare's limits (50
  * recipients, 5 MiB) fails before the call: Cloudflare would refuse it every time.
  */
-export class CloudflareEmailConnector implements Connector {
-  readonly channel = 'email' as const;
+export class CloudflareEmailConnector extends EmailApiConnector<CloudflareEmailSettings> {
   readonly provider = 'cloudflare';
-  readonly batchMax = 1;
 
   /** A project's own Cloudflare account (per-project providers); the base URL stays the operator's. */
   readonly projectSettings: ProjectSettingsSpec = {
     fields: {
       account_id: { required: true, pattern: CLOUDFLARE_ACCOUNT_ID, hint: 'a Cloudflare account id (32 hex digits)' },
-      api_token: {
-        required: true,
-        secret: true,
-        pattern: /^\S{8,200}$/,
-        hint: 'a Cloudflare API token with the Email Sending permission',
-      },
+      api_token: apiKeySetting('a Cloudflare API token with the Email Sending permission'),
     },
   };
-
-  constructor(
-    private readonly settings: CloudflareEmailSettings,
-    private readonly defaults: EmailDefaults,
-  ) {}
 
   validateConfiguration(): void {
     const missing = [
@@ -64,11 +53,7 @@ export class CloudflareEmailConnector implements Connector {
     );
   }
 
-  async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
-    return Promise.all(messages.map((m) => this.sendOne(emailContent(m, this.defaults))));
-  }
-
-  private async sendOne(email: EmailContent): Promise<DeliveryResult> {
+  protected async sendEmail(email: EmailContent): Promise<DeliveryResult> {
     const recipients = 1 + email.cc.length;
     if (recipients > CLOUDFLARE_MAX_RECIPIENTS) {
       return {
@@ -89,24 +74,17 @@ export class CloudflareEmailConnector implements Connector {
         ),
       };
     }
-    const answer = await callProvider(
-      `${this.settings.baseUrl}/accounts/${encodeURIComponent(this.settings.accountId ?? '')}/email/sending/send`,
-      {
-        headers: {
-          authorization: `Bearer ${this.settings.apiToken}`,
-          'content-type': 'application/json',
-          'user-agent': 'notifyd',
-        },
-        body,
+    return this.post(
+      `/accounts/${encodeURIComponent(this.settings.accountId ?? '')}/email/sending/send`,
+      { headers: bearerJsonHeaders(this.settings.apiToken), body },
+      classifyCloudflare,
+      (answer) => {
+        const envelope = (answer.json ?? {}) as CloudflareEnvelope;
+        const bounce = permanentBounce(envelope, email.to);
+        if (bounce) return { ok: false, error: bounce };
+        return { ok: true, providerMessageId: envelope.result?.message_id ?? null };
       },
-      this.defaults.timeoutMs,
     );
-    const error = classifyCloudflare(answer.status, answer.json, answer.header);
-    if (error) return { ok: false, error };
-    const envelope = (answer.json ?? {}) as CloudflareEnvelope;
-    const bounce = permanentBounce(envelope, email.to);
-    if (bounce) return { ok: false, error: bounce };
-    return { ok: true, providerMessageId: envelope.result?.message_id ?? null };
   }
 }
 
@@ -115,22 +93,8 @@ export function cloudflareBody(email: EmailContent): Record<string, unknown> {
   return {
     from: email.from.name ? { address: email.from.email, name: email.from.name } : email.from.email,
     to: email.to,
-    ...(email.cc.length ? { cc: email.cc } : {}),
-    ...(email.replyTo ? { reply_to: email.replyTo } : {}),
-    subject: email.subject,
-    ...(email.text !== undefined ? { text: email.text } : {}),
-    ...(email.html !== undefined ? { html: email.html } : {}),
-    ...(Object.keys(email.headers).length ? { headers: email.headers } : {}),
-    ...(email.attachments.length
-      ? {
-          attachments: email.attachments.map((a) => ({
-            content: a.content,
-            filename: a.filename,
-            type: a.contentType,
-            disposition: 'attachment',
-          })),
-        }
-      : {}),
+    ...commonBodyParts(email),
+    ...attachmentsAs(email, dispositionAttachment),
   };
 }
 

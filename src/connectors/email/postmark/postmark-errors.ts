@@ -1,4 +1,4 @@
-import { type HeaderLookup, parseRetryAfter } from '../../http-outcome.js';
+import { type HttpRefusal, parseRetryAfter } from '../../http-outcome.js';
 import { ProviderError } from '../../provider-error.js';
 
 /**
@@ -29,12 +29,7 @@ const PERMANENT_CODES: Record<number, string> = {
  * - any other code → permanent;
  * - HTTP 429 → rate_limited; 5xx and 408 → transient (the request did not get an ErrorCode).
  */
-export function classifyPostmark(
-  status: number,
-  body: unknown,
-  header: HeaderLookup,
-  now = new Date(),
-): ProviderError | null {
+export const classifyPostmark: HttpRefusal = (status, body, header, now = new Date()) => {
   const { ErrorCode: code, Message: message } = (body ?? {}) as { ErrorCode?: number; Message?: string };
   if (status === 429)
     return ProviderError.rateLimited(
@@ -47,7 +42,7 @@ export function classifyPostmark(
     });
   if (status >= 200 && status < 300 && (code === 0 || code === undefined)) return null;
   return classifyPostmarkCode(code ?? -1, message ?? `HTTP ${status}`);
-}
+};
 
 export function classifyPostmarkCode(code: number, message: string): ProviderError | null {
   if (code === 0) return null;

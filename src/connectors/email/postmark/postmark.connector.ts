@@ -2,11 +2,12 @@ import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { PostmarkSettings } from '../../../config/sections/email-providers.config.js';
-import type { Connector, DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../../connector.js';
+import type { DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../../connector.js';
 import { NotifyConnector } from '../../connector.decorator.js';
 import { ProviderError } from '../../provider-error.js';
+import { apiKeySetting, EmailApiConnector } from '../email-api-connector.js';
 import { type EmailContent, emailContent, formatAddress } from '../email-content.js';
-import { type EmailDefaults, emailDefaults } from '../email-defaults.js';
+import { emailDefaults } from '../email-defaults.js';
 import { callProvider } from '../provider-http.js';
 import { classifyPostmark, classifyPostmarkCode } from './postmark-errors.js';
 
@@ -16,24 +17,18 @@ import { classifyPostmark, classifyPostmarkCode } from './postmark-errors.js';
  * address fails only itself. Marketing email goes to POSTMARK_BROADCAST_STREAM when set
  * (Postmark separates transactional and broadcast reputation), else POSTMARK_MESSAGE_STREAM.
  */
-export class PostmarkConnector implements Connector {
-  readonly channel = 'email' as const;
+export class PostmarkConnector extends EmailApiConnector<PostmarkSettings> {
   readonly provider = 'postmark';
-  readonly batchMax = 500;
+  override readonly batchMax = 500;
 
   /** A project's own postmark account (per-project providers); the base URL stays the operator's. */
   readonly projectSettings: ProjectSettingsSpec = {
     fields: {
-      server_token: { required: true, secret: true, pattern: /^\S{8,200}$/, hint: 'a Postmark server API token' },
+      server_token: apiKeySetting('a Postmark server API token'),
       message_stream: { pattern: /^[A-Za-z0-9_-]{1,100}$/, hint: 'a Postmark stream id' },
       broadcast_stream: { pattern: /^[A-Za-z0-9_-]{1,100}$/, hint: 'a Postmark stream id' },
     },
   };
-
-  constructor(
-    private readonly settings: PostmarkSettings,
-    private readonly defaults: EmailDefaults,
-  ) {}
 
   validateConfiguration(): void {
     if (!this.settings.serverToken)
@@ -54,8 +49,17 @@ export class PostmarkConnector implements Connector {
     );
   }
 
-  async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
-    const emails = messages.map((m) => this.body(emailContent(m, this.defaults)));
+  override send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
+    return this.sendBodies(messages.map((m) => this.body(emailContent(m, this.defaults))));
+  }
+
+  protected async sendEmail(email: EmailContent): Promise<DeliveryResult> {
+    const [result] = await this.sendBodies([this.body(email)]);
+    return result;
+  }
+
+  /** One body to `/email`, more to `/email/batch`, which answers a result per message. */
+  private async sendBodies(emails: Record<string, unknown>[]): Promise<DeliveryResult[]> {
     const batch = emails.length > 1;
     const answer = await callProvider(
       `${this.settings.baseUrl}${batch ? '/email/batch' : '/email'}`,

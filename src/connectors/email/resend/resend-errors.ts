@@ -1,4 +1,4 @@
-import { type HeaderLookup, parseRetryAfter } from '../../http-outcome.js';
+import { type HttpRefusal, parseRetryAfter, refusalByStatus } from '../../http-outcome.js';
 import { ProviderError } from '../../provider-error.js';
 
 /**
@@ -11,12 +11,7 @@ import { ProviderError } from '../../provider-error.js';
  * Resend refuses no recipient address as gone at send time (bounces arrive by webhook), so
  * nothing here marks deadRecipient.
  */
-export function classifyResend(
-  status: number,
-  body: unknown,
-  header: HeaderLookup,
-  now = new Date(),
-): ProviderError | null {
+export const classifyResend: HttpRefusal = (status, body, header, now = new Date()) => {
   if (status >= 200 && status < 300) return null;
   const { name, message } = (body ?? {}) as { name?: string; message?: string };
   const detail = `Resend ${status}${name ? ` ${name}` : ''}: ${(message ?? '').slice(0, 500)}`;
@@ -29,6 +24,5 @@ export function classifyResend(
   }
   if (status === 409 && name === 'concurrent_idempotent_requests')
     return ProviderError.transient(detail, { retryAfterMs, providerCode: name });
-  if (status === 408 || status >= 500) return ProviderError.transient(detail, { retryAfterMs, providerCode: name });
-  return ProviderError.permanent(detail, { providerCode: name });
-}
+  return refusalByStatus(status, detail, header, { providerCode: name }, now);
+};

@@ -3,12 +3,14 @@ import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { ResendSettings } from '../../../config/sections/email-providers.config.js';
-import type { Connector, DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../../connector.js';
+import type { DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../../connector.js';
 import { NotifyConnector } from '../../connector.decorator.js';
 import { readQuota } from '../../http-outcome.js';
 import { ProviderError } from '../../provider-error.js';
+import { apiKeySetting, bearerJsonHeaders, EmailApiConnector } from '../email-api-connector.js';
 import { attachments, type EmailContent, emailContent, formatAddress } from '../email-content.js';
-import { type EmailDefaults, emailDefaults } from '../email-defaults.js';
+import { emailDefaults } from '../email-defaults.js';
+import { attachmentsAs, namedAttachment } from '../json-body-parts.js';
 import { callProvider } from '../provider-http.js';
 import { classifyResend } from './resend-errors.js';
 
@@ -19,20 +21,12 @@ import { classifyResend } from './resend-errors.js';
  * API takes no attachments: messages with attachments go one by one. A batch is accepted or
  * refused whole; the dispatcher retries a wholly refused batch item by item.
  */
-export class ResendConnector implements Connector {
-  readonly channel = 'email' as const;
+export class ResendConnector extends EmailApiConnector<ResendSettings> {
   readonly provider = 'resend';
-  readonly batchMax = 100;
+  override readonly batchMax = 100;
 
   /** A project's own resend account (per-project providers); the base URL stays the operator's. */
-  readonly projectSettings: ProjectSettingsSpec = {
-    fields: { api_key: { required: true, secret: true, pattern: /^\S{8,200}$/, hint: 'a Resend API key' } },
-  };
-
-  constructor(
-    private readonly settings: ResendSettings,
-    private readonly defaults: EmailDefaults,
-  ) {}
+  readonly projectSettings: ProjectSettingsSpec = { fields: { api_key: apiKeySetting('a Resend API key') } };
 
   validateConfiguration(): void {
     if (!this.settings.apiKey)
@@ -51,12 +45,12 @@ export class ResendConnector implements Connector {
     return singles.length + (batchable.length ? 1 : 0);
   }
 
-  async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
+  override async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
     const emails = messages.map((m) => emailContent(m, this.defaults));
     const results: DeliveryResult[] = new Array(emails.length);
     const { singles, batchable } = resendCalls(emails.map((e) => ({ attachments: e.attachments.length, e })));
     await Promise.all([
-      ...singles.map(async ({ e, i }) => (results[i] = await this.sendOne(e))),
+      ...singles.map(async ({ e, i }) => (results[i] = await this.sendEmail(e))),
       (async () => {
         if (batchable.length === 0) return;
         const answers = await this.sendBatch(batchable.map(({ e }) => e));
@@ -66,16 +60,16 @@ export class ResendConnector implements Connector {
     return results;
   }
 
-  private async sendOne(email: EmailContent): Promise<DeliveryResult> {
-    const answer = await callProvider(
-      `${this.settings.baseUrl}/emails`,
+  protected sendEmail(email: EmailContent): Promise<DeliveryResult> {
+    return this.post(
+      '/emails',
       { headers: this.headers(email.idempotencyKey), body: JSON.stringify(resendBody(email)) },
-      this.defaults.timeoutMs,
+      classifyResend,
+      (answer) => {
+        const id = (answer.json as { id?: string } | undefined)?.id;
+        return { ok: true, providerMessageId: id ?? null, quota: readQuota(answer.header) };
+      },
     );
-    const error = classifyResend(answer.status, answer.json, answer.header);
-    if (error) return { ok: false, error };
-    const id = (answer.json as { id?: string } | undefined)?.id;
-    return { ok: true, providerMessageId: id ?? null, quota: readQuota(answer.header) };
   }
 
   private async sendBatch(emails: EmailContent[]): Promise<DeliveryResult[]> {
@@ -101,12 +95,7 @@ export class ResendConnector implements Connector {
   }
 
   private headers(idempotencyKey: string): Record<string, string> {
-    return {
-      authorization: `Bearer ${this.settings.apiKey}`,
-      'content-type': 'application/json',
-      'user-agent': 'notifyd',
-      'idempotency-key': idempotencyKey,
-    };
+    return { ...bearerJsonHeaders(this.settings.apiKey), 'idempotency-key': idempotencyKey };
   }
 }
 
@@ -143,15 +132,7 @@ export function resendBody(email: EmailContent): Record<string, unknown> {
     ...(Object.keys(email.headers).length ? { headers: email.headers } : {}),
     // Resend accepts ASCII letters, digits, _ and - in tag names and values.
     tags: email.tags.map((t) => ({ name: tagText(t.name), value: tagText(t.value) })),
-    ...(email.attachments.length
-      ? {
-          attachments: email.attachments.map((a) => ({
-            filename: a.filename,
-            content: a.content,
-            content_type: a.contentType,
-          })),
-        }
-      : {}),
+    ...attachmentsAs(email, namedAttachment),
   };
 }
 

@@ -1,4 +1,4 @@
-import { type HeaderLookup, parseRetryAfter } from '../../http-outcome.js';
+import { type HttpRefusal, parseRetryAfter } from '../../http-outcome.js';
 import { ProviderError } from '../../provider-error.js';
 
 /**
@@ -12,12 +12,7 @@ import { ProviderError } from '../../provider-error.js';
  * SendGrid accepts every syntactically valid address at send time (bounces arrive by event
  * webhook), so nothing here is a dead recipient.
  */
-export function classifySendgrid(
-  status: number,
-  body: unknown,
-  header: HeaderLookup,
-  now = new Date(),
-): ProviderError | null {
+export const classifySendgrid: HttpRefusal = (status, body, header, now = new Date()) => {
   if (status >= 200 && status < 300) return null;
   const errors = ((body ?? {}) as { errors?: { message?: string; field?: string | null }[] }).errors ?? [];
   const message = errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; ');
@@ -34,4 +29,4 @@ export function classifySendgrid(
   }
   if (status === 408 || status >= 500) return ProviderError.transient(detail, { providerCode: String(status) });
   return ProviderError.permanent(detail, { providerCode: String(status) });
-}
+};

@@ -2,11 +2,12 @@ import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { SendgridSettings } from '../../../config/sections/email-providers.config.js';
-import type { Connector, DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../../connector.js';
+import type { DeliveryResult, ProjectSettingsSpec } from '../../connector.js';
 import { NotifyConnector } from '../../connector.decorator.js';
-import { type EmailContent, emailContent } from '../email-content.js';
-import { type EmailDefaults, emailDefaults } from '../email-defaults.js';
-import { callProvider } from '../provider-http.js';
+import { apiKeySetting, bearerJsonHeaders, EmailApiConnector } from '../email-api-connector.js';
+import type { EmailContent } from '../email-content.js';
+import { emailDefaults } from '../email-defaults.js';
+import { attachmentsAs, dispositionAttachment } from '../json-body-parts.js';
 import { classifySendgrid } from './sendgrid-errors.js';
 
 /**
@@ -15,20 +16,11 @@ import { classifySendgrid } from './sendgrid-errors.js';
  * The job id rides in `custom_args` (echoed in SendGrid's event webhook); the `category` tag
  * becomes a SendGrid category.
  */
-export class SendgridConnector implements Connector {
-  readonly channel = 'email' as const;
+export class SendgridConnector extends EmailApiConnector<SendgridSettings> {
   readonly provider = 'sendgrid';
-  readonly batchMax = 1;
 
   /** A project's own sendgrid account (per-project providers); the base URL stays the operator's. */
-  readonly projectSettings: ProjectSettingsSpec = {
-    fields: { api_key: { required: true, secret: true, pattern: /^\S{8,200}$/, hint: 'a SendGrid API key' } },
-  };
-
-  constructor(
-    private readonly settings: SendgridSettings,
-    private readonly defaults: EmailDefaults,
-  ) {}
+  readonly projectSettings: ProjectSettingsSpec = { fields: { api_key: apiKeySetting('a SendGrid API key') } };
 
   validateConfiguration(): void {
     if (!this.settings.apiKey)
@@ -39,26 +31,13 @@ export class SendgridConnector implements Connector {
     return new SendgridConnector({ ...this.settings, apiKey: s.api_key }, this.defaults);
   }
 
-  async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
-    return Promise.all(messages.map((m) => this.sendOne(emailContent(m, this.defaults))));
-  }
-
-  private async sendOne(email: EmailContent): Promise<DeliveryResult> {
-    const answer = await callProvider(
-      `${this.settings.baseUrl}/v3/mail/send`,
-      {
-        headers: {
-          authorization: `Bearer ${this.settings.apiKey}`,
-          'content-type': 'application/json',
-          'user-agent': 'notifyd',
-        },
-        body: JSON.stringify(sendgridBody(email)),
-      },
-      this.defaults.timeoutMs,
+  protected sendEmail(email: EmailContent): Promise<DeliveryResult> {
+    return this.post(
+      '/v3/mail/send',
+      { headers: bearerJsonHeaders(this.settings.apiKey), body: JSON.stringify(sendgridBody(email)) },
+      classifySendgrid,
+      (answer) => ({ ok: true, providerMessageId: answer.header('x-message-id') ?? null }),
     );
-    const error = classifySendgrid(answer.status, answer.json, answer.header);
-    if (error) return { ok: false, error };
-    return { ok: true, providerMessageId: answer.header('x-message-id') ?? null };
   }
 }
 
@@ -82,16 +61,7 @@ export function sendgridBody(email: EmailContent): Record<string, unknown> {
     // SendGrid requires at least one content part.
     content: content.length ? content : [{ type: 'text/plain', value: ' ' }],
     ...(Object.keys(email.headers).length ? { headers: email.headers } : {}),
-    ...(email.attachments.length
-      ? {
-          attachments: email.attachments.map((a) => ({
-            content: a.content,
-            filename: a.filename,
-            type: a.contentType,
-            disposition: 'attachment',
-          })),
-        }
-      : {}),
+    ...attachmentsAs(email, dispositionAttachment),
     ...(category ? { categories: [category] } : {}),
   };
 }

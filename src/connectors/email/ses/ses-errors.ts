@@ -1,4 +1,4 @@
-import { type HeaderLookup, parseRetryAfter } from '../../http-outcome.js';
+import { type HttpRefusal, parseRetryAfter, refusalByStatus } from '../../http-outcome.js';
 import { ProviderError } from '../../provider-error.js';
 
 /**
@@ -15,12 +15,7 @@ import { ProviderError } from '../../provider-error.js';
  * - 5xx (InternalFailure, ServiceUnavailable) and 408 → transient.
  * SES reports bounces later (by event), so nothing here is a dead recipient.
  */
-export function classifySesHttp(
-  status: number,
-  body: unknown,
-  header: HeaderLookup,
-  now = new Date(),
-): ProviderError | null {
+export const classifySesHttp: HttpRefusal = (status, body, header, now = new Date()) => {
   if (status >= 200 && status < 300) return null;
   const b = (body ?? {}) as { message?: string; Message?: string; __type?: string };
   const type = (header('x-amzn-errortype') ?? b.__type ?? '').split(':')[0].split('#').pop() || `HTTP ${status}`;
@@ -39,9 +34,8 @@ export function classifySesHttp(
   }
   if (type === 'SendingPausedException' || type === 'AccountSuspendedException')
     return ProviderError.rateLimited(detail, undefined, { quotaExhausted: true, providerCode: type });
-  if (status === 408 || status >= 500) return ProviderError.transient(detail, { retryAfterMs, providerCode: type });
-  return ProviderError.permanent(detail, { providerCode: type });
-}
+  return refusalByStatus(status, detail, header, { providerCode: type }, now);
+};
 
 /** SES v2 `BulkEmailEntryResult.Status` per entry (API_BulkEmailEntryResult). */
 export function classifySesBulkStatus(status: string, error: string | undefined): ProviderError | null {

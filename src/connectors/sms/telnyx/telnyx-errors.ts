@@ -1,15 +1,13 @@
-import { classifyHttpStatus, parseRetryAfter } from '../../http-outcome.js';
+import { type ErrorRule, refusalByRule } from '../../error-rules.js';
 import type { ProviderAnswer } from '../../json-http.js';
-import { ProviderError } from '../../provider-error.js';
-
-type Rule = { kind: 'rate_limited' | 'transient' | 'permanent'; dead?: boolean; advice?: string };
+import type { ProviderError } from '../../provider-error.js';
 
 /**
  * Telnyx error codes a POST /v2/messages can answer with (the `errors[].code` of its JSON:API
  * error body; https://developers.telnyx.com/docs/overview/errors). Codes not listed fall back
  * to the HTTP status. docs/CONNECTORS.md shows this table; keep them in step.
  */
-export const TELNYX_ERROR_RULES: Record<string, Rule> = {
+export const TELNYX_ERROR_RULES: Record<string, ErrorRule> = {
   '10005': { kind: 'permanent', advice: 'check TELNYX_API_BASE' }, // Resource not found
   '10007': { kind: 'transient' }, // Unexpected error
   '10009': { kind: 'permanent', advice: 'check TELNYX_API_KEY' }, // Authentication failed
@@ -41,17 +39,10 @@ interface TelnyxError {
 /** A Telnyx error answer as one of the four outcome kinds; the first error's code decides. */
 export function classifyTelnyxAnswer(answer: ProviderAnswer, now: Date = new Date()): ProviderError {
   const first = ((answer.json as { errors?: TelnyxError[] } | undefined)?.errors ?? [])[0];
-  const code = first?.code === undefined ? undefined : String(first.code);
-  const rule = code ? TELNYX_ERROR_RULES[code] : undefined;
-  const what =
-    [first?.title, first?.detail].filter(Boolean).join(': ') || answer.text.slice(0, 300) || `HTTP ${answer.status}`;
-  const text = `telnyx ${code ?? `HTTP ${answer.status}`}: ${what}${rule?.advice ? ` (${rule.advice})` : ''}`;
-  const retryAfterMs = parseRetryAfter(answer.header('retry-after'), now);
-  if (!rule) {
-    const generic = classifyHttpStatus(answer.status, answer.header, '', now) ?? ProviderError.permanent(text);
-    return new ProviderError(generic.kind, text, { retryAfterMs: generic.retryAfterMs, providerCode: code });
-  }
-  if (rule.kind === 'rate_limited') return ProviderError.rateLimited(text, retryAfterMs, { providerCode: code });
-  if (rule.kind === 'transient') return ProviderError.transient(text, { retryAfterMs, providerCode: code });
-  return ProviderError.permanent(text, { deadRecipient: rule.dead ?? false, providerCode: code });
+  return refusalByRule(
+    answer,
+    { name: 'telnyx', code: first?.code, said: [first?.title, first?.detail] },
+    TELNYX_ERROR_RULES,
+    now,
+  );
 }

@@ -1,13 +1,6 @@
-import { classifyHttpStatus, parseRetryAfter } from '../../http-outcome.js';
+import { type ErrorRule, refusalByRule } from '../../error-rules.js';
 import type { ProviderAnswer } from '../../json-http.js';
-import { ProviderError } from '../../provider-error.js';
-
-type Rule = {
-  kind: 'rate_limited' | 'transient' | 'permanent';
-  dead?: boolean;
-  retryAfterMs?: number;
-  advice?: string;
-};
+import type { ProviderError } from '../../provider-error.js';
 
 /** The error code WhatsApp answers when free text is sent outside the 24-hour customer service window. */
 export const META_WINDOW_CLOSED = '131047';
@@ -18,7 +11,7 @@ export const META_WINDOW_CLOSED = '131047';
  * most of them with HTTP 400, so the code decides, not the status; codes not listed fall back
  * to the status. docs/CONNECTORS.md shows this table; keep them in step.
  */
-export const META_ERROR_RULES: Record<string, Rule> = {
+export const META_ERROR_RULES: Record<string, ErrorRule> = {
   '0': { kind: 'permanent', advice: 'check WHATSAPP_ACCESS_TOKEN' }, // AuthException
   '1': { kind: 'transient' }, // API unknown
   '2': { kind: 'transient' }, // API service
@@ -77,19 +70,10 @@ interface GraphError {
 /** A Graph error answer as one of the four outcome kinds, keeping the code (131050 is a marketing opt-out). */
 export function classifyMetaAnswer(answer: ProviderAnswer, now: Date = new Date()): ProviderError {
   const error = (answer.json as { error?: GraphError } | undefined)?.error;
-  const code = error?.code === undefined ? undefined : String(error.code);
-  const rule = code ? META_ERROR_RULES[code] : undefined;
-  const what =
-    [error?.message, error?.error_data?.details].filter(Boolean).join(': ') ||
-    answer.text.slice(0, 300) ||
-    `HTTP ${answer.status}`;
-  const text = `whatsapp ${code ?? `HTTP ${answer.status}`}: ${what}${rule?.advice ? ` (${rule.advice})` : ''}`;
-  const retryAfterMs = parseRetryAfter(answer.header('retry-after'), now) ?? rule?.retryAfterMs;
-  if (!rule) {
-    const generic = classifyHttpStatus(answer.status, answer.header, '', now) ?? ProviderError.permanent(text);
-    return new ProviderError(generic.kind, text, { retryAfterMs: generic.retryAfterMs, providerCode: code });
-  }
-  if (rule.kind === 'rate_limited') return ProviderError.rateLimited(text, retryAfterMs, { providerCode: code });
-  if (rule.kind === 'transient') return ProviderError.transient(text, { retryAfterMs, providerCode: code });
-  return ProviderError.permanent(text, { deadRecipient: rule.dead ?? false, providerCode: code });
+  return refusalByRule(
+    answer,
+    { name: 'whatsapp', code: error?.code, said: [error?.message, error?.error_data?.details] },
+    META_ERROR_RULES,
+    now,
+  );
 }

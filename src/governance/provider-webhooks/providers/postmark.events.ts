@@ -1,5 +1,5 @@
 import { dateOrNull, isObject, jobIdOrNull, str, type EvidenceKind, type ProviderEvent } from '../provider-event.js';
-import { hostOf } from './resend.events.js';
+import { clickedHost, emailSuppression } from './email-evidence.js';
 
 const KINDS: Record<string, EvidenceKind> = {
   Delivery: 'delivered',
@@ -45,19 +45,14 @@ export function postmarkEvent(body: unknown): ProviderEvent {
     recipients,
     occurredAt: dateOrNull(body.DeliveredAt ?? body.BouncedAt ?? body.ReceivedAt),
     error,
-    suppress:
-      kind === 'bounced'
-        ? { channel: 'email', scope: 'all', reason: 'bounce', addresses: recipients }
-        : kind === 'complained'
-          ? { channel: 'email', scope: 'all', reason: 'complaint', addresses: recipients }
-          : null,
+    suppress: emailSuppression(kind, recipients),
     payload: {
       RecordType: body.RecordType,
       MessageID: messageId,
       Type: bounceType ?? undefined,
       TypeCode: body.TypeCode ?? undefined,
       Inactive: body.Inactive ?? undefined,
-      click: typeof body.OriginalLink === 'string' ? { host: hostOf(body.OriginalLink) } : undefined,
+      click: clickedHost(body.OriginalLink),
     },
   };
 }

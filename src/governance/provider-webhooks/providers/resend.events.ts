@@ -1,4 +1,5 @@
 import { dateOrNull, isObject, jobIdOrNull, str, type EvidenceKind, type ProviderEvent } from '../provider-event.js';
+import { bounceError, clickedHost, emailSuppression } from './email-evidence.js';
 
 const KINDS: Record<string, EvidenceKind> = {
   'email.delivered': 'delivered',
@@ -30,7 +31,7 @@ export function resendEvent(svixId: string, body: unknown): ProviderEvent {
   if (kind === 'bounced' && bounceType !== 'Permanent') kind = 'soft_bounced';
   const error =
     body.type === 'email.bounced'
-      ? `bounced (${bounceType}${str(bounce.subType) ? `/${bounce.subType as string}` : ''}): ${str(bounce.message) ?? 'no reason given'}`
+      ? bounceError(bounceType, bounce.subType, str(bounce.message) ?? 'no reason given')
       : body.type === 'email.failed'
         ? `failed: ${str((data.failed as Record<string, unknown> | undefined)?.reason) ?? str(data.error) ?? 'no reason given'}`
         : null;
@@ -44,12 +45,7 @@ export function resendEvent(svixId: string, body: unknown): ProviderEvent {
     recipients,
     occurredAt: dateOrNull(body.created_at),
     error,
-    suppress:
-      kind === 'bounced'
-        ? { channel: 'email', scope: 'all', reason: 'bounce', addresses: recipients }
-        : kind === 'complained'
-          ? { channel: 'email', scope: 'all', reason: 'complaint', addresses: recipients }
-          : null,
+    suppress: emailSuppression(kind, recipients),
     payload: {
       type: body.type,
       created_at: body.created_at ?? null,
@@ -57,17 +53,7 @@ export function resendEvent(svixId: string, body: unknown): ProviderEvent {
       bounce: Object.keys(bounce).length
         ? { type: bounce.type ?? null, subType: bounce.subType ?? null, message: bounce.message ?? null }
         : undefined,
-      click:
-        isObject(data.click) && typeof data.click.link === 'string' ? { host: hostOf(data.click.link) } : undefined,
+      click: isObject(data.click) ? clickedHost(data.click.link) : undefined,
     },
   };
-}
-
-/** Only the host of a clicked link is kept (notifyd §6.7: links can carry personal tokens). */
-export function hostOf(url: string): string | null {
-  try {
-    return new URL(url).host;
-  } catch {
-    return null;
-  }
 }

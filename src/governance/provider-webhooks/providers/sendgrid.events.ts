@@ -1,5 +1,5 @@
 import { dateOrNull, isObject, jobIdOrNull, str, type EvidenceKind, type ProviderEvent } from '../provider-event.js';
-import { hostOf } from './resend.events.js';
+import { clickedHost, emailSuppression } from './email-evidence.js';
 
 const KINDS: Record<string, EvidenceKind> = {
   delivered: 'delivered',
@@ -47,13 +47,8 @@ function sendgridEvent(e: Record<string, unknown>): ProviderEvent {
         ? `${type === 'bounce' ? `bounced (${str(e.type) ?? 'bounce'})` : 'dropped'}: ${str(e.reason) ?? 'no reason given'}`
         : null,
     suppress:
-      kind === 'bounced'
-        ? { channel: 'email', scope: 'all', reason: 'bounce', addresses: recipients }
-        : kind === 'complained'
-          ? { channel: 'email', scope: 'all', reason: 'complaint', addresses: recipients }
-          : unsubscribe
-            ? { channel: 'email', scope: 'marketing', reason: 'unsubscribe', addresses: recipients }
-            : null,
+      emailSuppression(kind, recipients) ??
+      (unsubscribe ? { channel: 'email', scope: 'marketing', reason: 'unsubscribe', addresses: recipients } : null),
     payload: {
       event: type,
       sg_event_id: e.sg_event_id,
@@ -61,7 +56,7 @@ function sendgridEvent(e: Record<string, unknown>): ProviderEvent {
       type: e.type ?? undefined,
       status: e.status ?? undefined,
       bounce_classification: e.bounce_classification ?? undefined,
-      click: typeof e.url === 'string' ? { host: hostOf(e.url) } : undefined,
+      click: clickedHost(e.url),
     },
   };
 }

@@ -1,5 +1,5 @@
 import { dateOrNull, isObject, jobIdOrNull, str, type EvidenceKind, type ProviderEvent } from '../provider-event.js';
-import { hostOf } from './resend.events.js';
+import { bounceError, clickedHost, emailSuppression } from './email-evidence.js';
 
 const KINDS: Record<string, EvidenceKind> = {
   Delivery: 'delivered',
@@ -62,15 +62,8 @@ export function sesEvent(snsMessageId: string, message: unknown): ProviderEvent 
         mail.timestamp,
     ),
     error:
-      type === 'Bounce'
-        ? `bounced (${bounceType}${str(bounce.bounceSubType) ? `/${bounce.bounceSubType as string}` : ''}): ${diagnostic ?? 'no diagnostic given'}`
-        : null,
-    suppress:
-      kind === 'bounced'
-        ? { channel: 'email', scope: 'all', reason: 'bounce', addresses: bounced }
-        : kind === 'complained'
-          ? { channel: 'email', scope: 'all', reason: 'complaint', addresses: complained }
-          : null,
+      type === 'Bounce' ? bounceError(bounceType, bounce.bounceSubType, diagnostic ?? 'no diagnostic given') : null,
+    suppress: emailSuppression(kind, bounced, complained),
     payload: {
       type,
       messageId: mail.messageId ?? null,
@@ -78,7 +71,7 @@ export function sesEvent(snsMessageId: string, message: unknown): ProviderEvent 
       bounceSubType: bounce.bounceSubType ?? undefined,
       feedbackId: bounce.feedbackId ?? complaint.feedbackId ?? undefined,
       complaintFeedbackType: complaint.complaintFeedbackType ?? undefined,
-      click: typeof click.link === 'string' ? { host: hostOf(click.link) } : undefined,
+      click: clickedHost(click.link),
     },
   };
 }

@@ -1,0 +1,54 @@
+import type { DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../connector.js';
+import type { HttpRefusal } from '../http-outcome.js';
+import { OneMessageConnector } from '../one-message-connector.js';
+import { type EmailContent, emailContent } from './email-content.js';
+import type { EmailDefaults } from './email-defaults.js';
+import { callProvider, type ProviderAnswer } from './provider-http.js';
+
+/**
+ * The skeleton of an email connector that calls its provider's HTTP API: it holds the
+ * operator's settings (or a project's, through forProject) and the email defaults, and sends
+ * one message per call by default, each made into an EmailContent first. A provider with a
+ * batch API raises batchMax and overrides send, keeping sendEmail for the single messages.
+ */
+export abstract class EmailApiConnector<Settings extends { baseUrl: string }> extends OneMessageConnector {
+  readonly channel = 'email' as const;
+
+  constructor(
+    protected readonly settings: Settings,
+    protected readonly defaults: EmailDefaults,
+  ) {
+    super();
+  }
+
+  protected sendOne(message: OutboundMessage): Promise<DeliveryResult> {
+    return this.sendEmail(emailContent(message, this.defaults));
+  }
+
+  protected abstract sendEmail(email: EmailContent): Promise<DeliveryResult>;
+
+  /**
+   * POSTs one request to `path` under the base URL: the provider's refusal as a failed result,
+   * else what `accepted` reads from the answer (the provider's message id).
+   */
+  protected async post(
+    path: string,
+    request: { headers: Record<string, string>; body: string },
+    refusal: HttpRefusal,
+    accepted: (answer: ProviderAnswer) => DeliveryResult,
+  ): Promise<DeliveryResult> {
+    const answer = await callProvider(`${this.settings.baseUrl}${path}`, request, this.defaults.timeoutMs);
+    const error = refusal(answer.status, answer.json, answer.header);
+    return error ? { ok: false, error } : accepted(answer);
+  }
+}
+
+/** The headers of a JSON call authorised by a bearer token (API key). */
+export function bearerJsonHeaders(token: string | undefined): Record<string, string> {
+  return { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'user-agent': 'notifyd' };
+}
+
+/** A project setting that holds a provider's API key or token: required, secret, one word. */
+export function apiKeySetting(hint: string): ProjectSettingsSpec['fields'][string] {
+  return { required: true, secret: true, pattern: /^\S{8,200}$/, hint };
+}
