@@ -8407,7 +8407,7 @@ export interface operations {
             query?: {
                 /** @description `next_cursor` of the previous page. */
                 cursor?: string;
-                /** @description Page size, 1–200. */
+                /** @description Page size, 1–200 (default 50). */
                 limit?: number;
                 /**
                  * @deprecated
@@ -8654,6 +8654,7 @@ export interface operations {
                 channel?: string;
                 /** @description `next_cursor` of the previous page. */
                 cursor?: string;
+                /** @description Page size, 1–200 (default 50). */
                 limit?: number;
                 /**
                  * @deprecated
@@ -13069,7 +13070,7 @@ export interface operations {
             query?: {
                 /** @description `next_cursor` of the previous page. */
                 cursor?: string;
-                /** @description Page size, 1–200. */
+                /** @description Page size, 1–200 (default 50). */
                 limit?: number;
                 /**
                  * @deprecated
@@ -14722,6 +14723,7 @@ export interface operations {
                 channel?: string;
                 /** @description `next_cursor` of the previous page. */
                 cursor?: string;
+                /** @description Page size, 1–200 (default 50). */
                 limit?: number;
                 /**
                  * @deprecated

@@ -16,6 +16,7 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
+import { PageLimitQueryDto } from '../../common/pagination/page-query.dto.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../domain/subscriber-id.js';
 
 // Defined in the domain so push-tokens' DTO checks the same ids without importing subscribers.
@@ -100,18 +101,7 @@ export class UpsertSubscriberDto {
   data?: Record<string, unknown>;
 }
 
-export class ListSubscribersQueryDto {
-  /**
-   * Page size, 1–200.
-   * @example 50
-   */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
-
+export class ListSubscribersQueryDto extends PageLimitQueryDto {
   /**
    * `next_cursor` of the previous page.
    * @example "WyJ1c2VyXzEyMyJd"

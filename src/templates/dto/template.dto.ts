@@ -12,6 +12,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { PageLimitQueryDto } from '../../common/pagination/page-query.dto.js';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
 import { IsOneChannel, IsSingleLine } from '../../common/validation/validators.js';
 import { IsTopic } from '../../common/validation/is-topic.js';
@@ -81,15 +82,7 @@ export class UpsertTemplateDto {
   topic?: string;
 }
 
-export class ListTemplatesQueryDto {
-  /** @example 50 */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
-
+export class ListTemplatesQueryDto extends PageLimitQueryDto {
   /**
    * `next_cursor` of the previous page.
    * @example "WyJvcmRlcl9zaGlwcGVkIiwiZW1haWwiLCIiXQ"

@@ -1,4 +1,4 @@
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -15,6 +15,7 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
+import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { PROJECT_ID_PATTERN } from '../../projects/project.types.js';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../../domain/webhook-event-types.js';
 
@@ -242,24 +243,7 @@ export class DeleteWebhookResponseDto {
   id: string;
 }
 
-export class ListDeliveriesQueryDto {
-  /**
-   * Page size, 1–200 (default 50).
-   * @example 50
-   */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
-
-  /** @example "WyIyMDI2LTExLTMwIDEwOjAwOjAwKzAwIiwiM2YyYiJd" */
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
-  cursor?: string;
-
+export class ListDeliveriesQueryDto extends PageQueryDto {
   /** @example "failed" */
   @IsOptional()
   @IsIn(['pending', 'processing', 'retry', 'delivered', 'failed', 'cancelled'])

@@ -1,21 +1,18 @@
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
   IsBoolean,
   IsIn,
-  IsInt,
   IsObject,
   IsOptional,
   IsString,
   Matches,
-  Max,
   MaxLength,
-  Min,
   MinLength,
 } from 'class-validator';
+import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 
 const EVENT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
@@ -132,7 +129,7 @@ export class TriggerWorkflowDto {
   idempotency_key?: string;
 }
 
-export class ListRunsQueryDto {
+export class ListRunsQueryDto extends PageQueryDto {
   /** @example "order-shipped" */
   @IsOptional()
   @IsString()
@@ -149,23 +146,6 @@ export class ListRunsQueryDto {
   @IsOptional()
   @IsIn(['pending', 'processing', 'waiting', 'completed', 'failed', 'cancelled'])
   status?: string;
-
-  /**
-   * Page size, 1–200 (default 50).
-   * @example 50
-   */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
-
-  /** @example "WyIyMDI2LTExLTMwIDEwOjAwOjAwKzAwIiwiM2YyYiJd" */
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
-  cursor?: string;
 }
 
 export class WorkflowDto {

@@ -12,6 +12,7 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
+import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
 import { PROJECT_ID_PATTERN } from '../../../projects/project.types.js';
 import type { Channel } from '../../../domain/channels.js';
 import { IsOneChannel } from '../../../common/validation/validators.js';
@@ -67,7 +68,8 @@ export class CreateSuppressionDto {
   detail?: string;
 }
 
-export class ListSuppressionsQueryDto {
+/** PageQueryDto's bounds and checks; only the words differ (this list's default is 200, not 50). */
+export class ListSuppressionsQueryDto extends PageQueryDto {
   /**
    * Include released suppressions (the history).
    * @example false
@@ -96,18 +98,10 @@ export class ListSuppressionsQueryDto {
    * Page size, 1–200 (default 200, notifyd's cap).
    * @example 50
    */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
+  declare limit?: number;
 
   /** `next_cursor` of the previous page. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
-  cursor?: string;
+  declare cursor?: string;
 }
 
 export class ReleaseSuppressionQueryDto {
