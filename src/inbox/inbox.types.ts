@@ -1,11 +1,8 @@
-export interface MessageRow {
-  id: string;
-  title: string | null;
-  body: string;
-  icon: string;
-  url: string | null;
-  data: Record<string, unknown>;
-  topic: string | null;
+// Type-only: what the worker loads must not pull in the DTOs' validation libraries.
+import type { InboxMessageDto } from './dto/inbox.dto.js';
+
+/** A stored message: the API's content fields as they are, its states as the database keeps them. */
+export type MessageRow = Pick<InboxMessageDto, 'id' | 'title' | 'body' | 'icon' | 'url' | 'data' | 'topic'> & {
   readAt: Date | null;
   seenAt: Date | null;
   archivedAt: Date | null;
@@ -13,7 +10,7 @@ export interface MessageRow {
   snoozedUntil: Date | null;
   createdAt: Date;
   createdKey: string;
-}
+};
 
 export interface InboxCounts {
   unread: number;

@@ -1,4 +1,6 @@
 import type { WorkflowStep } from './workflow-steps.js';
+// Type-only: the worker runs workflows and must not load the DTOs' validation libraries.
+import type { RunHistoryEntryDto } from './dto/workflow.dto.js';
 
 export interface WorkflowRow {
   id: string;
@@ -14,18 +16,11 @@ export interface WorkflowRow {
 
 export type RunStatus = 'pending' | 'processing' | 'waiting' | 'completed' | 'failed' | 'cancelled';
 
-/** One line of a run's history: what a step did. */
-export interface HistoryEntry {
-  step: number;
-  type: string;
-  at: string;
-  /** sent, skipped, waiting, true/false, branch n, passed, throttled, opened, joined, closed… */
-  result?: string;
-  job_ids?: string[];
-  /** The run a trigger_workflow step started. */
-  run_id?: string;
-  detail?: string;
-}
+/**
+ * One line of a run's history: what a step did, stored as the API shows it. `result` is sent,
+ * skipped, waiting, true/false, branch n, passed, throttled, opened, joined, closed…
+ */
+export type HistoryEntry = RunHistoryEntryDto;
 
 /** What a run carries between passes. */
 export interface RunContext {

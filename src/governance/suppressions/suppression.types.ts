@@ -21,6 +21,7 @@ export interface SuppressionRow {
   reason: SuppressionReason;
   source: string;
   detail: string | null;
+  /** Provider facts behind it (event type, bounce type, provider code…); never message bodies. */
   evidence: Record<string, unknown>;
   sourceJobId: string | null;
   providerEventId: string | null;
@@ -31,27 +32,15 @@ export interface SuppressionRow {
 }
 
 /** What creates a suppression: the API, an operator, the worker or a provider webhook. */
-export interface SuppressInput {
-  projectId: string;
-  channel: Channel;
-  /** Raw address; normalised per channel (see normaliseAddress). */
-  address: string;
-  scope: SuppressionScope;
-  reason: SuppressionReason;
-  /** Who: `api_key`, `admin`, `mcp`, `worker`, `resend-webhook`, `twilio-webhook`, `unsubscribe`… */
-  source: string;
-  detail?: string | null;
-  /** Provider facts behind it (event type, bounce type, provider code…); never message bodies. */
-  evidence?: Record<string, unknown>;
-  sourceJobId?: string | null;
-  providerEventId?: string | null;
-  /** Client address for the audit line. */
-  ip?: string | null;
-}
+export type SuppressInput = Pick<SuppressionRow, 'projectId' | 'channel' | 'scope' | 'reason'> &
+  Partial<Pick<SuppressionRow, 'detail' | 'evidence' | 'sourceJobId' | 'providerEventId'>> & {
+    /** Raw address; normalised per channel (see normaliseAddress). */
+    address: string;
+    /** Who: `api_key`, `admin`, `mcp`, `worker`, `resend-webhook`, `twilio-webhook`, `unsubscribe`… */
+    source: string;
+    /** Client address for the audit line. */
+    ip?: string | null;
+  };
 
 /** An address to test: one job's recipient on its channel. */
-export interface SuppressionKey {
-  projectId: string;
-  channel: Channel;
-  address: string;
-}
+export type SuppressionKey = Pick<SuppressionRow, 'projectId' | 'channel' | 'address'>;

@@ -4,21 +4,11 @@ import { Db } from '../../database/db.js';
 import { parseDigestWindow } from '../../common/validation/digest-window.js';
 import { DIGEST_WINDOWS } from '../../domain/digest-windows.js';
 import { TEMPLATE_FUNNEL } from './template-metrics.sql.js';
+// Type-only: the row is declared once, as the API documents it.
+import type { TemplateFunnelRowDto as TemplateFunnelRow } from './dto/template-metrics.dto.js';
 
 export const TEMPLATE_BUCKETS = { '1h': 'hour', '1d': 'day' } as const;
 export type TemplateBucket = keyof typeof TEMPLATE_BUCKETS;
-
-export interface TemplateFunnelRow {
-  template: string;
-  bucket: string;
-  sent: number;
-  failed: number;
-  delivered: number;
-  bounced: number;
-  complained: number;
-  opened: number;
-  clicked: number;
-}
 
 /** The email funnel per template × bucket: which template bounces, which one nobody opens. */
 @Injectable()
