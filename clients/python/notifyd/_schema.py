@@ -1417,12 +1417,12 @@ class TemplateVariantDto(TypedDict):
 
 class TraceAttemptDto(TypedDict):
     at: str
-    attempt: float
-    outcome: str  # retry, failed, rate_limited or deferred.
-    counted: bool  # Whether it used one of the job's attempts.
+    attempt: float  # The attempt number its claim gave it.
+    outcome: str  # retry (transient error, due again), failed, rate_limited (the lane paused; no attempt used) or deferred (no attempt used).
+    counted: bool  # False when it did not use one of the job's attempts.
     provider: Optional[str]
-    error: Optional[str]  # The provider's answer.
-    next_at: Optional[str]
+    error: Optional[str]
+    next_at: Optional[str]  # When the job was due again (retry, rate_limited, deferred).
 
 
 class TraceDto(TypedDict):

@@ -5121,21 +5121,27 @@ export interface components {
             updated_at: string;
         };
         TraceAttemptDto: {
-            /** @example 2026-11-30T10:00:01.000Z */
+            /** @example 2026-11-30T10:00:02.000Z */
             at: string;
-            /** @example 1 */
-            attempt: number;
-            /** @description Whether it used one of the job's attempts. */
-            counted: boolean;
             /**
-             * @description The provider's answer.
-             * @example HTTP 503 service unavailable
+             * @description The attempt number its claim gave it.
+             * @example 1
              */
+            attempt: number;
+            /**
+             * @description False when it did not use one of the job's attempts.
+             * @example true
+             */
+            counted: boolean;
+            /** @example Resend 503 internal_server_error */
             error: string | null;
-            /** @example 2026-11-30T10:00:31.000Z */
+            /**
+             * @description When the job was due again (retry, rate_limited, deferred).
+             * @example 2026-11-30T10:00:32.000Z
+             */
             next_at: string | null;
             /**
-             * @description retry, failed, rate_limited or deferred.
+             * @description retry (transient error, due again), failed, rate_limited (the lane paused; no attempt used) or deferred (no attempt used).
              * @example retry
              */
             outcome: string;

@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 import { TRACE_DEFAULT_RANGE_DAYS, TRACE_MAX_LIMIT, TRACE_MAX_RANGE_DAYS } from '../trace/trace-limits.js';
+import { JobAttemptDto } from './job.dto.js';
 
 export { TRACE_DEFAULT_RANGE_DAYS, TRACE_MAX_LIMIT, TRACE_MAX_RANGE_DAYS };
 
@@ -106,22 +107,8 @@ export class TraceRecipientDto {
   suppressions: TraceSuppressionDto[];
 }
 
-export class TraceAttemptDto {
-  /** @example "2026-11-30T10:00:01.000Z" */
-  at: string;
-  /** @example 1 */
-  attempt: number;
-  /** retry, failed, rate_limited or deferred. @example "retry" */
-  outcome: string;
-  /** Whether it used one of the job's attempts. */
-  counted: boolean;
-  /** @example "resend" */
-  provider: string | null;
-  /** The provider's answer. @example "HTTP 503 service unavailable" */
-  error: string | null;
-  /** @example "2026-11-30T10:00:31.000Z" */
-  next_at: string | null;
-}
+/** A trace shows a job's attempts as the job itself does (GET /v1/jobs/{id}). */
+export class TraceAttemptDto extends JobAttemptDto {}
 
 export class TraceProviderEventDto {
   /** @example "postmark" */
