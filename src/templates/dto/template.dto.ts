@@ -21,7 +21,33 @@ import { TEMPLATE_ID_HELP, TEMPLATE_ID_PATTERN } from '../template-id.js';
 
 const toLocale = ({ value }: { value: unknown }) => canonicalLocale(value) ?? value;
 
-export class UpsertTemplateDto {
+/** The source an editor holds: the same fields and bounds as a saved variant's. */
+export class TemplateDraftDto {
+  /** @example "Your order {{order_id}} has shipped" */
+  @IsOptional()
+  @IsString()
+  @MaxLength(998)
+  @IsSingleLine()
+  subject?: string;
+
+  /** @example "Hi {{name}}, order {{order_id}} is on its way." */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100_000)
+  body: string;
+
+  /** @example "<p>Hi {{name}}</p>" */
+  @IsOptional()
+  @IsString()
+  @MaxLength(1_000_000)
+  body_html?: string;
+}
+
+/**
+ * A saved variant: the draft's content (its checks, documented here for the API) with the
+ * template id, channel, locale and default topic.
+ */
+export class UpsertTemplateDto extends TemplateDraftDto {
   /**
    * Your name for the template; sends refer to it as `template`.
    * @example "order_shipped"
@@ -49,29 +75,19 @@ export class UpsertTemplateDto {
    * Subject (email, push title); Liquid, not escaped.
    * @example "Your order {{order_id}} has shipped"
    */
-  @IsOptional()
-  @IsString()
-  @MaxLength(998)
-  @IsSingleLine()
-  subject?: string;
+  declare subject?: string;
 
   /**
    * Plain-text body; Liquid (`{{var}}`, filters, `{% if %}`, `{% for %}`), not escaped.
    * @example "Hi {{name}}, order {{order_id}} is on its way."
    */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100_000)
-  body: string;
+  declare body: string;
 
   /**
    * HTML body (email); every `{{ }}` output is HTML-escaped unless piped through `| raw`.
    * @example "<p>Hi {{name}}, order <b>{{order_id}}</b> is on its way.</p>"
    */
-  @IsOptional()
-  @IsString()
-  @MaxLength(1_000_000)
-  body_html?: string;
+  declare body_html?: string;
 
   /**
    * Default topic of sends that use this template (a request's own topic wins).
@@ -133,28 +149,6 @@ export class DeleteTemplateQueryDto {
   @IsString()
   @Matches(/^(default|[A-Za-z0-9-]{1,35})$/, { message: 'locale must be a language tag such as es-MX, or default' })
   locale?: string;
-}
-
-/** The source an editor holds: the same fields and bounds as a saved variant's. */
-export class TemplateDraftDto {
-  /** @example "Your order {{order_id}} has shipped" */
-  @IsOptional()
-  @IsString()
-  @MaxLength(998)
-  @IsSingleLine()
-  subject?: string;
-
-  /** @example "Hi {{name}}, order {{order_id}} is on its way." */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100_000)
-  body: string;
-
-  /** @example "<p>Hi {{name}}</p>" */
-  @IsOptional()
-  @IsString()
-  @MaxLength(1_000_000)
-  body_html?: string;
 }
 
 export class PreviewTemplateDto {
