@@ -1,9 +1,8 @@
 export const PUSH_PLATFORMS = ['web', 'fcm', 'apns'] as const;
 export type PushPlatform = (typeof PUSH_PLATFORMS)[number];
 
-/** One registered device, as the API and the push connector read it. */
-export interface PushTokenRow {
-  id: string;
+/** A validated registration, ready to be stored. */
+export interface PushTokenRegistration {
   subscriberId: string;
   token: string;
   platform: PushPlatform;
@@ -14,21 +13,13 @@ export interface PushTokenRow {
   /** The browser's PushSubscription.expirationTime (epoch milliseconds), if it gave one. */
   expirationTime: number | null;
   userAgent: string | null;
-  createdAt: Date;
-  lastUsedAt: Date;
 }
 
-/** A validated registration, ready to be stored. */
-export interface PushTokenRegistration {
-  subscriberId: string;
-  token: string;
-  platform: PushPlatform;
-  deviceName: string | null;
-  endpoint: string | null;
-  p256dh: string | null;
-  auth: string | null;
-  expirationTime: number | null;
-  userAgent: string | null;
+/** One registered device, as the API and the push connector read it: a registration as stored. */
+export interface PushTokenRow extends PushTokenRegistration {
+  id: string;
+  createdAt: Date;
+  lastUsedAt: Date;
 }
 
 /** A subscriber of a project (push jobs of one connector call may span projects). */
