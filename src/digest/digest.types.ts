@@ -30,7 +30,6 @@ import type {
   WaitingDto,
   WorkerProcessDto,
 } from './dto/digest.dto.js';
-
 import type { DigestWindow } from '../domain/digest-windows.js';
 
 // The windows and formats live in the domain (template metrics reads them too).
