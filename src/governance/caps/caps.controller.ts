@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentProject, ProjectAuth } from '../../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { presentCap } from './cap.presenter.js';
 import { CapsService } from './caps.service.js';
@@ -15,25 +15,22 @@ export class CapsController {
   constructor(private readonly caps: CapsService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listCaps', summary: 'List the project’s per-recipient caps' })
+  @Operation('listCaps', [], { summary: 'List the project’s per-recipient caps' })
   async listCaps(@CurrentProject() project: ProjectRef): Promise<CapListDto> {
     return { data: (await this.caps.list(project.id)).map(presentCap) };
   }
 
   @Put()
-  @ApiOperation({
-    operationId: 'setCap',
+  @Operation('setCap', [400, 422], {
     summary: 'Create or replace the cap of a channel × topic: at most N messages per subscriber per window',
   })
-  @ApiErrors(400, 422)
   async setCap(@CurrentProject() project: ProjectRef, @Body() body: SetCapDto): Promise<SetCapResponseDto> {
     const row = await this.caps.put(project.id, body);
     return { success: true, created: row.created, cap: presentCap(row) };
   }
 
   @Delete(':id')
-  @ApiOperation({ operationId: 'deleteCap', summary: 'Remove a cap' })
-  @ApiErrors(400, 404)
+  @Operation('deleteCap', [400, 404], { summary: 'Remove a cap' })
   async deleteCap(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<DeleteCapResponseDto> {
     await this.caps.delete(project.id, id);
     return { success: true, id };

@@ -1,7 +1,7 @@
 import { Controller, Headers, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
@@ -22,15 +22,13 @@ export class ResendWebhookController {
   @Post('resend')
   @HttpCode(200)
   @RawBody()
-  @ApiOperation({
-    operationId: 'resendWebhook',
+  @Operation('resendWebhook', [400, 401, 503], {
     summary: 'Resend events in (delivered, bounced, complained, opened, clicked), Svix-signed',
     description:
       'Verifies `svix-id`/`svix-timestamp`/`svix-signature` over the raw body with RESEND_WEBHOOK_SECRET (±PROVIDER_WEBHOOK_TOLERANCE_SECS), ' +
       'records the event once per svix-id and applies it to the job whose provider message id is `data.email_id` (the `notifyd_job_id` tag picks among jobs sharing it). ' +
       'Hard bounces and complaints suppress the addresses in `data.to`. A replay answers 200 and changes nothing.',
   })
-  @ApiErrors(400, 401, 503)
   async resendWebhook(
     @Req() req: FastifyRequest,
     @Headers() headers: Record<string, string | string[] | undefined>,

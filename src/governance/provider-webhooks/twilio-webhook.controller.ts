@@ -1,8 +1,8 @@
 import { Controller, Headers, HttpCode, HttpStatus, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../common/errors/api-error.js';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { ProjectsService } from '../../projects/projects.service.js';
@@ -32,8 +32,7 @@ export class TwilioWebhookController {
   @Post('twilio/status')
   @HttpCode(200)
   @RawBody()
-  @ApiOperation({
-    operationId: 'twilioStatusWebhook',
+  @Operation('twilioStatusWebhook', [400, 401, 413, 415, 503], {
     summary: 'Twilio message status callbacks (delivered, undelivered, failed), X-Twilio-Signature verified',
     description:
       'The SMS connector sets StatusCallback to `PUBLIC_URL/webhooks/twilio/status?job=<id>`. The signature (HMAC-SHA1 with TWILIO_AUTH_TOKEN over that URL and the sorted form ' +
@@ -41,7 +40,6 @@ export class TwilioWebhookController {
       '(`twilio <ErrorCode>`), first outcome wins; ErrorCode 21610 (the recipient sent STOP) suppresses the number. A callback for another MessageSid than the job’s is kept but not applied.',
   })
   @ApiQuery({ name: 'job', required: false, description: 'The job id the callback URL carries.' })
-  @ApiErrors(400, 401, 413, 415, 503)
   async twilioStatusWebhook(
     @Req() req: FastifyRequest,
     @Headers() headers: Record<string, string | string[] | undefined>,
@@ -60,8 +58,7 @@ export class TwilioWebhookController {
   @Post('twilio/inbound')
   @HttpCode(200)
   @RawBody()
-  @ApiOperation({
-    operationId: 'twilioInboundWebhook',
+  @Operation('twilioInboundWebhook', [400, 401, 404, 413, 415, 503], {
     summary: 'Twilio incoming messages: a STOP reply (Advanced Opt-Out, OptOutType=STOP) suppresses the sender',
     description:
       'Set the messaging service’s (or number’s) incoming message webhook to `PUBLIC_URL/webhooks/twilio/inbound?project=<project id>`. Signed like status callbacks. ' +
@@ -76,7 +73,6 @@ export class TwilioWebhookController {
     description: 'Empty TwiML.',
     content: { 'text/xml': { schema: { type: 'string', example: EMPTY_TWIML } } },
   })
-  @ApiErrors(400, 401, 404, 413, 415, 503)
   async twilioInboundWebhook(
     @Req() req: FastifyRequest,
     @Headers() headers: Record<string, string | string[] | undefined>,

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { CurrentProject, ProjectAuth } from '../../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { SEGMENT_SCHEMA, SegmentPreviewDto } from './dto/segment.dto.js';
 import { SegmentsService } from './segments.service.js';
@@ -14,12 +14,8 @@ export class SegmentsController {
 
   @Post('preview')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'previewSegment',
-    summary: 'Count the subscribers a segment matches, with a sample of ids',
-  })
+  @Operation('previewSegment', [400], { summary: 'Count the subscribers a segment matches, with a sample of ids' })
   @ApiBody({ schema: SEGMENT_SCHEMA })
-  @ApiErrors(400)
   previewSegment(
     @CurrentProject() project: ProjectRef,
     @Body() body: Record<string, unknown>,
