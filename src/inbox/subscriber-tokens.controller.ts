@@ -1,14 +1,12 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
+import { Body, HttpCode, Post } from '@nestjs/common';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import { SubscriberTokens } from './auth/subscriber-tokens.js';
 import { SubscriberTokenDto, SubscriberTokenResponseDto } from './dto/inbox.dto.js';
 
-@ApiTags('Inbox')
-@ProjectAuth()
-@Controller('v1/auth')
+@ProjectController('v1/auth', 'Inbox')
 export class SubscriberTokensController {
   constructor(private readonly tokens: SubscriberTokens) {}
 

@@ -1,14 +1,12 @@
-import { Controller, Get, Param } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
+import { Get, Param } from '@nestjs/common';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import { BatchStatusService } from './batch-status.service.js';
 import { BatchStatusDto } from './dto/batch.dto.js';
 
-@ApiTags('Sending')
-@ProjectAuth()
-@Controller('v1/batches')
+@ProjectController('v1/batches', 'Sending')
 export class BatchesController {
   constructor(private readonly batches: BatchStatusService) {}
 

@@ -1,6 +1,6 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
+import { Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import { CancelJobResponseDto, JobDto, RetryJobResponseDto } from './dto/job.dto.js';
@@ -10,9 +10,7 @@ import { JobsService } from './jobs.service.js';
 import { OutcomeWaitService } from './wait/outcome-wait.service.js';
 import { parseWait } from './wait/wait-duration.js';
 
-@ApiTags('Jobs')
-@ProjectAuth()
-@Controller('v1/jobs')
+@ProjectController('v1/jobs', 'Jobs')
 export class JobsController {
   constructor(
     private readonly jobs: JobsService,

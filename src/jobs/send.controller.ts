@@ -1,6 +1,6 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
+import { Body, HttpCode, Post } from '@nestjs/common';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import { BatchService } from './batch.service.js';
@@ -8,9 +8,7 @@ import { BatchRequestDto, BatchResponseDto } from './dto/batch.dto.js';
 import { SendRequestDto, SendResponseDto } from './dto/send.dto.js';
 import { EnqueueService } from './enqueue.service.js';
 
-@ApiTags('Sending')
-@ProjectAuth()
-@Controller('v1')
+@ProjectController('v1', 'Sending')
 export class SendController {
   constructor(
     private readonly enqueue: EnqueueService,

@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
+import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import { SuccessDto } from '../projects/dto/project.dto.js';
 import type { ProjectRef } from '../projects/project.types.js';
@@ -8,9 +8,7 @@ import { PushTokenListDto, RegisterPushTokenDto, RegisterPushTokenResponseDto } 
 import { presentPushToken } from './push-token.presenter.js';
 import { PushTokensService } from './push-tokens.service.js';
 
-@ApiTags('Push')
-@ProjectAuth()
-@Controller('v1/push-tokens')
+@ProjectController('v1/push-tokens', 'Push')
 export class PushTokensController {
   constructor(private readonly tokens: PushTokensService) {}
 

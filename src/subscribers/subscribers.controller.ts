@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
+import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import { SuccessDto } from '../projects/dto/project.dto.js';
 import type { ProjectRef } from '../projects/project.types.js';
@@ -19,9 +19,7 @@ import {
 import { SubscribersBulkService } from './subscribers-bulk.service.js';
 import { presentSubscriber, SubscribersService } from './subscribers.service.js';
 
-@ApiTags('Subscribers')
-@ProjectAuth()
-@Controller('v1/subscribers')
+@ProjectController('v1/subscribers', 'Subscribers')
 export class SubscribersController {
   constructor(
     private readonly subscribers: SubscribersService,

@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { ApiNoContentResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
@@ -21,9 +22,7 @@ import { TelegramLinksService } from './telegram-links.service.js';
 import { TelegramRoutesService } from './telegram-routes.service.js';
 
 /** Per-user Telegram bots (notifyd 0.x §2.15): an owner's bot, its chat, pairing and lookup. */
-@ApiTags('Telegram routes')
-@ProjectAuth()
-@Controller('v1/telegram')
+@ProjectController('v1/telegram', 'Telegram routes')
 export class TelegramRoutesController {
   constructor(
     private readonly routes: TelegramRoutesService,

@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
+import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import {
@@ -16,9 +16,7 @@ import {
 } from './dto/template.dto.js';
 import { presentVariant, TemplatesService } from './templates.service.js';
 
-@ApiTags('Templates')
-@ProjectAuth()
-@Controller('v1/templates')
+@ProjectController('v1/templates', 'Templates')
 export class TemplatesController {
   constructor(private readonly templates: TemplatesService) {}
 

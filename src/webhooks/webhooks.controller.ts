@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import {
@@ -22,9 +22,7 @@ import { presentDelivery, presentWebhook } from './webhook.presenter.js';
 
 const by = (request: FastifyRequest) => ({ actor: 'api_key', ip: request.ip });
 
-@ApiTags('Webhooks')
-@ProjectAuth()
-@Controller('v1/webhooks')
+@ProjectController('v1/webhooks', 'Webhooks')
 export class WebhooksController {
   constructor(private readonly endpoints: WebhookEndpointsService) {}
 

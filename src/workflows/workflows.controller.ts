@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
+import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import {
@@ -19,9 +19,7 @@ import {
 import { presentRun, presentWorkflow } from './workflow.presenter.js';
 import { WorkflowsService } from './workflows.service.js';
 
-@ApiTags('Workflows')
-@ProjectAuth()
-@Controller('v1/workflows')
+@ProjectController('v1/workflows', 'Workflows')
 export class WorkflowsController {
   constructor(private readonly workflows: WorkflowsService) {}
 

@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, Param, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../../projects/auth/auth.decorators.js';
+import { Body, Delete, Get, Param, Put } from '@nestjs/common';
+import { CurrentProject } from '../../projects/auth/auth.decorators.js';
+import { ProjectController } from '../../projects/auth/project-controller.decorator.js';
 import { Operation } from '../../common/http/operation.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { presentCap } from './cap.presenter.js';
@@ -8,9 +8,7 @@ import { CapsService } from './caps.service.js';
 import { CapListDto, DeleteCapResponseDto, SetCapDto, SetCapResponseDto } from './dto/cap.dto.js';
 
 /** Per-recipient caps of the project. */
-@ApiTags('Recipient caps')
-@ProjectAuth()
-@Controller('v1/caps')
+@ProjectController('v1/caps', 'Recipient caps')
 export class CapsController {
   constructor(private readonly caps: CapsService) {}
 

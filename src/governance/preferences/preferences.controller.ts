@@ -1,14 +1,12 @@
-import { Body, Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../../projects/auth/auth.decorators.js';
+import { Body, Get, HttpCode, Param, Put } from '@nestjs/common';
+import { CurrentProject } from '../../projects/auth/auth.decorators.js';
+import { ProjectController } from '../../projects/auth/project-controller.decorator.js';
 import { Operation } from '../../common/http/operation.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { PreferencesDto, PutPreferencesDto, PutPreferencesResponseDto } from './dto/preference.dto.js';
 import { presentPreference, PreferencesService } from './preferences.service.js';
 
-@ApiTags('Subscribers')
-@ProjectAuth()
-@Controller('v1/subscribers/:id/preferences')
+@ProjectController('v1/subscribers/:id/preferences', 'Subscribers')
 export class PreferencesController {
   constructor(private readonly preferences: PreferencesService) {}
 

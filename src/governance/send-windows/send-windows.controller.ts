@@ -1,15 +1,13 @@
-import { Body, Controller, Delete, Get, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../../projects/auth/auth.decorators.js';
+import { Body, Delete, Get, Put } from '@nestjs/common';
+import { CurrentProject } from '../../projects/auth/auth.decorators.js';
+import { ProjectController } from '../../projects/auth/project-controller.decorator.js';
 import { Operation } from '../../common/http/operation.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { SendWindowDto, SendWindowResponseDto } from './dto/send-window.dto.js';
 import { SendWindowsService } from './send-windows.service.js';
 
 /** The project's send window (notifyd keeps it in `settings.send_window`). */
-@ApiTags('Send windows')
-@ProjectAuth()
-@Controller('v1/send-window')
+@ProjectController('v1/send-window', 'Send windows')
 export class SendWindowsController {
   constructor(private readonly windows: SendWindowsService) {}
 

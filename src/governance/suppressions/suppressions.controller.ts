@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { CurrentProject, ProjectAuth } from '../../projects/auth/auth.decorators.js';
+import { CurrentProject } from '../../projects/auth/auth.decorators.js';
+import { ProjectController } from '../../projects/auth/project-controller.decorator.js';
 import { Operation } from '../../common/http/operation.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import {
@@ -18,9 +18,7 @@ import { decodeTimeIdCursor } from '../../common/pagination/cursor.js';
 import { suppressionRequest } from './suppression-request.js';
 import { SuppressionsService } from './suppressions.service.js';
 
-@ApiTags('Suppressions')
-@ProjectAuth()
-@Controller('v1/suppressions')
+@ProjectController('v1/suppressions', 'Suppressions')
 export class SuppressionsController {
   constructor(private readonly suppressions: SuppressionsService) {}
 
