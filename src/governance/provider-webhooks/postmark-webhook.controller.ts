@@ -9,7 +9,7 @@ import { ProviderEvidenceService } from './provider-evidence.service.js';
 import { postmarkEvent } from './providers/postmark.events.js';
 import { RawBody, rawBodyOf } from './raw-body.hook.js';
 import { verifyBasicAuth } from './verifiers/basic-auth.js';
-import { badPayload, parseJsonBody, requireSecret, verified } from './webhook-request.js';
+import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
 
 @ApiTags('Provider webhooks')
 @Controller('webhooks')
@@ -38,12 +38,7 @@ export class PostmarkWebhookController {
     const pass = requireSecret(password, 'POSTMARK_WEBHOOK_PASSWORD', 'Postmark');
     verified('Postmark', () => verifyBasicAuth(headers, user, pass));
     const body = parseJsonBody(rawBodyOf(req).raw, 'Postmark');
-    let event;
-    try {
-      event = postmarkEvent(body);
-    } catch (err) {
-      throw badPayload('Postmark', err);
-    }
+    const event = understood('Postmark', () => postmarkEvent(body));
     return { success: true, ...(await this.evidence.apply([event])) };
   }
 }

@@ -9,7 +9,7 @@ import { ProviderEvidenceService } from './provider-evidence.service.js';
 import { resendEvent } from './providers/resend.events.js';
 import { RawBody, rawBodyOf } from './raw-body.hook.js';
 import { verifySvix } from './verifiers/svix.js';
-import { badPayload, parseJsonBody, requireSecret, verified } from './webhook-request.js';
+import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
 
 @ApiTags('Provider webhooks')
 @Controller('webhooks')
@@ -39,12 +39,7 @@ export class ResendWebhookController {
       verifySvix(secret, headers, raw, { toleranceSecs: this.config.providerWebhooks.toleranceSecs }),
     );
     const body = parseJsonBody(raw, 'Resend');
-    let event;
-    try {
-      event = resendEvent(id, body);
-    } catch (err) {
-      throw badPayload('Resend', err);
-    }
+    const event = understood('Resend', () => resendEvent(id, body));
     return { success: true, ...(await this.evidence.apply([event])) };
   }
 }

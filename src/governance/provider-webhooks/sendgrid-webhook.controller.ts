@@ -9,7 +9,7 @@ import { ProviderEvidenceService } from './provider-evidence.service.js';
 import { sendgridEvents } from './providers/sendgrid.events.js';
 import { RawBody, rawBodyOf } from './raw-body.hook.js';
 import { verifySendgridSignature } from './verifiers/sendgrid-ecdsa.js';
-import { badPayload, parseJsonBody, requireSecret, verified } from './webhook-request.js';
+import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
 
 @ApiTags('Provider webhooks')
 @Controller('webhooks')
@@ -42,12 +42,7 @@ export class SendgridWebhookController {
       verifySendgridSignature(key, headers, raw, { toleranceSecs: this.config.providerWebhooks.toleranceSecs }),
     );
     const body = parseJsonBody(raw, 'SendGrid');
-    let events;
-    try {
-      events = sendgridEvents(body);
-    } catch (err) {
-      throw badPayload('SendGrid', err);
-    }
+    const events = understood('SendGrid', () => sendgridEvents(body));
     return { success: true, ...(await this.evidence.apply(events)) };
   }
 }

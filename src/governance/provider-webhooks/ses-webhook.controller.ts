@@ -12,7 +12,7 @@ import { sesEvent } from './providers/ses.events.js';
 import { RawBody, rawBodyOf } from './raw-body.hook.js';
 import { SnsClient } from './sns-client.js';
 import { snsMessage, verifySnsSignature, type SnsMessage } from './verifiers/sns-signature.js';
-import { badPayload, parseJsonBody, requireSecret, verified } from './webhook-request.js';
+import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
 
 @ApiTags('Provider webhooks')
 @Controller('webhooks')
@@ -40,12 +40,7 @@ export class SesWebhookController {
     const topics = this.config.providerWebhooks.ses.topicArns;
     requireSecret(topics.length ? topics : undefined, 'SES_SNS_TOPIC_ARNS', 'Amazon SES (SNS)');
     const body = parseJsonBody(rawBodyOf(req).raw, 'SNS');
-    let message: SnsMessage;
-    try {
-      message = snsMessage(body);
-    } catch (err) {
-      throw badPayload('SNS', err);
-    }
+    const message = understood('SNS', () => snsMessage(body));
     // Checked before any certificate is fetched: anyone can point an SNS topic of their own here.
     if (!topics.includes(message.TopicArn))
       throw ApiError.forbidden(`SNS topic ${message.TopicArn} is not in SES_SNS_TOPIC_ARNS.`);
@@ -54,12 +49,7 @@ export class SesWebhookController {
 
     if (message.Type === 'SubscriptionConfirmation') return this.confirm(message);
     if (message.Type !== 'Notification') return { success: true, recorded: 0, duplicates: 0 };
-    let event;
-    try {
-      event = sesEvent(message.MessageId, JSON.parse(message.Message));
-    } catch (err) {
-      throw badPayload('SES', err);
-    }
+    const event = understood('SES', () => sesEvent(message.MessageId, JSON.parse(message.Message)));
     return { success: true, ...(await this.evidence.apply([event])) };
   }
 

@@ -12,7 +12,7 @@ import { twilioInboundEvent, twilioStatusEvent } from './providers/twilio.events
 import { RawBody, rawBodyOf } from './raw-body.hook.js';
 import { verifyTwilioSignature } from './verifiers/twilio-signature.js';
 import { header } from './verifiers/verification.js';
-import { badPayload, requireSecret, verified } from './webhook-request.js';
+import { requireSecret, verified, understood } from './webhook-request.js';
 
 /** Twilio callbacks are small; notifyd refuses more than 64 KiB. */
 const TWILIO_BODY_LIMIT = 64 * 1024;
@@ -46,12 +46,7 @@ export class TwilioWebhookController {
     @Query('job') job: string | undefined,
   ): Promise<ProviderWebhookResponseDto> {
     const form = await this.verifiedForm(req, headers);
-    let event;
-    try {
-      event = twilioStatusEvent(typeof job === 'string' ? job : undefined, form);
-    } catch (err) {
-      throw badPayload('Twilio', err);
-    }
+    const event = understood('Twilio', () => twilioStatusEvent(typeof job === 'string' ? job : undefined, form));
     return { success: true, ...(await this.evidence.apply([event])) };
   }
 
@@ -86,12 +81,7 @@ export class TwilioWebhookController {
         'project is required: the webhook URL is PUBLIC_URL/webhooks/twilio/inbound?project=<project id>.',
       );
     await this.projects.get(project);
-    let event;
-    try {
-      event = twilioInboundEvent(project, form);
-    } catch (err) {
-      throw badPayload('Twilio', err);
-    }
+    const event = understood('Twilio', () => twilioInboundEvent(project, form));
     if (event) await this.evidence.apply([event]);
     void reply.type('text/xml; charset=utf-8');
     return EMPTY_TWIML;

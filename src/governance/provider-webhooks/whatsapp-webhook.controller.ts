@@ -11,7 +11,7 @@ import { whatsappEvents } from './providers/whatsapp.events.js';
 import { RawBody, rawBodyOf } from './raw-body.hook.js';
 import { verifyMetaSignature } from './verifiers/meta-signature.js';
 import { header, safeEqual } from './verifiers/verification.js';
-import { badPayload, parseJsonBody, requireSecret, verified } from './webhook-request.js';
+import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
 
 @ApiTags('Provider webhooks')
 @Controller('webhooks')
@@ -75,12 +75,7 @@ export class WhatsAppWebhookController {
     const { raw } = rawBodyOf(req);
     verified('WhatsApp', () => verifyMetaSignature(secret, header(headers, 'x-hub-signature-256'), raw));
     const body = parseJsonBody(raw, 'WhatsApp');
-    let events;
-    try {
-      events = whatsappEvents(body);
-    } catch (err) {
-      throw badPayload('WhatsApp', err);
-    }
+    const events = understood('WhatsApp', () => whatsappEvents(body));
     return { success: true, ...(await this.evidence.apply(events)) };
   }
 }
