@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
-import { ApiError } from '../common/errors/api-error.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import { type Actor, ProjectsService } from '../projects/projects.service.js';
 import {
@@ -38,12 +37,7 @@ export class AdminWebhooksController {
     @Body() body: AdminCreateWebhookDto,
     @CurrentOperator() by: Actor,
   ): Promise<CreateWebhookResponseDto> {
-    await this.projects.get(body.project_id).catch(() => {
-      throw ApiError.unprocessable(
-        'unknown_project',
-        `Project '${body.project_id}' does not exist; list projects with GET /v1/admin/projects.`,
-      );
-    });
+    await this.projects.getNamed(body.project_id);
     const { endpoint, secret } = await this.endpoints.create(body.project_id, body, by);
     return {
       success: true,

@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth, CurrentOperator } from '../../projects/auth/auth.decorators.js';
-import { ApiError } from '../../common/errors/api-error.js';
 import { Operation } from '../../common/http/operation.decorator.js';
 import { ProjectsService, type Actor } from '../../projects/projects.service.js';
 import {
@@ -44,12 +43,7 @@ export class AdminSuppressionsController {
     @Body() body: AdminCreateSuppressionDto,
     @CurrentOperator() by: Actor,
   ): Promise<AdminCreateSuppressionResponseDto> {
-    await this.projects.get(body.project_id).catch(() => {
-      throw ApiError.unprocessable(
-        'unknown_project',
-        `Project '${body.project_id}' does not exist; list projects with GET /v1/admin/projects.`,
-      );
-    });
+    await this.projects.getNamed(body.project_id);
     const { suppression, created } = await this.suppressions.suppress({
       projectId: body.project_id,
       ...suppressionRequest(body),
