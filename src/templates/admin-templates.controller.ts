@@ -13,6 +13,7 @@ import {
   UpsertTemplateDto,
   UpsertTemplateResponseDto,
 } from './dto/template.dto.js';
+import { templatePage } from './template-page.js';
 import { presentVariant, TemplatesService } from './templates.service.js';
 
 /**
@@ -38,20 +39,7 @@ export class AdminTemplatesController {
     @Query() query: ListTemplatesQueryDto,
   ): Promise<TemplateListDto> {
     await this.projects.get(projectId);
-    const limit = query.limit ?? 50;
-    const page = await this.templates.list(projectId, {
-      limit,
-      cursor: query.cursor,
-      offset: query.offset,
-      channel: query.channel,
-    });
-    return {
-      items: page.items.map(presentVariant),
-      next_cursor: page.nextCursor,
-      total: page.total,
-      limit,
-      offset: query.offset ?? 0,
-    };
+    return templatePage(this.templates, projectId, query);
   }
 
   @Get(':template_id')

@@ -14,6 +14,7 @@ import {
   UpsertTemplateDto,
   UpsertTemplateResponseDto,
 } from './dto/template.dto.js';
+import { templatePage } from './template-page.js';
 import { presentVariant, TemplatesService } from './templates.service.js';
 
 @ProjectController('v1/templates', 'Templates')
@@ -39,20 +40,7 @@ export class TemplatesController {
     @CurrentProject() project: ProjectRef,
     @Query() query: ListTemplatesQueryDto,
   ): Promise<TemplateListDto> {
-    const limit = query.limit ?? 50;
-    const page = await this.templates.list(project.id, {
-      limit,
-      cursor: query.cursor,
-      offset: query.offset,
-      channel: query.channel,
-    });
-    return {
-      items: page.items.map(presentVariant),
-      next_cursor: page.nextCursor,
-      total: page.total,
-      limit,
-      offset: query.offset ?? 0,
-    };
+    return templatePage(this.templates, project.id, query);
   }
 
   @Get(':id')
