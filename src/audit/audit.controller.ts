@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import { AuditLogService } from './audit-log.service.js';
 import { AuditListDto, AuditQueryDto } from './dto/audit.dto.js';
 
@@ -12,11 +12,9 @@ export class AuditController {
 
   @Get()
   @AdminAuth()
-  @ApiOperation({
-    operationId: 'listAudit',
+  @Operation('listAudit', [400, 422], {
     summary: 'The audit log of state changes, newest first, filtered by actor, action, target, project and time',
   })
-  @ApiErrors(400, 422)
   listAudit(@Query() q: AuditQueryDto): Promise<AuditListDto> {
     return this.log.list(q);
   }

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import {
   ChatBindingListDto,
   ChatBindingsOfChannelDto,
@@ -17,12 +17,10 @@ export class ChatBindingsController {
 
   @Put(':channel')
   @AdminAuth()
-  @ApiOperation({
-    operationId: 'putChatBindings',
+  @Operation('putChatBindings', [404, 422], {
     summary:
       'Set the chats (Telegram) or channels (Slack) the instance’s bot may reach for a project; replaces the channel’s list',
   })
-  @ApiErrors(404, 422)
   async put(
     @Param('id') id: string,
     @Param('channel') channel: string,
@@ -34,11 +32,9 @@ export class ChatBindingsController {
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({
-    operationId: 'listChatBindings',
+  @Operation('listChatBindings', [404], {
     summary: 'The chats the instance’s Telegram and Slack bots may reach for a project',
   })
-  @ApiErrors(404)
   async list(@Param('id') id: string): Promise<ChatBindingListDto> {
     const { required, bindings } = await this.bindings.list(id);
     return {
@@ -54,11 +50,9 @@ export class ChatBindingsController {
 
   @Delete(':channel')
   @AdminAuth()
-  @ApiOperation({
-    operationId: 'deleteChatBindings',
+  @Operation('deleteChatBindings', [404, 422], {
     summary: 'Unbind every chat of a channel from a project: the instance’s bot refuses its sends there again',
   })
-  @ApiErrors(404, 422)
   async delete(
     @Param('id') id: string,
     @Param('channel') channel: string,

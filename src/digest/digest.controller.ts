@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import { parseDigestFormat, parseDigestWindow } from '../common/validation/digest-window.js';
 import { DigestService } from './digest.service.js';
 import { DigestNotifyRequestDto, DigestNotifyResponseDto, DigestQueryDto, DigestReportDto } from './dto/digest.dto.js';
@@ -19,8 +19,7 @@ export class DigestController {
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({
-    operationId: 'getDigest',
+  @Operation('getDigest', [400, 422], {
     summary:
       'What needs attention: ranked findings with the action that fixes each, and the queue, outcomes and deliverability behind them',
   })
@@ -29,7 +28,6 @@ export class DigestController {
     type: DigestReportDto,
     description: 'The report (JSON), or the same as Markdown with format=markdown',
   })
-  @ApiErrors(400, 422)
   async getDigest(
     @Query() query: DigestQueryDto,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -45,11 +43,9 @@ export class DigestController {
   @Post('notify')
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({
-    operationId: 'notifyDigest',
+  @Operation('notifyDigest', [400, 422, 502], {
     summary: 'Send the digest now to Slack, Discord, Telegram or email (the given target, else DIGEST_NOTIFY)',
   })
-  @ApiErrors(400, 422, 502)
   async notifyDigest(
     @Body() body: DigestNotifyRequestDto,
     @CurrentOperator() by: { actor: string; ip?: string },

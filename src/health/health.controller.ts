@@ -1,8 +1,9 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { HealthDto, ReadinessDto } from './dto/health.dto.js';
 import { HealthService } from './health.service.js';
+import { Operation } from '../common/http/operation.decorator.js';
 
 @ApiTags('Health')
 @Controller('v1/health')
@@ -10,8 +11,7 @@ export class HealthController {
   constructor(private readonly health: HealthService) {}
 
   @Get()
-  @ApiOperation({
-    operationId: 'getHealth',
+  @Operation('getHealth', [], {
     summary:
       'Liveness (always 200): the process answers; reports the database, the worker heartbeats (degraded when none is alive while jobs are due), version and uptime',
   })
@@ -21,8 +21,7 @@ export class HealthController {
   }
 
   @Get('ready')
-  @ApiOperation({
-    operationId: 'getReadiness',
+  @Operation('getReadiness', [], {
     summary: 'Readiness: 503 while the database is unreachable or migrations are pending',
   })
   @ApiResponse({ status: 200, type: ReadinessDto, description: 'Ready to serve' })

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import { ErrorDto } from '../common/http/error.dto.js';
 import { InboxPathDto, StreamQueryDto } from './dto/inbox.dto.js';
 import { InboxStreamService } from './stream/inbox-stream.service.js';
@@ -28,8 +28,7 @@ export class InboxStreamController {
 
   @Get('stream')
   @ApiSecurity('bearer')
-  @ApiOperation({
-    operationId: 'streamInbox',
+  @Operation('streamInbox', [400, 401, 403, 422], {
     summary: 'Realtime inbox (Server-Sent Events): new messages, changes, counts; Last-Event-ID replay',
     description:
       'Authenticate with `?ticket=` (POST …/stream-ticket; single use, 60 s) or an Authorization header. Events: ' +
@@ -46,7 +45,6 @@ export class InboxStreamController {
     description: 'An open event stream',
     content: { 'text/event-stream': { schema: { type: 'string' }, example: EXAMPLE } },
   })
-  @ApiErrors(400, 401, 403, 422)
   @ApiResponse({
     status: 429,
     description:

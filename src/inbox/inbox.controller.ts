@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { ApiTags } from '@nestjs/swagger';
+import { Operation } from '../common/http/operation.decorator.js';
 import { CurrentInbox, InboxAuth, type InboxPrincipal } from './auth/inbox-auth.guard.js';
 import {
   BulkInboxDto,
@@ -37,11 +37,9 @@ export class InboxController {
   ) {}
 
   @Get()
-  @ApiOperation({
-    operationId: 'listInbox',
+  @Operation('listInbox', [400, 422], {
     summary: 'A page of the inbox, newest first (unread, archived, topic, search, snoozed filters)',
   })
-  @ApiErrors(400, 422)
   async listInbox(
     @CurrentInbox() p: InboxPrincipal,
     @Param() _path: InboxPathDto,
@@ -52,8 +50,7 @@ export class InboxController {
   }
 
   @Get('unread-count')
-  @ApiOperation({ operationId: 'getInboxCounts', summary: 'Unread and unseen counts (the badge)' })
-  @ApiErrors(400, 422)
+  @Operation('getInboxCounts', [400, 422], { summary: 'Unread and unseen counts (the badge)' })
   async getInboxCounts(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto): Promise<InboxCountsDto> {
     const c = await this.inbox.counts(p.project.id, p.subscriberId);
     return { unread_count: c.unread, unseen_count: c.unseen, total: c.total };
@@ -61,8 +58,7 @@ export class InboxController {
 
   @Post('read-all')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'markInboxRead', summary: 'Mark every unread message read (optionally one topic)' })
-  @ApiErrors(400, 422)
+  @Operation('markInboxRead', [400, 422], { summary: 'Mark every unread message read (optionally one topic)' })
   async markInboxRead(
     @CurrentInbox() p: InboxPrincipal,
     @Param() _path: InboxPathDto,
@@ -73,8 +69,7 @@ export class InboxController {
 
   @Post('seen-all')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'markInboxSeen', summary: 'Mark every message seen (the bell was opened)' })
-  @ApiErrors(400, 422)
+  @Operation('markInboxSeen', [400, 422], { summary: 'Mark every message seen (the bell was opened)' })
   async markInboxSeen(
     @CurrentInbox() p: InboxPrincipal,
     @Param() _path: InboxPathDto,
@@ -85,8 +80,7 @@ export class InboxController {
 
   @Post('archive-all')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'archiveInbox', summary: 'Archive every message (optionally one topic)' })
-  @ApiErrors(400, 422)
+  @Operation('archiveInbox', [400, 422], { summary: 'Archive every message (optionally one topic)' })
   async archiveInbox(
     @CurrentInbox() p: InboxPrincipal,
     @Param() _path: InboxPathDto,
@@ -98,11 +92,9 @@ export class InboxController {
   @Post('stream-ticket')
   @HttpCode(200)
   @UseGuards(StreamTicketLimitGuard)
-  @ApiOperation({
-    operationId: 'createStreamTicket',
+  @Operation('createStreamTicket', [400, 404, 422], {
     summary: 'A single-use, one-minute ticket to open the realtime stream',
   })
-  @ApiErrors(400, 404, 422)
   async createStreamTicket(
     @CurrentInbox() p: InboxPrincipal,
     @Param() _path: InboxPathDto,
@@ -121,11 +113,9 @@ export class InboxController {
   }
 
   @Patch(':message_id')
-  @ApiOperation({
-    operationId: 'updateInboxMessage',
+  @Operation('updateInboxMessage', [400, 404, 422], {
     summary: 'Mark one message read/unread, seen, archived, to-do, or snooze it',
   })
-  @ApiErrors(400, 404, 422)
   async updateInboxMessage(
     @CurrentInbox() p: InboxPrincipal,
     @Param() path: InboxMessagePathDto,

@@ -1,7 +1,6 @@
+import { isoOrNull } from '../common/http/iso-timestamp.js';
 import type { InboxMessageDto } from './dto/inbox.dto.js';
 import type { MessageRow } from './inbox.types.js';
-
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 export function presentMessage(m: MessageRow): InboxMessageDto {
   return {
@@ -13,13 +12,13 @@ export function presentMessage(m: MessageRow): InboxMessageDto {
     data: m.data,
     topic: m.topic,
     is_read: m.readAt !== null,
-    read_at: iso(m.readAt),
+    read_at: isoOrNull(m.readAt),
     is_seen: m.seenAt !== null,
-    seen_at: iso(m.seenAt),
+    seen_at: isoOrNull(m.seenAt),
     is_archived: m.archivedAt !== null,
-    archived_at: iso(m.archivedAt),
+    archived_at: isoOrNull(m.archivedAt),
     is_todo: m.isTodo,
-    snoozed_until: m.snoozedUntil && new Date(m.snoozedUntil) > new Date() ? iso(m.snoozedUntil) : null,
-    created_at: iso(m.createdAt)!,
+    snoozed_until: m.snoozedUntil && new Date(m.snoozedUntil) > new Date() ? isoOrNull(m.snoozedUntil) : null,
+    created_at: isoOrNull(m.createdAt)!,
   };
 }

@@ -1,27 +1,23 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Body, HttpCode, Post } from '@nestjs/common';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import { SubscriberTokens } from './auth/subscriber-tokens.js';
 import { SubscriberTokenDto, SubscriberTokenResponseDto } from './dto/inbox.dto.js';
 
-@ApiTags('Inbox')
-@ProjectAuth()
-@Controller('v1/auth')
+@ProjectController('v1/auth', 'Inbox')
 export class SubscriberTokensController {
   constructor(private readonly tokens: SubscriberTokens) {}
 
   @Post('subscriber-token')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'createSubscriberToken',
+  @Operation('createSubscriberToken', [404, 422, 503], {
     summary: 'Mint a subscriber token (HS256, 1–24 h) that opens only that subscriber’s inbox',
     description:
       'The subscriber must exist (404 otherwise: create it with POST /v1/subscribers). The token stops working when it expires, when the subscriber’s ' +
       'tokens are revoked (POST /v1/subscribers/{id}/tokens/revoke), when the subscriber is deleted, or when the project is deleted (even if created again).',
   })
-  @ApiErrors(404, 422, 503)
   async createSubscriberToken(
     @CurrentProject() project: ProjectRef,
     @Body() body: SubscriberTokenDto,

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import type { Actor } from '../projects/projects.service.js';
 import {
   AdminJobListDto,
@@ -23,13 +23,11 @@ export class AdminJobsController {
 
   @Get('jobs')
   @AdminAuth({ readers: true })
-  @ApiOperation({
-    operationId: 'searchJobs',
+  @Operation('searchJobs', [400, 422], {
     summary: 'Search jobs across projects (recipients masked; default: last 7 days, 50 rows, newest first)',
     description:
       'A page holds at most `limit` (500) jobs; `next_cursor` (null on the last page) passed as `cursor` reads the next, older page.',
   })
-  @ApiErrors(400, 422)
   async searchJobs(@Query() query: AdminJobSearchQueryDto): Promise<AdminJobListDto> {
     const page = await this.jobs.searchPage(query);
     const jobs = page.rows.map(presentAdminJob);
@@ -38,8 +36,7 @@ export class AdminJobsController {
 
   @Get('jobs/:id')
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'adminGetJob', summary: 'Get any project’s job (recipient masked)' })
-  @ApiErrors(400, 404)
+  @Operation('adminGetJob', [400, 404], { summary: 'Get any project’s job (recipient masked)' })
   async adminGetJob(@Param('id') id: string): Promise<JobDto> {
     const row = await this.jobs.get(id, null);
     const [events, rendered, attempts] = await Promise.all([
@@ -67,8 +64,7 @@ export class AdminJobsController {
   @Post('jobs/:id/retry')
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({ operationId: 'adminRetryJob', summary: 'Re-queue any project’s failed or cancelled job' })
-  @ApiErrors(400, 404, 409)
+  @Operation('adminRetryJob', [400, 404, 409], { summary: 'Re-queue any project’s failed or cancelled job' })
   async adminRetryJob(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<RetryJobResponseDto> {
     const job = await this.jobs.retry(id, null, by);
     return { success: true, job: { id: job.id, project_id: job.projectId, channel: job.channel, status: job.status } };
@@ -77,8 +73,7 @@ export class AdminJobsController {
   @Post('jobs/:id/cancel')
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({ operationId: 'adminCancelJob', summary: 'Cancel any project’s pending or retry job' })
-  @ApiErrors(400, 404, 409)
+  @Operation('adminCancelJob', [400, 404, 409], { summary: 'Cancel any project’s pending or retry job' })
   async adminCancelJob(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<CancelJobResponseDto> {
     await this.jobs.cancel(id, null, by);
     return { success: true, id };
@@ -87,11 +82,7 @@ export class AdminJobsController {
   @Post('send-test')
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({
-    operationId: 'sendTest',
-    summary: 'Send a real test message through a project’s channel (priority high)',
-  })
-  @ApiErrors(422)
+  @Operation('sendTest', [422], { summary: 'Send a real test message through a project’s channel (priority high)' })
   async sendTest(@Body() body: SendTestRequestDto, @CurrentOperator() by: Actor): Promise<SendTestResponseDto> {
     const job = await this.jobs.sendTest(body, by);
     return { id: job.id, project_id: job.projectId, channel: job.channel, status: 'pending' };

@@ -1,8 +1,7 @@
+import { isoOrNull } from '../common/http/iso-timestamp.js';
 import { maskRecipient } from '../common/pii/mask.js';
 import type { AdminJobSummaryDto, JobDto, RenderedContentDto } from './dto/job.dto.js';
 import type { JobAttempt, JobProviderEvent, JobRow } from '../domain/job.types.js';
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** A job as its own project sees it (recipient unmasked: it is the project's data). */
 export function presentJob(
@@ -21,7 +20,7 @@ export function presentJob(
     status: job.status,
     priority: job.priority,
     scheduled_at: job.scheduledAt.toISOString(),
-    next_retry_at: job.status === 'retry' ? iso(job.nextRetryAt ?? job.runAt) : null,
+    next_retry_at: job.status === 'retry' ? isoOrNull(job.nextRetryAt ?? job.runAt) : null,
     attempts: job.attempts,
     max_attempts: job.maxAttempts,
     provider: job.provider,
@@ -29,12 +28,12 @@ export function presentJob(
     error: job.error,
     created_at: job.createdAt.toISOString(),
     created_by: job.createdBy,
-    sent_at: iso(job.sentAt),
-    delivered_at: iso(job.deliveredAt),
-    bounced_at: iso(job.bouncedAt),
-    opened_at: iso(job.openedAt),
-    clicked_at: iso(job.clickedAt),
-    complained_at: iso(job.complainedAt),
+    sent_at: isoOrNull(job.sentAt),
+    delivered_at: isoOrNull(job.deliveredAt),
+    bounced_at: isoOrNull(job.bouncedAt),
+    opened_at: isoOrNull(job.openedAt),
+    clicked_at: isoOrNull(job.clickedAt),
+    complained_at: isoOrNull(job.complainedAt),
     provider_events: events.map((e) => ({
       provider: e.provider,
       type: e.providerType,
@@ -44,15 +43,7 @@ export function presentJob(
       recipients: e.recipients,
       error: e.error,
     })),
-    attempt_log: attempts.map((a) => ({
-      at: a.at.toISOString(),
-      attempt: a.attempt,
-      outcome: a.outcome,
-      counted: a.counted,
-      provider: a.provider,
-      error: a.error,
-      next_at: iso(a.nextAt),
-    })),
+    attempt_log: attempts.map(presentAttempt),
     email_envelope:
       job.channel === 'email'
         ? { to: [job.recipient], cc: job.payload.cc ?? [], reply_to: job.payload.reply_to ?? null }
@@ -77,10 +68,23 @@ export function presentAdminJob(job: JobRow): AdminJobSummaryDto {
     provider: job.provider,
     provider_message_id: job.providerMessageId,
     scheduled_at: job.scheduledAt.toISOString(),
-    sent_at: iso(job.sentAt),
-    next_retry_at: job.status === 'retry' ? iso(job.nextRetryAt ?? job.runAt) : null,
+    sent_at: isoOrNull(job.sentAt),
+    next_retry_at: job.status === 'retry' ? isoOrNull(job.nextRetryAt ?? job.runAt) : null,
     created_at: job.createdAt.toISOString(),
     error: job.error,
     created_by: job.createdBy,
+  };
+}
+
+/** One line of a job's attempt log (job detail and trace show the same). */
+export function presentAttempt(a: JobAttempt) {
+  return {
+    at: a.at.toISOString(),
+    attempt: a.attempt,
+    outcome: a.outcome,
+    counted: a.counted,
+    provider: a.provider,
+    error: a.error,
+    next_at: isoOrNull(a.nextAt),
   };
 }

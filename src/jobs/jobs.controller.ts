@@ -1,7 +1,7 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import { CancelJobResponseDto, JobDto, RetryJobResponseDto } from './dto/job.dto.js';
 import { WaitQueryDto } from './dto/job-outcome.dto.js';
@@ -10,9 +10,7 @@ import { JobsService } from './jobs.service.js';
 import { OutcomeWaitService } from './wait/outcome-wait.service.js';
 import { parseWait } from './wait/wait-duration.js';
 
-@ApiTags('Jobs')
-@ProjectAuth()
-@Controller('v1/jobs')
+@ProjectController('v1/jobs', 'Jobs')
 export class JobsController {
   constructor(
     private readonly jobs: JobsService,
@@ -20,13 +18,11 @@ export class JobsController {
   ) {}
 
   @Get(':id')
-  @ApiOperation({
-    operationId: 'getJob',
+  @Operation('getJob', [400, 404, 422], {
     summary: 'Get a job: status, attempts, provider answer and evidence',
     description:
       'With `wait` (e.g. `?wait=10s`, at most 30s) the answer is held until the job is final or the time is up; a status that is not final then means the time ran out.',
   })
-  @ApiErrors(400, 404, 422)
   async getJob(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -45,8 +41,7 @@ export class JobsController {
   }
 
   @Delete(':id')
-  @ApiOperation({ operationId: 'cancelJob', summary: 'Cancel a job that has not been sent (pending or retry)' })
-  @ApiErrors(400, 404, 409)
+  @Operation('cancelJob', [400, 404, 409], { summary: 'Cancel a job that has not been sent (pending or retry)' })
   async cancelJob(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<CancelJobResponseDto> {
     await this.jobs.cancel(id, project.id, { actor: 'api_key' });
     return { success: true, id };
@@ -54,8 +49,7 @@ export class JobsController {
 
   @Post(':id/retry')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'retryJob', summary: 'Re-queue a failed or cancelled job with fresh attempts' })
-  @ApiErrors(400, 404, 409)
+  @Operation('retryJob', [400, 404, 409], { summary: 'Re-queue a failed or cancelled job with fresh attempts' })
   async retryJob(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<RetryJobResponseDto> {
     const job = await this.jobs.retry(id, project.id, { actor: 'api_key' });
     return { success: true, job: { id: job.id, project_id: job.projectId, channel: job.channel, status: job.status } };

@@ -128,12 +128,7 @@ export class JobsService {
   /** Operators prove a channel works: one real message at high priority, tagged category=test. */
   async sendTest(dto: SendTestRequestDto, by: Actor): Promise<{ id: string; projectId: string; channel: string }> {
     const channel = dto.channel as Channel;
-    const project = await this.projects.get(dto.project_id).catch(() => {
-      throw ApiError.unprocessable(
-        'unknown_project',
-        `Project '${dto.project_id}' does not exist; list projects with GET /v1/admin/projects.`,
-      );
-    });
+    const project = await this.projects.getNamed(dto.project_id);
     const body = dto.body ?? 'notifyd test message';
     // Through the admission pipeline like any send: the address is checked at the door and a
     // suppression still applies; preferences do not (an operator's test is not a campaign).

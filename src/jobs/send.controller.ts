@@ -1,16 +1,14 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Body, HttpCode, Post } from '@nestjs/common';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import { BatchService } from './batch.service.js';
 import { BatchRequestDto, BatchResponseDto } from './dto/batch.dto.js';
 import { SendRequestDto, SendResponseDto } from './dto/send.dto.js';
 import { EnqueueService } from './enqueue.service.js';
 
-@ApiTags('Sending')
-@ProjectAuth()
-@Controller('v1')
+@ProjectController('v1', 'Sending')
 export class SendController {
   constructor(
     private readonly enqueue: EnqueueService,
@@ -19,36 +17,30 @@ export class SendController {
 
   @Post('send')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'sendNotification',
+  @Operation('sendNotification', [400, 409, 413, 415, 422], {
     summary: 'Queue a notification on one or more channels',
     description:
       'Queues one job per channel for `to` or a subscriber. Channels that cannot be served are listed in `skipped`; ' +
       'when nothing can be queued because a channel is not configured the answer is 422 channel_not_configured.',
   })
-  @ApiErrors(400, 409, 413, 415, 422)
   sendNotification(@CurrentProject() project: ProjectRef, @Body() body: SendRequestDto): Promise<SendResponseDto> {
     return this.enqueue.send(project, body);
   }
 
   @Post('schedule')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'scheduleNotification',
+  @Operation('scheduleNotification', [400, 409, 413, 415, 422], {
     summary: 'Queue a notification for later (alias of POST /v1/send with scheduled_at)',
   })
-  @ApiErrors(400, 409, 413, 415, 422)
   scheduleNotification(@CurrentProject() project: ProjectRef, @Body() body: SendRequestDto): Promise<SendResponseDto> {
     return this.enqueue.send(project, body);
   }
 
   @Post('batch')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'sendBatch',
+  @Operation('sendBatch', [400, 413, 415, 422], {
     summary: 'Queue one message for many subscribers in one call (default priority bulk)',
   })
-  @ApiErrors(400, 413, 415, 422)
   sendBatch(@CurrentProject() project: ProjectRef, @Body() body: BatchRequestDto): Promise<BatchResponseDto> {
     return this.batches.batch(project, body);
   }

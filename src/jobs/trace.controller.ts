@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { OperatorRole } from '../projects/auth/admin-auth.guard.js';
 import { CurrentCaller, OperatorOrProjectAuth } from '../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import { TraceDto, TraceQueryDto } from './dto/trace.dto.js';
 import { TraceService } from './trace/trace.service.js';
@@ -14,8 +14,7 @@ export class TraceController {
 
   @Get('trace')
   @OperatorOrProjectAuth()
-  @ApiOperation({
-    operationId: 'traceRecipient',
+  @Operation('traceRecipient', [422], {
     summary:
       'Why didn’t they get it? Every message for one recipient in a time range, each with its verdict and evidence',
     description:
@@ -24,7 +23,6 @@ export class TraceController {
       'and the sends refused when they were asked for (suppressed, opted out, capped, invalid address…), each with a `verdict` and a `reason` in words. ' +
       'A project key reads its own project (recipients as they are); the admin and read-only keys read any project, or one with `project_id` (recipients masked).',
   })
-  @ApiErrors(422)
   trace(
     @Query() query: TraceQueryDto,
     @CurrentCaller() caller: { project: ProjectRef | null; operator: OperatorRole | null },

@@ -1,7 +1,6 @@
+import { isoOrNull } from '../common/http/iso-timestamp.js';
 import type { LaneDto } from './dto/lane.dto.js';
 import type { LaneState } from './lane-state.service.js';
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
  * A rate as a person reads it: 0 means "no pacing" in the configuration, but reads as both
@@ -25,13 +24,13 @@ export function presentLane(l: LaneState): LaneDto {
     effective_rate: l.effectiveRate,
     tokens: l.tokens,
     adaptive_rate: l.adaptiveRate,
-    adaptive_until: iso(l.adaptiveUntil),
+    adaptive_until: isoOrNull(l.adaptiveUntil),
     paused: l.pausedUntil !== null,
-    paused_until: iso(l.pausedUntil),
+    paused_until: isoOrNull(l.pausedUntil),
     pause_kind: l.pauseKind,
     pause_reason: l.pauseReason,
-    paused_at: iso(l.pausedAt),
-    quota: { remaining: l.quota.remaining, limit: l.quota.limit, reset_at: iso(l.quota.resetAt) },
+    paused_at: isoOrNull(l.pausedAt),
+    quota: { remaining: l.quota.remaining, limit: l.quota.limit, reset_at: isoOrNull(l.quota.resetAt) },
     totals: { calls: l.totals.calls, tokens: l.totals.tokens, pauses: l.totals.pauses, waited_ms: l.totals.waitedMs },
   };
 }

@@ -1,20 +1,18 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
+import { Get } from '@nestjs/common';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import type { Channel } from '../domain/channels.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import { ChannelReportService, type ChannelStatus } from './channel-report.service.js';
 import type { ChannelReportDto, ChannelStatusDto, ChannelsResponseDto } from './dto/channel-report.dto.js';
+import { Operation } from '../common/http/operation.decorator.js';
 
-@ApiTags('Channels')
-@ProjectAuth()
-@Controller('v1/channels')
+@ProjectController('v1/channels', 'Channels')
 export class ChannelsController {
   constructor(private readonly report: ChannelReportService) {}
 
   @Get()
-  @ApiOperation({
-    operationId: 'listChannels',
+  @Operation('listChannels', [], {
     summary: 'Which channels the project lists and this instance delivers, with their providers',
   })
   async listChannels(@CurrentProject() project: ProjectRef): Promise<ChannelsResponseDto> {

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import {
   DeletedProjectProviderDto,
   ProjectProviderDto,
@@ -19,11 +19,9 @@ export class ProjectProvidersController {
 
   @Put('projects/:id/providers/:channel')
   @AdminAuth()
-  @ApiOperation({
-    operationId: 'putProjectProvider',
+  @Operation('putProjectProvider', [404, 422], {
     summary: 'Give a project its own provider account on a channel (credentials encrypted at rest)',
   })
-  @ApiErrors(404, 422)
   async put(
     @Param('id') id: string,
     @Param('channel') channel: string,
@@ -35,27 +33,23 @@ export class ProjectProvidersController {
 
   @Get('projects/:id/providers')
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'listProjectProviders', summary: 'A project’s own providers, secrets masked' })
-  @ApiErrors(404)
+  @Operation('listProjectProviders', [404], { summary: 'A project’s own providers, secrets masked' })
   async list(@Param('id') id: string): Promise<ProjectProviderListDto> {
     return { providers: (await this.providers.list(id)).map(presentProjectProvider) };
   }
 
   @Get('projects/:id/providers/:channel')
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'getProjectProvider', summary: 'A project’s own provider on a channel, secrets masked' })
-  @ApiErrors(404)
+  @Operation('getProjectProvider', [404], { summary: 'A project’s own provider on a channel, secrets masked' })
   async get(@Param('id') id: string, @Param('channel') channel: string): Promise<ProjectProviderDto> {
     return presentProjectProvider(await this.providers.get(id, channel));
   }
 
   @Delete('projects/:id/providers/:channel')
   @AdminAuth()
-  @ApiOperation({
-    operationId: 'deleteProjectProvider',
+  @Operation('deleteProjectProvider', [404], {
     summary: 'Remove a project’s own provider: its jobs use the instance’s provider again',
   })
-  @ApiErrors(404)
   async delete(
     @Param('id') id: string,
     @Param('channel') channel: string,
@@ -68,11 +62,9 @@ export class ProjectProvidersController {
   @Post('project-providers/reseal')
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({
-    operationId: 'resealProjectProviders',
+  @Operation('resealProjectProviders', [422], {
     summary: 'Key rotation: re-encrypt every project’s credentials under the current NOTIFYD_SECRET_KEY',
   })
-  @ApiErrors(422)
   async reseal(@CurrentOperator() by: { actor: string; ip?: string }): Promise<ResealResultDto> {
     return this.providers.reseal(by);
   }

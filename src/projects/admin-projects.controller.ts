@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth, CurrentOperator } from './auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import {
   CreateProjectDto,
   CreateProjectResponseDto,
@@ -22,8 +22,7 @@ export class AdminProjectsController {
   @Post()
   @HttpCode(201)
   @AdminAuth()
-  @ApiOperation({ operationId: 'createProject', summary: 'Create a project and show its API key once' })
-  @ApiErrors(409, 422)
+  @Operation('createProject', [409, 422], { summary: 'Create a project and show its API key once' })
   async createProject(@Body() body: CreateProjectDto, @CurrentOperator() by: Actor): Promise<CreateProjectResponseDto> {
     const { project, apiKey } = await this.projects.create(body, by);
     return {
@@ -35,26 +34,23 @@ export class AdminProjectsController {
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'listProjects', summary: 'List projects (keys shown as hints only)' })
+  @Operation('listProjects', [], { summary: 'List projects (keys shown as hints only)' })
   async listProjects(): Promise<ProjectListDto> {
     return { projects: (await this.projects.list()).map(presentProject) };
   }
 
   @Get(':id')
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'getProject', summary: 'Get one project' })
-  @ApiErrors(404)
+  @Operation('getProject', [404], { summary: 'Get one project' })
   async getProject(@Param('id') id: string): Promise<ProjectResponseDto> {
     return { success: true, project: presentProject(await this.projects.get(id)) };
   }
 
   @Patch(':id')
   @AdminAuth()
-  @ApiOperation({
-    operationId: 'updateProject',
+  @Operation('updateProject', [404, 422], {
     summary: 'Change a project’s name, channels, sender or settings (keys untouched)',
   })
-  @ApiErrors(404, 422)
   async updateProject(
     @Param('id') id: string,
     @Body() body: UpdateProjectDto,
@@ -66,11 +62,9 @@ export class AdminProjectsController {
   @Post(':id/rotate-key')
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({
-    operationId: 'rotateProjectKey',
+  @Operation('rotateProjectKey', [404], {
     summary: 'Issue a new key; the previous one stays valid as the secondary key until revoked',
   })
-  @ApiErrors(404)
   async rotateProjectKey(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<RotateKeyResponseDto> {
     const key = await this.projects.rotateKey(id, by);
     return {
@@ -84,11 +78,7 @@ export class AdminProjectsController {
   @Post(':id/revoke-secondary')
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({
-    operationId: 'revokeSecondaryProjectKey',
-    summary: 'Revoke the previous (secondary) key after a rotation',
-  })
-  @ApiErrors(404)
+  @Operation('revokeSecondaryProjectKey', [404], { summary: 'Revoke the previous (secondary) key after a rotation' })
   async revokeSecondaryProjectKey(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<SuccessDto> {
     await this.projects.revokeSecondary(id, by);
     return { success: true };
@@ -96,8 +86,7 @@ export class AdminProjectsController {
 
   @Delete(':id')
   @AdminAuth()
-  @ApiOperation({ operationId: 'deleteProject', summary: 'Delete a project with its subscribers and jobs' })
-  @ApiErrors(404)
+  @Operation('deleteProject', [404], { summary: 'Delete a project with its subscribers and jobs' })
   async deleteProject(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<SuccessDto> {
     await this.projects.delete(id, by);
     return { success: true };

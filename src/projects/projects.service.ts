@@ -77,6 +77,19 @@ export class ProjectsService implements OnModuleInit {
     return project;
   }
 
+  /**
+   * The project an operator's request body names (`project_id`): the route itself exists, so an
+   * unknown project is the caller's 422 that says where to find the ids, not a 404.
+   */
+  getNamed(id: string): Promise<ProjectRow> {
+    return this.get(id).catch(() => {
+      throw ApiError.unprocessable(
+        'unknown_project',
+        `Project '${id}' does not exist; list projects with GET /v1/admin/projects.`,
+      );
+    });
+  }
+
   async create(dto: CreateProjectDto, by: Actor): Promise<{ project: ProjectRow; apiKey: string }> {
     checkSettings(dto.settings);
     const apiKey = generateProjectKey(dto.id);

@@ -1,27 +1,23 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import { SuccessDto } from '../projects/dto/project.dto.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import { PushTokenListDto, RegisterPushTokenDto, RegisterPushTokenResponseDto } from './dto/push-token.dto.js';
 import { presentPushToken } from './push-token.presenter.js';
 import { PushTokensService } from './push-tokens.service.js';
 
-@ApiTags('Push')
-@ProjectAuth()
-@Controller('v1/push-tokens')
+@ProjectController('v1/push-tokens', 'Push')
 export class PushTokensController {
   constructor(private readonly tokens: PushTokensService) {}
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'registerPushToken',
+  @Operation('registerPushToken', [400, 404, 422], {
     summary:
       'Register a subscriber device: a browser PushSubscription, an FCM token or an APNs token (same token again refreshes it)',
   })
-  @ApiErrors(400, 404, 422)
   async registerPushToken(
     @CurrentProject() project: ProjectRef,
     @Body() body: RegisterPushTokenDto,
@@ -31,7 +27,7 @@ export class PushTokensController {
   }
 
   @Get('subscriber/:subscriber_id')
-  @ApiOperation({ operationId: 'listPushTokens', summary: "List a subscriber's devices, most recently used first" })
+  @Operation('listPushTokens', [], { summary: "List a subscriber's devices, most recently used first" })
   async listPushTokens(
     @CurrentProject() project: ProjectRef,
     @Param('subscriber_id') subscriberId: string,
@@ -41,7 +37,7 @@ export class PushTokensController {
   }
 
   @Delete(':id')
-  @ApiOperation({ operationId: 'deletePushToken', summary: 'Delete a device (success also when it was already gone)' })
+  @Operation('deletePushToken', [], { summary: 'Delete a device (success also when it was already gone)' })
   async deletePushToken(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<SuccessDto> {
     await this.tokens.delete(project.id, id);
     return { success: true };

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../common/errors/api-error.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { ProjectsService } from '../projects/projects.service.js';
@@ -17,11 +17,9 @@ export class VapidKeyController {
   ) {}
 
   @Get('vapid-public-key')
-  @ApiOperation({
-    operationId: 'getVapidPublicKey',
+  @Operation('getVapidPublicKey', [404, 422, 503], {
     summary: 'The VAPID public key browsers subscribe with (no key needed)',
   })
-  @ApiErrors(404, 422, 503)
   async getVapidPublicKey(@Query() query: VapidKeyQueryDto): Promise<VapidPublicKeyDto> {
     if (query.project !== undefined) await this.projects.get(query.project);
     const webPush = this.config.pushProviders.webPush;

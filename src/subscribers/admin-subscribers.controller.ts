@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import { maskEmail, maskPhone } from '../common/pii/mask.js';
 import { ProjectsService } from '../projects/projects.service.js';
 import { ListSubscribersQueryDto, SubscriberDto, SubscriberListDto } from './dto/subscriber.dto.js';
@@ -29,11 +29,9 @@ export class AdminSubscribersController {
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({
-    operationId: 'adminListSubscribers',
+  @Operation('adminListSubscribers', [400, 404, 422], {
     summary: 'A project’s subscribers, optionally searched, one cursor page at a time (email and phone masked)',
   })
-  @ApiErrors(400, 404, 422)
   async adminListSubscribers(
     @Param('id') projectId: string,
     @Query() query: ListSubscribersQueryDto,
@@ -45,11 +43,7 @@ export class AdminSubscribersController {
 
   @Get(':subscriber_id')
   @AdminAuth({ readers: true })
-  @ApiOperation({
-    operationId: 'adminGetSubscriber',
-    summary: 'One of a project’s subscribers (email and phone masked)',
-  })
-  @ApiErrors(404)
+  @Operation('adminGetSubscriber', [404], { summary: 'One of a project’s subscribers (email and phone masked)' })
   async adminGetSubscriber(@Param('id') projectId: string, @Param('subscriber_id') id: string): Promise<SubscriberDto> {
     await this.projects.get(projectId);
     return presentMasked(await this.subscribers.get(projectId, id));

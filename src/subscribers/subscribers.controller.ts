@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import { SuccessDto } from '../projects/dto/project.dto.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import {
@@ -19,9 +19,7 @@ import {
 import { SubscribersBulkService } from './subscribers-bulk.service.js';
 import { presentSubscriber, SubscribersService } from './subscribers.service.js';
 
-@ApiTags('Subscribers')
-@ProjectAuth()
-@Controller('v1/subscribers')
+@ProjectController('v1/subscribers', 'Subscribers')
 export class SubscribersController {
   constructor(
     private readonly subscribers: SubscribersService,
@@ -30,11 +28,9 @@ export class SubscribersController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'upsertSubscriber',
+  @Operation('upsertSubscriber', [400, 422], {
     summary: 'Create or update a subscriber (absent fields are kept, data is merged)',
   })
-  @ApiErrors(400, 422)
   async upsertSubscriber(
     @CurrentProject() project: ProjectRef,
     @Body() body: UpsertSubscriberDto,
@@ -45,11 +41,9 @@ export class SubscribersController {
 
   @Post('bulk')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'bulkUpsertSubscribers',
+  @Operation('bulkUpsertSubscribers', [400, 413, 422], {
     summary: `Create or update up to ${BULK_MAX_SUBSCRIBERS} subscribers in one call; refused items are reported by index, the others written`,
   })
-  @ApiErrors(400, 413, 422)
   async bulkUpsertSubscribers(
     @CurrentProject() project: ProjectRef,
     @Body() body: BulkUpsertSubscribersDto,
@@ -58,11 +52,9 @@ export class SubscribersController {
   }
 
   @Get()
-  @ApiOperation({
-    operationId: 'listSubscribers',
+  @Operation('listSubscribers', [400, 422], {
     summary: 'List subscribers, optionally searched, one cursor page at a time',
   })
-  @ApiErrors(400, 422)
   async listSubscribers(
     @CurrentProject() project: ProjectRef,
     @Query() query: ListSubscribersQueryDto,
@@ -78,16 +70,14 @@ export class SubscribersController {
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getSubscriber', summary: 'Get one subscriber' })
-  @ApiErrors(404)
+  @Operation('getSubscriber', [404], { summary: 'Get one subscriber' })
   async getSubscriber(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<SubscriberDto> {
     return presentSubscriber(await this.subscribers.get(project.id, id));
   }
 
   @Post(':id/tokens/revoke')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'revokeSubscriberTokens',
+  @Operation('revokeSubscriberTokens', [404], {
     summary: 'Revoke every subscriber token of a subscriber (and its stream tickets and open streams)',
     description:
       'Subscriber tokens (POST /v1/auth/subscriber-token) carry the subscriber’s token version; this gives the subscriber a new one, so every token ' +
@@ -95,15 +85,13 @@ export class SubscribersController {
       'tickets are refused and open inbox streams opened with them are ended. Tokens minted afterwards work. Deleting the subscriber, or the project, ' +
       'ends its tokens as well.',
   })
-  @ApiErrors(404)
   async revokeSubscriberTokens(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<SuccessDto> {
     await this.subscribers.revokeTokens(project.id, id);
     return { success: true };
   }
 
   @Delete(':id')
-  @ApiOperation({ operationId: 'deleteSubscriber', summary: 'Delete a subscriber and everything attached to them' })
-  @ApiErrors(404)
+  @Operation('deleteSubscriber', [404], { summary: 'Delete a subscriber and everything attached to them' })
   async deleteSubscriber(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<SuccessDto> {
     await this.subscribers.delete(project.id, id);
     return { success: true };

@@ -1,9 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { ApiNoContentResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import {
   OwnerPathDto,
@@ -21,9 +22,7 @@ import { TelegramLinksService } from './telegram-links.service.js';
 import { TelegramRoutesService } from './telegram-routes.service.js';
 
 /** Per-user Telegram bots (notifyd 0.x §2.15): an owner's bot, its chat, pairing and lookup. */
-@ApiTags('Telegram routes')
-@ProjectAuth()
-@Controller('v1/telegram')
+@ProjectController('v1/telegram', 'Telegram routes')
 export class TelegramRoutesController {
   constructor(
     private readonly routes: TelegramRoutesService,
@@ -32,11 +31,9 @@ export class TelegramRoutesController {
 
   @Post('lookup')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'lookupTelegramRoutes',
+  @Operation('lookupTelegramRoutes', [422], {
     summary: 'The verified chats of up to 100 owners, with the route id to send through',
   })
-  @ApiErrors(422)
   async lookup(
     @CurrentProject() project: ProjectRef,
     @Body() body: TelegramLookupDto,
@@ -45,23 +42,17 @@ export class TelegramRoutesController {
   }
 
   @Get(':owner')
-  @ApiOperation({
-    operationId: 'getTelegramRoute',
-    summary: "An owner's bot and chat (null when none); never the token",
-  })
-  @ApiErrors(422)
+  @Operation('getTelegramRoute', [422], { summary: "An owner's bot and chat (null when none); never the token" })
   async get(@CurrentProject() project: ProjectRef, @Param() path: OwnerPathDto): Promise<TelegramOwnerResponseDto> {
     return { data: await this.routes.view(project.id, path.owner) };
   }
 
   @Put(':owner')
-  @ApiOperation({
-    operationId: 'putTelegramBot',
+  @Operation('putTelegramBot', [400, 409, 422, 502, 503], {
     summary: "Set an owner's own bot: token checked (getMe), webhook pointed at notifyd, token stored encrypted",
     description:
       'Refuses the instance bot. 400 when Telegram does not accept the token; 409 when the bot already sends its updates to another webhook; 502 when Telegram cannot be reached or refuses the webhook; 503 without NOTIFYD_SECRET_KEY. Another bot than before drops the paired chat.',
   })
-  @ApiErrors(400, 409, 422, 502, 503)
   async putBot(
     @CurrentProject() project: ProjectRef,
     @Param() path: OwnerPathDto,
@@ -80,12 +71,10 @@ export class TelegramRoutesController {
 
   @Delete(':owner')
   @HttpCode(204)
-  @ApiOperation({
-    operationId: 'deleteTelegramBot',
+  @Operation('deleteTelegramBot', [404, 422], {
     summary: "Remove an owner's bot (its webhook removed, best effort), its chat and link tokens",
   })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors(404, 422)
   async deleteBot(
     @CurrentProject() project: ProjectRef,
     @Param() path: OwnerPathDto,
@@ -95,11 +84,9 @@ export class TelegramRoutesController {
   }
 
   @Put(':owner/destination')
-  @ApiOperation({
-    operationId: 'putTelegramDestination',
+  @Operation('putTelegramDestination', [400, 404, 422, 502, 503], {
     summary: "Set an owner's chat directly (getChat resolves it; a topic only in a forum supergroup)",
   })
-  @ApiErrors(400, 404, 422, 502, 503)
   async putDestination(
     @CurrentProject() project: ProjectRef,
     @Param() path: OwnerPathDto,
@@ -110,25 +97,19 @@ export class TelegramRoutesController {
 
   @Delete(':owner/destination')
   @HttpCode(204)
-  @ApiOperation({
-    operationId: 'deleteTelegramDestination',
-    summary: "Remove an owner's chat (204 also when there was none)",
-  })
+  @Operation('deleteTelegramDestination', [422], { summary: "Remove an owner's chat (204 also when there was none)" })
   @ApiNoContentResponse({ description: 'Removed (or there was none)' })
-  @ApiErrors(422)
   async deleteDestination(@CurrentProject() project: ProjectRef, @Param() path: OwnerPathDto): Promise<void> {
     await this.routes.deleteDestination(project.id, path.owner);
   }
 
   @Post(':owner/link')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'linkTelegramChat',
+  @Operation('linkTelegramChat', [404, 409, 422, 429], {
     summary: 'A one-time deep link (15 minutes) that pairs the chat where the user starts the bot',
     description:
       'One active token per owner: a new one replaces the last. At most one a minute per owner (429 with Retry-After).',
   })
-  @ApiErrors(404, 409, 422, 429)
   async link(
     @CurrentProject() project: ProjectRef,
     @Param() path: OwnerPathDto,

@@ -1,6 +1,6 @@
 import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { ApiTags } from '@nestjs/swagger';
+import { Operation } from '../common/http/operation.decorator.js';
 import { BodyLimit } from '../common/http/body-limit.js';
 import { TelegramWebhookResponseDto, WebhookPathDto } from './dto/telegram-route.dto.js';
 import { TelegramLinksService } from './telegram-links.service.js';
@@ -20,13 +20,11 @@ export class TelegramWebhookController {
   @Post(':connection_id')
   @BodyLimit(TELEGRAM_UPDATE_MAX_BYTES)
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'telegramWebhook',
+  @Operation('telegramWebhook', [401, 404, 503], {
     summary: "Updates from an owner's bot (Telegram calls it): /start <token> pairs the chat",
     description:
       'X-Telegram-Bot-Api-Secret-Token must equal the secret set with the webhook (401 otherwise); an unknown connection is 404; 503 without NOTIFYD_SECRET_KEY. Other updates are acknowledged.',
   })
-  @ApiErrors(401, 404, 503)
   async receive(
     @Param() path: WebhookPathDto,
     @Headers('x-telegram-bot-api-secret-token') secret: string | undefined,

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import { AuditService } from '../audit/audit.service.js';
 import { type Actor, ProjectsService } from '../projects/projects.service.js';
 import {
@@ -13,6 +13,7 @@ import {
   UpsertTemplateDto,
   UpsertTemplateResponseDto,
 } from './dto/template.dto.js';
+import { templatePage } from './template-page.js';
 import { presentVariant, TemplatesService } from './templates.service.js';
 
 /**
@@ -30,39 +31,22 @@ export class AdminTemplatesController {
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({
-    operationId: 'adminListTemplates',
+  @Operation('adminListTemplates', [400, 404, 422], {
     summary: 'A project’s template variants, by id, channel and locale',
   })
-  @ApiErrors(400, 404, 422)
   async adminListTemplates(
     @Param('id') projectId: string,
     @Query() query: ListTemplatesQueryDto,
   ): Promise<TemplateListDto> {
     await this.projects.get(projectId);
-    const limit = query.limit ?? 50;
-    const page = await this.templates.list(projectId, {
-      limit,
-      cursor: query.cursor,
-      offset: query.offset,
-      channel: query.channel,
-    });
-    return {
-      items: page.items.map(presentVariant),
-      next_cursor: page.nextCursor,
-      total: page.total,
-      limit,
-      offset: query.offset ?? 0,
-    };
+    return templatePage(this.templates, projectId, query);
   }
 
   @Get(':template_id')
   @AdminAuth({ readers: true })
-  @ApiOperation({
-    operationId: 'adminGetTemplate',
+  @Operation('adminGetTemplate', [404], {
     summary: 'One of a project’s templates with all its channel and locale variants',
   })
-  @ApiErrors(404)
   async adminGetTemplate(@Param('id') projectId: string, @Param('template_id') id: string): Promise<TemplateDto> {
     await this.projects.get(projectId);
     return { template_id: id, variants: (await this.templates.get(projectId, id)).map(presentVariant) };
@@ -71,11 +55,9 @@ export class AdminTemplatesController {
   @Post()
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({
-    operationId: 'adminUpsertTemplate',
+  @Operation('adminUpsertTemplate', [400, 404, 422, 503], {
     summary: 'Create or replace a project’s template variant (id × channel × locale); Liquid is checked on save',
   })
-  @ApiErrors(400, 404, 422, 503)
   async adminUpsertTemplate(
     @Param('id') projectId: string,
     @Body() body: UpsertTemplateDto,
@@ -97,12 +79,10 @@ export class AdminTemplatesController {
   @Post(':template_id/preview')
   @HttpCode(200)
   @AdminAuth({ readers: true })
-  @ApiOperation({
-    operationId: 'adminPreviewTemplate',
+  @Operation('adminPreviewTemplate', [404, 422, 503], {
     summary:
       'Render a project’s template (or an unsaved draft of it) with sample vars, as a send would; changes nothing',
   })
-  @ApiErrors(404, 422, 503)
   async adminPreviewTemplate(
     @Param('id') projectId: string,
     @Param('template_id') id: string,

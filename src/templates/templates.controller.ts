@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import {
   DeleteTemplateQueryDto,
@@ -14,21 +14,18 @@ import {
   UpsertTemplateDto,
   UpsertTemplateResponseDto,
 } from './dto/template.dto.js';
+import { templatePage } from './template-page.js';
 import { presentVariant, TemplatesService } from './templates.service.js';
 
-@ApiTags('Templates')
-@ProjectAuth()
-@Controller('v1/templates')
+@ProjectController('v1/templates', 'Templates')
 export class TemplatesController {
   constructor(private readonly templates: TemplatesService) {}
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'upsertTemplate',
+  @Operation('upsertTemplate', [400, 422, 503], {
     summary: 'Create or replace a template variant (id × channel × locale); Liquid is checked on save',
   })
-  @ApiErrors(400, 422, 503)
   async upsertTemplate(
     @CurrentProject() project: ProjectRef,
     @Body() body: UpsertTemplateDto,
@@ -38,41 +35,24 @@ export class TemplatesController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listTemplates', summary: 'List template variants, by id, channel and locale' })
-  @ApiErrors(400, 422)
+  @Operation('listTemplates', [400, 422], { summary: 'List template variants, by id, channel and locale' })
   async listTemplates(
     @CurrentProject() project: ProjectRef,
     @Query() query: ListTemplatesQueryDto,
   ): Promise<TemplateListDto> {
-    const limit = query.limit ?? 50;
-    const page = await this.templates.list(project.id, {
-      limit,
-      cursor: query.cursor,
-      offset: query.offset,
-      channel: query.channel,
-    });
-    return {
-      items: page.items.map(presentVariant),
-      next_cursor: page.nextCursor,
-      total: page.total,
-      limit,
-      offset: query.offset ?? 0,
-    };
+    return templatePage(this.templates, project.id, query);
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getTemplate', summary: 'Get a template with all its channel and locale variants' })
-  @ApiErrors(404)
+  @Operation('getTemplate', [404], { summary: 'Get a template with all its channel and locale variants' })
   async getTemplate(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<TemplateDto> {
     return { template_id: id, variants: (await this.templates.get(project.id, id)).map(presentVariant) };
   }
 
   @Delete(':id')
-  @ApiOperation({
-    operationId: 'deleteTemplate',
+  @Operation('deleteTemplate', [404, 422], {
     summary: 'Delete a template (all variants, or one channel’s or locale’s)',
   })
-  @ApiErrors(404, 422)
   async deleteTemplate(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -83,11 +63,9 @@ export class TemplatesController {
 
   @Post(':id/preview')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'previewTemplate',
+  @Operation('previewTemplate', [404, 422, 503], {
     summary: 'Render a template with sample vars, as a send would (locale fallback included)',
   })
-  @ApiErrors(404, 422, 503)
   async previewTemplate(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,

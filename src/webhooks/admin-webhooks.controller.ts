@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
-import { ApiError } from '../common/errors/api-error.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import { type Actor, ProjectsService } from '../projects/projects.service.js';
 import {
   AdminCreateWebhookDto,
@@ -31,21 +30,14 @@ export class AdminWebhooksController {
   @Post()
   @HttpCode(201)
   @AdminAuth()
-  @ApiOperation({
-    operationId: 'adminCreateWebhook',
+  @Operation('adminCreateWebhook', [422, 503], {
     summary: 'Register a webhook endpoint for a project; the secret is shown once',
   })
-  @ApiErrors(422, 503)
   async adminCreateWebhook(
     @Body() body: AdminCreateWebhookDto,
     @CurrentOperator() by: Actor,
   ): Promise<CreateWebhookResponseDto> {
-    await this.projects.get(body.project_id).catch(() => {
-      throw ApiError.unprocessable(
-        'unknown_project',
-        `Project '${body.project_id}' does not exist; list projects with GET /v1/admin/projects.`,
-      );
-    });
+    await this.projects.getNamed(body.project_id);
     const { endpoint, secret } = await this.endpoints.create(body.project_id, body, by);
     return {
       success: true,
@@ -58,11 +50,9 @@ export class AdminWebhooksController {
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({
-    operationId: 'adminListWebhooks',
+  @Operation('adminListWebhooks', [422], {
     summary: 'List webhook endpoints of every project (filter by project or state)',
   })
-  @ApiErrors(422)
   async adminListWebhooks(@Query() query: AdminListWebhooksQueryDto): Promise<WebhookListDto> {
     const list = (await this.endpoints.list(query.project_id ?? null, query.enabled)).map(presentWebhook);
     return { webhooks: list, count: list.length };
@@ -70,8 +60,7 @@ export class AdminWebhooksController {
 
   @Patch(':id')
   @AdminAuth()
-  @ApiOperation({ operationId: 'adminUpdateWebhook', summary: 'Change or re-enable any project’s webhook endpoint' })
-  @ApiErrors(404, 422)
+  @Operation('adminUpdateWebhook', [404, 422], { summary: 'Change or re-enable any project’s webhook endpoint' })
   async adminUpdateWebhook(
     @Param('id') id: string,
     @Body() body: UpdateWebhookDto,
@@ -82,11 +71,7 @@ export class AdminWebhooksController {
 
   @Delete(':id')
   @AdminAuth()
-  @ApiOperation({
-    operationId: 'adminDeleteWebhook',
-    summary: 'Delete any project’s webhook endpoint and its delivery log',
-  })
-  @ApiErrors(404)
+  @Operation('adminDeleteWebhook', [404], { summary: 'Delete any project’s webhook endpoint and its delivery log' })
   async adminDeleteWebhook(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<DeleteWebhookResponseDto> {
     await this.endpoints.delete(id, null, by);
     return { success: true, id };
@@ -94,11 +79,9 @@ export class AdminWebhooksController {
 
   @Get(':id/deliveries')
   @AdminAuth({ readers: true })
-  @ApiOperation({
-    operationId: 'adminListWebhookDeliveries',
+  @Operation('adminListWebhookDeliveries', [400, 404], {
     summary: 'Any project’s endpoint’s delivery log, newest first: status, attempts, answers, next retry',
   })
-  @ApiErrors(400, 404)
   async adminListWebhookDeliveries(
     @Param('id') id: string,
     @Query() query: ListDeliveriesQueryDto,
@@ -111,11 +94,9 @@ export class AdminWebhooksController {
   @Post(':id/deliveries/:delivery_id/redeliver')
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({
-    operationId: 'adminRedeliverWebhook',
+  @Operation('adminRedeliverWebhook', [404, 409], {
     summary: 'Queue any project’s failed or cancelled delivery again (same webhook-id, fresh attempts)',
   })
-  @ApiErrors(404, 409)
   async adminRedeliverWebhook(
     @Param('id') id: string,
     @Param('delivery_id') deliveryId: string,

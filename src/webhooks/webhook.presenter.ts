@@ -1,7 +1,6 @@
+import { isoOrNull } from '../common/http/iso-timestamp.js';
 import type { DeliveryDto, WebhookDto } from './dto/webhook.dto.js';
 import { type DeliveryRow, type EndpointRow, webhookId } from './webhook.types.js';
-
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 export function presentWebhook(e: EndpointRow): WebhookDto {
   return {
@@ -15,14 +14,14 @@ export function presentWebhook(e: EndpointRow): WebhookDto {
     signature_format: e.signatureFormat,
     previous_secret_expires_at:
       e.previousSecretExpiresAt && new Date(e.previousSecretExpiresAt) > new Date()
-        ? iso(e.previousSecretExpiresAt)
+        ? isoOrNull(e.previousSecretExpiresAt)
         : null,
-    disabled_at: iso(e.disabledAt),
+    disabled_at: isoOrNull(e.disabledAt),
     disabled_reason: e.disabledReason,
-    last_success_at: iso(e.lastSuccessAt),
-    last_failure_at: iso(e.lastFailureAt),
-    created_at: iso(e.createdAt)!,
-    updated_at: iso(e.updatedAt)!,
+    last_success_at: isoOrNull(e.lastSuccessAt),
+    last_failure_at: isoOrNull(e.lastFailureAt),
+    created_at: isoOrNull(e.createdAt)!,
+    updated_at: isoOrNull(e.updatedAt)!,
   };
 }
 
@@ -34,12 +33,12 @@ export function presentDelivery(d: DeliveryRow): DeliveryDto {
     status: d.status,
     attempts: d.attempts,
     max_attempts: d.maxAttempts,
-    next_attempt_at: d.status === 'pending' || d.status === 'retry' ? iso(d.runAt) : null,
+    next_attempt_at: d.status === 'pending' || d.status === 'retry' ? isoOrNull(d.runAt) : null,
     last_status_code: d.lastStatusCode,
     last_error: d.lastError,
     attempt_log: d.attemptLog,
     payload: d.payload,
-    created_at: iso(d.createdAt)!,
-    finished_at: iso(d.finishedAt),
+    created_at: isoOrNull(d.createdAt)!,
+    finished_at: isoOrNull(d.finishedAt),
   };
 }

@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import {
   CreateWebhookDto,
@@ -22,19 +22,15 @@ import { presentDelivery, presentWebhook } from './webhook.presenter.js';
 
 const by = (request: FastifyRequest) => ({ actor: 'api_key', ip: request.ip });
 
-@ApiTags('Webhooks')
-@ProjectAuth()
-@Controller('v1/webhooks')
+@ProjectController('v1/webhooks', 'Webhooks')
 export class WebhooksController {
   constructor(private readonly endpoints: WebhookEndpointsService) {}
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({
-    operationId: 'createWebhook',
+  @Operation('createWebhook', [400, 422, 503], {
     summary: 'Register an endpoint for signed event deliveries; the secret is shown once',
   })
-  @ApiErrors(400, 422, 503)
   async createWebhook(
     @CurrentProject() project: ProjectRef,
     @Body() body: CreateWebhookDto,
@@ -51,26 +47,22 @@ export class WebhooksController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listWebhooks', summary: 'List this project’s webhook endpoints' })
-  @ApiErrors(400)
+  @Operation('listWebhooks', [400], { summary: 'List this project’s webhook endpoints' })
   async listWebhooks(@CurrentProject() project: ProjectRef): Promise<WebhookListDto> {
     const list = (await this.endpoints.list(project.id)).map(presentWebhook);
     return { webhooks: list, count: list.length };
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getWebhook', summary: 'Get one webhook endpoint (state, health, secret hint)' })
-  @ApiErrors(404)
+  @Operation('getWebhook', [404], { summary: 'Get one webhook endpoint (state, health, secret hint)' })
   async getWebhook(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<WebhookResponseDto> {
     return { success: true, webhook: presentWebhook(await this.endpoints.get(id, project.id)) };
   }
 
   @Patch(':id')
-  @ApiOperation({
-    operationId: 'updateWebhook',
+  @Operation('updateWebhook', [404, 422], {
     summary: 'Change an endpoint’s URL, events or description, or disable / re-enable it',
   })
-  @ApiErrors(404, 422)
   async updateWebhook(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -81,8 +73,7 @@ export class WebhooksController {
   }
 
   @Delete(':id')
-  @ApiOperation({ operationId: 'deleteWebhook', summary: 'Delete an endpoint and its delivery log' })
-  @ApiErrors(404)
+  @Operation('deleteWebhook', [404], { summary: 'Delete an endpoint and its delivery log' })
   async deleteWebhook(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -94,11 +85,9 @@ export class WebhooksController {
 
   @Post(':id/rotate-secret')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'rotateWebhookSecret',
+  @Operation('rotateWebhookSecret', [404, 422, 503], {
     summary: 'New signing secret (shown once); the old one keeps signing during the overlap',
   })
-  @ApiErrors(404, 422, 503)
   async rotateWebhookSecret(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -111,11 +100,9 @@ export class WebhooksController {
   }
 
   @Get(':id/deliveries')
-  @ApiOperation({
-    operationId: 'listWebhookDeliveries',
+  @Operation('listWebhookDeliveries', [400, 404], {
     summary: 'The endpoint’s delivery log, newest first: status, attempts, answers, next retry',
   })
-  @ApiErrors(400, 404)
   async listWebhookDeliveries(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -127,8 +114,7 @@ export class WebhooksController {
   }
 
   @Get(':id/deliveries/:delivery_id')
-  @ApiOperation({ operationId: 'getWebhookDelivery', summary: 'One delivery with its payload and every attempt' })
-  @ApiErrors(404)
+  @Operation('getWebhookDelivery', [404], { summary: 'One delivery with its payload and every attempt' })
   async getWebhookDelivery(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -139,11 +125,9 @@ export class WebhooksController {
 
   @Post(':id/deliveries/:delivery_id/redeliver')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'redeliverWebhook',
+  @Operation('redeliverWebhook', [404, 409], {
     summary: 'Queue a failed or cancelled delivery again (same webhook-id, fresh attempts)',
   })
-  @ApiErrors(404, 409)
   async redeliverWebhook(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,

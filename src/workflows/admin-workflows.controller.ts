@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import { ProjectsService } from '../projects/projects.service.js';
 import { ListRunsQueryDto, WorkflowListDto, WorkflowRunListDto, WorkflowRunResponseDto } from './dto/workflow.dto.js';
 import { presentRun, presentWorkflow } from './workflow.presenter.js';
@@ -18,8 +18,7 @@ export class AdminWorkflowsController {
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({ operationId: 'adminListWorkflows', summary: 'A project’s workflows with their steps' })
-  @ApiErrors(404)
+  @Operation('adminListWorkflows', [404], { summary: 'A project’s workflows with their steps' })
   async adminListWorkflows(@Param('id') projectId: string): Promise<WorkflowListDto> {
     const list = (await this.workflows.list(await this.projects.get(projectId))).map(presentWorkflow);
     return { workflows: list, count: list.length };
@@ -27,11 +26,9 @@ export class AdminWorkflowsController {
 
   @Get('runs')
   @AdminAuth({ readers: true })
-  @ApiOperation({
-    operationId: 'adminListWorkflowRuns',
+  @Operation('adminListWorkflowRuns', [400, 404, 422], {
     summary: 'A project’s workflow runs, newest first, filtered by workflow, subscriber and status',
   })
-  @ApiErrors(400, 404, 422)
   async adminListWorkflowRuns(
     @Param('id') projectId: string,
     @Query() query: ListRunsQueryDto,
@@ -42,11 +39,9 @@ export class AdminWorkflowsController {
 
   @Get('runs/:run_id')
   @AdminAuth({ readers: true })
-  @ApiOperation({
-    operationId: 'adminGetWorkflowRun',
+  @Operation('adminGetWorkflowRun', [404], {
     summary: 'One of a project’s runs: where it stands and what each step did',
   })
-  @ApiErrors(404)
   async adminGetWorkflowRun(
     @Param('id') projectId: string,
     @Param('run_id') id: string,

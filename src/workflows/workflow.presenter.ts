@@ -1,7 +1,6 @@
+import { isoOrNull } from '../common/http/iso-timestamp.js';
 import type { WorkflowDto, WorkflowRunDto } from './dto/workflow.dto.js';
 import type { RunRow, WorkflowRow } from './workflow.types.js';
-
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 export function presentWorkflow(w: WorkflowRow): WorkflowDto {
   return {
@@ -11,8 +10,8 @@ export function presentWorkflow(w: WorkflowRow): WorkflowDto {
     trigger_event: w.triggerEvent,
     steps: w.steps as unknown as Record<string, unknown>[],
     enabled: w.enabled,
-    created_at: iso(w.createdAt)!,
-    updated_at: iso(w.updatedAt)!,
+    created_at: isoOrNull(w.createdAt)!,
+    updated_at: isoOrNull(w.updatedAt)!,
   };
 }
 
@@ -24,7 +23,7 @@ export function presentRun(r: RunRow): WorkflowRunDto {
     trigger_event: r.triggerEvent,
     status: r.status,
     current_step: r.currentStep,
-    resume_at: r.status === 'waiting' || r.status === 'pending' ? iso(r.runAt) : null,
+    resume_at: r.status === 'waiting' || r.status === 'pending' ? isoOrNull(r.runAt) : null,
     outcome: r.outcome,
     error: r.error,
     payload: r.payload,
@@ -32,8 +31,8 @@ export function presentRun(r: RunRow): WorkflowRunDto {
     triggered_by: r.context.parent
       ? { run_id: r.context.parent.run_id, workflow_id: r.context.parent.workflow_id, depth: r.context.depth ?? 1 }
       : null,
-    created_at: iso(r.createdAt)!,
-    updated_at: iso(r.updatedAt)!,
-    finished_at: iso(r.finishedAt),
+    created_at: isoOrNull(r.createdAt)!,
+    updated_at: isoOrNull(r.updatedAt)!,
+    finished_at: isoOrNull(r.finishedAt),
   };
 }

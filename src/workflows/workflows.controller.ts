@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CurrentProject } from '../projects/auth/auth.decorators.js';
+import { ProjectController } from '../projects/auth/project-controller.decorator.js';
+import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import {
   CancelRunResponseDto,
@@ -19,20 +19,16 @@ import {
 import { presentRun, presentWorkflow } from './workflow.presenter.js';
 import { WorkflowsService } from './workflows.service.js';
 
-@ApiTags('Workflows')
-@ProjectAuth()
-@Controller('v1/workflows')
+@ProjectController('v1/workflows', 'Workflows')
 export class WorkflowsController {
   constructor(private readonly workflows: WorkflowsService) {}
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'upsertWorkflow',
+  @Operation('upsertWorkflow', [400, 422], {
     summary:
       'Create or replace a workflow (send, delay, delay_until, condition, branch, throttle, digest, trigger_workflow steps)',
   })
-  @ApiErrors(400, 422)
   async upsertWorkflow(
     @CurrentProject() project: ProjectRef,
     @Body() body: UpsertWorkflowDto,
@@ -42,8 +38,7 @@ export class WorkflowsController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listWorkflows', summary: 'List this project’s workflows' })
-  @ApiErrors(400)
+  @Operation('listWorkflows', [400], { summary: 'List this project’s workflows' })
   async listWorkflows(@CurrentProject() project: ProjectRef): Promise<WorkflowListDto> {
     const list = (await this.workflows.list(project)).map(presentWorkflow);
     return { workflows: list, count: list.length };
@@ -51,11 +46,9 @@ export class WorkflowsController {
 
   @Post('trigger')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'triggerWorkflow',
+  @Operation('triggerWorkflow', [400, 422], {
     summary: 'Send an event: starts a run of every enabled workflow listening to it',
   })
-  @ApiErrors(400, 422)
   async triggerWorkflow(
     @CurrentProject() project: ProjectRef,
     @Body() body: TriggerWorkflowDto,
@@ -70,11 +63,9 @@ export class WorkflowsController {
   }
 
   @Get('runs')
-  @ApiOperation({
-    operationId: 'listWorkflowRuns',
+  @Operation('listWorkflowRuns', [400, 422], {
     summary: 'List runs, newest first, filtered by workflow, subscriber and status',
   })
-  @ApiErrors(400, 422)
   async listWorkflowRuns(
     @CurrentProject() project: ProjectRef,
     @Query() query: ListRunsQueryDto,
@@ -84,8 +75,7 @@ export class WorkflowsController {
   }
 
   @Get('runs/:id')
-  @ApiOperation({ operationId: 'getWorkflowRun', summary: 'One run: where it stands and what each step did' })
-  @ApiErrors(404)
+  @Operation('getWorkflowRun', [404], { summary: 'One run: where it stands and what each step did' })
   async getWorkflowRun(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -94,11 +84,9 @@ export class WorkflowsController {
   }
 
   @Delete('runs/:id')
-  @ApiOperation({
-    operationId: 'cancelWorkflowRun',
+  @Operation('cancelWorkflowRun', [404, 409], {
     summary: 'Cancel a run that has not finished (and a digest it opened)',
   })
-  @ApiErrors(404, 409)
   async cancelWorkflowRun(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -108,15 +96,13 @@ export class WorkflowsController {
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getWorkflow', summary: 'Get one workflow with its steps' })
-  @ApiErrors(404)
+  @Operation('getWorkflow', [404], { summary: 'Get one workflow with its steps' })
   async getWorkflow(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<WorkflowResponseDto> {
     return { success: true, workflow: presentWorkflow(await this.workflows.get(project, id)) };
   }
 
   @Delete(':id')
-  @ApiOperation({ operationId: 'deleteWorkflow', summary: 'Delete a workflow with its runs, digests and throttles' })
-  @ApiErrors(404)
+  @Operation('deleteWorkflow', [404], { summary: 'Delete a workflow with its runs, digests and throttles' })
   async deleteWorkflow(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,

@@ -1,9 +1,10 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminAuth } from '../../projects/auth/auth.decorators.js';
 import { ErrorDto } from '../../common/http/error.dto.js';
 import { ADMIN_EVENTS_MAX_STREAMS, AdminEventsService } from './admin-events.service.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 
 const EXAMPLE = [
   'retry: 3000',
@@ -27,8 +28,7 @@ export class AdminEventsController {
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({
-    operationId: 'streamAdminEvents',
+  @Operation('streamAdminEvents', [], {
     summary:
       'Server-Sent Events telling an operator view what to reload: `lanes` (a pause set or lifted) and `digest` (lanes changed, jobs enqueued)',
     description:

@@ -1,9 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { AdminAuth } from '../../projects/auth/auth.decorators.js';
 import { SettingsService } from './settings.service.js';
 import { type EffectiveSettings, effectiveSettings } from './settings.types.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 
 const example: EffectiveSettings = {
   version: '0.1.0',
@@ -52,8 +53,7 @@ export class SettingsController {
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({
-    operationId: 'getConfig',
+  @Operation('getConfig', [], {
     summary:
       'The effective configuration, secrets redacted: providers and fallbacks per channel, lane rates and bursts, pause defaults, provider webhooks and their last event, PUBLIC_URL, retention',
   })

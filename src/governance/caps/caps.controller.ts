@@ -1,39 +1,34 @@
-import { Body, Controller, Delete, Get, Param, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { Body, Delete, Get, Param, Put } from '@nestjs/common';
+import { CurrentProject } from '../../projects/auth/auth.decorators.js';
+import { ProjectController } from '../../projects/auth/project-controller.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { presentCap } from './cap.presenter.js';
 import { CapsService } from './caps.service.js';
 import { CapListDto, DeleteCapResponseDto, SetCapDto, SetCapResponseDto } from './dto/cap.dto.js';
 
 /** Per-recipient caps of the project. */
-@ApiTags('Recipient caps')
-@ProjectAuth()
-@Controller('v1/caps')
+@ProjectController('v1/caps', 'Recipient caps')
 export class CapsController {
   constructor(private readonly caps: CapsService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listCaps', summary: 'List the project’s per-recipient caps' })
+  @Operation('listCaps', [], { summary: 'List the project’s per-recipient caps' })
   async listCaps(@CurrentProject() project: ProjectRef): Promise<CapListDto> {
     return { data: (await this.caps.list(project.id)).map(presentCap) };
   }
 
   @Put()
-  @ApiOperation({
-    operationId: 'setCap',
+  @Operation('setCap', [400, 422], {
     summary: 'Create or replace the cap of a channel × topic: at most N messages per subscriber per window',
   })
-  @ApiErrors(400, 422)
   async setCap(@CurrentProject() project: ProjectRef, @Body() body: SetCapDto): Promise<SetCapResponseDto> {
     const row = await this.caps.put(project.id, body);
     return { success: true, created: row.created, cap: presentCap(row) };
   }
 
   @Delete(':id')
-  @ApiOperation({ operationId: 'deleteCap', summary: 'Remove a cap' })
-  @ApiErrors(400, 404)
+  @Operation('deleteCap', [400, 404], { summary: 'Remove a cap' })
   async deleteCap(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<DeleteCapResponseDto> {
     await this.caps.delete(project.id, id);
     return { success: true, id };

@@ -1,6 +1,7 @@
-import { Controller, Get, Header, Headers, HttpCode, Ip, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Ip, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HtmlPage } from '../../common/http/html-page.decorator.js';
 import { RawBody, rawBodyOf } from '../provider-webhooks/raw-body.hook.js';
 import { acceptedLanguages, pageLanguage } from '../unsubscribe/unsubscribe-pages.js';
 import { cellValue, invalidPreferencesPage, PREFERENCE_PAGE_CSP, preferencesPage } from './preference-center-pages.js';
@@ -14,6 +15,10 @@ import { gridVersion } from './preference-grid.js';
  * is the bare token, relative to /p/, so it works behind a proxy serving notifyd under a path.
  * Human pages, so not in the OpenAPI document.
  */
+/** The page's headers: its own CSP (the form posts back here) and no Referer carrying the token out. */
+const PreferencePage = () =>
+  HtmlPage({ 'Content-Security-Policy': PREFERENCE_PAGE_CSP, 'Referrer-Policy': 'no-referrer' });
+
 /** A preference form is a few hundred bytes of checkbox names; the page is public. */
 const PREFERENCE_FORM_MAX_BYTES = 64 * 1024;
 
@@ -23,11 +28,7 @@ export class PreferenceCenterController {
   constructor(private readonly center: PreferenceCenterService) {}
 
   @Get(':token')
-  @Header('Content-Type', 'text/html; charset=utf-8')
-  @Header('Cache-Control', 'no-store')
-  @Header('X-Robots-Tag', 'noindex, nofollow')
-  @Header('Content-Security-Policy', PREFERENCE_PAGE_CSP)
-  @Header('Referrer-Policy', 'no-referrer')
+  @PreferencePage()
   async show(
     @Param('token') token: string,
     @Headers('accept-language') accept: string | undefined,
@@ -46,11 +47,7 @@ export class PreferenceCenterController {
   @Post(':token')
   @HttpCode(200)
   @RawBody(PREFERENCE_FORM_MAX_BYTES)
-  @Header('Content-Type', 'text/html; charset=utf-8')
-  @Header('Cache-Control', 'no-store')
-  @Header('X-Robots-Tag', 'noindex, nofollow')
-  @Header('Content-Security-Policy', PREFERENCE_PAGE_CSP)
-  @Header('Referrer-Policy', 'no-referrer')
+  @PreferencePage()
   async save(
     @Param('token') token: string,
     @Headers('accept-language') accept: string | undefined,

@@ -1,7 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import { PreferencesDto } from './dto/preference.dto.js';
 import { presentPreference, PreferencesService } from './preferences.service.js';
@@ -17,11 +17,9 @@ export class AdminPreferencesController {
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({
-    operationId: 'adminGetSubscriberPreferences',
+  @Operation('adminGetSubscriberPreferences', [404], {
     summary: 'A project’s subscriber’s preferences per channel and scope',
   })
-  @ApiErrors(404)
   async adminGetSubscriberPreferences(
     @Param('id') projectId: string,
     @Param('subscriber_id') id: string,

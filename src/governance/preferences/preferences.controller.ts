@@ -1,23 +1,19 @@
-import { Body, Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { Body, Get, HttpCode, Param, Put } from '@nestjs/common';
+import { CurrentProject } from '../../projects/auth/auth.decorators.js';
+import { ProjectController } from '../../projects/auth/project-controller.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { PreferencesDto, PutPreferencesDto, PutPreferencesResponseDto } from './dto/preference.dto.js';
 import { presentPreference, PreferencesService } from './preferences.service.js';
 
-@ApiTags('Subscribers')
-@ProjectAuth()
-@Controller('v1/subscribers/:id/preferences')
+@ProjectController('v1/subscribers/:id/preferences', 'Subscribers')
 export class PreferencesController {
   constructor(private readonly preferences: PreferencesService) {}
 
   @Get()
-  @ApiOperation({
-    operationId: 'getSubscriberPreferences',
+  @Operation('getSubscriberPreferences', [404], {
     summary: 'A subscriber’s preferences per channel and scope (topic, workflow/template, everything)',
   })
-  @ApiErrors(404)
   async getSubscriberPreferences(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -27,11 +23,9 @@ export class PreferencesController {
 
   @Put()
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'putSubscriberPreferences',
+  @Operation('putSubscriberPreferences', [400, 404, 422], {
     summary: 'Opt a subscriber out of (or back into) a channel, topic or workflow; emits subscriber.preference_changed',
   })
-  @ApiErrors(400, 404, 422)
   async putSubscriberPreferences(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,

@@ -1,7 +1,7 @@
 import { Controller, Headers, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
@@ -9,7 +9,7 @@ import { ProviderEvidenceService } from './provider-evidence.service.js';
 import { postmarkEvent } from './providers/postmark.events.js';
 import { RawBody, rawBodyOf } from './raw-body.hook.js';
 import { verifyBasicAuth } from './verifiers/basic-auth.js';
-import { badPayload, parseJsonBody, requireSecret, verified } from './webhook-request.js';
+import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
 
 @ApiTags('Provider webhooks')
 @Controller('webhooks')
@@ -22,15 +22,13 @@ export class PostmarkWebhookController {
   @Post('postmark')
   @HttpCode(200)
   @RawBody()
-  @ApiOperation({
-    operationId: 'postmarkWebhook',
+  @Operation('postmarkWebhook', [400, 401, 503], {
     summary: 'Postmark events in (Delivery, Bounce, SpamComplaint, Open, Click), Basic-auth protected',
     description:
       'Configure the webhook URL in Postmark as `https://USER:PASSWORD@<host>/webhooks/postmark` with POSTMARK_WEBHOOK_USERNAME and POSTMARK_WEBHOOK_PASSWORD. ' +
       'Events are deduplicated by (MessageID, RecordType) and applied to the job whose message id is `MessageID` (`Metadata.notifyd_job_id` picks among jobs sharing it). ' +
       'Hard bounces (HardBounce, BadEmailAddress, an address Postmark deactivated) and spam complaints suppress the recipient.',
   })
-  @ApiErrors(400, 401, 503)
   async postmarkWebhook(
     @Req() req: FastifyRequest,
     @Headers() headers: Record<string, string | string[] | undefined>,
@@ -40,12 +38,7 @@ export class PostmarkWebhookController {
     const pass = requireSecret(password, 'POSTMARK_WEBHOOK_PASSWORD', 'Postmark');
     verified('Postmark', () => verifyBasicAuth(headers, user, pass));
     const body = parseJsonBody(rawBodyOf(req).raw, 'Postmark');
-    let event;
-    try {
-      event = postmarkEvent(body);
-    } catch (err) {
-      throw badPayload('Postmark', err);
-    }
+    const event = understood('Postmark', () => postmarkEvent(body));
     return { success: true, ...(await this.evidence.apply([event])) };
   }
 }

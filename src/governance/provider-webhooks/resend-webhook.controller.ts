@@ -1,7 +1,7 @@
 import { Controller, Headers, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
@@ -9,7 +9,7 @@ import { ProviderEvidenceService } from './provider-evidence.service.js';
 import { resendEvent } from './providers/resend.events.js';
 import { RawBody, rawBodyOf } from './raw-body.hook.js';
 import { verifySvix } from './verifiers/svix.js';
-import { badPayload, parseJsonBody, requireSecret, verified } from './webhook-request.js';
+import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
 
 @ApiTags('Provider webhooks')
 @Controller('webhooks')
@@ -22,15 +22,13 @@ export class ResendWebhookController {
   @Post('resend')
   @HttpCode(200)
   @RawBody()
-  @ApiOperation({
-    operationId: 'resendWebhook',
+  @Operation('resendWebhook', [400, 401, 503], {
     summary: 'Resend events in (delivered, bounced, complained, opened, clicked), Svix-signed',
     description:
       'Verifies `svix-id`/`svix-timestamp`/`svix-signature` over the raw body with RESEND_WEBHOOK_SECRET (±PROVIDER_WEBHOOK_TOLERANCE_SECS), ' +
       'records the event once per svix-id and applies it to the job whose provider message id is `data.email_id` (the `notifyd_job_id` tag picks among jobs sharing it). ' +
       'Hard bounces and complaints suppress the addresses in `data.to`. A replay answers 200 and changes nothing.',
   })
-  @ApiErrors(400, 401, 503)
   async resendWebhook(
     @Req() req: FastifyRequest,
     @Headers() headers: Record<string, string | string[] | undefined>,
@@ -41,12 +39,7 @@ export class ResendWebhookController {
       verifySvix(secret, headers, raw, { toleranceSecs: this.config.providerWebhooks.toleranceSecs }),
     );
     const body = parseJsonBody(raw, 'Resend');
-    let event;
-    try {
-      event = resendEvent(id, body);
-    } catch (err) {
-      throw badPayload('Resend', err);
-    }
+    const event = understood('Resend', () => resendEvent(id, body));
     return { success: true, ...(await this.evidence.apply([event])) };
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Headers, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
@@ -9,7 +9,7 @@ import { ProviderEvidenceService } from './provider-evidence.service.js';
 import { sendgridEvents } from './providers/sendgrid.events.js';
 import { RawBody, rawBodyOf } from './raw-body.hook.js';
 import { verifySendgridSignature } from './verifiers/sendgrid-ecdsa.js';
-import { badPayload, parseJsonBody, requireSecret, verified } from './webhook-request.js';
+import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
 
 @ApiTags('Provider webhooks')
 @Controller('webhooks')
@@ -22,14 +22,12 @@ export class SendgridWebhookController {
   @Post('sendgrid')
   @HttpCode(200)
   @RawBody()
-  @ApiOperation({
-    operationId: 'sendgridWebhook',
+  @Operation('sendgridWebhook', [400, 401, 503], {
     summary: 'SendGrid signed Event Webhook (delivered, bounce, spamreport, open, click, unsubscribe), ECDSA verified',
     description:
       'Verifies `X-Twilio-Email-Event-Webhook-Signature` (ECDSA P-256 over the `…-Timestamp` value and the raw body) with SENDGRID_WEBHOOK_PUBLIC_KEY. One event per ' +
       'array entry, keyed by `sg_event_id`; the job from `sg_message_id` (the `notifyd_job_id` custom arg picks among the jobs of one batch call). Hard bounces and spam reports suppress the address; unsubscribes suppress marketing email.',
   })
-  @ApiErrors(400, 401, 503)
   async sendgridWebhook(
     @Req() req: FastifyRequest,
     @Headers() headers: Record<string, string | string[] | undefined>,
@@ -44,12 +42,7 @@ export class SendgridWebhookController {
       verifySendgridSignature(key, headers, raw, { toleranceSecs: this.config.providerWebhooks.toleranceSecs }),
     );
     const body = parseJsonBody(raw, 'SendGrid');
-    let events;
-    try {
-      events = sendgridEvents(body);
-    } catch (err) {
-      throw badPayload('SendGrid', err);
-    }
+    const events = understood('SendGrid', () => sendgridEvents(body));
     return { success: true, ...(await this.evidence.apply(events)) };
   }
 }

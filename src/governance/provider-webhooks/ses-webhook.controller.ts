@@ -1,9 +1,9 @@
 import { Controller, HttpCode, Inject, Logger, Post, Req } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AuditService } from '../../audit/audit.service.js';
 import { ApiError } from '../../common/errors/api-error.js';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
@@ -12,7 +12,7 @@ import { sesEvent } from './providers/ses.events.js';
 import { RawBody, rawBodyOf } from './raw-body.hook.js';
 import { SnsClient } from './sns-client.js';
 import { snsMessage, verifySnsSignature, type SnsMessage } from './verifiers/sns-signature.js';
-import { badPayload, parseJsonBody, requireSecret, verified } from './webhook-request.js';
+import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
 
 @ApiTags('Provider webhooks')
 @Controller('webhooks')
@@ -29,25 +29,18 @@ export class SesWebhookController {
   @Post('ses')
   @HttpCode(200)
   @RawBody()
-  @ApiOperation({
-    operationId: 'sesWebhook',
+  @Operation('sesWebhook', [400, 401, 403, 503], {
     summary: 'Amazon SES events through an SNS HTTPS subscription (signature v1/v2, subscription confirmation)',
     description:
       'Accepts only topics listed in SES_SNS_TOPIC_ARNS (403 otherwise). The SNS signature is checked with the certificate at SigningCertURL, which must be https on ' +
       'sns.<region>.amazonaws.com (401 otherwise). A SubscriptionConfirmation is confirmed by visiting its SubscribeURL (same host rule). A Notification carries an SES ' +
       'event (Delivery, Bounce, Complaint, Open, Click…), keyed by the SNS MessageId; Permanent bounces and complaints suppress the recipients they name.',
   })
-  @ApiErrors(400, 401, 403, 503)
   async sesWebhook(@Req() req: FastifyRequest): Promise<ProviderWebhookResponseDto> {
     const topics = this.config.providerWebhooks.ses.topicArns;
     requireSecret(topics.length ? topics : undefined, 'SES_SNS_TOPIC_ARNS', 'Amazon SES (SNS)');
     const body = parseJsonBody(rawBodyOf(req).raw, 'SNS');
-    let message: SnsMessage;
-    try {
-      message = snsMessage(body);
-    } catch (err) {
-      throw badPayload('SNS', err);
-    }
+    const message = understood('SNS', () => snsMessage(body));
     // Checked before any certificate is fetched: anyone can point an SNS topic of their own here.
     if (!topics.includes(message.TopicArn))
       throw ApiError.forbidden(`SNS topic ${message.TopicArn} is not in SES_SNS_TOPIC_ARNS.`);
@@ -56,12 +49,7 @@ export class SesWebhookController {
 
     if (message.Type === 'SubscriptionConfirmation') return this.confirm(message);
     if (message.Type !== 'Notification') return { success: true, recorded: 0, duplicates: 0 };
-    let event;
-    try {
-      event = sesEvent(message.MessageId, JSON.parse(message.Message));
-    } catch (err) {
-      throw badPayload('SES', err);
-    }
+    const event = understood('SES', () => sesEvent(message.MessageId, JSON.parse(message.Message)));
     return { success: true, ...(await this.evidence.apply([event])) };
   }
 

@@ -1,8 +1,8 @@
 import { Controller, Headers, HttpCode, HttpStatus, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../common/errors/api-error.js';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { ProjectsService } from '../../projects/projects.service.js';
@@ -12,7 +12,7 @@ import { twilioInboundEvent, twilioStatusEvent } from './providers/twilio.events
 import { RawBody, rawBodyOf } from './raw-body.hook.js';
 import { verifyTwilioSignature } from './verifiers/twilio-signature.js';
 import { header } from './verifiers/verification.js';
-import { badPayload, requireSecret, verified } from './webhook-request.js';
+import { requireSecret, verified, understood } from './webhook-request.js';
 
 /** Twilio callbacks are small; notifyd refuses more than 64 KiB. */
 const TWILIO_BODY_LIMIT = 64 * 1024;
@@ -32,8 +32,7 @@ export class TwilioWebhookController {
   @Post('twilio/status')
   @HttpCode(200)
   @RawBody()
-  @ApiOperation({
-    operationId: 'twilioStatusWebhook',
+  @Operation('twilioStatusWebhook', [400, 401, 413, 415, 503], {
     summary: 'Twilio message status callbacks (delivered, undelivered, failed), X-Twilio-Signature verified',
     description:
       'The SMS connector sets StatusCallback to `PUBLIC_URL/webhooks/twilio/status?job=<id>`. The signature (HMAC-SHA1 with TWILIO_AUTH_TOKEN over that URL and the sorted form ' +
@@ -41,27 +40,20 @@ export class TwilioWebhookController {
       '(`twilio <ErrorCode>`), first outcome wins; ErrorCode 21610 (the recipient sent STOP) suppresses the number. A callback for another MessageSid than the job’s is kept but not applied.',
   })
   @ApiQuery({ name: 'job', required: false, description: 'The job id the callback URL carries.' })
-  @ApiErrors(400, 401, 413, 415, 503)
   async twilioStatusWebhook(
     @Req() req: FastifyRequest,
     @Headers() headers: Record<string, string | string[] | undefined>,
     @Query('job') job: string | undefined,
   ): Promise<ProviderWebhookResponseDto> {
     const form = await this.verifiedForm(req, headers);
-    let event;
-    try {
-      event = twilioStatusEvent(typeof job === 'string' ? job : undefined, form);
-    } catch (err) {
-      throw badPayload('Twilio', err);
-    }
+    const event = understood('Twilio', () => twilioStatusEvent(typeof job === 'string' ? job : undefined, form));
     return { success: true, ...(await this.evidence.apply([event])) };
   }
 
   @Post('twilio/inbound')
   @HttpCode(200)
   @RawBody()
-  @ApiOperation({
-    operationId: 'twilioInboundWebhook',
+  @Operation('twilioInboundWebhook', [400, 401, 404, 413, 415, 503], {
     summary: 'Twilio incoming messages: a STOP reply (Advanced Opt-Out, OptOutType=STOP) suppresses the sender',
     description:
       'Set the messaging service’s (or number’s) incoming message webhook to `PUBLIC_URL/webhooks/twilio/inbound?project=<project id>`. Signed like status callbacks. ' +
@@ -76,7 +68,6 @@ export class TwilioWebhookController {
     description: 'Empty TwiML.',
     content: { 'text/xml': { schema: { type: 'string', example: EMPTY_TWIML } } },
   })
-  @ApiErrors(400, 401, 404, 413, 415, 503)
   async twilioInboundWebhook(
     @Req() req: FastifyRequest,
     @Headers() headers: Record<string, string | string[] | undefined>,
@@ -90,12 +81,7 @@ export class TwilioWebhookController {
         'project is required: the webhook URL is PUBLIC_URL/webhooks/twilio/inbound?project=<project id>.',
       );
     await this.projects.get(project);
-    let event;
-    try {
-      event = twilioInboundEvent(project, form);
-    } catch (err) {
-      throw badPayload('Twilio', err);
-    }
+    const event = understood('Twilio', () => twilioInboundEvent(project, form));
     if (event) await this.evidence.apply([event]);
     void reply.type('text/xml; charset=utf-8');
     return EMPTY_TWIML;

@@ -37,10 +37,14 @@ export function parseJsonBody(raw: Buffer, provider: string): unknown {
   }
 }
 
-/** A payload that parsed but is not the provider's shape. */
-export function badPayload(provider: string, err: unknown): ApiError {
-  return ApiError.badRequest(
-    'invalid_payload',
-    `The ${provider} webhook payload is not understood: ${(err as Error).message}.`,
-  );
+/** Reads a verified payload into events; one that parsed but is not the provider's shape is the sender's 400. */
+export function understood<T>(provider: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    throw ApiError.badRequest(
+      'invalid_payload',
+      `The ${provider} webhook payload is not understood: ${(err as Error).message}.`,
+    );
+  }
 }

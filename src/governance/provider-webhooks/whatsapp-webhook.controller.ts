@@ -1,8 +1,8 @@
 import { Controller, Get, Headers, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../common/errors/api-error.js';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
@@ -11,7 +11,7 @@ import { whatsappEvents } from './providers/whatsapp.events.js';
 import { RawBody, rawBodyOf } from './raw-body.hook.js';
 import { verifyMetaSignature } from './verifiers/meta-signature.js';
 import { header, safeEqual } from './verifiers/verification.js';
-import { badPayload, parseJsonBody, requireSecret, verified } from './webhook-request.js';
+import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
 
 @ApiTags('Provider webhooks')
 @Controller('webhooks')
@@ -22,8 +22,7 @@ export class WhatsAppWebhookController {
   ) {}
 
   @Get('whatsapp')
-  @ApiOperation({
-    operationId: 'whatsappWebhookChallenge',
+  @Operation('whatsappWebhookChallenge', [403, 503], {
     summary: 'Meta webhook verification: echoes hub.challenge when hub.verify_token is WHATSAPP_VERIFY_TOKEN',
   })
   @ApiQuery({ name: 'hub.mode', required: true, example: 'subscribe' })
@@ -33,7 +32,6 @@ export class WhatsAppWebhookController {
     description: 'The hub.challenge value, as text/plain.',
     content: { 'text/plain': { schema: { type: 'string', example: '1158201444' } } },
   })
-  @ApiErrors(403, 503)
   whatsappWebhookChallenge(
     @Query('hub.mode') mode: unknown,
     @Query('hub.verify_token') token: unknown,
@@ -63,14 +61,12 @@ export class WhatsAppWebhookController {
   @Post('whatsapp')
   @HttpCode(200)
   @RawBody()
-  @ApiOperation({
-    operationId: 'whatsappWebhook',
+  @Operation('whatsappWebhook', [400, 401, 503], {
     summary: 'WhatsApp Cloud API status webhooks (delivered, read, failed), X-Hub-Signature-256 verified',
     description:
       'HMAC-SHA256 of the raw body with WHATSAPP_APP_SECRET. One event per `statuses` entry, keyed by (message id, status): delivered → delivered_at, read → opened_at, ' +
       'failed → job bounced (`whatsapp <code>: <title>`); error 131050 (the user stopped marketing messages) suppresses the number for marketing. Other fields are acknowledged.',
   })
-  @ApiErrors(400, 401, 503)
   async whatsappWebhook(
     @Req() req: FastifyRequest,
     @Headers() headers: Record<string, string | string[] | undefined>,
@@ -79,12 +75,7 @@ export class WhatsAppWebhookController {
     const { raw } = rawBodyOf(req);
     verified('WhatsApp', () => verifyMetaSignature(secret, header(headers, 'x-hub-signature-256'), raw));
     const body = parseJsonBody(raw, 'WhatsApp');
-    let events;
-    try {
-      events = whatsappEvents(body);
-    } catch (err) {
-      throw badPayload('WhatsApp', err);
-    }
+    const events = understood('WhatsApp', () => whatsappEvents(body));
     return { success: true, ...(await this.evidence.apply(events)) };
   }
 }

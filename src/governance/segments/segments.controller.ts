@@ -1,25 +1,20 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { Body, HttpCode, Post } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
+import { CurrentProject } from '../../projects/auth/auth.decorators.js';
+import { ProjectController } from '../../projects/auth/project-controller.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { SEGMENT_SCHEMA, SegmentPreviewDto } from './dto/segment.dto.js';
 import { SegmentsService } from './segments.service.js';
 
-@ApiTags('Segments')
-@ProjectAuth()
-@Controller('v1/segments')
+@ProjectController('v1/segments', 'Segments')
 export class SegmentsController {
   constructor(private readonly segments: SegmentsService) {}
 
   @Post('preview')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'previewSegment',
-    summary: 'Count the subscribers a segment matches, with a sample of ids',
-  })
+  @Operation('previewSegment', [400], { summary: 'Count the subscribers a segment matches, with a sample of ids' })
   @ApiBody({ schema: SEGMENT_SCHEMA })
-  @ApiErrors(400)
   previewSegment(
     @CurrentProject() project: ProjectRef,
     @Body() body: Record<string, unknown>,

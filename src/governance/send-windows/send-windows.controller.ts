@@ -1,30 +1,26 @@
-import { Body, Controller, Delete, Get, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, ProjectAuth } from '../../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { Body, Delete, Get, Put } from '@nestjs/common';
+import { CurrentProject } from '../../projects/auth/auth.decorators.js';
+import { ProjectController } from '../../projects/auth/project-controller.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { SendWindowDto, SendWindowResponseDto } from './dto/send-window.dto.js';
 import { SendWindowsService } from './send-windows.service.js';
 
 /** The project's send window (notifyd keeps it in `settings.send_window`). */
-@ApiTags('Send windows')
-@ProjectAuth()
-@Controller('v1/send-window')
+@ProjectController('v1/send-window', 'Send windows')
 export class SendWindowsController {
   constructor(private readonly windows: SendWindowsService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'getSendWindow', summary: 'Read the project’s send window (null: send at any time)' })
+  @Operation('getSendWindow', [], { summary: 'Read the project’s send window (null: send at any time)' })
   async getSendWindow(@CurrentProject() project: ProjectRef): Promise<SendWindowResponseDto> {
     return { send_window: await this.windows.projectWindow(project.id) };
   }
 
   @Put()
-  @ApiOperation({
-    operationId: 'setSendWindow',
+  @Operation('setSendWindow', [400, 422], {
     summary: 'Set the project’s send window (quiet hours outside it), read in each recipient’s time zone',
   })
-  @ApiErrors(400, 422)
   async setSendWindow(
     @CurrentProject() project: ProjectRef,
     @Body() body: SendWindowDto,
@@ -33,7 +29,7 @@ export class SendWindowsController {
   }
 
   @Delete()
-  @ApiOperation({ operationId: 'deleteSendWindow', summary: 'Remove the project’s send window (send at any time)' })
+  @Operation('deleteSendWindow', [], { summary: 'Remove the project’s send window (send at any time)' })
   async deleteSendWindow(@CurrentProject() project: ProjectRef): Promise<SendWindowResponseDto> {
     await this.windows.setProjectWindow(project.id, null);
     return { send_window: null };

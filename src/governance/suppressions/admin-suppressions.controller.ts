@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth, CurrentOperator } from '../../projects/auth/auth.decorators.js';
-import { ApiError } from '../../common/errors/api-error.js';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import { ProjectsService, type Actor } from '../../projects/projects.service.js';
 import {
   AdminCreateSuppressionDto,
@@ -26,11 +25,9 @@ export class AdminSuppressionsController {
 
   @Get()
   @AdminAuth({ readers: true })
-  @ApiOperation({
-    operationId: 'adminListSuppressions',
+  @Operation('adminListSuppressions', [422], {
     summary: 'Active suppressions of one project or all, newest first, addresses masked',
   })
-  @ApiErrors(422)
   async adminListSuppressions(@Query() query: AdminListSuppressionsQueryDto): Promise<AdminSuppressionListDto> {
     const rows = await this.suppressions.listActiveForOperators(query.project_id ?? null, query.limit ?? 100);
     return { suppressions: rows.map(presentSuppressionMasked), count: rows.length };
@@ -39,21 +36,14 @@ export class AdminSuppressionsController {
   @Post()
   @HttpCode(200)
   @AdminAuth()
-  @ApiOperation({
-    operationId: 'adminCreateSuppression',
+  @Operation('adminCreateSuppression', [422], {
     summary: 'Suppress an address for a project (idempotent; audited as the operator)',
   })
-  @ApiErrors(422)
   async adminCreateSuppression(
     @Body() body: AdminCreateSuppressionDto,
     @CurrentOperator() by: Actor,
   ): Promise<AdminCreateSuppressionResponseDto> {
-    await this.projects.get(body.project_id).catch(() => {
-      throw ApiError.unprocessable(
-        'unknown_project',
-        `Project '${body.project_id}' does not exist; list projects with GET /v1/admin/projects.`,
-      );
-    });
+    await this.projects.getNamed(body.project_id);
     const { suppression, created } = await this.suppressions.suppress({
       projectId: body.project_id,
       ...suppressionRequest(body),
@@ -67,11 +57,9 @@ export class AdminSuppressionsController {
 
   @Delete(':id')
   @AdminAuth()
-  @ApiOperation({
-    operationId: 'adminReleaseSuppression',
+  @Operation('adminReleaseSuppression', [404], {
     summary: 'Release any project’s suppression (kept as history, audited)',
   })
-  @ApiErrors(404)
   async adminReleaseSuppression(
     @Param('id') id: string,
     @CurrentOperator() by: Actor,

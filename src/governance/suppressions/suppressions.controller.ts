@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { CurrentProject, ProjectAuth } from '../../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { CurrentProject } from '../../projects/auth/auth.decorators.js';
+import { ProjectController } from '../../projects/auth/project-controller.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import {
   CreateSuppressionDto,
@@ -18,18 +18,14 @@ import { decodeTimeIdCursor } from '../../common/pagination/cursor.js';
 import { suppressionRequest } from './suppression-request.js';
 import { SuppressionsService } from './suppressions.service.js';
 
-@ApiTags('Suppressions')
-@ProjectAuth()
-@Controller('v1/suppressions')
+@ProjectController('v1/suppressions', 'Suppressions')
 export class SuppressionsController {
   constructor(private readonly suppressions: SuppressionsService) {}
 
   @Get()
-  @ApiOperation({
-    operationId: 'listSuppressions',
+  @Operation('listSuppressions', [400], {
     summary: 'List the project’s suppressions, newest first (active only unless include_released)',
   })
-  @ApiErrors(400)
   async listSuppressions(
     @CurrentProject() project: ProjectRef,
     @Query() query: ListSuppressionsQueryDto,
@@ -52,11 +48,9 @@ export class SuppressionsController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'createSuppression',
+  @Operation('createSuppression', [400, 422], {
     summary: 'Suppress an address on a channel (idempotent; scope all or marketing)',
   })
-  @ApiErrors(400, 422)
   async createSuppression(
     @CurrentProject() project: ProjectRef,
     @Body() body: CreateSuppressionDto,
@@ -73,8 +67,7 @@ export class SuppressionsController {
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getSuppression', summary: 'Get one suppression, active or released' })
-  @ApiErrors(404)
+  @Operation('getSuppression', [404], { summary: 'Get one suppression, active or released' })
   async getSuppression(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -83,11 +76,9 @@ export class SuppressionsController {
   }
 
   @Delete(':id')
-  @ApiOperation({
-    operationId: 'releaseSuppression',
+  @Operation('releaseSuppression', [404], {
     summary: 'Release a suppression (kept as history, audited); the address can be sent to again',
   })
-  @ApiErrors(404)
   async releaseSuppression(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,

@@ -1,6 +1,7 @@
-import { Controller, Get, Header, Headers, HttpCode, Ip, Param, Post, Query, Res } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Ip, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { HtmlPage } from '../../common/http/html-page.decorator.js';
 import { RawBody } from '../provider-webhooks/raw-body.hook.js';
 import {
   acceptedLanguages,
@@ -26,9 +27,7 @@ export class UnsubscribeController {
   constructor(private readonly unsubscribe: UnsubscribeService) {}
 
   @Get(':token')
-  @Header('Content-Type', 'text/html; charset=utf-8')
-  @Header('Cache-Control', 'no-store')
-  @Header('X-Robots-Tag', 'noindex, nofollow')
+  @HtmlPage()
   async confirm(
     @Param('token') token: string,
     @Headers('accept-language') accept: string | undefined,
@@ -46,9 +45,7 @@ export class UnsubscribeController {
   @Post(':token')
   @HttpCode(200)
   @RawBody()
-  @Header('Content-Type', 'text/html; charset=utf-8')
-  @Header('Cache-Control', 'no-store')
-  @Header('X-Robots-Tag', 'noindex, nofollow')
+  @HtmlPage()
   async confirmed(
     @Param('token') token: string,
     @Query('scope') scope: string | undefined,

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Ip, Param, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { ApiTags } from '@nestjs/swagger';
+import { Operation } from '../../common/http/operation.decorator.js';
 import {
   PreferenceCenterService,
   type PreferenceView,
@@ -22,11 +22,9 @@ export class InboxPreferencesController {
   constructor(private readonly center: PreferenceCenterService) {}
 
   @Get()
-  @ApiOperation({
-    operationId: 'getInboxPreferences',
+  @Operation('getInboxPreferences', [400, 404, 422], {
     summary: 'The subscriber’s channels × topics, each on or off, and a link to the hosted page',
   })
-  @ApiErrors(400, 404, 422)
   async getInboxPreferences(
     @CurrentInbox() p: InboxPrincipal,
     @Param() _path: InboxPathDto,
@@ -35,12 +33,10 @@ export class InboxPreferencesController {
   }
 
   @Put()
-  @ApiOperation({
-    operationId: 'putInboxPreferences',
+  @Operation('putInboxPreferences', [400, 404, 422], {
     summary:
       'Switch channel × topic cells on or off (transactional topics refused); emits subscriber.preference_changed',
   })
-  @ApiErrors(400, 404, 422)
   async putInboxPreferences(
     @CurrentInbox() p: InboxPrincipal,
     @Param() _path: InboxPathDto,

@@ -12,6 +12,7 @@ import { SubscribersService } from '../../subscribers/subscribers.service.js';
 import type { TraceDto, TraceMessageDto, TraceQueryDto, TraceSuppressionDto } from '../dto/trace.dto.js';
 import { TRACE_DEFAULT_RANGE_DAYS, TRACE_MAX_RANGE_DAYS } from './trace-limits.js';
 import type { JobAttempt, JobProviderEvent, JobRow } from '../../domain/job.types.js';
+import { presentAttempt } from '../job.presenter.js';
 import { RefusalsRepository, type SendRefusal } from '../refusals/refusals.repository.js';
 import * as sql from '../sql/trace.sql.js';
 import { rowEvents } from '../timeline/row-events.js';
@@ -192,15 +193,7 @@ export class TraceService {
       provider_message_id: job.providerMessageId,
       attempts: job.attempts,
       waiting,
-      attempt_log: attempts.map((a) => ({
-        at: a.at.toISOString(),
-        attempt: a.attempt,
-        outcome: a.outcome,
-        counted: a.counted,
-        provider: a.provider,
-        error: a.error,
-        next_at: a.nextAt?.toISOString() ?? null,
-      })),
+      attempt_log: attempts.map(presentAttempt),
       provider_events: events.map((e) => ({
         provider: e.provider,
         type: e.providerType,

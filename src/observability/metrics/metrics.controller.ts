@@ -1,10 +1,11 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AdminAuth } from '../../projects/auth/auth.decorators.js';
 import { MetricsSummaryDto } from './dto/metrics-summary.dto.js';
 import { MetricsSummaryService } from './metrics-summary.service.js';
 import { MetricsService } from './metrics.service.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 
 @ApiTags('Metrics')
 @Controller('v1/metrics')
@@ -17,8 +18,7 @@ export class MetricsController {
   @Get()
   @AdminAuth({ readers: true })
   @Header('cache-control', 'no-store')
-  @ApiOperation({
-    operationId: 'getMetrics',
+  @Operation('getMetrics', [], {
     summary:
       'Counts as JSON (notifyd 0.x): live jobs by status, sent and failed in 24 h, subscribers, inbox messages, active workflow runs, uptime',
   })
@@ -33,8 +33,7 @@ export class MetricsController {
   @Get('prometheus')
   @AdminAuth({ readers: true })
   @Header('cache-control', 'no-store')
-  @ApiOperation({
-    operationId: 'getPrometheusMetrics',
+  @Operation('getPrometheusMetrics', [], {
     summary:
       'Prometheus text: outcomes, provider errors, send latency, lane pauses, queue depth and oldest pending age, failovers',
   })

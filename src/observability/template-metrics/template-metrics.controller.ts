@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../../projects/auth/auth.decorators.js';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { Operation } from '../../common/http/operation.decorator.js';
 import { TemplateMetricsDto, TemplateMetricsQueryDto } from './dto/template-metrics.dto.js';
 import { TemplateMetricsService } from './template-metrics.service.js';
 
@@ -12,11 +12,9 @@ export class TemplateMetricsController {
 
   @Get('templates')
   @AdminAuth({ readers: true })
-  @ApiOperation({
-    operationId: 'getTemplateMetrics',
+  @Operation('getTemplateMetrics', [400, 422], {
     summary: 'Email funnel per template × hour or day: sent, failed, delivered, bounced, complained, opened, clicked',
   })
-  @ApiErrors(400, 422)
   async getTemplateMetrics(@Query() query: TemplateMetricsQueryDto): Promise<TemplateMetricsDto> {
     return this.metrics.funnel({ window: query.window, bucket: query.bucket, projectId: query.project_id });
   }
