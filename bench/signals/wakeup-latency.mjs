@@ -1,7 +1,9 @@
 // Wake-up latency at low load: from the enqueue's commit to the worker's claim, read from the
 // table itself (claimed_at − created_at, both the database clock). The API and the worker are
 // separate processes, so a worker learns of a job through a signal or its poll, never through
-// the in-process wake-up; the "one process" row shows that path for comparison.
+// the in-process wake-up; the "one process" row shows that path for comparison. The lane is
+// unpaced (SMS_RATE_PER_SEC=0): with SMS's default 10/s a due job waits up to 100 ms for its
+// lane's next token, which is pacing doing its job, not the wake-up this measures.
 import pg from 'pg';
 import { ADMIN_KEY, api as call, migrateDatabase, startNotifyd } from '../lib.mjs';
 import { BASE_ENV } from './api-throughput.mjs';
@@ -27,7 +29,13 @@ export async function wakeupLatency(databaseUrl, { jobs = 300, ratePerSec = 20 }
   const results = [];
   for (const mode of MODES) {
     await db.query('TRUNCATE jobs CASCADE');
-    const common = { ...BASE_ENV, DATABASE_URL: databaseUrl, WORKER_POLL_INTERVAL_MS: '500', ...mode.env };
+    const common = {
+      ...BASE_ENV,
+      DATABASE_URL: databaseUrl,
+      WORKER_POLL_INTERVAL_MS: '500',
+      SMS_RATE_PER_SEC: '0',
+      ...mode.env,
+    };
     const api = await startNotifyd({ ...common, NOTIFYD_ROLE: mode.split ? 'api' : 'all' });
     const worker = mode.split ? await startNotifyd({ ...common, NOTIFYD_ROLE: 'worker' }) : undefined;
     try {
