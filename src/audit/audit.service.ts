@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type QueryRunner } from 'typeorm';
-
-const AUDIT_INSERT = `INSERT INTO audit_log (project_id, actor, action, resource, metadata, ip) VALUES ($1, $2, $3, $4, $5, $6)`;
+import { AUDIT_INSERT } from './sql/audit.sql.js';
 
 function auditParams(entry: AuditEntry): unknown[] {
   return [

@@ -32,3 +32,6 @@ export const COUNT_AUDIT = `
 /** Writes one audit line. */
 export const INSERT_AUDIT = `
   INSERT INTO audit_log (project_id, actor, action, resource, metadata, ip) VALUES ($1, $2, $3, $4, $5, $6)`;
+
+/** One audit line: $1 project (null for instance-wide changes), $2 actor, $3 action, $4 resource, $5 metadata, $6 client IP. */
+export const AUDIT_INSERT = `INSERT INTO audit_log (project_id, actor, action, resource, metadata, ip) VALUES ($1, $2, $3, $4, $5, $6)`;
