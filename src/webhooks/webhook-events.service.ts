@@ -101,7 +101,11 @@ export class WebhookEvents implements OnModuleInit {
    * is woken by that caller after its commit (ProviderEvidenceService.apply).
    */
   private async suppressionCreated(row: SuppressionRow, runner?: QueryRunner): Promise<void> {
-    if (!(await this.subscriptions.wants(row.projectId, 'suppression.created'))) return;
+    // Inside the creator's transaction the emit's own SQL decides (it queues nothing without an
+    // endpoint): the cache's miss would take a second pool connection while this one is held, and
+    // ten concurrent replays of one bounce, nine waiting on the job's row lock, then held every
+    // connection of the pool while the tenth waited for an eleventh (a 500 after the pool timeout).
+    if (!runner && !(await this.subscriptions.wants(row.projectId, 'suppression.created'))) return;
     const queued = await this.repository.emitEvents(
       [{ projectId: row.projectId, type: 'suppression.created', data: suppressionEventData(row), at: row.createdAt }],
       WEBHOOK_MAX_ATTEMPTS,
