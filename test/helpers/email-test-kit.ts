@@ -31,7 +31,8 @@ export function emailTestKit(app: () => TestApp, project: () => { key: string },
 
 /**
  * The set-up every email connector spec shares, registered on the calling describe block: its
- * fake started, the app booted with EMAIL_PROVIDER=<provider>, a 1 s OUTBOUND_TIMEOUT_MS and the
+ * fake started, the app booted with EMAIL_PROVIDER=<provider>, a 3 s OUTBOUND_TIMEOUT_MS (short
+ * enough for the stall rows, long enough for a cold first call on a loaded CI machine) and the
  * sender hello@acme.example ("Acme") under the spec's own variables; before each test the fake
  * forgets, the queue is emptied and the lane runs.
  */
@@ -44,7 +45,7 @@ export function useEmailProviderApp(
     fakes: [fake],
     env: () => ({
       EMAIL_PROVIDER: provider,
-      OUTBOUND_TIMEOUT_MS: '1000',
+      OUTBOUND_TIMEOUT_MS: '3000',
       EMAIL_FROM: 'hello@acme.example',
       EMAIL_FROM_NAME: 'Acme',
       ...env(),
