@@ -16,7 +16,7 @@ describe('digest: failing now', () => {
       EMAIL_PROVIDER: 'resend',
       RESEND_API_KEY: 're_test_key',
       RESEND_BASE_URL: fake.url,
-      OUTBOUND_TIMEOUT_MS: '1000',
+      OUTBOUND_TIMEOUT_MS: '3000',
       EMAIL_FROM: 'hello@acme.example',
       PUBLIC_URL: 'https://notify.acme.example',
     }),

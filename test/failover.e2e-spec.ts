@@ -45,7 +45,7 @@ describe('email failover: Resend → Postmark', () => {
         POSTMARK_SERVER_TOKEN: 'pm_key',
         POSTMARK_BASE_URL: postmarkUrl,
         EMAIL_FAILOVER_COOLDOWN_SECS: '1',
-        OUTBOUND_TIMEOUT_MS: '1000',
+        OUTBOUND_TIMEOUT_MS: '3000',
       },
     });
     project = await t.createProject();
