@@ -1,16 +1,24 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { McpCaller, McpTool } from './mcp-tool.js';
 
+/** One area's tools (`tools/*.tools.ts`): an injectable that lists them, built on its services. */
+export interface McpToolProvider {
+  tools(): McpTool[];
+}
+
+/** Injection token for every tool provider of McpModule (the module lists them). */
+export const MCP_TOOL_PROVIDERS = Symbol('MCP_TOOL_PROVIDERS');
+
 /**
- * Every MCP tool, registered by the tool providers at module init. Both transports read it,
- * so HTTP and stdio serve the same tools.
+ * Every MCP tool, collected from the tool providers when the registry is built. Both
+ * transports read it, so HTTP and stdio serve the same tools.
  */
 @Injectable()
 export class McpToolRegistry {
   private readonly tools = new Map<string, McpTool>();
 
-  register(...tools: McpTool[]): void {
-    for (const tool of tools) {
+  constructor(@Inject(MCP_TOOL_PROVIDERS) providers: McpToolProvider[]) {
+    for (const tool of providers.flatMap((provider) => provider.tools())) {
       if (this.tools.has(tool.name)) throw new Error(`MCP tool ${tool.name} registered twice`);
       this.tools.set(tool.name, tool);
     }

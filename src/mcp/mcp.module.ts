@@ -9,7 +9,7 @@ import { SubscribersModule } from '../subscribers/subscribers.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
 import { McpController } from './mcp.controller.js';
-import { McpToolRegistry } from './mcp-tool-registry.js';
+import { MCP_TOOL_PROVIDERS, McpToolRegistry, type McpToolProvider } from './mcp-tool-registry.js';
 import { McpAuthService } from './server/mcp-auth.service.js';
 import { McpCallService } from './server/mcp-call.service.js';
 import { AuditTools } from './tools/audit.tools.js';
@@ -46,9 +46,40 @@ import { GovernanceModule } from '../governance/governance.module.js';
 import { TemplatesModule } from '../templates/templates.module.js';
 import { ObservabilityModule } from '../observability/observability.module.js';
 
+/** One injectable per area; the registry collects their tools. */
+const TOOL_PROVIDERS = [
+  DigestTools,
+  JobsTools,
+  SendTools,
+  SettingsTools,
+  ProjectsTools,
+  ProjectKeysTools,
+  ProjectProvidersTools,
+  ChatBindingsTools,
+  LanesTools,
+  SuppressionsTools,
+  SubscribersTools,
+  SubscribersBulkTools,
+  SubscriberRemovalTools,
+  TemplatesTools,
+  TemplateMetricsTools,
+  WebhooksTools,
+  WebhookEndpointsTools,
+  WorkflowsTools,
+  TraceTools,
+  WorkflowDefinitionsTools,
+  AuditTools,
+  CapsTools,
+  SendWindowsTools,
+  SegmentsTools,
+  PushTokensTools,
+  ChannelsTools,
+  InboxTools,
+];
+
 /**
- * The MCP server: POST /mcp (Streamable HTTP) and `notifyd mcp` (stdio) serve the tools the
- * providers below register. A tool calls the owning module's service, never its SQL.
+ * The MCP server: POST /mcp (Streamable HTTP) and `notifyd mcp` (stdio) serve the tools of
+ * TOOL_PROVIDERS. A tool calls the owning module's service, never its SQL.
  * Suppressions, caps, send windows, segments, templates, project providers (and the channel
  * report), chat bindings and the audit log come from global modules (GovernanceModule, TemplatesModule,
  * ProjectProvidersModule, ChatBindingsModule, AuditModule).
@@ -76,33 +107,12 @@ import { ObservabilityModule } from '../observability/observability.module.js';
     McpToolRegistry,
     McpCallService,
     McpAuthService,
-    DigestTools,
-    JobsTools,
-    SendTools,
-    SettingsTools,
-    ProjectsTools,
-    ProjectKeysTools,
-    ProjectProvidersTools,
-    ChatBindingsTools,
-    LanesTools,
-    SuppressionsTools,
-    SubscribersTools,
-    SubscribersBulkTools,
-    SubscriberRemovalTools,
-    TemplatesTools,
-    TemplateMetricsTools,
-    WebhooksTools,
-    WebhookEndpointsTools,
-    WorkflowsTools,
-    TraceTools,
-    WorkflowDefinitionsTools,
-    AuditTools,
-    CapsTools,
-    SendWindowsTools,
-    SegmentsTools,
-    PushTokensTools,
-    ChannelsTools,
-    InboxTools,
+    ...TOOL_PROVIDERS,
+    {
+      provide: MCP_TOOL_PROVIDERS,
+      useFactory: (...providers: McpToolProvider[]) => providers,
+      inject: TOOL_PROVIDERS,
+    },
   ],
   exports: [McpToolRegistry, McpCallService],
 })

@@ -1,9 +1,9 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { AuditLogService } from '../../audit/audit-log.service.js';
 import { AuditQueryDto } from '../../audit/dto/audit.dto.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, READ_ONLY } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { isoTime, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
@@ -20,14 +20,11 @@ const entryView = z.object({
 
 /** list_audit_log: GET /v1/admin/audit, admin key only there and here (it holds every caller's IP). */
 @Injectable()
-export class AuditTools implements OnModuleInit {
-  constructor(
-    private readonly registry: McpToolRegistry,
-    private readonly log: AuditLogService,
-  ) {}
+export class AuditTools implements McpToolProvider {
+  constructor(private readonly log: AuditLogService) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'list_audit_log',
         title: 'Read the audit log',
@@ -60,6 +57,6 @@ export class AuditTools implements OnModuleInit {
           };
         },
       }),
-    );
+    ];
   }
 }

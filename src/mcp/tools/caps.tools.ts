@@ -1,11 +1,11 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { presentCap } from '../../governance/caps/cap.presenter.js';
 import { CapsService } from '../../governance/caps/caps.service.js';
 import { SetCapDto } from '../../governance/caps/dto/cap.dto.js';
 import { ProjectsService } from '../../projects/projects.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { scopedProject } from './project-scope.js';
 import { deletedResult, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
@@ -24,15 +24,14 @@ const CAP_COLUMNS = ['id', 'channel', 'topic', 'max_messages', 'window_seconds',
 
 /** Per-recipient caps (/v1/caps): list_caps, set_cap, delete_cap, through CapsService. */
 @Injectable()
-export class CapsTools implements OnModuleInit {
+export class CapsTools implements McpToolProvider {
   constructor(
-    private readonly registry: McpToolRegistry,
     private readonly projects: ProjectsService,
     private readonly caps: CapsService,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'list_caps',
         title: 'List recipient caps',
@@ -101,6 +100,6 @@ export class CapsTools implements OnModuleInit {
           return { structured: { id, deleted: true }, text: `Cap ${id} of ${project.id} deleted.` };
         },
       }),
-    );
+    ];
   }
 }

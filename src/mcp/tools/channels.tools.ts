@@ -1,9 +1,9 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { ChannelReportService } from '../../project-providers/channel-report.service.js';
 import { ProjectsService } from '../../projects/projects.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, READ_ONLY } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { scopedProject } from './project-scope.js';
 import { projectIdArg } from './schemas.js';
 
@@ -30,15 +30,14 @@ const CHANNEL_COLUMNS = [
 
 /** The channel report (GET /v1/channels) through the same ChannelReportService: list_channels. */
 @Injectable()
-export class ChannelsTools implements OnModuleInit {
+export class ChannelsTools implements McpToolProvider {
   constructor(
-    private readonly registry: McpToolRegistry,
     private readonly projects: ProjectsService,
     private readonly report: ChannelReportService,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'list_channels',
         title: 'List a project’s channels',
@@ -68,6 +67,6 @@ export class ChannelsTools implements OnModuleInit {
           };
         },
       }),
-    );
+    ];
   }
 }

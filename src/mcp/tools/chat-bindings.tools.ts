@@ -1,9 +1,9 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { ChatBindingsService } from '../../chat-bindings/chat-bindings.service.js';
 import { CHAT_BINDINGS_MAX } from '../../chat-bindings/dto/chat-binding.dto.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, DESTRUCTIVE_WRITE, READ_ONLY } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { projectIdArg } from './schemas.js';
 
 const bindingView = z.object({ channel: z.string(), chat: z.string(), created_at: z.string() });
@@ -13,14 +13,11 @@ const bindingView = z.object({ channel: z.string(), chat: z.string(), created_at
  * The instance's Telegram and Slack bots post only to chats bound to the sending project.
  */
 @Injectable()
-export class ChatBindingsTools implements OnModuleInit {
-  constructor(
-    private readonly registry: McpToolRegistry,
-    private readonly bindings: ChatBindingsService,
-  ) {}
+export class ChatBindingsTools implements McpToolProvider {
+  constructor(private readonly bindings: ChatBindingsService) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'list_chat_bindings',
         title: 'List a project’s chat bindings',
@@ -69,6 +66,6 @@ export class ChatBindingsTools implements OnModuleInit {
           };
         },
       }),
-    );
+    ];
   }
 }

@@ -1,12 +1,12 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { DigestService } from '../../digest/digest.service.js';
 import { DigestNotifyRequestDto } from '../../digest/dto/digest.dto.js';
 import { DigestNotifier } from '../../digest/notify/digest-notifier.service.js';
 import { DIGEST_WINDOWS, SEVERITIES } from '../../digest/digest.types.js';
 import { renderMarkdown } from '../../digest/render/markdown.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, READ_ONLY, SENDS_MESSAGE } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { validateDto } from './validate-dto.js';
 
 const windows = Object.keys(DIGEST_WINDOWS) as [keyof typeof DIGEST_WINDOWS, ...(keyof typeof DIGEST_WINDOWS)[]];
@@ -70,15 +70,14 @@ const digestReport = z.looseObject({
 
 /** The operator digest: the first tool an agent should call; notify_digest sends it to people. */
 @Injectable()
-export class DigestTools implements OnModuleInit {
+export class DigestTools implements McpToolProvider {
   constructor(
-    private readonly registry: McpToolRegistry,
     private readonly digest: DigestService,
     private readonly notifier: DigestNotifier,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'digest',
         title: 'Operator digest',
@@ -145,6 +144,6 @@ export class DigestTools implements OnModuleInit {
           };
         },
       }),
-    );
+    ];
   }
 }

@@ -1,11 +1,11 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { InboxMessagePathDto, InboxPathDto, ListInboxQueryDto, UpdateMessageDto } from '../../inbox/dto/inbox.dto.js';
 import { presentMessage } from '../../inbox/inbox.presenter.js';
 import { InboxService } from '../../inbox/inbox.service.js';
 import { ProjectsService } from '../../projects/projects.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { scopedProject } from './project-scope.js';
 import { projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
@@ -39,15 +39,14 @@ const BULK_ACTIONS = { read: 'read', seen: 'seen', archive: 'archived' } as cons
  * update_inbox_message, mark_inbox_all. Changes reach the subscriber's open streams as REST's do.
  */
 @Injectable()
-export class InboxTools implements OnModuleInit {
+export class InboxTools implements McpToolProvider {
   constructor(
-    private readonly registry: McpToolRegistry,
     private readonly projects: ProjectsService,
     private readonly inbox: InboxService,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'list_inbox',
         title: 'List a subscriber’s inbox',
@@ -161,6 +160,6 @@ export class InboxTools implements OnModuleInit {
           };
         },
       }),
-    );
+    ];
   }
 }

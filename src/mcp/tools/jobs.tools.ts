@@ -1,9 +1,9 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { Db } from '../../database/db.js';
 import { JobsService } from '../../jobs/jobs.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
-import { defineTool, DESTRUCTIVE_WRITE, READ_ONLY, SENDS_MESSAGE, type McpToolContext } from '../mcp-tool.js';
+import { defineTool, DESTRUCTIVE_WRITE, type McpToolContext, READ_ONLY, SENDS_MESSAGE } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import {
   jobDetail,
   jobDetailView,
@@ -64,9 +64,8 @@ const masked = (context: McpToolContext) => context.caller.role !== 'project';
 
 /** Finding, reading and steering jobs: list_jobs, get_job, job_timeline, retry_job, cancel_job, send_test. */
 @Injectable()
-export class JobsTools implements OnModuleInit {
+export class JobsTools implements McpToolProvider {
   constructor(
-    private readonly registry: McpToolRegistry,
     private readonly jobs: JobsService,
     private readonly db: Db,
     private readonly lanes: LaneStateService,
@@ -77,8 +76,8 @@ export class JobsTools implements OnModuleInit {
     return job.status === 'pending' || job.status === 'retry' ? this.lanes.lanes() : Promise.resolve([]);
   }
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'list_jobs',
         title: 'List jobs',
@@ -261,6 +260,6 @@ export class JobsTools implements OnModuleInit {
           };
         },
       }),
-    );
+    ];
   }
 }

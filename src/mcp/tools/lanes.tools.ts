@@ -1,9 +1,9 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { LaneStateService } from '../../pacing/lane-state.service.js';
 import { presentLane } from '../../pacing/lane.presenter.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 
 const laneView = z.object({
   lane: z.string(),
@@ -45,14 +45,11 @@ function describeLane(l: z.input<typeof laneView>): string {
 
 /** Pacing lanes (one per channel × provider): list_lanes, pause_lane, resume_lane. */
 @Injectable()
-export class LanesTools implements OnModuleInit {
-  constructor(
-    private readonly registry: McpToolRegistry,
-    private readonly lanes: LaneStateService,
-  ) {}
+export class LanesTools implements McpToolProvider {
+  constructor(private readonly lanes: LaneStateService) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'list_lanes',
         title: 'List pacing lanes',
@@ -114,6 +111,6 @@ export class LanesTools implements OnModuleInit {
           return { structured: state, text: describeLane(state) };
         },
       }),
-    );
+    ];
   }
 }

@@ -1,8 +1,8 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { ProjectsService } from '../../projects/projects.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, DESTRUCTIVE_WRITE, ROTATES_CREDENTIAL } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { projectIdArg, revokedResult } from './schemas.js';
 
 /**
@@ -11,14 +11,11 @@ import { projectIdArg, revokedResult } from './schemas.js';
  * only the admin key runs them (they change state), as only the admin key calls the routes.
  */
 @Injectable()
-export class ProjectKeysTools implements OnModuleInit {
-  constructor(
-    private readonly registry: McpToolRegistry,
-    private readonly projects: ProjectsService,
-  ) {}
+export class ProjectKeysTools implements McpToolProvider {
+  constructor(private readonly projects: ProjectsService) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'rotate_project_key',
         title: 'Rotate a project’s API key',
@@ -57,6 +54,6 @@ export class ProjectKeysTools implements OnModuleInit {
           };
         },
       }),
-    );
+    ];
   }
 }

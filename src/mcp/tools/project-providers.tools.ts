@@ -1,9 +1,9 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { presentProjectProvider } from '../../project-providers/project-provider.presenter.js';
 import { ProjectProvidersService } from '../../project-providers/project-providers.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 
 const providerView = z.object({
   project_id: z.string(),
@@ -26,14 +26,11 @@ const channelArg = z
  * service as /v1/admin/projects/:id/providers, so credentials are encrypted and masked alike.
  */
 @Injectable()
-export class ProjectProvidersTools implements OnModuleInit {
-  constructor(
-    private readonly registry: McpToolRegistry,
-    private readonly providers: ProjectProvidersService,
-  ) {}
+export class ProjectProvidersTools implements McpToolProvider {
+  constructor(private readonly providers: ProjectProvidersService) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'list_project_providers',
         title: 'List a project’s own providers',
@@ -117,6 +114,6 @@ export class ProjectProvidersTools implements OnModuleInit {
           };
         },
       }),
-    );
+    ];
   }
 }

@@ -1,10 +1,10 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { CreateProjectDto, UpdateProjectDto } from '../../projects/dto/project.dto.js';
 import type { ProjectRow } from '../../projects/project.types.js';
 import { ProjectsService } from '../../projects/projects.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
-import { CREATES, defineTool, McpToolError, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
+import { CREATES, defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, McpToolError, READ_ONLY } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { channelArg, deletedResult, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
@@ -47,14 +47,11 @@ const projectFields = {
  * channels, rate; keys are never touched), delete_project.
  */
 @Injectable()
-export class ProjectsTools implements OnModuleInit {
-  constructor(
-    private readonly registry: McpToolRegistry,
-    private readonly projects: ProjectsService,
-  ) {}
+export class ProjectsTools implements McpToolProvider {
+  constructor(private readonly projects: ProjectsService) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'list_projects',
         title: 'List projects',
@@ -160,6 +157,6 @@ export class ProjectsTools implements OnModuleInit {
           return { structured: { id, deleted: true }, text: `Project ${id} and everything it owned deleted.` };
         },
       }),
-    );
+    ];
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { maskOpaque } from '../../common/pii/mask.js';
 import { ProjectsService } from '../../projects/projects.service.js';
@@ -6,8 +6,8 @@ import { RegisterPushTokenDto } from '../../push-tokens/dto/push-token.dto.js';
 import { presentPushToken } from '../../push-tokens/push-token.presenter.js';
 import type { PushTokenRow } from '../../domain/push-token.types.js';
 import { PushTokensService } from '../../push-tokens/push-tokens.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
-import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY, type McpToolContext } from '../mcp-tool.js';
+import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, type McpToolContext, READ_ONLY } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { scopedProject } from './project-scope.js';
 import { projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
@@ -36,15 +36,14 @@ function present(row: PushTokenRow, context: McpToolContext): z.input<typeof tok
 
 /** Subscribers' push devices (/v1/push-tokens): list_push_tokens, register_push_token, delete_push_token. */
 @Injectable()
-export class PushTokensTools implements OnModuleInit {
+export class PushTokensTools implements McpToolProvider {
   constructor(
-    private readonly registry: McpToolRegistry,
     private readonly projects: ProjectsService,
     private readonly tokens: PushTokensService,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'list_push_tokens',
         title: 'List a subscriber’s push devices',
@@ -127,6 +126,6 @@ export class PushTokensTools implements OnModuleInit {
           return { structured: { id, success: true }, text: `Device ${id} of ${project.id} is gone.` };
         },
       }),
-    );
+    ];
   }
 }

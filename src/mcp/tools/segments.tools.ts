@@ -1,9 +1,9 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { SegmentsService } from '../../governance/segments/segments.service.js';
 import { ProjectsService } from '../../projects/projects.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, McpToolError, READ_ONLY } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { scopedProject } from './project-scope.js';
 import { projectIdArg } from './schemas.js';
 
@@ -12,15 +12,14 @@ const SEGMENT_MAX_CHARS = 20_000;
 
 /** preview_segment: POST /v1/segments/preview, through SegmentsService (the compiler refuses what is outside the grammar). */
 @Injectable()
-export class SegmentsTools implements OnModuleInit {
+export class SegmentsTools implements McpToolProvider {
   constructor(
-    private readonly registry: McpToolRegistry,
     private readonly projects: ProjectsService,
     private readonly segments: SegmentsService,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'preview_segment',
         title: 'Preview a segment',
@@ -49,6 +48,6 @@ export class SegmentsTools implements OnModuleInit {
           };
         },
       }),
-    );
+    ];
   }
 }

@@ -1,11 +1,11 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { SendWindowDto } from '../../governance/send-windows/dto/send-window.dto.js';
 import type { SendWindow } from '../../governance/send-windows/send-window.js';
 import { SendWindowsService } from '../../governance/send-windows/send-windows.service.js';
 import { ProjectsService } from '../../projects/projects.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { scopedProject } from './project-scope.js';
 import { projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
@@ -33,20 +33,19 @@ function describe(projectId: string, window: SendWindow | null): string {
 
 /** The project's send window (/v1/send-window): get_send_window, set_send_window, delete_send_window. */
 @Injectable()
-export class SendWindowsTools implements OnModuleInit {
+export class SendWindowsTools implements McpToolProvider {
   constructor(
-    private readonly registry: McpToolRegistry,
     private readonly projects: ProjectsService,
     private readonly windows: SendWindowsService,
   ) {}
 
-  onModuleInit(): void {
+  tools() {
     const result = (projectId: string, window: SendWindow | null) => ({
       structured: { project_id: projectId, send_window: window },
       text: describe(projectId, window),
       table: window ? { rows: [window], columns: WINDOW_COLUMNS } : undefined,
     });
-    this.registry.register(
+    return [
       defineTool({
         name: 'get_send_window',
         title: 'Get the send window',
@@ -106,6 +105,6 @@ export class SendWindowsTools implements OnModuleInit {
           return result(project.id, null);
         },
       }),
-    );
+    ];
   }
 }

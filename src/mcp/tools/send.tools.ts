@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { BatchRequestDto } from '../../jobs/dto/batch.dto.js';
 import { SendRequestDto, type SendResponseDto } from '../../jobs/dto/send.dto.js';
@@ -6,8 +6,8 @@ import { BatchService } from '../../jobs/batch.service.js';
 import { BatchStatusService } from '../../jobs/batch-status.service.js';
 import { EnqueueService } from '../../jobs/enqueue.service.js';
 import { ProjectsService } from '../../projects/projects.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
-import { defineTool, READ_ONLY, SENDS_MESSAGE, type McpToolOutcome } from '../mcp-tool.js';
+import { defineTool, type McpToolOutcome, READ_ONLY, SENDS_MESSAGE } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { channelArg, projectIdArg, waitArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
@@ -63,17 +63,16 @@ const sendResult = z.object({
 
 /** Sending from an agent: send (waiting for the provider's answer) and batch (fan-out to subscribers). */
 @Injectable()
-export class SendTools implements OnModuleInit {
+export class SendTools implements McpToolProvider {
   constructor(
-    private readonly registry: McpToolRegistry,
     private readonly projects: ProjectsService,
     private readonly enqueue: EnqueueService,
     private readonly batches: BatchService,
     private readonly batchStatus: BatchStatusService,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'send',
         title: 'Send a notification',
@@ -188,7 +187,7 @@ export class SendTools implements OnModuleInit {
           };
         },
       }),
-    );
+    ];
   }
 }
 

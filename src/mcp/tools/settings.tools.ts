@@ -1,21 +1,18 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SettingsService } from '../../digest/settings/settings.service.js';
 import { effectiveSettings } from '../../digest/settings/settings.types.js';
 import { z } from 'zod';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, READ_ONLY } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { renderTextTable } from '../server/text-table.js';
 
 /** get_config: the effective configuration, secrets redacted, so an agent can tie a finding to the setting behind it. */
 @Injectable()
-export class SettingsTools implements OnModuleInit {
-  constructor(
-    private readonly registry: McpToolRegistry,
-    private readonly settings: SettingsService,
-  ) {}
+export class SettingsTools implements McpToolProvider {
+  constructor(private readonly settings: SettingsService) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'get_config',
         title: 'Effective configuration',
@@ -49,6 +46,6 @@ export class SettingsTools implements OnModuleInit {
           return { structured: s, text };
         },
       }),
-    );
+    ];
   }
 }

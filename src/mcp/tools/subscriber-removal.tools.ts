@@ -1,8 +1,8 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { SubscribersService } from '../../subscribers/subscribers.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, DESTRUCTIVE_WRITE } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { deletedResult, projectIdArg, revokedResult } from './schemas.js';
 
 const subscriberIdArg = z.string().min(1).max(255).describe('Subscriber id');
@@ -12,14 +12,11 @@ const subscriberIdArg = z.string().min(1).max(255).describe('Subscriber id');
  * POST /v1/subscribers/:id/tokens/revoke, through SubscribersService.
  */
 @Injectable()
-export class SubscriberRemovalTools implements OnModuleInit {
-  constructor(
-    private readonly registry: McpToolRegistry,
-    private readonly subscribers: SubscribersService,
-  ) {}
+export class SubscriberRemovalTools implements McpToolProvider {
+  constructor(private readonly subscribers: SubscribersService) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'delete_subscriber',
         title: 'Delete a subscriber',
@@ -52,6 +49,6 @@ export class SubscriberRemovalTools implements OnModuleInit {
           return { structured: { id, revoked: true }, text: `Every token issued to ${id} until now is revoked.` };
         },
       }),
-    );
+    ];
   }
 }

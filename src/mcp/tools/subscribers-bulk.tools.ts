@@ -1,9 +1,9 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { BULK_MAX_SUBSCRIBERS } from '../../subscribers/dto/bulk-subscribers.dto.js';
 import { SubscribersBulkService } from '../../subscribers/subscribers-bulk.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, IDEMPOTENT_WRITE } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { projectIdArg } from './schemas.js';
 
 /** How many refused items the sentence an agent reads spells out (the structured result has them all). */
@@ -15,14 +15,11 @@ const ERRORS_IN_TEXT = 10;
  * by index while the others are written, exactly as over REST.
  */
 @Injectable()
-export class SubscribersBulkTools implements OnModuleInit {
-  constructor(
-    private readonly registry: McpToolRegistry,
-    private readonly bulk: SubscribersBulkService,
-  ) {}
+export class SubscribersBulkTools implements McpToolProvider {
+  constructor(private readonly bulk: SubscribersBulkService) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'bulk_upsert_subscribers',
         title: 'Create or update many subscribers',
@@ -64,6 +61,6 @@ export class SubscribersBulkTools implements OnModuleInit {
           return { structured: result, text: [summary, ...lines].join('\n'), isError: result.failed > 0 };
         },
       }),
-    );
+    ];
   }
 }

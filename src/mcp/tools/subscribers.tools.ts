@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { maskEmail, maskPhone } from '../../common/pii/mask.js';
 import { PutPreferencesDto } from '../../governance/preferences/dto/preference.dto.js';
@@ -6,8 +6,8 @@ import { presentPreference, PreferencesService } from '../../governance/preferen
 import { ListSubscribersQueryDto, UpsertSubscriberDto } from '../../subscribers/dto/subscriber.dto.js';
 import type { SubscriberRow } from '../../subscribers/subscriber.types.js';
 import { presentSubscriber, SubscribersService } from '../../subscribers/subscribers.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
-import { defineTool, IDEMPOTENT_WRITE, READ_ONLY, type McpToolContext } from '../mcp-tool.js';
+import { defineTool, IDEMPOTENT_WRITE, type McpToolContext, READ_ONLY } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
@@ -45,15 +45,14 @@ const preferenceView = z.object({
  * get_subscriber, upsert_subscriber, get_preferences, set_preferences.
  */
 @Injectable()
-export class SubscribersTools implements OnModuleInit {
+export class SubscribersTools implements McpToolProvider {
   constructor(
-    private readonly registry: McpToolRegistry,
     private readonly subscribers: SubscribersService,
     private readonly preferences: PreferencesService,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'list_subscribers',
         title: 'List subscribers',
@@ -183,6 +182,6 @@ export class SubscribersTools implements OnModuleInit {
           };
         },
       }),
-    );
+    ];
   }
 }

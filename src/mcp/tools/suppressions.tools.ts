@@ -1,11 +1,11 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { maskRecipient } from '../../common/pii/mask.js';
 import { CHANNELS, type Channel } from '../../domain/channels.js';
 import { SUPPRESSION_SCOPES, type SuppressionRow } from '../../governance/suppressions/suppression.types.js';
 import { SuppressionsService } from '../../governance/suppressions/suppressions.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
-import { defineTool, DESTRUCTIVE_WRITE, READ_ONLY, type McpToolContext } from '../mcp-tool.js';
+import { defineTool, DESTRUCTIVE_WRITE, type McpToolContext, READ_ONLY } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { projectIdArg } from './schemas.js';
 
 const suppressionView = z.object({
@@ -51,14 +51,11 @@ const suppressionDetail = suppressionView.extend({
 
 /** The suppression list: list_suppressions, get_suppression, add_suppression, release_suppression. */
 @Injectable()
-export class SuppressionsTools implements OnModuleInit {
-  constructor(
-    private readonly registry: McpToolRegistry,
-    private readonly suppressions: SuppressionsService,
-  ) {}
+export class SuppressionsTools implements McpToolProvider {
+  constructor(private readonly suppressions: SuppressionsService) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'list_suppressions',
         title: 'List suppressions',
@@ -183,6 +180,6 @@ export class SuppressionsTools implements OnModuleInit {
           };
         },
       }),
-    );
+    ];
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { DIGEST_WINDOWS, type DigestWindow } from '../../digest/digest.types.js';
 import {
@@ -6,8 +6,8 @@ import {
   type TemplateBucket,
   TemplateMetricsService,
 } from '../../observability/template-metrics/template-metrics.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, READ_ONLY } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 
 // The choices the service accepts, named once (as digest.tools.ts does for the digest).
 const windows = Object.keys(DIGEST_WINDOWS) as [DigestWindow, ...DigestWindow[]];
@@ -27,14 +27,11 @@ const row = z.object({
 
 /** notifyd's template_metrics: the email funnel per template, to find the one that bounces. */
 @Injectable()
-export class TemplateMetricsTools implements OnModuleInit {
-  constructor(
-    private readonly registry: McpToolRegistry,
-    private readonly metrics: TemplateMetricsService,
-  ) {}
+export class TemplateMetricsTools implements McpToolProvider {
+  constructor(private readonly metrics: TemplateMetricsService) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'template_metrics',
         title: 'Email funnel per template',
@@ -60,6 +57,6 @@ export class TemplateMetricsTools implements OnModuleInit {
           };
         },
       }),
-    );
+    ];
   }
 }

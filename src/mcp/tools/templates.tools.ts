@@ -1,10 +1,10 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { CHANNELS } from '../../domain/channels.js';
 import { DeleteTemplateQueryDto, PreviewTemplateDto, UpsertTemplateDto } from '../../templates/dto/template.dto.js';
 import { presentVariant, TemplatesService } from '../../templates/templates.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
@@ -29,14 +29,11 @@ const templateIdArg = z.string().min(1).max(200).describe('Template id');
 
 /** Stored templates (Liquid, per channel and locale): list_templates, preview_template, upsert_template. */
 @Injectable()
-export class TemplatesTools implements OnModuleInit {
-  constructor(
-    private readonly registry: McpToolRegistry,
-    private readonly templates: TemplatesService,
-  ) {}
+export class TemplatesTools implements McpToolProvider {
+  constructor(private readonly templates: TemplatesService) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'list_templates',
         title: 'List templates',
@@ -164,6 +161,6 @@ export class TemplatesTools implements OnModuleInit {
           return { structured: { id, deleted }, text: `${deleted} variant(s) of template ${id} deleted.` };
         },
       }),
-    );
+    ];
   }
 }

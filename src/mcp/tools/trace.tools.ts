@@ -1,10 +1,10 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { maskRecipient } from '../../common/pii/mask.js';
 import { TRACE_MAX_LIMIT, TraceQueryDto } from '../../jobs/dto/trace.dto.js';
 import { TraceService } from '../../jobs/trace/trace.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, READ_ONLY } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { jobWaiting } from './job-waiting.js';
 import { timelineEvent } from './job-views.js';
 import { isoTime, nullableIso, projectIdArg } from './schemas.js';
@@ -75,14 +75,11 @@ const message = z.object({
 
 /** trace_recipient: "why didn't they get it?", through the service behind GET /v1/admin/trace. */
 @Injectable()
-export class TraceTools implements OnModuleInit {
-  constructor(
-    private readonly registry: McpToolRegistry,
-    private readonly traces: TraceService,
-  ) {}
+export class TraceTools implements McpToolProvider {
+  constructor(private readonly traces: TraceService) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'trace_recipient',
         title: 'Why didn’t they get it?',
@@ -165,6 +162,6 @@ export class TraceTools implements OnModuleInit {
           };
         },
       }),
-    );
+    ];
   }
 }

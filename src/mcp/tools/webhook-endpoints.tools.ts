@@ -1,12 +1,12 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { ProjectsService } from '../../projects/projects.service.js';
 import { CreateWebhookDto, RotateWebhookSecretDto, UpdateWebhookDto } from '../../webhooks/dto/webhook.dto.js';
 import type { EndpointRow } from '../../webhooks/webhook.types.js';
 import { WebhookEndpointsService } from '../../webhooks/webhook-endpoints.service.js';
 import { presentWebhook } from '../../webhooks/webhook.presenter.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { CREATES, defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, ROTATES_CREDENTIAL } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { scopedProject } from './project-scope.js';
 import { deletedResult, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
@@ -23,15 +23,14 @@ function view(endpoint: EndpointRow): z.input<typeof webhookView> {
  * no private address), events and secret rules.
  */
 @Injectable()
-export class WebhookEndpointsTools implements OnModuleInit {
+export class WebhookEndpointsTools implements McpToolProvider {
   constructor(
-    private readonly registry: McpToolRegistry,
     private readonly projects: ProjectsService,
     private readonly endpoints: WebhookEndpointsService,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'create_webhook',
         title: 'Register a webhook endpoint',
@@ -153,6 +152,6 @@ export class WebhookEndpointsTools implements OnModuleInit {
           return { structured: { id, deleted: true }, text: `Endpoint ${id} and its delivery log deleted.` };
         },
       }),
-    );
+    ];
   }
 }

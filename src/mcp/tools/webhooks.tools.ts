@@ -1,9 +1,9 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { WebhookEndpointsService } from '../../webhooks/webhook-endpoints.service.js';
 import { presentDelivery, presentWebhook } from '../../webhooks/webhook.presenter.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, READ_ONLY, SENDS_MESSAGE } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { projectIdArg } from './schemas.js';
 
 export const webhookView = z.object({
@@ -58,14 +58,11 @@ const DELIVERY_STATUSES = ['pending', 'processing', 'retry', 'delivered', 'faile
 
 /** Outbound webhooks: list_webhooks, webhook_deliveries, get_webhook_delivery, redeliver_webhook. */
 @Injectable()
-export class WebhooksTools implements OnModuleInit {
-  constructor(
-    private readonly registry: McpToolRegistry,
-    private readonly endpoints: WebhookEndpointsService,
-  ) {}
+export class WebhooksTools implements McpToolProvider {
+  constructor(private readonly endpoints: WebhookEndpointsService) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'list_webhooks',
         title: 'List webhook endpoints',
@@ -185,7 +182,7 @@ export class WebhooksTools implements OnModuleInit {
           return { structured: view, text: `Delivery ${view.id} is ${view.status} again.` };
         },
       }),
-    );
+    ];
   }
 
   /** The endpoint's project: the caller's own, or (operator) whichever owns it. 404 otherwise. */

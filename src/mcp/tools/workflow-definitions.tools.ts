@@ -1,11 +1,11 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { ProjectsService } from '../../projects/projects.service.js';
 import { STEPS_SCHEMA, UpsertWorkflowDto } from '../../workflows/dto/workflow.dto.js';
 import { presentWorkflow } from '../../workflows/workflow.presenter.js';
 import { WorkflowsService } from '../../workflows/workflows.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { scopedProject } from './project-scope.js';
 import { deletedResult, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
@@ -13,15 +13,14 @@ import { workflowView } from './workflows.tools.js';
 
 /** Defining workflows (POST and DELETE /v1/workflows) through WorkflowsService: the same step checks. */
 @Injectable()
-export class WorkflowDefinitionsTools implements OnModuleInit {
+export class WorkflowDefinitionsTools implements McpToolProvider {
   constructor(
-    private readonly registry: McpToolRegistry,
     private readonly projects: ProjectsService,
     private readonly workflows: WorkflowsService,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'upsert_workflow',
         title: 'Create or replace a workflow',
@@ -73,6 +72,6 @@ export class WorkflowDefinitionsTools implements OnModuleInit {
           return { structured: { id, deleted: true }, text: `Workflow ${id} of ${project.id} deleted.` };
         },
       }),
-    );
+    ];
   }
 }

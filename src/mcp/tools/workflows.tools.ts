@@ -1,11 +1,11 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { ProjectsService } from '../../projects/projects.service.js';
 import { ListRunsQueryDto, TriggerWorkflowDto } from '../../workflows/dto/workflow.dto.js';
 import { presentRun, presentWorkflow } from '../../workflows/workflow.presenter.js';
 import { WorkflowsService } from '../../workflows/workflows.service.js';
-import { McpToolRegistry } from '../mcp-tool-registry.js';
 import { defineTool, DESTRUCTIVE_WRITE, READ_ONLY, SENDS_MESSAGE } from '../mcp-tool.js';
+import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
@@ -59,15 +59,14 @@ const HISTORY_COLUMNS = ['step', 'type', 'at', 'result', 'job_ids', 'run_id', 'd
 
 /** Event workflows: list_workflows, list_workflow_runs, get_workflow_run, trigger_workflow, cancel_workflow_run. */
 @Injectable()
-export class WorkflowsTools implements OnModuleInit {
+export class WorkflowsTools implements McpToolProvider {
   constructor(
-    private readonly registry: McpToolRegistry,
     private readonly projects: ProjectsService,
     private readonly workflows: WorkflowsService,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register(
+  tools() {
+    return [
       defineTool({
         name: 'list_workflows',
         title: 'List workflows',
@@ -198,6 +197,6 @@ export class WorkflowsTools implements OnModuleInit {
           };
         },
       }),
-    );
+    ];
   }
 }
