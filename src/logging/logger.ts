@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import { type DestinationStream, pino, type Logger } from 'pino';
+import { type DestinationStream, type Level, pino, type Logger } from 'pino';
 import type { LogLevel } from '../config/sections/server.config.js';
 import { maskPii, REDACTED_PATHS } from './redact.js';
 
@@ -22,31 +22,20 @@ export function createPino(level: LogLevel, destination?: DestinationStream): Lo
 export class PinoLogger implements LoggerService {
   constructor(readonly pino: Logger) {}
 
-  log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
-  }
-  error(message: unknown, ...params: unknown[]): void {
-    this.write('error', message, params);
-  }
-  warn(message: unknown, ...params: unknown[]): void {
-    this.write('warn', message, params);
-  }
-  debug(message: unknown, ...params: unknown[]): void {
-    this.write('debug', message, params);
-  }
-  verbose(message: unknown, ...params: unknown[]): void {
-    this.write('trace', message, params);
-  }
-  fatal(message: unknown, ...params: unknown[]): void {
-    this.write('fatal', message, params);
+  /** Nest's methods, each writing at a pino level (Nest's log is pino's info, verbose is trace). */
+  readonly log = this.writerAt('info');
+  readonly error = this.writerAt('error');
+  readonly warn = this.writerAt('warn');
+  readonly debug = this.writerAt('debug');
+  readonly verbose = this.writerAt('trace');
+  readonly fatal = this.writerAt('fatal');
+
+  private writerAt(level: Level): (message: unknown, ...params: unknown[]) => void {
+    return (message, ...params) => this.write(level, message, params);
   }
 
   /** Nest passes (message, context) or (message, stack, context) for errors. */
-  private write(
-    level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal',
-    message: unknown,
-    params: unknown[],
-  ): void {
+  private write(level: Level, message: unknown, params: unknown[]): void {
     if (!this.pino.isLevelEnabled(level)) return;
     const context = typeof params[params.length - 1] === 'string' ? (params[params.length - 1] as string) : undefined;
     const stack = params.length > 1 && typeof params[0] === 'string' ? (params[0] as string) : undefined;
