@@ -1,6 +1,17 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 
+/**
+ * A console page: a section labelled by its heading `title` (id `<name>-title`), `aside` beside
+ * the heading (a back link, the project picker), then the page's own parts.
+ */
+export function Page({ name, title, aside = null, children }) {
+  return html`<section aria-labelledby=${`${name}-title`}>
+    <div class="page-head"><h1 id=${`${name}-title`}>${title}</h1>${aside}</div>
+    ${children}
+  </section>`;
+}
+
 export function ErrorNote({ error }) {
   if (!error) return null;
   return html`<p class="error" role="alert">${error.message}</p>`;
@@ -35,16 +46,18 @@ export function Severity({ level }) {
 const loading = () => html`<p class="loading">Loading…</p>`;
 
 /**
- * A page part that shows one loaded thing: "Loading…" until `data` comes, nothing if the load
- * failed (the ErrorNote above it says why), then `content()`.
+ * A page part that shows one loaded thing: why the load failed (ErrorNote), "Loading…" until
+ * `data` comes, nothing more if the load failed, then `content()`.
  */
 export function whenLoaded(data, error, content) {
-  if (data) return content();
-  return error ? null : loading();
+  return html`<${ErrorNote} error=${error} />${data ? content() : error ? null : loading()}`;
 }
 
-/** A loaded list: "Loading…" until `list` comes, the sentence `empty` when it is empty, else `content()`. */
-export function listed(list, empty, content) {
-  if (!list) return loading();
-  return list.length === 0 ? html`<p>${empty}</p>` : content();
+/**
+ * A loaded list: why the load failed (ErrorNote), "Loading…" until `list` comes, the sentence
+ * `empty` when it is empty, else `content()`.
+ */
+export function listed(list, error, empty, content) {
+  const shown = !list ? loading() : list.length === 0 ? html`<p>${empty}</p>` : content();
+  return html`<${ErrorNote} error=${error} />${shown}`;
 }

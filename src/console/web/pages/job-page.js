@@ -2,7 +2,7 @@ import { html } from 'htm/preact';
 import { api } from '../api.js';
 import { when } from '../format.js';
 import { useLoad } from '../use-load.js';
-import { ActionButton, ErrorNote, whenLoaded } from '../widgets.js';
+import { ActionButton, Page, whenLoaded } from '../widgets.js';
 
 /** One job's story, oldest first: enqueue, schedule, attempts, the provider's answer, webhook evidence, outcome. */
 export function timeline(job) {
@@ -43,9 +43,7 @@ export function timeline(job) {
 
 export function JobPage({ id, role }) {
   const { data: job, error, reload } = useLoad(() => api.get(`/v1/admin/jobs/${encodeURIComponent(id)}`), [id]);
-  return html`<section aria-labelledby="job-title">
-    <div class="page-head"><h1 id="job-title">Job <code>${id}</code></h1><a href="#/jobs">Back to the search</a></div>
-    <${ErrorNote} error=${error} />
+  return html`<${Page} name="job" title=${html`Job <code>${id}</code>`} aside=${html`<a href="#/jobs">Back to the search</a>`}>
     ${whenLoaded(
       job,
       error,
@@ -63,5 +61,5 @@ export function JobPage({ id, role }) {
       <h2>Timeline</h2>
       <ol class="timeline">${timeline(job).map((e) => html`<li><time datetime=${e.at}>${when(e.at)}</time> <strong>${e.what}</strong> ${e.detail}</li>`)}</ol>`,
     )}
-  </section>`;
+  <//>`;
 }

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { when } from '../format.js';
 import { useLoad } from '../use-load.js';
-import { ErrorNote, listed } from '../widgets.js';
+import { listed, Page } from '../widgets.js';
 
 const STATUSES = ['pending', 'processing', 'retry', 'sent', 'failed', 'cancelled', 'bounced'];
 const CHANNELS = ['email', 'sms', 'whatsapp', 'push', 'in_app', 'telegram', 'slack', 'discord'];
@@ -30,8 +30,7 @@ export function JobsPage() {
     e.preventDefault();
     setFilters(form);
   };
-  return html`<section aria-labelledby="jobs-title">
-    <div class="page-head"><h1 id="jobs-title">Jobs</h1></div>
+  return html`<${Page} name="jobs" title="Jobs">
     <form class="filters" onSubmit=${submit} role="search" aria-label="Search jobs">
       <label for="jobs-status">Status</label>
       <select ...${field('status')} onChange=${(e) => setForm({ ...form, status: e.currentTarget.value })}>
@@ -47,9 +46,9 @@ export function JobsPage() {
       <label for="jobs-since">Since</label><input type="datetime-local" ...${field('since')} />
       <button type="submit" class="primary">Search</button>
     </form>
-    <${ErrorNote} error=${error} />
     ${listed(
       data?.jobs,
+      error,
       'No job matches (the default window is the last 7 days).',
       () => html`
       <table>
@@ -64,5 +63,5 @@ export function JobsPage() {
         )}</tbody>
       </table>`,
     )}
-  </section>`;
+  <//>`;
 }

@@ -4,7 +4,7 @@ import { api } from '../api.js';
 import { number, when } from '../format.js';
 import { useLive } from '../live.js';
 import { useLoad } from '../use-load.js';
-import { ActionButton, ErrorNote, listed } from '../widgets.js';
+import { ActionButton, listed, Page } from '../widgets.js';
 
 const PAUSES = [
   ['600', '10 minutes'],
@@ -17,11 +17,10 @@ export function LanesPage({ role }) {
   // Live: the admin event stream says when a pause was set or lifted; the 30-s poll is the fallback.
   const { data, error, reload } = useLoad(() => api.get('/v1/admin/lanes'), [], 30_000);
   useLive('lanes', reload);
-  return html`<section aria-labelledby="lanes-title">
-    <div class="page-head"><h1 id="lanes-title">Lanes</h1></div>
-    <${ErrorNote} error=${error} />
+  return html`<${Page} name="lanes" title="Lanes">
     ${listed(
       data?.lanes,
+      error,
       'No lane has paced a call yet.',
       () => html`
       <table>
@@ -34,7 +33,7 @@ export function LanesPage({ role }) {
         <tbody>${data.lanes.map((lane) => html`<${LaneRow} lane=${lane} role=${role} onDone=${reload} />`)}</tbody>
       </table>`,
     )}
-  </section>`;
+  <//>`;
 }
 
 function LaneRow({ lane, role, onDone }) {

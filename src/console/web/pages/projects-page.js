@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { when } from '../format.js';
 import { useLoad } from '../use-load.js';
-import { ActionButton, ErrorNote } from '../widgets.js';
+import { ActionButton, ErrorNote, Page } from '../widgets.js';
 import { ProjectProviders } from './project-providers.js';
 
 /**
@@ -18,8 +18,7 @@ export function ProjectsPage({ role }) {
     setShown({ what, key: response.project?.api_key ?? response.new_api_key });
     void reload();
   };
-  return html`<section aria-labelledby="projects-title">
-    <div class="page-head"><h1 id="projects-title">Projects</h1></div>
+  return html`<${Page} name="projects" title="Projects">
     ${
       shown
         ? html`<div class="shown-once" role="status">
@@ -59,7 +58,7 @@ export function ProjectsPage({ role }) {
         )}</tbody>
       </table>`
     }
-  </section>`;
+  <//>`;
 }
 
 function CreateProject({ onCreated }) {

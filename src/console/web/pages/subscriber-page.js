@@ -2,7 +2,7 @@ import { html } from 'htm/preact';
 import { api } from '../api.js';
 import { when } from '../format.js';
 import { useLoad } from '../use-load.js';
-import { ErrorNote, whenLoaded } from '../widgets.js';
+import { Page, whenLoaded } from '../widgets.js';
 
 const enc = encodeURIComponent;
 
@@ -11,9 +11,7 @@ export function SubscriberPage({ project, id }) {
   const base = `/v1/admin/projects/${enc(project)}/subscribers/${enc(id)}`;
   const { data, error } = useLoad(() => Promise.all([api.get(base), api.get(`${base}/preferences`)]), [base]);
   const [subscriber, prefs] = data ?? [];
-  return html`<section aria-labelledby="subscriber-title">
-    <div class="page-head"><h1 id="subscriber-title">Subscriber <code>${id}</code></h1><a href=${`#/subscribers/${enc(project)}`}>All of ${project}'s subscribers</a></div>
-    <${ErrorNote} error=${error} />
+  return html`<${Page} name="subscriber" title=${html`Subscriber <code>${id}</code>`} aside=${html`<a href=${`#/subscribers/${enc(project)}`}>All of ${project}'s subscribers</a>`}>
     ${whenLoaded(
       data,
       error,
@@ -46,5 +44,5 @@ export function SubscriberPage({ project, id }) {
         </table>`
       }`,
     )}
-  </section>`;
+  <//>`;
 }

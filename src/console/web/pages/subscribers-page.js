@@ -4,7 +4,7 @@ import { api, query } from '../api.js';
 import { when } from '../format.js';
 import { ProjectPicker } from '../project-picker.js';
 import { useLoad } from '../use-load.js';
-import { ErrorNote, listed } from '../widgets.js';
+import { listed, Page } from '../widgets.js';
 
 const PAGE_SIZE = 25;
 const enc = encodeURIComponent;
@@ -28,16 +28,15 @@ export function SubscribersPage({ project }) {
     setCursors([]);
     setSearch(text.trim());
   };
-  return html`<section aria-labelledby="subscribers-title">
-    <div class="page-head"><h1 id="subscribers-title">Subscribers</h1><${ProjectPicker} page="subscribers" project=${project} /></div>
+  return html`<${Page} name="subscribers" title="Subscribers" aside=${html`<${ProjectPicker} page="subscribers" project=${project} />`}>
     <form class="filters" role="search" aria-label="Search subscribers" onSubmit=${submit}>
       <label for="subscribers-q">Search</label>
       <input id="subscribers-q" type="search" maxlength="200" placeholder="id, email or name" value=${text} onInput=${(e) => setText(e.currentTarget.value)} />
       <button type="submit" class="primary">Search</button>
     </form>
-    <${ErrorNote} error=${error} />
     ${listed(
       data?.items,
+      error,
       'No subscriber matches.',
       () => html`
       <table>
@@ -56,5 +55,5 @@ export function SubscribersPage({ project }) {
       <button type="button" class="secondary" disabled=${cursors.length === 0} onClick=${() => setCursors(cursors.slice(0, -1))}>Previous page</button>
       <button type="button" class="secondary" disabled=${!data?.next_cursor} onClick=${() => setCursors([...cursors, data.next_cursor])}>Next page</button>
     </p>
-  </section>`;
+  <//>`;
 }

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { evidenceEntries, when } from '../format.js';
 import { useLoad } from '../use-load.js';
-import { ActionButton, ErrorNote, listed } from '../widgets.js';
+import { ActionButton, listed, Page } from '../widgets.js';
 
 /** Active suppressions (GET /v1/admin/suppressions; addresses masked), each with its evidence; the admin releases one. */
 export function SuppressionsPage({ role }) {
@@ -17,16 +17,15 @@ export function SuppressionsPage({ role }) {
     e.preventDefault();
     setFilter(project.trim());
   };
-  return html`<section aria-labelledby="suppressions-title">
-    <div class="page-head"><h1 id="suppressions-title">Suppressions</h1></div>
+  return html`<${Page} name="suppressions" title="Suppressions">
     <form class="filters" onSubmit=${submit} role="search" aria-label="Filter suppressions">
       <label for="suppressions-project">Project</label>
       <input id="suppressions-project" value=${project} maxlength="63" placeholder="all projects" onInput=${(e) => setProject(e.currentTarget.value)} />
       <button type="submit" class="primary">Show</button>
     </form>
-    <${ErrorNote} error=${error} />
     ${listed(
       data?.suppressions,
+      error,
       'No active suppression.',
       () => html`
       <table>
@@ -48,5 +47,5 @@ export function SuppressionsPage({ role }) {
         )}</tbody>
       </table>`,
     )}
-  </section>`;
+  <//>`;
 }

@@ -2,7 +2,7 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { useLoad } from '../use-load.js';
-import { ActionButton, ErrorNote, whenLoaded } from '../widgets.js';
+import { ActionButton, Page, whenLoaded } from '../widgets.js';
 
 const enc = encodeURIComponent;
 const PREVIEW_DELAY_MS = 300;
@@ -18,9 +18,7 @@ export function TemplatePage({ project, id, role }) {
   const { data, error, reload } = useLoad(() => api.get(`${base}/${enc(id)}`), [base, id]);
   const [key, setKey] = useState(null);
   const variant = data?.variants.find((v) => variantKey(v) === key) ?? data?.variants[0];
-  return html`<section aria-labelledby="template-title">
-    <div class="page-head"><h1 id="template-title">Template <code>${id}</code></h1><a href=${`#/templates/${enc(project)}`}>All of ${project}'s templates</a></div>
-    <${ErrorNote} error=${error} />
+  return html`<${Page} name="template" title=${html`Template <code>${id}</code>`} aside=${html`<a href=${`#/templates/${enc(project)}`}>All of ${project}'s templates</a>`}>
     ${whenLoaded(
       data,
       error,
@@ -30,7 +28,7 @@ export function TemplatePage({ project, id, role }) {
       </select></label></p>
       <${Editor} key=${variantKey(variant)} base=${base} id=${id} variant=${variant} role=${role} onSaved=${reload} />`,
     )}
-  </section>`;
+  <//>`;
 }
 
 function Editor({ base, id, variant, role, onSaved }) {

@@ -3,7 +3,7 @@ import { api, query } from '../api.js';
 import { when } from '../format.js';
 import { ProjectPicker } from '../project-picker.js';
 import { useLoad } from '../use-load.js';
-import { ErrorNote, listed } from '../widgets.js';
+import { listed, Page } from '../widgets.js';
 
 const enc = encodeURIComponent;
 
@@ -16,11 +16,10 @@ export function TemplatesPage({ project }) {
         : new Promise(() => undefined),
     [project],
   );
-  return html`<section aria-labelledby="templates-title">
-    <div class="page-head"><h1 id="templates-title">Templates</h1><${ProjectPicker} page="templates" project=${project} /></div>
-    <${ErrorNote} error=${error} />
+  return html`<${Page} name="templates" title="Templates" aside=${html`<${ProjectPicker} page="templates" project=${project} />`}>
     ${listed(
       data?.items,
+      error,
       'This project has no template.',
       () => html`
       <table>
@@ -34,5 +33,5 @@ export function TemplatesPage({ project }) {
         )}</tbody>
       </table>`,
     )}
-  </section>`;
+  <//>`;
 }

@@ -2,7 +2,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { evidenceEntries, when } from '../format.js';
-import { ErrorNote } from '../widgets.js';
+import { ErrorNote, Page } from '../widgets.js';
 
 const EMPTY = { who: '', project_id: '', since: '', until: '' };
 
@@ -83,8 +83,7 @@ export function TracePage() {
     }
   };
   const { data, error, busy } = state;
-  return html`<section aria-labelledby="trace-title">
-    <div class="page-head"><h1 id="trace-title">Trace</h1><span class="muted">Why didn’t they get it?</span></div>
+  return html`<${Page} name="trace" title="Trace" aside=${html`<span class="muted">Why didn’t they get it?</span>`}>
     <form class="filters" onSubmit=${submit} role="search" aria-label="Trace a recipient">
       <label for="trace-who">Recipient or subscriber id</label>
       <input ...${field('who')} required maxlength="320" size="32" placeholder="jane@example.com, +33612345678 or user-42" />
@@ -117,5 +116,5 @@ export function TracePage() {
       </table>`
       }`
     }
-  </section>`;
+  <//>`;
 }

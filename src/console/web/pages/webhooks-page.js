@@ -2,18 +2,17 @@ import { html } from 'htm/preact';
 import { api, query } from '../api.js';
 import { when } from '../format.js';
 import { useLoad } from '../use-load.js';
-import { ActionButton, ErrorNote, listed } from '../widgets.js';
+import { ActionButton, ErrorNote, listed, Page } from '../widgets.js';
 
 const enc = encodeURIComponent;
 
 /** Every project's webhook endpoints (GET /v1/admin/webhooks); an endpoint opens its deliveries. */
 export function WebhooksPage() {
   const { data, error } = useLoad(() => api.get('/v1/admin/webhooks'), []);
-  return html`<section aria-labelledby="webhooks-title">
-    <div class="page-head"><h1 id="webhooks-title">Webhooks</h1></div>
-    <${ErrorNote} error=${error} />
+  return html`<${Page} name="webhooks" title="Webhooks">
     ${listed(
       data?.webhooks,
+      error,
       'No project has a webhook endpoint.',
       () => html`
       <table>
@@ -29,7 +28,7 @@ export function WebhooksPage() {
         )}</tbody>
       </table>`,
     )}
-  </section>`;
+  <//>`;
 }
 
 /** One endpoint's deliveries, newest first (GET /v1/admin/webhooks/:id/deliveries); the admin redelivers a failed or cancelled one. */
@@ -38,8 +37,7 @@ export function WebhookDeliveriesPage({ id, role }) {
     () => api.get(`/v1/admin/webhooks/${enc(id)}/deliveries${query({ limit: 100 })}`),
     [id],
   );
-  return html`<section aria-labelledby="deliveries-title">
-    <div class="page-head"><h1 id="deliveries-title">Webhook deliveries</h1><a href="#/webhooks">All endpoints</a></div>
+  return html`<${Page} name="deliveries" title="Webhook deliveries" aside=${html`<a href="#/webhooks">All endpoints</a>`}>
     <p class="muted">Endpoint <code>${id}</code></p>
     <${ErrorNote} error=${error} />
     ${
@@ -74,5 +72,5 @@ export function WebhookDeliveriesPage({ id, role }) {
         )}</tbody>
       </table>`
     }
-  </section>`;
+  <//>`;
 }

@@ -3,7 +3,7 @@ import { api, query } from '../api.js';
 import { when } from '../format.js';
 import { ProjectPicker } from '../project-picker.js';
 import { useLoad } from '../use-load.js';
-import { ErrorNote, whenLoaded } from '../widgets.js';
+import { ErrorNote, Page, whenLoaded } from '../widgets.js';
 
 const enc = encodeURIComponent;
 
@@ -18,8 +18,7 @@ export function WorkflowsPage({ project }) {
     [base],
   );
   const [workflows, runs] = data ?? [];
-  return html`<section aria-labelledby="workflows-title">
-    <div class="page-head"><h1 id="workflows-title">Workflows</h1><${ProjectPicker} page="workflows" project=${project} /></div>
+  return html`<${Page} name="workflows" title="Workflows" aside=${html`<${ProjectPicker} page="workflows" project=${project} />`}>
     <${ErrorNote} error=${error} />
     ${
       !data
@@ -56,7 +55,7 @@ export function WorkflowsPage({ project }) {
       </table>`
       }`
     }
-  </section>`;
+  <//>`;
 }
 
 /** One run: where it stands and what each step did (its history), with links to the jobs it sent. */
@@ -66,9 +65,7 @@ export function WorkflowRunPage({ project, id }) {
     [project, id],
   );
   const run = data?.run;
-  return html`<section aria-labelledby="run-title">
-    <div class="page-head"><h1 id="run-title">Workflow run</h1><a href=${`#/workflows/${enc(project)}`}>All of ${project}'s workflows</a></div>
-    <${ErrorNote} error=${error} />
+  return html`<${Page} name="run" title="Workflow run" aside=${html`<a href=${`#/workflows/${enc(project)}`}>All of ${project}'s workflows</a>`}>
     ${whenLoaded(
       run,
       error,
@@ -96,5 +93,5 @@ export function WorkflowRunPage({ project, id }) {
       </ol>`
       }`,
     )}
-  </section>`;
+  <//>`;
 }
