@@ -108,3 +108,6 @@ export function envList() {
       ),
   );
 }
+
+/** For a setting read in seconds and used in milliseconds. */
+export const secondsToMs = (seconds: number): number => seconds * 1000;

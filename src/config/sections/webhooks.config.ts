@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineSection } from '../define-section.js';
+import { defineSettings, setting } from '../define-section.js';
 import { envInt } from '../env-helpers.js';
 
 /** 32 bytes, base64 (standard or url-safe): the AES-256-GCM key for endpoint secrets at rest. */
@@ -14,32 +14,22 @@ const secretKey = z.preprocess(
 );
 
 /** Outbound webhooks (src/webhooks/): delivery queue, timeouts, secrets at rest. */
-export const webhooksSection = defineSection(
-  {
-    /**
-     * Encrypts endpoint signing secrets at rest. Unset: a key derived from JWT_SECRET (HKDF);
-     * set it to rotate JWT_SECRET without losing the webhook secrets.
-     */
-    WEBHOOK_SECRET_KEY: secretKey,
-    /** One delivery attempt; Standard Webhooks recommends 15–30 s. */
-    WEBHOOK_TIMEOUT_MS: envInt({ default: 15_000, min: 100, max: 120_000 }),
-    /** Deliveries claimed per round. */
-    WEBHOOK_BATCH_SIZE: envInt({ default: 50, min: 1, max: 1_000 }),
-    /** Requests in flight at once per worker process. */
-    WEBHOOK_CONCURRENCY: envInt({ default: 16, min: 1, max: 256 }),
-    /** Fallback poll when idle (an emit in this process wakes the sender at once). */
-    WEBHOOK_POLL_INTERVAL_MS: envInt({ default: 1_000, min: 10, max: 600_000 }),
-    /** Finished deliveries (the delivery log) are deleted after this many days; 0 keeps them. */
-    WEBHOOK_DELIVERY_RETENTION_DAYS: envInt({ default: 14, min: 0, max: 3_650 }),
-  },
-  (env) => ({
-    secretKey: env.WEBHOOK_SECRET_KEY ? Buffer.from(env.WEBHOOK_SECRET_KEY, 'base64') : undefined,
-    timeoutMs: env.WEBHOOK_TIMEOUT_MS,
-    batchSize: env.WEBHOOK_BATCH_SIZE,
-    concurrency: env.WEBHOOK_CONCURRENCY,
-    pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
-    retentionDays: env.WEBHOOK_DELIVERY_RETENTION_DAYS,
-  }),
-);
+export const webhooksSection = defineSettings({
+  /**
+   * Encrypts endpoint signing secrets at rest. Unset: a key derived from JWT_SECRET (HKDF);
+   * set it to rotate JWT_SECRET without losing the webhook secrets.
+   */
+  secretKey: setting('WEBHOOK_SECRET_KEY', secretKey, (key) => (key ? Buffer.from(key, 'base64') : undefined)),
+  /** One delivery attempt; Standard Webhooks recommends 15–30 s. */
+  timeoutMs: setting('WEBHOOK_TIMEOUT_MS', envInt({ default: 15_000, min: 100, max: 120_000 })),
+  /** Deliveries claimed per round. */
+  batchSize: setting('WEBHOOK_BATCH_SIZE', envInt({ default: 50, min: 1, max: 1_000 })),
+  /** Requests in flight at once per worker process. */
+  concurrency: setting('WEBHOOK_CONCURRENCY', envInt({ default: 16, min: 1, max: 256 })),
+  /** Fallback poll when idle (an emit in this process wakes the sender at once). */
+  pollIntervalMs: setting('WEBHOOK_POLL_INTERVAL_MS', envInt({ default: 1_000, min: 10, max: 600_000 })),
+  /** Finished deliveries (the delivery log) are deleted after this many days; 0 keeps them. */
+  retentionDays: setting('WEBHOOK_DELIVERY_RETENTION_DAYS', envInt({ default: 14, min: 0, max: 3_650 })),
+});
 
 export type WebhooksConfig = ReturnType<typeof webhooksSection.build>;
