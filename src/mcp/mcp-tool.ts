@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ProjectRow } from '../projects/project.types.js';
 import type { TextTable } from './server/text-table.js';
 
 /** Who is calling: the key decides which tools it sees and which project it acts on. */
@@ -72,6 +73,11 @@ export interface McpToolContext {
    */
   project(requested: string | undefined, required: true): string;
   project(requested: string | undefined, required?: false): string | null;
+  /**
+   * The project a project-scoped tool acts on, loaded as its REST route would: `project(…, true)`,
+   * which must exist (404 naming it), so that a write never lands on a project id that is not there.
+   */
+  scopedProject(requested: string | undefined): Promise<ProjectRow>;
 }
 
 /**

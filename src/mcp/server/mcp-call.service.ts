@@ -2,6 +2,7 @@ import { HttpException, Injectable, Logger } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AuditService } from '../../audit/audit.service.js';
 import { ApiError } from '../../common/errors/api-error.js';
+import { ProjectsService } from '../../projects/projects.service.js';
 import { deniedReason, McpToolRegistry } from '../mcp-tool-registry.js';
 import { type McpCaller, type McpTool, type McpToolContext, McpToolError } from '../mcp-tool.js';
 import { nulCharacterMessage, nulCharacterPath } from '../../common/validation/nul-characters.js';
@@ -20,6 +21,7 @@ export class McpCallService {
   constructor(
     private readonly registry: McpToolRegistry,
     private readonly audit: AuditService,
+    private readonly projects: ProjectsService,
   ) {}
 
   async call(name: string, rawArgs: Record<string, unknown> | undefined, caller: McpCaller): Promise<CallToolResult> {
@@ -48,7 +50,7 @@ export class McpCallService {
         outcome = 'invalid';
         return failure(`Invalid arguments for ${name}: ${describeIssues(parsed.error.issues)}`);
       }
-      const result = await tool.run(parsed.data, contextFor(caller));
+      const result = await tool.run(parsed.data, contextFor(caller, this.projects));
       outcome = result.isError ? 'error' : 'ok';
       const text = result.table ? `${result.text}\n\n${renderTextTable(result.table)}` : result.text;
       return {
@@ -100,8 +102,8 @@ export function actorName(caller: McpCaller): string {
   return caller.role === 'admin' ? 'mcp' : `mcp:${caller.role}`;
 }
 
-function contextFor(caller: McpCaller): McpToolContext {
-  const project = (requested: string | undefined, required = false): string | null => {
+function contextFor(caller: McpCaller, projects: ProjectsService): McpToolContext {
+  const resolve = (requested: string | undefined, required = false): string | null => {
     if (caller.role === 'project') {
       if (requested !== undefined && requested !== caller.projectId) {
         throw new McpToolError(
@@ -114,12 +116,14 @@ function contextFor(caller: McpCaller): McpToolContext {
       throw new McpToolError('project_id is required with an operator key: find it with list_projects.');
     return requested ?? null;
   };
+  const project = resolve as McpToolContext['project'];
   const createdBy = caller.role === 'project' ? (caller.keyHint ?? 'mcp:project') : actorName(caller);
   return {
     caller,
     actor: { actor: actorName(caller), ip: caller.ip },
     createdBy,
-    project: project as McpToolContext['project'],
+    project,
+    scopedProject: (requested) => projects.get(project(requested, true)),
   };
 }
 

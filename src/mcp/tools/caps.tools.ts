@@ -3,10 +3,8 @@ import { z } from 'zod';
 import { presentCap } from '../../governance/caps/cap.presenter.js';
 import { CapsService } from '../../governance/caps/caps.service.js';
 import { SetCapDto } from '../../governance/caps/dto/cap.dto.js';
-import { ProjectsService } from '../../projects/projects.service.js';
 import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { scopedProject } from './project-scope.js';
 import { deletedResult, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
@@ -25,10 +23,7 @@ const CAP_COLUMNS = ['id', 'channel', 'topic', 'max_messages', 'window_seconds',
 /** Per-recipient caps (/v1/caps): list_caps, set_cap, delete_cap, through CapsService. */
 @Injectable()
 export class CapsTools implements McpToolProvider {
-  constructor(
-    private readonly projects: ProjectsService,
-    private readonly caps: CapsService,
-  ) {}
+  constructor(private readonly caps: CapsService) {}
 
   tools() {
     return [
@@ -42,7 +37,7 @@ export class CapsTools implements McpToolProvider {
         input: z.strictObject({ project_id: projectIdArg.optional() }),
         output: z.object({ caps: z.array(capView) }),
         run: async ({ project_id: projectId }, context) => {
-          const project = await scopedProject(this.projects, context, projectId);
+          const project = await context.scopedProject(projectId);
           const caps = (await this.caps.list(project.id)).map(presentCap);
           return {
             structured: { caps },
@@ -73,7 +68,7 @@ export class CapsTools implements McpToolProvider {
         }),
         output: z.object({ created: z.boolean(), cap: capView }),
         run: async ({ project_id: projectId, ...body }, context) => {
-          const project = await scopedProject(this.projects, context, projectId);
+          const project = await context.scopedProject(projectId);
           const row = await this.caps.put(project.id, await validateDto(SetCapDto, body));
           const cap = presentCap(row);
           return {
@@ -95,7 +90,7 @@ export class CapsTools implements McpToolProvider {
         }),
         output: deletedResult,
         run: async ({ project_id: projectId, id }, context) => {
-          const project = await scopedProject(this.projects, context, projectId);
+          const project = await context.scopedProject(projectId);
           await this.caps.delete(project.id, id);
           return { structured: { id, deleted: true }, text: `Cap ${id} of ${project.id} deleted.` };
         },

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { ChannelReportService } from '../../project-providers/channel-report.service.js';
-import { ProjectsService } from '../../projects/projects.service.js';
 import { defineTool, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { scopedProject } from './project-scope.js';
 import { projectIdArg } from './schemas.js';
 
 const channelStatus = z.object({
@@ -31,10 +29,7 @@ const CHANNEL_COLUMNS = [
 /** The channel report (GET /v1/channels) through the same ChannelReportService: list_channels. */
 @Injectable()
 export class ChannelsTools implements McpToolProvider {
-  constructor(
-    private readonly projects: ProjectsService,
-    private readonly report: ChannelReportService,
-  ) {}
+  constructor(private readonly report: ChannelReportService) {}
 
   tools() {
     return [
@@ -49,7 +44,7 @@ export class ChannelsTools implements McpToolProvider {
         input: z.strictObject({ project_id: projectIdArg.optional() }),
         output: z.object({ project_id: z.string(), channels: z.array(channelStatus) }),
         run: async ({ project_id: projectId }, context) => {
-          const project = await scopedProject(this.projects, context, projectId);
+          const project = await context.scopedProject(projectId);
           const channels = Object.entries(await this.report.forProject(project)).map(([channel, s]) => ({
             channel,
             allowed: s.allowed,

@@ -3,11 +3,9 @@ import { z } from 'zod';
 import { InboxMessagePathDto, InboxPathDto, ListInboxQueryDto, UpdateMessageDto } from '../../inbox/dto/inbox.dto.js';
 import { presentMessage } from '../../inbox/inbox.presenter.js';
 import { InboxService } from '../../inbox/inbox.service.js';
-import { ProjectsService } from '../../projects/projects.service.js';
 import { defineTool, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { scopedProject } from './project-scope.js';
-import { projectIdArg } from './schemas.js';
+import { projectIdArg, subscriberIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
 const messageView = z.object({
@@ -30,7 +28,6 @@ const messageView = z.object({
 });
 const MESSAGE_COLUMNS = ['id', 'created_at', 'topic', 'title', 'is_read', 'is_seen', 'is_archived'];
 
-const subscriberIdArg = z.string().min(1).max(255).describe('Subscriber id');
 /** The bulk actions of POST /v1/inbox/:subscriber_id/{read,seen,archive}-all. */
 const BULK_ACTIONS = { read: 'read', seen: 'seen', archive: 'archived' } as const;
 
@@ -40,10 +37,7 @@ const BULK_ACTIONS = { read: 'read', seen: 'seen', archive: 'archived' } as cons
  */
 @Injectable()
 export class InboxTools implements McpToolProvider {
-  constructor(
-    private readonly projects: ProjectsService,
-    private readonly inbox: InboxService,
-  ) {}
+  constructor(private readonly inbox: InboxService) {}
 
   tools() {
     return [
@@ -73,7 +67,7 @@ export class InboxTools implements McpToolProvider {
           unseen_count: z.number(),
         }),
         run: async ({ project_id: projectId, subscriber_id: subscriberId, ...query }, context) => {
-          const project = await scopedProject(this.projects, context, projectId);
+          const project = await context.scopedProject(projectId);
           const path = await validateDto(InboxPathDto, { subscriber_id: subscriberId });
           const [page, counts] = await Promise.all([
             this.inbox.list(project.id, path.subscriber_id, await validateDto(ListInboxQueryDto, query)),
@@ -120,7 +114,7 @@ export class InboxTools implements McpToolProvider {
           { project_id: projectId, subscriber_id: subscriberId, message_id: messageId, ...change },
           context,
         ) => {
-          const project = await scopedProject(this.projects, context, projectId);
+          const project = await context.scopedProject(projectId);
           const path = await validateDto(InboxMessagePathDto, { subscriber_id: subscriberId, message_id: messageId });
           const message = presentMessage(
             await this.inbox.update(
@@ -151,7 +145,7 @@ export class InboxTools implements McpToolProvider {
         }),
         output: z.object({ subscriber_id: z.string(), action: z.string(), updated: z.number() }),
         run: async ({ project_id: projectId, subscriber_id: subscriberId, action, topic }, context) => {
-          const project = await scopedProject(this.projects, context, projectId);
+          const project = await context.scopedProject(projectId);
           const path = await validateDto(InboxPathDto, { subscriber_id: subscriberId });
           const updated = await this.inbox.bulk(project.id, path.subscriber_id, BULK_ACTIONS[action], topic);
           return {

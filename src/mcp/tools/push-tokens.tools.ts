@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { maskOpaque } from '../../common/pii/mask.js';
-import { ProjectsService } from '../../projects/projects.service.js';
 import { RegisterPushTokenDto } from '../../push-tokens/dto/push-token.dto.js';
 import { presentPushToken } from '../../push-tokens/push-token.presenter.js';
 import type { PushTokenRow } from '../../domain/push-token.types.js';
 import { PushTokensService } from '../../push-tokens/push-tokens.service.js';
 import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, type McpToolContext, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { scopedProject } from './project-scope.js';
-import { projectIdArg } from './schemas.js';
+import { projectIdArg, subscriberIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
 const tokenView = z.object({
@@ -25,8 +23,6 @@ const tokenView = z.object({
 });
 const TOKEN_COLUMNS = ['id', 'platform', 'device_name', 'token', 'last_used_at'];
 
-const subscriberIdArg = z.string().min(1).max(255).describe('Subscriber id');
-
 /** A project key reads its own devices; operators see tokens and endpoints masked, as recipients. */
 function present(row: PushTokenRow, context: McpToolContext): z.input<typeof tokenView> {
   const view = presentPushToken(row);
@@ -37,10 +33,7 @@ function present(row: PushTokenRow, context: McpToolContext): z.input<typeof tok
 /** Subscribers' push devices (/v1/push-tokens): list_push_tokens, register_push_token, delete_push_token. */
 @Injectable()
 export class PushTokensTools implements McpToolProvider {
-  constructor(
-    private readonly projects: ProjectsService,
-    private readonly tokens: PushTokensService,
-  ) {}
+  constructor(private readonly tokens: PushTokensService) {}
 
   tools() {
     return [
@@ -54,7 +47,7 @@ export class PushTokensTools implements McpToolProvider {
         input: z.strictObject({ project_id: projectIdArg.optional(), subscriber_id: subscriberIdArg }),
         output: z.object({ subscriber_id: z.string(), tokens: z.array(tokenView) }),
         run: async ({ project_id: projectId, subscriber_id: subscriberId }, context) => {
-          const project = await scopedProject(this.projects, context, projectId);
+          const project = await context.scopedProject(projectId);
           const tokens = (await this.tokens.list(project.id, subscriberId)).map((t) => present(t, context));
           return {
             structured: { subscriber_id: subscriberId, tokens },
@@ -96,7 +89,7 @@ export class PushTokensTools implements McpToolProvider {
         }),
         output: z.object({ id: z.string(), created: z.boolean(), token: tokenView }),
         run: async ({ project_id: projectId, ...body }, context) => {
-          const project = await scopedProject(this.projects, context, projectId);
+          const project = await context.scopedProject(projectId);
           const { row, created } = await this.tokens.register(
             project.id,
             await validateDto(RegisterPushTokenDto, body),
@@ -121,7 +114,7 @@ export class PushTokensTools implements McpToolProvider {
         }),
         output: z.object({ id: z.string(), success: z.boolean() }),
         run: async ({ project_id: projectId, id }, context) => {
-          const project = await scopedProject(this.projects, context, projectId);
+          const project = await context.scopedProject(projectId);
           await this.tokens.delete(project.id, id);
           return { structured: { id, success: true }, text: `Device ${id} of ${project.id} is gone.` };
         },

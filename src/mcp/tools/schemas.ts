@@ -13,6 +13,8 @@ export const jobIdArg = z
   .uuid({ message: 'must be a job id (a UUID such as 6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f)' })
   .describe('Job id (UUID)');
 
+export const subscriberIdArg = z.string().min(1).max(255).describe('Subscriber id');
+
 export const channelArg = z.enum(CHANNELS).describe(`Channel: ${CHANNELS.join(', ')}`);
 export const jobStatusArg = z.enum(JOB_STATUSES).describe(`Job status: ${JOB_STATUSES.join(', ')}`);
 

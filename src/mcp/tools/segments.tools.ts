@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { SegmentsService } from '../../governance/segments/segments.service.js';
-import { ProjectsService } from '../../projects/projects.service.js';
 import { defineTool, McpToolError, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { scopedProject } from './project-scope.js';
 import { projectIdArg } from './schemas.js';
 
 /** A segment as JSON is bounded like a request body worth sending: a filter, not a list of ids. */
@@ -13,10 +11,7 @@ const SEGMENT_MAX_CHARS = 20_000;
 /** preview_segment: POST /v1/segments/preview, through SegmentsService (the compiler refuses what is outside the grammar). */
 @Injectable()
 export class SegmentsTools implements McpToolProvider {
-  constructor(
-    private readonly projects: ProjectsService,
-    private readonly segments: SegmentsService,
-  ) {}
+  constructor(private readonly segments: SegmentsService) {}
 
   tools() {
     return [
@@ -40,7 +35,7 @@ export class SegmentsTools implements McpToolProvider {
             throw new McpToolError(
               `segment: must be at most ${SEGMENT_MAX_CHARS} characters as JSON; split a long list of values into several segments.`,
             );
-          const project = await scopedProject(this.projects, context, projectId);
+          const project = await context.scopedProject(projectId);
           const { count, sample } = await this.segments.preview(project.id, segment);
           return {
             structured: { count, sample },

@@ -3,10 +3,8 @@ import { z } from 'zod';
 import { SendWindowDto } from '../../governance/send-windows/dto/send-window.dto.js';
 import type { SendWindow } from '../../governance/send-windows/send-window.js';
 import { SendWindowsService } from '../../governance/send-windows/send-windows.service.js';
-import { ProjectsService } from '../../projects/projects.service.js';
 import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { scopedProject } from './project-scope.js';
 import { projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
@@ -34,10 +32,7 @@ function describe(projectId: string, window: SendWindow | null): string {
 /** The project's send window (/v1/send-window): get_send_window, set_send_window, delete_send_window. */
 @Injectable()
 export class SendWindowsTools implements McpToolProvider {
-  constructor(
-    private readonly projects: ProjectsService,
-    private readonly windows: SendWindowsService,
-  ) {}
+  constructor(private readonly windows: SendWindowsService) {}
 
   tools() {
     const result = (projectId: string, window: SendWindow | null) => ({
@@ -56,7 +51,7 @@ export class SendWindowsTools implements McpToolProvider {
         input: z.strictObject({ project_id: projectIdArg.optional() }),
         output,
         run: async ({ project_id: projectId }, context) => {
-          const project = await scopedProject(this.projects, context, projectId);
+          const project = await context.scopedProject(projectId);
           return result(project.id, await this.windows.projectWindow(project.id));
         },
       }),
@@ -83,7 +78,7 @@ export class SendWindowsTools implements McpToolProvider {
         }),
         output,
         run: async ({ project_id: projectId, ...body }, context) => {
-          const project = await scopedProject(this.projects, context, projectId);
+          const project = await context.scopedProject(projectId);
           return result(
             project.id,
             await this.windows.putProjectWindow(project.id, await validateDto(SendWindowDto, body)),
@@ -100,7 +95,7 @@ export class SendWindowsTools implements McpToolProvider {
         input: z.strictObject({ project_id: projectIdArg.optional() }),
         output,
         run: async ({ project_id: projectId }, context) => {
-          const project = await scopedProject(this.projects, context, projectId);
+          const project = await context.scopedProject(projectId);
           await this.windows.setProjectWindow(project.id, null);
           return result(project.id, null);
         },

@@ -5,7 +5,6 @@ import { SendRequestDto, type SendResponseDto } from '../../jobs/dto/send.dto.js
 import { BatchService } from '../../jobs/batch.service.js';
 import { BatchStatusService } from '../../jobs/batch-status.service.js';
 import { EnqueueService } from '../../jobs/enqueue.service.js';
-import { ProjectsService } from '../../projects/projects.service.js';
 import { defineTool, type McpToolOutcome, READ_ONLY, SENDS_MESSAGE } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { channelArg, projectIdArg, waitArg } from './schemas.js';
@@ -65,7 +64,6 @@ const sendResult = z.object({
 @Injectable()
 export class SendTools implements McpToolProvider {
   constructor(
-    private readonly projects: ProjectsService,
     private readonly enqueue: EnqueueService,
     private readonly batches: BatchService,
     private readonly batchStatus: BatchStatusService,
@@ -92,7 +90,7 @@ export class SendTools implements McpToolProvider {
         output: sendResult,
         run: async ({ project_id: projectId, wait, ...rest }, context) => {
           const project = {
-            ...(await this.projects.get(context.project(projectId, true))),
+            ...(await context.scopedProject(projectId)),
             createdBy: context.createdBy,
           };
           const waitFor = /^0+(ms|s)$/.test(wait) ? {} : { wait };
@@ -127,7 +125,7 @@ export class SendTools implements McpToolProvider {
         }),
         run: async ({ project_id: projectId, ...rest }, context) => {
           const project = {
-            ...(await this.projects.get(context.project(projectId, true))),
+            ...(await context.scopedProject(projectId)),
             createdBy: context.createdBy,
           };
           const result = await this.batches.batch(project, await validateDto(BatchRequestDto, rest));

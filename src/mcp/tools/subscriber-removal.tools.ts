@@ -3,9 +3,7 @@ import { z } from 'zod';
 import { SubscribersService } from '../../subscribers/subscribers.service.js';
 import { defineTool, DESTRUCTIVE_WRITE } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { deletedResult, projectIdArg, revokedResult } from './schemas.js';
-
-const subscriberIdArg = z.string().min(1).max(255).describe('Subscriber id');
+import { deletedResult, projectIdArg, revokedResult, subscriberIdArg } from './schemas.js';
 
 /**
  * delete_subscriber and revoke_subscriber_tokens: DELETE /v1/subscribers/:id and

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { ProjectsService } from '../../projects/projects.service.js';
 import { CreateWebhookDto, RotateWebhookSecretDto, UpdateWebhookDto } from '../../webhooks/dto/webhook.dto.js';
 import type { EndpointRow } from '../../webhooks/webhook.types.js';
 import { WebhookEndpointsService } from '../../webhooks/webhook-endpoints.service.js';
 import { presentWebhook } from '../../webhooks/webhook.presenter.js';
 import { CREATES, defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, ROTATES_CREDENTIAL } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { scopedProject } from './project-scope.js';
 import { deletedResult, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 import { webhookView } from './webhooks.tools.js';
@@ -24,10 +22,7 @@ function view(endpoint: EndpointRow): z.input<typeof webhookView> {
  */
 @Injectable()
 export class WebhookEndpointsTools implements McpToolProvider {
-  constructor(
-    private readonly projects: ProjectsService,
-    private readonly endpoints: WebhookEndpointsService,
-  ) {}
+  constructor(private readonly endpoints: WebhookEndpointsService) {}
 
   tools() {
     return [
@@ -51,7 +46,7 @@ export class WebhookEndpointsTools implements McpToolProvider {
         }),
         output: z.object({ id: z.string(), secret: z.string().describe('Shown once'), webhook: webhookView }),
         run: async ({ project_id: projectId, ...body }, context) => {
-          const project = await scopedProject(this.projects, context, projectId);
+          const project = await context.scopedProject(projectId);
           const { endpoint, secret } = await this.endpoints.create(
             project.id,
             await validateDto(CreateWebhookDto, body),

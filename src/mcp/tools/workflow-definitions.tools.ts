@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { ProjectsService } from '../../projects/projects.service.js';
 import { STEPS_SCHEMA, UpsertWorkflowDto } from '../../workflows/dto/workflow.dto.js';
 import { presentWorkflow } from '../../workflows/workflow.presenter.js';
 import { WorkflowsService } from '../../workflows/workflows.service.js';
 import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { scopedProject } from './project-scope.js';
 import { deletedResult, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 import { workflowView } from './workflows.tools.js';
@@ -14,10 +12,7 @@ import { workflowView } from './workflows.tools.js';
 /** Defining workflows (POST and DELETE /v1/workflows) through WorkflowsService: the same step checks. */
 @Injectable()
 export class WorkflowDefinitionsTools implements McpToolProvider {
-  constructor(
-    private readonly projects: ProjectsService,
-    private readonly workflows: WorkflowsService,
-  ) {}
+  constructor(private readonly workflows: WorkflowsService) {}
 
   tools() {
     return [
@@ -41,7 +36,7 @@ export class WorkflowDefinitionsTools implements McpToolProvider {
         }),
         output: z.object({ created: z.boolean(), workflow: workflowView }),
         run: async ({ project_id: projectId, ...body }, context) => {
-          const project = await scopedProject(this.projects, context, projectId);
+          const project = await context.scopedProject(projectId);
           const row = await this.workflows.upsert(project, await validateDto(UpsertWorkflowDto, body));
           const workflow = presentWorkflow(row);
           return {
@@ -67,7 +62,7 @@ export class WorkflowDefinitionsTools implements McpToolProvider {
         }),
         output: deletedResult,
         run: async ({ project_id: projectId, id }, context) => {
-          const project = await scopedProject(this.projects, context, projectId);
+          const project = await context.scopedProject(projectId);
           await this.workflows.delete(project, id);
           return { structured: { id, deleted: true }, text: `Workflow ${id} of ${project.id} deleted.` };
         },

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { ProjectsService } from '../../projects/projects.service.js';
 import { ListRunsQueryDto, TriggerWorkflowDto } from '../../workflows/dto/workflow.dto.js';
 import { presentRun, presentWorkflow } from '../../workflows/workflow.presenter.js';
 import { WorkflowsService } from '../../workflows/workflows.service.js';
@@ -60,10 +59,7 @@ const HISTORY_COLUMNS = ['step', 'type', 'at', 'result', 'job_ids', 'run_id', 'd
 /** Event workflows: list_workflows, list_workflow_runs, get_workflow_run, trigger_workflow, cancel_workflow_run. */
 @Injectable()
 export class WorkflowsTools implements McpToolProvider {
-  constructor(
-    private readonly projects: ProjectsService,
-    private readonly workflows: WorkflowsService,
-  ) {}
+  constructor(private readonly workflows: WorkflowsService) {}
 
   tools() {
     return [
@@ -77,7 +73,7 @@ export class WorkflowsTools implements McpToolProvider {
         input: z.strictObject({ project_id: projectIdArg.optional() }),
         output: z.object({ workflows: z.array(workflowView), count: z.number() }),
         run: async ({ project_id: projectId }, context) => {
-          const project = await this.projects.get(context.project(projectId, true));
+          const project = await context.scopedProject(projectId);
           const workflows = (await this.workflows.list(project)).map(presentWorkflow);
           return {
             structured: { workflows, count: workflows.length },
@@ -108,7 +104,7 @@ export class WorkflowsTools implements McpToolProvider {
         }),
         output: z.object({ runs: z.array(runView), next_cursor: z.string().nullable() }),
         run: async ({ project_id: projectId, ...query }, context) => {
-          const project = await this.projects.get(context.project(projectId, true));
+          const project = await context.scopedProject(projectId);
           const page = await this.workflows.listRuns(project, await validateDto(ListRunsQueryDto, query));
           const runs = page.items.map((r) => {
             const { payload: _payload, history: _history, updated_at: _updated, ...view } = presentRun(r);
@@ -140,7 +136,7 @@ export class WorkflowsTools implements McpToolProvider {
         }),
         output: runDetail,
         run: async ({ project_id: projectId, id }, context) => {
-          const project = await this.projects.get(context.project(projectId, true));
+          const project = await context.scopedProject(projectId);
           const run = presentRun(await this.workflows.getRun(project, id));
           return {
             structured: run,
@@ -165,7 +161,7 @@ export class WorkflowsTools implements McpToolProvider {
         }),
         output: z.object({ workflow_runs: z.array(z.string()), deduplicated: z.boolean() }),
         run: async ({ project_id: projectId, ...body }, context) => {
-          const project = await this.projects.get(context.project(projectId, true));
+          const project = await context.scopedProject(projectId);
           const { runs } = await this.workflows.trigger(project, await validateDto(TriggerWorkflowDto, body));
           const deduplicated = runs.length > 0 && runs.every((r) => !r.created);
           return {
@@ -189,7 +185,7 @@ export class WorkflowsTools implements McpToolProvider {
         }),
         output: z.object({ id: z.string(), cancelled: z.boolean(), digests_cancelled: z.number() }),
         run: async ({ project_id: projectId, id }, context) => {
-          const project = await this.projects.get(context.project(projectId, true));
+          const project = await context.scopedProject(projectId);
           const { digestsCancelled } = await this.workflows.cancelRun(project, id);
           return {
             structured: { id, cancelled: true, digests_cancelled: digestsCancelled },
