@@ -1,5 +1,6 @@
-import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { globalModule } from '../config/global-module.js';
 import { DATABASE, type Database } from './database.js';
 import { Db } from './db.js';
 
@@ -8,18 +9,13 @@ import { Db } from './db.js';
  * first, so that no module ever sees an unmigrated schema). Closing is main.ts's job too:
  * the pool must outlive the worker's last finalise during shutdown.
  */
-@Global()
 @Module({})
 export class DatabaseModule {
   static forRoot(database: Database): DynamicModule {
-    return {
-      module: DatabaseModule,
-      providers: [
-        { provide: DATABASE, useValue: database },
-        { provide: DataSource, useValue: database.dataSource },
-        Db,
-      ],
-      exports: [DATABASE, DataSource, Db],
-    };
+    return globalModule(DatabaseModule, [
+      { provide: DATABASE, useValue: database },
+      { provide: DataSource, useValue: database.dataSource },
+      Db,
+    ]);
   }
 }
