@@ -1,4 +1,5 @@
-import { signClaim, type SigningKey, verifiedClaim } from '../crypto/signed-claim.js';
+import { signClaim, type SigningKey } from '../crypto/signed-claim.js';
+import { linkVerifier } from './link-token.js';
 
 /** What an unsubscribe link stands for: one address of one project, optionally one topic. */
 export interface UnsubscribeClaim {
@@ -26,15 +27,8 @@ export function signUnsubscribeToken(claim: UnsubscribeClaim, key: SigningKey): 
 }
 
 /** The claim of a genuine, unexpired token; undefined for anything else (never throws). */
-export function verifyUnsubscribeToken(
-  token: string,
-  keys: readonly SigningKey[],
-  nowSeconds = Math.floor(Date.now() / 1000),
-): UnsubscribeClaim | undefined {
-  const c = verifiedClaim(token, VERSION, keys);
-  if (!c || typeof c.p !== 'string' || typeof c.c !== 'string' || typeof c.a !== 'string' || typeof c.e !== 'number')
-    return undefined;
+export const verifyUnsubscribeToken = linkVerifier(VERSION, (c): UnsubscribeClaim | undefined => {
+  if (typeof c.p !== 'string' || typeof c.c !== 'string' || typeof c.a !== 'string') return undefined;
   if (c.t !== undefined && typeof c.t !== 'string') return undefined;
-  if (c.e < nowSeconds) return undefined;
   return { projectId: c.p, channel: c.c, address: c.a, topic: (c.t as string | undefined) ?? null, expiresAt: c.e };
-}
+});

@@ -1,4 +1,5 @@
-import { signClaim, type SigningKey, verifiedClaim } from '../../common/crypto/signed-claim.js';
+import { signClaim, type SigningKey } from '../../common/crypto/signed-claim.js';
+import { linkVerifier } from '../../common/unsubscribe/link-token.js';
 
 /** What a preference-center link stands for: one subscriber of one project, until it expires. */
 export interface PreferenceClaim {
@@ -20,13 +21,8 @@ export function signPreferenceToken(claim: PreferenceClaim, key: SigningKey): st
 }
 
 /** The claim of a genuine, unexpired token; undefined for anything else (never throws). */
-export function verifyPreferenceToken(
-  token: string,
-  keys: readonly SigningKey[],
-  nowSeconds = Math.floor(Date.now() / 1000),
-): PreferenceClaim | undefined {
-  const c = verifiedClaim(token, VERSION, keys);
-  if (!c || typeof c.p !== 'string' || typeof c.s !== 'string' || typeof c.e !== 'number' || c.e < nowSeconds)
-    return undefined;
-  return { projectId: c.p, subscriberId: c.s, expiresAt: c.e };
-}
+export const verifyPreferenceToken = linkVerifier(VERSION, (c): PreferenceClaim | undefined =>
+  typeof c.p === 'string' && typeof c.s === 'string'
+    ? { projectId: c.p, subscriberId: c.s, expiresAt: c.e }
+    : undefined,
+);
