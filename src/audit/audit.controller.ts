@@ -1,4 +1,4 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
@@ -10,11 +10,10 @@ import { AuditListDto, AuditQueryDto } from './dto/audit.dto.js';
 export class AuditController {
   constructor(private readonly log: AuditLogService) {}
 
-  @Get()
-  @AdminAuth()
-  @Operation('listAudit', [400, 422], {
+  @Operation('GET', [400, 422], {
     summary: 'The audit log of state changes, newest first, filtered by actor, action, target, project and time',
   })
+  @AdminAuth()
   listAudit(@Query() q: AuditQueryDto): Promise<AuditListDto> {
     return this.log.list(q);
   }

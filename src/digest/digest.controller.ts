@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
@@ -17,12 +17,11 @@ export class DigestController {
     private readonly notifier: DigestNotifier,
   ) {}
 
-  @Get()
-  @AdminAuth({ readers: true })
-  @Operation('getDigest', [400, 422], {
+  @Operation('GET', [400, 422], {
     summary:
       'What needs attention: ranked findings with the action that fixes each, and the queue, outcomes and deliverability behind them',
   })
+  @AdminAuth({ readers: true })
   @ApiProduces('application/json', 'text/markdown')
   @ApiOkResponse({
     type: DigestReportDto,
@@ -40,12 +39,10 @@ export class DigestController {
     return renderMarkdown(report);
   }
 
-  @Post('notify')
-  @HttpCode(200)
-  @AdminAuth()
-  @Operation('notifyDigest', [400, 422, 502], {
+  @Operation('POST /notify', [400, 422, 502], {
     summary: 'Send the digest now to Slack, Discord, Telegram or email (the given target, else DIGEST_NOTIFY)',
   })
+  @AdminAuth()
   async notifyDigest(
     @Body() body: DigestNotifyRequestDto,
     @CurrentOperator() by: { actor: string; ip?: string },

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
@@ -21,22 +21,20 @@ import { maskRecipient } from '../common/pii/mask.js';
 export class AdminJobsController {
   constructor(private readonly jobs: JobsService) {}
 
-  @Get('jobs')
-  @AdminAuth({ readers: true })
-  @Operation('searchJobs', [400, 422], {
+  @Operation('GET /jobs', [400, 422], {
     summary: 'Search jobs across projects (recipients masked; default: last 7 days, 50 rows, newest first)',
     description:
       'A page holds at most `limit` (500) jobs; `next_cursor` (null on the last page) passed as `cursor` reads the next, older page.',
   })
+  @AdminAuth({ readers: true })
   async searchJobs(@Query() query: AdminJobSearchQueryDto): Promise<AdminJobListDto> {
     const page = await this.jobs.searchPage(query);
     const jobs = page.rows.map(presentAdminJob);
     return { jobs, count: jobs.length, next_cursor: page.nextCursor };
   }
 
-  @Get('jobs/:id')
+  @Operation('GET /jobs/:id', [400, 404], 'Get any project’s job (recipient masked)')
   @AdminAuth({ readers: true })
-  @Operation('adminGetJob', [400, 404], { summary: 'Get any project’s job (recipient masked)' })
   async adminGetJob(@Param('id') id: string): Promise<JobDto> {
     const row = await this.jobs.get(id, null);
     const [events, rendered, attempts] = await Promise.all([
@@ -61,28 +59,22 @@ export class AdminJobsController {
     };
   }
 
-  @Post('jobs/:id/retry')
-  @HttpCode(200)
+  @Operation('POST /jobs/:id/retry', [400, 404, 409], 'Re-queue any project’s failed or cancelled job')
   @AdminAuth()
-  @Operation('adminRetryJob', [400, 404, 409], { summary: 'Re-queue any project’s failed or cancelled job' })
   async adminRetryJob(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<RetryJobResponseDto> {
     const job = await this.jobs.retry(id, null, by);
     return { success: true, job: { id: job.id, project_id: job.projectId, channel: job.channel, status: job.status } };
   }
 
-  @Post('jobs/:id/cancel')
-  @HttpCode(200)
+  @Operation('POST /jobs/:id/cancel', [400, 404, 409], 'Cancel any project’s pending or retry job')
   @AdminAuth()
-  @Operation('adminCancelJob', [400, 404, 409], { summary: 'Cancel any project’s pending or retry job' })
   async adminCancelJob(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<CancelJobResponseDto> {
     await this.jobs.cancel(id, null, by);
     return { success: true, id };
   }
 
-  @Post('send-test')
-  @HttpCode(200)
+  @Operation('POST /send-test', [422], 'Send a real test message through a project’s channel (priority high)')
   @AdminAuth()
-  @Operation('sendTest', [422], { summary: 'Send a real test message through a project’s channel (priority high)' })
   async sendTest(@Body() body: SendTestRequestDto, @CurrentOperator() by: Actor): Promise<SendTestResponseDto> {
     const job = await this.jobs.sendTest(body, by);
     return { id: job.id, project_id: job.projectId, channel: job.channel, status: 'pending' };

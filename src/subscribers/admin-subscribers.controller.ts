@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
@@ -27,11 +27,10 @@ export class AdminSubscribersController {
     private readonly projects: ProjectsService,
   ) {}
 
-  @Get()
-  @AdminAuth({ readers: true })
-  @Operation('adminListSubscribers', [400, 404, 422], {
+  @Operation('GET', [400, 404, 422], {
     summary: 'A project’s subscribers, optionally searched, one cursor page at a time (email and phone masked)',
   })
+  @AdminAuth({ readers: true })
   async adminListSubscribers(
     @Param('id') projectId: string,
     @Query() query: ListSubscribersQueryDto,
@@ -41,9 +40,8 @@ export class AdminSubscribersController {
     return { items: page.items.map(presentMasked), next_cursor: page.nextCursor, limit: page.limit };
   }
 
-  @Get(':subscriber_id')
+  @Operation('GET /:subscriber_id', [404], 'One of a project’s subscribers (email and phone masked)')
   @AdminAuth({ readers: true })
-  @Operation('adminGetSubscriber', [404], { summary: 'One of a project’s subscribers (email and phone masked)' })
   async adminGetSubscriber(@Param('id') projectId: string, @Param('subscriber_id') id: string): Promise<SubscriberDto> {
     await this.projects.get(projectId);
     return presentMasked(await this.subscribers.get(projectId, id));

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
@@ -29,11 +29,8 @@ export class AdminTemplatesController {
     private readonly audit: AuditService,
   ) {}
 
-  @Get()
+  @Operation('GET', [400, 404, 422], 'A project’s template variants, by id, channel and locale')
   @AdminAuth({ readers: true })
-  @Operation('adminListTemplates', [400, 404, 422], {
-    summary: 'A project’s template variants, by id, channel and locale',
-  })
   async adminListTemplates(
     @Param('id') projectId: string,
     @Query() query: ListTemplatesQueryDto,
@@ -42,22 +39,17 @@ export class AdminTemplatesController {
     return templatePage(this.templates, projectId, query);
   }
 
-  @Get(':template_id')
+  @Operation('GET /:template_id', [404], 'One of a project’s templates with all its channel and locale variants')
   @AdminAuth({ readers: true })
-  @Operation('adminGetTemplate', [404], {
-    summary: 'One of a project’s templates with all its channel and locale variants',
-  })
   async adminGetTemplate(@Param('id') projectId: string, @Param('template_id') id: string): Promise<TemplateDto> {
     await this.projects.get(projectId);
     return { template_id: id, variants: (await this.templates.get(projectId, id)).map(presentVariant) };
   }
 
-  @Post()
-  @HttpCode(200)
-  @AdminAuth()
-  @Operation('adminUpsertTemplate', [400, 404, 422, 503], {
+  @Operation('POST', [400, 404, 422, 503], {
     summary: 'Create or replace a project’s template variant (id × channel × locale); Liquid is checked on save',
   })
+  @AdminAuth()
   async adminUpsertTemplate(
     @Param('id') projectId: string,
     @Body() body: UpsertTemplateDto,
@@ -76,13 +68,11 @@ export class AdminTemplatesController {
     return { success: true, id: body.id, channel: body.channel, locale: body.locale ?? null, created };
   }
 
-  @Post(':template_id/preview')
-  @HttpCode(200)
-  @AdminAuth({ readers: true })
-  @Operation('adminPreviewTemplate', [404, 422, 503], {
+  @Operation('POST /:template_id/preview', [404, 422, 503], {
     summary:
       'Render a project’s template (or an unsaved draft of it) with sample vars, as a send would; changes nothing',
   })
+  @AdminAuth({ readers: true })
   async adminPreviewTemplate(
     @Param('id') projectId: string,
     @Param('template_id') id: string,

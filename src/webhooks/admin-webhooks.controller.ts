@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
@@ -27,12 +27,11 @@ export class AdminWebhooksController {
     private readonly projects: ProjectsService,
   ) {}
 
-  @Post()
-  @HttpCode(201)
-  @AdminAuth()
-  @Operation('adminCreateWebhook', [422, 503], {
+  @Operation('POST', [422, 503], {
+    status: 201,
     summary: 'Register a webhook endpoint for a project; the secret is shown once',
   })
+  @AdminAuth()
   async adminCreateWebhook(
     @Body() body: AdminCreateWebhookDto,
     @CurrentOperator() by: Actor,
@@ -48,19 +47,15 @@ export class AdminWebhooksController {
     };
   }
 
-  @Get()
+  @Operation('GET', [422], 'List webhook endpoints of every project (filter by project or state)')
   @AdminAuth({ readers: true })
-  @Operation('adminListWebhooks', [422], {
-    summary: 'List webhook endpoints of every project (filter by project or state)',
-  })
   async adminListWebhooks(@Query() query: AdminListWebhooksQueryDto): Promise<WebhookListDto> {
     const list = (await this.endpoints.list(query.project_id ?? null, query.enabled)).map(presentWebhook);
     return { webhooks: list, count: list.length };
   }
 
-  @Patch(':id')
+  @Operation('PATCH /:id', [404, 422], 'Change or re-enable any project’s webhook endpoint')
   @AdminAuth()
-  @Operation('adminUpdateWebhook', [404, 422], { summary: 'Change or re-enable any project’s webhook endpoint' })
   async adminUpdateWebhook(
     @Param('id') id: string,
     @Body() body: UpdateWebhookDto,
@@ -69,19 +64,17 @@ export class AdminWebhooksController {
     return { success: true, webhook: presentWebhook(await this.endpoints.update(id, null, body, by)) };
   }
 
-  @Delete(':id')
+  @Operation('DELETE /:id', [404], 'Delete any project’s webhook endpoint and its delivery log')
   @AdminAuth()
-  @Operation('adminDeleteWebhook', [404], { summary: 'Delete any project’s webhook endpoint and its delivery log' })
   async adminDeleteWebhook(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<DeleteWebhookResponseDto> {
     await this.endpoints.delete(id, null, by);
     return { success: true, id };
   }
 
-  @Get(':id/deliveries')
-  @AdminAuth({ readers: true })
-  @Operation('adminListWebhookDeliveries', [400, 404], {
+  @Operation('GET /:id/deliveries', [400, 404], {
     summary: 'Any project’s endpoint’s delivery log, newest first: status, attempts, answers, next retry',
   })
+  @AdminAuth({ readers: true })
   async adminListWebhookDeliveries(
     @Param('id') id: string,
     @Query() query: ListDeliveriesQueryDto,
@@ -91,12 +84,10 @@ export class AdminWebhooksController {
     return { items: items.map(presentDelivery), next_cursor: nextCursor, limit };
   }
 
-  @Post(':id/deliveries/:delivery_id/redeliver')
-  @HttpCode(200)
-  @AdminAuth()
-  @Operation('adminRedeliverWebhook', [404, 409], {
+  @Operation('POST /:id/deliveries/:delivery_id/redeliver', [404, 409], {
     summary: 'Queue any project’s failed or cancelled delivery again (same webhook-id, fresh attempts)',
   })
+  @AdminAuth()
   async adminRedeliverWebhook(
     @Param('id') id: string,
     @Param('delivery_id') deliveryId: string,

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
@@ -16,19 +16,17 @@ export class AdminWorkflowsController {
     private readonly projects: ProjectsService,
   ) {}
 
-  @Get()
+  @Operation('GET', [404], 'A project’s workflows with their steps')
   @AdminAuth({ readers: true })
-  @Operation('adminListWorkflows', [404], { summary: 'A project’s workflows with their steps' })
   async adminListWorkflows(@Param('id') projectId: string): Promise<WorkflowListDto> {
     const list = (await this.workflows.list(await this.projects.get(projectId))).map(presentWorkflow);
     return { workflows: list, count: list.length };
   }
 
-  @Get('runs')
-  @AdminAuth({ readers: true })
-  @Operation('adminListWorkflowRuns', [400, 404, 422], {
+  @Operation('GET /runs', [400, 404, 422], {
     summary: 'A project’s workflow runs, newest first, filtered by workflow, subscriber and status',
   })
+  @AdminAuth({ readers: true })
   async adminListWorkflowRuns(
     @Param('id') projectId: string,
     @Query() query: ListRunsQueryDto,
@@ -37,11 +35,8 @@ export class AdminWorkflowsController {
     return { items: items.map(presentRun), next_cursor: nextCursor, limit };
   }
 
-  @Get('runs/:run_id')
+  @Operation('GET /runs/:run_id', [404], 'One of a project’s runs: where it stands and what each step did')
   @AdminAuth({ readers: true })
-  @Operation('adminGetWorkflowRun', [404], {
-    summary: 'One of a project’s runs: where it stands and what each step did',
-  })
   async adminGetWorkflowRun(
     @Param('id') projectId: string,
     @Param('run_id') id: string,

@@ -1,4 +1,4 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminAuth } from '../../projects/auth/auth.decorators.js';
@@ -26,9 +26,7 @@ const EXAMPLE = [
 export class AdminEventsController {
   constructor(private readonly events: AdminEventsService) {}
 
-  @Get()
-  @AdminAuth({ readers: true })
-  @Operation('streamAdminEvents', [], {
+  @Operation('GET', [], {
     summary:
       'Server-Sent Events telling an operator view what to reload: `lanes` (a pause set or lifted) and `digest` (lanes changed, jobs enqueued)',
     description:
@@ -36,6 +34,7 @@ export class AdminEventsController {
       'per second; a comment line every 25 s keeps the connection open. Fed by the replicas’ LISTEN/NOTIFY signals: with SIGNALS_ENABLED=false the ' +
       `stream stays silent, so readers keep a slow fallback poll. At most ${ADMIN_EVENTS_MAX_STREAMS} streams per server (429 too_many_streams).`,
   })
+  @AdminAuth({ readers: true })
   @ApiResponse({
     status: 200,
     description: 'An open event stream',

@@ -1,4 +1,4 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { AdminAuth } from '../../projects/auth/auth.decorators.js';
@@ -51,12 +51,11 @@ const schema = {
 export class SettingsController {
   constructor(private readonly settings: SettingsService) {}
 
-  @Get()
-  @AdminAuth({ readers: true })
-  @Operation('getConfig', [], {
+  @Operation('GET', [], {
     summary:
       'The effective configuration, secrets redacted: providers and fallbacks per channel, lane rates and bursts, pause defaults, provider webhooks and their last event, PUBLIC_URL, retention',
   })
+  @AdminAuth({ readers: true })
   @ApiOkResponse({ schema })
   getConfig(): Promise<EffectiveSettings> {
     return this.settings.effective();

@@ -1,4 +1,4 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Param } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../../projects/auth/auth.decorators.js';
 import { Operation } from '../../common/http/operation.decorator.js';
@@ -15,11 +15,8 @@ export class AdminPreferencesController {
     private readonly projects: ProjectsService,
   ) {}
 
-  @Get()
+  @Operation('GET', [404], 'A project’s subscriber’s preferences per channel and scope')
   @AdminAuth({ readers: true })
-  @Operation('adminGetSubscriberPreferences', [404], {
-    summary: 'A project’s subscriber’s preferences per channel and scope',
-  })
   async adminGetSubscriberPreferences(
     @Param('id') projectId: string,
     @Param('subscriber_id') id: string,

@@ -1,4 +1,4 @@
-import { Controller, Headers, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { Controller, Headers, Inject, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Operation } from '../../common/http/operation.decorator.js';
@@ -19,16 +19,14 @@ export class PostmarkWebhookController {
     private readonly evidence: ProviderEvidenceService,
   ) {}
 
-  @Post('postmark')
-  @HttpCode(200)
-  @RawBody()
-  @Operation('postmarkWebhook', [400, 401, 503], {
+  @Operation('POST /postmark', [400, 401, 503], {
     summary: 'Postmark events in (Delivery, Bounce, SpamComplaint, Open, Click), Basic-auth protected',
     description:
       'Configure the webhook URL in Postmark as `https://USER:PASSWORD@<host>/webhooks/postmark` with POSTMARK_WEBHOOK_USERNAME and POSTMARK_WEBHOOK_PASSWORD. ' +
       'Events are deduplicated by (MessageID, RecordType) and applied to the job whose message id is `MessageID` (`Metadata.notifyd_job_id` picks among jobs sharing it). ' +
       'Hard bounces (HardBounce, BadEmailAddress, an address Postmark deactivated) and spam complaints suppress the recipient.',
   })
+  @RawBody()
   async postmarkWebhook(
     @Req() req: FastifyRequest,
     @Headers() headers: Record<string, string | string[] | undefined>,

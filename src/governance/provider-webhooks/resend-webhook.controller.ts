@@ -1,4 +1,4 @@
-import { Controller, Headers, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { Controller, Headers, Inject, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Operation } from '../../common/http/operation.decorator.js';
@@ -19,16 +19,14 @@ export class ResendWebhookController {
     private readonly evidence: ProviderEvidenceService,
   ) {}
 
-  @Post('resend')
-  @HttpCode(200)
-  @RawBody()
-  @Operation('resendWebhook', [400, 401, 503], {
+  @Operation('POST /resend', [400, 401, 503], {
     summary: 'Resend events in (delivered, bounced, complained, opened, clicked), Svix-signed',
     description:
       'Verifies `svix-id`/`svix-timestamp`/`svix-signature` over the raw body with RESEND_WEBHOOK_SECRET (±PROVIDER_WEBHOOK_TOLERANCE_SECS), ' +
       'records the event once per svix-id and applies it to the job whose provider message id is `data.email_id` (the `notifyd_job_id` tag picks among jobs sharing it). ' +
       'Hard bounces and complaints suppress the addresses in `data.to`. A replay answers 200 and changes nothing.',
   })
+  @RawBody()
   async resendWebhook(
     @Req() req: FastifyRequest,
     @Headers() headers: Record<string, string | string[] | undefined>,

@@ -1,4 +1,4 @@
-import { Controller, Headers, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { Controller, Headers, Inject, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Operation } from '../../common/http/operation.decorator.js';
@@ -19,15 +19,13 @@ export class SendgridWebhookController {
     private readonly evidence: ProviderEvidenceService,
   ) {}
 
-  @Post('sendgrid')
-  @HttpCode(200)
-  @RawBody()
-  @Operation('sendgridWebhook', [400, 401, 503], {
+  @Operation('POST /sendgrid', [400, 401, 503], {
     summary: 'SendGrid signed Event Webhook (delivered, bounce, spamreport, open, click, unsubscribe), ECDSA verified',
     description:
       'Verifies `X-Twilio-Email-Event-Webhook-Signature` (ECDSA P-256 over the `…-Timestamp` value and the raw body) with SENDGRID_WEBHOOK_PUBLIC_KEY. One event per ' +
       'array entry, keyed by `sg_event_id`; the job from `sg_message_id` (the `notifyd_job_id` custom arg picks among the jobs of one batch call). Hard bounces and spam reports suppress the address; unsubscribes suppress marketing email.',
   })
+  @RawBody()
   async sendgridWebhook(
     @Req() req: FastifyRequest,
     @Headers() headers: Record<string, string | string[] | undefined>,

@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Inject, Logger, Post, Req } from '@nestjs/common';
+import { Controller, Inject, Logger, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AuditService } from '../../audit/audit.service.js';
@@ -26,16 +26,14 @@ export class SesWebhookController {
     private readonly audit: AuditService,
   ) {}
 
-  @Post('ses')
-  @HttpCode(200)
-  @RawBody()
-  @Operation('sesWebhook', [400, 401, 403, 503], {
+  @Operation('POST /ses', [400, 401, 403, 503], {
     summary: 'Amazon SES events through an SNS HTTPS subscription (signature v1/v2, subscription confirmation)',
     description:
       'Accepts only topics listed in SES_SNS_TOPIC_ARNS (403 otherwise). The SNS signature is checked with the certificate at SigningCertURL, which must be https on ' +
       'sns.<region>.amazonaws.com (401 otherwise). A SubscriptionConfirmation is confirmed by visiting its SubscribeURL (same host rule). A Notification carries an SES ' +
       'event (Delivery, Bounce, Complaint, Open, Click…), keyed by the SNS MessageId; Permanent bounces and complaints suppress the recipients they name.',
   })
+  @RawBody()
   async sesWebhook(@Req() req: FastifyRequest): Promise<ProviderWebhookResponseDto> {
     const topics = this.config.providerWebhooks.ses.topicArns;
     requireSecret(topics.length ? topics : undefined, 'SES_SNS_TOPIC_ARNS', 'Amazon SES (SNS)');

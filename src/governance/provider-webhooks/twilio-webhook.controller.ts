@@ -1,4 +1,4 @@
-import { Controller, Headers, HttpCode, HttpStatus, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Headers, HttpStatus, Inject, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../common/errors/api-error.js';
@@ -29,16 +29,14 @@ export class TwilioWebhookController {
     private readonly projects: ProjectsService,
   ) {}
 
-  @Post('twilio/status')
-  @HttpCode(200)
-  @RawBody()
-  @Operation('twilioStatusWebhook', [400, 401, 413, 415, 503], {
+  @Operation('POST /twilio/status', [400, 401, 413, 415, 503], {
     summary: 'Twilio message status callbacks (delivered, undelivered, failed), X-Twilio-Signature verified',
     description:
       'The SMS connector sets StatusCallback to `PUBLIC_URL/webhooks/twilio/status?job=<id>`. The signature (HMAC-SHA1 with TWILIO_AUTH_TOKEN over that URL and the sorted form ' +
       'parameters) is checked against the URL rebuilt from PUBLIC_URL, never the Host header. `delivered` stamps delivered_at once; `undelivered`/`failed` bounce the job ' +
       '(`twilio <ErrorCode>`), first outcome wins; ErrorCode 21610 (the recipient sent STOP) suppresses the number. A callback for another MessageSid than the job’s is kept but not applied.',
   })
+  @RawBody()
   @ApiQuery({ name: 'job', required: false, description: 'The job id the callback URL carries.' })
   async twilioStatusWebhook(
     @Req() req: FastifyRequest,
@@ -50,15 +48,13 @@ export class TwilioWebhookController {
     return { success: true, ...(await this.evidence.apply([event])) };
   }
 
-  @Post('twilio/inbound')
-  @HttpCode(200)
-  @RawBody()
-  @Operation('twilioInboundWebhook', [400, 401, 404, 413, 415, 503], {
+  @Operation('POST /twilio/inbound', [400, 401, 404, 413, 415, 503], {
     summary: 'Twilio incoming messages: a STOP reply (Advanced Opt-Out, OptOutType=STOP) suppresses the sender',
     description:
       'Set the messaging service’s (or number’s) incoming message webhook to `PUBLIC_URL/webhooks/twilio/inbound?project=<project id>`. Signed like status callbacks. ' +
       '`OptOutType=STOP` suppresses `From` (sms, or whatsapp for `whatsapp:` senders) in that project, once per MessageSid. Other messages are acknowledged and not stored. Answers empty TwiML.',
   })
+  @RawBody()
   @ApiQuery({
     name: 'project',
     required: true,

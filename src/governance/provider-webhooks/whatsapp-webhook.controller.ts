@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Headers, Inject, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../common/errors/api-error.js';
@@ -21,8 +21,7 @@ export class WhatsAppWebhookController {
     private readonly evidence: ProviderEvidenceService,
   ) {}
 
-  @Get('whatsapp')
-  @Operation('whatsappWebhookChallenge', [403, 503], {
+  @Operation('GET /whatsapp', [403, 503], {
     summary: 'Meta webhook verification: echoes hub.challenge when hub.verify_token is WHATSAPP_VERIFY_TOKEN',
   })
   @ApiQuery({ name: 'hub.mode', required: true, example: 'subscribe' })
@@ -58,15 +57,13 @@ export class WhatsAppWebhookController {
     return challenge;
   }
 
-  @Post('whatsapp')
-  @HttpCode(200)
-  @RawBody()
-  @Operation('whatsappWebhook', [400, 401, 503], {
+  @Operation('POST /whatsapp', [400, 401, 503], {
     summary: 'WhatsApp Cloud API status webhooks (delivered, read, failed), X-Hub-Signature-256 verified',
     description:
       'HMAC-SHA256 of the raw body with WHATSAPP_APP_SECRET. One event per `statuses` entry, keyed by (message id, status): delivered → delivered_at, read → opened_at, ' +
       'failed → job bounced (`whatsapp <code>: <title>`); error 131050 (the user stopped marketing messages) suppresses the number for marketing. Other fields are acknowledged.',
   })
+  @RawBody()
   async whatsappWebhook(
     @Req() req: FastifyRequest,
     @Headers() headers: Record<string, string | string[] | undefined>,

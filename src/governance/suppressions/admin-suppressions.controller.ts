@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth, CurrentOperator } from '../../projects/auth/auth.decorators.js';
 import { Operation } from '../../common/http/operation.decorator.js';
@@ -23,22 +23,15 @@ export class AdminSuppressionsController {
     private readonly projects: ProjectsService,
   ) {}
 
-  @Get()
+  @Operation('GET', [422], 'Active suppressions of one project or all, newest first, addresses masked')
   @AdminAuth({ readers: true })
-  @Operation('adminListSuppressions', [422], {
-    summary: 'Active suppressions of one project or all, newest first, addresses masked',
-  })
   async adminListSuppressions(@Query() query: AdminListSuppressionsQueryDto): Promise<AdminSuppressionListDto> {
     const rows = await this.suppressions.listActiveForOperators(query.project_id ?? null, query.limit ?? 100);
     return { suppressions: rows.map(presentSuppressionMasked), count: rows.length };
   }
 
-  @Post()
-  @HttpCode(200)
+  @Operation('POST', [422], 'Suppress an address for a project (idempotent; audited as the operator)')
   @AdminAuth()
-  @Operation('adminCreateSuppression', [422], {
-    summary: 'Suppress an address for a project (idempotent; audited as the operator)',
-  })
   async adminCreateSuppression(
     @Body() body: AdminCreateSuppressionDto,
     @CurrentOperator() by: Actor,
@@ -55,11 +48,8 @@ export class AdminSuppressionsController {
     return { success: true, created, suppression: presentSuppressionMasked(suppression) };
   }
 
-  @Delete(':id')
+  @Operation('DELETE /:id', [404], 'Release any project’s suppression (kept as history, audited)')
   @AdminAuth()
-  @Operation('adminReleaseSuppression', [404], {
-    summary: 'Release any project’s suppression (kept as history, audited)',
-  })
   async adminReleaseSuppression(
     @Param('id') id: string,
     @CurrentOperator() by: Actor,

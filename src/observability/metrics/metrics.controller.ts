@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Res } from '@nestjs/common';
+import { Controller, Header, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AdminAuth } from '../../projects/auth/auth.decorators.js';
@@ -15,13 +15,12 @@ export class MetricsController {
     private readonly summary: MetricsSummaryService,
   ) {}
 
-  @Get()
-  @AdminAuth({ readers: true })
-  @Header('cache-control', 'no-store')
-  @Operation('getMetrics', [], {
+  @Operation('GET', [], {
     summary:
       'Counts as JSON (notifyd 0.x): live jobs by status, sent and failed in 24 h, subscribers, inbox messages, active workflow runs, uptime',
   })
+  @AdminAuth({ readers: true })
+  @Header('cache-control', 'no-store')
   @ApiOkResponse({
     type: MetricsSummaryDto,
     description: 'Across all projects (admin or read-only key); counted when asked, so poll it, do not scrape it',
@@ -30,13 +29,12 @@ export class MetricsController {
     return this.summary.summary();
   }
 
-  @Get('prometheus')
-  @AdminAuth({ readers: true })
-  @Header('cache-control', 'no-store')
-  @Operation('getPrometheusMetrics', [], {
+  @Operation('GET /prometheus', [], {
     summary:
       'Prometheus text: outcomes, provider errors, send latency, lane pauses, queue depth and oldest pending age, failovers',
   })
+  @AdminAuth({ readers: true })
+  @Header('cache-control', 'no-store')
   @ApiOkResponse({
     description:
       'Prometheus text exposition format 0.0.4 (admin or read-only key; Prometheus can send it as bearer_token)',
@@ -47,7 +45,7 @@ export class MetricsController {
       },
     },
   })
-  async prometheus(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+  async getPrometheusMetrics(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const text = await this.metrics.render();
     void reply.type(this.metrics.contentType);
     return text;

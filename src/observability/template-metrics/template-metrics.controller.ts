@@ -1,4 +1,4 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../../projects/auth/auth.decorators.js';
 import { Operation } from '../../common/http/operation.decorator.js';
@@ -10,11 +10,10 @@ import { TemplateMetricsService } from './template-metrics.service.js';
 export class TemplateMetricsController {
   constructor(private readonly metrics: TemplateMetricsService) {}
 
-  @Get('templates')
-  @AdminAuth({ readers: true })
-  @Operation('getTemplateMetrics', [400, 422], {
+  @Operation('GET /templates', [400, 422], {
     summary: 'Email funnel per template × hour or day: sent, failed, delivered, bounced, complained, opened, clicked',
   })
+  @AdminAuth({ readers: true })
   async getTemplateMetrics(@Query() query: TemplateMetricsQueryDto): Promise<TemplateMetricsDto> {
     return this.metrics.funnel({ window: query.window, bucket: query.bucket, projectId: query.project_id });
   }
