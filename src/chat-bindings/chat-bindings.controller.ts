@@ -1,6 +1,5 @@
-import { Body, Controller, Param } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
+import { Body, Param } from '@nestjs/common';
+import { AdminController, CurrentOperator, ReaderAllowed } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import {
   ChatBindingListDto,
@@ -10,8 +9,7 @@ import {
 } from './dto/chat-binding.dto.js';
 import { ChatBindingsService } from './chat-bindings.service.js';
 
-@ApiTags('Admin: chat bindings')
-@Controller('v1/admin/projects/:id/chat-bindings')
+@AdminController('v1/admin/projects/:id/chat-bindings', 'Admin: chat bindings')
 export class ChatBindingsController {
   constructor(private readonly bindings: ChatBindingsService) {}
 
@@ -19,7 +17,6 @@ export class ChatBindingsController {
     summary:
       'Set the chats (Telegram) or channels (Slack) the instance’s bot may reach for a project; replaces the channel’s list',
   })
-  @AdminAuth()
   async putChatBindings(
     @Param('id') id: string,
     @Param('channel') channel: string,
@@ -30,7 +27,7 @@ export class ChatBindingsController {
   }
 
   @Operation('GET', [404], 'The chats the instance’s Telegram and Slack bots may reach for a project')
-  @AdminAuth({ readers: true })
+  @ReaderAllowed()
   async listChatBindings(@Param('id') id: string): Promise<ChatBindingListDto> {
     const { required, bindings } = await this.bindings.list(id);
     return {
@@ -47,7 +44,6 @@ export class ChatBindingsController {
   @Operation('DELETE /:channel', [404, 422], {
     summary: 'Unbind every chat of a channel from a project: the instance’s bot refuses its sends there again',
   })
-  @AdminAuth()
   async deleteChatBindings(
     @Param('id') id: string,
     @Param('channel') channel: string,

@@ -1,7 +1,7 @@
-import { Body, Controller, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Body, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
+import { AdminController, CurrentOperator, ReaderAllowed } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import { parseDigestFormat, parseDigestWindow } from '../common/validation/digest-window.js';
 import { DigestService } from './digest.service.js';
@@ -9,8 +9,7 @@ import { DigestNotifyRequestDto, DigestNotifyResponseDto, DigestQueryDto, Digest
 import { DigestNotifier } from './notify/digest-notifier.service.js';
 import { renderMarkdown } from './render/markdown.js';
 
-@ApiTags('Admin: digest')
-@Controller('v1/admin/digest')
+@AdminController('v1/admin/digest', 'Admin: digest')
 export class DigestController {
   constructor(
     private readonly digest: DigestService,
@@ -21,7 +20,7 @@ export class DigestController {
     summary:
       'What needs attention: ranked findings with the action that fixes each, and the queue, outcomes and deliverability behind them',
   })
-  @AdminAuth({ readers: true })
+  @ReaderAllowed()
   @ApiProduces('application/json', 'text/markdown')
   @ApiOkResponse({
     type: DigestReportDto,
@@ -42,7 +41,6 @@ export class DigestController {
   @Operation('POST /notify', [400, 422, 502], {
     summary: 'Send the digest now to Slack, Discord, Telegram or email (the given target, else DIGEST_NOTIFY)',
   })
-  @AdminAuth()
   async notifyDigest(
     @Body() body: DigestNotifyRequestDto,
     @CurrentOperator() by: { actor: string; ip?: string },

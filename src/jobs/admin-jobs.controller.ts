@@ -1,6 +1,5 @@
-import { Body, Controller, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
+import { Body, Param, Query } from '@nestjs/common';
+import { AdminController, CurrentOperator, ReaderAllowed } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import type { Actor } from '../projects/projects.service.js';
 import {
@@ -16,8 +15,7 @@ import { presentAdminJob, presentJob } from './job.presenter.js';
 import { JobsService } from './jobs.service.js';
 import { maskRecipient } from '../common/pii/mask.js';
 
-@ApiTags('Admin: jobs')
-@Controller('v1/admin')
+@AdminController('v1/admin', 'Admin: jobs')
 export class AdminJobsController {
   constructor(private readonly jobs: JobsService) {}
 
@@ -26,7 +24,7 @@ export class AdminJobsController {
     description:
       'A page holds at most `limit` (500) jobs; `next_cursor` (null on the last page) passed as `cursor` reads the next, older page.',
   })
-  @AdminAuth({ readers: true })
+  @ReaderAllowed()
   async searchJobs(@Query() query: AdminJobSearchQueryDto): Promise<AdminJobListDto> {
     const page = await this.jobs.searchPage(query);
     const jobs = page.rows.map(presentAdminJob);
@@ -34,7 +32,7 @@ export class AdminJobsController {
   }
 
   @Operation('GET /jobs/:id', [400, 404], 'Get any project’s job (recipient masked)')
-  @AdminAuth({ readers: true })
+  @ReaderAllowed()
   async adminGetJob(@Param('id') id: string): Promise<JobDto> {
     const row = await this.jobs.get(id, null);
     const [events, rendered, attempts] = await Promise.all([
@@ -60,21 +58,18 @@ export class AdminJobsController {
   }
 
   @Operation('POST /jobs/:id/retry', [400, 404, 409], 'Re-queue any project’s failed or cancelled job')
-  @AdminAuth()
   async adminRetryJob(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<RetryJobResponseDto> {
     const job = await this.jobs.retry(id, null, by);
     return { success: true, job: { id: job.id, project_id: job.projectId, channel: job.channel, status: job.status } };
   }
 
   @Operation('POST /jobs/:id/cancel', [400, 404, 409], 'Cancel any project’s pending or retry job')
-  @AdminAuth()
   async adminCancelJob(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<CancelJobResponseDto> {
     await this.jobs.cancel(id, null, by);
     return { success: true, id };
   }
 
   @Operation('POST /send-test', [422], 'Send a real test message through a project’s channel (priority high)')
-  @AdminAuth()
   async sendTest(@Body() body: SendTestRequestDto, @CurrentOperator() by: Actor): Promise<SendTestResponseDto> {
     const job = await this.jobs.sendTest(body, by);
     return { id: job.id, project_id: job.projectId, channel: job.channel, status: 'pending' };

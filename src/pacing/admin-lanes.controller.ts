@@ -1,24 +1,22 @@
-import { Body, Controller, Param } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
+import { Body, Param } from '@nestjs/common';
+import { AdminController, CurrentOperator, ReaderAllowed } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import { LaneDto, LaneListDto, PauseLaneRequestDto } from './dto/lane.dto.js';
 import { LaneStateService } from './lane-state.service.js';
 import { presentLane } from './lane.presenter.js';
 
-@ApiTags('Admin: lanes')
-@Controller('v1/admin/lanes')
+@AdminController('v1/admin/lanes', 'Admin: lanes')
 export class AdminLanesController {
   constructor(private readonly lanes: LaneStateService) {}
 
   @Operation('GET', [], 'Pacing state of every lane: rate, tokens, adaptive rate, pause and why')
-  @AdminAuth({ readers: true })
+  @ReaderAllowed()
   async listLanes(): Promise<LaneListDto> {
     return { lanes: (await this.lanes.lanes()).map(presentLane) };
   }
 
   @Operation('GET /:lane', [404], 'Pacing state of one lane (channel:provider or channel:provider:project)')
-  @AdminAuth({ readers: true })
+  @ReaderAllowed()
   async getLane(@Param('lane') lane: string): Promise<LaneDto> {
     return presentLane(await this.lanes.lane(lane));
   }
@@ -26,7 +24,6 @@ export class AdminLanesController {
   @Operation('POST /:lane/pause', [404, 422], {
     summary: 'Pause a lane on every replica (jobs wait, no attempt is used); a longer pause is kept',
   })
-  @AdminAuth()
   async pauseLane(
     @Param('lane') lane: string,
     @Body() body: PauseLaneRequestDto,
@@ -36,7 +33,6 @@ export class AdminLanesController {
   }
 
   @Operation('POST /:lane/resume', [404], 'Lift a lane’s pause now, whatever set it')
-  @AdminAuth()
   async resumeLane(
     @Param('lane') lane: string,
     @CurrentOperator() by: { actor: string; ip?: string },

@@ -1,6 +1,5 @@
-import { Body, Controller, Param } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
+import { Body, Param } from '@nestjs/common';
+import { AdminController, CurrentOperator, ReaderAllowed } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import {
   DeletedProjectProviderDto,
@@ -12,15 +11,13 @@ import {
 import { presentProjectProvider } from './project-provider.presenter.js';
 import { ProjectProvidersService } from './project-providers.service.js';
 
-@ApiTags('Admin: project providers')
-@Controller('v1/admin')
+@AdminController('v1/admin', 'Admin: project providers')
 export class ProjectProvidersController {
   constructor(private readonly providers: ProjectProvidersService) {}
 
   @Operation('PUT /projects/:id/providers/:channel', [404, 422], {
     summary: 'Give a project its own provider account on a channel (credentials encrypted at rest)',
   })
-  @AdminAuth()
   async putProjectProvider(
     @Param('id') id: string,
     @Param('channel') channel: string,
@@ -31,13 +28,13 @@ export class ProjectProvidersController {
   }
 
   @Operation('GET /projects/:id/providers', [404], 'A project’s own providers, secrets masked')
-  @AdminAuth({ readers: true })
+  @ReaderAllowed()
   async listProjectProviders(@Param('id') id: string): Promise<ProjectProviderListDto> {
     return { providers: (await this.providers.list(id)).map(presentProjectProvider) };
   }
 
   @Operation('GET /projects/:id/providers/:channel', [404], 'A project’s own provider on a channel, secrets masked')
-  @AdminAuth({ readers: true })
+  @ReaderAllowed()
   async getProjectProvider(@Param('id') id: string, @Param('channel') channel: string): Promise<ProjectProviderDto> {
     return presentProjectProvider(await this.providers.get(id, channel));
   }
@@ -45,7 +42,6 @@ export class ProjectProvidersController {
   @Operation('DELETE /projects/:id/providers/:channel', [404], {
     summary: 'Remove a project’s own provider: its jobs use the instance’s provider again',
   })
-  @AdminAuth()
   async deleteProjectProvider(
     @Param('id') id: string,
     @Param('channel') channel: string,
@@ -58,7 +54,6 @@ export class ProjectProvidersController {
   @Operation('POST /project-providers/reseal', [422], {
     summary: 'Key rotation: re-encrypt every project’s credentials under the current NOTIFYD_SECRET_KEY',
   })
-  @AdminAuth()
   async resealProjectProviders(@CurrentOperator() by: { actor: string; ip?: string }): Promise<ResealResultDto> {
     return this.providers.reseal(by);
   }

@@ -1,6 +1,5 @@
-import { Body, Controller, Param } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth, CurrentOperator } from './auth/auth.decorators.js';
+import { Body, Param } from '@nestjs/common';
+import { AdminController, CurrentOperator, ReaderAllowed } from './auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import {
   CreateProjectDto,
@@ -14,13 +13,11 @@ import {
 import { presentProject } from './project.presenter.js';
 import { type Actor, ProjectsService } from './projects.service.js';
 
-@ApiTags('Admin: projects')
-@Controller('v1/admin/projects')
+@AdminController('v1/admin/projects', 'Admin: projects')
 export class AdminProjectsController {
   constructor(private readonly projects: ProjectsService) {}
 
   @Operation('POST', [409, 422], { status: 201, summary: 'Create a project and show its API key once' })
-  @AdminAuth()
   async createProject(@Body() body: CreateProjectDto, @CurrentOperator() by: Actor): Promise<CreateProjectResponseDto> {
     const { project, apiKey } = await this.projects.create(body, by);
     return {
@@ -31,19 +28,18 @@ export class AdminProjectsController {
   }
 
   @Operation('GET', [], 'List projects (keys shown as hints only)')
-  @AdminAuth({ readers: true })
+  @ReaderAllowed()
   async listProjects(): Promise<ProjectListDto> {
     return { projects: (await this.projects.list()).map(presentProject) };
   }
 
   @Operation('GET /:id', [404], 'Get one project')
-  @AdminAuth({ readers: true })
+  @ReaderAllowed()
   async getProject(@Param('id') id: string): Promise<ProjectResponseDto> {
     return { success: true, project: presentProject(await this.projects.get(id)) };
   }
 
   @Operation('PATCH /:id', [404, 422], 'Change a project’s name, channels, sender or settings (keys untouched)')
-  @AdminAuth()
   async updateProject(
     @Param('id') id: string,
     @Body() body: UpdateProjectDto,
@@ -55,7 +51,6 @@ export class AdminProjectsController {
   @Operation('POST /:id/rotate-key', [404], {
     summary: 'Issue a new key; the previous one stays valid as the secondary key until revoked',
   })
-  @AdminAuth()
   async rotateProjectKey(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<RotateKeyResponseDto> {
     const key = await this.projects.rotateKey(id, by);
     return {
@@ -67,14 +62,12 @@ export class AdminProjectsController {
   }
 
   @Operation('POST /:id/revoke-secondary', [404], 'Revoke the previous (secondary) key after a rotation')
-  @AdminAuth()
   async revokeSecondaryProjectKey(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<SuccessDto> {
     await this.projects.revokeSecondary(id, by);
     return { success: true };
   }
 
   @Operation('DELETE /:id', [404], 'Delete a project with its subscribers and jobs')
-  @AdminAuth()
   async deleteProject(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<SuccessDto> {
     await this.projects.delete(id, by);
     return { success: true };

@@ -1,6 +1,5 @@
-import { Controller, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth } from '../projects/auth/auth.decorators.js';
+import { Param, Query } from '@nestjs/common';
+import { AdminController } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import { maskEmail, maskPhone } from '../common/pii/mask.js';
 import { ProjectsService } from '../projects/projects.service.js';
@@ -19,8 +18,7 @@ function presentMasked(s: SubscriberRow): SubscriberDto {
 }
 
 /** Any project's subscribers for operators (`/v1/admin/projects/:id/subscribers`), read-only. */
-@ApiTags('Admin: subscribers')
-@Controller('v1/admin/projects/:id/subscribers')
+@AdminController('v1/admin/projects/:id/subscribers', 'Admin: subscribers', { readers: true })
 export class AdminSubscribersController {
   constructor(
     private readonly subscribers: SubscribersService,
@@ -30,7 +28,6 @@ export class AdminSubscribersController {
   @Operation('GET', [400, 404, 422], {
     summary: 'A project’s subscribers, optionally searched, one cursor page at a time (email and phone masked)',
   })
-  @AdminAuth({ readers: true })
   async adminListSubscribers(
     @Param('id') projectId: string,
     @Query() query: ListSubscribersQueryDto,
@@ -41,7 +38,6 @@ export class AdminSubscribersController {
   }
 
   @Operation('GET /:subscriber_id', [404], 'One of a project’s subscribers (email and phone masked)')
-  @AdminAuth({ readers: true })
   async adminGetSubscriber(@Param('id') projectId: string, @Param('subscriber_id') id: string): Promise<SubscriberDto> {
     await this.projects.get(projectId);
     return presentMasked(await this.subscribers.get(projectId, id));

@@ -1,6 +1,5 @@
-import { Body, Controller, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
+import { Body, Param, Query } from '@nestjs/common';
+import { AdminController, CurrentOperator, ReaderAllowed } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import { AuditService } from '../audit/audit.service.js';
 import { type Actor, ProjectsService } from '../projects/projects.service.js';
@@ -20,8 +19,7 @@ import { presentVariant, TemplatesService } from './templates.service.js';
  * Any project's templates for operators (`/v1/admin/projects/:id/templates`): read and preview
  * with the read-only key too; saving a variant needs the admin key and is audited.
  */
-@ApiTags('Admin: templates')
-@Controller('v1/admin/projects/:id/templates')
+@AdminController('v1/admin/projects/:id/templates', 'Admin: templates')
 export class AdminTemplatesController {
   constructor(
     private readonly templates: TemplatesService,
@@ -30,7 +28,7 @@ export class AdminTemplatesController {
   ) {}
 
   @Operation('GET', [400, 404, 422], 'A project’s template variants, by id, channel and locale')
-  @AdminAuth({ readers: true })
+  @ReaderAllowed()
   async adminListTemplates(
     @Param('id') projectId: string,
     @Query() query: ListTemplatesQueryDto,
@@ -40,7 +38,7 @@ export class AdminTemplatesController {
   }
 
   @Operation('GET /:template_id', [404], 'One of a project’s templates with all its channel and locale variants')
-  @AdminAuth({ readers: true })
+  @ReaderAllowed()
   async adminGetTemplate(@Param('id') projectId: string, @Param('template_id') id: string): Promise<TemplateDto> {
     await this.projects.get(projectId);
     return { template_id: id, variants: (await this.templates.get(projectId, id)).map(presentVariant) };
@@ -49,7 +47,6 @@ export class AdminTemplatesController {
   @Operation('POST', [400, 404, 422, 503], {
     summary: 'Create or replace a project’s template variant (id × channel × locale); Liquid is checked on save',
   })
-  @AdminAuth()
   async adminUpsertTemplate(
     @Param('id') projectId: string,
     @Body() body: UpsertTemplateDto,
@@ -72,7 +69,7 @@ export class AdminTemplatesController {
     summary:
       'Render a project’s template (or an unsaved draft of it) with sample vars, as a send would; changes nothing',
   })
-  @AdminAuth({ readers: true })
+  @ReaderAllowed()
   async adminPreviewTemplate(
     @Param('id') projectId: string,
     @Param('template_id') id: string,

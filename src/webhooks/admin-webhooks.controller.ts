@@ -1,6 +1,5 @@
-import { Body, Controller, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
+import { Body, Param, Query } from '@nestjs/common';
+import { AdminController, CurrentOperator, ReaderAllowed } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import { type Actor, ProjectsService } from '../projects/projects.service.js';
 import {
@@ -19,8 +18,7 @@ import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { presentDelivery, presentWebhook } from './webhook.presenter.js';
 
 /** notifyd's admin-managed webhooks (`/v1/admin/webhooks`), across projects. */
-@ApiTags('Admin: webhooks')
-@Controller('v1/admin/webhooks')
+@AdminController('v1/admin/webhooks', 'Admin: webhooks')
 export class AdminWebhooksController {
   constructor(
     private readonly endpoints: WebhookEndpointsService,
@@ -31,7 +29,6 @@ export class AdminWebhooksController {
     status: 201,
     summary: 'Register a webhook endpoint for a project; the secret is shown once',
   })
-  @AdminAuth()
   async adminCreateWebhook(
     @Body() body: AdminCreateWebhookDto,
     @CurrentOperator() by: Actor,
@@ -48,14 +45,13 @@ export class AdminWebhooksController {
   }
 
   @Operation('GET', [422], 'List webhook endpoints of every project (filter by project or state)')
-  @AdminAuth({ readers: true })
+  @ReaderAllowed()
   async adminListWebhooks(@Query() query: AdminListWebhooksQueryDto): Promise<WebhookListDto> {
     const list = (await this.endpoints.list(query.project_id ?? null, query.enabled)).map(presentWebhook);
     return { webhooks: list, count: list.length };
   }
 
   @Operation('PATCH /:id', [404, 422], 'Change or re-enable any project’s webhook endpoint')
-  @AdminAuth()
   async adminUpdateWebhook(
     @Param('id') id: string,
     @Body() body: UpdateWebhookDto,
@@ -65,7 +61,6 @@ export class AdminWebhooksController {
   }
 
   @Operation('DELETE /:id', [404], 'Delete any project’s webhook endpoint and its delivery log')
-  @AdminAuth()
   async adminDeleteWebhook(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<DeleteWebhookResponseDto> {
     await this.endpoints.delete(id, null, by);
     return { success: true, id };
@@ -74,7 +69,7 @@ export class AdminWebhooksController {
   @Operation('GET /:id/deliveries', [400, 404], {
     summary: 'Any project’s endpoint’s delivery log, newest first: status, attempts, answers, next retry',
   })
-  @AdminAuth({ readers: true })
+  @ReaderAllowed()
   async adminListWebhookDeliveries(
     @Param('id') id: string,
     @Query() query: ListDeliveriesQueryDto,
@@ -87,7 +82,6 @@ export class AdminWebhooksController {
   @Operation('POST /:id/deliveries/:delivery_id/redeliver', [404, 409], {
     summary: 'Queue any project’s failed or cancelled delivery again (same webhook-id, fresh attempts)',
   })
-  @AdminAuth()
   async adminRedeliverWebhook(
     @Param('id') id: string,
     @Param('delivery_id') deliveryId: string,

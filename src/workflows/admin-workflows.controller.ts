@@ -1,6 +1,5 @@
-import { Controller, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth } from '../projects/auth/auth.decorators.js';
+import { Param, Query } from '@nestjs/common';
+import { AdminController } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import { ProjectsService } from '../projects/projects.service.js';
 import { ListRunsQueryDto, WorkflowListDto, WorkflowRunListDto, WorkflowRunResponseDto } from './dto/workflow.dto.js';
@@ -8,8 +7,7 @@ import { presentRun, presentWorkflow } from './workflow.presenter.js';
 import { WorkflowsService } from './workflows.service.js';
 
 /** Any project's workflows and runs for operators (`/v1/admin/projects/:id/workflows`), read-only. */
-@ApiTags('Admin: workflows')
-@Controller('v1/admin/projects/:id/workflows')
+@AdminController('v1/admin/projects/:id/workflows', 'Admin: workflows', { readers: true })
 export class AdminWorkflowsController {
   constructor(
     private readonly workflows: WorkflowsService,
@@ -17,7 +15,6 @@ export class AdminWorkflowsController {
   ) {}
 
   @Operation('GET', [404], 'A project’s workflows with their steps')
-  @AdminAuth({ readers: true })
   async adminListWorkflows(@Param('id') projectId: string): Promise<WorkflowListDto> {
     const list = (await this.workflows.list(await this.projects.get(projectId))).map(presentWorkflow);
     return { workflows: list, count: list.length };
@@ -26,7 +23,6 @@ export class AdminWorkflowsController {
   @Operation('GET /runs', [400, 404, 422], {
     summary: 'A project’s workflow runs, newest first, filtered by workflow, subscriber and status',
   })
-  @AdminAuth({ readers: true })
   async adminListWorkflowRuns(
     @Param('id') projectId: string,
     @Query() query: ListRunsQueryDto,
@@ -36,7 +32,6 @@ export class AdminWorkflowsController {
   }
 
   @Operation('GET /runs/:run_id', [404], 'One of a project’s runs: where it stands and what each step did')
-  @AdminAuth({ readers: true })
   async adminGetWorkflowRun(
     @Param('id') projectId: string,
     @Param('run_id') id: string,

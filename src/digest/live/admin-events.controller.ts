@@ -1,7 +1,7 @@
-import { Controller, Req, Res } from '@nestjs/common';
-import { ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Req, Res } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AdminAuth } from '../../projects/auth/auth.decorators.js';
+import { AdminController } from '../../projects/auth/auth.decorators.js';
 import { ErrorDto } from '../../common/http/error.dto.js';
 import { ADMIN_EVENTS_MAX_STREAMS, AdminEventsService } from './admin-events.service.js';
 import { Operation } from '../../common/http/operation.decorator.js';
@@ -21,8 +21,7 @@ const EXAMPLE = [
   '',
 ].join('\n');
 
-@ApiTags('Admin: digest')
-@Controller('v1/admin/events')
+@AdminController('v1/admin/events', 'Admin: digest', { readers: true })
 export class AdminEventsController {
   constructor(private readonly events: AdminEventsService) {}
 
@@ -34,7 +33,6 @@ export class AdminEventsController {
       'per second; a comment line every 25 s keeps the connection open. Fed by the replicas’ LISTEN/NOTIFY signals: with SIGNALS_ENABLED=false the ' +
       `stream stays silent, so readers keep a slow fallback poll. At most ${ADMIN_EVENTS_MAX_STREAMS} streams per server (429 too_many_streams).`,
   })
-  @AdminAuth({ readers: true })
   @ApiResponse({
     status: 200,
     description: 'An open event stream',

@@ -1,6 +1,5 @@
-import { Body, Controller, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth, CurrentOperator } from '../../projects/auth/auth.decorators.js';
+import { Body, Param, Query } from '@nestjs/common';
+import { AdminController, CurrentOperator, ReaderAllowed } from '../../projects/auth/auth.decorators.js';
 import { Operation } from '../../common/http/operation.decorator.js';
 import { ProjectsService, type Actor } from '../../projects/projects.service.js';
 import {
@@ -15,8 +14,7 @@ import { suppressionRequest } from './suppression-request.js';
 import { SuppressionsService } from './suppressions.service.js';
 
 /** notifyd's operator routes over every project's suppressions (addresses masked). */
-@ApiTags('Admin: suppressions')
-@Controller('v1/admin/suppressions')
+@AdminController('v1/admin/suppressions', 'Admin: suppressions')
 export class AdminSuppressionsController {
   constructor(
     private readonly suppressions: SuppressionsService,
@@ -24,14 +22,13 @@ export class AdminSuppressionsController {
   ) {}
 
   @Operation('GET', [422], 'Active suppressions of one project or all, newest first, addresses masked')
-  @AdminAuth({ readers: true })
+  @ReaderAllowed()
   async adminListSuppressions(@Query() query: AdminListSuppressionsQueryDto): Promise<AdminSuppressionListDto> {
     const rows = await this.suppressions.listActiveForOperators(query.project_id ?? null, query.limit ?? 100);
     return { suppressions: rows.map(presentSuppressionMasked), count: rows.length };
   }
 
   @Operation('POST', [422], 'Suppress an address for a project (idempotent; audited as the operator)')
-  @AdminAuth()
   async adminCreateSuppression(
     @Body() body: AdminCreateSuppressionDto,
     @CurrentOperator() by: Actor,
@@ -49,7 +46,6 @@ export class AdminSuppressionsController {
   }
 
   @Operation('DELETE /:id', [404], 'Release any project’s suppression (kept as history, audited)')
-  @AdminAuth()
   async adminReleaseSuppression(
     @Param('id') id: string,
     @CurrentOperator() by: Actor,

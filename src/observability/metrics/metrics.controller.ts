@@ -1,14 +1,13 @@
-import { Controller, Header, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Header, Res } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AdminAuth } from '../../projects/auth/auth.decorators.js';
+import { AdminController } from '../../projects/auth/auth.decorators.js';
 import { MetricsSummaryDto } from './dto/metrics-summary.dto.js';
 import { MetricsSummaryService } from './metrics-summary.service.js';
 import { MetricsService } from './metrics.service.js';
 import { Operation } from '../../common/http/operation.decorator.js';
 
-@ApiTags('Metrics')
-@Controller('v1/metrics')
+@AdminController('v1/metrics', 'Metrics', { readers: true })
 export class MetricsController {
   constructor(
     private readonly metrics: MetricsService,
@@ -19,7 +18,6 @@ export class MetricsController {
     summary:
       'Counts as JSON (notifyd 0.x): live jobs by status, sent and failed in 24 h, subscribers, inbox messages, active workflow runs, uptime',
   })
-  @AdminAuth({ readers: true })
   @Header('cache-control', 'no-store')
   @ApiOkResponse({
     type: MetricsSummaryDto,
@@ -33,7 +31,6 @@ export class MetricsController {
     summary:
       'Prometheus text: outcomes, provider errors, send latency, lane pauses, queue depth and oldest pending age, failovers',
   })
-  @AdminAuth({ readers: true })
   @Header('cache-control', 'no-store')
   @ApiOkResponse({
     description:
