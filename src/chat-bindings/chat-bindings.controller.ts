@@ -1,6 +1,5 @@
-import { Body, Controller, Delete, Get, Param, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
+import { Body, Param } from '@nestjs/common';
+import { AdminController, CurrentOperator, ReaderAllowed } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import {
   ChatBindingListDto,
@@ -10,18 +9,15 @@ import {
 } from './dto/chat-binding.dto.js';
 import { ChatBindingsService } from './chat-bindings.service.js';
 
-@ApiTags('Admin: chat bindings')
-@Controller('v1/admin/projects/:id/chat-bindings')
+@AdminController('v1/admin/projects/:id/chat-bindings', 'Admin: chat bindings')
 export class ChatBindingsController {
   constructor(private readonly bindings: ChatBindingsService) {}
 
-  @Put(':channel')
-  @AdminAuth()
-  @Operation('putChatBindings', [404, 422], {
+  @Operation('PUT /:channel', [404, 422], {
     summary:
       'Set the chats (Telegram) or channels (Slack) the instance’s bot may reach for a project; replaces the channel’s list',
   })
-  async put(
+  async putChatBindings(
     @Param('id') id: string,
     @Param('channel') channel: string,
     @Body() body: PutChatBindingsDto,
@@ -30,12 +26,9 @@ export class ChatBindingsController {
     return { project_id: id, channel, chats: await this.bindings.put(id, channel, body.chats, by) };
   }
 
-  @Get()
-  @AdminAuth({ readers: true })
-  @Operation('listChatBindings', [404], {
-    summary: 'The chats the instance’s Telegram and Slack bots may reach for a project',
-  })
-  async list(@Param('id') id: string): Promise<ChatBindingListDto> {
+  @Operation('GET', [404], 'The chats the instance’s Telegram and Slack bots may reach for a project')
+  @ReaderAllowed()
+  async listChatBindings(@Param('id') id: string): Promise<ChatBindingListDto> {
     const { required, bindings } = await this.bindings.list(id);
     return {
       project_id: id,
@@ -48,12 +41,10 @@ export class ChatBindingsController {
     };
   }
 
-  @Delete(':channel')
-  @AdminAuth()
-  @Operation('deleteChatBindings', [404, 422], {
+  @Operation('DELETE /:channel', [404, 422], {
     summary: 'Unbind every chat of a channel from a project: the instance’s bot refuses its sends there again',
   })
-  async delete(
+  async deleteChatBindings(
     @Param('id') id: string,
     @Param('channel') channel: string,
     @CurrentOperator() by: { actor: string; ip?: string },

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Body, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
+import { AdminController, CurrentOperator, ReaderAllowed } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import { parseDigestFormat, parseDigestWindow } from '../common/validation/digest-window.js';
 import { DigestService } from './digest.service.js';
@@ -9,20 +9,18 @@ import { DigestNotifyRequestDto, DigestNotifyResponseDto, DigestQueryDto, Digest
 import { DigestNotifier } from './notify/digest-notifier.service.js';
 import { renderMarkdown } from './render/markdown.js';
 
-@ApiTags('Admin: digest')
-@Controller('v1/admin/digest')
+@AdminController('v1/admin/digest', 'Admin: digest')
 export class DigestController {
   constructor(
     private readonly digest: DigestService,
     private readonly notifier: DigestNotifier,
   ) {}
 
-  @Get()
-  @AdminAuth({ readers: true })
-  @Operation('getDigest', [400, 422], {
+  @Operation('GET', [400, 422], {
     summary:
       'What needs attention: ranked findings with the action that fixes each, and the queue, outcomes and deliverability behind them',
   })
+  @ReaderAllowed()
   @ApiProduces('application/json', 'text/markdown')
   @ApiOkResponse({
     type: DigestReportDto,
@@ -40,10 +38,7 @@ export class DigestController {
     return renderMarkdown(report);
   }
 
-  @Post('notify')
-  @HttpCode(200)
-  @AdminAuth()
-  @Operation('notifyDigest', [400, 422, 502], {
+  @Operation('POST /notify', [400, 422, 502], {
     summary: 'Send the digest now to Slack, Discord, Telegram or email (the given target, else DIGEST_NOTIFY)',
   })
   async notifyDigest(

@@ -1,4 +1,4 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Res } from '@nestjs/common';
 import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { HealthDto, ReadinessDto } from './dto/health.dto.js';
@@ -10,8 +10,7 @@ import { Operation } from '../common/http/operation.decorator.js';
 export class HealthController {
   constructor(private readonly health: HealthService) {}
 
-  @Get()
-  @Operation('getHealth', [], {
+  @Operation('GET', [], {
     summary:
       'Liveness (always 200): the process answers; reports the database, the worker heartbeats (degraded when none is alive while jobs are due), version and uptime',
   })
@@ -20,10 +19,7 @@ export class HealthController {
     return this.health.health();
   }
 
-  @Get('ready')
-  @Operation('getReadiness', [], {
-    summary: 'Readiness: 503 while the database is unreachable or migrations are pending',
-  })
+  @Operation('GET /ready', [], 'Readiness: 503 while the database is unreachable or migrations are pending')
   @ApiResponse({ status: 200, type: ReadinessDto, description: 'Ready to serve' })
   @ApiResponse({
     status: 503,

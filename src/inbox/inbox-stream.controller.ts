@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Operation } from '../common/http/operation.decorator.js';
@@ -26,9 +26,7 @@ const EXAMPLE = [
 export class InboxStreamController {
   constructor(private readonly streams: InboxStreamService) {}
 
-  @Get('stream')
-  @ApiSecurity('bearer')
-  @Operation('streamInbox', [400, 401, 403, 422], {
+  @Operation('GET /stream', [400, 401, 403, 422], {
     summary: 'Realtime inbox (Server-Sent Events): new messages, changes, counts; Last-Event-ID replay',
     description:
       'Authenticate with `?ticket=` (POST …/stream-ticket; single use, 60 s) or an Authorization header. Events: ' +
@@ -40,6 +38,7 @@ export class InboxStreamController {
       "notifyd 0.x clients: `format=notifyd-0x` (the default when the ticket is passed as `?token=`, 0.x's parameter) sends 0.x's default `message` events " +
       'instead, with JSON `{type: "new_notification", notification}` or `{type: "count_update", unread_count}`.',
   })
+  @ApiSecurity('bearer')
   @ApiResponse({
     status: 200,
     description: 'An open event stream',

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Operation } from '../common/http/operation.decorator.js';
 import { CurrentInbox, InboxAuth, type InboxPrincipal } from './auth/inbox-auth.guard.js';
@@ -36,10 +36,7 @@ export class InboxController {
     private readonly tokenVersions: SubscriberTokenVersions,
   ) {}
 
-  @Get()
-  @Operation('listInbox', [400, 422], {
-    summary: 'A page of the inbox, newest first (unread, archived, topic, search, snoozed filters)',
-  })
+  @Operation('GET', [400, 422], 'A page of the inbox, newest first (unread, archived, topic, search, snoozed filters)')
   async listInbox(
     @CurrentInbox() p: InboxPrincipal,
     @Param() _path: InboxPathDto,
@@ -49,16 +46,13 @@ export class InboxController {
     return { items: items.map(presentMessage), next_cursor: nextCursor, limit, ...legacy };
   }
 
-  @Get('unread-count')
-  @Operation('getInboxCounts', [400, 422], { summary: 'Unread and unseen counts (the badge)' })
+  @Operation('GET /unread-count', [400, 422], 'Unread and unseen counts (the badge)')
   async getInboxCounts(@CurrentInbox() p: InboxPrincipal, @Param() _path: InboxPathDto): Promise<InboxCountsDto> {
     const c = await this.inbox.counts(p.project.id, p.subscriberId);
     return { unread_count: c.unread, unseen_count: c.unseen, total: c.total };
   }
 
-  @Post('read-all')
-  @HttpCode(200)
-  @Operation('markInboxRead', [400, 422], { summary: 'Mark every unread message read (optionally one topic)' })
+  @Operation('POST /read-all', [400, 422], 'Mark every unread message read (optionally one topic)')
   async markInboxRead(
     @CurrentInbox() p: InboxPrincipal,
     @Param() _path: InboxPathDto,
@@ -67,9 +61,7 @@ export class InboxController {
     return { success: true, updated: await this.inbox.bulk(p.project.id, p.subscriberId, 'read', body.topic) };
   }
 
-  @Post('seen-all')
-  @HttpCode(200)
-  @Operation('markInboxSeen', [400, 422], { summary: 'Mark every message seen (the bell was opened)' })
+  @Operation('POST /seen-all', [400, 422], 'Mark every message seen (the bell was opened)')
   async markInboxSeen(
     @CurrentInbox() p: InboxPrincipal,
     @Param() _path: InboxPathDto,
@@ -78,9 +70,7 @@ export class InboxController {
     return { success: true, updated: await this.inbox.bulk(p.project.id, p.subscriberId, 'seen', body.topic) };
   }
 
-  @Post('archive-all')
-  @HttpCode(200)
-  @Operation('archiveInbox', [400, 422], { summary: 'Archive every message (optionally one topic)' })
+  @Operation('POST /archive-all', [400, 422], 'Archive every message (optionally one topic)')
   async archiveInbox(
     @CurrentInbox() p: InboxPrincipal,
     @Param() _path: InboxPathDto,
@@ -89,12 +79,8 @@ export class InboxController {
     return { success: true, updated: await this.inbox.bulk(p.project.id, p.subscriberId, 'archived', body.topic) };
   }
 
-  @Post('stream-ticket')
-  @HttpCode(200)
+  @Operation('POST /stream-ticket', [400, 404, 422], 'A single-use, one-minute ticket to open the realtime stream')
   @UseGuards(StreamTicketLimitGuard)
-  @Operation('createStreamTicket', [400, 404, 422], {
-    summary: 'A single-use, one-minute ticket to open the realtime stream',
-  })
   async createStreamTicket(
     @CurrentInbox() p: InboxPrincipal,
     @Param() _path: InboxPathDto,
@@ -112,10 +98,7 @@ export class InboxController {
     };
   }
 
-  @Patch(':message_id')
-  @Operation('updateInboxMessage', [400, 404, 422], {
-    summary: 'Mark one message read/unread, seen, archived, to-do, or snooze it',
-  })
+  @Operation('PATCH /:message_id', [400, 404, 422], 'Mark one message read/unread, seen, archived, to-do, or snooze it')
   async updateInboxMessage(
     @CurrentInbox() p: InboxPrincipal,
     @Param() path: InboxMessagePathDto,

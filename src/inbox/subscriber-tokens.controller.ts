@@ -1,4 +1,4 @@
-import { Body, HttpCode, Post } from '@nestjs/common';
+import { Body } from '@nestjs/common';
 import { CurrentProject } from '../projects/auth/auth.decorators.js';
 import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
@@ -10,9 +10,7 @@ import { SubscriberTokenDto, SubscriberTokenResponseDto } from './dto/inbox.dto.
 export class SubscriberTokensController {
   constructor(private readonly tokens: SubscriberTokens) {}
 
-  @Post('subscriber-token')
-  @HttpCode(200)
-  @Operation('createSubscriberToken', [404, 422, 503], {
+  @Operation('POST /subscriber-token', [404, 422, 503], {
     summary: 'Mint a subscriber token (HS256, 1–24 h) that opens only that subscriber’s inbox',
     description:
       'The subscriber must exist (404 otherwise: create it with POST /v1/subscribers). The token stops working when it expires, when the subscriber’s ' +

@@ -1,6 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
+import { Body, Param, Query } from '@nestjs/common';
+import { AdminController, CurrentOperator, ReaderAllowed } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import type { Actor } from '../projects/projects.service.js';
 import {
@@ -16,27 +15,24 @@ import { presentAdminJob, presentJob } from './job.presenter.js';
 import { JobsService } from './jobs.service.js';
 import { maskRecipient } from '../common/pii/mask.js';
 
-@ApiTags('Admin: jobs')
-@Controller('v1/admin')
+@AdminController('v1/admin', 'Admin: jobs')
 export class AdminJobsController {
   constructor(private readonly jobs: JobsService) {}
 
-  @Get('jobs')
-  @AdminAuth({ readers: true })
-  @Operation('searchJobs', [400, 422], {
+  @Operation('GET /jobs', [400, 422], {
     summary: 'Search jobs across projects (recipients masked; default: last 7 days, 50 rows, newest first)',
     description:
       'A page holds at most `limit` (500) jobs; `next_cursor` (null on the last page) passed as `cursor` reads the next, older page.',
   })
+  @ReaderAllowed()
   async searchJobs(@Query() query: AdminJobSearchQueryDto): Promise<AdminJobListDto> {
     const page = await this.jobs.searchPage(query);
     const jobs = page.rows.map(presentAdminJob);
     return { jobs, count: jobs.length, next_cursor: page.nextCursor };
   }
 
-  @Get('jobs/:id')
-  @AdminAuth({ readers: true })
-  @Operation('adminGetJob', [400, 404], { summary: 'Get any project’s job (recipient masked)' })
+  @Operation('GET /jobs/:id', [400, 404], 'Get any project’s job (recipient masked)')
+  @ReaderAllowed()
   async adminGetJob(@Param('id') id: string): Promise<JobDto> {
     const row = await this.jobs.get(id, null);
     const [events, rendered, attempts] = await Promise.all([
@@ -61,28 +57,19 @@ export class AdminJobsController {
     };
   }
 
-  @Post('jobs/:id/retry')
-  @HttpCode(200)
-  @AdminAuth()
-  @Operation('adminRetryJob', [400, 404, 409], { summary: 'Re-queue any project’s failed or cancelled job' })
+  @Operation('POST /jobs/:id/retry', [400, 404, 409], 'Re-queue any project’s failed or cancelled job')
   async adminRetryJob(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<RetryJobResponseDto> {
     const job = await this.jobs.retry(id, null, by);
     return { success: true, job: { id: job.id, project_id: job.projectId, channel: job.channel, status: job.status } };
   }
 
-  @Post('jobs/:id/cancel')
-  @HttpCode(200)
-  @AdminAuth()
-  @Operation('adminCancelJob', [400, 404, 409], { summary: 'Cancel any project’s pending or retry job' })
+  @Operation('POST /jobs/:id/cancel', [400, 404, 409], 'Cancel any project’s pending or retry job')
   async adminCancelJob(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<CancelJobResponseDto> {
     await this.jobs.cancel(id, null, by);
     return { success: true, id };
   }
 
-  @Post('send-test')
-  @HttpCode(200)
-  @AdminAuth()
-  @Operation('sendTest', [422], { summary: 'Send a real test message through a project’s channel (priority high)' })
+  @Operation('POST /send-test', [422], 'Send a real test message through a project’s channel (priority high)')
   async sendTest(@Body() body: SendTestRequestDto, @CurrentOperator() by: Actor): Promise<SendTestResponseDto> {
     const job = await this.jobs.sendTest(body, by);
     return { id: job.id, project_id: job.projectId, channel: job.channel, status: 'pending' };

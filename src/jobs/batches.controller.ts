@@ -1,4 +1,4 @@
-import { Get, Param } from '@nestjs/common';
+import { Param } from '@nestjs/common';
 import { CurrentProject } from '../projects/auth/auth.decorators.js';
 import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
@@ -10,8 +10,7 @@ import { BatchStatusDto } from './dto/batch.dto.js';
 export class BatchesController {
   constructor(private readonly batches: BatchStatusService) {}
 
-  @Get(':id')
-  @Operation('getBatch', [400, 404], {
+  @Operation('GET /:id', [400, 404], {
     summary: 'How a batch is doing: queued, skipped by reason, sent, failed and bounced so far',
     description:
       'The id is the `batch_id` of a POST /v1/batch answer. Skipped pairs are those the call did not queue; the job counts are read from the jobs now ' +

@@ -1,4 +1,4 @@
-import { Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Param, Query } from '@nestjs/common';
 import { CurrentProject } from '../projects/auth/auth.decorators.js';
 import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
@@ -17,8 +17,7 @@ export class JobsController {
     private readonly outcomes: OutcomeWaitService,
   ) {}
 
-  @Get(':id')
-  @Operation('getJob', [400, 404, 422], {
+  @Operation('GET /:id', [400, 404, 422], {
     summary: 'Get a job: status, attempts, provider answer and evidence',
     description:
       'With `wait` (e.g. `?wait=10s`, at most 30s) the answer is held until the job is final or the time is up; a status that is not final then means the time ran out.',
@@ -40,16 +39,13 @@ export class JobsController {
     return presentJob(job, events, rendered, attempts);
   }
 
-  @Delete(':id')
-  @Operation('cancelJob', [400, 404, 409], { summary: 'Cancel a job that has not been sent (pending or retry)' })
+  @Operation('DELETE /:id', [400, 404, 409], 'Cancel a job that has not been sent (pending or retry)')
   async cancelJob(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<CancelJobResponseDto> {
     await this.jobs.cancel(id, project.id, { actor: 'api_key' });
     return { success: true, id };
   }
 
-  @Post(':id/retry')
-  @HttpCode(200)
-  @Operation('retryJob', [400, 404, 409], { summary: 'Re-queue a failed or cancelled job with fresh attempts' })
+  @Operation('POST /:id/retry', [400, 404, 409], 'Re-queue a failed or cancelled job with fresh attempts')
   async retryJob(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<RetryJobResponseDto> {
     const job = await this.jobs.retry(id, project.id, { actor: 'api_key' });
     return { success: true, job: { id: job.id, project_id: job.projectId, channel: job.channel, status: job.status } };

@@ -1,4 +1,4 @@
-import { Body, HttpCode, Post } from '@nestjs/common';
+import { Body } from '@nestjs/common';
 import { CurrentProject } from '../projects/auth/auth.decorators.js';
 import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
@@ -15,9 +15,7 @@ export class SendController {
     private readonly batches: BatchService,
   ) {}
 
-  @Post('send')
-  @HttpCode(200)
-  @Operation('sendNotification', [400, 409, 413, 415, 422], {
+  @Operation('POST /send', [400, 409, 413, 415, 422], {
     summary: 'Queue a notification on one or more channels',
     description:
       'Queues one job per channel for `to` or a subscriber. Channels that cannot be served are listed in `skipped`; ' +
@@ -27,18 +25,14 @@ export class SendController {
     return this.enqueue.send(project, body);
   }
 
-  @Post('schedule')
-  @HttpCode(200)
-  @Operation('scheduleNotification', [400, 409, 413, 415, 422], {
+  @Operation('POST /schedule', [400, 409, 413, 415, 422], {
     summary: 'Queue a notification for later (alias of POST /v1/send with scheduled_at)',
   })
   scheduleNotification(@CurrentProject() project: ProjectRef, @Body() body: SendRequestDto): Promise<SendResponseDto> {
     return this.enqueue.send(project, body);
   }
 
-  @Post('batch')
-  @HttpCode(200)
-  @Operation('sendBatch', [400, 413, 415, 422], {
+  @Operation('POST /batch', [400, 413, 415, 422], {
     summary: 'Queue one message for many subscribers in one call (default priority bulk)',
   })
   sendBatch(@CurrentProject() project: ProjectRef, @Body() body: BatchRequestDto): Promise<BatchResponseDto> {

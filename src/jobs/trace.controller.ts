@@ -1,4 +1,4 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { OperatorRole } from '../projects/auth/admin-auth.guard.js';
 import { CurrentCaller, OperatorOrProjectAuth } from '../projects/auth/auth.decorators.js';
@@ -12,9 +12,7 @@ import { TraceService } from './trace/trace.service.js';
 export class TraceController {
   constructor(private readonly traces: TraceService) {}
 
-  @Get('trace')
-  @OperatorOrProjectAuth()
-  @Operation('traceRecipient', [422], {
+  @Operation('GET /trace', [422], {
     summary:
       'Why didn’t they get it? Every message for one recipient in a time range, each with its verdict and evidence',
     description:
@@ -23,7 +21,8 @@ export class TraceController {
       'and the sends refused when they were asked for (suppressed, opted out, capped, invalid address…), each with a `verdict` and a `reason` in words. ' +
       'A project key reads its own project (recipients as they are); the admin and read-only keys read any project, or one with `project_id` (recipients masked).',
   })
-  trace(
+  @OperatorOrProjectAuth()
+  traceRecipient(
     @Query() query: TraceQueryDto,
     @CurrentCaller() caller: { project: ProjectRef | null; operator: OperatorRole | null },
   ): Promise<TraceDto> {

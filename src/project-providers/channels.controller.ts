@@ -1,4 +1,3 @@
-import { Get } from '@nestjs/common';
 import { CurrentProject } from '../projects/auth/auth.decorators.js';
 import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import type { Channel } from '../domain/channels.js';
@@ -11,10 +10,7 @@ import { Operation } from '../common/http/operation.decorator.js';
 export class ChannelsController {
   constructor(private readonly report: ChannelReportService) {}
 
-  @Get()
-  @Operation('listChannels', [], {
-    summary: 'Which channels the project lists and this instance delivers, with their providers',
-  })
+  @Operation('GET', [], 'Which channels the project lists and this instance delivers, with their providers')
   async listChannels(@CurrentProject() project: ProjectRef): Promise<ChannelsResponseDto> {
     const report = await this.report.forProject(project);
     const channels = Object.fromEntries(Object.entries(report).map(([channel, status]) => [channel, present(status)]));

@@ -1,6 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth, CurrentOperator } from './auth/auth.decorators.js';
+import { Body, Param } from '@nestjs/common';
+import { AdminController, CurrentOperator, ReaderAllowed } from './auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import {
   CreateProjectDto,
@@ -14,15 +13,11 @@ import {
 import { presentProject } from './project.presenter.js';
 import { type Actor, ProjectsService } from './projects.service.js';
 
-@ApiTags('Admin: projects')
-@Controller('v1/admin/projects')
+@AdminController('v1/admin/projects', 'Admin: projects')
 export class AdminProjectsController {
   constructor(private readonly projects: ProjectsService) {}
 
-  @Post()
-  @HttpCode(201)
-  @AdminAuth()
-  @Operation('createProject', [409, 422], { summary: 'Create a project and show its API key once' })
+  @Operation('POST', [409, 422], { status: 201, summary: 'Create a project and show its API key once' })
   async createProject(@Body() body: CreateProjectDto, @CurrentOperator() by: Actor): Promise<CreateProjectResponseDto> {
     const { project, apiKey } = await this.projects.create(body, by);
     return {
@@ -32,25 +27,19 @@ export class AdminProjectsController {
     };
   }
 
-  @Get()
-  @AdminAuth({ readers: true })
-  @Operation('listProjects', [], { summary: 'List projects (keys shown as hints only)' })
+  @Operation('GET', [], 'List projects (keys shown as hints only)')
+  @ReaderAllowed()
   async listProjects(): Promise<ProjectListDto> {
     return { projects: (await this.projects.list()).map(presentProject) };
   }
 
-  @Get(':id')
-  @AdminAuth({ readers: true })
-  @Operation('getProject', [404], { summary: 'Get one project' })
+  @Operation('GET /:id', [404], 'Get one project')
+  @ReaderAllowed()
   async getProject(@Param('id') id: string): Promise<ProjectResponseDto> {
     return { success: true, project: presentProject(await this.projects.get(id)) };
   }
 
-  @Patch(':id')
-  @AdminAuth()
-  @Operation('updateProject', [404, 422], {
-    summary: 'Change a project’s name, channels, sender or settings (keys untouched)',
-  })
+  @Operation('PATCH /:id', [404, 422], 'Change a project’s name, channels, sender or settings (keys untouched)')
   async updateProject(
     @Param('id') id: string,
     @Body() body: UpdateProjectDto,
@@ -59,10 +48,7 @@ export class AdminProjectsController {
     return { success: true, project: presentProject(await this.projects.update(id, body, by)) };
   }
 
-  @Post(':id/rotate-key')
-  @HttpCode(200)
-  @AdminAuth()
-  @Operation('rotateProjectKey', [404], {
+  @Operation('POST /:id/rotate-key', [404], {
     summary: 'Issue a new key; the previous one stays valid as the secondary key until revoked',
   })
   async rotateProjectKey(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<RotateKeyResponseDto> {
@@ -75,18 +61,13 @@ export class AdminProjectsController {
     };
   }
 
-  @Post(':id/revoke-secondary')
-  @HttpCode(200)
-  @AdminAuth()
-  @Operation('revokeSecondaryProjectKey', [404], { summary: 'Revoke the previous (secondary) key after a rotation' })
+  @Operation('POST /:id/revoke-secondary', [404], 'Revoke the previous (secondary) key after a rotation')
   async revokeSecondaryProjectKey(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<SuccessDto> {
     await this.projects.revokeSecondary(id, by);
     return { success: true };
   }
 
-  @Delete(':id')
-  @AdminAuth()
-  @Operation('deleteProject', [404], { summary: 'Delete a project with its subscribers and jobs' })
+  @Operation('DELETE /:id', [404], 'Delete a project with its subscribers and jobs')
   async deleteProject(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<SuccessDto> {
     await this.projects.delete(id, by);
     return { success: true };

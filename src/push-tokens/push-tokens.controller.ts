@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Param } from '@nestjs/common';
 import { CurrentProject } from '../projects/auth/auth.decorators.js';
 import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
@@ -12,9 +12,7 @@ import { PushTokensService } from './push-tokens.service.js';
 export class PushTokensController {
   constructor(private readonly tokens: PushTokensService) {}
 
-  @Post()
-  @HttpCode(200)
-  @Operation('registerPushToken', [400, 404, 422], {
+  @Operation('POST', [400, 404, 422], {
     summary:
       'Register a subscriber device: a browser PushSubscription, an FCM token or an APNs token (same token again refreshes it)',
   })
@@ -26,8 +24,7 @@ export class PushTokensController {
     return { success: true, id: row.id, created, token: presentPushToken(row) };
   }
 
-  @Get('subscriber/:subscriber_id')
-  @Operation('listPushTokens', [], { summary: "List a subscriber's devices, most recently used first" })
+  @Operation('GET /subscriber/:subscriber_id', [], "List a subscriber's devices, most recently used first")
   async listPushTokens(
     @CurrentProject() project: ProjectRef,
     @Param('subscriber_id') subscriberId: string,
@@ -36,8 +33,7 @@ export class PushTokensController {
     return { tokens: rows.map(presentPushToken) };
   }
 
-  @Delete(':id')
-  @Operation('deletePushToken', [], { summary: 'Delete a device (success also when it was already gone)' })
+  @Operation('DELETE /:id', [], 'Delete a device (success also when it was already gone)')
   async deletePushToken(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<SuccessDto> {
     await this.tokens.delete(project.id, id);
     return { success: true };

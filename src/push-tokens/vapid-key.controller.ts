@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { Controller, Inject, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../common/errors/api-error.js';
 import { Operation } from '../common/http/operation.decorator.js';
@@ -16,10 +16,7 @@ export class VapidKeyController {
     private readonly projects: ProjectsService,
   ) {}
 
-  @Get('vapid-public-key')
-  @Operation('getVapidPublicKey', [404, 422, 503], {
-    summary: 'The VAPID public key browsers subscribe with (no key needed)',
-  })
+  @Operation('GET /vapid-public-key', [404, 422, 503], 'The VAPID public key browsers subscribe with (no key needed)')
   async getVapidPublicKey(@Query() query: VapidKeyQueryDto): Promise<VapidPublicKeyDto> {
     if (query.project !== undefined) await this.projects.get(query.project);
     const webPush = this.config.pushProviders.webPush;

@@ -1,6 +1,5 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth } from '../projects/auth/auth.decorators.js';
+import { Param, Query } from '@nestjs/common';
+import { AdminController } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import { maskEmail, maskPhone } from '../common/pii/mask.js';
 import { ProjectsService } from '../projects/projects.service.js';
@@ -19,17 +18,14 @@ function presentMasked(s: SubscriberRow): SubscriberDto {
 }
 
 /** Any project's subscribers for operators (`/v1/admin/projects/:id/subscribers`), read-only. */
-@ApiTags('Admin: subscribers')
-@Controller('v1/admin/projects/:id/subscribers')
+@AdminController('v1/admin/projects/:id/subscribers', 'Admin: subscribers', { readers: true })
 export class AdminSubscribersController {
   constructor(
     private readonly subscribers: SubscribersService,
     private readonly projects: ProjectsService,
   ) {}
 
-  @Get()
-  @AdminAuth({ readers: true })
-  @Operation('adminListSubscribers', [400, 404, 422], {
+  @Operation('GET', [400, 404, 422], {
     summary: 'A project’s subscribers, optionally searched, one cursor page at a time (email and phone masked)',
   })
   async adminListSubscribers(
@@ -41,9 +37,7 @@ export class AdminSubscribersController {
     return { items: page.items.map(presentMasked), next_cursor: page.nextCursor, limit: page.limit };
   }
 
-  @Get(':subscriber_id')
-  @AdminAuth({ readers: true })
-  @Operation('adminGetSubscriber', [404], { summary: 'One of a project’s subscribers (email and phone masked)' })
+  @Operation('GET /:subscriber_id', [404], 'One of a project’s subscribers (email and phone masked)')
   async adminGetSubscriber(@Param('id') projectId: string, @Param('subscriber_id') id: string): Promise<SubscriberDto> {
     await this.projects.get(projectId);
     return presentMasked(await this.subscribers.get(projectId, id));

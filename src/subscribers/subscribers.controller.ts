@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Param, Query } from '@nestjs/common';
 import { CurrentProject } from '../projects/auth/auth.decorators.js';
 import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
@@ -26,11 +26,7 @@ export class SubscribersController {
     private readonly bulk: SubscribersBulkService,
   ) {}
 
-  @Post()
-  @HttpCode(200)
-  @Operation('upsertSubscriber', [400, 422], {
-    summary: 'Create or update a subscriber (absent fields are kept, data is merged)',
-  })
+  @Operation('POST', [400, 422], 'Create or update a subscriber (absent fields are kept, data is merged)')
   async upsertSubscriber(
     @CurrentProject() project: ProjectRef,
     @Body() body: UpsertSubscriberDto,
@@ -39,9 +35,7 @@ export class SubscribersController {
     return { success: true, id: body.id, project_id: project.id, created };
   }
 
-  @Post('bulk')
-  @HttpCode(200)
-  @Operation('bulkUpsertSubscribers', [400, 413, 422], {
+  @Operation('POST /bulk', [400, 413, 422], {
     summary: `Create or update up to ${BULK_MAX_SUBSCRIBERS} subscribers in one call; refused items are reported by index, the others written`,
   })
   async bulkUpsertSubscribers(
@@ -51,10 +45,7 @@ export class SubscribersController {
     return this.bulk.upsert(project.id, body.subscribers);
   }
 
-  @Get()
-  @Operation('listSubscribers', [400, 422], {
-    summary: 'List subscribers, optionally searched, one cursor page at a time',
-  })
+  @Operation('GET', [400, 422], 'List subscribers, optionally searched, one cursor page at a time')
   async listSubscribers(
     @CurrentProject() project: ProjectRef,
     @Query() query: ListSubscribersQueryDto,
@@ -69,15 +60,12 @@ export class SubscribersController {
     };
   }
 
-  @Get(':id')
-  @Operation('getSubscriber', [404], { summary: 'Get one subscriber' })
+  @Operation('GET /:id', [404], 'Get one subscriber')
   async getSubscriber(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<SubscriberDto> {
     return presentSubscriber(await this.subscribers.get(project.id, id));
   }
 
-  @Post(':id/tokens/revoke')
-  @HttpCode(200)
-  @Operation('revokeSubscriberTokens', [404], {
+  @Operation('POST /:id/tokens/revoke', [404], {
     summary: 'Revoke every subscriber token of a subscriber (and its stream tickets and open streams)',
     description:
       'Subscriber tokens (POST /v1/auth/subscriber-token) carry the subscriber’s token version; this gives the subscriber a new one, so every token ' +
@@ -90,8 +78,7 @@ export class SubscribersController {
     return { success: true };
   }
 
-  @Delete(':id')
-  @Operation('deleteSubscriber', [404], { summary: 'Delete a subscriber and everything attached to them' })
+  @Operation('DELETE /:id', [404], 'Delete a subscriber and everything attached to them')
   async deleteSubscriber(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<SuccessDto> {
     await this.subscribers.delete(project.id, id);
     return { success: true };

@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { Body, Param, Req, Res } from '@nestjs/common';
 import { ApiNoContentResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentProject } from '../projects/auth/auth.decorators.js';
@@ -29,31 +29,28 @@ export class TelegramRoutesController {
     private readonly links: TelegramLinksService,
   ) {}
 
-  @Post('lookup')
-  @HttpCode(200)
-  @Operation('lookupTelegramRoutes', [422], {
-    summary: 'The verified chats of up to 100 owners, with the route id to send through',
-  })
-  async lookup(
+  @Operation('POST /lookup', [422], 'The verified chats of up to 100 owners, with the route id to send through')
+  async lookupTelegramRoutes(
     @CurrentProject() project: ProjectRef,
     @Body() body: TelegramLookupDto,
   ): Promise<TelegramLookupResponseDto> {
     return { data: await this.routes.lookup(project.id, body.owners) };
   }
 
-  @Get(':owner')
-  @Operation('getTelegramRoute', [422], { summary: "An owner's bot and chat (null when none); never the token" })
-  async get(@CurrentProject() project: ProjectRef, @Param() path: OwnerPathDto): Promise<TelegramOwnerResponseDto> {
+  @Operation('GET /:owner', [422], "An owner's bot and chat (null when none); never the token")
+  async getTelegramRoute(
+    @CurrentProject() project: ProjectRef,
+    @Param() path: OwnerPathDto,
+  ): Promise<TelegramOwnerResponseDto> {
     return { data: await this.routes.view(project.id, path.owner) };
   }
 
-  @Put(':owner')
-  @Operation('putTelegramBot', [400, 409, 422, 502, 503], {
+  @Operation('PUT /:owner', [400, 409, 422, 502, 503], {
     summary: "Set an owner's own bot: token checked (getMe), webhook pointed at notifyd, token stored encrypted",
     description:
       'Refuses the instance bot. 400 when Telegram does not accept the token; 409 when the bot already sends its updates to another webhook; 502 when Telegram cannot be reached or refuses the webhook; 503 without NOTIFYD_SECRET_KEY. Another bot than before drops the paired chat.',
   })
-  async putBot(
+  async putTelegramBot(
     @CurrentProject() project: ProjectRef,
     @Param() path: OwnerPathDto,
     @Body() body: PutTelegramBotDto,
@@ -69,13 +66,12 @@ export class TelegramRoutesController {
     };
   }
 
-  @Delete(':owner')
-  @HttpCode(204)
-  @Operation('deleteTelegramBot', [404, 422], {
+  @Operation('DELETE /:owner', [404, 422], {
+    status: 204,
     summary: "Remove an owner's bot (its webhook removed, best effort), its chat and link tokens",
   })
   @ApiNoContentResponse({ description: 'Removed' })
-  async deleteBot(
+  async deleteTelegramBot(
     @CurrentProject() project: ProjectRef,
     @Param() path: OwnerPathDto,
     @Req() req: FastifyRequest,
@@ -83,11 +79,10 @@ export class TelegramRoutesController {
     await this.routes.deleteBot({ projectId: project.id, ip: req.ip }, path.owner);
   }
 
-  @Put(':owner/destination')
-  @Operation('putTelegramDestination', [400, 404, 422, 502, 503], {
+  @Operation('PUT /:owner/destination', [400, 404, 422, 502, 503], {
     summary: "Set an owner's chat directly (getChat resolves it; a topic only in a forum supergroup)",
   })
-  async putDestination(
+  async putTelegramDestination(
     @CurrentProject() project: ProjectRef,
     @Param() path: OwnerPathDto,
     @Body() body: PutTelegramDestinationDto,
@@ -95,22 +90,21 @@ export class TelegramRoutesController {
     return { data: await this.routes.putDestination(project.id, path.owner, body.address, body.telegram_thread_id) };
   }
 
-  @Delete(':owner/destination')
-  @HttpCode(204)
-  @Operation('deleteTelegramDestination', [422], { summary: "Remove an owner's chat (204 also when there was none)" })
+  @Operation('DELETE /:owner/destination', [422], {
+    status: 204,
+    summary: "Remove an owner's chat (204 also when there was none)",
+  })
   @ApiNoContentResponse({ description: 'Removed (or there was none)' })
-  async deleteDestination(@CurrentProject() project: ProjectRef, @Param() path: OwnerPathDto): Promise<void> {
+  async deleteTelegramDestination(@CurrentProject() project: ProjectRef, @Param() path: OwnerPathDto): Promise<void> {
     await this.routes.deleteDestination(project.id, path.owner);
   }
 
-  @Post(':owner/link')
-  @HttpCode(200)
-  @Operation('linkTelegramChat', [404, 409, 422, 429], {
+  @Operation('POST /:owner/link', [404, 409, 422, 429], {
     summary: 'A one-time deep link (15 minutes) that pairs the chat where the user starts the bot',
     description:
       'One active token per owner: a new one replaces the last. At most one a minute per owner (429 with Retry-After).',
   })
-  async link(
+  async linkTelegramChat(
     @CurrentProject() project: ProjectRef,
     @Param() path: OwnerPathDto,
     @Body() body: TelegramLinkDto,

@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Headers, Param } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Operation } from '../common/http/operation.decorator.js';
 import { BodyLimit } from '../common/http/body-limit.js';
@@ -17,15 +17,13 @@ const TELEGRAM_UPDATE_MAX_BYTES = 256 * 1024;
 export class TelegramWebhookController {
   constructor(private readonly links: TelegramLinksService) {}
 
-  @Post(':connection_id')
-  @BodyLimit(TELEGRAM_UPDATE_MAX_BYTES)
-  @HttpCode(200)
-  @Operation('telegramWebhook', [401, 404, 503], {
+  @Operation('POST /:connection_id', [401, 404, 503], {
     summary: "Updates from an owner's bot (Telegram calls it): /start <token> pairs the chat",
     description:
       'X-Telegram-Bot-Api-Secret-Token must equal the secret set with the webhook (401 otherwise); an unknown connection is 404; 503 without NOTIFYD_SECRET_KEY. Other updates are acknowledged.',
   })
-  async receive(
+  @BodyLimit(TELEGRAM_UPDATE_MAX_BYTES)
+  async telegramWebhook(
     @Param() path: WebhookPathDto,
     @Headers('x-telegram-bot-api-secret-token') secret: string | undefined,
     // Telegram's Update has many fields; only message.text and message.chat are read.

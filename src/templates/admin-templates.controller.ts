@@ -1,6 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
+import { Body, Param, Query } from '@nestjs/common';
+import { AdminController, CurrentOperator, ReaderAllowed } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import { AuditService } from '../audit/audit.service.js';
 import { type Actor, ProjectsService } from '../projects/projects.service.js';
@@ -20,8 +19,7 @@ import { presentVariant, TemplatesService } from './templates.service.js';
  * Any project's templates for operators (`/v1/admin/projects/:id/templates`): read and preview
  * with the read-only key too; saving a variant needs the admin key and is audited.
  */
-@ApiTags('Admin: templates')
-@Controller('v1/admin/projects/:id/templates')
+@AdminController('v1/admin/projects/:id/templates', 'Admin: templates')
 export class AdminTemplatesController {
   constructor(
     private readonly templates: TemplatesService,
@@ -29,11 +27,8 @@ export class AdminTemplatesController {
     private readonly audit: AuditService,
   ) {}
 
-  @Get()
-  @AdminAuth({ readers: true })
-  @Operation('adminListTemplates', [400, 404, 422], {
-    summary: 'A project’s template variants, by id, channel and locale',
-  })
+  @Operation('GET', [400, 404, 422], 'A project’s template variants, by id, channel and locale')
+  @ReaderAllowed()
   async adminListTemplates(
     @Param('id') projectId: string,
     @Query() query: ListTemplatesQueryDto,
@@ -42,20 +37,14 @@ export class AdminTemplatesController {
     return templatePage(this.templates, projectId, query);
   }
 
-  @Get(':template_id')
-  @AdminAuth({ readers: true })
-  @Operation('adminGetTemplate', [404], {
-    summary: 'One of a project’s templates with all its channel and locale variants',
-  })
+  @Operation('GET /:template_id', [404], 'One of a project’s templates with all its channel and locale variants')
+  @ReaderAllowed()
   async adminGetTemplate(@Param('id') projectId: string, @Param('template_id') id: string): Promise<TemplateDto> {
     await this.projects.get(projectId);
     return { template_id: id, variants: (await this.templates.get(projectId, id)).map(presentVariant) };
   }
 
-  @Post()
-  @HttpCode(200)
-  @AdminAuth()
-  @Operation('adminUpsertTemplate', [400, 404, 422, 503], {
+  @Operation('POST', [400, 404, 422, 503], {
     summary: 'Create or replace a project’s template variant (id × channel × locale); Liquid is checked on save',
   })
   async adminUpsertTemplate(
@@ -76,13 +65,11 @@ export class AdminTemplatesController {
     return { success: true, id: body.id, channel: body.channel, locale: body.locale ?? null, created };
   }
 
-  @Post(':template_id/preview')
-  @HttpCode(200)
-  @AdminAuth({ readers: true })
-  @Operation('adminPreviewTemplate', [404, 422, 503], {
+  @Operation('POST /:template_id/preview', [404, 422, 503], {
     summary:
       'Render a project’s template (or an unsaved draft of it) with sample vars, as a send would; changes nothing',
   })
+  @ReaderAllowed()
   async adminPreviewTemplate(
     @Param('id') projectId: string,
     @Param('template_id') id: string,

@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Param, Query } from '@nestjs/common';
 import { CurrentProject } from '../projects/auth/auth.decorators.js';
 import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
@@ -21,9 +21,7 @@ import { presentVariant, TemplatesService } from './templates.service.js';
 export class TemplatesController {
   constructor(private readonly templates: TemplatesService) {}
 
-  @Post()
-  @HttpCode(200)
-  @Operation('upsertTemplate', [400, 422, 503], {
+  @Operation('POST', [400, 422, 503], {
     summary: 'Create or replace a template variant (id × channel × locale); Liquid is checked on save',
   })
   async upsertTemplate(
@@ -34,8 +32,7 @@ export class TemplatesController {
     return { success: true, id: body.id, channel: body.channel, locale: body.locale ?? null, created };
   }
 
-  @Get()
-  @Operation('listTemplates', [400, 422], { summary: 'List template variants, by id, channel and locale' })
+  @Operation('GET', [400, 422], 'List template variants, by id, channel and locale')
   async listTemplates(
     @CurrentProject() project: ProjectRef,
     @Query() query: ListTemplatesQueryDto,
@@ -43,16 +40,12 @@ export class TemplatesController {
     return templatePage(this.templates, project.id, query);
   }
 
-  @Get(':id')
-  @Operation('getTemplate', [404], { summary: 'Get a template with all its channel and locale variants' })
+  @Operation('GET /:id', [404], 'Get a template with all its channel and locale variants')
   async getTemplate(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<TemplateDto> {
     return { template_id: id, variants: (await this.templates.get(project.id, id)).map(presentVariant) };
   }
 
-  @Delete(':id')
-  @Operation('deleteTemplate', [404, 422], {
-    summary: 'Delete a template (all variants, or one channel’s or locale’s)',
-  })
+  @Operation('DELETE /:id', [404, 422], 'Delete a template (all variants, or one channel’s or locale’s)')
   async deleteTemplate(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -61,9 +54,7 @@ export class TemplatesController {
     return { success: true, deleted: await this.templates.delete(project.id, id, query) };
   }
 
-  @Post(':id/preview')
-  @HttpCode(200)
-  @Operation('previewTemplate', [404, 422, 503], {
+  @Operation('POST /:id/preview', [404, 422, 503], {
     summary: 'Render a template with sample vars, as a send would (locale fallback included)',
   })
   async previewTemplate(

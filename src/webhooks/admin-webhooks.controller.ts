@@ -1,6 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth, CurrentOperator } from '../projects/auth/auth.decorators.js';
+import { Body, Param, Query } from '@nestjs/common';
+import { AdminController, CurrentOperator, ReaderAllowed } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import { type Actor, ProjectsService } from '../projects/projects.service.js';
 import {
@@ -19,18 +18,15 @@ import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { presentDelivery, presentWebhook } from './webhook.presenter.js';
 
 /** notifyd's admin-managed webhooks (`/v1/admin/webhooks`), across projects. */
-@ApiTags('Admin: webhooks')
-@Controller('v1/admin/webhooks')
+@AdminController('v1/admin/webhooks', 'Admin: webhooks')
 export class AdminWebhooksController {
   constructor(
     private readonly endpoints: WebhookEndpointsService,
     private readonly projects: ProjectsService,
   ) {}
 
-  @Post()
-  @HttpCode(201)
-  @AdminAuth()
-  @Operation('adminCreateWebhook', [422, 503], {
+  @Operation('POST', [422, 503], {
+    status: 201,
     summary: 'Register a webhook endpoint for a project; the secret is shown once',
   })
   async adminCreateWebhook(
@@ -48,19 +44,14 @@ export class AdminWebhooksController {
     };
   }
 
-  @Get()
-  @AdminAuth({ readers: true })
-  @Operation('adminListWebhooks', [422], {
-    summary: 'List webhook endpoints of every project (filter by project or state)',
-  })
+  @Operation('GET', [422], 'List webhook endpoints of every project (filter by project or state)')
+  @ReaderAllowed()
   async adminListWebhooks(@Query() query: AdminListWebhooksQueryDto): Promise<WebhookListDto> {
     const list = (await this.endpoints.list(query.project_id ?? null, query.enabled)).map(presentWebhook);
     return { webhooks: list, count: list.length };
   }
 
-  @Patch(':id')
-  @AdminAuth()
-  @Operation('adminUpdateWebhook', [404, 422], { summary: 'Change or re-enable any project’s webhook endpoint' })
+  @Operation('PATCH /:id', [404, 422], 'Change or re-enable any project’s webhook endpoint')
   async adminUpdateWebhook(
     @Param('id') id: string,
     @Body() body: UpdateWebhookDto,
@@ -69,19 +60,16 @@ export class AdminWebhooksController {
     return { success: true, webhook: presentWebhook(await this.endpoints.update(id, null, body, by)) };
   }
 
-  @Delete(':id')
-  @AdminAuth()
-  @Operation('adminDeleteWebhook', [404], { summary: 'Delete any project’s webhook endpoint and its delivery log' })
+  @Operation('DELETE /:id', [404], 'Delete any project’s webhook endpoint and its delivery log')
   async adminDeleteWebhook(@Param('id') id: string, @CurrentOperator() by: Actor): Promise<DeleteWebhookResponseDto> {
     await this.endpoints.delete(id, null, by);
     return { success: true, id };
   }
 
-  @Get(':id/deliveries')
-  @AdminAuth({ readers: true })
-  @Operation('adminListWebhookDeliveries', [400, 404], {
+  @Operation('GET /:id/deliveries', [400, 404], {
     summary: 'Any project’s endpoint’s delivery log, newest first: status, attempts, answers, next retry',
   })
+  @ReaderAllowed()
   async adminListWebhookDeliveries(
     @Param('id') id: string,
     @Query() query: ListDeliveriesQueryDto,
@@ -91,10 +79,7 @@ export class AdminWebhooksController {
     return { items: items.map(presentDelivery), next_cursor: nextCursor, limit };
   }
 
-  @Post(':id/deliveries/:delivery_id/redeliver')
-  @HttpCode(200)
-  @AdminAuth()
-  @Operation('adminRedeliverWebhook', [404, 409], {
+  @Operation('POST /:id/deliveries/:delivery_id/redeliver', [404, 409], {
     summary: 'Queue any project’s failed or cancelled delivery again (same webhook-id, fresh attempts)',
   })
   async adminRedeliverWebhook(

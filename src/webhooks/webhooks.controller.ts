@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Param, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { CurrentProject } from '../projects/auth/auth.decorators.js';
 import { ProjectController } from '../projects/auth/project-controller.decorator.js';
@@ -26,9 +26,8 @@ const by = (request: FastifyRequest) => ({ actor: 'api_key', ip: request.ip });
 export class WebhooksController {
   constructor(private readonly endpoints: WebhookEndpointsService) {}
 
-  @Post()
-  @HttpCode(201)
-  @Operation('createWebhook', [400, 422, 503], {
+  @Operation('POST', [400, 422, 503], {
+    status: 201,
     summary: 'Register an endpoint for signed event deliveries; the secret is shown once',
   })
   async createWebhook(
@@ -46,23 +45,18 @@ export class WebhooksController {
     };
   }
 
-  @Get()
-  @Operation('listWebhooks', [400], { summary: 'List this project’s webhook endpoints' })
+  @Operation('GET', [400], 'List this project’s webhook endpoints')
   async listWebhooks(@CurrentProject() project: ProjectRef): Promise<WebhookListDto> {
     const list = (await this.endpoints.list(project.id)).map(presentWebhook);
     return { webhooks: list, count: list.length };
   }
 
-  @Get(':id')
-  @Operation('getWebhook', [404], { summary: 'Get one webhook endpoint (state, health, secret hint)' })
+  @Operation('GET /:id', [404], 'Get one webhook endpoint (state, health, secret hint)')
   async getWebhook(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<WebhookResponseDto> {
     return { success: true, webhook: presentWebhook(await this.endpoints.get(id, project.id)) };
   }
 
-  @Patch(':id')
-  @Operation('updateWebhook', [404, 422], {
-    summary: 'Change an endpoint’s URL, events or description, or disable / re-enable it',
-  })
+  @Operation('PATCH /:id', [404, 422], 'Change an endpoint’s URL, events or description, or disable / re-enable it')
   async updateWebhook(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -72,8 +66,7 @@ export class WebhooksController {
     return { success: true, webhook: presentWebhook(await this.endpoints.update(id, project.id, body, by(req))) };
   }
 
-  @Delete(':id')
-  @Operation('deleteWebhook', [404], { summary: 'Delete an endpoint and its delivery log' })
+  @Operation('DELETE /:id', [404], 'Delete an endpoint and its delivery log')
   async deleteWebhook(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -83,9 +76,7 @@ export class WebhooksController {
     return { success: true, id };
   }
 
-  @Post(':id/rotate-secret')
-  @HttpCode(200)
-  @Operation('rotateWebhookSecret', [404, 422, 503], {
+  @Operation('POST /:id/rotate-secret', [404, 422, 503], {
     summary: 'New signing secret (shown once); the old one keeps signing during the overlap',
   })
   async rotateWebhookSecret(
@@ -99,8 +90,7 @@ export class WebhooksController {
     return { success: true, secret, previous_secret_valid_until: view.previous_secret_expires_at, webhook: view };
   }
 
-  @Get(':id/deliveries')
-  @Operation('listWebhookDeliveries', [400, 404], {
+  @Operation('GET /:id/deliveries', [400, 404], {
     summary: 'The endpoint’s delivery log, newest first: status, attempts, answers, next retry',
   })
   async listWebhookDeliveries(
@@ -113,8 +103,7 @@ export class WebhooksController {
     return { items: items.map(presentDelivery), next_cursor: nextCursor, limit };
   }
 
-  @Get(':id/deliveries/:delivery_id')
-  @Operation('getWebhookDelivery', [404], { summary: 'One delivery with its payload and every attempt' })
+  @Operation('GET /:id/deliveries/:delivery_id', [404], 'One delivery with its payload and every attempt')
   async getWebhookDelivery(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -123,9 +112,7 @@ export class WebhooksController {
     return { success: true, delivery: presentDelivery(await this.endpoints.delivery(id, deliveryId, project.id)) };
   }
 
-  @Post(':id/deliveries/:delivery_id/redeliver')
-  @HttpCode(200)
-  @Operation('redeliverWebhook', [404, 409], {
+  @Operation('POST /:id/deliveries/:delivery_id/redeliver', [404, 409], {
     summary: 'Queue a failed or cancelled delivery again (same webhook-id, fresh attempts)',
   })
   async redeliverWebhook(

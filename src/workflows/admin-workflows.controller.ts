@@ -1,6 +1,5 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth } from '../projects/auth/auth.decorators.js';
+import { Param, Query } from '@nestjs/common';
+import { AdminController } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import { ProjectsService } from '../projects/projects.service.js';
 import { ListRunsQueryDto, WorkflowListDto, WorkflowRunListDto, WorkflowRunResponseDto } from './dto/workflow.dto.js';
@@ -8,25 +7,20 @@ import { presentRun, presentWorkflow } from './workflow.presenter.js';
 import { WorkflowsService } from './workflows.service.js';
 
 /** Any project's workflows and runs for operators (`/v1/admin/projects/:id/workflows`), read-only. */
-@ApiTags('Admin: workflows')
-@Controller('v1/admin/projects/:id/workflows')
+@AdminController('v1/admin/projects/:id/workflows', 'Admin: workflows', { readers: true })
 export class AdminWorkflowsController {
   constructor(
     private readonly workflows: WorkflowsService,
     private readonly projects: ProjectsService,
   ) {}
 
-  @Get()
-  @AdminAuth({ readers: true })
-  @Operation('adminListWorkflows', [404], { summary: 'A project’s workflows with their steps' })
+  @Operation('GET', [404], 'A project’s workflows with their steps')
   async adminListWorkflows(@Param('id') projectId: string): Promise<WorkflowListDto> {
     const list = (await this.workflows.list(await this.projects.get(projectId))).map(presentWorkflow);
     return { workflows: list, count: list.length };
   }
 
-  @Get('runs')
-  @AdminAuth({ readers: true })
-  @Operation('adminListWorkflowRuns', [400, 404, 422], {
+  @Operation('GET /runs', [400, 404, 422], {
     summary: 'A project’s workflow runs, newest first, filtered by workflow, subscriber and status',
   })
   async adminListWorkflowRuns(
@@ -37,11 +31,7 @@ export class AdminWorkflowsController {
     return { items: items.map(presentRun), next_cursor: nextCursor, limit };
   }
 
-  @Get('runs/:run_id')
-  @AdminAuth({ readers: true })
-  @Operation('adminGetWorkflowRun', [404], {
-    summary: 'One of a project’s runs: where it stands and what each step did',
-  })
+  @Operation('GET /runs/:run_id', [404], 'One of a project’s runs: where it stands and what each step did')
   async adminGetWorkflowRun(
     @Param('id') projectId: string,
     @Param('run_id') id: string,

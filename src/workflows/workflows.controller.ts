@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Param, Query } from '@nestjs/common';
 import { CurrentProject } from '../projects/auth/auth.decorators.js';
 import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
@@ -23,9 +23,7 @@ import { WorkflowsService } from './workflows.service.js';
 export class WorkflowsController {
   constructor(private readonly workflows: WorkflowsService) {}
 
-  @Post()
-  @HttpCode(200)
-  @Operation('upsertWorkflow', [400, 422], {
+  @Operation('POST', [400, 422], {
     summary:
       'Create or replace a workflow (send, delay, delay_until, condition, branch, throttle, digest, trigger_workflow steps)',
   })
@@ -37,18 +35,13 @@ export class WorkflowsController {
     return { success: true, id: row.id, project_id: project.id, created: row.created, workflow: presentWorkflow(row) };
   }
 
-  @Get()
-  @Operation('listWorkflows', [400], { summary: 'List this project’s workflows' })
+  @Operation('GET', [400], 'List this project’s workflows')
   async listWorkflows(@CurrentProject() project: ProjectRef): Promise<WorkflowListDto> {
     const list = (await this.workflows.list(project)).map(presentWorkflow);
     return { workflows: list, count: list.length };
   }
 
-  @Post('trigger')
-  @HttpCode(200)
-  @Operation('triggerWorkflow', [400, 422], {
-    summary: 'Send an event: starts a run of every enabled workflow listening to it',
-  })
+  @Operation('POST /trigger', [400, 422], 'Send an event: starts a run of every enabled workflow listening to it')
   async triggerWorkflow(
     @CurrentProject() project: ProjectRef,
     @Body() body: TriggerWorkflowDto,
@@ -62,10 +55,7 @@ export class WorkflowsController {
     };
   }
 
-  @Get('runs')
-  @Operation('listWorkflowRuns', [400, 422], {
-    summary: 'List runs, newest first, filtered by workflow, subscriber and status',
-  })
+  @Operation('GET /runs', [400, 422], 'List runs, newest first, filtered by workflow, subscriber and status')
   async listWorkflowRuns(
     @CurrentProject() project: ProjectRef,
     @Query() query: ListRunsQueryDto,
@@ -74,8 +64,7 @@ export class WorkflowsController {
     return { items: items.map(presentRun), next_cursor: nextCursor, limit };
   }
 
-  @Get('runs/:id')
-  @Operation('getWorkflowRun', [404], { summary: 'One run: where it stands and what each step did' })
+  @Operation('GET /runs/:id', [404], 'One run: where it stands and what each step did')
   async getWorkflowRun(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -83,10 +72,7 @@ export class WorkflowsController {
     return { success: true, run: presentRun(await this.workflows.getRun(project, id)) };
   }
 
-  @Delete('runs/:id')
-  @Operation('cancelWorkflowRun', [404, 409], {
-    summary: 'Cancel a run that has not finished (and a digest it opened)',
-  })
+  @Operation('DELETE /runs/:id', [404, 409], 'Cancel a run that has not finished (and a digest it opened)')
   async cancelWorkflowRun(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -95,14 +81,12 @@ export class WorkflowsController {
     return { success: true, id, digests_cancelled: digestsCancelled };
   }
 
-  @Get(':id')
-  @Operation('getWorkflow', [404], { summary: 'Get one workflow with its steps' })
+  @Operation('GET /:id', [404], 'Get one workflow with its steps')
   async getWorkflow(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<WorkflowResponseDto> {
     return { success: true, workflow: presentWorkflow(await this.workflows.get(project, id)) };
   }
 
-  @Delete(':id')
-  @Operation('deleteWorkflow', [404], { summary: 'Delete a workflow with its runs, digests and throttles' })
+  @Operation('DELETE /:id', [404], 'Delete a workflow with its runs, digests and throttles')
   async deleteWorkflow(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,

@@ -1,7 +1,7 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
-import { ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Req, Res } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AdminAuth } from '../../projects/auth/auth.decorators.js';
+import { AdminController } from '../../projects/auth/auth.decorators.js';
 import { ErrorDto } from '../../common/http/error.dto.js';
 import { ADMIN_EVENTS_MAX_STREAMS, AdminEventsService } from './admin-events.service.js';
 import { Operation } from '../../common/http/operation.decorator.js';
@@ -21,14 +21,11 @@ const EXAMPLE = [
   '',
 ].join('\n');
 
-@ApiTags('Admin: digest')
-@Controller('v1/admin/events')
+@AdminController('v1/admin/events', 'Admin: digest', { readers: true })
 export class AdminEventsController {
   constructor(private readonly events: AdminEventsService) {}
 
-  @Get()
-  @AdminAuth({ readers: true })
-  @Operation('streamAdminEvents', [], {
+  @Operation('GET', [], {
     summary:
       'Server-Sent Events telling an operator view what to reload: `lanes` (a pause set or lifted) and `digest` (lanes changed, jobs enqueued)',
     description:

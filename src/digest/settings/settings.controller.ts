@@ -1,7 +1,6 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { z } from 'zod';
-import { AdminAuth } from '../../projects/auth/auth.decorators.js';
+import { AdminController } from '../../projects/auth/auth.decorators.js';
 import { SettingsService } from './settings.service.js';
 import { type EffectiveSettings, effectiveSettings } from './settings.types.js';
 import { Operation } from '../../common/http/operation.decorator.js';
@@ -46,14 +45,11 @@ const schema = {
   example,
 };
 
-@ApiTags('Admin: digest')
-@Controller('v1/admin/config')
+@AdminController('v1/admin/config', 'Admin: digest', { readers: true })
 export class SettingsController {
   constructor(private readonly settings: SettingsService) {}
 
-  @Get()
-  @AdminAuth({ readers: true })
-  @Operation('getConfig', [], {
+  @Operation('GET', [], {
     summary:
       'The effective configuration, secrets redacted: providers and fallbacks per channel, lane rates and bursts, pause defaults, provider webhooks and their last event, PUBLIC_URL, retention',
   })

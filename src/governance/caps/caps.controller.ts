@@ -1,4 +1,4 @@
-import { Body, Delete, Get, Param, Put } from '@nestjs/common';
+import { Body, Param } from '@nestjs/common';
 import { CurrentProject } from '../../projects/auth/auth.decorators.js';
 import { ProjectController } from '../../projects/auth/project-controller.decorator.js';
 import { Operation } from '../../common/http/operation.decorator.js';
@@ -12,14 +12,12 @@ import { CapListDto, DeleteCapResponseDto, SetCapDto, SetCapResponseDto } from '
 export class CapsController {
   constructor(private readonly caps: CapsService) {}
 
-  @Get()
-  @Operation('listCaps', [], { summary: 'List the project’s per-recipient caps' })
+  @Operation('GET', [], 'List the project’s per-recipient caps')
   async listCaps(@CurrentProject() project: ProjectRef): Promise<CapListDto> {
     return { data: (await this.caps.list(project.id)).map(presentCap) };
   }
 
-  @Put()
-  @Operation('setCap', [400, 422], {
+  @Operation('PUT', [400, 422], {
     summary: 'Create or replace the cap of a channel × topic: at most N messages per subscriber per window',
   })
   async setCap(@CurrentProject() project: ProjectRef, @Body() body: SetCapDto): Promise<SetCapResponseDto> {
@@ -27,8 +25,7 @@ export class CapsController {
     return { success: true, created: row.created, cap: presentCap(row) };
   }
 
-  @Delete(':id')
-  @Operation('deleteCap', [400, 404], { summary: 'Remove a cap' })
+  @Operation('DELETE /:id', [400, 404], 'Remove a cap')
   async deleteCap(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<DeleteCapResponseDto> {
     await this.caps.delete(project.id, id);
     return { success: true, id };

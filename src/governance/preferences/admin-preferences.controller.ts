@@ -1,25 +1,21 @@
-import { Controller, Get, Param } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth } from '../../projects/auth/auth.decorators.js';
+import { Param } from '@nestjs/common';
+import { AdminController } from '../../projects/auth/auth.decorators.js';
 import { Operation } from '../../common/http/operation.decorator.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import { PreferencesDto } from './dto/preference.dto.js';
 import { presentPreference, PreferencesService } from './preferences.service.js';
 
 /** Any project's subscriber's preferences, for operators; changing them stays with the project's key. */
-@ApiTags('Admin: subscribers')
-@Controller('v1/admin/projects/:id/subscribers/:subscriber_id/preferences')
+@AdminController('v1/admin/projects/:id/subscribers/:subscriber_id/preferences', 'Admin: subscribers', {
+  readers: true,
+})
 export class AdminPreferencesController {
   constructor(
     private readonly preferences: PreferencesService,
     private readonly projects: ProjectsService,
   ) {}
 
-  @Get()
-  @AdminAuth({ readers: true })
-  @Operation('adminGetSubscriberPreferences', [404], {
-    summary: 'A project’s subscriber’s preferences per channel and scope',
-  })
+  @Operation('GET', [404], 'A project’s subscriber’s preferences per channel and scope')
   async adminGetSubscriberPreferences(
     @Param('id') projectId: string,
     @Param('subscriber_id') id: string,

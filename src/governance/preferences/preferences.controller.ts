@@ -1,4 +1,4 @@
-import { Body, Get, HttpCode, Param, Put } from '@nestjs/common';
+import { Body, Param } from '@nestjs/common';
 import { CurrentProject } from '../../projects/auth/auth.decorators.js';
 import { ProjectController } from '../../projects/auth/project-controller.decorator.js';
 import { Operation } from '../../common/http/operation.decorator.js';
@@ -10,10 +10,7 @@ import { presentPreference, PreferencesService } from './preferences.service.js'
 export class PreferencesController {
   constructor(private readonly preferences: PreferencesService) {}
 
-  @Get()
-  @Operation('getSubscriberPreferences', [404], {
-    summary: 'A subscriber’s preferences per channel and scope (topic, workflow/template, everything)',
-  })
+  @Operation('GET', [404], 'A subscriber’s preferences per channel and scope (topic, workflow/template, everything)')
   async getSubscriberPreferences(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -21,9 +18,8 @@ export class PreferencesController {
     return { subscriber_id: id, preferences: (await this.preferences.get(project.id, id)).map(presentPreference) };
   }
 
-  @Put()
-  @HttpCode(200)
-  @Operation('putSubscriberPreferences', [400, 404, 422], {
+  @Operation('PUT', [400, 404, 422], {
+    status: 200,
     summary: 'Opt a subscriber out of (or back into) a channel, topic or workflow; emits subscriber.preference_changed',
   })
   async putSubscriberPreferences(

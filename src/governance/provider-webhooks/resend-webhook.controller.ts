@@ -1,40 +1,29 @@
-import { Controller, Headers, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
-import { Operation } from '../../common/http/operation.decorator.js';
+import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
 import { ProviderEvidenceService } from './provider-evidence.service.js';
 import { resendEvent } from './providers/resend.events.js';
-import { RawBody, rawBodyOf } from './raw-body.hook.js';
 import { verifySvix } from './verifiers/svix.js';
 import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
+import { ProviderWebhookController, Signed, SignedCallback, type SignedRequest } from './webhook-routes.js';
 
-@ApiTags('Provider webhooks')
-@Controller('webhooks')
+@ProviderWebhookController()
 export class ResendWebhookController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly evidence: ProviderEvidenceService,
   ) {}
 
-  @Post('resend')
-  @HttpCode(200)
-  @RawBody()
-  @Operation('resendWebhook', [400, 401, 503], {
+  @SignedCallback('POST /resend', [400, 401, 503], {
     summary: 'Resend events in (delivered, bounced, complained, opened, clicked), Svix-signed',
     description:
       'Verifies `svix-id`/`svix-timestamp`/`svix-signature` over the raw body with RESEND_WEBHOOK_SECRET (±PROVIDER_WEBHOOK_TOLERANCE_SECS), ' +
       'records the event once per svix-id and applies it to the job whose provider message id is `data.email_id` (the `notifyd_job_id` tag picks among jobs sharing it). ' +
       'Hard bounces and complaints suppress the addresses in `data.to`. A replay answers 200 and changes nothing.',
   })
-  async resendWebhook(
-    @Req() req: FastifyRequest,
-    @Headers() headers: Record<string, string | string[] | undefined>,
-  ): Promise<ProviderWebhookResponseDto> {
+  async resendWebhook(@Signed() { raw, headers }: SignedRequest): Promise<ProviderWebhookResponseDto> {
     const secret = requireSecret(this.config.providerWebhooks.resendSecret, 'RESEND_WEBHOOK_SECRET', 'Resend');
-    const { raw } = rawBodyOf(req);
     const { id } = verified('Resend', () =>
       verifySvix(secret, headers, raw, { toleranceSecs: this.config.providerWebhooks.toleranceSecs }),
     );

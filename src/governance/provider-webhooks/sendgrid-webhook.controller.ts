@@ -1,43 +1,32 @@
-import { Controller, Headers, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
-import { Operation } from '../../common/http/operation.decorator.js';
+import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
 import { ProviderEvidenceService } from './provider-evidence.service.js';
 import { sendgridEvents } from './providers/sendgrid.events.js';
-import { RawBody, rawBodyOf } from './raw-body.hook.js';
 import { verifySendgridSignature } from './verifiers/sendgrid-ecdsa.js';
 import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
+import { ProviderWebhookController, Signed, SignedCallback, type SignedRequest } from './webhook-routes.js';
 
-@ApiTags('Provider webhooks')
-@Controller('webhooks')
+@ProviderWebhookController()
 export class SendgridWebhookController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly evidence: ProviderEvidenceService,
   ) {}
 
-  @Post('sendgrid')
-  @HttpCode(200)
-  @RawBody()
-  @Operation('sendgridWebhook', [400, 401, 503], {
+  @SignedCallback('POST /sendgrid', [400, 401, 503], {
     summary: 'SendGrid signed Event Webhook (delivered, bounce, spamreport, open, click, unsubscribe), ECDSA verified',
     description:
       'Verifies `X-Twilio-Email-Event-Webhook-Signature` (ECDSA P-256 over the `…-Timestamp` value and the raw body) with SENDGRID_WEBHOOK_PUBLIC_KEY. One event per ' +
       'array entry, keyed by `sg_event_id`; the job from `sg_message_id` (the `notifyd_job_id` custom arg picks among the jobs of one batch call). Hard bounces and spam reports suppress the address; unsubscribes suppress marketing email.',
   })
-  async sendgridWebhook(
-    @Req() req: FastifyRequest,
-    @Headers() headers: Record<string, string | string[] | undefined>,
-  ): Promise<ProviderWebhookResponseDto> {
+  async sendgridWebhook(@Signed() { raw, headers }: SignedRequest): Promise<ProviderWebhookResponseDto> {
     const key = requireSecret(
       this.config.providerWebhooks.sendgridPublicKey,
       'SENDGRID_WEBHOOK_PUBLIC_KEY',
       'SendGrid',
     );
-    const { raw } = rawBodyOf(req);
     verified('SendGrid', () =>
       verifySendgridSignature(key, headers, raw, { toleranceSecs: this.config.providerWebhooks.toleranceSecs }),
     );

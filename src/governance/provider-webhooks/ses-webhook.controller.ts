@@ -1,21 +1,17 @@
-import { Controller, HttpCode, Inject, Logger, Post, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import { Inject, Logger } from '@nestjs/common';
 import { AuditService } from '../../audit/audit.service.js';
 import { ApiError } from '../../common/errors/api-error.js';
-import { Operation } from '../../common/http/operation.decorator.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
 import { ProviderEvidenceService } from './provider-evidence.service.js';
 import { sesEvent } from './providers/ses.events.js';
-import { RawBody, rawBodyOf } from './raw-body.hook.js';
 import { SnsClient } from './sns-client.js';
 import { snsMessage, verifySnsSignature, type SnsMessage } from './verifiers/sns-signature.js';
 import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
+import { ProviderWebhookController, Signed, SignedCallback, type SignedRequest } from './webhook-routes.js';
 
-@ApiTags('Provider webhooks')
-@Controller('webhooks')
+@ProviderWebhookController()
 export class SesWebhookController {
   private readonly logger = new Logger(SesWebhookController.name);
 
@@ -26,20 +22,17 @@ export class SesWebhookController {
     private readonly audit: AuditService,
   ) {}
 
-  @Post('ses')
-  @HttpCode(200)
-  @RawBody()
-  @Operation('sesWebhook', [400, 401, 403, 503], {
+  @SignedCallback('POST /ses', [400, 401, 403, 503], {
     summary: 'Amazon SES events through an SNS HTTPS subscription (signature v1/v2, subscription confirmation)',
     description:
       'Accepts only topics listed in SES_SNS_TOPIC_ARNS (403 otherwise). The SNS signature is checked with the certificate at SigningCertURL, which must be https on ' +
       'sns.<region>.amazonaws.com (401 otherwise). A SubscriptionConfirmation is confirmed by visiting its SubscribeURL (same host rule). A Notification carries an SES ' +
       'event (Delivery, Bounce, Complaint, Open, Click…), keyed by the SNS MessageId; Permanent bounces and complaints suppress the recipients they name.',
   })
-  async sesWebhook(@Req() req: FastifyRequest): Promise<ProviderWebhookResponseDto> {
+  async sesWebhook(@Signed() { raw }: SignedRequest): Promise<ProviderWebhookResponseDto> {
     const topics = this.config.providerWebhooks.ses.topicArns;
     requireSecret(topics.length ? topics : undefined, 'SES_SNS_TOPIC_ARNS', 'Amazon SES (SNS)');
-    const body = parseJsonBody(rawBodyOf(req).raw, 'SNS');
+    const body = parseJsonBody(raw, 'SNS');
     const message = understood('SNS', () => snsMessage(body));
     // Checked before any certificate is fetched: anyone can point an SNS topic of their own here.
     if (!topics.includes(message.TopicArn))

@@ -1,18 +1,18 @@
-import { Controller, Headers, HttpCode, HttpStatus, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Headers, HttpStatus, Inject, Query, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiQuery } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../common/errors/api-error.js';
-import { Operation } from '../../common/http/operation.decorator.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
 import { ProviderEvidenceService } from './provider-evidence.service.js';
 import { twilioInboundEvent, twilioStatusEvent } from './providers/twilio.events.js';
-import { RawBody, rawBodyOf } from './raw-body.hook.js';
+import { rawBodyOf } from './raw-body.hook.js';
 import { verifyTwilioSignature } from './verifiers/twilio-signature.js';
 import { header } from './verifiers/verification.js';
 import { requireSecret, verified, understood } from './webhook-request.js';
+import { ProviderWebhookController, SignedCallback } from './webhook-routes.js';
 
 /** Twilio callbacks are small; notifyd refuses more than 64 KiB. */
 const TWILIO_BODY_LIMIT = 64 * 1024;
@@ -20,8 +20,7 @@ const TWILIO_BODY_LIMIT = 64 * 1024;
 /** An empty TwiML answer: nothing is sent back to the person who texted. */
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
-@ApiTags('Provider webhooks')
-@Controller('webhooks')
+@ProviderWebhookController()
 export class TwilioWebhookController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -29,10 +28,7 @@ export class TwilioWebhookController {
     private readonly projects: ProjectsService,
   ) {}
 
-  @Post('twilio/status')
-  @HttpCode(200)
-  @RawBody()
-  @Operation('twilioStatusWebhook', [400, 401, 413, 415, 503], {
+  @SignedCallback('POST /twilio/status', [400, 401, 413, 415, 503], {
     summary: 'Twilio message status callbacks (delivered, undelivered, failed), X-Twilio-Signature verified',
     description:
       'The SMS connector sets StatusCallback to `PUBLIC_URL/webhooks/twilio/status?job=<id>`. The signature (HMAC-SHA1 with TWILIO_AUTH_TOKEN over that URL and the sorted form ' +
@@ -50,10 +46,7 @@ export class TwilioWebhookController {
     return { success: true, ...(await this.evidence.apply([event])) };
   }
 
-  @Post('twilio/inbound')
-  @HttpCode(200)
-  @RawBody()
-  @Operation('twilioInboundWebhook', [400, 401, 404, 413, 415, 503], {
+  @SignedCallback('POST /twilio/inbound', [400, 401, 404, 413, 415, 503], {
     summary: 'Twilio incoming messages: a STOP reply (Advanced Opt-Out, OptOutType=STOP) suppresses the sender',
     description:
       'Set the messaging service’s (or number’s) incoming message webhook to `PUBLIC_URL/webhooks/twilio/inbound?project=<project id>`. Signed like status callbacks. ' +

@@ -1,6 +1,6 @@
-import { Controller, Get, Headers, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Inject, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiQuery } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../common/errors/api-error.js';
 import { Operation } from '../../common/http/operation.decorator.js';
 import type { AppConfig } from '../../config/app-config.js';
@@ -8,21 +8,19 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
 import { ProviderEvidenceService } from './provider-evidence.service.js';
 import { whatsappEvents } from './providers/whatsapp.events.js';
-import { RawBody, rawBodyOf } from './raw-body.hook.js';
 import { verifyMetaSignature } from './verifiers/meta-signature.js';
 import { header, safeEqual } from './verifiers/verification.js';
 import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
+import { ProviderWebhookController, Signed, SignedCallback, type SignedRequest } from './webhook-routes.js';
 
-@ApiTags('Provider webhooks')
-@Controller('webhooks')
+@ProviderWebhookController()
 export class WhatsAppWebhookController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly evidence: ProviderEvidenceService,
   ) {}
 
-  @Get('whatsapp')
-  @Operation('whatsappWebhookChallenge', [403, 503], {
+  @Operation('GET /whatsapp', [403, 503], {
     summary: 'Meta webhook verification: echoes hub.challenge when hub.verify_token is WHATSAPP_VERIFY_TOKEN',
   })
   @ApiQuery({ name: 'hub.mode', required: true, example: 'subscribe' })
@@ -58,21 +56,14 @@ export class WhatsAppWebhookController {
     return challenge;
   }
 
-  @Post('whatsapp')
-  @HttpCode(200)
-  @RawBody()
-  @Operation('whatsappWebhook', [400, 401, 503], {
+  @SignedCallback('POST /whatsapp', [400, 401, 503], {
     summary: 'WhatsApp Cloud API status webhooks (delivered, read, failed), X-Hub-Signature-256 verified',
     description:
       'HMAC-SHA256 of the raw body with WHATSAPP_APP_SECRET. One event per `statuses` entry, keyed by (message id, status): delivered → delivered_at, read → opened_at, ' +
       'failed → job bounced (`whatsapp <code>: <title>`); error 131050 (the user stopped marketing messages) suppresses the number for marketing. Other fields are acknowledged.',
   })
-  async whatsappWebhook(
-    @Req() req: FastifyRequest,
-    @Headers() headers: Record<string, string | string[] | undefined>,
-  ): Promise<ProviderWebhookResponseDto> {
+  async whatsappWebhook(@Signed() { raw, headers }: SignedRequest): Promise<ProviderWebhookResponseDto> {
     const secret = requireSecret(this.config.providerWebhooks.whatsapp.appSecret, 'WHATSAPP_APP_SECRET', 'WhatsApp');
-    const { raw } = rawBodyOf(req);
     verified('WhatsApp', () => verifyMetaSignature(secret, header(headers, 'x-hub-signature-256'), raw));
     const body = parseJsonBody(raw, 'WhatsApp');
     const events = understood('WhatsApp', () => whatsappEvents(body));

@@ -1,4 +1,4 @@
-import { Body, HttpCode, Post } from '@nestjs/common';
+import { Body } from '@nestjs/common';
 import { ApiBody } from '@nestjs/swagger';
 import { CurrentProject } from '../../projects/auth/auth.decorators.js';
 import { ProjectController } from '../../projects/auth/project-controller.decorator.js';
@@ -11,9 +11,7 @@ import { SegmentsService } from './segments.service.js';
 export class SegmentsController {
   constructor(private readonly segments: SegmentsService) {}
 
-  @Post('preview')
-  @HttpCode(200)
-  @Operation('previewSegment', [400], { summary: 'Count the subscribers a segment matches, with a sample of ids' })
+  @Operation('POST /preview', [400], 'Count the subscribers a segment matches, with a sample of ids')
   @ApiBody({ schema: SEGMENT_SCHEMA })
   previewSegment(
     @CurrentProject() project: ProjectRef,

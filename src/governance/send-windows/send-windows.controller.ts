@@ -1,4 +1,4 @@
-import { Body, Delete, Get, Put } from '@nestjs/common';
+import { Body } from '@nestjs/common';
 import { CurrentProject } from '../../projects/auth/auth.decorators.js';
 import { ProjectController } from '../../projects/auth/project-controller.decorator.js';
 import { Operation } from '../../common/http/operation.decorator.js';
@@ -11,14 +11,12 @@ import { SendWindowsService } from './send-windows.service.js';
 export class SendWindowsController {
   constructor(private readonly windows: SendWindowsService) {}
 
-  @Get()
-  @Operation('getSendWindow', [], { summary: 'Read the project’s send window (null: send at any time)' })
+  @Operation('GET', [], 'Read the project’s send window (null: send at any time)')
   async getSendWindow(@CurrentProject() project: ProjectRef): Promise<SendWindowResponseDto> {
     return { send_window: await this.windows.projectWindow(project.id) };
   }
 
-  @Put()
-  @Operation('setSendWindow', [400, 422], {
+  @Operation('PUT', [400, 422], {
     summary: 'Set the project’s send window (quiet hours outside it), read in each recipient’s time zone',
   })
   async setSendWindow(
@@ -28,8 +26,7 @@ export class SendWindowsController {
     return { send_window: await this.windows.putProjectWindow(project.id, body) };
   }
 
-  @Delete()
-  @Operation('deleteSendWindow', [], { summary: 'Remove the project’s send window (send at any time)' })
+  @Operation('DELETE', [], 'Remove the project’s send window (send at any time)')
   async deleteSendWindow(@CurrentProject() project: ProjectRef): Promise<SendWindowResponseDto> {
     await this.windows.setProjectWindow(project.id, null);
     return { send_window: null };

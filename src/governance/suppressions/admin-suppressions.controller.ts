@@ -1,6 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth, CurrentOperator } from '../../projects/auth/auth.decorators.js';
+import { Body, Param, Query } from '@nestjs/common';
+import { AdminController, CurrentOperator, ReaderAllowed } from '../../projects/auth/auth.decorators.js';
 import { Operation } from '../../common/http/operation.decorator.js';
 import { ProjectsService, type Actor } from '../../projects/projects.service.js';
 import {
@@ -15,30 +14,21 @@ import { suppressionRequest } from './suppression-request.js';
 import { SuppressionsService } from './suppressions.service.js';
 
 /** notifyd's operator routes over every project's suppressions (addresses masked). */
-@ApiTags('Admin: suppressions')
-@Controller('v1/admin/suppressions')
+@AdminController('v1/admin/suppressions', 'Admin: suppressions')
 export class AdminSuppressionsController {
   constructor(
     private readonly suppressions: SuppressionsService,
     private readonly projects: ProjectsService,
   ) {}
 
-  @Get()
-  @AdminAuth({ readers: true })
-  @Operation('adminListSuppressions', [422], {
-    summary: 'Active suppressions of one project or all, newest first, addresses masked',
-  })
+  @Operation('GET', [422], 'Active suppressions of one project or all, newest first, addresses masked')
+  @ReaderAllowed()
   async adminListSuppressions(@Query() query: AdminListSuppressionsQueryDto): Promise<AdminSuppressionListDto> {
     const rows = await this.suppressions.listActiveForOperators(query.project_id ?? null, query.limit ?? 100);
     return { suppressions: rows.map(presentSuppressionMasked), count: rows.length };
   }
 
-  @Post()
-  @HttpCode(200)
-  @AdminAuth()
-  @Operation('adminCreateSuppression', [422], {
-    summary: 'Suppress an address for a project (idempotent; audited as the operator)',
-  })
+  @Operation('POST', [422], 'Suppress an address for a project (idempotent; audited as the operator)')
   async adminCreateSuppression(
     @Body() body: AdminCreateSuppressionDto,
     @CurrentOperator() by: Actor,
@@ -55,11 +45,7 @@ export class AdminSuppressionsController {
     return { success: true, created, suppression: presentSuppressionMasked(suppression) };
   }
 
-  @Delete(':id')
-  @AdminAuth()
-  @Operation('adminReleaseSuppression', [404], {
-    summary: 'Release any project’s suppression (kept as history, audited)',
-  })
+  @Operation('DELETE /:id', [404], 'Release any project’s suppression (kept as history, audited)')
   async adminReleaseSuppression(
     @Param('id') id: string,
     @CurrentOperator() by: Actor,

@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Param, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { CurrentProject } from '../../projects/auth/auth.decorators.js';
 import { ProjectController } from '../../projects/auth/project-controller.decorator.js';
@@ -22,10 +22,7 @@ import { SuppressionsService } from './suppressions.service.js';
 export class SuppressionsController {
   constructor(private readonly suppressions: SuppressionsService) {}
 
-  @Get()
-  @Operation('listSuppressions', [400], {
-    summary: 'List the project’s suppressions, newest first (active only unless include_released)',
-  })
+  @Operation('GET', [400], 'List the project’s suppressions, newest first (active only unless include_released)')
   async listSuppressions(
     @CurrentProject() project: ProjectRef,
     @Query() query: ListSuppressionsQueryDto,
@@ -46,11 +43,7 @@ export class SuppressionsController {
     };
   }
 
-  @Post()
-  @HttpCode(200)
-  @Operation('createSuppression', [400, 422], {
-    summary: 'Suppress an address on a channel (idempotent; scope all or marketing)',
-  })
+  @Operation('POST', [400, 422], 'Suppress an address on a channel (idempotent; scope all or marketing)')
   async createSuppression(
     @CurrentProject() project: ProjectRef,
     @Body() body: CreateSuppressionDto,
@@ -66,8 +59,7 @@ export class SuppressionsController {
     return { success: true, created, suppression: presentSuppression(suppression) };
   }
 
-  @Get(':id')
-  @Operation('getSuppression', [404], { summary: 'Get one suppression, active or released' })
+  @Operation('GET /:id', [404], 'Get one suppression, active or released')
   async getSuppression(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
@@ -75,10 +67,7 @@ export class SuppressionsController {
     return { success: true, suppression: presentSuppression(await this.suppressions.get(project.id, id)) };
   }
 
-  @Delete(':id')
-  @Operation('releaseSuppression', [404], {
-    summary: 'Release a suppression (kept as history, audited); the address can be sent to again',
-  })
+  @Operation('DELETE /:id', [404], 'Release a suppression (kept as history, audited); the address can be sent to again')
   async releaseSuppression(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,

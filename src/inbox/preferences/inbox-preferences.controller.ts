@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Ip, Param, Put } from '@nestjs/common';
+import { Body, Controller, Ip, Param } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Operation } from '../../common/http/operation.decorator.js';
 import {
@@ -21,8 +21,7 @@ import { PutSubscriberPreferencesDto, SubscriberPreferencesDto } from '../dto/in
 export class InboxPreferencesController {
   constructor(private readonly center: PreferenceCenterService) {}
 
-  @Get()
-  @Operation('getInboxPreferences', [400, 404, 422], {
+  @Operation('GET', [400, 404, 422], {
     summary: 'The subscriber’s channels × topics, each on or off, and a link to the hosted page',
   })
   async getInboxPreferences(
@@ -32,8 +31,7 @@ export class InboxPreferencesController {
     return this.present(await this.center.view(p.project, p.subscriberId));
   }
 
-  @Put()
-  @Operation('putInboxPreferences', [400, 404, 422], {
+  @Operation('PUT', [400, 404, 422], {
     summary:
       'Switch channel × topic cells on or off (transactional topics refused); emits subscriber.preference_changed',
   })

@@ -1,27 +1,24 @@
-import { Controller, Get, Header, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Header, Res } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AdminAuth } from '../../projects/auth/auth.decorators.js';
+import { AdminController } from '../../projects/auth/auth.decorators.js';
 import { MetricsSummaryDto } from './dto/metrics-summary.dto.js';
 import { MetricsSummaryService } from './metrics-summary.service.js';
 import { MetricsService } from './metrics.service.js';
 import { Operation } from '../../common/http/operation.decorator.js';
 
-@ApiTags('Metrics')
-@Controller('v1/metrics')
+@AdminController('v1/metrics', 'Metrics', { readers: true })
 export class MetricsController {
   constructor(
     private readonly metrics: MetricsService,
     private readonly summary: MetricsSummaryService,
   ) {}
 
-  @Get()
-  @AdminAuth({ readers: true })
-  @Header('cache-control', 'no-store')
-  @Operation('getMetrics', [], {
+  @Operation('GET', [], {
     summary:
       'Counts as JSON (notifyd 0.x): live jobs by status, sent and failed in 24 h, subscribers, inbox messages, active workflow runs, uptime',
   })
+  @Header('cache-control', 'no-store')
   @ApiOkResponse({
     type: MetricsSummaryDto,
     description: 'Across all projects (admin or read-only key); counted when asked, so poll it, do not scrape it',
@@ -30,13 +27,11 @@ export class MetricsController {
     return this.summary.summary();
   }
 
-  @Get('prometheus')
-  @AdminAuth({ readers: true })
-  @Header('cache-control', 'no-store')
-  @Operation('getPrometheusMetrics', [], {
+  @Operation('GET /prometheus', [], {
     summary:
       'Prometheus text: outcomes, provider errors, send latency, lane pauses, queue depth and oldest pending age, failovers',
   })
+  @Header('cache-control', 'no-store')
   @ApiOkResponse({
     description:
       'Prometheus text exposition format 0.0.4 (admin or read-only key; Prometheus can send it as bearer_token)',
@@ -47,7 +42,7 @@ export class MetricsController {
       },
     },
   })
-  async prometheus(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+  async getPrometheusMetrics(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const text = await this.metrics.render();
     void reply.type(this.metrics.contentType);
     return text;

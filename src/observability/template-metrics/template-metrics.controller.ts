@@ -1,18 +1,14 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAuth } from '../../projects/auth/auth.decorators.js';
+import { Query } from '@nestjs/common';
+import { AdminController } from '../../projects/auth/auth.decorators.js';
 import { Operation } from '../../common/http/operation.decorator.js';
 import { TemplateMetricsDto, TemplateMetricsQueryDto } from './dto/template-metrics.dto.js';
 import { TemplateMetricsService } from './template-metrics.service.js';
 
-@ApiTags('Metrics')
-@Controller('v1/admin/metrics')
+@AdminController('v1/admin/metrics', 'Metrics', { readers: true })
 export class TemplateMetricsController {
   constructor(private readonly metrics: TemplateMetricsService) {}
 
-  @Get('templates')
-  @AdminAuth({ readers: true })
-  @Operation('getTemplateMetrics', [400, 422], {
+  @Operation('GET /templates', [400, 422], {
     summary: 'Email funnel per template × hour or day: sent, failed, delivered, bounced, complained, opened, clicked',
   })
   async getTemplateMetrics(@Query() query: TemplateMetricsQueryDto): Promise<TemplateMetricsDto> {

@@ -1,5 +1,6 @@
-import { applyDecorators, createParamDecorator, type ExecutionContext, UseGuards } from '@nestjs/common';
-import { ApiSecurity } from '@nestjs/swagger';
+import { applyDecorators, Controller, createParamDecorator, type ExecutionContext, UseGuards } from '@nestjs/common';
+import { METHOD_METADATA } from '@nestjs/common/constants.js';
+import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { ProjectRef } from '../project.types.js';
 import { ApiErrors } from '../../common/http/api-errors.decorator.js';
@@ -26,6 +27,34 @@ export const AdminAuth = (options: { readers?: boolean } = {}) =>
     ApiSecurity('bearer'),
     ApiErrors(401, 403),
   );
+
+/**
+ * A controller whose every route is an admin route (@AdminAuth), mounted at `path` and listed
+ * under `tag` in the OpenAPI document. `{ readers: true }` lets the read-only key call all of its
+ * routes; otherwise a route it may call says @ReaderAllowed(). The 401/403 responses are put on
+ * each route rather than the class: a class's responses ignore a route's @ApiProduces, and
+ * would move ErrorDto in the document's schema list.
+ */
+export const AdminController =
+  (path: string, tag: string, options: { readers?: boolean } = {}): ClassDecorator =>
+  (target) => {
+    applyDecorators(
+      ApiTags(tag),
+      ...(options.readers ? [ReaderAllowed()] : []),
+      UseGuards(AdminAuthGuard),
+      ApiSecurity('apiKey'),
+      ApiSecurity('bearer'),
+      Controller(path),
+    )(target);
+    const routes = target.prototype as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(routes)) {
+      const descriptor = Object.getOwnPropertyDescriptor(routes, name)!;
+      if (typeof descriptor.value === 'function' && Reflect.hasMetadata(METHOD_METADATA, descriptor.value))
+        ApiErrors(401, 403)(routes, name, descriptor);
+    }
+  };
+
+export { ReaderAllowed };
 
 /** A read for operators (any project) and project keys (their own): the handler reads @CurrentCaller(). */
 export const OperatorOrProjectAuth = () =>
