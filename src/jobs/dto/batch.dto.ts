@@ -7,11 +7,10 @@ import {
   IsBoolean,
   IsObject,
   IsOptional,
-  IsString,
-  Matches,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { IsText } from '../../common/validation/bounded.js';
 import { SEGMENT_SCHEMA } from '../../governance/segments/dto/segment.dto.js';
 import { MessageContentDto, TagDto } from './send.dto.js';
 import { IsSubscriberIdList } from './subscriber-id-list.validator.js';
@@ -48,8 +47,7 @@ export class BatchRequestDto extends MessageContentDto {
    * @example "winter-sale-2026"
    */
   @IsOptional()
-  @IsString()
-  @Matches(/^[\x21-\x7e]{1,120}$/, { message: 'must be 1–120 printable ASCII characters without spaces' })
+  @IsText({ pattern: /^[\x21-\x7e]{1,120}$/, message: 'must be 1–120 printable ASCII characters without spaces' })
   idempotency_key?: string;
 
   /**

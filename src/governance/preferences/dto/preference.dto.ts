@@ -1,15 +1,6 @@
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsOptional,
-  IsString,
-  Matches,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, ValidateNested } from 'class-validator';
+import { IsText } from '../../../common/validation/bounded.js';
 import { CHANNELS } from '../../../domain/channels.js';
 import { IsTopic } from '../../../common/validation/is-topic.js';
 import { TEMPLATE_ID_HELP } from '../../../templates/template-id.js';
@@ -37,8 +28,8 @@ export class PreferenceInputDto {
    * @example "weekly_digest"
    */
   @IsOptional()
-  @IsString()
-  @Matches(/^(\*|[A-Za-z0-9_.:-]{1,128})$/, {
+  @IsText({
+    pattern: /^(\*|[A-Za-z0-9_.:-]{1,128})$/,
     message: `workflow_id ${TEMPLATE_ID_HELP.replace('must', 'must be * or')}`,
   })
   workflow_id?: string;
