@@ -1,15 +1,6 @@
 import { IsInt, IsString, Matches, Max, MaxLength, Min, MinLength, type ValidationOptions } from 'class-validator';
 import { DocumentConstraints } from './openapi-constraints.js';
-
-/**
- * Applies decorators as if stacked in this order on the property (`@A() @B() x` runs B, then A):
- * class-validator reports a field's failed rules in the order they were applied.
- */
-function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
-  return (target, key) => {
-    for (const decorator of decorators.reverse()) decorator(target, key);
-  };
-}
+import { stacked } from './stacked.js';
 
 export interface TextBounds {
   /** Fewest characters (MinLength). */

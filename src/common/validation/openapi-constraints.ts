@@ -7,6 +7,8 @@ export interface OpenApiConstraints {
   pattern?: string;
   minimum?: number;
   maximum?: number;
+  minItems?: number;
+  maxItems?: number;
 }
 
 /**

@@ -1,15 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsObject,
-  IsOptional,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsObject, IsOptional, ValidateIf } from 'class-validator';
+import { IsListOf } from '../../common/validation/list-of.js';
 import { IsText } from '../../common/validation/bounded.js';
 import { SEGMENT_SCHEMA } from '../../governance/segments/dto/segment.dto.js';
 import { MessageContentDto, TagDto } from './send.dto.js';
@@ -65,10 +56,7 @@ export class BatchRequestDto extends MessageContentDto {
    * @example [{"name": "campaign", "value": "winter-sale"}]
    */
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
-  @Type(() => TagDto)
+  @IsListOf(() => TagDto, { max: 50 })
   tags?: TagDto[];
 }
 

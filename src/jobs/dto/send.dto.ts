@@ -15,6 +15,7 @@ import {
   Matches,
   ValidateNested,
 } from 'class-validator';
+import { IsListOf } from '../../common/validation/list-of.js';
 import { IsText } from '../../common/validation/bounded.js';
 import { CHANNELS } from '../../domain/channels.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
@@ -298,10 +299,7 @@ export class SendRequestDto extends MessageContentDto {
    * campaign (default priority bulk).
    */
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
-  @Type(() => TagDto)
+  @IsListOf(() => TagDto, { max: 50 })
   tags?: TagDto[];
 
   /**
@@ -329,10 +327,7 @@ export class SendRequestDto extends MessageContentDto {
 
   /** Email attachments (base64), at most 10. */
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(10)
-  @ValidateNested({ each: true })
-  @Type(() => AttachmentDto)
+  @IsListOf(() => AttachmentDto, { max: 10 })
   attachments?: AttachmentDto[];
 
   /**

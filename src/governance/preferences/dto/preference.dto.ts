@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
+import { IsListOf } from '../../../common/validation/list-of.js';
 import { IsText } from '../../../common/validation/bounded.js';
 import { CHANNELS } from '../../../domain/channels.js';
 import { IsTopic } from '../../../common/validation/is-topic.js';
@@ -44,11 +44,7 @@ export class PreferenceInputDto {
 
 export class PutPreferencesDto {
   /** Rows to write (each upserted by channel × scope); at most 100. */
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => PreferenceInputDto)
+  @IsListOf(() => PreferenceInputDto, { min: 1, max: 100 })
   preferences: PreferenceInputDto[];
 }
 
