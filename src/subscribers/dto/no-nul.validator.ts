@@ -1,4 +1,4 @@
-import { buildMessage, ValidateBy, type ValidationOptions } from 'class-validator';
+import { acceptedBy } from '../../common/validation/validators.js';
 
 /**
  * True when no string inside `value` (keys included, at any depth) holds a NUL character.
@@ -22,18 +22,8 @@ export function hasNoNul(value: unknown): boolean {
   return true;
 }
 
-export const HasNoNul = (options?: ValidationOptions) =>
-  ValidateBy(
-    {
-      name: 'hasNoNul',
-      validator: {
-        validate: (value) => hasNoNul(value),
-        defaultMessage: buildMessage(
-          (each) =>
-            `${each}$property must not contain a NUL character (\\u0000), which PostgreSQL cannot store; remove it`,
-          options,
-        ),
-      },
-    },
-    options,
-  );
+export const HasNoNul = acceptedBy(
+  'hasNoNul',
+  hasNoNul,
+  'must not contain a NUL character (\\u0000), which PostgreSQL cannot store; remove it',
+);

@@ -1,4 +1,5 @@
-import { buildMessage, isTimeZone, ValidateBy, type ValidationOptions } from 'class-validator';
+import { isTimeZone } from 'class-validator';
+import { acceptedBy } from '../../common/validation/validators.js';
 
 /** Zone names remembered: a few hundred real ones and their spellings; bounded all the same. */
 const MAX_REMEMBERED = 2048;
@@ -19,14 +20,4 @@ export function isKnownTimeZone(value: unknown): boolean {
 }
 
 /** @IsTimeZone with isKnownTimeZone: the same rule, remembered. */
-export const IsKnownTimeZone = (options?: ValidationOptions) =>
-  ValidateBy(
-    {
-      name: 'isTimeZone',
-      validator: {
-        validate: (value) => isKnownTimeZone(value),
-        defaultMessage: buildMessage((each) => `${each}$property must be a valid IANA time-zone`, options),
-      },
-    },
-    options,
-  );
+export const IsKnownTimeZone = acceptedBy('isTimeZone', isKnownTimeZone, 'must be a valid IANA time-zone');
