@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.js';
 import * as sql from './sql/audit.sql.js';
+import type { AuditEntryDto } from './dto/audit.dto.js';
 
 export interface AuditFilter {
   actor?: string;
@@ -16,16 +17,8 @@ export interface AuditFilter {
   offset?: number;
 }
 
-export interface AuditRow {
-  id: string;
-  project_id: string | null;
-  actor: string;
-  action: string;
-  resource: string | null;
-  metadata: Record<string, unknown>;
-  ip: string | null;
-  created_at: Date;
-}
+/** An audit line as read: the entry the API returns, with its time still a Date. */
+export type AuditRow = Omit<AuditEntryDto, 'created_at'> & { created_at: Date };
 
 /** $1–$6 of LIST_AUDIT and COUNT_AUDIT: the filters, null where the caller set none. */
 function filterParams(f: Omit<AuditFilter, 'beforeId' | 'limit' | 'offset'>): (string | null)[] {

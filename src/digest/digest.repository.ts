@@ -3,6 +3,7 @@ import type { QueryRunner } from 'typeorm';
 import { Db } from '../database/db.js';
 import { AUTOVACUUM_BLOCKERS, type AutovacuumBlockerColumn } from './autovacuum-blockers.js';
 import type { Band, DatabaseHealth, RetriesWaitingRow, RetryingRow, WaitingRow } from './digest.types.js';
+import type { DigestProjectDto } from './dto/digest.dto.js';
 import * as sql from './sql/digest.sql.js';
 import * as windowSql from './sql/window.sql.js';
 import { foldWindow, type WindowReading, type WindowRow } from './window-fold.js';
@@ -47,14 +48,11 @@ const MAX_PROJECTS_LISTED = 50;
 export const RETRY_REASON_SAMPLE = 200;
 const MAX_CAUSES_LISTED = 5;
 
-export interface ProjectReading {
-  id: string;
-  name: string;
-  channels: string[];
-  from_email: string | null;
-  from_name: string | null;
-  rate_limit_per_min: number;
-}
+/** A project's own fields, as the digest's project entries show them. */
+export type ProjectReading = Pick<
+  DigestProjectDto,
+  'id' | 'name' | 'channels' | 'from_email' | 'from_name' | 'rate_limit_per_min'
+>;
 
 const iso = (v: string | Date | null | undefined) => (v ? new Date(v).toISOString() : null);
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;

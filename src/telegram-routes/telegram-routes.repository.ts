@@ -49,14 +49,7 @@ export class TelegramRoutesRepository {
     return this.db.one<DestinationRow>(sql.GET_DESTINATION, [projectId, owner]);
   }
 
-  async upsertDestination(d: {
-    projectId: string;
-    owner: string;
-    credentialId: string;
-    address: string;
-    threadId: string | null;
-    verified: boolean;
-  }): Promise<DestinationRow> {
+  async upsertDestination(d: Omit<DestinationRow, 'id' | 'createdAt'>): Promise<DestinationRow> {
     return (await this.db.one<DestinationRow>(sql.UPSERT_DESTINATION, [
       d.projectId,
       d.owner,

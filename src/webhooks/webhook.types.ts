@@ -29,6 +29,13 @@ export interface EndpointSecrets {
   signatureFormat: 'standard' | 'notifyd-0x';
 }
 
+/** What creating an endpoint stores: the caller's fields, the sealed secret and its hint. */
+export type NewEndpoint = Pick<
+  EndpointRow,
+  'id' | 'projectId' | 'url' | 'description' | 'events' | 'enabled' | 'secretHint' | 'signatureFormat'
+> &
+  Pick<EndpointSecrets, 'secretEnc'>;
+
 /** One entry of a delivery's attempt log. */
 export interface AttemptEntry {
   attempt: number;

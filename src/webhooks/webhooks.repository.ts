@@ -4,7 +4,7 @@ import { Db } from '../database/db.js';
 import * as deliveries from './sql/deliveries.sql.js';
 import * as emit from './sql/emit.sql.js';
 import * as endpoints from './sql/endpoints.sql.js';
-import type { ClaimedDelivery, DeliveryRow, EndpointRow, EndpointSecrets } from './webhook.types.js';
+import type { ClaimedDelivery, DeliveryRow, EndpointRow, EndpointSecrets, NewEndpoint } from './webhook.types.js';
 
 export interface EndpointPatch {
   url?: string;
@@ -30,17 +30,7 @@ export interface DeliveryUpdate {
 export class WebhooksRepository {
   constructor(private readonly db: Db) {}
 
-  async insertEndpoint(e: {
-    id: string;
-    projectId: string;
-    url: string;
-    description: string | null;
-    events: string[];
-    enabled: boolean;
-    secretEnc: Buffer;
-    secretHint: string;
-    signatureFormat: 'standard' | 'notifyd-0x';
-  }): Promise<EndpointRow> {
+  async insertEndpoint(e: NewEndpoint): Promise<EndpointRow> {
     return (await this.db.one<EndpointRow>(endpoints.INSERT_ENDPOINT, [
       e.id,
       e.projectId,

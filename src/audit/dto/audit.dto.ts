@@ -1,31 +1,28 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 
 export class AuditQueryDto {
   /** Who acted: admin, readonly, api_key, mcp, system, a provider… @example "admin" */
   @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @IsText({ max: 100 })
   actor?: string;
 
   /** Exact action, dotted. @example "project.key_rotated" */
   @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @IsText({ max: 100 })
   action?: string;
 
   /** The object acted on (project id, job id, lane…). @example "acme" */
   @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @IsText({ max: 200 })
   target?: string;
 
   /** @example "acme" */
   @IsOptional()
-  @IsString()
-  @MaxLength(63)
+  @IsText({ max: 63 })
   project_id?: string;
 
   /** From this time (RFC 3339, inclusive). @example "2026-11-29T00:00:00Z" */
@@ -40,16 +37,13 @@ export class AuditQueryDto {
 
   /** next_cursor from the previous page. @example "WyIxMjMiXQ" */
   @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @IsText({ max: 200 })
   cursor?: string;
 
   /** 1–500, default 100. @example 100 */
   @IsOptional()
   @Type(() => Number)
-  @IsInt({ message: 'must be a whole number between 1 and 500' })
-  @Min(1, { message: 'must be a whole number between 1 and 500' })
-  @Max(500, { message: 'must be a whole number between 1 and 500' })
+  @IsWholeNumber({ min: 1, max: 500, message: 'must be a whole number between 1 and 500' })
   limit?: number;
 
   // Kept for notifyd 0.x callers; the description is what clients see (OpenAPI, llms.txt).
@@ -62,9 +56,7 @@ export class AuditQueryDto {
   })
   @IsOptional()
   @Type(() => Number)
-  @IsInt({ message: 'must be a whole number between 0 and 100000' })
-  @Min(0, { message: 'must be a whole number between 0 and 100000' })
-  @Max(100_000, { message: 'must be a whole number between 0 and 100000' })
+  @IsWholeNumber({ min: 0, max: 100_000, message: 'must be a whole number between 0 and 100000' })
   offset?: number;
 }
 

@@ -1,10 +1,8 @@
-import { IsString, MaxLength, MinLength } from 'class-validator';
+import { IsText } from '../../common/validation/bounded.js';
 
 export class ConsoleSignInDto {
   /** The admin key (ADMIN_API_KEY) or the read-only key (READONLY_API_KEY). */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(512)
+  @IsText({ min: 1, max: 512 })
   key: string;
 }
 

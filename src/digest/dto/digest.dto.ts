@@ -1,4 +1,5 @@
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { IsText } from '../../common/validation/bounded.js';
 
 export class DigestQueryDto {
   /**
@@ -6,8 +7,7 @@ export class DigestQueryDto {
    * @example "24h"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(10)
+  @IsText({ max: 10 })
   window?: string;
 
   /**
@@ -15,8 +15,7 @@ export class DigestQueryDto {
    * @example "json"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(10)
+  @IsText({ max: 10 })
   format?: string;
 }
 
@@ -407,8 +406,7 @@ export class DigestNotifyRequestDto {
    * @example "slack:https://hooks.slack.com/services/T000/B000/XXXX"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(2100)
+  @IsText({ max: 2100 })
   to?: string;
 
   /**
@@ -416,8 +414,7 @@ export class DigestNotifyRequestDto {
    * @example "24h"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(10)
+  @IsText({ max: 10 })
   window?: string;
 }
 

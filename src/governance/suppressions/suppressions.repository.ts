@@ -10,18 +10,8 @@ export interface ActiveSuppression extends SuppressionKey {
   reason: SuppressionReason;
 }
 
-export interface NewSuppression {
-  projectId: string;
-  channel: string;
-  address: string;
-  scope: SuppressionScope;
-  reason: SuppressionReason;
-  source: string;
-  detail: string | null;
-  evidence: Record<string, unknown>;
-  sourceJobId: string | null;
-  providerEventId: string | null;
-}
+/** A suppression to store: its row before the database gives it an id and a time (and no release). */
+export type NewSuppression = Omit<SuppressionRow, 'id' | 'createdAt' | 'releasedAt' | 'releasedBy' | 'releaseReason'>;
 
 export interface SuppressionFilter {
   includeReleased: boolean;

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn } from 'class-validator';
+import { IsListOf } from '../../common/validation/list-of.js';
 import { CHANNELS } from '../../domain/channels.js';
 import { IsTopic } from '../../common/validation/is-topic.js';
 
@@ -72,10 +72,6 @@ export class PreferenceChoiceDto {
 
 export class PutSubscriberPreferencesDto {
   /** Cells to set (a cell already so is left as it is); at most 100. */
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => PreferenceChoiceDto)
+  @IsListOf(() => PreferenceChoiceDto, { min: 1, max: 100 })
   preferences: PreferenceChoiceDto[];
 }

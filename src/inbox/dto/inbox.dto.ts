@@ -1,19 +1,7 @@
 import { Type } from 'class-transformer';
 import { ApiProperty } from '@nestjs/swagger';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateIf,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, Matches, ValidateIf } from 'class-validator';
+import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 import { STREAM_FORMATS, type StreamFormat } from '../stream/stream-format.js';
@@ -45,15 +33,12 @@ export class ListInboxQueryDto {
    */
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @IsWholeNumber({ min: 1, max: 100 })
   limit?: number;
 
   /** @example "WyIyMDI2LTExLTMwIDEwOjAwOjAwKzAwIiwiM2YyYiJd" */
   @IsOptional()
-  @IsString()
-  @MaxLength(500)
+  @IsText({ max: 500 })
   cursor?: string;
 
   // Kept for notifyd 0.x front-ends; the description is what clients see (OpenAPI, llms.txt).
@@ -66,9 +51,7 @@ export class ListInboxQueryDto {
   })
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(100_000)
+  @IsWholeNumber({ min: 0, max: 100_000 })
   offset?: number;
 
   /** @example "unread" */
@@ -102,8 +85,7 @@ export class ListInboxQueryDto {
 
   /** @example "orders" */
   @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @IsText({ max: 64 })
   topic?: string;
 
   /**
@@ -111,9 +93,7 @@ export class ListInboxQueryDto {
    * @example "shipped"
    */
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
+  @IsText({ min: 1, max: 200 })
   q?: string;
 }
 
@@ -154,8 +134,7 @@ export class BulkInboxDto {
    * @example "orders"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @IsText({ max: 64 })
   topic?: string;
 }
 
@@ -258,8 +237,7 @@ export class StreamQueryDto {
    * @example "tkt_3q2v1VhQwA0kQ3bq9m0tXhYq7m3Zr6vY8v0kqGgI2bE"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(2000)
+  @IsText({ max: 2000 })
   ticket?: string;
 
   /**
@@ -267,8 +245,7 @@ export class StreamQueryDto {
    * @example "tkt_3q2v1VhQwA0kQ3bq9m0tXhYq7m3Zr6vY8v0kqGgI2bE"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(2000)
+  @IsText({ max: 2000 })
   token?: string;
 
   /**
@@ -277,8 +254,7 @@ export class StreamQueryDto {
    * @example "42"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(20)
+  @IsText({ max: 20 })
   last_event_id?: string;
 
   /**
@@ -303,9 +279,7 @@ export class SubscriberTokenDto {
    * @example 2
    */
   @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(24)
+  @IsWholeNumber({ min: 1, max: 24 })
   ttl_hours?: number;
 }
 

@@ -1,17 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsObject, IsOptional, ValidateIf } from 'class-validator';
+import { IsListOf } from '../../common/validation/list-of.js';
+import { IsText } from '../../common/validation/bounded.js';
 import { SEGMENT_SCHEMA } from '../../governance/segments/dto/segment.dto.js';
 import { MessageContentDto, TagDto } from './send.dto.js';
 import { IsSubscriberIdList } from './subscriber-id-list.validator.js';
@@ -48,8 +38,7 @@ export class BatchRequestDto extends MessageContentDto {
    * @example "winter-sale-2026"
    */
   @IsOptional()
-  @IsString()
-  @Matches(/^[\x21-\x7e]{1,120}$/, { message: 'must be 1–120 printable ASCII characters without spaces' })
+  @IsText({ pattern: /^[\x21-\x7e]{1,120}$/, message: 'must be 1–120 printable ASCII characters without spaces' })
   idempotency_key?: string;
 
   /**
@@ -67,10 +56,7 @@ export class BatchRequestDto extends MessageContentDto {
    * @example [{"name": "campaign", "value": "winter-sale"}]
    */
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
-  @Type(() => TagDto)
+  @IsListOf(() => TagDto, { max: 50 })
   tags?: TagDto[];
 }
 

@@ -1,16 +1,6 @@
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsUUID, Matches, ValidateNested } from 'class-validator';
+import { IsText } from '../../common/validation/bounded.js';
 import { IsSingleLine } from '../../common/validation/validators.js';
 import { IsStringMap } from './string-map.validator.js';
 
@@ -20,16 +10,14 @@ export class WhatsAppTemplateDto {
    * Template name as approved in WhatsApp Manager.
    * @example "order_shipped"
    */
-  @IsString()
-  @Matches(/^[a-z0-9_]{1,512}$/, { message: 'must be the template name: lowercase letters, digits and _' })
+  @IsText({ pattern: /^[a-z0-9_]{1,512}$/, message: 'must be the template name: lowercase letters, digits and _' })
   name: string;
 
   /**
    * Language (and locale) of the approved translation.
    * @example "en_US"
    */
-  @IsString()
-  @Matches(/^[a-z]{2,3}(_[A-Z]{2})?$/, { message: 'must be a template language code such as en or en_US' })
+  @IsText({ pattern: /^[a-z]{2,3}(_[A-Z]{2})?$/, message: 'must be a template language code such as en or en_US' })
   language: string;
 
   /**
@@ -60,8 +48,7 @@ export class WhatsAppOptionsDto {
    * @example "HXb5b62575e6e4ff6129ad7c8efe1f983e"
    */
   @IsOptional()
-  @IsString()
-  @Matches(/^HX[0-9a-fA-F]{32}$/, { message: 'must be a Twilio Content SID: HX followed by 32 hex digits' })
+  @IsText({ pattern: /^HX[0-9a-fA-F]{32}$/, message: 'must be a Twilio Content SID: HX followed by 32 hex digits' })
   content_sid?: string;
 
   /**
@@ -80,9 +67,7 @@ export class ChatOptionsDto {
    * @example "Deploy finished: api v1.42 is live"
    */
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(4000)
+  @IsText({ min: 1, max: 4000 })
   text?: string;
 
   /**
@@ -90,9 +75,7 @@ export class ChatOptionsDto {
    * @example "View order"
    */
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(64)
+  @IsText({ min: 1, max: 64 })
   @IsSingleLine()
   button?: string;
 

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsIn, IsOptional, Matches } from 'class-validator';
+import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
 import { CHANNELS } from '../../domain/channels.js';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 import { JOB_STATUSES } from '../../domain/job.types.js';
@@ -202,8 +203,7 @@ export const RECIPIENT_DOMAIN =
 export class AdminJobSearchQueryDto {
   /** @example "acme" */
   @IsOptional()
-  @IsString()
-  @MaxLength(63)
+  @IsText({ max: 63 })
   project_id?: string;
 
   /** @example "failed" */
@@ -221,15 +221,12 @@ export class AdminJobSearchQueryDto {
    * @example "jane@example.com"
    */
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(2048)
+  @IsText({ min: 1, max: 2048 })
   recipient?: string;
 
   /** @example "orders" */
   @IsOptional()
-  @IsString()
-  @Matches(/^[a-z0-9_.:-]{1,64}$/, { message: 'must be a topic id: 1–64 of a-z 0-9 - _ . :' })
+  @IsText({ pattern: /^[a-z0-9_.:-]{1,64}$/, message: 'must be a topic id: 1–64 of a-z 0-9 - _ . :' })
   topic?: string;
 
   /**
@@ -245,9 +242,7 @@ export class AdminJobSearchQueryDto {
    * @example "sk_shop_…1f2e"
    */
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(80)
+  @IsText({ min: 1, max: 80 })
   created_by?: string;
 
   /**
@@ -261,15 +256,12 @@ export class AdminJobSearchQueryDto {
   /** @example 50 */
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @IsWholeNumber({ min: 1, max: 500 })
   limit?: number;
 
   /** The `next_cursor` of the previous page, unchanged: the next (older) page. */
   @IsOptional()
-  @IsString()
-  @MaxLength(300)
+  @IsText({ max: 300 })
   cursor?: string;
 }
 
@@ -328,8 +320,7 @@ export class AdminJobListDto {
 
 export class SendTestRequestDto {
   /** @example "acme" */
-  @IsString()
-  @Matches(/^[a-z0-9][a-z0-9_-]{0,62}$/, { message: 'must be a project id' })
+  @IsText({ pattern: /^[a-z0-9][a-z0-9_-]{0,62}$/, message: 'must be a project id' })
   project_id: string;
 
   /** @example "email" */
@@ -337,21 +328,17 @@ export class SendTestRequestDto {
   channel: string;
 
   /** @example "ops@acme.example" */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(2048)
+  @IsText({ min: 1, max: 2048 })
   to: string;
 
   /** @example "notifyd test" */
   @IsOptional()
-  @IsString()
-  @MaxLength(998)
+  @IsText({ max: 998 })
   subject?: string;
 
   /** @example "notifyd test message" */
   @IsOptional()
-  @IsString()
-  @MaxLength(10_000)
+  @IsText({ max: 10_000 })
   body?: string;
 }
 

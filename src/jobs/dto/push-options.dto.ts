@@ -1,4 +1,5 @@
-import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsObject, IsOptional } from 'class-validator';
+import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
 
 /**
  * Push options (notifyd's `push` object), applied per platform by the push connector
@@ -10,9 +11,7 @@ export class PushOptionsDto {
    * @example 3
    */
   @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(99_999)
+  @IsWholeNumber({ min: 0, max: 99_999 })
   badge?: number;
 
   /**
@@ -20,8 +19,7 @@ export class PushOptionsDto {
    * @example "default"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(256)
+  @IsText({ max: 256 })
   sound?: string;
 
   /**
@@ -29,8 +27,7 @@ export class PushOptionsDto {
    * @example "order-A-1042"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @IsText({ max: 64 })
   thread_id?: string;
 
   /**
@@ -38,8 +35,7 @@ export class PushOptionsDto {
    * @example "ORDER_UPDATE"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @IsText({ max: 64 })
   category?: string;
 
   /**
@@ -48,8 +44,7 @@ export class PushOptionsDto {
    * @example "order-A-1042"
    */
   @IsOptional()
-  @IsString()
-  @Matches(/^[\x20-\x7e]{1,64}$/, { message: 'push.collapse_id must be 1–64 printable ASCII characters' })
+  @IsText({ pattern: /^[\x20-\x7e]{1,64}$/, message: 'push.collapse_id must be 1–64 printable ASCII characters' })
   collapse_id?: string;
 
   /** Lets the app's notification service extension modify the content (APNs mutable-content). */
@@ -67,9 +62,7 @@ export class PushOptionsDto {
    * @example 3600
    */
   @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(2_419_200)
+  @IsWholeNumber({ min: 0, max: 2_419_200 })
   ttl_secs?: number;
 
   /**
@@ -85,8 +78,7 @@ export class PushOptionsDto {
    * @example "https://acme.example/icon-192.png"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(2048)
+  @IsText({ max: 2048 })
   icon?: string;
 
   /**
@@ -94,7 +86,6 @@ export class PushOptionsDto {
    * @example "https://acme.example/parcel.jpg"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(2048)
+  @IsText({ max: 2048 })
   image?: string;
 }

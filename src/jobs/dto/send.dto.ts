@@ -13,10 +13,10 @@ import {
   IsOptional,
   IsString,
   Matches,
-  MaxLength,
-  MinLength,
   ValidateNested,
 } from 'class-validator';
+import { IsListOf } from '../../common/validation/list-of.js';
+import { IsText } from '../../common/validation/bounded.js';
 import { CHANNELS } from '../../domain/channels.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 import {
@@ -52,23 +52,18 @@ export class TagDto {
    * Letters, digits, _ or -; not starting with `notifyd_` (reserved).
    * @example "category"
    */
-  @IsString()
-  @Matches(/^[A-Za-z0-9_-]{1,256}$/, { message: 'must be 1–256 letters, digits, _ or -' })
+  @IsText({ pattern: /^[A-Za-z0-9_-]{1,256}$/, message: 'must be 1–256 letters, digits, _ or -' })
   @IsUnreservedTagName()
   name: string;
 
   /** @example "order" */
-  @IsString()
-  @Matches(/^[A-Za-z0-9_-]{1,256}$/, { message: 'must be 1–256 letters, digits, _ or -' })
+  @IsText({ pattern: /^[A-Za-z0-9_-]{1,256}$/, message: 'must be 1–256 letters, digits, _ or -' })
   value: string;
 }
 
 export class AttachmentDto {
   /** @example "invoice.pdf" */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(255)
-  @Matches(/^[^\r\n/\\]+$/, { message: 'must be a file name without line breaks or slashes' })
+  @IsText({ min: 1, max: 255, pattern: /^[^\r\n/\\]+$/, message: 'must be a file name without line breaks or slashes' })
   filename: string;
 
   /**
@@ -81,8 +76,7 @@ export class AttachmentDto {
 
   /** @example "application/pdf" */
   @IsOptional()
-  @IsString()
-  @Matches(/^[\w.+-]+\/[\w.+-]+$/, { message: 'must be a MIME type such as application/pdf' })
+  @IsText({ pattern: /^[\w.+-]+\/[\w.+-]+$/, message: 'must be a MIME type such as application/pdf' })
   content_type?: string;
 }
 
@@ -125,8 +119,7 @@ export class MessageContentDto {
    * @example "Your order {{order_id}} has shipped"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(998)
+  @IsText({ max: 998 })
   @IsSingleLine()
   subject?: string;
 
@@ -135,8 +128,7 @@ export class MessageContentDto {
    * @example "Hi {{name}}, it is on its way."
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(100_000)
+  @IsText({ max: 100_000 })
   body?: string;
 
   /**
@@ -144,8 +136,7 @@ export class MessageContentDto {
    * @example "<p>Hi {{name}}, it is on its way.</p>"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(1_000_000)
+  @IsText({ max: 1_000_000 })
   body_html?: string;
 
   /**
@@ -184,8 +175,7 @@ export class MessageContentDto {
    * @example "package"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @IsText({ max: 200 })
   icon?: string;
 
   /**
@@ -193,8 +183,7 @@ export class MessageContentDto {
    * @example "https://acme.example/orders/A-1042"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(2048)
+  @IsText({ max: 2048 })
   url?: string;
 
   @IsOptional()
@@ -283,9 +272,7 @@ export class SendRequestDto extends MessageContentDto {
    * @example "jane@example.com"
    */
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(2048)
+  @IsText({ min: 1, max: 2048 })
   @IsSingleLine()
   to?: string;
 
@@ -304,8 +291,7 @@ export class SendRequestDto extends MessageContentDto {
    * @example "order-A-1042-shipped"
    */
   @IsOptional()
-  @IsString()
-  @Matches(/^[\x21-\x7e]{1,200}$/, { message: 'must be 1–200 printable ASCII characters without spaces' })
+  @IsText({ pattern: /^[\x21-\x7e]{1,200}$/, message: 'must be 1–200 printable ASCII characters without spaces' })
   idempotency_key?: string;
 
   /**
@@ -313,10 +299,7 @@ export class SendRequestDto extends MessageContentDto {
    * campaign (default priority bulk).
    */
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
-  @Type(() => TagDto)
+  @IsListOf(() => TagDto, { max: 50 })
   tags?: TagDto[];
 
   /**
@@ -344,10 +327,7 @@ export class SendRequestDto extends MessageContentDto {
 
   /** Email attachments (base64), at most 10. */
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(10)
-  @ValidateNested({ each: true })
-  @Type(() => AttachmentDto)
+  @IsListOf(() => AttachmentDto, { max: 10 })
   attachments?: AttachmentDto[];
 
   /**

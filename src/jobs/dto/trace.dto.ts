@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsText } from '../../common/validation/bounded.js';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 import { TRACE_DEFAULT_RANGE_DAYS, TRACE_MAX_LIMIT, TRACE_MAX_RANGE_DAYS } from '../trace/trace-limits.js';
 import { JobAttemptDto } from './job.dto.js';
@@ -13,9 +14,7 @@ export class TraceQueryDto {
    * @example "jane@example.com"
    */
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(320)
+  @IsText({ min: 1, max: 320 })
   recipient?: string;
 
   /**
@@ -23,8 +22,7 @@ export class TraceQueryDto {
    * @example "user-42"
    */
   @IsOptional()
-  @IsString()
-  @Matches(/^[^\s]{1,255}$/, { message: 'must be a subscriber id: 1–255 characters without spaces' })
+  @IsText({ pattern: /^[^\s]{1,255}$/, message: 'must be a subscriber id: 1–255 characters without spaces' })
   subscriber_id?: string;
 
   /**
@@ -32,8 +30,7 @@ export class TraceQueryDto {
    * @example "acme"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(63)
+  @IsText({ max: 63 })
   project_id?: string;
 
   /**

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsText } from '../../common/validation/bounded.js';
 
 export class LaneQuotaDto {
   /**
@@ -107,8 +108,6 @@ export class PauseLaneRequestDto {
    * @example "provider incident, waiting for their status page"
    */
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(300)
+  @IsText({ min: 1, max: 300 })
   reason?: string;
 }

@@ -1,12 +1,13 @@
-import { IsObject, IsString, Matches } from 'class-validator';
+import { IsObject } from 'class-validator';
+import { IsText } from '../../common/validation/bounded.js';
 
 export class PutProjectProviderDto {
   /**
    * Provider name on this channel (one that supports per-project accounts).
    * @example "resend"
    */
-  @IsString()
-  @Matches(/^[a-z0-9][a-z0-9_-]{0,39}$/, {
+  @IsText({
+    pattern: /^[a-z0-9][a-z0-9_-]{0,39}$/,
     message: 'must be a provider name such as resend, postmark, ses or sendgrid',
   })
   provider: string;

@@ -1,21 +1,6 @@
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayUnique,
-  IsArray,
-  IsEmail,
-  IsIn,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateIf,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsEmail, IsIn, IsObject, IsOptional, ValidateIf } from 'class-validator';
+import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
 import { CHANNELS } from '../../domain/channels.js';
 
 export class CreateProjectDto {
@@ -23,8 +8,8 @@ export class CreateProjectDto {
    * Slug used in keys and URLs: lowercase letters, digits, `-` and `_`, 1–63 characters.
    * @example "acme"
    */
-  @IsString()
-  @Matches(/^[a-z0-9][a-z0-9_-]{0,62}$/, {
+  @IsText({
+    pattern: /^[a-z0-9][a-z0-9_-]{0,62}$/,
     message: 'must be 1–63 lowercase letters, digits, - or _, starting with a letter or digit (e.g. "acme")',
   })
   id: string;
@@ -33,9 +18,7 @@ export class CreateProjectDto {
    * Human-readable name.
    * @example "Acme Inc."
    */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
+  @IsText({ min: 1, max: 200 })
   name: string;
 
   /**
@@ -56,9 +39,7 @@ export class CreateProjectDto {
    */
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(10_000_000)
+  @IsWholeNumber({ min: 1, max: 10_000_000 })
   rate_limit_per_min?: number;
 
   /**
@@ -82,18 +63,14 @@ export class CreateProjectDto {
    * @example "Acme"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  @Matches(/^[^\r\n]*$/, { message: 'must be a single line' })
+  @IsText({ max: 200, pattern: /^[^\r\n]*$/, message: 'must be a single line' })
   from_name?: string;
 }
 
 export class UpdateProjectDto {
   /** @example "Acme Inc." */
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
+  @IsText({ min: 1, max: 200 })
   name?: string;
 
   /** @example ["email", "sms", "in_app"] */
@@ -116,17 +93,13 @@ export class UpdateProjectDto {
   /** @example "Acme" */
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
-  @IsString()
-  @MaxLength(200)
-  @Matches(/^[^\r\n]*$/, { message: 'must be a single line' })
+  @IsText({ max: 200, pattern: /^[^\r\n]*$/, message: 'must be a single line' })
   from_name?: string | null;
 
   /** @example 1200 */
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(10_000_000)
+  @IsWholeNumber({ min: 1, max: 10_000_000 })
   rate_limit_per_min?: number;
 
   /**

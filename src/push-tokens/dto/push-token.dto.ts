@@ -1,18 +1,6 @@
 import { Type } from 'class-transformer';
-import {
-  IsIn,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString, Matches, ValidateIf, ValidateNested } from 'class-validator';
+import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../domain/subscriber-id.js';
 import { PUSH_PLATFORMS } from '../../domain/push-token.types.js';
 
@@ -25,8 +13,7 @@ export class WebPushKeysDto {
    * The browser's P-256 public key for payload encryption (URL-safe base64, 65 bytes).
    * @example "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM"
    */
-  @IsString()
-  @MaxLength(200)
+  @IsText({ max: 200 })
   @Matches(BASE64URL, { message: 'keys.p256dh must be URL-safe base64, as PushSubscription.toJSON() gives it' })
   p256dh: string;
 
@@ -34,8 +21,7 @@ export class WebPushKeysDto {
    * The browser's authentication secret (URL-safe base64, 16 bytes).
    * @example "tBHItJI5svbpez7KI4CCXg"
    */
-  @IsString()
-  @MaxLength(100)
+  @IsText({ max: 100 })
   @Matches(BASE64URL, { message: 'keys.auth must be URL-safe base64, as PushSubscription.toJSON() gives it' })
   auth: string;
 }
@@ -58,9 +44,7 @@ export class RegisterPushTokenDto {
    * @example "fYp3x0k1Q9a:APA91bH…"
    */
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(4096)
+  @IsText({ min: 1, max: 4096 })
   token?: string;
 
   /**
@@ -73,8 +57,7 @@ export class RegisterPushTokenDto {
 
   /** @example "Jane's Pixel 9" */
   @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @IsText({ max: 200 })
   device_name?: string;
 
   /**
@@ -82,8 +65,7 @@ export class RegisterPushTokenDto {
    * @example "https://fcm.googleapis.com/fcm/send/dpH5lCsTSSM:APA91bH…"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(2048)
+  @IsText({ max: 2048 })
   endpoint?: string;
 
   /** Web push: the subscription's encryption keys. */
@@ -99,23 +81,18 @@ export class RegisterPushTokenDto {
    */
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
-  @IsInt()
-  @Min(0)
-  @Max(8_640_000_000_000_000)
+  @IsWholeNumber({ min: 0, max: 8_640_000_000_000_000 })
   expiration_time?: number | null;
 
   /** The browser's spelling of `expiration_time` (PushSubscription.toJSON()). */
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
-  @IsInt()
-  @Min(0)
-  @Max(8_640_000_000_000_000)
+  @IsWholeNumber({ min: 0, max: 8_640_000_000_000_000 })
   expirationTime?: number | null;
 
   /** @example "Mozilla/5.0 (X11; Linux x86_64) Firefox/135.0" */
   @IsOptional()
-  @IsString()
-  @MaxLength(512)
+  @IsText({ max: 512 })
   user_agent?: string;
 }
 
@@ -171,7 +148,6 @@ export class VapidKeyQueryDto {
    * @example "acme"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @IsText({ max: 64 })
   project?: string;
 }

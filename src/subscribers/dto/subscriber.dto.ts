@@ -3,19 +3,8 @@ import { Transform, Type } from 'class-transformer';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
 import { HasNoNul } from './no-nul.validator.js';
 import { IsKnownTimeZone } from './time-zone.validator.js';
-import {
-  IsEmail,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateIf,
-} from 'class-validator';
+import { IsEmail, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
 import { PageLimitQueryDto } from '../../common/pagination/page-query.dto.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../domain/subscriber-id.js';
 
@@ -57,16 +46,14 @@ export class UpsertSubscriberDto {
   /** @example "Jane" */
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
-  @IsString()
-  @MaxLength(200)
+  @IsText({ max: 200 })
   @HasNoNul()
   first_name?: string | null;
 
   /** @example "Doe" */
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
-  @IsString()
-  @MaxLength(200)
+  @IsText({ max: 200 })
   @HasNoNul()
   last_name?: string | null;
 
@@ -107,8 +94,7 @@ export class ListSubscribersQueryDto extends PageLimitQueryDto {
    * @example "WyJ1c2VyXzEyMyJd"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(1000)
+  @IsText({ max: 1000 })
   cursor?: string;
 
   /**
@@ -116,9 +102,7 @@ export class ListSubscribersQueryDto extends PageLimitQueryDto {
    * @example "jane"
    */
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
+  @IsText({ min: 1, max: 200 })
   q?: string;
 
   // Kept for notifyd 0.x callers; the description is what clients see (OpenAPI, llms.txt).
@@ -131,9 +115,7 @@ export class ListSubscribersQueryDto extends PageLimitQueryDto {
   })
   @IsOptional()
   @Type(() => Number)
-  @IsInt({ message: 'must be a whole number between 0 and 100000' })
-  @Min(0, { message: 'must be a whole number between 0 and 100000' })
-  @Max(100_000, { message: 'must be a whole number between 0 and 100000' })
+  @IsWholeNumber({ min: 0, max: 100_000, message: 'must be a whole number between 0 and 100000' })
   offset?: number;
 }
 

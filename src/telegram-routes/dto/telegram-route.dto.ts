@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { IsText } from '../../common/validation/bounded.js';
 import { TELEGRAM_BOT_TOKEN_PATTERN } from '../../config/sections/chat-providers.config.js';
 import { TELEGRAM_CHAT } from '../../connectors/chat/chat-ids.js';
 
@@ -20,8 +21,7 @@ export class OwnerPathDto {
 
 export class WebhookPathDto {
   /** @example "5f0c8a62-3f2e-4c43-9d4b-0e8c5d7b9a11" */
-  @IsString()
-  @MaxLength(64)
+  @IsText({ max: 64 })
   connection_id: string;
 }
 
@@ -31,8 +31,7 @@ export class PutTelegramBotDto {
    * encrypted; never returned (responses show `token_hint`).
    * @example "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
    */
-  @IsString()
-  @MaxLength(200)
+  @IsText({ max: 200 })
   @Matches(TELEGRAM_BOT_TOKEN_PATTERN, { message: 'bot_token must be a bot token from @BotFather (123456789:AAH…)' })
   bot_token: string;
 
@@ -41,9 +40,9 @@ export class PutTelegramBotDto {
    * `<webhook_base>/<connection id>`.
    * @example "https://notifyd.example.com/v1/telegram/webhooks"
    */
-  @IsString()
-  @MaxLength(500)
-  @Matches(/^https:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
+  @IsText({
+    max: 500,
+    pattern: /^https:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
     message:
       'webhook_base must start with https:// (a public URL reaching POST /v1/telegram/webhooks), without query or fragment',
   })
@@ -55,8 +54,7 @@ export class PutTelegramDestinationDto {
    * The chat: a numeric chat id or a public @username; stored as the numeric id Telegram resolves.
    * @example "-1001234567890"
    */
-  @IsString()
-  @MaxLength(40)
+  @IsText({ max: 40 })
   @Matches(TELEGRAM_CHAT, {
     message: 'address must be a Telegram chat id such as 123456789 or -1001234567890, or a public @username',
   })

@@ -1,17 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import {
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
 import { PageLimitQueryDto } from '../../common/pagination/page-query.dto.js';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
 import { IsOneChannel, IsSingleLine } from '../../common/validation/validators.js';
@@ -22,6 +12,8 @@ import { TEMPLATE_ID_HELP, TEMPLATE_ID_PATTERN } from '../template-id.js';
 const toLocale = ({ value }: { value: unknown }) => canonicalLocale(value) ?? value;
 
 /** The source an editor holds: the same fields and bounds as a saved variant's. */
+// Its fields keep the plain decorators: subclasses redeclare them with their own descriptions, and
+// the schema keeps its key order only when the plugin sees every bound (see DocumentConstraints).
 export class TemplateDraftDto {
   /** @example "Your order {{order_id}} has shipped" */
   @IsOptional()
@@ -104,8 +96,7 @@ export class ListTemplatesQueryDto extends PageLimitQueryDto {
    * @example "WyJvcmRlcl9zaGlwcGVkIiwiZW1haWwiLCIiXQ"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(1000)
+  @IsText({ max: 1000 })
   cursor?: string;
 
   // Kept so that existing callers still work; the description is what clients see (OpenAPI, llms.txt).
@@ -118,9 +109,7 @@ export class ListTemplatesQueryDto extends PageLimitQueryDto {
   })
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
+  @IsWholeNumber({ min: 0, max: 1_000_000 })
   offset?: number;
 
   /**
@@ -146,8 +135,10 @@ export class DeleteTemplateQueryDto {
    * @example "es-MX"
    */
   @IsOptional()
-  @IsString()
-  @Matches(/^(default|[A-Za-z0-9-]{1,35})$/, { message: 'locale must be a language tag such as es-MX, or default' })
+  @IsText({
+    pattern: /^(default|[A-Za-z0-9-]{1,35})$/,
+    message: 'locale must be a language tag such as es-MX, or default',
+  })
   locale?: string;
 }
 

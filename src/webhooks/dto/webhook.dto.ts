@@ -5,16 +5,12 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
-  IsInt,
   IsOptional,
   IsString,
   Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
   ValidateIf,
 } from 'class-validator';
+import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
 import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { PROJECT_ID_PATTERN } from '../../projects/project.types.js';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../../domain/webhook-event-types.js';
@@ -28,9 +24,7 @@ export class CreateWebhookDto {
    * metadata addresses are refused, also when a host name resolves to them).
    * @example "https://hooks.acme.example/notifyd"
    */
-  @IsString()
-  @MinLength(8)
-  @MaxLength(2048)
+  @IsText({ min: 8, max: 2048 })
   url: string;
 
   /**
@@ -53,8 +47,7 @@ export class CreateWebhookDto {
 
   /** @example "Order service" */
   @IsOptional()
-  @IsString()
-  @MaxLength(500)
+  @IsText({ max: 500 })
   description?: string;
 
   /**
@@ -62,8 +55,7 @@ export class CreateWebhookDto {
    * @example "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @IsText({ max: 200 })
   secret?: string;
 
   /**
@@ -88,9 +80,7 @@ export class AdminCreateWebhookDto extends CreateWebhookDto {
 export class UpdateWebhookDto {
   /** @example "https://hooks.acme.example/notifyd/v2" */
   @IsOptional()
-  @IsString()
-  @MinLength(8)
-  @MaxLength(2048)
+  @IsText({ min: 8, max: 2048 })
   url?: string;
 
   /** @example ["*"] */
@@ -113,8 +103,7 @@ export class UpdateWebhookDto {
   /** @example "Order service (v2)" */
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
-  @IsString()
-  @MaxLength(500)
+  @IsText({ max: 500 })
   description?: string | null;
 }
 
@@ -125,9 +114,7 @@ export class RotateWebhookSecretDto {
    * @example 86400
    */
   @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(604_800)
+  @IsWholeNumber({ min: 0, max: 604_800 })
   overlap_seconds?: number;
 }
 

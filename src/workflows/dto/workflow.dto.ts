@@ -9,9 +9,8 @@ import {
   IsOptional,
   IsString,
   Matches,
-  MaxLength,
-  MinLength,
 } from 'class-validator';
+import { IsText } from '../../common/validation/bounded.js';
 import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 
@@ -68,15 +67,12 @@ export class UpsertWorkflowDto {
   id: string;
 
   /** @example "Order shipped" */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
+  @IsText({ min: 1, max: 200 })
   name: string;
 
   /** @example "In-app now, email the next day if unread" */
   @IsOptional()
-  @IsString()
-  @MaxLength(1000)
+  @IsText({ max: 1000 })
   description?: string;
 
   /**
@@ -124,22 +120,19 @@ export class TriggerWorkflowDto {
    * @example "order-A-1042-shipped"
    */
   @IsOptional()
-  @IsString()
-  @Matches(/^[\x21-\x7e]{1,200}$/, { message: 'must be 1–200 printable ASCII characters without spaces' })
+  @IsText({ pattern: /^[\x21-\x7e]{1,200}$/, message: 'must be 1–200 printable ASCII characters without spaces' })
   idempotency_key?: string;
 }
 
 export class ListRunsQueryDto extends PageQueryDto {
   /** @example "order-shipped" */
   @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @IsText({ max: 100 })
   workflow_id?: string;
 
   /** @example "user_123" */
   @IsOptional()
-  @IsString()
-  @MaxLength(255)
+  @IsText({ max: 255 })
   subscriber_id?: string;
 
   /** @example "waiting" */

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsText } from '../../../common/validation/bounded.js';
 import { CHANNELS } from '../../../domain/channels.js';
 import { normaliseChannel } from '../../../domain/channels.js';
 
@@ -19,8 +20,10 @@ export class SetCapDto {
    * @example "*"
    */
   @IsOptional()
-  @IsString()
-  @Matches(/^(\*|[a-z0-9\-_.:]{1,64})$/, { message: 'topic must be "*" or 1–64 characters of a-z, 0-9, -, _, . and :' })
+  @IsText({
+    pattern: /^(\*|[a-z0-9\-_.:]{1,64})$/,
+    message: 'topic must be "*" or 1–64 characters of a-z, 0-9, -, _, . and :',
+  })
   topic?: string;
 
   /**

@@ -1,15 +1,6 @@
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsOptional,
-  IsString,
-  Matches,
-  ValidateNested,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
+import { IsListOf } from '../../../common/validation/list-of.js';
+import { IsText } from '../../../common/validation/bounded.js';
 import { CHANNELS } from '../../../domain/channels.js';
 import { IsTopic } from '../../../common/validation/is-topic.js';
 import { TEMPLATE_ID_HELP } from '../../../templates/template-id.js';
@@ -37,8 +28,8 @@ export class PreferenceInputDto {
    * @example "weekly_digest"
    */
   @IsOptional()
-  @IsString()
-  @Matches(/^(\*|[A-Za-z0-9_.:-]{1,128})$/, {
+  @IsText({
+    pattern: /^(\*|[A-Za-z0-9_.:-]{1,128})$/,
     message: `workflow_id ${TEMPLATE_ID_HELP.replace('must', 'must be * or')}`,
   })
   workflow_id?: string;
@@ -53,11 +44,7 @@ export class PreferenceInputDto {
 
 export class PutPreferencesDto {
   /** Rows to write (each upserted by channel × scope); at most 100. */
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => PreferenceInputDto)
+  @IsListOf(() => PreferenceInputDto, { min: 1, max: 100 })
   preferences: PreferenceInputDto[];
 }
 

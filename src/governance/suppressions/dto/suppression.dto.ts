@@ -1,17 +1,6 @@
 import { Transform, Type } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateIf,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsText, IsWholeNumber } from '../../../common/validation/bounded.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
 import { PROJECT_ID_PATTERN } from '../../../projects/project.types.js';
 import type { Channel } from '../../../domain/channels.js';
@@ -45,9 +34,7 @@ export class CreateSuppressionDto {
    * @example "+33612345678"
    */
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(1000)
+  @IsText({ min: 1, max: 1000 })
   address?: string;
 
   /**
@@ -63,8 +50,7 @@ export class CreateSuppressionDto {
    * @example "asked by phone to stop all email"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(500)
+  @IsText({ max: 500 })
   detail?: string;
 }
 
@@ -89,9 +75,7 @@ export class ListSuppressionsQueryDto extends PageQueryDto {
    * @example "jane@example.com"
    */
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(1000)
+  @IsText({ min: 1, max: 1000 })
   address?: string;
 
   /**
@@ -110,8 +94,7 @@ export class ReleaseSuppressionQueryDto {
    * @example "customer asked to receive email again"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(500)
+  @IsText({ max: 500 })
   reason?: string;
 }
 
@@ -215,9 +198,7 @@ export class AdminListSuppressionsQueryDto {
    */
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @IsWholeNumber({ min: 1, max: 500 })
   limit?: number;
 }
 

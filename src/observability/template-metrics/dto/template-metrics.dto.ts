@@ -1,4 +1,5 @@
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { IsText } from '../../../common/validation/bounded.js';
 
 export class TemplateMetricsQueryDto {
   /**
@@ -6,8 +7,7 @@ export class TemplateMetricsQueryDto {
    * @example "7d"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(10)
+  @IsText({ max: 10 })
   window?: string;
 
   /**
@@ -15,8 +15,7 @@ export class TemplateMetricsQueryDto {
    * @example "1d"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(10)
+  @IsText({ max: 10 })
   bucket?: string;
 
   /**
@@ -24,8 +23,7 @@ export class TemplateMetricsQueryDto {
    * @example "acme"
    */
   @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @IsText({ max: 64 })
   project_id?: string;
 }
 
