@@ -102,12 +102,11 @@ export class PreferenceCenterService {
     const { project, subscriber } = view;
     await this.preferences.put(project.id, subscriber.id, changes.rows);
     await this.audit.record({
+      ...by,
       projectId: project.id,
-      actor: by.actor,
       action: 'preference.updated',
       resource: subscriber.id,
       metadata: { changes: changes.rows.map((r) => ({ channel: r.channel, topic: r.topic, enabled: r.enabled })) },
-      ip: by.ip,
     });
     return this.view(project, subscriber.id);
   }
