@@ -1,12 +1,8 @@
-import { Inject } from '@nestjs/common';
-import type { AppConfig } from '../../../config/app-config.js';
-import { APP_CONFIG } from '../../../config/config.module.js';
 import type { AgentmailSettings } from '../../../config/sections/email-providers.config.js';
 import type { DeliveryResult } from '../../connector.js';
-import { NotifyConnector } from '../../connector.decorator.js';
+import { instanceEmailConnector } from '../instance-connector.js';
 import { ApiKeyEmailConnector, bearerJsonHeaders } from '../email-api-connector.js';
 import type { EmailContent } from '../email-content.js';
-import { emailDefaults } from '../email-defaults.js';
 import { attachmentsAs, commonBodyParts, namedAttachment } from '../json-body-parts.js';
 import { classifyAgentmail } from './agentmail-errors.js';
 
@@ -51,9 +47,7 @@ export function agentmailBody(email: EmailContent): Record<string, unknown> {
 }
 
 /** The instance's AgentMail organisation, from AGENTMAIL_API_KEY (EMAIL_PROVIDER=agentmail). */
-@NotifyConnector()
-export class InstanceAgentmailConnector extends AgentmailConnector {
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super(config.emailProviders.agentmail, emailDefaults(config));
-  }
-}
+export const InstanceAgentmailConnector = instanceEmailConnector(
+  AgentmailConnector,
+  (config) => config.emailProviders.agentmail,
+);

@@ -1,15 +1,11 @@
 import { createHash } from 'node:crypto';
-import { Inject } from '@nestjs/common';
-import type { AppConfig } from '../../../config/app-config.js';
-import { APP_CONFIG } from '../../../config/config.module.js';
 import type { ResendSettings } from '../../../config/sections/email-providers.config.js';
 import type { DeliveryResult, OutboundMessage } from '../../connector.js';
-import { NotifyConnector } from '../../connector.decorator.js';
 import { readQuota } from '../../http-outcome.js';
 import { ProviderError } from '../../provider-error.js';
+import { instanceEmailConnector } from '../instance-connector.js';
 import { ApiKeyEmailConnector, bearerJsonHeaders } from '../email-api-connector.js';
 import { attachments, type EmailContent, emailContent, formatAddress } from '../email-content.js';
-import { emailDefaults } from '../email-defaults.js';
 import { attachmentsAs, namedAttachment } from '../json-body-parts.js';
 import { callProvider } from '../provider-http.js';
 import { classifyResend } from './resend-errors.js';
@@ -133,9 +129,7 @@ export function resendBody(email: EmailContent): Record<string, unknown> {
 const tagText = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 256) || '_';
 
 /** The instance's Resend account, from RESEND_API_KEY (EMAIL_PROVIDER=resend). */
-@NotifyConnector()
-export class InstanceResendConnector extends ResendConnector {
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super(config.emailProviders.resend, emailDefaults(config));
-  }
-}
+export const InstanceResendConnector = instanceEmailConnector(
+  ResendConnector,
+  (config) => config.emailProviders.resend,
+);

@@ -1,12 +1,8 @@
-import { Inject } from '@nestjs/common';
-import type { AppConfig } from '../../../config/app-config.js';
-import { APP_CONFIG } from '../../../config/config.module.js';
 import type { SendgridSettings } from '../../../config/sections/email-providers.config.js';
 import type { DeliveryResult } from '../../connector.js';
-import { NotifyConnector } from '../../connector.decorator.js';
+import { instanceEmailConnector } from '../instance-connector.js';
 import { ApiKeyEmailConnector, bearerJsonHeaders } from '../email-api-connector.js';
 import type { EmailContent } from '../email-content.js';
-import { emailDefaults } from '../email-defaults.js';
 import { attachmentsAs, dispositionAttachment } from '../json-body-parts.js';
 import { classifySendgrid } from './sendgrid-errors.js';
 
@@ -62,9 +58,7 @@ export function sendgridBody(email: EmailContent): Record<string, unknown> {
 }
 
 /** The instance's SendGrid account, from SENDGRID_API_KEY (EMAIL_PROVIDER=sendgrid). */
-@NotifyConnector()
-export class InstanceSendgridConnector extends SendgridConnector {
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super(config.emailProviders.sendgrid, emailDefaults(config));
-  }
-}
+export const InstanceSendgridConnector = instanceEmailConnector(
+  SendgridConnector,
+  (config) => config.emailProviders.sendgrid,
+);
