@@ -4,10 +4,8 @@ import { ApiError } from '../common/errors/api-error.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { type BindableChannel, bindableChat, CHAT_HINTS } from '../connectors/chat/chat-ids.js';
-import { ProjectsService } from '../projects/projects.service.js';
+import { type Actor, ProjectsService } from '../projects/projects.service.js';
 import { type ChatBindingRow, ChatBindingsRepository } from './chat-bindings.repository.js';
-
-type Actor = { actor: string; ip?: string };
 
 /**
  * Chat bindings (issue 18), the operator's side: which Telegram chats and Slack channels the
@@ -33,14 +31,7 @@ export class ChatBindingsService {
     });
     await this.projects.get(projectId);
     const bound = await this.repository.replace(projectId, bindable, [...new Set(canonical)]);
-    await this.audit.record({
-      projectId,
-      actor: by.actor,
-      ip: by.ip,
-      action: 'chat_binding.set',
-      resource: `${projectId}/${bindable}`,
-      metadata: { chats: bound.length },
-    });
+    await this.audited('chat_binding.set', projectId, bindable, bound.length, by);
     return bound;
   }
 
@@ -55,15 +46,13 @@ export class ChatBindingsService {
     const bindable = bindableChannel(channel);
     await this.projects.get(projectId);
     const removed = await this.repository.deleteChannel(projectId, bindable);
-    await this.audit.record({
-      projectId,
-      actor: by.actor,
-      ip: by.ip,
-      action: 'chat_binding.deleted',
-      resource: `${projectId}/${bindable}`,
-      metadata: { chats: removed },
-    });
+    await this.audited('chat_binding.deleted', projectId, bindable, removed, by);
     return removed;
+  }
+
+  /** The audit line of a change to a channel's bindings: how many chats it leaves or removed. */
+  private audited(action: string, projectId: string, bindable: BindableChannel, chats: number, by: Actor) {
+    return this.audit.record({ ...by, projectId, action, resource: `${projectId}/${bindable}`, metadata: { chats } });
   }
 }
 

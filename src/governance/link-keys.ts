@@ -1,4 +1,5 @@
 import { deriveKey } from '../common/crypto/keyed-hmac.js';
+import type { SigningKey } from '../common/crypto/signed-claim.js';
 import type { AppConfig } from '../config/app-config.js';
 
 /**
@@ -62,4 +63,20 @@ export function linkKeyRing(config: Pick<AppConfig, 'auth' | 'unsubscribe'>): Li
     );
   const previous = unsubscribe.previousKeys.map((k) => fromLinkSecret(k.id, k.secret));
   return { current, accepted: [current, ...[...previous, ...derived].filter((k) => k !== current)] };
+}
+
+/** One kind of link's keys, from the ring: `current` signs new links, `accepted` verifies them. */
+export interface LinkSigningKeys {
+  current: SigningKey;
+  accepted: SigningKey[];
+}
+
+/** The ring's keys for one kind of link, each carrying that kind's secret. Throws as linkKeyRing does. */
+export function linkSigningKeys(
+  config: Pick<AppConfig, 'auth' | 'unsubscribe'>,
+  kind: 'unsubscribe' | 'tracking' | 'preferences',
+): LinkSigningKeys {
+  const ring = linkKeyRing(config);
+  const keyOf = (k: LinkKey): SigningKey => ({ id: k.id, secret: k[kind] });
+  return { current: keyOf(ring.current), accepted: ring.accepted.map(keyOf) };
 }

@@ -75,7 +75,7 @@ export class JobsService {
         status: job.status,
       });
     }
-    await this.audit.record({ projectId, actor: by.actor, action: 'job.cancelled', resource: id, ip: by.ip });
+    await this.audit.record({ ...by, projectId, action: 'job.cancelled', resource: id });
   }
 
   async retry(
@@ -99,13 +99,7 @@ export class JobsService {
       });
     }
     this.wakeup.jobsDue([result.channel]);
-    await this.audit.record({
-      projectId: result.projectId,
-      actor: by.actor,
-      action: 'job.retried',
-      resource: id,
-      ip: by.ip,
-    });
+    await this.audit.record({ ...by, projectId: result.projectId, action: 'job.retried', resource: id });
     return result;
   }
 
@@ -162,12 +156,11 @@ export class JobsService {
     const row = { id: target.jobId };
 
     await this.audit.record({
+      ...by,
       projectId: dto.project_id,
-      actor: by.actor,
       action: 'job.send_test',
       resource: row.id,
       metadata: { channel },
-      ip: by.ip,
     });
     return { id: row.id, projectId: dto.project_id, channel };
   }

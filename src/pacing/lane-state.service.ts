@@ -136,11 +136,10 @@ export class LaneStateService {
       );
     const pause: LanePause = await this.pacing.pause(lane, secs * 1000, 'operator', reason ?? `paused by ${by.actor}`);
     await this.audit.record({
-      actor: by.actor,
+      ...by,
       action: 'lane.paused',
       resource: key,
       metadata: { until: pause.until.toISOString(), kind: 'operator' },
-      ip: by.ip,
     });
     return this.lane(key);
   }
@@ -148,7 +147,7 @@ export class LaneStateService {
   async resume(key: string, by: { actor: string; ip?: string }): Promise<LaneState> {
     const lane = this.parse(key);
     await this.pacing.resume(lane);
-    await this.audit.record({ actor: by.actor, action: 'lane.resumed', resource: key, ip: by.ip });
+    await this.audit.record({ ...by, action: 'lane.resumed', resource: key });
     return this.lane(key);
   }
 

@@ -7,7 +7,7 @@ import { CHANNELS, type Channel } from '../domain/channels.js';
 import type { Connector } from '../connectors/connector.js';
 import { ConnectorRegistry } from '../connectors/connector-registry.js';
 import { SignalsService } from '../database/signals/signals.service.js';
-import { PROJECTS_CHANGED, ProjectsService } from '../projects/projects.service.js';
+import { type Actor, PROJECTS_CHANGED, ProjectsService } from '../projects/projects.service.js';
 import { maskSecret, splitSettings } from './project-settings.js';
 import { type ProjectProviderRow, ProjectProvidersRepository } from './project-providers.repository.js';
 import { SecretBox } from './secret-box.js';
@@ -22,8 +22,6 @@ export interface ProjectProviderView {
   createdAt: Date;
   updatedAt: Date;
 }
-
-type Actor = { actor: string; ip?: string };
 
 /** Another owner of secrets sealed with NOTIFYD_SECRET_KEY, re-sealed by the same reseal (key rotation). */
 export type Resealer = () => Promise<{ resealed: number; unreadable: string[] }>;
@@ -88,14 +86,7 @@ export class ProjectProvidersService implements OnModuleInit {
       secrets: this.box.seal(JSON.stringify(secret), context(projectId, channel)),
       keyId: this.box.currentKeyId!,
     });
-    await this.audit.record({
-      projectId,
-      actor: by.actor,
-      ip: by.ip,
-      action: 'project_provider.set',
-      resource: `${projectId}/${channel}`,
-      metadata: { provider, fields: Object.keys(settings) },
-    });
+    await this.audited('project_provider.set', projectId, channel, by, { provider, fields: Object.keys(settings) });
     return this.present(row);
   }
 
@@ -115,13 +106,12 @@ export class ProjectProvidersService implements OnModuleInit {
     await this.projects.get(projectId);
     if (!(await this.repository.delete(projectId, channel)))
       throw ApiError.notFound('Provider of project', `${projectId}/${channel}`);
-    await this.audit.record({
-      projectId,
-      actor: by.actor,
-      ip: by.ip,
-      action: 'project_provider.deleted',
-      resource: `${projectId}/${channel}`,
-    });
+    await this.audited('project_provider.deleted', projectId, channel, by);
+  }
+
+  /** The audit line of a change to one project's provider of a channel. */
+  private audited(action: string, projectId: string, channel: string, by: Actor, metadata?: Record<string, unknown>) {
+    return this.audit.record({ ...by, projectId, action, resource: `${projectId}/${channel}`, metadata });
   }
 
   /** Which of these channels the project sends on through its own account (not the instance's). */
@@ -162,8 +152,7 @@ export class ProjectProvidersService implements OnModuleInit {
       unreadable.push(...more.unreadable);
     }
     await this.audit.record({
-      actor: by.actor,
-      ip: by.ip,
+      ...by,
       action: 'project_provider.resealed',
       metadata: { resealed, unreadable: unreadable.length, key_id: this.box.currentKeyId },
     });

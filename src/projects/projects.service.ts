@@ -110,13 +110,7 @@ export class ProjectsService implements OnModuleInit {
         `Project '${dto.id}' already exists. Change it with PATCH /v1/admin/projects/${dto.id}, or get a new key with POST /v1/admin/projects/${dto.id}/rotate-key.`,
       );
     }
-    await this.audit.changed({
-      projectId: project.id,
-      actor: by.actor,
-      action: 'project.created',
-      resource: project.id,
-      ip: by.ip,
-    });
+    await this.audit.changed({ ...by, projectId: project.id, action: 'project.created', resource: project.id });
     return { project, apiKey };
   }
 
@@ -132,15 +126,7 @@ export class ProjectsService implements OnModuleInit {
       ...this.legacySettings(dto),
     });
     if (!project) throw ApiError.notFound('Project', id);
-    this.changed(id);
-    await this.audit.changed({
-      projectId: id,
-      actor: by.actor,
-      action: 'project.updated',
-      resource: id,
-      metadata: { fields: Object.keys(dto) },
-      ip: by.ip,
-    });
+    await this.changedBy(id, 'project.updated', by, { fields: Object.keys(dto) });
     return project;
   }
 
@@ -174,34 +160,25 @@ export class ProjectsService implements OnModuleInit {
     const apiKey = generateProjectKey(id);
     const project = await this.repository.rotateKey(id, hashKey(apiKey), keyHint(apiKey));
     if (!project) throw ApiError.notFound('Project', id);
-    this.changed(id);
-    await this.audit.changed({
-      projectId: id,
-      actor: by.actor,
-      action: 'project.key_rotated',
-      resource: id,
-      ip: by.ip,
-    });
+    await this.changedBy(id, 'project.key_rotated', by);
     return apiKey;
   }
 
   async revokeSecondary(id: string, by: Actor): Promise<void> {
     const project = await this.repository.revokeSecondary(id);
     if (!project) throw ApiError.notFound('Project', id);
-    this.changed(id);
-    await this.audit.changed({
-      projectId: id,
-      actor: by.actor,
-      action: 'project.secondary_key_revoked',
-      resource: id,
-      ip: by.ip,
-    });
+    await this.changedBy(id, 'project.secondary_key_revoked', by);
   }
 
   async delete(id: string, by: Actor): Promise<void> {
     if (!(await this.repository.delete(id))) throw ApiError.notFound('Project', id);
+    await this.changedBy(id, 'project.deleted', by);
+  }
+
+  /** After an operator's change to a project: drops what caches hold of it and writes the audit line. */
+  private async changedBy(id: string, action: string, by: Actor, metadata?: Record<string, unknown>): Promise<void> {
     this.changed(id);
-    await this.audit.changed({ projectId: id, actor: by.actor, action: 'project.deleted', resource: id, ip: by.ip });
+    await this.audit.changed({ ...by, projectId: id, action, resource: id, metadata });
   }
 
   /**

@@ -77,12 +77,11 @@ export class WebhookEndpointsService {
     });
     this.subscriptions.changed(projectId);
     await this.audit.record({
+      ...by,
       projectId,
-      actor: by.actor,
       action: 'webhook.created',
       resource: id,
       metadata: { host: new URL(url).host, events },
-      ip: by.ip,
     });
     return { endpoint, secret };
   }
@@ -114,12 +113,11 @@ export class WebhookEndpointsService {
     this.subscriptions.changed(endpoint.projectId);
     if (input.enabled === false) await this.repository.cancelQueued(id, reason);
     await this.audit.record({
+      ...by,
       projectId: endpoint.projectId,
-      actor: by.actor,
       action: 'webhook.updated',
       resource: id,
       metadata: { fields: Object.keys(input) },
-      ip: by.ip,
     });
     return endpoint;
   }
@@ -128,13 +126,7 @@ export class WebhookEndpointsService {
     const endpoint = await this.get(id, projectId);
     await this.repository.deleteEndpoint(id, projectId);
     this.subscriptions.changed(endpoint.projectId);
-    await this.audit.record({
-      projectId: endpoint.projectId,
-      actor: by.actor,
-      action: 'webhook.deleted',
-      resource: id,
-      ip: by.ip,
-    });
+    await this.audit.record({ ...by, projectId: endpoint.projectId, action: 'webhook.deleted', resource: id });
   }
 
   /**
@@ -159,12 +151,11 @@ export class WebhookEndpointsService {
     );
     if (!endpoint) throw ApiError.notFound('Webhook endpoint', id);
     await this.audit.record({
+      ...by,
       projectId,
-      actor: by.actor,
       action: 'webhook.secret_rotated',
       resource: id,
       metadata: { overlap_seconds: overlapSeconds ?? DEFAULT_OVERLAP_SECONDS },
-      ip: by.ip,
     });
     return { endpoint, secret };
   }
@@ -213,11 +204,10 @@ export class WebhookEndpointsService {
     }
     this.worker.wake();
     await this.audit.record({
+      ...by,
       projectId: endpoint.projectId,
-      actor: by.actor,
       action: 'webhook.redelivered',
       resource: deliveryId,
-      ip: by.ip,
     });
     return row;
   }

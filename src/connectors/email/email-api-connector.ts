@@ -43,6 +43,35 @@ export abstract class EmailApiConnector<Settings extends { baseUrl: string }> ex
   }
 }
 
+/**
+ * An email connector authorised by one API key. A project's own account is its key (the
+ * `api_key` setting of per-project providers; the base URL stays the operator's), and the
+ * instance's connector cannot start without one.
+ */
+export abstract class ApiKeyEmailConnector<
+  Settings extends { baseUrl: string; apiKey?: string },
+> extends EmailApiConnector<Settings> {
+  /** What the key is, for the project setting ("a Resend API key"). */
+  protected abstract readonly keyHint: string;
+  /** The configuration error without a key: the variable to set and where keys come from. */
+  protected abstract readonly keyMissing: string;
+
+  get projectSettings(): ProjectSettingsSpec {
+    return { fields: { api_key: apiKeySetting(this.keyHint) } };
+  }
+
+  validateConfiguration(): void {
+    if (!this.settings.apiKey) throw new Error(this.keyMissing);
+  }
+
+  forProject(s: Readonly<Record<string, string>>): ApiKeyEmailConnector<Settings> {
+    return this.withSettings({ ...this.settings, apiKey: s.api_key });
+  }
+
+  /** The provider's connector with other settings (a project's key). */
+  protected abstract withSettings(settings: Settings): ApiKeyEmailConnector<Settings>;
+}
+
 /** The headers of a JSON call authorised by a bearer token (API key). */
 export function bearerJsonHeaders(token: string | undefined): Record<string, string> {
   return { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'user-agent': 'notifyd' };

@@ -1,10 +1,10 @@
 import type { FindingRule } from '../digest.types.js';
-import { COMPLAINT_RATE_NEAR } from './complaint-rate.finding.js';
+import { COMPLAINT_RATE } from './complaint-rate.finding.js';
 
 /** Some recipients marked email as spam (below the rate that complaint-rate reports). */
 export const complaints: FindingRule = ({ deliverability: d, window }) => {
   if (!d.complained) return [];
-  if (d.complaint_rate_percent !== null && d.complaint_rate_percent >= COMPLAINT_RATE_NEAR) return [];
+  if (d.complaint_rate_percent !== null && d.complaint_rate_percent >= COMPLAINT_RATE.warning) return [];
   return [
     {
       severity: 'warning',

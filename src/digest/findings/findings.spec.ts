@@ -190,28 +190,29 @@ function lane(patch: Partial<LaneRowView> = {}): LaneRowView {
   };
 }
 
+/** One project's row of the window: an email project that sent and failed nothing, unless patched. */
+function project(patch: Partial<DigestFacts['projects'][number]> & { id: string; name: string }) {
+  return {
+    channels: ['email'],
+    from_email: null,
+    from_name: null,
+    rate_limit_per_min: 600,
+    sent: 0,
+    failed: 0,
+    ...patch,
+  };
+}
+
 const twoFailing: DigestFacts['projects'] = [
-  {
-    id: 'acme',
-    name: 'Acme',
-    channels: ['sms'],
-    from_email: null,
-    from_name: null,
-    rate_limit_per_min: 600,
-    sent: 3,
-    failed: 2,
-  },
-  {
-    id: 'globex',
-    name: 'Globex',
-    channels: ['sms'],
-    from_email: null,
-    from_name: null,
-    rate_limit_per_min: 600,
-    sent: 2,
-    failed: 3,
-  },
+  project({ id: 'acme', name: 'Acme', channels: ['sms'], sent: 3, failed: 2 }),
+  project({ id: 'globex', name: 'Globex', channels: ['sms'], sent: 2, failed: 3 }),
 ];
+
+/** A lane notifyd does not pace (its rate variable is 0). */
+const UNPACED = { configured_rate: 0, effective_rate: 0, paced: false, rate_text: 'unpaced' };
+
+/** A recipient refused for good: a misspelt domain. */
+const MISSPELT_DOMAIN = 'Resend 422 validation_error: The <*@gmial.con> domain is invalid.';
 
 const codes = (findings: Finding[]) => findings.map((f) => `${f.severity}:${f.code}`);
 
@@ -622,33 +623,22 @@ describe('actions fit the classified cause and name who acts', () => {
   });
 
   it('the provider’s status code survives into the kind: 422 about a domain is caller data, 401 is credentials, gave-up is an outage', () => {
-    expect(causeKind('Resend 422 validation_error: The <*@gmial.con> domain is invalid.')).toBe('recipient');
+    expect(causeKind(MISSPELT_DOMAIN)).toBe('recipient');
     expect(causeKind("Twilio 400 21211: invalid 'To' phone number")).toBe('recipient');
     expect(causeKind('Resend 401 missing_api_key: Missing API key in the authorization header.')).toBe('credentials');
     expect(causeKind('Resend 403 validation_error: The acme.test domain is not verified.')).toBe('credentials');
     expect(causeKind('Postmark 422: The From address is not a Sender Signature.')).toBe('sender');
     expect(causeKind('HTTP 503: unavailable (gave up after 5 attempts)')).toBe('gave_up');
     expect(causeKind('suppressed: hard bounce')).toBe('suppressed');
-    expect(causeDomain('Resend 422 validation_error: The <*@gmial.con> domain is invalid.')).toBe('gmial.con');
+    expect(causeDomain(MISSPELT_DOMAIN)).toBe('gmial.con');
   });
 
   it('a recipient refused for good: the caller of the project fixes its data; no retry_job is suggested', () => {
     const [f] = failureRate(
       healthy({
         outcomes: [{ channel: 'email', provider: 'resend', sent: 0, failed: 25, bounced: 0, cancelled: 0 }],
-        failures: [cause('Resend 422 validation_error: The <*@gmial.con> domain is invalid.')],
-        projects: [
-          {
-            id: 'shop',
-            name: 'Shop',
-            channels: ['email'],
-            from_email: null,
-            from_name: null,
-            rate_limit_per_min: 600,
-            sent: 0,
-            failed: 25,
-          },
-        ],
+        failures: [cause(MISSPELT_DOMAIN)],
+        projects: [project({ id: 'shop', name: 'Shop', failed: 25 })],
       }),
     );
     expect(f).toMatchObject({ severity: 'warning', owner: 'caller', project_ids: ['shop'] });
@@ -673,10 +663,7 @@ describe('actions fit the classified cause and name who acts', () => {
 
   it('an unpaced lane is never told to lower its rate; a paced one is told the rate it runs at', () => {
     const unpaced = lane({
-      configured_rate: 0,
-      effective_rate: 0,
-      paced: false,
-      rate_text: 'unpaced',
+      ...UNPACED,
       paused_until: '2026-11-30T06:20:00.000Z',
       pause_kind: 'rate_limited',
       pause_reason: 'resend: Resend 429 rate_limit_exceeded',
@@ -705,7 +692,7 @@ describe('actions fit the classified cause and name who acts', () => {
     const [u] = breakerOpen(
       healthy({
         instance: { ...healthy().instance, breakers },
-        lanes: [lane({ configured_rate: 0, effective_rate: 0, paced: false, rate_text: 'unpaced' })],
+        lanes: [lane(UNPACED)],
       }),
     );
     expect(u.action).toContain('Lane email:resend is unpaced (EMAIL_RATE_PER_SEC=0)');
@@ -731,10 +718,7 @@ describe('actions fit the classified cause and name who acts', () => {
     const facts = healthy({
       lanes: [
         lane({
-          configured_rate: 0,
-          effective_rate: 0,
-          paced: false,
-          rate_text: 'unpaced',
+          ...UNPACED,
           paused_until: '2026-11-30T06:20:00.000Z',
           pause_kind: 'rate_limited',
           pause_reason: 'resend: 429',
@@ -742,19 +726,8 @@ describe('actions fit the classified cause and name who acts', () => {
       ],
       waiting: [allEmail],
       outcomes: [{ channel: 'email', provider: 'resend', sent: 100, failed: 25, bounced: 0, cancelled: 0 }],
-      failures: [cause('Resend 422 validation_error: The <*@gmial.con> domain is invalid.')],
-      projects: [
-        {
-          id: 'shop',
-          name: 'Shop',
-          channels: ['email'],
-          from_email: null,
-          from_name: null,
-          rate_limit_per_min: 600,
-          sent: 100,
-          failed: 25,
-        },
-      ],
+      failures: [cause(MISSPELT_DOMAIN)],
+      projects: [project({ id: 'shop', name: 'Shop', sent: 100, failed: 25 })],
     });
     const ranked = rankFindings(FINDING_RULES.flatMap((r) => r(facts)));
     expect(codes(ranked).slice(0, 2)).toEqual(['critical:lane_paused', 'warning:failure_rate']);

@@ -70,11 +70,10 @@ export class DigestNotifier implements OnApplicationBootstrap {
     const report = await this.digest.build({ window });
     const sent = await this.sender.send(target, chatHeadline(report), renderChat(report));
     await this.audit.record({
-      actor: by.actor,
+      ...by,
       action: 'digest.notified',
       resource: target.kind,
       metadata: { window, provider: sent.provider },
-      ip: by.ip,
     });
     return { ...sent, sent: true, window, summary: report.summary };
   }

@@ -8,10 +8,9 @@ import type { ProjectRef } from '../../projects/project.types.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import type { SubscriberRow } from '../../subscribers/subscriber.types.js';
 import { SubscribersService } from '../../subscribers/subscribers.service.js';
-import { linkKeyRing } from '../link-keys.js';
+import { type LinkSigningKeys, linkSigningKeys } from '../link-keys.js';
 import { PreferencesRepository } from '../preferences/preferences.repository.js';
 import { PreferencesService } from '../preferences/preferences.service.js';
-import type { SigningKey } from '../../common/crypto/signed-claim.js';
 import {
   buildGrid,
   changesFor,
@@ -39,7 +38,7 @@ export interface PreferenceView {
  */
 @Injectable()
 export class PreferenceCenterService {
-  private readonly keys: SigningKey[];
+  private readonly keys: LinkSigningKeys;
   private readonly publicUrl: string | undefined;
 
   constructor(
@@ -51,17 +50,13 @@ export class PreferenceCenterService {
     private readonly audit: AuditService,
   ) {
     // Throws without JWT_SECRET or UNSUBSCRIBE_SECRET, as the unsubscribe links do.
-    const ring = linkKeyRing(config);
-    this.keys = ring.accepted.map((k) => ({ id: k.id, secret: k.preferences }));
+    this.keys = linkSigningKeys(config, 'preferences');
     this.publicUrl = config.server.publicUrl;
-    registerPreferencesSigner({
-      publicUrl: config.server.publicUrl,
-      key: { id: ring.current.id, secret: ring.current.preferences },
-    });
+    registerPreferencesSigner({ publicUrl: config.server.publicUrl, key: this.keys.current });
   }
 
   verify(token: string): PreferenceClaim | undefined {
-    return verifyPreferenceToken(token, this.keys);
+    return verifyPreferenceToken(token, this.keys.accepted);
   }
 
   /** The page of a link's subscriber; undefined when the project or the subscriber is gone. */
@@ -102,12 +97,11 @@ export class PreferenceCenterService {
     const { project, subscriber } = view;
     await this.preferences.put(project.id, subscriber.id, changes.rows);
     await this.audit.record({
+      ...by,
       projectId: project.id,
-      actor: by.actor,
       action: 'preference.updated',
       resource: subscriber.id,
       metadata: { changes: changes.rows.map((r) => ({ channel: r.channel, topic: r.topic, enabled: r.enabled })) },
-      ip: by.ip,
     });
     return this.view(project, subscriber.id);
   }

@@ -5,12 +5,12 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { OutboundMessage } from '../../connectors/connector.js';
 import { Db } from '../../database/db.js';
 import { verifyLegacyTrackingToken } from '../legacy-links/legacy-link-token.js';
-import { linkKeyRing } from '../link-keys.js';
+import { type LinkSigningKeys, linkSigningKeys } from '../link-keys.js';
 import { instrumentHtml } from './instrument-html.js';
 import { PROJECT_TRACKING, RECORD_ENGAGEMENT } from './sql/tracking.sql.js';
 import { parseProjectTracking, trackingFor } from './tracking-policy.js';
 import { registerSettingRule } from '../../projects/setting-rules.js';
-import { signTracking, type TrackingClaim, type TrackingKey, verifyTracking } from './tracking-token.js';
+import { signTracking, type TrackingClaim, verifyTracking } from './tracking-token.js';
 
 /**
  * notifyd's own open and click tracking, independent of the provider: the worker wraps links
@@ -21,8 +21,7 @@ import { signTracking, type TrackingClaim, type TrackingKey, verifyTracking } fr
 @Injectable()
 export class TrackingService {
   private readonly logger = new Logger(TrackingService.name);
-  private readonly current: TrackingKey;
-  private readonly accepted: TrackingKey[];
+  private readonly keys: LinkSigningKeys;
   private readonly publicUrl: string | undefined;
   private readonly legacySecret: string | undefined;
 
@@ -31,9 +30,7 @@ export class TrackingService {
     private readonly db: Db,
   ) {
     // The link key ring's tracking secrets: never an unsubscribe key, rotated with it (link-keys.ts). Throws without a secret.
-    const ring = linkKeyRing(config);
-    this.current = { id: ring.current.id, secret: ring.current.tracking };
-    this.accepted = ring.accepted.map((k) => ({ id: k.id, secret: k.tracking }));
+    this.keys = linkSigningKeys(config, 'tracking');
     this.publicUrl = config.server.publicUrl;
     this.legacySecret = config.unsubscribe.legacySecret;
     registerSettingRule('tracking', parseProjectTracking);
@@ -63,22 +60,22 @@ export class TrackingService {
         ...choice,
         publicUrl,
         link: (url) =>
-          `${publicUrl}/t/c/${signTracking({ kind: 'c', jobId: m.jobId, projectId: m.projectId, url }, this.current)}`,
+          `${publicUrl}/t/c/${signTracking({ kind: 'c', jobId: m.jobId, projectId: m.projectId, url }, this.keys.current)}`,
         pixel: () =>
-          `${publicUrl}/t/o/${signTracking({ kind: 'o', jobId: m.jobId, projectId: m.projectId }, this.current)}.gif`,
+          `${publicUrl}/t/o/${signTracking({ kind: 'o', jobId: m.jobId, projectId: m.projectId }, this.keys.current)}.gif`,
       });
     }
   }
 
   /** Records an open when the pixel's token is genuine (the pixel is served either way). */
   async open(token: string): Promise<void> {
-    const claim = verifyTracking(token.replace(/\.gif$/i, ''), this.accepted);
+    const claim = verifyTracking(token.replace(/\.gif$/i, ''), this.keys.accepted);
     if (claim?.kind === 'o') await this.record(claim, 'opened', {});
   }
 
   /** The destination of a genuine click link (recorded), else undefined. */
   async click(token: string): Promise<string | undefined> {
-    const claim = verifyTracking(token, this.accepted);
+    const claim = verifyTracking(token, this.keys.accepted);
     if (claim?.kind !== 'c') return this.legacyClick(token);
     // Only the host is kept: full URLs can carry personal data in their query.
     await this.record(claim, 'clicked', { host: new URL(claim.url).host });

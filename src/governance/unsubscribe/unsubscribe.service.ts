@@ -4,16 +4,12 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { Channel } from '../../domain/channels.js';
 import { Db } from '../../database/db.js';
 import { verifyLegacyUnsubscribeToken } from '../legacy-links/legacy-link-token.js';
-import { linkKeyRing } from '../link-keys.js';
+import { type LinkSigningKeys, linkSigningKeys } from '../link-keys.js';
 import { SuppressionsService } from '../suppressions/suppressions.service.js';
 import { PreferencesService } from '../preferences/preferences.service.js';
 import { LOCALE_BY_EMAIL, LOCALE_BY_PHONE, SUBSCRIBERS_BY_EMAIL, SUBSCRIBERS_BY_PHONE } from './sql/unsubscribe.sql.js';
 import type { UnsubscribeOutcome, UnsubscribeScope } from './unsubscribe-scope.js';
-import {
-  type SigningKey,
-  type UnsubscribeClaim,
-  verifyUnsubscribeToken,
-} from '../../common/unsubscribe/unsubscribe-token.js';
+import { type UnsubscribeClaim, verifyUnsubscribeToken } from '../../common/unsubscribe/unsubscribe-token.js';
 import { registerUnsubscribeSigner } from '../../common/unsubscribe/unsubscribe-url.js';
 
 /** The subscriber field a link's address is on its channel; undefined where subscribers hold no such address. */
@@ -34,7 +30,7 @@ const SUBSCRIBERS_BY = { email: SUBSCRIBERS_BY_EMAIL, phone: SUBSCRIBERS_BY_PHON
 @Injectable()
 export class UnsubscribeService {
   private readonly logger = new Logger(UnsubscribeService.name);
-  private readonly keys: SigningKey[];
+  private readonly keys: LinkSigningKeys;
   private readonly legacySecret: string | undefined;
 
   constructor(
@@ -44,12 +40,10 @@ export class UnsubscribeService {
     private readonly preferences: PreferencesService,
   ) {
     // Throws without JWT_SECRET or UNSUBSCRIBE_SECRET: links are never signed with a guessable key.
-    const ring = linkKeyRing(config);
-    const current: SigningKey = { id: ring.current.id, secret: ring.current.unsubscribe };
-    this.keys = ring.accepted.map((k) => ({ id: k.id, secret: k.unsubscribe }));
+    this.keys = linkSigningKeys(config, 'unsubscribe');
     this.legacySecret = config.unsubscribe.legacySecret;
     registerUnsubscribeSigner(
-      config.server.publicUrl ? { publicUrl: config.server.publicUrl, key: current } : undefined,
+      config.server.publicUrl ? { publicUrl: config.server.publicUrl, key: this.keys.current } : undefined,
     );
   }
 
@@ -58,7 +52,7 @@ export class UnsubscribeService {
    * notifyd 0.x sent, which was always about email and is handled exactly like one of ours.
    */
   verify(token: string): UnsubscribeClaim | undefined {
-    const own = verifyUnsubscribeToken(token, this.keys);
+    const own = verifyUnsubscribeToken(token, this.keys.accepted);
     if (own) return own;
     const legacy = verifyLegacyUnsubscribeToken(token, this.legacySecret);
     return (

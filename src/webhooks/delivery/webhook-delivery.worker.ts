@@ -1,9 +1,9 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { SignalsService } from '../../database/signals/signals.service.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import { SignalWokenLoop } from '../../database/signals/signal-woken-loop.js';
 import { PeriodicTasks } from '../../periodic/periodic-tasks.service.js';
+import { QueueTableWorker } from '../../periodic/queue-table-worker.js';
 import { runPool } from '../../jobs/worker/pool.js';
 import { decryptWithAny, secretsKeys } from '../webhook-secrets.js';
 import { type ClaimedDelivery, type EndpointSecrets, webhookId } from '../webhook.types.js';
@@ -11,11 +11,6 @@ import { type DeliveryUpdate, WebhooksRepository } from '../webhooks.repository.
 import { webhookRetryDelayMs } from './webhook-retry.js';
 import { WebhookSender } from './webhook-sender.js';
 import { legacySignatureHeader, webhookHeaders } from './webhook-signature.js';
-
-/** The delivery maintenance (reaper, retention) runs once a minute on one replica (PeriodicTasks). */
-const MAINTENANCE_EVERY_MS = 60_000;
-const REAP_BATCH = 1_000;
-const PURGE_BATCH = 5_000;
 
 /** Signal topic: deliveries were queued (any replica's sender may take them now). */
 const DUE_TOPIC = 'webhooks.due';
@@ -37,41 +32,35 @@ export interface DeliveryRound {
  * minute on one replica (the `webhook-maintenance` periodic task).
  */
 @Injectable()
-export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('Webhooks');
-  private readonly loop: SignalWokenLoop;
-
+export class WebhookDeliveryWorker extends QueueTableWorker {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: WebhooksRepository,
     private readonly sender: WebhookSender,
-    private readonly periodic: PeriodicTasks,
+    periodic: PeriodicTasks,
     signals: SignalsService,
   ) {
-    this.loop = new SignalWokenLoop({
-      what: 'webhook delivery round',
-      logger: this.logger,
+    super(
+      {
+        logName: 'Webhooks',
+        what: 'webhook delivery round',
+        topic: DUE_TOPIC,
+        maintenanceTask: 'webhook-maintenance',
+        table: repository,
+        // A delivery's request ends within its timeout; twice that and a minute means its worker died.
+        leaseSeconds: Math.ceil((config.webhooks.timeoutMs * 2) / 1000) + 60,
+        retentionDays: config.webhooks.retentionDays,
+        batchSize: config.webhooks.batchSize,
+        pollIntervalMs: config.webhooks.pollIntervalMs,
+      },
+      config.server.role,
+      periodic,
       signals,
-      topic: DUE_TOPIC,
-      round: async () => (await this.round()).claimed,
-      batchSize: config.webhooks.batchSize,
-      pollIntervalMs: config.webhooks.pollIntervalMs,
-    });
+    );
   }
 
-  onApplicationBootstrap(): void {
-    if (this.config.server.role === 'api') return;
-    this.periodic.every('webhook-maintenance', MAINTENANCE_EVERY_MS, () => this.maintain());
-    this.loop.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
-  }
-
-  /** Something was queued (and committed): send it now instead of at the next poll, on this replica or a worker one. */
-  wake(): void {
-    this.loop.wake();
+  protected async claimRound(): Promise<number> {
+    return (await this.round()).claimed;
   }
 
   /** Sends everything due now; for tests and tools that drive the sender by hand. */
@@ -219,20 +208,5 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       cache.set(endpoint.id, list);
     }
     return list;
-  }
-
-  /**
-   * Reaper (a worker died mid-request) and retention of the delivery log. PeriodicTasks runs
-   * it on one replica per tick; overlapping runs would be harmless anyway (the reap skips
-   * locked rows, the purge deletes by id), and no statement waits while holding a connection.
-   */
-  async maintain(): Promise<void> {
-    const leaseSeconds = Math.ceil((this.config.webhooks.timeoutMs * 2) / 1000) + 60;
-    const retentionDays = this.config.webhooks.retentionDays;
-    while ((await this.repository.reap(leaseSeconds, REAP_BATCH)) === REAP_BATCH);
-    if (retentionDays) {
-      const before = new Date(Date.now() - retentionDays * 86_400_000);
-      while ((await this.repository.purge(before, PURGE_BATCH)) === PURGE_BATCH);
-    }
   }
 }

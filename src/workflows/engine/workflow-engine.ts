@@ -1,9 +1,9 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import { SignalWokenLoop } from '../../database/signals/signal-woken-loop.js';
 import { SignalsService } from '../../database/signals/signals.service.js';
 import { PeriodicTasks } from '../../periodic/periodic-tasks.service.js';
+import { QueueTableWorker } from '../../periodic/queue-table-worker.js';
 import { runPool } from '../../jobs/worker/pool.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { ProjectsService } from '../../projects/projects.service.js';
@@ -14,8 +14,6 @@ import { ENDED_IN_STEP, type PassFacts, RunExecutor } from './run-executor.js';
 
 /** Signal topic: runs were started (any replica's engine may take them now). */
 const DUE_TOPIC = 'workflows.due';
-/** The run reaper and retention run once a minute on one replica (PeriodicTasks). */
-const MAINTENANCE_EVERY_MS = 60_000;
 /** A run held longer than this by an engine that stopped answering is handed out again. */
 const LEASE_SECONDS = 300;
 /** Unexpected errors (database down…) are retried with backoff this many times, then the run fails. */
@@ -31,9 +29,7 @@ export type InboxReadLookup = (projectId: string, jobIds: string[]) => Promise<b
  * trigger in this process or the poll interval (the bound on how late a delay resumes).
  */
 @Injectable()
-export class WorkflowEngine implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('Workflows');
-  private readonly loop: SignalWokenLoop;
+export class WorkflowEngine extends QueueTableWorker {
   private inboxRead: InboxReadLookup | undefined;
 
   constructor(
@@ -42,33 +38,29 @@ export class WorkflowEngine implements OnApplicationBootstrap, OnApplicationShut
     private readonly executor: RunExecutor,
     private readonly projects: ProjectsService,
     private readonly subscribers: SubscribersService,
-    private readonly periodic: PeriodicTasks,
+    periodic: PeriodicTasks,
     signals: SignalsService,
   ) {
-    this.loop = new SignalWokenLoop({
-      what: 'workflow round',
-      logger: this.logger,
+    super(
+      {
+        logName: 'Workflows',
+        what: 'workflow round',
+        topic: DUE_TOPIC,
+        maintenanceTask: 'workflow-maintenance',
+        table: repository,
+        leaseSeconds: LEASE_SECONDS,
+        retentionDays: config.workflows.retentionDays,
+        batchSize: config.workflows.batchSize,
+        pollIntervalMs: config.workflows.pollIntervalMs,
+      },
+      config.server.role,
+      periodic,
       signals,
-      topic: DUE_TOPIC,
-      round: () => this.round(),
-      batchSize: config.workflows.batchSize,
-      pollIntervalMs: config.workflows.pollIntervalMs,
-    });
+    );
   }
 
-  onApplicationBootstrap(): void {
-    if (this.config.server.role === 'api') return;
-    this.periodic.every('workflow-maintenance', MAINTENANCE_EVERY_MS, () => this.maintain());
-    this.loop.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
-  }
-
-  /** Runs were started (committed): resume them now, on this replica or a worker one. */
-  wake(): void {
-    this.loop.wake();
+  protected claimRound(): Promise<number> {
+    return this.round();
   }
 
   /** The inbox module tells conditions on `inbox.is_read` how to find out. */
@@ -151,18 +143,5 @@ export class WorkflowEngine implements OnApplicationBootstrap, OnApplicationShut
       subscriber: subscribers.get(run.projectId)?.get(run.subscriberId),
       inboxRead: inboxRead ? (jobIds) => inboxRead(run.projectId, jobIds) : undefined,
     });
-  }
-
-  /**
-   * Reaper and retention, on one replica per tick (PeriodicTasks). Overlapping runs would be
-   * harmless (the reap skips locked rows, the purge deletes by id).
-   */
-  async maintain(): Promise<void> {
-    const retentionDays = this.config.workflows.retentionDays;
-    while ((await this.repository.reap(LEASE_SECONDS, 1_000)) === 1_000);
-    if (retentionDays) {
-      const before = new Date(Date.now() - retentionDays * 86_400_000);
-      while ((await this.repository.purge(before, 5_000)) === 5_000);
-    }
   }
 }

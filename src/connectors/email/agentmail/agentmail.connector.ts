@@ -1,12 +1,8 @@
-import { Inject } from '@nestjs/common';
-import type { AppConfig } from '../../../config/app-config.js';
-import { APP_CONFIG } from '../../../config/config.module.js';
 import type { AgentmailSettings } from '../../../config/sections/email-providers.config.js';
-import type { DeliveryResult, ProjectSettingsSpec } from '../../connector.js';
-import { NotifyConnector } from '../../connector.decorator.js';
-import { apiKeySetting, bearerJsonHeaders, EmailApiConnector } from '../email-api-connector.js';
+import type { DeliveryResult } from '../../connector.js';
+import { instanceEmailConnector } from '../instance-connector.js';
+import { ApiKeyEmailConnector, bearerJsonHeaders } from '../email-api-connector.js';
 import type { EmailContent } from '../email-content.js';
-import { emailDefaults } from '../email-defaults.js';
 import { attachmentsAs, commonBodyParts, namedAttachment } from '../json-body-parts.js';
 import { classifyAgentmail } from './agentmail-errors.js';
 
@@ -17,21 +13,15 @@ import { classifyAgentmail } from './agentmail-errors.js';
  * own display name is what recipients see; the API takes no From name. AgentMail has no tags
  * and no idempotency key for sends.
  */
-export class AgentmailConnector extends EmailApiConnector<AgentmailSettings> {
+export class AgentmailConnector extends ApiKeyEmailConnector<AgentmailSettings> {
   readonly provider = 'agentmail';
 
-  /** A project's own AgentMail organisation (per-project providers); the base URL stays the operator's. */
-  readonly projectSettings: ProjectSettingsSpec = { fields: { api_key: apiKeySetting('an AgentMail API key (am_…)') } };
+  protected readonly keyHint = 'an AgentMail API key (am_…)';
+  protected readonly keyMissing =
+    'EMAIL_PROVIDER=agentmail needs AGENTMAIL_API_KEY (an API key from console.agentmail.to); EMAIL_FROM must be one of its inboxes.';
 
-  validateConfiguration(): void {
-    if (!this.settings.apiKey)
-      throw new Error(
-        'EMAIL_PROVIDER=agentmail needs AGENTMAIL_API_KEY (an API key from console.agentmail.to); EMAIL_FROM must be one of its inboxes.',
-      );
-  }
-
-  forProject(s: Readonly<Record<string, string>>): AgentmailConnector {
-    return new AgentmailConnector({ ...this.settings, apiKey: s.api_key }, this.defaults);
+  protected withSettings(settings: AgentmailSettings): AgentmailConnector {
+    return new AgentmailConnector(settings, this.defaults);
   }
 
   protected sendEmail(email: EmailContent): Promise<DeliveryResult> {
@@ -57,9 +47,7 @@ export function agentmailBody(email: EmailContent): Record<string, unknown> {
 }
 
 /** The instance's AgentMail organisation, from AGENTMAIL_API_KEY (EMAIL_PROVIDER=agentmail). */
-@NotifyConnector()
-export class InstanceAgentmailConnector extends AgentmailConnector {
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super(config.emailProviders.agentmail, emailDefaults(config));
-  }
-}
+export const InstanceAgentmailConnector = instanceEmailConnector(
+  AgentmailConnector,
+  (config) => config.emailProviders.agentmail,
+);

@@ -1,16 +1,12 @@
-import { Inject } from '@nestjs/common';
-import type { AppConfig } from '../../../config/app-config.js';
-import { APP_CONFIG } from '../../../config/config.module.js';
 import {
   CLOUDFLARE_ACCOUNT_ID,
   type CloudflareEmailSettings,
 } from '../../../config/sections/email-providers.config.js';
 import type { DeliveryResult, ProjectSettingsSpec } from '../../connector.js';
-import { NotifyConnector } from '../../connector.decorator.js';
 import { ProviderError } from '../../provider-error.js';
 import { apiKeySetting, bearerJsonHeaders, EmailApiConnector } from '../email-api-connector.js';
+import { instanceEmailConnector } from '../instance-connector.js';
 import type { EmailContent } from '../email-content.js';
-import { emailDefaults } from '../email-defaults.js';
 import { attachmentsAs, commonBodyParts, dispositionAttachment } from '../json-body-parts.js';
 import { type CloudflareEnvelope, classifyCloudflare, permanentBounce } from './cloudflare-errors.js';
 
@@ -99,9 +95,7 @@ export function cloudflareBody(email: EmailContent): Record<string, unknown> {
 }
 
 /** The instance's Cloudflare account, from CLOUDFLARE_ACCOUNT_ID and CLOUDFLARE_EMAIL_API_TOKEN (EMAIL_PROVIDER=cloudflare). */
-@NotifyConnector()
-export class InstanceCloudflareEmailConnector extends CloudflareEmailConnector {
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super(config.emailProviders.cloudflare, emailDefaults(config));
-  }
-}
+export const InstanceCloudflareEmailConnector = instanceEmailConnector(
+  CloudflareEmailConnector,
+  (config) => config.emailProviders.cloudflare,
+);

@@ -1,13 +1,9 @@
-import { Inject } from '@nestjs/common';
-import type { AppConfig } from '../../../config/app-config.js';
-import { APP_CONFIG } from '../../../config/config.module.js';
 import type { PostmarkSettings } from '../../../config/sections/email-providers.config.js';
 import type { DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../../connector.js';
-import { NotifyConnector } from '../../connector.decorator.js';
 import { ProviderError } from '../../provider-error.js';
 import { apiKeySetting, EmailApiConnector } from '../email-api-connector.js';
+import { instanceEmailConnector } from '../instance-connector.js';
 import { type EmailContent, emailContent, formatAddress } from '../email-content.js';
-import { emailDefaults } from '../email-defaults.js';
 import { callProvider } from '../provider-http.js';
 import { classifyPostmark, classifyPostmarkCode } from './postmark-errors.js';
 
@@ -129,9 +125,7 @@ export class PostmarkConnector extends EmailApiConnector<PostmarkSettings> {
 }
 
 /** The instance's Postmark server, from POSTMARK_SERVER_TOKEN (EMAIL_PROVIDER=postmark). */
-@NotifyConnector()
-export class InstancePostmarkConnector extends PostmarkConnector {
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super(config.emailProviders.postmark, emailDefaults(config));
-  }
-}
+export const InstancePostmarkConnector = instanceEmailConnector(
+  PostmarkConnector,
+  (config) => config.emailProviders.postmark,
+);

@@ -1,15 +1,11 @@
 import { createHash } from 'node:crypto';
-import { Inject } from '@nestjs/common';
-import type { AppConfig } from '../../../config/app-config.js';
-import { APP_CONFIG } from '../../../config/config.module.js';
 import type { ResendSettings } from '../../../config/sections/email-providers.config.js';
-import type { DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../../connector.js';
-import { NotifyConnector } from '../../connector.decorator.js';
+import type { DeliveryResult, OutboundMessage } from '../../connector.js';
 import { readQuota } from '../../http-outcome.js';
 import { ProviderError } from '../../provider-error.js';
-import { apiKeySetting, bearerJsonHeaders, EmailApiConnector } from '../email-api-connector.js';
+import { instanceEmailConnector } from '../instance-connector.js';
+import { ApiKeyEmailConnector, bearerJsonHeaders } from '../email-api-connector.js';
 import { attachments, type EmailContent, emailContent, formatAddress } from '../email-content.js';
-import { emailDefaults } from '../email-defaults.js';
 import { attachmentsAs, namedAttachment } from '../json-body-parts.js';
 import { callProvider } from '../provider-http.js';
 import { classifyResend } from './resend-errors.js';
@@ -21,22 +17,16 @@ import { classifyResend } from './resend-errors.js';
  * API takes no attachments: messages with attachments go one by one. A batch is accepted or
  * refused whole; the dispatcher retries a wholly refused batch item by item.
  */
-export class ResendConnector extends EmailApiConnector<ResendSettings> {
+export class ResendConnector extends ApiKeyEmailConnector<ResendSettings> {
   readonly provider = 'resend';
   override readonly batchMax = 100;
 
-  /** A project's own resend account (per-project providers); the base URL stays the operator's. */
-  readonly projectSettings: ProjectSettingsSpec = { fields: { api_key: apiKeySetting('a Resend API key') } };
+  protected readonly keyHint = 'a Resend API key';
+  protected readonly keyMissing =
+    'EMAIL_PROVIDER=resend needs RESEND_API_KEY (an API key with sending access, from resend.com/api-keys).';
 
-  validateConfiguration(): void {
-    if (!this.settings.apiKey)
-      throw new Error(
-        'EMAIL_PROVIDER=resend needs RESEND_API_KEY (an API key with sending access, from resend.com/api-keys).',
-      );
-  }
-
-  forProject(s: Readonly<Record<string, string>>): ResendConnector {
-    return new ResendConnector({ ...this.settings, apiKey: s.api_key }, this.defaults);
+  protected withSettings(settings: ResendSettings): ResendConnector {
+    return new ResendConnector(settings, this.defaults);
   }
 
   /** One request per email with attachments, plus one for the rest (the batch, or a single email). */
@@ -139,9 +129,7 @@ export function resendBody(email: EmailContent): Record<string, unknown> {
 const tagText = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 256) || '_';
 
 /** The instance's Resend account, from RESEND_API_KEY (EMAIL_PROVIDER=resend). */
-@NotifyConnector()
-export class InstanceResendConnector extends ResendConnector {
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super(config.emailProviders.resend, emailDefaults(config));
-  }
-}
+export const InstanceResendConnector = instanceEmailConnector(
+  ResendConnector,
+  (config) => config.emailProviders.resend,
+);

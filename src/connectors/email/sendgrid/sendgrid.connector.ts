@@ -1,12 +1,8 @@
-import { Inject } from '@nestjs/common';
-import type { AppConfig } from '../../../config/app-config.js';
-import { APP_CONFIG } from '../../../config/config.module.js';
 import type { SendgridSettings } from '../../../config/sections/email-providers.config.js';
-import type { DeliveryResult, ProjectSettingsSpec } from '../../connector.js';
-import { NotifyConnector } from '../../connector.decorator.js';
-import { apiKeySetting, bearerJsonHeaders, EmailApiConnector } from '../email-api-connector.js';
+import type { DeliveryResult } from '../../connector.js';
+import { instanceEmailConnector } from '../instance-connector.js';
+import { ApiKeyEmailConnector, bearerJsonHeaders } from '../email-api-connector.js';
 import type { EmailContent } from '../email-content.js';
-import { emailDefaults } from '../email-defaults.js';
 import { attachmentsAs, dispositionAttachment } from '../json-body-parts.js';
 import { classifySendgrid } from './sendgrid-errors.js';
 
@@ -16,19 +12,14 @@ import { classifySendgrid } from './sendgrid-errors.js';
  * The job id rides in `custom_args` (echoed in SendGrid's event webhook); the `category` tag
  * becomes a SendGrid category.
  */
-export class SendgridConnector extends EmailApiConnector<SendgridSettings> {
+export class SendgridConnector extends ApiKeyEmailConnector<SendgridSettings> {
   readonly provider = 'sendgrid';
 
-  /** A project's own sendgrid account (per-project providers); the base URL stays the operator's. */
-  readonly projectSettings: ProjectSettingsSpec = { fields: { api_key: apiKeySetting('a SendGrid API key') } };
+  protected readonly keyHint = 'a SendGrid API key';
+  protected readonly keyMissing = 'EMAIL_PROVIDER=sendgrid needs SENDGRID_API_KEY (an API key with Mail Send access).';
 
-  validateConfiguration(): void {
-    if (!this.settings.apiKey)
-      throw new Error('EMAIL_PROVIDER=sendgrid needs SENDGRID_API_KEY (an API key with Mail Send access).');
-  }
-
-  forProject(s: Readonly<Record<string, string>>): SendgridConnector {
-    return new SendgridConnector({ ...this.settings, apiKey: s.api_key }, this.defaults);
+  protected withSettings(settings: SendgridSettings): SendgridConnector {
+    return new SendgridConnector(settings, this.defaults);
   }
 
   protected sendEmail(email: EmailContent): Promise<DeliveryResult> {
@@ -67,9 +58,7 @@ export function sendgridBody(email: EmailContent): Record<string, unknown> {
 }
 
 /** The instance's SendGrid account, from SENDGRID_API_KEY (EMAIL_PROVIDER=sendgrid). */
-@NotifyConnector()
-export class InstanceSendgridConnector extends SendgridConnector {
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super(config.emailProviders.sendgrid, emailDefaults(config));
-  }
-}
+export const InstanceSendgridConnector = instanceEmailConnector(
+  SendgridConnector,
+  (config) => config.emailProviders.sendgrid,
+);

@@ -1,12 +1,9 @@
-import { Inject } from '@nestjs/common';
-import type { AppConfig } from '../../../config/app-config.js';
-import { APP_CONFIG } from '../../../config/config.module.js';
 import type { SesSettings } from '../../../config/sections/email-providers.config.js';
 import type { Connector, DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../../connector.js';
-import { NotifyConnector } from '../../connector.decorator.js';
 import { ProviderError } from '../../provider-error.js';
 import { type EmailContent, emailContent } from '../email-content.js';
-import { type EmailDefaults, emailDefaults } from '../email-defaults.js';
+import type { EmailDefaults } from '../email-defaults.js';
+import { instanceEmailConnector } from '../instance-connector.js';
 import { callProvider, type ProviderAnswer } from '../provider-http.js';
 import { classifySesBulkStatus, classifySesHttp } from './ses-errors.js';
 import { bulkEmailRequest, bulkGroupKey, rawEmailRequest, simpleEmailRequest } from './ses-requests.js';
@@ -163,9 +160,4 @@ export class SesConnector implements Connector {
 }
 
 /** The instance's SES account, from SES_REGION/AWS_* (EMAIL_PROVIDER=ses). */
-@NotifyConnector()
-export class InstanceSesConnector extends SesConnector {
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super(config.emailProviders.ses, emailDefaults(config));
-  }
-}
+export const InstanceSesConnector = instanceEmailConnector(SesConnector, (config) => config.emailProviders.ses);

@@ -1,4 +1,4 @@
-import { preparedSql } from '../../../database/prepared-sql.js';
+import { projectsHoldingAny } from '../../sql/projects-holding.sql.js';
 
 const PREFERENCE_COLUMNS = `
   project_id AS "projectId", subscriber_id AS "subscriberId", channel, scope_kind AS "scopeKind", scope, enabled,
@@ -10,24 +10,11 @@ export const LIST_FOR_SUBSCRIBER = `
    WHERE project_id = $1 AND subscriber_id = $2
    ORDER BY channel, scope_kind, scope`;
 
-/**
- * Which of these projects hold any stored preference: one primary-key probe each. Asked before
- * a bulk lookup, so that a project where nobody has set a preference skips sending and probing
- * thousands of subscriber ids. Written as a LATERAL probe in index order for the reason given
- * at PROJECTS_WITH_ACTIVE (suppressions.sql.ts): EXISTS became a sequential scan.
- */
-export const PROJECTS_WITH_PREFERENCES = preparedSql(
-  'notifyd_projects_with_preferences',
-  `
-  SELECT p.id
-    FROM unnest($1::text[]) AS p(id)
-   CROSS JOIN LATERAL (
-     SELECT 1 FROM subscriber_preferences sp
-      WHERE sp.project_id = p.id
-      ORDER BY sp.project_id, sp.subscriber_id
-      LIMIT 1
-   ) found`,
-);
+/** Which of these projects hold any stored preference (the primary key). */
+export const PROJECTS_WITH_PREFERENCES = projectsHoldingAny('notifyd_projects_with_preferences', {
+  table: 'subscriber_preferences',
+  index: ['project_id', 'subscriber_id'],
+});
 
 /**
  * The preferences of many subscribers of several projects: the worker's once-per-batch

@@ -1,4 +1,4 @@
-import { preparedSql } from '../../../database/prepared-sql.js';
+import { projectsHoldingAny } from '../../sql/projects-holding.sql.js';
 
 export const SUPPRESSION_COLUMNS = `
   id, project_id AS "projectId", channel, address, scope, reason, source, detail, evidence,
@@ -65,27 +65,12 @@ export const LIST_SUPPRESSIONS = `
    ORDER BY created_at DESC, id DESC
    LIMIT $7`;
 
-/**
- * Which of these projects have any active suppression at all: one probe of
- * suppressions_active_idx each. Asked before a bulk lookup, so that a project with an empty
- * list (the common case of a fan-out) skips sending and probing thousands of addresses.
- *
- * Why LATERAL … ORDER BY the index … LIMIT 1 and not EXISTS: with one project in the table the
- * statistics say every row matches any project, and the planner turned EXISTS into a
- * sequential scan of the whole list (12 ms at 50 000 rows, against 0.1 ms for the probe).
- */
-export const PROJECTS_WITH_ACTIVE = preparedSql(
-  'notifyd_projects_with_suppressions',
-  `
-  SELECT p.id
-    FROM unnest($1::text[]) AS p(id)
-   CROSS JOIN LATERAL (
-     SELECT 1 FROM suppressions s
-      WHERE s.project_id = p.id AND s.released_at IS NULL
-      ORDER BY s.project_id, s.channel, s.address
-      LIMIT 1
-   ) found`,
-);
+/** Which of these projects have any active suppression at all (suppressions_active_idx). */
+export const PROJECTS_WITH_ACTIVE = projectsHoldingAny('notifyd_projects_with_suppressions', {
+  table: 'suppressions',
+  index: ['project_id', 'channel', 'address'],
+  where: 'released_at IS NULL',
+});
 
 /**
  * Which of many (project, channel, address) keys are suppressed now: the worker's once-per-batch
