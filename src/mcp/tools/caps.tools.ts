@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { presentCap } from '../../governance/caps/cap.presenter.js';
 import { CapsService } from '../../governance/caps/caps.service.js';
 import { SetCapDto } from '../../governance/caps/dto/cap.dto.js';
-import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
+import { defineTool, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { deletedResult, projectIdArg } from './schemas.js';
+import { deleteTool } from './delete-tool.js';
+import { projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
 const capView = z.object({
@@ -78,21 +79,15 @@ export class CapsTools implements McpToolProvider {
           };
         },
       }),
-      defineTool({
+      deleteTool({
         name: 'delete_cap',
         title: 'Delete a recipient cap',
         description: 'Remove a cap by id (from list_caps): messages it held back are sent from then on.',
-        annotations: DESTRUCTIVE_WRITE,
-        audience: 'project',
-        input: z.strictObject({
-          project_id: projectIdArg.optional(),
-          id: z.uuid({ message: 'must be a cap id (a UUID from list_caps)' }).describe('Cap id from list_caps'),
-        }),
-        output: deletedResult,
-        run: async ({ project_id: projectId, id }, context) => {
+        id: z.uuid({ message: 'must be a cap id (a UUID from list_caps)' }).describe('Cap id from list_caps'),
+        remove: async (id, projectId, context) => {
           const project = await context.scopedProject(projectId);
           await this.caps.delete(project.id, id);
-          return { structured: { id, deleted: true }, text: `Cap ${id} of ${project.id} deleted.` };
+          return `Cap ${id} of ${project.id} deleted.`;
         },
       }),
     ];

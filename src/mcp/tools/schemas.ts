@@ -15,6 +15,8 @@ export const jobIdArg = z
 
 export const subscriberIdArg = z.string().min(1).max(255).describe('Subscriber id');
 
+export const endpointIdArg = z.string().min(1).max(64).describe('Endpoint id from list_webhooks');
+
 export const channelArg = z.enum(CHANNELS).describe(`Channel: ${CHANNELS.join(', ')}`);
 export const jobStatusArg = z.enum(JOB_STATUSES).describe(`Job status: ${JOB_STATUSES.join(', ')}`);
 
@@ -23,6 +25,15 @@ export const nullableIso = isoTime.nullable();
 
 /** Wait durations as POST /v1/send takes them: `500ms`, `10s`; at most 30 s. */
 export const waitArg = z.string().regex(/^\d{1,6}(ms|s)$/, 'must be a duration such as 500ms or 10s (at most 30s)');
+
+/** How many times it was tried, out of the attempts it may have before it fails for good. */
+export const attemptFields = { attempts: z.number(), max_attempts: z.number() };
+
+/** Which provider took a message, and the id it gave it there (null until one did). */
+export const providerFields = {
+  provider: z.string().nullable(),
+  provider_message_id: z.string().nullable(),
+};
 
 /** One job as an operator listing shows it (recipient masked). */
 export const jobSummary = z.object({
@@ -34,10 +45,8 @@ export const jobSummary = z.object({
   subject: z.string().nullable(),
   topic: z.string().nullable(),
   priority: z.number(),
-  attempts: z.number(),
-  max_attempts: z.number(),
-  provider: z.string().nullable(),
-  provider_message_id: z.string().nullable(),
+  ...attemptFields,
+  ...providerFields,
   scheduled_at: isoTime,
   sent_at: nullableIso,
   next_retry_at: nullableIso,

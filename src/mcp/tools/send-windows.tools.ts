@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { SendWindowDto } from '../../governance/send-windows/dto/send-window.dto.js';
 import type { SendWindow } from '../../governance/send-windows/send-window.js';
 import { SendWindowsService } from '../../governance/send-windows/send-windows.service.js';
-import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
+import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, type McpTool, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
@@ -29,42 +29,59 @@ function describe(projectId: string, window: SendWindow | null): string {
     : `${projectId} has no send window: it sends at any time.`;
 }
 
+/** What sets one send-window tool apart: its words, its arguments besides project_id, and what it does. */
+interface WindowAction {
+  name: string;
+  title: string;
+  description: string;
+  annotations: McpTool['annotations'];
+  args?: z.ZodRawShape;
+  /** Reads or changes the window of the project the call acts on; answers the window now in force. */
+  act(projectId: string, args: Record<string, unknown>): Promise<SendWindow | null>;
+}
+
+/** Each tool loads the project as its route does, acts on its window, and shows the window that results. */
+function windowTool({ args = {}, act, ...words }: WindowAction): McpTool {
+  return defineTool({
+    ...words,
+    audience: 'project',
+    input: z.strictObject({ project_id: projectIdArg.optional(), ...args }),
+    output,
+    run: async ({ project_id: projectId, ...body }, context) => {
+      const project = await context.scopedProject(projectId);
+      const window = await act(project.id, body);
+      return {
+        structured: { project_id: project.id, send_window: window },
+        text: describe(project.id, window),
+        table: window ? { rows: [window], columns: WINDOW_COLUMNS } : undefined,
+      };
+    },
+  });
+}
+
 /** The project's send window (/v1/send-window): get_send_window, set_send_window, delete_send_window. */
 @Injectable()
 export class SendWindowsTools implements McpToolProvider {
   constructor(private readonly windows: SendWindowsService) {}
 
   tools() {
-    const result = (projectId: string, window: SendWindow | null) => ({
-      structured: { project_id: projectId, send_window: window },
-      text: describe(projectId, window),
-      table: window ? { rows: [window], columns: WINDOW_COLUMNS } : undefined,
-    });
     return [
-      defineTool({
+      windowTool({
         name: 'get_send_window',
         title: 'Get the send window',
         description:
           'A project’s send window (quiet hours are outside it), read in each recipient’s time zone. Explains jobs deferred as "outside send window".',
         annotations: READ_ONLY,
-        audience: 'project',
-        input: z.strictObject({ project_id: projectIdArg.optional() }),
-        output,
-        run: async ({ project_id: projectId }, context) => {
-          const project = await context.scopedProject(projectId);
-          return result(project.id, await this.windows.projectWindow(project.id));
-        },
+        act: (projectId) => this.windows.projectWindow(projectId),
       }),
-      defineTool({
+      windowTool({
         name: 'set_send_window',
         title: 'Set the send window',
         description:
           'Set a project’s send window: jobs it holds (marketing ones by default, every job with applies_to "all") wait for its next opening, in the recipient’s time zone ' +
           '(tz for recipients without one). end earlier than start makes an overnight window. Setting the same window again changes nothing.',
         annotations: IDEMPOTENT_WRITE,
-        audience: 'project',
-        input: z.strictObject({
-          project_id: projectIdArg.optional(),
+        args: {
           start: z.string().regex(HH_MM, 'must be a 24-hour time "HH:MM", e.g. "08:00"'),
           end: z.string().regex(HH_MM, 'must be a 24-hour time "HH:MM", e.g. "21:00"'),
           tz: z.string().min(1).max(64).optional().describe('IANA zone, e.g. Europe/Paris; default UTC'),
@@ -75,29 +92,19 @@ export class SendWindowsTools implements McpToolProvider {
             .optional()
             .describe('ISO weekdays 1 = Monday … 7 = Sunday; default every day'),
           applies_to: z.enum(['marketing', 'all']).optional(),
-        }),
-        output,
-        run: async ({ project_id: projectId, ...body }, context) => {
-          const project = await context.scopedProject(projectId);
-          return result(
-            project.id,
-            await this.windows.putProjectWindow(project.id, await validateDto(SendWindowDto, body)),
-          );
         },
+        act: async (projectId, body) =>
+          this.windows.putProjectWindow(projectId, await validateDto(SendWindowDto, body)),
       }),
-      defineTool({
+      windowTool({
         name: 'delete_send_window',
         title: 'Remove the send window',
         description:
           'Remove a project’s send window: from then on it sends at any time (jobs already deferred keep their time).',
         annotations: DESTRUCTIVE_WRITE,
-        audience: 'project',
-        input: z.strictObject({ project_id: projectIdArg.optional() }),
-        output,
-        run: async ({ project_id: projectId }, context) => {
-          const project = await context.scopedProject(projectId);
-          await this.windows.setProjectWindow(project.id, null);
-          return result(project.id, null);
+        act: async (projectId) => {
+          await this.windows.setProjectWindow(projectId, null);
+          return null;
         },
       }),
     ];

@@ -7,7 +7,7 @@ import { BatchStatusService } from '../../jobs/batch-status.service.js';
 import { EnqueueService } from '../../jobs/enqueue.service.js';
 import { defineTool, type McpToolOutcome, READ_ONLY, SENDS_MESSAGE } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { channelArg, projectIdArg, waitArg } from './schemas.js';
+import { channelArg, projectIdArg, providerFields, waitArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
 const DEFAULT_WAIT = '10s';
@@ -45,8 +45,7 @@ const outcome = z.object({
   status: z.string(),
   final: z.boolean(),
   attempts: z.number(),
-  provider: z.string().nullable(),
-  provider_message_id: z.string().nullable(),
+  ...providerFields,
   error: z.string().nullable(),
   sent_at: z.string().nullable(),
   next_retry_at: z.string().nullable(),

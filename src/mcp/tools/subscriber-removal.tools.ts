@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { SubscribersService } from '../../subscribers/subscribers.service.js';
 import { defineTool, DESTRUCTIVE_WRITE } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { deletedResult, projectIdArg, revokedResult, subscriberIdArg } from './schemas.js';
+import { deleteTool } from './delete-tool.js';
+import { projectIdArg, revokedResult, subscriberIdArg } from './schemas.js';
 
 /**
  * delete_subscriber and revoke_subscriber_tokens: DELETE /v1/subscribers/:id and
@@ -15,22 +16,16 @@ export class SubscriberRemovalTools implements McpToolProvider {
 
   tools() {
     return [
-      defineTool({
+      deleteTool({
         name: 'delete_subscriber',
         title: 'Delete a subscriber',
         description:
           'Delete a subscriber with their inbox messages, preferences and push devices (an erasure request); their inbox tokens stop working, even for a subscriber created again with the same id. ' +
           'Jobs already queued are not touched.',
-        annotations: DESTRUCTIVE_WRITE,
-        audience: 'project',
-        input: z.strictObject({ project_id: projectIdArg.optional(), id: subscriberIdArg }),
-        output: deletedResult,
-        run: async ({ project_id: projectId, id }, context) => {
+        id: subscriberIdArg,
+        remove: async (id, projectId, context) => {
           await this.subscribers.delete(context.project(projectId, true), id);
-          return {
-            structured: { id, deleted: true },
-            text: `Subscriber ${id} and everything attached to them deleted.`,
-          };
+          return `Subscriber ${id} and everything attached to them deleted.`;
         },
       }),
       defineTool({

@@ -7,7 +7,7 @@ import { defineTool, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { jobWaiting } from './job-waiting.js';
 import { timelineEvent } from './job-views.js';
-import { isoTime, nullableIso, projectIdArg } from './schemas.js';
+import { isoTime, nullableIso, projectIdArg, providerFields } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
 /** The columns of the text table: what a person on call reads first. */
@@ -45,8 +45,7 @@ const message = z.object({
     ),
   reason: z.string(),
   created_by: z.string().nullable(),
-  provider: z.string().nullable(),
-  provider_message_id: z.string().nullable(),
+  ...providerFields,
   attempts: z.number(),
   waiting: jobWaiting,
   attempt_log: z.array(

@@ -4,9 +4,10 @@ import { CreateWebhookDto, RotateWebhookSecretDto, UpdateWebhookDto } from '../.
 import type { EndpointRow } from '../../webhooks/webhook.types.js';
 import { WebhookEndpointsService } from '../../webhooks/webhook-endpoints.service.js';
 import { presentWebhook } from '../../webhooks/webhook.presenter.js';
-import { CREATES, defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, ROTATES_CREDENTIAL } from '../mcp-tool.js';
+import { CREATES, defineTool, IDEMPOTENT_WRITE, ROTATES_CREDENTIAL } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { deletedResult, projectIdArg } from './schemas.js';
+import { deleteTool } from './delete-tool.js';
+import { endpointIdArg, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 import { webhookView } from './webhooks.tools.js';
 
@@ -69,7 +70,7 @@ export class WebhookEndpointsTools implements McpToolProvider {
         audience: 'project',
         input: z.strictObject({
           project_id: projectIdArg.optional(),
-          id: z.string().min(1).max(64).describe('Endpoint id from list_webhooks'),
+          id: endpointIdArg,
           url: z.string().min(8).max(2048).optional(),
           events: z.array(z.string().min(1).max(64)).min(1).max(20).optional(),
           description: z.string().max(500).nullable().optional(),
@@ -102,7 +103,7 @@ export class WebhookEndpointsTools implements McpToolProvider {
         audience: 'project',
         input: z.strictObject({
           project_id: projectIdArg.optional(),
-          id: z.string().min(1).max(64).describe('Endpoint id from list_webhooks'),
+          id: endpointIdArg,
           overlap_seconds: z
             .number()
             .int()
@@ -129,22 +130,16 @@ export class WebhookEndpointsTools implements McpToolProvider {
           };
         },
       }),
-      defineTool({
+      deleteTool({
         name: 'delete_webhook',
         title: 'Delete a webhook endpoint',
         description:
           'Delete an endpoint and its delivery log (deliveries still pending are dropped). To stop deliveries for a while, disable it instead.',
-        annotations: DESTRUCTIVE_WRITE,
-        audience: 'project',
-        input: z.strictObject({
-          project_id: projectIdArg.optional(),
-          id: z.string().min(1).max(64).describe('Endpoint id from list_webhooks'),
-        }),
-        output: deletedResult,
-        run: async ({ project_id: projectId, id }, context) => {
+        id: endpointIdArg,
+        remove: async (id, projectId, context) => {
           // A project key deletes only its own endpoints; an operator any (or one of the project it names).
           await this.endpoints.delete(id, context.project(projectId), context.actor);
-          return { structured: { id, deleted: true }, text: `Endpoint ${id} and its delivery log deleted.` };
+          return `Endpoint ${id} and its delivery log deleted.`;
         },
       }),
     ];

@@ -4,7 +4,7 @@ import { WebhookEndpointsService } from '../../webhooks/webhook-endpoints.servic
 import { presentDelivery, presentWebhook } from '../../webhooks/webhook.presenter.js';
 import { defineTool, READ_ONLY, SENDS_MESSAGE } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { projectIdArg } from './schemas.js';
+import { attemptFields, endpointIdArg, projectIdArg } from './schemas.js';
 
 export const webhookView = z.object({
   id: z.string(),
@@ -29,8 +29,7 @@ const deliveryView = z.object({
   webhook_id: z.string(),
   event_type: z.string(),
   status: z.string(),
-  attempts: z.number(),
-  max_attempts: z.number(),
+  ...attemptFields,
   next_attempt_at: z.string().nullable(),
   last_status_code: z.number().nullable(),
   last_error: z.string().nullable(),
@@ -100,7 +99,7 @@ export class WebhooksTools implements McpToolProvider {
         audience: 'project',
         input: z.strictObject({
           project_id: projectIdArg.optional(),
-          webhook_id: z.string().min(1).max(64).describe('Endpoint id from list_webhooks'),
+          webhook_id: endpointIdArg,
           status: z.enum(DELIVERY_STATUSES).optional(),
           limit: z.number().int().min(1).max(200).default(50),
           cursor: z.string().max(1000).optional(),
@@ -142,7 +141,7 @@ export class WebhooksTools implements McpToolProvider {
         audience: 'project',
         input: z.strictObject({
           project_id: projectIdArg.optional(),
-          webhook_id: z.string().min(1).max(64).describe('Endpoint id from list_webhooks'),
+          webhook_id: endpointIdArg,
           delivery_id: z.string().min(1).max(64).describe('Delivery id from webhook_deliveries'),
         }),
         output: deliveryDetail,

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { STEPS_SCHEMA, UpsertWorkflowDto } from '../../workflows/dto/workflow.dto.js';
 import { presentWorkflow } from '../../workflows/workflow.presenter.js';
 import { WorkflowsService } from '../../workflows/workflows.service.js';
-import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE } from '../mcp-tool.js';
+import { defineTool, IDEMPOTENT_WRITE } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { deletedResult, projectIdArg } from './schemas.js';
+import { deleteTool } from './delete-tool.js';
+import { projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 import { workflowView } from './workflows.tools.js';
 
@@ -49,22 +50,16 @@ export class WorkflowDefinitionsTools implements McpToolProvider {
           };
         },
       }),
-      defineTool({
+      deleteTool({
         name: 'delete_workflow',
         title: 'Delete a workflow',
         description:
           'Delete a workflow with its runs, digests and throttles: runs waiting on a delay stop. Messages it already queued are not recalled.',
-        annotations: DESTRUCTIVE_WRITE,
-        audience: 'project',
-        input: z.strictObject({
-          project_id: projectIdArg.optional(),
-          id: z.string().min(1).max(100).describe('Workflow id from list_workflows'),
-        }),
-        output: deletedResult,
-        run: async ({ project_id: projectId, id }, context) => {
+        id: z.string().min(1).max(100).describe('Workflow id from list_workflows'),
+        remove: async (id, projectId, context) => {
           const project = await context.scopedProject(projectId);
           await this.workflows.delete(project, id);
-          return { structured: { id, deleted: true }, text: `Workflow ${id} of ${project.id} deleted.` };
+          return `Workflow ${id} of ${project.id} deleted.`;
         },
       }),
     ];
