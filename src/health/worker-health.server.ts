@@ -69,7 +69,7 @@ export class WorkerHealthServer {
   }
 
   /**
-   * The same answers as MetricsController behind AdminAuth({ readers: true }): the decision is
+   * The same answers as MetricsController behind @AdminController(…, { readers: true }): the decision is
    * authorizeOperator, the api guard's own, so a project key is 403 here too, not 401.
    */
   private async prometheus(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -2,7 +2,8 @@ import { CurrentProject } from '../projects/auth/auth.decorators.js';
 import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import type { Channel } from '../domain/channels.js';
 import type { ProjectRef } from '../projects/project.types.js';
-import { ChannelReportService, type ChannelStatus } from './channel-report.service.js';
+import { ChannelReportService } from './channel-report.service.js';
+import { channelStatusView } from './channel-status.view.js';
 import type { ChannelReportDto, ChannelStatusDto, ChannelsResponseDto } from './dto/channel-report.dto.js';
 import { Operation } from '../common/http/operation.decorator.js';
 
@@ -13,18 +14,9 @@ export class ChannelsController {
   @Operation('GET', [], 'Which channels the project lists and this instance delivers, with their providers')
   async listChannels(@CurrentProject() project: ProjectRef): Promise<ChannelsResponseDto> {
     const report = await this.report.forProject(project);
-    const channels = Object.fromEntries(Object.entries(report).map(([channel, status]) => [channel, present(status)]));
+    const channels = Object.fromEntries(
+      Object.entries(report).map(([channel, status]) => [channel, channelStatusView(status)]),
+    );
     return { channels: channels as Record<Channel, ChannelStatusDto> satisfies ChannelReportDto };
   }
-}
-
-function present(s: ChannelStatus): ChannelStatusDto {
-  return {
-    allowed: s.allowed,
-    configured: s.configured,
-    provider: s.provider,
-    own_account: s.ownAccount,
-    fallback_provider: s.fallbackProvider,
-    reason: s.reason,
-  };
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { ChannelReportService } from '../../project-providers/channel-report.service.js';
+import { channelStatusView } from '../../project-providers/channel-status.view.js';
 import { defineTool, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { projectIdArg } from './schemas.js';
@@ -47,12 +48,7 @@ export class ChannelsTools implements McpToolProvider {
           const project = await context.scopedProject(projectId);
           const channels = Object.entries(await this.report.forProject(project)).map(([channel, s]) => ({
             channel,
-            allowed: s.allowed,
-            configured: s.configured,
-            provider: s.provider,
-            own_account: s.ownAccount,
-            fallback_provider: s.fallbackProvider,
-            reason: s.reason,
+            ...channelStatusView(s),
           }));
           const usable = channels.filter((c) => c.allowed && c.configured).map((c) => c.channel);
           return {
