@@ -96,7 +96,7 @@ async function notifydProject(url) {
 async function prepareBareDatabase(db) {
   migrateDatabase(db.url);
   const { generateProjectKey, hashKey, keyHint } = await import(
-    join(root, 'dist', 'src', 'common', 'auth', 'api-keys.js')
+    join(root, 'dist', 'src', 'projects', 'auth', 'api-keys.js')
   );
   const key = generateProjectKey('bench');
   await db.pool.query(
