@@ -12,6 +12,7 @@
 // process in the run (notifyd included) uses the same runtime.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { runDrain } from './drain.mjs';
@@ -34,7 +35,10 @@ const started = performance.now();
 const progress = (what) => process.stderr.write(`[${fmt((performance.now() - started) / 1000)} s] ${what}\n`);
 
 ensureBuilt();
-console.log(`bench/run${quick ? ' --quick' : ''}: ${fmt(JOBS)} jobs; ${machine()}`);
+// A run that starts above load 1 does not count (docs/BENCHMARKS.md): say where it started.
+console.log(
+  `bench/run${quick ? ' --quick' : ''}: ${fmt(JOBS)} jobs; ${machine()}; 1-minute load average at start ${loadavg()[0].toFixed(2)}`,
+);
 
 /** After the batch-100 drain: the digest over the drained jobs, then POST /v1/send under load. */
 async function digestAndSend({ apiUrl, projectKey }) {
