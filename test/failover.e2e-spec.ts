@@ -31,7 +31,11 @@ describe('email failover: Resend → Postmark', () => {
   );
   const breaker = () => t.notifyd.app.get(FailoverBreaker);
   const primaryState = async () => (await breaker().breakerStates()).find((b) => b.laneKey === 'email:resend');
-  /** Waits out the primary's rest (EMAIL_FAILOVER_COOLDOWN_SECS=1), read from the shared table. */
+  /**
+   * Waits out the primary's rest, read from the shared table. The rest (EMAIL_FAILOVER_COOLDOWN_SECS)
+   * is 4 s: the "while the primary rests" steps send and drain within it, which on a loaded CI
+   * machine took longer than the 1 s this file used before.
+   */
   const cooledDown = () => until(async () => !(await primaryState())?.resting, 'the cooldown');
 
   beforeAll(async () => {
@@ -44,7 +48,7 @@ describe('email failover: Resend → Postmark', () => {
         EMAIL_FALLBACK_PROVIDER: 'postmark',
         POSTMARK_SERVER_TOKEN: 'pm_key',
         POSTMARK_BASE_URL: postmarkUrl,
-        EMAIL_FAILOVER_COOLDOWN_SECS: '1',
+        EMAIL_FAILOVER_COOLDOWN_SECS: '4',
         OUTBOUND_TIMEOUT_MS: '3000',
       },
     });
