@@ -1,6 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
+import { import0x, type Kind } from '../src/import-0x/importer.js';
+import { open0xBlob } from '../src/import-0x/telegram-0x.js';
 import { notifyd } from './helpers/notifyd-cli.js';
 import { SseClient } from './helpers/sse-client.js';
 import { createEmptyDatabase, type TestDatabase } from './helpers/test-database.js';
@@ -225,6 +228,56 @@ describe('notifyd import notifyd-0x', () => {
       .send({ update_id: 1 })
       .expect(200);
     await t.http.post(hook).set('X-Telegram-Bot-Api-Secret-Token', 'wrong').send({ update_id: 1 }).expect(401);
+  });
+
+  it('reads the 0.x Telegram tables in keyset pages: a page of one row at a time gives the same summary, with progress per page', async () => {
+    const src = new pg.Client({ connectionString: source.url });
+    const dest = new pg.Client({ connectionString: t.db.url });
+    await Promise.all([src.connect(), dest.connect()]);
+    const runner = (c: pg.Client) => ({
+      query: async <T>(text: string, params?: unknown[]) => (await c.query(text, params)).rows as T[],
+    });
+    // Each run in a transaction rolled back, so both see (and would write to) the same database.
+    const importWith = async (pageSize: number | undefined) => {
+      const progress: [Kind, number][] = [];
+      await dest.query('BEGIN');
+      try {
+        const summary = await import0x(runner(src), runner(dest), {
+          pageSize,
+          sealWebhookSecret: (_id, secret) => Buffer.from(secret),
+          webhookUrlRefusal: () => undefined,
+          telegram: {
+            open0x: (blob) => open0xBlob(Buffer.from(TELEGRAM_0X_KEY, 'base64'), blob),
+            seal: (_project, _owner, field, value) => `test.${field}.${value.length}`,
+            keyId: 'test',
+          },
+          onProgress: (kind, rows) => progress.push([kind, rows]),
+        });
+        return { summary, progress };
+      } finally {
+        await dest.query('ROLLBACK');
+      }
+    };
+    try {
+      const whole = await importWith(undefined);
+      const paged = await importWith(1);
+      expect(paged.summary).toEqual(whole.summary);
+      expect(whole.summary.counts.telegram_routes.read).toBe(3);
+      const telegram = (p: [Kind, number][]) => p.filter(([kind]) => kind.startsWith('telegram_'));
+      expect(telegram(whole.progress)).toEqual([
+        ['telegram_routes', 3],
+        ['telegram_chats', 2],
+      ]);
+      expect(telegram(paged.progress)).toEqual([
+        ['telegram_routes', 1],
+        ['telegram_routes', 2],
+        ['telegram_routes', 3],
+        ['telegram_chats', 1],
+        ['telegram_chats', 2],
+      ]);
+    } finally {
+      await Promise.all([src.end(), dest.end()]);
+    }
   });
 
   it('the 0.x keys work against the import: primary and secondary, on the REST API', async () => {

@@ -524,6 +524,159 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
   });
 });
 
+describe('PUT /v1/telegram/:owner when Telegram refuses setWebhook, or a PUT died half-way', () => {
+  const telegram = new TelegramFake();
+  const app = useProviderApp({
+    fakes: [telegram],
+    loopbackOnly: true,
+    env: () => ({
+      TELEGRAM_PROVIDER: 'telegram',
+      TELEGRAM_BOT_TOKEN: TELEGRAM_TOKEN,
+      TELEGRAM_API_BASE: telegram.url,
+      NOTIFYD_SECRET_KEY: K1,
+      OUTBOUND_ALLOW_LOOPBACK: 'true',
+      OUTBOUND_TIMEOUT_MS: '2000',
+    }),
+  });
+  const LEA = '700300001:AAFleaBotTokenForTheSetWebhookTests_xx';
+  const LEA2 = '700300002:AAFleaSecondBotForTheSetWebhookTest_yy';
+  beforeAll(() => {
+    telegram.addBot(LEA, 'lea_bot');
+    telegram.addBot(LEA2, 'lea2_bot');
+    telegram.chatInfo.set(String(USER_CHAT), { id: USER_CHAT, type: 'private' });
+  });
+  const api = () => ({
+    get: (path: string) => app.t.http.get(path).set('X-Api-Key', app.project.key),
+    put: (path: string, body: object) => app.t.http.put(path).set('X-Api-Key', app.project.key).send(body),
+    post: (path: string, body: object) => app.t.http.post(path).set('X-Api-Key', app.project.key).send(body),
+  });
+  const putBot = (owner: string, token: string) =>
+    api().put(`/v1/telegram/${owner}`, { bot_token: token, webhook_base: WEBHOOK_BASE });
+  const stored = async (owner: string) =>
+    app.t.db.sql<{ id: string; bot_id: string; webhook_connection_id: string; webhook_registered: boolean }>(
+      `SELECT id, bot_id::text, webhook_connection_id, webhook_registered FROM telegram_credentials WHERE owner = $1`,
+      [owner],
+    );
+  const refusingSetWebhook = async <T>(fn: () => Promise<T>): Promise<T> => {
+    telegram.methods.set('setWebhook', telegramError(400, 'Bad Request: bad webhook: Failed to resolve host'));
+    try {
+      return await fn();
+    } finally {
+      telegram.methods.delete('setWebhook');
+    }
+  };
+
+  it('the same bot again, refused: 502 and the stored route is the old one, its webhook still delivering', async () => {
+    await putBot('lea', LEA).expect(200);
+    await api()
+      .put('/v1/telegram/lea/destination', { address: String(USER_CHAT) })
+      .expect(200);
+    const before = await stored('lea');
+    const view = (await api().get('/v1/telegram/lea').expect(200)).body;
+    const hook = { ...telegram.bots.get(LEA)!.webhook };
+
+    const res = await refusingSetWebhook(() => putBot('lea', LEA).expect(502));
+    expect(res.body).toMatchObject({
+      error: 'webhook_not_set',
+      message: expect.stringMatching(/Failed to resolve host/),
+    });
+    expect(await stored('lea')).toEqual(before);
+    expect((await api().get('/v1/telegram/lea').expect(200)).body).toEqual(view);
+    expect(telegram.bots.get(LEA)!.webhook).toEqual(hook);
+    // Telegram still posts to the old connection, and notifyd still knows it.
+    await app.t.http
+      .post(new URL(hook.url).pathname)
+      .set('X-Telegram-Bot-Api-Secret-Token', hook.secretToken!)
+      .send({ update_id: 1 })
+      .expect(200);
+  });
+
+  it('another bot, refused: 502, the old bot and its chat stay, and the old bot keeps its webhook', async () => {
+    const before = await stored('lea');
+    const view = (await api().get('/v1/telegram/lea').expect(200)).body;
+    expect(view.data.destination).toMatchObject({ verified: true, telegram_bot_username: 'lea_bot' });
+    const hook = { ...telegram.bots.get(LEA)!.webhook };
+    telegram.requests.splice(0);
+
+    await refusingSetWebhook(() => putBot('lea', LEA2).expect(502));
+    expect(await stored('lea')).toEqual(before);
+    expect((await api().get('/v1/telegram/lea').expect(200)).body).toEqual(view);
+    expect(telegram.requests.some((r) => r.path.endsWith('/deleteWebhook'))).toBe(false);
+    expect(telegram.bots.get(LEA)!.webhook).toEqual(hook);
+    expect(telegram.bots.get(LEA2)!.webhook.url).toBe('');
+  });
+
+  it('a new owner, refused: 502 and no route', async () => {
+    await refusingSetWebhook(() => putBot('max', tokenOf('max')).expect(502));
+    expect(await stored('max')).toEqual([]);
+    expect((await api().get('/v1/telegram/max').expect(200)).body.data).toEqual({ bot: null, destination: null });
+  });
+
+  it('the store fails: Telegram was not called, its webhook stays on the connection notifyd knows', async () => {
+    await putBot('quy', tokenOf('quy')).expect(200);
+    const hook = { ...telegram.bots.get(tokenOf('quy'))!.webhook };
+    const before = await stored('quy');
+    // A real failure of the store: PostgreSQL refuses any change to this owner's row.
+    await app.t.db.sql(`
+      CREATE FUNCTION refuse_quy() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'the store fails for this test'; END $$`);
+    await app.t.db.sql(
+      `CREATE TRIGGER refuse_quy BEFORE UPDATE ON telegram_credentials FOR EACH ROW WHEN (OLD.owner = 'quy') EXECUTE FUNCTION refuse_quy()`,
+    );
+    telegram.requests.splice(0);
+    try {
+      expect((await putBot('quy', tokenOf('quy'))).status).toBeGreaterThanOrEqual(500);
+    } finally {
+      await app.t.db.sql(`DROP TRIGGER refuse_quy ON telegram_credentials`);
+      await app.t.db.sql(`DROP FUNCTION refuse_quy()`);
+    }
+    expect(telegram.requests.some((r) => r.path.endsWith('/setWebhook'))).toBe(false);
+    expect(telegram.bots.get(tokenOf('quy'))!.webhook).toEqual(hook);
+    expect(await stored('quy')).toEqual(before);
+    await app.t.http
+      .post(new URL(hook.url).pathname)
+      .set('X-Telegram-Bot-Api-Secret-Token', hook.secretToken!)
+      .send({ update_id: 3 })
+      .expect(200);
+  });
+
+  it('a PUT that died after storing its connection, before setWebhook: not linkable, and the next PUT takes the dangling webhook back', async () => {
+    await putBot('noa', tokenOf('noa')).expect(200);
+    const oldUrl = telegram.bots.get(tokenOf('noa'))!.webhook.url;
+    // As the dead PUT left it: the row on a new connection, unregistered; Telegram on the old one.
+    await app.t.db.sql(
+      `UPDATE telegram_credentials SET webhook_connection_id = gen_random_uuid(), webhook_registered = false WHERE owner = 'noa'`,
+    );
+    expect((await api().get('/v1/telegram/noa').expect(200)).body.data.bot).toMatchObject({
+      webhook_registered: false,
+      can_link: false,
+    });
+    expect((await api().post('/v1/telegram/noa/link', {}).expect(409)).body.error).toBe('webhook_not_registered');
+    await app.t.http.post(new URL(oldUrl).pathname).send({ update_id: 2 }).expect(404);
+
+    const res = await putBot('noa', tokenOf('noa')).expect(200);
+    expect(res.body.data).toMatchObject({ webhook_registered: true, can_link: true });
+    const [row] = await stored('noa');
+    expect(telegram.bots.get(tokenOf('noa'))!.webhook.url).toBe(`${WEBHOOK_BASE}/${row.webhook_connection_id}`);
+    await api().post('/v1/telegram/noa/link', {}).expect(200);
+  });
+
+  it("a webhook held by another owner's route is still foreign (409), not dangling", async () => {
+    await putBot('ora', tokenOf('ora')).expect(200);
+    const url = telegram.bots.get(tokenOf('ora'))!.webhook.url;
+    expect((await putBot('pia', tokenOf('ora')).expect(409)).body.error).toBe('webhook_in_use');
+    expect(telegram.bots.get(tokenOf('ora'))!.webhook.url).toBe(url);
+    expect(await stored('pia')).toEqual([]);
+  });
+
+  /** One bot per owner name, made on first use. */
+  function tokenOf(owner: string): string {
+    const token = `${700300100 + owner.charCodeAt(0)}:AAF${owner.padEnd(32, 'z')}`;
+    if (!telegram.bots.has(token)) telegram.addBot(token, `${owner}_bot`);
+    return token;
+  }
+});
+
 describe('per-user Telegram bots without NOTIFYD_SECRET_KEY', () => {
   it('answers 503 where a token would be stored or read', async () => {
     const t = await startTestApp({ env: {} });

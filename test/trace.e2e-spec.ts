@@ -15,8 +15,10 @@ interface Message {
   reason: string;
   provider_message_id: string | null;
   waiting: { holds: string; lane: string | null; reason: string } | null;
-  attempt_log: { outcome: string; error: string | null }[];
+  attempt_log: { attempt: number; outcome: string; error: string | null }[];
+  attempt_log_omitted?: number;
   provider_events: { kind: string; provider: string }[];
+  provider_events_omitted?: number;
   suppression: { reason: string; detail: string | null; source: string; evidence: Record<string, unknown> } | null;
   events: { event: string }[];
 }
@@ -363,6 +365,71 @@ describe('recipient trace (GET /v1/admin/trace)', () => {
       expect(resultText(bad)).toMatch(/recipient or subscriber_id/);
     } finally {
       await Promise.all([own.close(), reader.close(), stranger.close()]);
+    }
+  });
+
+  it('each job’s attempts and provider events are bounded per job: a job with thousands leaves the others theirs, and says how many it left out', async () => {
+    // Two jobs of one recipient. The old read shared one LIMIT 2000 across the trace's jobs in
+    // job id order: the job whose id sorts first, given 2100 attempts and 2100 events, left the
+    // other none. The rows go in by SQL (a provider cannot be made to answer 2100 times quickly).
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++)
+      ids.push(
+        (await send(acme.key, { channels: ['email'], to: 'crowded@example.com', subject: 'Hi', body: 'Hello' }))
+          .job_ids[0],
+      );
+    await t.worker.drainOnce();
+    const [crowded, quiet] = [...ids].sort();
+    await t.db.sql(
+      `INSERT INTO job_attempts (job_id, at, attempt, outcome, counted, provider, error, next_at)
+       SELECT $1, now() - interval '1 hour' + g * interval '1 ms', g, 'rate_limited', false, 'log', 'rate limited #' || g, now()
+         FROM generate_series(1, 2100) g`,
+      [crowded],
+    );
+    await t.db.sql(
+      `INSERT INTO provider_events (provider, event_id, project_id, job_id, event_type, provider_event_type, received_at)
+       SELECT 'postmark', 'crowded-open-' || g, 'acme', $1, 'opened', 'Open', now() - interval '1 hour' + g * interval '1 ms'
+         FROM generate_series(1, 2100) g`,
+      [crowded],
+    );
+    await t.db.sql(
+      `INSERT INTO job_attempts (job_id, attempt, outcome, counted, provider, error) VALUES ($1, 1, 'retry', true, 'log', 'quiet job: HTTP 503')`,
+      [quiet],
+    );
+    await t.db.sql(
+      `INSERT INTO provider_events (provider, event_id, project_id, job_id, event_type, provider_event_type)
+       VALUES ('postmark', 'quiet-delivery', 'acme', $1, 'delivered', 'Delivery')`,
+      [quiet],
+    );
+
+    const { messages } = await traced(acme.key, { recipient: 'crowded@example.com' });
+    const byJob = new Map(messages.map((m) => [m.job_id, m]));
+    const many = byJob.get(crowded)!;
+    const few = byJob.get(quiet)!;
+    // The other job keeps its evidence, and nothing of it was left out.
+    expect(few.attempt_log).toEqual([expect.objectContaining({ outcome: 'retry', error: 'quiet job: HTTP 503' })]);
+    expect(few.provider_events).toEqual([expect.objectContaining({ kind: 'delivered', provider: 'postmark' })]);
+    expect(few).not.toHaveProperty('attempt_log_omitted');
+    expect(few).not.toHaveProperty('provider_events_omitted');
+    // The crowded job shows its newest 50 of each, oldest first, and says how many older ones it left out.
+    expect(many.attempt_log.map((a) => a.attempt)).toEqual(Array.from({ length: 50 }, (_, i) => 2051 + i));
+    expect(many.attempt_log_omitted).toBe(2050);
+    expect(many.provider_events).toHaveLength(50);
+    expect(many.provider_events_omitted).toBe(2050);
+
+    // trace_recipient carries the same counts (its output schema lists them).
+    const mcp = await connectMcp(t.url, acme.key);
+    try {
+      const result = await mcp.callTool({ name: 'trace_recipient', arguments: { recipient: 'crowded@example.com' } });
+      expect(result.isError).toBe(false);
+      expect(structured(result).messages).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ job_id: crowded, attempt_log_omitted: 2050, provider_events_omitted: 2050 }),
+          expect.objectContaining({ job_id: quiet, attempt_log: [expect.objectContaining({ outcome: 'retry' })] }),
+        ]),
+      );
+    } finally {
+      await mcp.close();
     }
   });
 

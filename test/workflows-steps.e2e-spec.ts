@@ -373,6 +373,44 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
     }, 120_000);
   });
 
+  it('checks every template a definition names at once: each step’s problem in order, another project’s templates unseen', async () => {
+    const other = await t.createProject();
+    expect(
+      (
+        await t.http
+          .post('/v1/templates')
+          .set('X-Api-Key', other.key)
+          .send({ id: 'theirs', channel: 'sms', body: 'not yours' })
+      ).status,
+    ).toBeLessThan(300);
+    const steps = [
+      { type: 'send', channel: 'sms', template_id: 'greet' },
+      { type: 'send', channel: 'sms', template_id: 'unknown-1' },
+      { type: 'send', channel: 'email', template_id: 'mail-only' },
+      { type: 'send', channel: 'sms', template_id: 'mail-only' },
+      { type: 'send', channel: 'sms', template_id: 'theirs' },
+      { type: 'digest', window_secs: 60, channel: 'sms', template_id: 'roll' },
+      { type: 'send', channel: 'email', template_id: 'greet' },
+      { type: 'send', channel: 'email', template_id: 'greet', subject: 'inline', body: 'fallback' },
+      { type: 'send', channel: 'sms', template_id: 'unknown-1' },
+    ];
+    const res = await upsert('many', steps);
+    expect([res.status, res.body.problems]).toEqual([
+      422,
+      [
+        "steps[1].template_id names template 'unknown-1', which does not exist in this project: create it first (POST /v1/templates)",
+        "steps[3].template_id: template 'mail-only' has no sms variant and the step has no subject or body to fall back on: add the variant or inline content",
+        "steps[4].template_id names template 'theirs', which does not exist in this project: create it first (POST /v1/templates)",
+        "steps[6].template_id: template 'greet' has no email variant and the step has no subject or body to fall back on: add the variant or inline content",
+        "steps[8].template_id names template 'unknown-1', which does not exist in this project: create it first (POST /v1/templates)",
+      ],
+    ]);
+    await define(
+      'many',
+      steps.filter((_, i) => ![1, 3, 4, 6, 8].includes(i)),
+    );
+  });
+
   it('refuses bad definitions of the new steps with 422 naming the field', async () => {
     const problems = async (steps: unknown[]) => {
       const res = await upsert('bad', steps);

@@ -259,26 +259,42 @@ export async function import0x(src: SqlRunner, dest: SqlRunner, options: ImportO
 
   const [{ present }] = await src.query<{ present: boolean }>(source.SOURCE_HAS_TELEGRAM);
   if (present) {
-    const credentials = await src.query<TelegramCredentialRow0x>(source.SOURCE_TELEGRAM_CREDENTIALS);
+    /**
+     * A table read in keyset pages over its id (as text). The first page is written even when
+     * empty, so an empty table reports its progress (0 rows) as it did when read whole.
+     */
+    const byIdPages = async <T extends { id: string }>(statement: string, each: (page: T[]) => Promise<void>) => {
+      for (let afterKey = ''; ;) {
+        const page = await src.query<T>(statement, [afterKey, pageSize]);
+        if (!page.length && afterKey !== '') break;
+        await each(page);
+        if (page.length < pageSize) break;
+        afterKey = page[page.length - 1].id;
+      }
+    };
+    // The ids of the routes imported, for their chats (ids only: the rows are not kept).
     const routes = new Set<string>();
-    await write(
-      'telegram_routes',
-      credentials,
-      (c) => {
-        const converted = convertTelegramCredential(c, options.telegram);
-        if ('row' in converted) routes.add(c.id);
-        return converted;
-      },
-      target.UPSERT_TELEGRAM_CREDENTIALS,
-      ofImported,
+    await byIdPages<TelegramCredentialRow0x>(source.SOURCE_TELEGRAM_CREDENTIALS, (page) =>
+      write(
+        'telegram_routes',
+        page,
+        (c) => {
+          const converted = convertTelegramCredential(c, options.telegram);
+          if ('row' in converted) routes.add(c.id);
+          return converted;
+        },
+        target.UPSERT_TELEGRAM_CREDENTIALS,
+        ofImported,
+      ),
     );
-    const chats = await src.query<TelegramDestinationRow0x>(source.SOURCE_TELEGRAM_DESTINATIONS);
-    await write(
-      'telegram_chats',
-      chats,
-      (d) => convertTelegramDestination(d, routes),
-      target.UPSERT_TELEGRAM_DESTINATIONS,
-      ofImported,
+    await byIdPages<TelegramDestinationRow0x>(source.SOURCE_TELEGRAM_DESTINATIONS, (page) =>
+      write(
+        'telegram_chats',
+        page,
+        (d) => convertTelegramDestination(d, routes),
+        target.UPSERT_TELEGRAM_DESTINATIONS,
+        ofImported,
+      ),
     );
   }
   return summary;

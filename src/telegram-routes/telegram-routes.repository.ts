@@ -41,6 +41,53 @@ export class TelegramRoutesRepository {
     ]))!;
   }
 
+  /** Telegram took the webhook to connectionId: the row as stored, or undefined when a later PUT moved it on. */
+  markWebhookRegistered(id: string, connectionId: string): Promise<CredentialRow | undefined> {
+    return this.db.one<CredentialRow>(sql.MARK_WEBHOOK_REGISTERED, [id, connectionId]);
+  }
+
+  /**
+   * Undo a PUT whose setWebhook was refused (the row still has its connection id): the previous
+   * bot and, when the PUT had dropped it, its chat come back; without a previous bot the row goes.
+   * One transaction. Link tokens the PUT dropped with another bot are not brought back.
+   */
+  undoPut(
+    stored: Pick<CredentialRow, 'id' | 'connectionId'>,
+    previous: CredentialRow | undefined,
+    previousDestination: DestinationRow | undefined,
+  ): Promise<boolean> {
+    return this.db.transaction(async (runner) => {
+      if (!previous)
+        return (await this.db.exec(sql.DELETE_UNREGISTERED_CREDENTIAL, [stored.id, stored.connectionId], runner)) > 0;
+      const restored = await this.db.exec(
+        sql.RESTORE_CREDENTIAL,
+        [
+          stored.id,
+          stored.connectionId,
+          previous.botId,
+          previous.botUsername,
+          previous.botTokenSealed,
+          previous.tokenHint,
+          previous.connectionId,
+          previous.webhookSecretSealed,
+          previous.webhookRegistered,
+          previous.keyId,
+          previous.updatedAt,
+        ],
+        runner,
+      );
+      if (restored > 0 && previousDestination) {
+        const d = previousDestination;
+        await this.db.exec(
+          sql.RESTORE_DESTINATION,
+          [d.id, d.projectId, d.owner, d.credentialId, d.address, d.threadId, d.verified, d.createdAt],
+          runner,
+        );
+      }
+      return restored > 0;
+    });
+  }
+
   async deleteCredential(c: Pick<CredentialRow, 'projectId' | 'owner' | 'id'>): Promise<boolean> {
     return (await this.db.exec(sql.DELETE_CREDENTIAL, [c.projectId, c.owner, c.id])) > 0;
   }

@@ -14,6 +14,8 @@ import { RouteSecrets } from './route-secrets.js';
 
 type Caller = { projectId: string; ip?: string };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
  * An owner's own Telegram bot and the chat it delivers to (notifyd 0.x §2.15): the token is
  * checked with getMe, the bot's webhook pointed at notifyd (so that a user can pair a chat by
@@ -99,25 +101,38 @@ export class TelegramRoutesService implements OnModuleInit {
     const current = await api.webhookUrl().catch((err) => {
       throw refusal(err);
     });
-    if (current && !(existing && current.endsWith(existing.connectionId))) {
+    const base = webhookBase.replace(/\/+$/, '');
+    if (current && !(existing && current.endsWith(existing.connectionId)) && !(await this.dangling(current, base))) {
       throw ApiError.conflict(
         'webhook_in_use',
         `The bot @${me.username} already delivers its updates to another webhook (not this owner's notifyd route); a bot has one webhook. Use another bot, or remove that webhook first (Bot API deleteWebhook).`,
       );
     }
-    if (existing && existing.botId !== String(me.id)) await this.dropWebhook(existing, 'bot replaced');
+    const botChanged = existing !== undefined && existing.botId !== String(me.id);
+    // The chat the upsert drops with another bot, to bring back if Telegram refuses the webhook.
+    const previousDestination = botChanged ? await this.repository.destination(caller.projectId, owner) : undefined;
+
+    // The order keeps Telegram's webhook on a connection id notifyd knows, or one a PUT can take
+    // back: the new connection is stored first (webhook_registered false), setWebhook moves the
+    // bot to it, and only then is it marked registered and the replaced bot's webhook dropped.
+    //  - The store fails: Telegram was not called; nothing changed.
+    //  - setWebhook refused (Telegram answered 4xx): the previous row (and the chat another bot
+    //    dropped) is put back, or the new one deleted, before the 502. Telegram still points
+    //    where it did, at a connection notifyd knows again.
+    //  - setWebhook unanswered (timeout, 5xx): getWebhookInfo says whether it took; if that is
+    //    unanswered too, the new row stays unregistered (can_link false) and the 502 says to PUT again.
+    //  - The process dies between the store and setWebhook (or the undo fails): the row holds
+    //    the new connection, unregistered (GET shows webhook_registered false, link is 409),
+    //    while Telegram still posts to the old one, answered 404, which Telegram retries for a
+    //    while. The owner PUTs again: the old URL is this notifyd's with a connection id no
+    //    route holds (dangling, below), so it is not a foreign webhook, and setWebhook moves it.
+    //  - It dies after setWebhook, before the mark: Telegram posts to the stored connection,
+    //    which pairs chats already; links wait for the next PUT, which finds its own webhook.
+    // Had setWebhook come first, a failed store left Telegram on a connection id no row holds
+    // and the owner's next PUT refused it as a foreign webhook (409).
     const connectionId = randomUUID();
     const webhookSecret = randomBytes(32).toString('hex');
-    await api
-      .setWebhook(`${webhookBase.replace(/\/+$/, '')}/${connectionId}`, webhookSecret)
-      .catch((err: BotApiError) => {
-        throw new ApiError(
-          502,
-          'webhook_not_set',
-          `Telegram refused to set the bot's webhook (${err.description}); check webhook_base (a public https URL that reaches POST /v1/telegram/webhooks).`,
-        );
-      });
-    const row = await this.repository.upsertCredential({
+    const stored = await this.repository.upsertCredential({
       projectId: caller.projectId,
       owner,
       botId: me.id,
@@ -128,6 +143,39 @@ export class TelegramRoutesService implements OnModuleInit {
       webhookSecretSealed: this.secrets.seal(caller.projectId, owner, 'webhook_secret', webhookSecret),
       keyId: this.secrets.keyId,
     });
+    const url = `${base}/${connectionId}`;
+    const set = await api.setWebhook(url, webhookSecret).then(
+      () => 'set' as const,
+      async (err: BotApiError) => {
+        if (err.status > 0 && err.status < 500) return err;
+        // No answer, or a 5xx: Telegram may have taken it. Ask where the bot's updates go now.
+        const now = await api.webhookUrl().catch(() => undefined);
+        return now === url ? ('set' as const) : now === undefined ? ('unknown' as const) : err;
+      },
+    );
+    if (set === 'unknown') {
+      throw new ApiError(
+        502,
+        'webhook_not_set',
+        'Telegram did not answer setWebhook and whether it took is unknown; PUT the bot again (until then it cannot link chats: webhook_registered is false).',
+      );
+    }
+    if (set !== 'set') {
+      await this.repository.undoPut(stored, existing, previousDestination).catch((err: Error) => {
+        // The row stays unregistered with a connection Telegram does not post to: the next PUT repairs it.
+        this.logger.error(
+          `telegram route ${stored.id}: setWebhook refused and the previous row not restored: ${err.message}`,
+        );
+      });
+      throw new ApiError(
+        502,
+        'webhook_not_set',
+        `Telegram refused to set the bot's webhook (${set.description}); check webhook_base (a public https URL that reaches POST /v1/telegram/webhooks).`,
+      );
+    }
+    // undefined: a later PUT of the same owner moved the row on meanwhile; answer with what this one stored.
+    const row = (await this.repository.markWebhookRegistered(stored.id, connectionId)) ?? stored;
+    if (botChanged) await this.dropWebhook(existing, 'bot replaced');
     await this.audit.record({
       projectId: caller.projectId,
       actor: 'api_key',
@@ -222,6 +270,17 @@ export class TelegramRoutesService implements OnModuleInit {
         `The owner's bot token cannot be read with the configured keys (${(err as Error).message}); set the bot again with PUT /v1/telegram/${bot.owner}.`,
       );
     }
+  }
+
+  /**
+   * A webhook URL of this notifyd (under webhook_base) whose connection id no route holds: left by
+   * a PUT that died between storing its connection and setWebhook, so the owner may take it back.
+   * Another route's webhook (a bot set up for another owner or project) is not dangling.
+   */
+  private async dangling(url: string, base: string): Promise<boolean> {
+    if (!url.startsWith(`${base}/`)) return false;
+    const id = url.slice(base.length + 1);
+    return UUID.test(id) && !(await this.repository.credentialByConnection(id));
   }
 
   /** Best effort: the bot stops sending its updates to notifyd (a failure is logged, not raised). */

@@ -51,6 +51,12 @@ export class TemplatesRepository {
     return this.db.rows<TemplateRow>(sql.FIND_TEMPLATE, [projectId, id]);
   }
 
+  /** The channels each of these templates has variants for; a template that does not exist has no row (TEMPLATE_CHANNELS). */
+  channelsOf(projectId: string, ids: readonly string[]): Promise<{ id: string; channels: string[] }[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.rows<{ id: string; channels: string[] }>(sql.TEMPLATE_CHANNELS, [projectId, ids]);
+  }
+
   /** Whether the template exists, and its topic (see TEMPLATE_FOR_SEND). */
   async forSend(projectId: string, id: string): Promise<{ found: boolean; topic: string | null }> {
     return (await this.db.one<{ found: boolean; topic: string | null }>(sql.TEMPLATE_FOR_SEND, [projectId, id]))!;

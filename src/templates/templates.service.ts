@@ -82,6 +82,15 @@ export class TemplatesService {
     return variants;
   }
 
+  /**
+   * The channels each of these templates has variants for (any locale), in one read; a template
+   * that does not exist is absent from the map.
+   */
+  async channelsOf(projectId: string, ids: readonly string[]): Promise<Map<string, Set<string>>> {
+    const rows = await this.repository.channelsOf(projectId, [...new Set(ids)]);
+    return new Map(rows.map((r) => [r.id, new Set(r.channels)]));
+  }
+
   async delete(projectId: string, id: string, query: DeleteTemplateQueryDto): Promise<number> {
     const locale = query.locale === undefined ? undefined : query.locale === 'default' ? '' : query.locale;
     const deleted = await this.repository.delete(projectId, id, query.channel, locale);

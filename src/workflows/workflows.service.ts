@@ -54,14 +54,11 @@ export class WorkflowsService {
 
   /** The templates and workflows the steps name exist, and no trigger_workflow step closes a loop (workflow-references.ts). */
   private async checkReferences(projectId: string, id: string, steps: WorkflowStep[]): Promise<string[]> {
-    const templateChannels = new Map<string, Set<string> | undefined>();
-    for (const templateId of templatesUsed(steps)) {
-      const variants = await this.templates.get(projectId, templateId).catch((err: unknown) => {
-        if (err instanceof ApiError && err.getStatus() === 404) return undefined;
-        throw err;
-      });
-      templateChannels.set(templateId, variants && new Set(variants.map((v) => v.channel)));
-    }
+    // Every template the steps name, in one read (a template that does not exist is absent).
+    const templateChannels: Map<string, Set<string> | undefined> = await this.templates.channelsOf(
+      projectId,
+      templatesUsed(steps),
+    );
     // Only a definition that starts other workflows needs the project's graph.
     const triggers = new Map<string, string[]>();
     if (triggeredBy(steps).length)

@@ -1442,7 +1442,7 @@ class TraceEventDto(TypedDict):
     actor: Optional[str]
 
 
-class TraceMessageDto(TypedDict):
+class _TraceMessageDtoRequired(TypedDict):
     kind: str  # job: it was queued; refusal: admission refused it and no job exists.
     job_id: Optional[str]  # The job's id, or null for a refusal.
     project_id: str
@@ -1463,6 +1463,11 @@ class TraceMessageDto(TypedDict):
     provider_events: List['TraceProviderEventDto']  # Provider webhook evidence: delivered, bounced, complained…
     suppression: Optional['TraceSuppressionDto']  # For a refusal by suppression: the suppression, with its evidence.
     events: List['TraceEventDto']  # The job's moments in order (as job_timeline tells them).
+
+
+class TraceMessageDto(_TraceMessageDtoRequired, total=False):
+    attempt_log_omitted: float  # How many older attempts attempt_log leaves out: a trace shows each job's newest 50. Absent when none was left out; the job's own view (GET /v1/jobs/{id}) lists its first 200.
+    provider_events_omitted: float  # How many older provider events provider_events leaves out: a trace shows each job's newest 50. Absent when none was left out; the job's own view (GET /v1/jobs/{id}) lists its first 100.
 
 
 class TraceProviderEventDto(TypedDict):

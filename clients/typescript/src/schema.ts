@@ -5185,6 +5185,12 @@ export interface components {
         TraceMessageDto: {
             /** @description Every attempt that did not end in a send, with the provider's answer (job_attempts). */
             attempt_log: components["schemas"]["TraceAttemptDto"][];
+            /**
+             * @description How many older attempts attempt_log leaves out: a trace shows each job's newest 50. Absent
+             *     when none was left out; the job's own view (GET /v1/jobs/{id}) lists its first 200.
+             * @example 12
+             */
+            attempt_log_omitted?: number;
             /** @example 1 */
             attempts: number;
             /** @example email */
@@ -5217,6 +5223,12 @@ export interface components {
             provider: string | null;
             /** @description Provider webhook evidence: delivered, bounced, complained… */
             provider_events: components["schemas"]["TraceProviderEventDto"][];
+            /**
+             * @description How many older provider events provider_events leaves out: a trace shows each job's newest 50.
+             *     Absent when none was left out; the job's own view (GET /v1/jobs/{id}) lists its first 100.
+             * @example 3
+             */
+            provider_events_omitted?: number;
             /** @example 4ef9a417-02e9-4d39-ad75-9611e0fcc33c */
             provider_message_id: string | null;
             /** @description What decided it, in words. */

@@ -123,11 +123,12 @@ export const SOURCE_SUPPRESSIONS = `
 export const SOURCE_HAS_TELEGRAM = `
   SELECT to_regclass('telegram_credentials') IS NOT NULL AND to_regclass('telegram_destinations') IS NOT NULL AS present`;
 
-/** Per-user bots: a small table (one row per owner), read whole. */
+/** Per-user bots (one row per owner): keyset page over id, as text, like the other uuid keys. */
 export const SOURCE_TELEGRAM_CREDENTIALS = `
   SELECT id::text AS id, project_id, owner, bot_token_enc, bot_username, webhook_connection_id::text AS webhook_connection_id, webhook_secret_enc
-    FROM telegram_credentials ORDER BY id`;
+    FROM telegram_credentials WHERE id::text > $1 ORDER BY id::text LIMIT $2`;
 
+/** Their chats: keyset page over id, as text. */
 export const SOURCE_TELEGRAM_DESTINATIONS = `
   SELECT id::text AS id, project_id, owner, credential_id::text AS credential_id, address, telegram_thread_id::text AS telegram_thread_id, verified
-    FROM telegram_destinations ORDER BY id`;
+    FROM telegram_destinations WHERE id::text > $1 ORDER BY id::text LIMIT $2`;

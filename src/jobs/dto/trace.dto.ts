@@ -180,8 +180,20 @@ export class TraceMessageDto {
   waiting: TraceWaitingDto | null;
   /** Every attempt that did not end in a send, with the provider's answer (job_attempts). */
   attempt_log: TraceAttemptDto[];
+  /**
+   * How many older attempts attempt_log leaves out: a trace shows each job's newest 50. Absent
+   * when none was left out; the job's own view (GET /v1/jobs/{id}) lists its first 200.
+   * @example 12
+   */
+  attempt_log_omitted?: number;
   /** Provider webhook evidence: delivered, bounced, complained… */
   provider_events: TraceProviderEventDto[];
+  /**
+   * How many older provider events provider_events leaves out: a trace shows each job's newest 50.
+   * Absent when none was left out; the job's own view (GET /v1/jobs/{id}) lists its first 100.
+   * @example 3
+   */
+  provider_events_omitted?: number;
   /** For a refusal by suppression: the suppression, with its evidence. */
   suppression: TraceSuppressionDto | null;
   /** The job's moments in order (as job_timeline tells them). */

@@ -5,3 +5,11 @@
 export const TRACE_MAX_LIMIT = 200;
 export const TRACE_MAX_RANGE_DAYS = 31;
 export const TRACE_DEFAULT_RANGE_DAYS = 7;
+
+/**
+ * Attempts and provider events a trace shows per job, the newest (each job has its own bound, so
+ * one job with thousands of them cannot crowd out the others); the message says how many older
+ * ones it left out, and the job's own view (GET /v1/jobs/{id}, job_timeline) lists more.
+ */
+export const TRACE_ATTEMPTS_PER_JOB = 50;
+export const TRACE_PROVIDER_EVENTS_PER_JOB = 50;

@@ -10,7 +10,12 @@ import { LaneStateService, type LaneState } from '../../pacing/lane-state.servic
 import { addressFor } from '../../subscribers/addresses.js';
 import { SubscribersService } from '../../subscribers/subscribers.service.js';
 import type { TraceDto, TraceMessageDto, TraceQueryDto, TraceSuppressionDto } from '../dto/trace.dto.js';
-import { TRACE_DEFAULT_RANGE_DAYS, TRACE_MAX_RANGE_DAYS } from './trace-limits.js';
+import {
+  TRACE_ATTEMPTS_PER_JOB,
+  TRACE_DEFAULT_RANGE_DAYS,
+  TRACE_MAX_RANGE_DAYS,
+  TRACE_PROVIDER_EVENTS_PER_JOB,
+} from './trace-limits.js';
 import type { JobAttempt, JobProviderEvent, JobRow } from '../../domain/job.types.js';
 import { presentAttempt } from '../job.presenter.js';
 import { RefusalsRepository, type SendRefusal } from '../refusals/refusals.repository.js';
@@ -92,11 +97,17 @@ export class TraceService {
     ]);
     const jobIds = jobs.map((j) => j.id);
     const [attempts, events, lanes] = await Promise.all([
-      jobIds.length ? this.db.rows<JobAttempt & { jobId: string }>(sql.TRACE_ATTEMPTS, [jobIds]) : [],
-      jobIds.length ? this.db.rows<JobProviderEvent & { jobId: string }>(sql.TRACE_PROVIDER_EVENTS, [jobIds]) : [],
+      jobIds.length
+        ? this.db.rows<PerJob<JobAttempt>>(sql.TRACE_ATTEMPTS, [jobIds, TRACE_ATTEMPTS_PER_JOB])
+        : ([] as PerJob<JobAttempt>[]),
+      jobIds.length
+        ? this.db.rows<PerJob<JobProviderEvent>>(sql.TRACE_PROVIDER_EVENTS, [jobIds, TRACE_PROVIDER_EVENTS_PER_JOB])
+        : ([] as PerJob<JobProviderEvent>[]),
       jobs.some((j) => j.status === 'pending' || j.status === 'retry') ? this.lanes.lanes() : ([] as LaneState[]),
     ]);
 
+    const attemptsOf = groupByJob(attempts);
+    const eventsOf = groupByJob(events);
     const mask = (address: string, channel?: string) =>
       caller.masked && address ? maskRecipient(address, channel) : address;
     const suppressionView = (s: SuppressionRow): TraceSuppressionDto => ({
@@ -124,8 +135,8 @@ export class TraceService {
       ...jobs.map((job) =>
         this.jobMessage(
           job,
-          attempts.filter((a) => a.jobId === job.id),
-          events.filter((e) => e.jobId === job.id),
+          attemptsOf.get(job.id) ?? NONE,
+          eventsOf.get(job.id) ?? NONE,
           lanes,
           now,
           mask,
@@ -160,8 +171,8 @@ export class TraceService {
 
   private jobMessage(
     job: JobRow,
-    attempts: JobAttempt[],
-    events: JobProviderEvent[],
+    attempts: Evidence<JobAttempt>,
+    events: Evidence<JobProviderEvent>,
     lanes: LaneState[],
     now: Date,
     mask: (address: string, channel?: string) => string,
@@ -170,8 +181,8 @@ export class TraceService {
     const waiting = waitingReason(job, lanes, now);
     const judged = judgeJob(job, waiting);
     const timeline = [
-      ...rowEvents(job, attempts),
-      ...events.map((e) => ({
+      ...rowEvents(job, attempts.rows),
+      ...events.rows.map((e) => ({
         at: e.occurredAt.toISOString(),
         event: `provider_${e.kind}`,
         detail: `${e.provider} ${e.providerType}${e.error ? `: ${e.error}` : ''}`,
@@ -193,18 +204,44 @@ export class TraceService {
       provider_message_id: job.providerMessageId,
       attempts: job.attempts,
       waiting,
-      attempt_log: attempts.map(presentAttempt),
-      provider_events: events.map((e) => ({
+      attempt_log: attempts.rows.map(presentAttempt),
+      ...(attempts.omitted ? { attempt_log_omitted: attempts.omitted } : {}),
+      provider_events: events.rows.map((e) => ({
         provider: e.provider,
         type: e.providerType,
         kind: e.kind,
         occurred_at: e.occurredAt.toISOString(),
         error: e.error,
       })),
+      ...(events.omitted ? { provider_events_omitted: events.omitted } : {}),
       suppression: judged.rule === 'suppressed' ? suppressionOf(job.projectId, job.channel, job.recipient) : null,
       events: timeline,
     };
   }
+}
+
+/** A row of a job's attempts or provider events, with how many that job has in all. */
+type PerJob<T> = T & { jobId: string; total: number };
+
+/** One job's evidence as the trace shows it: its newest rows, oldest first, and how many older ones were left out. */
+interface Evidence<T> {
+  rows: T[];
+  omitted: number;
+}
+
+const NONE: Evidence<never> = { rows: [], omitted: 0 };
+
+/** The rows (ordered by job, then oldest first) grouped per job, with the count each job's bound left out. */
+function groupByJob<T>(rows: PerJob<T>[]): Map<string, Evidence<T>> {
+  const out = new Map<string, Evidence<T> & { total: number }>();
+  for (const row of rows) {
+    const { jobId, total, ...rest } = row;
+    let group = out.get(jobId);
+    if (!group) out.set(jobId, (group = { rows: [], omitted: 0, total }));
+    group.rows.push(rest as unknown as T);
+  }
+  for (const group of out.values()) group.omitted = Math.max(0, group.total - group.rows.length);
+  return out;
 }
 
 function refusalMessage(

@@ -59,6 +59,12 @@ const message = z.object({
       next_at: nullableIso,
     }),
   ),
+  attempt_log_omitted: z
+    .number()
+    .optional()
+    .describe(
+      'Older attempts left out of attempt_log (a trace shows each job’s newest 50; job_timeline reads one job)',
+    ),
   provider_events: z.array(
     z.object({
       provider: z.string(),
@@ -68,6 +74,12 @@ const message = z.object({
       error: z.string().nullable(),
     }),
   ),
+  provider_events_omitted: z
+    .number()
+    .optional()
+    .describe(
+      'Older provider events left out of provider_events (a trace shows each job’s newest 50; job_timeline reads one job)',
+    ),
   suppression: suppression.nullable(),
   events: z.array(timelineEvent),
 });

@@ -18,7 +18,9 @@ export const CREDENTIAL_BY_CONNECTION = `SELECT ${CREDENTIAL} FROM telegram_cred
  * Store an owner's bot, or replace it: the id (the route id sends name) stays, the webhook's
  * connection id and secret are new each time. Another bot than before drops the chat and the
  * link tokens paired with the old one (they were that bot's chats), in the same statement.
- * UNIQUE (project_id, owner); the deletes by UNIQUE (credential_id) and its index.
+ * Stored before setWebhook is called, so webhook_registered is false until MARK_WEBHOOK_REGISTERED
+ * (telegram-routes.service.ts putBot says why). UNIQUE (project_id, owner); the deletes by
+ * UNIQUE (credential_id) and its index.
  */
 export const UPSERT_CREDENTIAL = `
   WITH previous AS (
@@ -28,11 +30,11 @@ export const UPSERT_CREDENTIAL = `
   saved AS (
     INSERT INTO telegram_credentials AS c (project_id, owner, bot_id, bot_username, bot_token_sealed, token_hint,
                                            webhook_connection_id, webhook_secret_sealed, webhook_registered, key_id)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, true, $9)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, false, $9)
     ON CONFLICT (project_id, owner) DO UPDATE SET
       bot_id = EXCLUDED.bot_id, bot_username = EXCLUDED.bot_username, bot_token_sealed = EXCLUDED.bot_token_sealed,
       token_hint = EXCLUDED.token_hint, webhook_connection_id = EXCLUDED.webhook_connection_id,
-      webhook_secret_sealed = EXCLUDED.webhook_secret_sealed, webhook_registered = true, key_id = EXCLUDED.key_id,
+      webhook_secret_sealed = EXCLUDED.webhook_secret_sealed, webhook_registered = false, key_id = EXCLUDED.key_id,
       updated_at = now()
     RETURNING ${CREDENTIAL}),
   dropped_destination AS (
@@ -42,6 +44,36 @@ export const UPSERT_CREDENTIAL = `
     DELETE FROM telegram_link_tokens t USING previous p
      WHERE t.credential_id = p.id AND p.bot_id <> $3)
   SELECT * FROM saved c`;
+
+/**
+ * Telegram took the webhook to this connection: the bot can pair chats. Only while the row still
+ * has that connection id (a later PUT moved it on). Primary key.
+ */
+export const MARK_WEBHOOK_REGISTERED = `
+  UPDATE telegram_credentials c SET webhook_registered = true
+   WHERE c.id = $1 AND c.webhook_connection_id = $2
+  RETURNING ${CREDENTIAL}`;
+
+/**
+ * setWebhook refused: the owner's bot back as it was before the PUT ($3…$11, its previous values),
+ * only while the row still has the connection id that PUT stored ($2; a later PUT moved it on).
+ * Primary key.
+ */
+export const RESTORE_CREDENTIAL = `
+  UPDATE telegram_credentials SET
+    bot_id = $3, bot_username = $4, bot_token_sealed = $5, token_hint = $6, webhook_connection_id = $7,
+    webhook_secret_sealed = $8, webhook_registered = $9, key_id = $10, updated_at = $11
+   WHERE id = $1 AND webhook_connection_id = $2`;
+
+/** The chat the PUT of another bot dropped, back with its bot (nothing if one was paired since). UNIQUE (project_id, owner). */
+export const RESTORE_DESTINATION = `
+  INSERT INTO telegram_destinations (id, project_id, owner, credential_id, address, telegram_thread_id, verified, created_at)
+  VALUES ($1, $2, $3, $4, $5, $6::bigint, $7, $8)
+  ON CONFLICT DO NOTHING`;
+
+/** setWebhook refused for an owner who had no bot: the row that PUT stored goes (primary key). */
+export const DELETE_UNREGISTERED_CREDENTIAL = `
+  DELETE FROM telegram_credentials WHERE id = $1 AND webhook_connection_id = $2 AND NOT webhook_registered`;
 
 /** Remove an owner's bot; its chat and link tokens go with it (ON DELETE CASCADE). */
 export const DELETE_CREDENTIAL = `DELETE FROM telegram_credentials WHERE project_id = $1 AND owner = $2 AND id = $3`;

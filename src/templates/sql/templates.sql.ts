@@ -35,6 +35,16 @@ export const FIND_TEMPLATE = `
   SELECT ${TEMPLATE_COLUMNS} FROM templates WHERE project_id = $1 AND id = $2 ORDER BY channel, locale`;
 
 /**
+ * The channels each of many templates of one project has variants for (any locale), one row per
+ * template that exists: a workflow's reference check reads all its steps' templates at once.
+ * Primary key (project_id, id, channel, locale): $2's ids probed by the key prefix, index-only.
+ */
+export const TEMPLATE_CHANNELS = `
+  SELECT id, array_agg(DISTINCT channel) AS channels
+    FROM templates WHERE project_id = $1 AND id = ANY($2::text[])
+   GROUP BY id`;
+
+/**
  * What a send naming a template needs: whether it exists and its topic (the first variant with
  * one, in FIND_TEMPLATE's order), without reading the bodies. Primary key prefix (project_id, id).
  */

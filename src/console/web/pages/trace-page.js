@@ -21,11 +21,16 @@ export function traceParams(form) {
 
 /** Each message's evidence in a few lines: the attempts with the provider's answers, the webhook events, the suppression. */
 function Evidence({ message }) {
+  // A trace shows each job's newest 50 attempts and events; say when older ones were left out.
   const lines = [
+    ...(message.attempt_log_omitted ? [`${message.attempt_log_omitted} older attempt(s) not shown`] : []),
     ...message.attempt_log.map(
       (a) =>
         `${when(a.at)} attempt ${a.attempt} ${a.outcome}${a.counted ? '' : ' (not counted)'}${a.provider ? `, ${a.provider}` : ''}: ${a.error ?? '—'}`,
     ),
+    ...(message.provider_events_omitted
+      ? [`${message.provider_events_omitted} older provider event(s) not shown`]
+      : []),
     ...message.provider_events.map(
       (e) => `${when(e.occurred_at)} ${e.provider} ${e.type} (${e.kind})${e.error ? `: ${e.error}` : ''}`,
     ),
