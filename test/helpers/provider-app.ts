@@ -114,6 +114,11 @@ export function outboundMessage(
   };
 }
 
+/** An SMS as the worker hands it to an SMS connector (Twilio, Telnyx), for asking the connector directly. */
+export function smsMessage(recipient: string, extra: Partial<OutboundMessage> = {}): OutboundMessage {
+  return outboundMessage({ channel: 'sms', recipient, body: 'Your code is 123456', ...extra });
+}
+
 let pushJobs = 0;
 
 /** A push message for a subscriber of `projectId`, each with its own job id, as the push specs ask the connector directly. */
