@@ -8,9 +8,7 @@ import { APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC, ApnsFake, type ApnsScript } from
 import { FcmFake } from './fakes/fcm-fake.js';
 import { createTestCertificate, type TestCertificate } from './fakes/test-certificate.js';
 import { WebPushServiceFake } from './fakes/web-push-service-fake.js';
-import { installLoopbackOnlyGuard } from './helpers/loopback-only.js';
-import { pushMessage } from './helpers/provider-app.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { pushMessage, useProviderApp } from './helpers/provider-app.js';
 
 /**
  * APNs over HTTP/2 through PUSH_PROVIDER=native, against a TLS HTTP/2 fake that verifies the
@@ -18,59 +16,46 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
  * three platforms at once.
  */
 describe('push: APNs over HTTP/2', () => {
-  let t: TestApp;
   let tls: TestCertificate;
   let apns: ApnsFake;
-  let fcm: FcmFake;
+  const fcm = new FcmFake();
   let web: WebPushServiceFake;
-  let project: { id: string; key: string };
-  let guard: ReturnType<typeof installLoopbackOnlyGuard>;
   let seq = 0;
-
-  beforeAll(async () => {
-    guard = installLoopbackOnlyGuard();
-    tls = await createTestCertificate();
-    apns = new ApnsFake(tls);
-    await apns.start();
-    fcm = new FcmFake();
-    await fcm.start();
-    web = new WebPushServiceFake(tls);
-    await web.start();
-    const vapid = webpush.generateVAPIDKeys();
-    t = await startTestApp({
-      env: {
-        PUSH_PROVIDER: 'native',
-        APNS_KEY_ID,
-        APNS_TEAM_ID,
-        APNS_PRIVATE_KEY: apns.privateKeyPem.replace(/\n/g, '\\n'),
-        APNS_TOPIC,
-        APNS_BASE_URL: apns.url,
-        FCM_SERVICE_ACCOUNT_JSON: JSON.stringify(fcm.serviceAccount),
-        FCM_API_BASE: fcm.url,
-        VAPID_PRIVATE_KEY: vapid.privateKey,
-        VAPID_SUBJECT: 'mailto:ops@acme.example',
-        WEB_PUSH_ENDPOINT_HOSTS: '127.0.0.1',
-        OUTBOUND_ALLOW_LOOPBACK: 'true',
-        PUSH_CA_FILE: tls.caFile,
-        OUTBOUND_TIMEOUT_MS: '2000',
-      },
-    });
-    project = await t.createProject();
+  const app = useProviderApp({
+    fakes: async () => {
+      tls = await createTestCertificate();
+      apns = new ApnsFake(tls);
+      web = new WebPushServiceFake(tls);
+      return [apns, fcm, web];
+    },
+    env: () => ({
+      PUSH_PROVIDER: 'native',
+      APNS_KEY_ID,
+      APNS_TEAM_ID,
+      APNS_PRIVATE_KEY: apns.privateKeyPem.replace(/\n/g, '\\n'),
+      APNS_TOPIC,
+      APNS_BASE_URL: apns.url,
+      FCM_SERVICE_ACCOUNT_JSON: JSON.stringify(fcm.serviceAccount),
+      FCM_API_BASE: fcm.url,
+      VAPID_PRIVATE_KEY: webpush.generateVAPIDKeys().privateKey,
+      VAPID_SUBJECT: 'mailto:ops@acme.example',
+      WEB_PUSH_ENDPOINT_HOSTS: '127.0.0.1',
+      OUTBOUND_ALLOW_LOOPBACK: 'true',
+      PUSH_CA_FILE: tls.caFile,
+      OUTBOUND_TIMEOUT_MS: '2000',
+    }),
+    loopbackOnly: true,
   });
-  afterAll(async () => {
-    await t?.close();
-    await Promise.all([apns.stop(), fcm.stop(), web.stop()]);
-    guard.restore();
-  });
+  const { job } = app;
   beforeEach(() => void (apns.received.length = 0));
 
   const subscriber = async (...devices: object[]) => {
     const id = `apns-sub-${++seq}`;
-    expect((await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id })).status).toBe(200);
+    expect((await app.t.http.post('/v1/subscribers').set('X-Api-Key', app.project.key).send({ id })).status).toBe(200);
     for (const device of devices) {
-      const res = await t.http
+      const res = await app.t.http
         .post('/v1/push-tokens')
-        .set('X-Api-Key', project.key)
+        .set('X-Api-Key', app.project.key)
         .send({ subscriber_id: id, ...device });
       expect(res.status).toBe(200);
     }
@@ -79,25 +64,18 @@ describe('push: APNs over HTTP/2', () => {
   const iphone = (script: ApnsScript) => ({ platform: 'apns', token: apns.deviceToken(script) });
   const remaining = async (subscriberId: string) =>
     (
-      await t.db.sql(
+      await app.t.db.sql(
         `SELECT platform FROM push_tokens WHERE project_id = $1 AND subscriber_id = $2 ORDER BY platform`,
-        [project.id, subscriberId],
+        [app.project.id, subscriberId],
       )
     ).map((r) => r.platform);
   const message = (subscriberId: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
-    pushMessage(project.id, subscriberId, extra);
-  const job = async (id: string) =>
-    (await t.db.sql(`SELECT status, attempts, provider, provider_message_id, error FROM jobs WHERE id = $1`, [id]))[0];
-  const sendPush = async (subscriberId: string, extra: Record<string, unknown> = {}) =>
-    (
-      await t.http
-        .post('/v1/send')
-        .set('X-Api-Key', project.key)
-        .send({ channels: ['push'], subscriber_id: subscriberId, subject: 'Shipped', body: 'On its way', ...extra })
-    ).body.job_ids[0] as string;
+    pushMessage(app.project.id, subscriberId, extra);
+  const sendPush = (subscriberId: string, extra: Record<string, unknown> = {}) =>
+    app.send({ channels: ['push'], subscriber_id: subscriberId, subject: 'Shipped', body: 'On its way', ...extra });
 
   it('maps every APNs reason to an outcome, deleting only tokens APNs declared gone; one provider token serves every request', async () => {
-    const connector = t.notifyd.app.get(PushConnector);
+    const connector = app.t.notifyd.app.get(PushConnector);
     type Row = [script: ApnsScript, kind: string, dead: boolean, deleted: boolean, code: string | undefined];
     const rows: Row[] = [
       ['ok', 'ok', false, false, undefined],
@@ -133,7 +111,7 @@ describe('push: APNs over HTTP/2', () => {
   it('end to end: the worker sends what APNs expects (bearer ES256 token, topic, push type, priority, payload) and stores the apns-id', async () => {
     const id = await subscriber(iphone('ok'));
     const jobId = await sendPush(id, { url: 'https://acme.example/o/9' });
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(apns.received).toHaveLength(1);
     const [push] = apns.received;
     expect(push.headers).toMatchObject({
@@ -169,7 +147,7 @@ describe('push: APNs over HTTP/2', () => {
         data: { order: 7 },
       },
     });
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     const [push] = apns.received;
     expect(push.payload).toEqual({
       aps: {
@@ -190,9 +168,9 @@ describe('push: APNs over HTTP/2', () => {
       { data: 'nope' },
       { colour: 'red' },
     ]) {
-      const res = await t.http
+      const res = await app.t.http
         .post('/v1/send')
-        .set('X-Api-Key', project.key)
+        .set('X-Api-Key', app.project.key)
         .send({ channels: ['push'], subscriber_id: id, body: 'x', push });
       expect([JSON.stringify(push), res.status]).toEqual([JSON.stringify(push), 422]);
       expect(res.body.message).toMatch(/push\./);
@@ -202,7 +180,7 @@ describe('push: APNs over HTTP/2', () => {
   it('a background push carries only content-available, at priority 5, with expiration and collapse id', async () => {
     const id = await subscriber(iphone('ok'));
     const before = Math.floor(Date.now() / 1000);
-    const [result] = await t.notifyd.app
+    const [result] = await app.t.notifyd.app
       .get(PushConnector)
       .send([message(id, { payload: { push: { background: true, badge: 3, ttl_secs: 60, collapse_id: 'order-1' } } })]);
     expect(result.ok).toBe(true);
@@ -217,11 +195,11 @@ describe('push: APNs over HTTP/2', () => {
   });
 
   it('ExpiredProviderToken: renews the provider token once and delivers', async () => {
-    const sender = t.notifyd.app.get(ApnsSender);
+    const sender = app.t.notifyd.app.get(ApnsSender);
     const signed = sender.providerToken!.signed;
     apns.expireSeenTokens();
     const id = await subscriber(iphone('ok'));
-    const [result] = await t.notifyd.app.get(PushConnector).send([message(id)]);
+    const [result] = await app.t.notifyd.app.get(PushConnector).send([message(id)]);
     expect(result.ok).toBe(true);
     expect(apns.expiredAnswers).toBe(1);
     expect(sender.providerToken!.signed).toBe(signed + 1);
@@ -229,7 +207,7 @@ describe('push: APNs over HTTP/2', () => {
 
   it('reuses the provider token until APNS_TOKEN_REFRESH_SECS (50 min by default, never under 20), then signs a new one', async () => {
     let now = Date.now();
-    const tokens = new ApnsProviderToken(t.notifyd.config.pushProviders.apns!, () => now);
+    const tokens = new ApnsProviderToken(app.t.notifyd.config.pushProviders.apns!, () => now);
     const first = await tokens.get();
     now += 20 * 60_000;
     expect(await tokens.get()).toBe(first);
@@ -248,7 +226,7 @@ describe('push: APNs over HTTP/2', () => {
   it('end to end: Unregistered fails the job and deletes the token; TooManyRequests pauses the push lane without using an attempt', async () => {
     const gone = await subscriber(iphone('unregistered'));
     const goneJob = await sendPush(gone);
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await job(goneJob)).toMatchObject({ status: 'failed', attempts: 1 });
     expect((await job(goneJob)).error).toBe(
       'no device accepted the push: apns: APNs HTTP 410 Unregistered (token deleted)',
@@ -257,13 +235,13 @@ describe('push: APNs over HTTP/2', () => {
 
     const busy = await subscriber(iphone('too-many'));
     const busyJob = await sendPush(busy);
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await job(busyJob)).toMatchObject({ status: 'pending', attempts: 0 });
-    const [lane] = await t.db.sql(
+    const [lane] = await app.t.db.sql(
       `SELECT pause_kind, paused_until > now() AS paused FROM pacing_lanes WHERE lane_key = 'push:native'`,
     );
     expect(lane).toEqual({ pause_kind: 'rate_limited', paused: true });
-    await t.notifyd.app.get(PacingService).resume({ channel: 'push', provider: 'native' });
+    await app.t.notifyd.app.get(PacingService).resume({ channel: 'push', provider: 'native' });
   });
 
   it('one job fans out to the subscriber’s browser, Android and iPhones; dead ones are deleted in the same pass', async () => {
@@ -276,13 +254,13 @@ describe('push: APNs over HTTP/2', () => {
       iphone('unregistered'),
     );
     const jobId = await sendPush(id);
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     const row = await job(jobId);
     expect(row).toMatchObject({ status: 'sent', provider: 'native' });
     expect(
-      row.provider_message_id
+      (row.provider_message_id ?? '')
         .split(' ')
-        .map((p: string) => p.split(':')[0])
+        .map((p) => p.split(':')[0])
         .sort(),
     ).toEqual(['apns', 'fcm', 'web']);
     expect([web.received.length, fcm.sends.length, apns.received.length]).toEqual([1, 1, 2]);
@@ -290,6 +268,6 @@ describe('push: APNs over HTTP/2', () => {
   });
 
   it('never attempted a connection to a non-loopback address', () => {
-    expect(guard.attempts.filter((host) => !/^(127\.|::1|::ffff:127\.|localhost$)/.test(host))).toEqual([]);
+    expect(app.connectionAttempts.filter((host) => !/^(127\.|::1|::ffff:127\.|localhost$)/.test(host))).toEqual([]);
   });
 });

@@ -4,10 +4,9 @@ import { PushConnector } from '../src/connectors/push/push.connector.js';
 import { PacingService } from '../src/pacing/pacing.service.js';
 import { createTestCertificate, type TestCertificate } from './fakes/test-certificate.js';
 import { WebPushServiceFake, type WebPushScript } from './fakes/web-push-service-fake.js';
-import { installLoopbackOnlyGuard } from './helpers/loopback-only.js';
-import { pushMessage } from './helpers/provider-app.js';
+import { pushMessage, useProviderApp } from './helpers/provider-app.js';
 import { createTestDatabase } from './helpers/test-database.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { startTestApp } from './helpers/test-app.js';
 
 /**
  * Web Push with VAPID through PUSH_PROVIDER=native, against a TLS push service on loopback that
@@ -16,47 +15,38 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
  * refused before connecting.
  */
 describe('push: Web Push (VAPID)', () => {
-  let t: TestApp;
   let tls: TestCertificate;
   let fake: WebPushServiceFake;
-  let project: { id: string; key: string };
-  let guard: ReturnType<typeof installLoopbackOnlyGuard>;
   let seq = 0;
   const vapid = webpush.generateVAPIDKeys();
-
-  beforeAll(async () => {
-    guard = installLoopbackOnlyGuard();
-    tls = await createTestCertificate();
-    fake = new WebPushServiceFake(tls);
-    await fake.start();
-    t = await startTestApp({
-      env: {
-        PUSH_PROVIDER: 'native',
-        VAPID_PRIVATE_KEY: vapid.privateKey,
-        VAPID_SUBJECT: 'mailto:ops@acme.example',
-        WEB_PUSH_ENDPOINT_HOSTS: '127.0.0.1',
-        OUTBOUND_ALLOW_LOOPBACK: 'true',
-        PUSH_CA_FILE: tls.caFile,
-      },
-    });
-    project = await t.createProject();
+  const app = useProviderApp({
+    fakes: async () => {
+      tls = await createTestCertificate();
+      fake = new WebPushServiceFake(tls);
+      return [fake];
+    },
+    env: () => ({
+      PUSH_PROVIDER: 'native',
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+      VAPID_SUBJECT: 'mailto:ops@acme.example',
+      WEB_PUSH_ENDPOINT_HOSTS: '127.0.0.1',
+      OUTBOUND_ALLOW_LOOPBACK: 'true',
+      PUSH_CA_FILE: tls.caFile,
+    }),
+    loopbackOnly: true,
   });
-  afterAll(async () => {
-    await t?.close();
-    await fake.stop();
-    guard.restore();
-  });
+  const { job } = app;
   beforeEach(() => void (fake.received.length = 0));
 
   /** A subscriber with one browser subscription per script; returns its id and device ids. */
   const subscriber = async (...scripts: WebPushScript[]) => {
     const id = `sub-${++seq}`;
-    expect((await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id })).status).toBe(200);
+    expect((await app.t.http.post('/v1/subscribers').set('X-Api-Key', app.project.key).send({ id })).status).toBe(200);
     const devices: string[] = [];
     for (const script of scripts) {
-      const res = await t.http
+      const res = await app.t.http
         .post('/v1/push-tokens')
-        .set('X-Api-Key', project.key)
+        .set('X-Api-Key', app.project.key)
         .send({ subscriber_id: id, ...fake.subscribe(script) });
       expect(res.status).toBe(200);
       devices.push(res.body.id);
@@ -65,33 +55,25 @@ describe('push: Web Push (VAPID)', () => {
   };
   const remaining = async (subscriberId: string) =>
     (
-      await t.db.sql(`SELECT id FROM push_tokens WHERE project_id = $1 AND subscriber_id = $2 ORDER BY id`, [
-        project.id,
+      await app.t.db.sql(`SELECT id FROM push_tokens WHERE project_id = $1 AND subscriber_id = $2 ORDER BY id`, [
+        app.project.id,
         subscriberId,
       ])
     ).map((r) => r.id);
   const message = (subscriberId: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
-    pushMessage(project.id, subscriberId, { subject: 'Order shipped', body: 'It is on its way', ...extra });
-  const job = async (id: string) =>
-    (await t.db.sql(`SELECT status, attempts, provider, provider_message_id, error FROM jobs WHERE id = $1`, [id]))[0];
-  const sendPush = async (subscriberId: string, extra: Record<string, unknown> = {}) => {
-    const res = await t.http
-      .post('/v1/send')
-      .set('X-Api-Key', project.key)
-      .send({
-        channels: ['push'],
-        subscriber_id: subscriberId,
-        subject: 'Hello {{name}}',
-        body: 'Body',
-        vars: { name: 'Jane' },
-        ...extra,
-      });
-    expect(res.status).toBe(200);
-    return res.body.job_ids[0] as string;
-  };
+    pushMessage(app.project.id, subscriberId, { subject: 'Order shipped', body: 'It is on its way', ...extra });
+  const sendPush = (subscriberId: string, extra: Record<string, unknown> = {}) =>
+    app.send({
+      channels: ['push'],
+      subscriber_id: subscriberId,
+      subject: 'Hello {{name}}',
+      body: 'Body',
+      vars: { name: 'Jane' },
+      ...extra,
+    });
 
   it('maps every push service answer to an outcome, deleting the subscription only when it is gone', async () => {
-    const connector = t.notifyd.app.get(PushConnector);
+    const connector = app.t.notifyd.app.get(PushConnector);
     type Row = [script: WebPushScript, kind: string, dead: boolean, deleted: boolean, retryAfterMs?: number];
     const rows: Row[] = [
       ['ok', 'ok', false, false],
@@ -123,7 +105,7 @@ describe('push: Web Push (VAPID)', () => {
   it('end to end: the worker encrypts for the browser keys and signs with VAPID; the job records the push message id', async () => {
     const { id } = await subscriber('ok');
     const jobId = await sendPush(id, { url: 'https://acme.example/orders/1', priority: 'critical' });
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(fake.received).toHaveLength(1);
     const [push] = fake.received;
     expect(push.payload).toEqual({
@@ -143,7 +125,7 @@ describe('push: Web Push (VAPID)', () => {
   it('fans out to every device of the subscriber: sent when one accepts, the gone one deleted in the same pass', async () => {
     const { id, devices } = await subscriber('ok', 'gone', 'error');
     const jobId = await sendPush(id);
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(fake.received.map((r) => r.script).sort()).toEqual(['error', 'gone', 'ok']);
     expect(await job(jobId)).toMatchObject({ status: 'sent', provider: 'native' });
     expect(await remaining(id)).toEqual([devices[0], devices[2]].sort());
@@ -152,7 +134,7 @@ describe('push: Web Push (VAPID)', () => {
   it('end to end: gone devices fail the job (and are deleted), a 5xx is retried, a 429 pauses the push lane without using an attempt', async () => {
     const gone = await subscriber('gone', 'notfound');
     const goneJob = await sendPush(gone.id);
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await job(goneJob)).toMatchObject({ status: 'failed', attempts: 1, provider: 'native' });
     // Devices are tried most recently registered first.
     expect((await job(goneJob)).error).toBe(
@@ -162,24 +144,24 @@ describe('push: Web Push (VAPID)', () => {
 
     const flaky = await subscriber('error');
     const flakyJob = await sendPush(flaky.id);
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await job(flakyJob)).toMatchObject({ status: 'retry', attempts: 1 });
 
     const limited = await subscriber('ratelimited');
     const limitedJob = await sendPush(limited.id);
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await job(limitedJob)).toMatchObject({ status: 'pending', attempts: 0 });
-    const [lane] = await t.db.sql(
+    const [lane] = await app.t.db.sql(
       `SELECT pause_kind, paused_until > now() + interval '5 seconds' AS paused FROM pacing_lanes WHERE lane_key = 'push:native'`,
     );
     expect(lane).toEqual({ pause_kind: 'rate_limited', paused: true });
-    await t.notifyd.app.get(PacingService).resume({ channel: 'push', provider: 'native' });
+    await app.t.notifyd.app.get(PacingService).resume({ channel: 'push', provider: 'native' });
   });
 
   it('a subscriber without devices closes the job as skipped', async () => {
     const { id } = await subscriber();
     const jobId = await sendPush(id);
-    await t.worker.drainOnce();
+    await app.t.worker.drainOnce();
     expect(await job(jobId)).toMatchObject({
       status: 'sent',
       provider: 'skipped',
@@ -197,12 +179,12 @@ describe('push: Web Push (VAPID)', () => {
       'https://push.elsewhere.example/x',
       `http://127.0.0.1:1/push`,
     ]) {
-      await t.db.sql(
+      await app.t.db.sql(
         `INSERT INTO push_tokens (project_id, subscriber_id, token, platform, endpoint, p256dh, auth) VALUES ($1, $2, $3, 'web', $3, $4, $5)`,
-        [project.id, id, endpoint, keys.p256dh, keys.auth],
+        [app.project.id, id, endpoint, keys.p256dh, keys.auth],
       );
     }
-    const [result] = await t.notifyd.app.get(PushConnector).send([message(id)]);
+    const [result] = await app.t.notifyd.app.get(PushConnector).send([message(id)]);
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error.message.match(/refused before connecting/g)).toHaveLength(4);
     expect(fake.connections).toBe(before);
@@ -211,7 +193,7 @@ describe('push: Web Push (VAPID)', () => {
   });
 
   it('never attempted a connection to a non-loopback address', () => {
-    expect(guard.attempts.filter((host) => !/^(127\.|::1|::ffff:127\.|localhost$)/.test(host))).toEqual([]);
+    expect(app.connectionAttempts.filter((host) => !/^(127\.|::1|::ffff:127\.|localhost$)/.test(host))).toEqual([]);
   });
 });
 

@@ -1,17 +1,7 @@
-import type { OutboundMessage } from '../src/connectors/connector.js';
 import { TelnyxSmsConnector } from '../src/connectors/sms/telnyx-sms.connector.js';
 import { TELNYX_KEY, TELNYX_PROFILE, TelnyxFake, telnyxError } from './fakes/telnyx-fake.js';
 import { type ClassificationRow, classifications } from './helpers/error-table.js';
-import { outboundMessage, useProviderApp } from './helpers/provider-app.js';
-
-const message = (recipient: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
-  outboundMessage({
-    jobId: '00000000-0000-4000-8000-000000000002',
-    channel: 'sms',
-    recipient,
-    body: 'Your code is 123456',
-    ...extra,
-  });
+import { smsMessage, useProviderApp } from './helpers/provider-app.js';
 
 /** SMS over Telnyx's v2 Messaging API, against a local fake that speaks it. */
 describe('SMS: Telnyx', () => {
@@ -98,7 +88,7 @@ describe('SMS: Telnyx', () => {
       ],
       ['stall past OUTBOUND_TIMEOUT_MS', 'stall', 'transient', false, undefined],
     ];
-    const { seen, expected } = await classifications(connector, fake, '+1555020', rows, message);
+    const { seen, expected } = await classifications(connector, fake, '+1555020', rows, smsMessage);
     expect(seen).toEqual(expected);
     expect(fake.requests).toHaveLength(rows.length);
   });
@@ -156,7 +146,7 @@ describe('SMS: Telnyx', () => {
         telnyx: { ...app.t.notifyd.config.sms.telnyx, messagingProfileId: undefined },
       },
     });
-    const [result] = await bare.send([message('+15551234567', { payload: { sms: { from: 'Acme' } } })]);
+    const [result] = await bare.send([smsMessage('+15551234567', { payload: { sms: { from: 'Acme' } } })]);
     expect(!result.ok && [result.error.kind, result.error.message]).toEqual([
       'permanent',
       expect.stringMatching(/TELNYX_MESSAGING_PROFILE_ID/),

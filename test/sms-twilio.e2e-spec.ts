@@ -1,17 +1,7 @@
-import type { OutboundMessage } from '../src/connectors/connector.js';
 import { TwilioSmsConnector } from '../src/connectors/sms/twilio-sms.connector.js';
 import { TWILIO_SID, TWILIO_TOKEN, TwilioFake, twilioError } from './fakes/twilio-fake.js';
 import { type ClassificationRow, classifications } from './helpers/error-table.js';
-import { outboundMessage, useProviderApp } from './helpers/provider-app.js';
-
-const message = (recipient: string, extra: Partial<OutboundMessage> = {}): OutboundMessage =>
-  outboundMessage({
-    jobId: '00000000-0000-4000-8000-000000000001',
-    channel: 'sms',
-    recipient,
-    body: 'Your code is 123456',
-    ...extra,
-  });
+import { smsMessage, useProviderApp } from './helpers/provider-app.js';
 
 /** SMS over Twilio: the SDK pointed at a local fake that speaks Twilio's REST API. */
 describe('SMS: Twilio', () => {
@@ -148,21 +138,21 @@ describe('SMS: Twilio', () => {
       ['other 4xx code', twilioError(400, 21620, 'Invalid media URL'), 'permanent', false, '21620'],
       ['stall past OUTBOUND_TIMEOUT_MS', 'stall', 'transient', false, undefined],
     ];
-    const { seen, expected } = await classifications(connector, fake, '+1555010', rows, message);
+    const { seen, expected } = await classifications(connector, fake, '+1555010', rows, smsMessage);
     expect(seen).toEqual(expected);
     // Every row reached Twilio (nothing decided locally), and the text names the code.
     expect(fake.requests).toHaveLength(rows.length);
     fake.script.set('+15550199999', twilioError(400, 21610, 'Attempt to send to unsubscribed recipient'));
-    const [stop] = await connector.send([message('+15550199999')]);
+    const [stop] = await connector.send([smsMessage('+15550199999')]);
     expect(!stop.ok && stop.error.message).toMatch(/^twilio 21610: Attempt to send to unsubscribed recipient/);
   });
 
   it('refuses without calling Twilio: a To that is not E.164 (dead), a bad sender, nothing to say', async () => {
     const connector = app.t.notifyd.app.get(TwilioSmsConnector);
     const results = await connector.send([
-      message('0612345678'),
-      message('+15551230000', { payload: { sms: { from: 'Not-valid!' } } }),
-      message('+15551230000', { body: undefined, subject: undefined }),
+      smsMessage('0612345678'),
+      smsMessage('+15551230000', { payload: { sms: { from: 'Not-valid!' } } }),
+      smsMessage('+15551230000', { body: undefined, subject: undefined }),
     ]);
     expect(results.map((r) => (r.ok ? 'ok' : [r.error.kind, r.error.deadRecipient]))).toEqual([
       ['permanent', true],

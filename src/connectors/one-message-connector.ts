@@ -1,3 +1,6 @@
+import { Inject } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
 import type { Channel } from '../domain/channels.js';
 import type { Connector, DeliveryResult, OutboundMessage } from './connector.js';
 
@@ -17,4 +20,16 @@ export abstract class OneMessageConnector implements Connector {
   }
 
   protected abstract sendOne(message: OutboundMessage): Promise<DeliveryResult>;
+}
+
+/**
+ * A one-message connector that works from the instance's settings (SMS, WhatsApp, chat). Nest
+ * injects them through this constructor, which a subclass inherits: one that needs nothing
+ * else declares no constructor, and its project's connector (forProject) is `new` with the
+ * project's settings put in.
+ */
+export abstract class ConfiguredConnector extends OneMessageConnector {
+  constructor(@Inject(APP_CONFIG) protected readonly config: AppConfig) {
+    super();
+  }
 }

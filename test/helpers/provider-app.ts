@@ -9,8 +9,11 @@ export interface StartableFake {
 }
 
 export interface ProviderAppOptions {
-  /** The fakes, constructed (not started) by the spec; started before the app, stopped after it. */
-  fakes: readonly StartableFake[];
+  /**
+   * The fakes, constructed (not started) by the spec; started before the app, stopped after it.
+   * Fakes that need something made first (a TLS certificate) come from a function, called then.
+   */
+  fakes: readonly StartableFake[] | (() => Promise<readonly StartableFake[]>);
   /** The app's environment, read once the fakes are started (so their URLs are known). */
   env: () => Record<string, string>;
   /** Forget what each fake recorded (its `requests`) before every test. */
@@ -47,6 +50,7 @@ export function useProviderApp(options: ProviderAppOptions): ProviderApp {
   let t: TestApp | undefined;
   let project: { id: string; key: string } | undefined;
   let guard: ReturnType<typeof installLoopbackOnlyGuard> | undefined;
+  let fakes: readonly StartableFake[] = typeof options.fakes === 'function' ? [] : options.fakes;
   const started = () => {
     if (!t || !project) throw new Error('useProviderApp: the app is not booted yet (use it inside tests or hooks)');
     return { t, project };
@@ -54,18 +58,19 @@ export function useProviderApp(options: ProviderAppOptions): ProviderApp {
 
   beforeAll(async () => {
     if (options.loopbackOnly) guard = installLoopbackOnlyGuard();
-    await Promise.all(options.fakes.map((fake) => fake.start()));
+    if (typeof options.fakes === 'function') fakes = await options.fakes();
+    await Promise.all(fakes.map((fake) => fake.start()));
     t = await startTestApp({ env: options.env() });
     project = await t.createProject();
   });
   afterAll(async () => {
     await t?.close();
-    await Promise.all(options.fakes.map((fake) => fake.stop()));
+    await Promise.all(fakes.map((fake) => fake.stop()));
     guard?.restore();
   });
   if (options.clearRequests) {
     beforeEach(() => {
-      for (const fake of options.fakes) (fake as { requests?: unknown[] }).requests?.splice(0);
+      for (const fake of fakes) (fake as { requests?: unknown[] }).requests?.splice(0);
     });
   }
 
@@ -112,6 +117,11 @@ export function outboundMessage(
     payload: {},
     ...fields,
   };
+}
+
+/** An SMS as the worker hands it to an SMS connector (Twilio, Telnyx), for asking the connector directly. */
+export function smsMessage(recipient: string, extra: Partial<OutboundMessage> = {}): OutboundMessage {
+  return outboundMessage({ channel: 'sms', recipient, body: 'Your code is 123456', ...extra });
 }
 
 let pushJobs = 0;

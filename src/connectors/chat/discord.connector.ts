@@ -8,7 +8,7 @@ import { ProviderError } from '../provider-error.js';
 import { OutboundGuard } from '../../common/ssrf/outbound-guard.js';
 import { chatLink, chatOptions, providerWebhookUrl } from './chat-text.js';
 import { classifyDiscordAnswer } from './discord/discord-errors.js';
-import { OneMessageConnector } from '../one-message-connector.js';
+import { ConfiguredConnector } from '../one-message-connector.js';
 
 /** Discord's own limits: embed title 256, description 4096, content 2000 characters. */
 const TITLE_MAX = 256;
@@ -23,15 +23,15 @@ const CONTENT_MAX = 2000;
  * containing @everyone must not ping a server.
  */
 @NotifyConnector()
-export class DiscordConnector extends OneMessageConnector {
+export class DiscordConnector extends ConfiguredConnector {
   readonly channel = 'discord' as const;
   readonly provider = 'discord';
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly guard: OutboundGuard,
   ) {
-    super();
+    super(config);
   }
 
   recipientProblem(address: string): string | undefined {

@@ -2,15 +2,16 @@ import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { SLACK_BOT_TOKEN_PATTERN } from '../../config/sections/chat-providers.config.js';
-import type { DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../connector.js';
+import type { DeliveryResult, OutboundMessage } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import { type Fetcher, postJson } from '../json-http.js';
 import { ProviderError } from '../provider-error.js';
 import { OutboundGuard } from '../../common/ssrf/outbound-guard.js';
 import { canonicalSlackChannel } from './chat-ids.js';
 import { chatLink, chatOptions, chatText, providerWebhookUrl } from './chat-text.js';
+import { botTokenSettings, withProjectBot } from './project-bot.js';
 import { classifySlackAnswer } from './slack/slack-errors.js';
-import { OneMessageConnector } from '../one-message-connector.js';
+import { ConfiguredConnector } from '../one-message-connector.js';
 
 /**
  * SLACK_PROVIDER=slack. A recipient that is an incoming-webhook URL (on SLACK_WEBHOOK_HOSTS)
@@ -18,22 +19,18 @@ import { OneMessageConnector } from '../one-message-connector.js';
  * `chat.postMessage` with SLACK_BOT_TOKEN. Text is Slack mrkdwn: *subject*, body, <url|Open>.
  */
 @NotifyConnector()
-export class SlackConnector extends OneMessageConnector {
+export class SlackConnector extends ConfiguredConnector {
   readonly channel = 'slack' as const;
   readonly provider = 'slack';
 
   /** A project's own Slack app (per-project providers): its bot reaches its own workspace, no binding needed. */
-  readonly projectSettings: ProjectSettingsSpec = {
-    fields: {
-      bot_token: { required: true, secret: true, pattern: SLACK_BOT_TOKEN_PATTERN, hint: 'a Slack bot token (xoxb-…)' },
-    },
-  };
+  readonly projectSettings = botTokenSettings(SLACK_BOT_TOKEN_PATTERN, 'a Slack bot token (xoxb-…)');
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly guard: OutboundGuard,
   ) {
-    super();
+    super(config);
   }
 
   recipientProblem(address: string): string | undefined {
@@ -44,11 +41,7 @@ export class SlackConnector extends OneMessageConnector {
   }
 
   forProject(s: Readonly<Record<string, string>>): SlackConnector {
-    const { chat } = this.config;
-    return new SlackConnector(
-      { ...this.config, chat: { ...chat, slack: { ...chat.slack, botToken: s.bot_token } } },
-      this.guard,
-    );
+    return new SlackConnector(withProjectBot(this.config, 'slack', s), this.guard);
   }
 
   /**

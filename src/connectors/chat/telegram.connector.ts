@@ -1,15 +1,13 @@
-import { Inject } from '@nestjs/common';
-import type { AppConfig } from '../../config/app-config.js';
-import { APP_CONFIG } from '../../config/config.module.js';
 import { TELEGRAM_BOT_TOKEN_PATTERN } from '../../config/sections/chat-providers.config.js';
-import type { DeliveryResult, OutboundMessage, ProjectSettingsSpec } from '../connector.js';
+import type { DeliveryResult, OutboundMessage } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import { postJson } from '../json-http.js';
 import { ProviderError } from '../provider-error.js';
 import { CHAT_HINTS, canonicalTelegramChat, TELEGRAM_CHAT } from './chat-ids.js';
 import { chatLink, chatOptions, chatText } from './chat-text.js';
+import { botTokenSettings, withProjectBot } from './project-bot.js';
 import { classifyTelegramAnswer } from './telegram/telegram-errors.js';
-import { OneMessageConnector } from '../one-message-connector.js';
+import { ConfiguredConnector } from '../one-message-connector.js';
 
 /**
  * TELEGRAM_PROVIDER=telegram: Bot API `sendMessage` with TELEGRAM_BOT_TOKEN, plain text (no
@@ -17,25 +15,12 @@ import { OneMessageConnector } from '../one-message-connector.js';
  * `url` when there is one, and the forum topic from chat.telegram_thread_id.
  */
 @NotifyConnector()
-export class TelegramConnector extends OneMessageConnector {
+export class TelegramConnector extends ConfiguredConnector {
   readonly channel = 'telegram' as const;
   readonly provider = 'telegram';
 
   /** A project's own bot (per-project providers): it reaches the chats that bot is in, no binding needed. */
-  readonly projectSettings: ProjectSettingsSpec = {
-    fields: {
-      bot_token: {
-        required: true,
-        secret: true,
-        pattern: TELEGRAM_BOT_TOKEN_PATTERN,
-        hint: 'a bot token from @BotFather (123456:ABC…)',
-      },
-    },
-  };
-
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    super();
-  }
+  readonly projectSettings = botTokenSettings(TELEGRAM_BOT_TOKEN_PATTERN, 'a bot token from @BotFather (123456:ABC…)');
 
   validateConfiguration(): void {
     if (!this.config.chat.telegram.botToken)
@@ -49,11 +34,7 @@ export class TelegramConnector extends OneMessageConnector {
   }
 
   forProject(s: Readonly<Record<string, string>>): TelegramConnector {
-    const { chat } = this.config;
-    return new TelegramConnector({
-      ...this.config,
-      chat: { ...chat, telegram: { ...chat.telegram, botToken: s.bot_token } },
-    });
+    return new TelegramConnector(withProjectBot(this.config, 'telegram', s));
   }
 
   /** Every chat of the instance's bot needs a binding: the bot is shared by every project. */

@@ -1,13 +1,10 @@
-import { Inject } from '@nestjs/common';
-import type { AppConfig } from '../../config/app-config.js';
-import { APP_CONFIG } from '../../config/config.module.js';
 import type { DeliveryResult, OutboundMessage } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import { postJson } from '../json-http.js';
 import { ProviderError } from '../provider-error.js';
 import { isAlphanumericSender, smsParts } from './sms-addressing.js';
 import { classifyTelnyxAnswer } from './telnyx/telnyx-errors.js';
-import { OneMessageConnector } from '../one-message-connector.js';
+import { ConfiguredConnector } from '../one-message-connector.js';
 
 /**
  * SMS_PROVIDER=telnyx: `POST /v2/messages` (JSON, Bearer key), one message per call. An
@@ -15,13 +12,9 @@ import { OneMessageConnector } from '../one-message-connector.js';
  * TELNYX_MESSAGING_PROFILE_ID such a message fails before any call.
  */
 @NotifyConnector()
-export class TelnyxSmsConnector extends OneMessageConnector {
+export class TelnyxSmsConnector extends ConfiguredConnector {
   readonly channel = 'sms' as const;
   readonly provider = 'telnyx';
-
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    super();
-  }
 
   validateConfiguration(): void {
     if (!this.config.sms.telnyx.apiKey)

@@ -1,6 +1,3 @@
-import { Inject } from '@nestjs/common';
-import type { AppConfig } from '../../config/app-config.js';
-import { APP_CONFIG } from '../../config/config.module.js';
 import type { DeliveryResult, OutboundMessage } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
 import { smsParts } from './sms-addressing.js';
@@ -15,18 +12,8 @@ import { TwilioConnector } from './twilio/twilio-connector.js';
 export class TwilioSmsConnector extends TwilioConnector {
   readonly channel = 'sms' as const;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super(config, 'SMS_PROVIDER');
-  }
-
-  protected senderProblem(): string | undefined {
-    return this.config.sms.from
-      ? undefined
-      : 'SMS_FROM is not set: give the sender, an E.164 number of the account or an alphanumeric id';
-  }
-
   protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
-    const parts = smsParts(message, this.config.sms.from);
+    const parts = smsParts(message, this.sender);
     if (parts instanceof Error) return { ok: false, error: parts };
     return this.twilio.create({
       from: parts.from,

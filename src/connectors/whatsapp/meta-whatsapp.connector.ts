@@ -1,6 +1,3 @@
-import { Inject } from '@nestjs/common';
-import type { AppConfig } from '../../config/app-config.js';
-import { APP_CONFIG } from '../../config/config.module.js';
 import type { JobPayload } from '../../domain/job.types.js';
 import type { DeliveryResult, OutboundMessage } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
@@ -8,7 +5,7 @@ import { postJson } from '../json-http.js';
 import { ProviderError } from '../provider-error.js';
 import { classifyMetaAnswer, META_WINDOW_CLOSED } from './meta/meta-errors.js';
 import { textElseTemplate, whatsappNumber, whatsappText } from './whatsapp-content.js';
-import { OneMessageConnector } from '../one-message-connector.js';
+import { ConfiguredConnector } from '../one-message-connector.js';
 
 /**
  * WHATSAPP_PROVIDER=meta: the WhatsApp Cloud API, `POST {WHATSAPP_API_BASE}/{phone-number-id}/messages`
@@ -16,13 +13,9 @@ import { OneMessageConnector } from '../one-message-connector.js';
  * template outside it (see textElseTemplate).
  */
 @NotifyConnector()
-export class MetaWhatsAppConnector extends OneMessageConnector {
+export class MetaWhatsAppConnector extends ConfiguredConnector {
   readonly channel = 'whatsapp' as const;
   readonly provider = 'meta';
-
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    super();
-  }
 
   validateConfiguration(): void {
     const { accessToken, phoneNumberId } = this.config.whatsapp.meta;

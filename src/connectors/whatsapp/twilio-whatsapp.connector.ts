@@ -1,6 +1,3 @@
-import { Inject } from '@nestjs/common';
-import type { AppConfig } from '../../config/app-config.js';
-import { APP_CONFIG } from '../../config/config.module.js';
 import type { JobPayload } from '../../domain/job.types.js';
 import type { DeliveryResult, OutboundMessage } from '../connector.js';
 import { NotifyConnector } from '../connector.decorator.js';
@@ -19,20 +16,10 @@ const TWILIO_WINDOW_CLOSED = '63016';
 export class TwilioWhatsAppConnector extends TwilioConnector {
   readonly channel = 'whatsapp' as const;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super(config, 'WHATSAPP_PROVIDER');
-  }
-
-  protected senderProblem(): string | undefined {
-    return this.config.whatsapp.twilioFrom
-      ? undefined
-      : 'WHATSAPP_FROM is not set: give the WhatsApp-enabled sender number (E.164)';
-  }
-
   protected async sendOne(message: OutboundMessage): Promise<DeliveryResult> {
     const number = whatsappNumber(message.recipient);
     if (number instanceof ProviderError) return { ok: false, error: number };
-    const from = this.config.whatsapp.twilioFrom;
+    const from = this.sender;
     if (!from) return { ok: false, error: ProviderError.permanent('No WhatsApp sender: set WHATSAPP_FROM.') };
     const options = (message.payload as JobPayload).whatsapp;
     const base = {
