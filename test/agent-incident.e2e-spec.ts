@@ -31,7 +31,8 @@ describe('agent on call: the 429 pause and the misspelt domain', () => {
       EMAIL_PROVIDER: 'resend',
       RESEND_API_KEY: 're_incident_key',
       RESEND_BASE_URL: fake.url,
-      OUTBOUND_TIMEOUT_MS: '1000',
+      // No stall here: a long timeout only keeps a cold first call on a loaded CI machine from timing out.
+      OUTBOUND_TIMEOUT_MS: '10000',
       EMAIL_FROM: 'orders@acme.example',
       PUBLIC_URL: 'https://notify.acme.example',
     }),

@@ -71,6 +71,7 @@ describe('POST /v1/batch', () => {
       body: 'x',
       scheduled_at: new Date(before + 3_600_000).toISOString(),
     });
+    const after = Date.now();
     expect([first.body.jobs_created, second.body.jobs_created]).toEqual([13, 13]); // every third subscriber has no email
     const rows: { id: string; created_at: Date; sub: string }[] = await t.db.sql(
       `SELECT id, created_at, subscriber_id AS sub FROM jobs WHERE scheduled_at > now() + interval '30 minutes' AND subscriber_id = ANY($1)`,
@@ -81,7 +82,9 @@ describe('POST /v1/batch', () => {
       expect(row.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       const millis = parseInt(row.id.replace(/-/g, '').slice(0, 12), 16);
       expect(millis).toBeGreaterThanOrEqual(before - 1_000);
-      expect(Math.abs(millis - row.created_at.getTime())).toBeLessThan(1_000);
+      expect(millis).toBeLessThanOrEqual(after + 1_000);
+      // Made by the api just before its insert, whose now() is created_at (a busy pool may wait between).
+      expect(Math.abs(millis - row.created_at.getTime())).toBeLessThan(5_000);
     }
     const newestOfFirst = rows
       .filter((r) => Number(r.sub.slice(1)) < 201)

@@ -103,7 +103,14 @@ describe('notifyd client commands against a running instance', () => {
   it('retry --failed re-queues every failed job that matches, without a progress bar when piped', async () => {
     for (let i = 0; i < 3; i++)
       await notifyd(['send-test', '--project', 'cli-acme', '--channel', 'sms', '--to', `+3360000060${i}`], env);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Until the worker has sent all three: a job it still holds would be written 'sent' over the 'failed' below.
+    for (let i = 0; i < 200; i++) {
+      const [{ sent }] = await db.sql(
+        `SELECT count(*)::int AS sent FROM jobs WHERE project_id = 'cli-acme' AND recipient LIKE '+3360000060%' AND status = 'sent'`,
+      );
+      if (sent === 3) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     await db.sql(
       `UPDATE jobs SET status = 'failed', error = 'HTTP 503' WHERE project_id = 'cli-acme' AND recipient LIKE '+3360000060%'`,
     );

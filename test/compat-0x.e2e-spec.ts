@@ -13,7 +13,7 @@ describe('notifyd 0.x request shapes', () => {
   beforeAll(async () => {
     base = await receiver.start();
     // Loopback allowed explicitly: the receiver is this test's own server.
-    t = await startTestApp({ env: { OUTBOUND_ALLOW_LOOPBACK: 'true', WEBHOOK_TIMEOUT_MS: '2000' } });
+    t = await startTestApp({ env: { OUTBOUND_ALLOW_LOOPBACK: 'true', WEBHOOK_TIMEOUT_MS: '10000' } });
     project = await t.createProject();
   });
   afterAll(async () => {

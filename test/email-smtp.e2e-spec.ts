@@ -21,7 +21,8 @@ describe('email over SMTP (nodemailer → smtp-server)', () => {
         SMTP_SECURITY: 'none',
         SMTP_USERNAME: 'relay-user',
         SMTP_PASSWORD: 'relay-pass',
-        SMTP_TIMEOUT_MS: '1500',
+        // 3 s: short enough for the stall row, long enough for a cold first session on a loaded CI machine.
+        SMTP_TIMEOUT_MS: '3000',
         EMAIL_FROM: 'notifications@acme.example',
         EMAIL_FROM_NAME: 'Acme Notifications',
         PUBLIC_URL: 'https://notify.acme.example/',

@@ -97,8 +97,10 @@ describe('graceful shutdown', () => {
     });
     try {
       const provider = t.notifyd.app.get(RecordingConnector);
+      // 3 s: close() must stop the dispatcher before an in-flight send ends and frees a slot for
+      // the next job; with 400 ms, a slow start of the shutdown on a loaded machine could let one more start.
       provider.script = async () => {
-        await sleep(400);
+        await sleep(3_000);
         return { ok: true, providerMessageId: 'slow' };
       };
       const { key } = await t.createProject('halt');

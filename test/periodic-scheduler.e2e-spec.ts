@@ -124,8 +124,8 @@ describe('periodic work on the Nest scheduler', () => {
     await running;
     const began = Date.now();
     await t.close();
-    // The grace (1 s), then the rest of the shutdown; far less than a task that never ends.
-    expect(Date.now() - began).toBeLessThan(8_000);
+    // The grace (1 s), then the rest of the shutdown (seconds on a loaded machine); far less than a task that never ends.
+    expect(Date.now() - began).toBeLessThan(20_000);
     release();
   });
 });

@@ -15,7 +15,8 @@ describe('push: a batch of jobs for many subscribers', () => {
       PUSH_PROVIDER: 'native',
       FCM_SERVICE_ACCOUNT_JSON: JSON.stringify(fake.serviceAccount),
       FCM_API_BASE: fake.url,
-      OUTBOUND_TIMEOUT_MS: '2000',
+      // No stall here: a long timeout only keeps a cold first call on a loaded CI machine from timing out.
+      OUTBOUND_TIMEOUT_MS: '10000',
     }),
   });
   let b: { id: string; key: string };
@@ -193,15 +194,32 @@ describe('push: a batch behind a stalling push service', () => {
       PUSH_PROVIDER: 'native',
       FCM_SERVICE_ACCOUNT_JSON: JSON.stringify(fake.serviceAccount),
       FCM_API_BASE: fake.url,
-      // One job at a time; a stalled request ends after 1 s; the call may take 2.5 s. Three
-      // stalls in a row would overrun it, so only jobs started in the first 1.5 s may run.
+      // One job at a time; a stalled request ends after 3 s; the call may take 7.5 s. Three
+      // stalls in a row would overrun it, so only jobs started in the first 4.5 s may run. In
+      // seconds, not hundreds of ms: the second stall must end (at about 6 s) well before the
+      // call's 7.5 s even when a loaded machine is late to abort it.
       WORKER_CONCURRENCY: '1',
-      OUTBOUND_TIMEOUT_MS: '1000',
-      WORKER_SEND_TIMEOUT_MS: '2500',
+      OUTBOUND_TIMEOUT_MS: '3000',
+      WORKER_SEND_TIMEOUT_MS: '7500',
     }),
   });
 
   it('jobs it cannot start in time are not attempted; every job pushed is recorded as such', async () => {
+    // One send first, so that the quick job below is quick: the access token is fetched and the
+    // connection made here. A slow cold first call would make the stalls start late and the call
+    // end within a hair of its limit.
+    expect(
+      (await app.t.http.post('/v1/subscribers').set('X-Api-Key', app.project.key).send({ id: 'warm' })).status,
+    ).toBe(200);
+    await app.t.http
+      .post('/v1/push-tokens')
+      .set('X-Api-Key', app.project.key)
+      .send({ subscriber_id: 'warm', platform: 'fcm', token: 'ok:APA91bwarm' })
+      .expect(200);
+    const warm = await app.send({ channels: ['push'], subscriber_id: 'warm', body: 'x' });
+    expect(await app.t.worker.drainOnce()).toBe(1);
+    expect((await app.job(warm)).status).toBe('sent');
+
     const ids: string[] = [];
     for (const [i, script] of ['ok', 'stall', 'stall', 'stall'].entries()) {
       const id = `slow-${i}`;
@@ -236,7 +254,7 @@ describe('push: a batch behind a stalling push service', () => {
     );
     // The call ended in time: no job carries the dispatcher's timeout.
     expect(rows.filter((r) => /WORKER_SEND_TIMEOUT_MS \(/.test(r.error ?? ''))).toEqual([]);
-    // At most the stalls started in the first 1.5 s ran (one, or two if the quick job went first… never three).
+    // At most the stalls started in the first 4.5 s ran (one, or two if the quick job went first… never three).
     expect(fake.sends.length).toBeLessThan(4);
     for (const r of rows) {
       if (!pushed.has(r.id))

@@ -21,7 +21,8 @@ describe('push: FCM HTTP v1', () => {
       PUSH_PROVIDER: 'native',
       FCM_SERVICE_ACCOUNT_JSON: JSON.stringify(fake.serviceAccount),
       FCM_API_BASE: fake.url,
-      OUTBOUND_TIMEOUT_MS: '2000',
+      // 3 s: short enough for the stall rows, long enough for a cold first call on a loaded CI machine.
+      OUTBOUND_TIMEOUT_MS: '3000',
     }),
   });
   const { job } = app;

@@ -120,7 +120,7 @@ describe('signals: after-commit NOTIFY, listener, resync', () => {
       }
       expect(tap.matching('test.foreign:')).toEqual([]);
       await client.query('COMMIT');
-      await tap.waitFor((p) => p === 'test.foreign:committed-later', 5_000);
+      await tap.waitFor((p) => p === 'test.foreign:committed-later', 20_000);
     });
 
     it('a rolled-back transaction’s signal is never sent', async () => {
@@ -134,7 +134,7 @@ describe('signals: after-commit NOTIFY, listener, resync', () => {
       await client.query('COMMIT');
       signalsA.sendWhenCommitted(xid2, 'test.foreign', 'neighbour');
       await eventually(async () => signalsA.stats().dropped > droppedBefore || undefined);
-      await tap.waitFor((p) => p === 'test.foreign:neighbour', 5_000);
+      await tap.waitFor((p) => p === 'test.foreign:neighbour', 20_000);
       await signalsA.flush();
       await sleep(100);
       expect(tap.matching('test.foreign:rolled-back')).toEqual([]);
@@ -180,7 +180,9 @@ describe('signals: after-commit NOTIFY, listener, resync', () => {
     const warnings: string[] = [];
     const listener = new SignalListener({
       url: proxied.toString(),
-      heartbeatMs: 300,
+      // Seconds, not ms: a heartbeat a loaded machine answers late would replace the connection
+      // before the blackhole, and the 'after' signal would be sent to a connection being replaced.
+      heartbeatMs: 2_000,
       onSignal: (p) => received.push(p),
       onConnected: () => connects++,
       log: { log: () => undefined, warn: (m) => warnings.push(m) },
@@ -193,7 +195,7 @@ describe('signals: after-commit NOTIFY, listener, resync', () => {
 
       proxy.blackhole();
       // Nothing closes the socket: only the heartbeat's deadline can notice.
-      await eventually(async () => connects === 2 || undefined, 10_000);
+      await eventually(async () => connects === 2 || undefined, 20_000);
       expect(warnings.some((w) => /heartbeat unanswered/.test(w))).toBe(true);
       expect(proxy.accepted).toBe(2);
       await a.db.sql(`SELECT pg_notify('notifyd_signals', 'test.halfopen:after')`);

@@ -15,7 +15,8 @@ describe('SMS: Twilio', () => {
       TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
       TWILIO_API_BASE: fake.url,
       PUBLIC_URL: 'https://notify.example.com/',
-      OUTBOUND_TIMEOUT_MS: '2000',
+      // 3 s: short enough for the stall rows, long enough for a cold first call on a loaded CI machine.
+      OUTBOUND_TIMEOUT_MS: '3000',
     }),
     clearRequests: true,
   });
@@ -206,8 +207,10 @@ describe('SMS: Twilio', () => {
     const limited = await send('+15005550429');
     await app.t.worker.drainOnce();
     expect(await job(limited)).toMatchObject({ status: 'pending', attempts: 0 });
+    // The pause as written (Retry-After: 2), not whether it is still on: a loaded machine can
+    // take longer than 2 s to drain and read.
     const [lane] = await app.t.db.sql(
-      `SELECT pause_kind, paused_until > now() AS paused, paused_until - paused_at AS pause FROM pacing_lanes WHERE lane_key = 'sms:twilio'`,
+      `SELECT pause_kind, paused_until - paused_at >= interval '2 seconds' AS paused, paused_until - paused_at AS pause FROM pacing_lanes WHERE lane_key = 'sms:twilio'`,
     );
     expect(lane).toMatchObject({ pause_kind: 'rate_limited', paused: true });
     expect(fake.requests.map((r) => r.body.To)).toEqual(['+15005550004', '+15005550777', '+15005550429']);

@@ -31,7 +31,8 @@ describe('WhatsApp: Meta Cloud API', () => {
       WHATSAPP_ACCESS_TOKEN: META_TOKEN,
       WHATSAPP_PHONE_NUMBER_ID: META_PHONE_NUMBER_ID,
       WHATSAPP_API_BASE: `${fake.url}/${META_VERSION}`,
-      OUTBOUND_TIMEOUT_MS: '2000',
+      // 3 s: short enough for the stall rows, long enough for a cold first call on a loaded CI machine.
+      OUTBOUND_TIMEOUT_MS: '3000',
     }),
     clearRequests: true,
   });

@@ -1,4 +1,5 @@
 import { SignalsService } from '../src/database/signals/signals.service.js';
+import { WorkerWakeup } from '../src/jobs/worker/worker-wakeup.js';
 import { RecordingConnector, RecordingConnectorModule, rateLimited } from './helpers/recording-connector.js';
 import { eventually, SignalTap } from './helpers/signal-tap.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -49,9 +50,19 @@ describe('worker wake-up: signals instead of polling', () => {
     (await worker.db.sql<{ status: string }>(`SELECT status FROM jobs WHERE id = $1`, [id]))[0].status;
   const sentSoon = (id: string, timeoutMs = 10_000) =>
     eventually(async () => ((await status(id)) === 'sent' ? true : undefined), timeoutMs);
+  /**
+   * Until the worker's loop is asleep (its sleeper holds a waiter), not still between a claim and
+   * its sleep: a fixed 200 ms can be too short on a loaded machine, and a worker still
+   * awake claims what appears without any wake-up.
+   */
+  const idle = () =>
+    eventually(async () => {
+      const wakeup = worker.notifyd.app.get(WorkerWakeup) as unknown as { sleeper: { waiter?: unknown } };
+      return wakeup.sleeper.waiter ? true : undefined;
+    });
 
   it('a job enqueued on another replica wakes the idle worker through jobs.due, long before the poll', async () => {
-    await sleep(200); // the worker has gone idle for 60 s
+    await idle(); // the worker sleeps, for up to 60 s
     const id = await send();
     await tap.waitFor((p) => p === 'jobs.due:sms');
     await sentSoon(id);
@@ -59,7 +70,9 @@ describe('worker wake-up: signals instead of polling', () => {
   });
 
   it('a job scheduled for later sends no signal; the worker wakes at its due time, which it reads before sleeping', async () => {
-    const later = await send({ scheduled_at: new Date(Date.now() + 1_500).toISOString() });
+    // Due in 5 s: the checks below, until `later` is still pending, must be done by then even on a
+    // loaded machine (with 1.5 s, a slow send and drain of `now` could take `later` along).
+    const later = await send({ scheduled_at: new Date(Date.now() + 5_000).toISOString() });
     await worker.notifyd.app.get(SignalsService).flush();
     await api.notifyd.app.get(SignalsService).flush();
     await sleep(150);
@@ -68,7 +81,7 @@ describe('worker wake-up: signals instead of polling', () => {
     const now = await send();
     await sentSoon(now);
     expect(await status(later)).toBe('pending');
-    await sentSoon(later, 10_000);
+    await sentSoon(later, 20_000);
     const [row] = await worker.db.sql<{ late_ms: number }>(
       `SELECT extract(epoch FROM (sent_at - scheduled_at)) * 1000 AS late_ms FROM jobs WHERE id = $1`,
       [later],
@@ -89,7 +102,7 @@ describe('worker wake-up: signals instead of polling', () => {
   it('killing the listening connection: it reconnects, resyncs, and a job whose signal was missed is sent', async () => {
     const signals = worker.notifyd.app.get(SignalsService);
     const connections = signals.stats().connections;
-    await sleep(200);
+    await idle();
     // A job nobody signalled (inserted straight into the table), like one enqueued while the
     // listener was down: without a resync only the 60 s poll would find it.
     const [{ id }] = await worker.db.sql<{ id: string }>(

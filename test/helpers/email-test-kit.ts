@@ -18,8 +18,17 @@ export function emailTestKit(app: () => TestApp, project: () => { key: string },
     async job(id: string) {
       return (await app().db.sql(`SELECT * FROM jobs WHERE id = $1`, [id]))[0];
     },
-    pause() {
-      return app().notifyd.app.get(PacingService).pauseOf({ channel: 'email', provider });
+    /**
+     * The pause put on the lane since fresh() lifted it, read from the lane's row: a short one
+     * (Retry-After: 2, or 0 and the dispatcher's 500 ms floor) may be over by the time a loaded
+     * machine has drained and read the job, and PacingService.pauseOf() reports only a pause in force.
+     */
+    async pause(): Promise<{ kind: string } | undefined> {
+      const [row] = await app().db.sql<{ kind: string }>(
+        `SELECT pause_kind AS kind FROM pacing_lanes WHERE lane_key = $1 AND pause_kind IS NOT NULL`,
+        [`email:${provider}`],
+      );
+      return row;
     },
     /** Each test starts with an empty queue and its lane running. */
     async fresh(): Promise<void> {

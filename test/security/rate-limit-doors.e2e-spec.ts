@@ -60,7 +60,7 @@ describe('one rate limit for every door, shared by the replicas', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await limiter.sync();
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
   };
 
   /** A project with subscriber u1 and a token for it (2 project requests), then limited to `limit` per minute. */

@@ -10,7 +10,11 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
  * from outside while such a render runs.
  */
 describe('security: a tenant template cannot block the process', () => {
-  const LIMIT_MS = 200;
+  /**
+   * Far below the stall (seconds), far above an ordinary render even on a loaded machine (the
+   * time a busy machine takes to schedule the render thread counts against the limit).
+   */
+  const LIMIT_MS = 1_000;
   /** Seconds of synchronous work in one filter call (about 3 s on a quiet 2-core machine). */
   const STALL = '{{ (1..1000000) | has_exp: "x", "x == 0" }}';
   let t: TestApp;
@@ -63,12 +67,12 @@ describe('security: a tenant template cannot block the process', () => {
     const preview = Promise.resolve(api().post('/v1/templates/stall/preview', {}));
     const worst = await worstHealthDelay(preview);
     const res = await preview;
-    // A correctness bound far above normal (the render is stopped at 200 ms), not a speed test.
+    // A correctness bound far above normal (the render runs off the main thread), not a speed test.
     expect(worst).toBeLessThan(1_000);
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(res.status).toBe(422);
     expect(res.body.error).toBe('template_render_failed');
-    expect(res.body.message).toMatch(/^body failed to render: stopped after TEMPLATE_RENDER_LIMIT_MS \(200 ms\)/);
+    expect(res.body.message).toMatch(/^body failed to render: stopped after TEMPLATE_RENDER_LIMIT_MS \(1000 ms\)/);
 
     // The pool recovered: the next preview renders.
     await save({ id: 'ok', channel: 'sms', body: 'Hi {{ name }}' });
@@ -115,7 +119,7 @@ describe('security: a tenant template cannot block the process', () => {
       expect(row.status).toBe('failed');
       expect(row.attempts).toBe(1);
       expect(row.error).toMatch(
-        /^template 'stall' \(sms\): body failed to render: stopped after TEMPLATE_RENDER_LIMIT_MS \(200 ms\)/,
+        /^template 'stall' \(sms\): body failed to render: stopped after TEMPLATE_RENDER_LIMIT_MS \(1000 ms\)/,
       );
     }
     expect((await jobRow(t, good1.body.job_ids[0])).status).toBe('sent');
