@@ -35,7 +35,7 @@ describe('in-app inbox', () => {
   // A subscriber may hold INBOX_MAX_STREAMS_PER_SUBSCRIBER streams per process: each test ends its own.
   afterEach(async () => {
     for (const s of streams.splice(0)) s.close();
-    for (let i = 0; i < 200 && [t, replica].some((app) => app.notifyd.app.get(InboxHub).openStreams > 0); i++)
+    for (let i = 0; i < 800 && [t, replica].some((app) => app.notifyd.app.get(InboxHub).openStreams > 0); i++)
       await new Promise((r) => setTimeout(r, 25));
   });
 
