@@ -538,7 +538,8 @@ describe('PUT /v1/telegram/:owner when Telegram refuses setWebhook, or a PUT die
       TELEGRAM_API_BASE: telegram.url,
       NOTIFYD_SECRET_KEY: K1,
       OUTBOUND_ALLOW_LOOPBACK: 'true',
-      OUTBOUND_TIMEOUT_MS: '2000',
+      // No stall here: a long timeout only keeps a cold first call on a loaded CI machine from timing out.
+      OUTBOUND_TIMEOUT_MS: '10000',
     }),
   });
   const LEA = '700300001:AAFleaBotTokenForTheSetWebhookTests_xx';
