@@ -18,6 +18,12 @@ const MODES = [
     env: { SIGNALS_ENABLED: 'false', WORKER_POLL_INTERVAL_MS: '100' },
   },
   { name: 'signals on, one process (in-process wake-up)', split: false, env: { SIGNALS_ENABLED: 'true' } },
+  // The first mode without the sender's coalescing gap: how much of its latency that step is.
+  {
+    name: 'signals on, no flush gap (SIGNAL_FLUSH_MIN_GAP_MS=0, API and worker processes)',
+    split: true,
+    env: { SIGNALS_ENABLED: 'true', SIGNAL_FLUSH_MIN_GAP_MS: '0' },
+  },
 ];
 
 export async function wakeupLatency(databaseUrl, { jobs = 300, ratePerSec = 20 } = {}) {
