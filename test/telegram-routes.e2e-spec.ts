@@ -11,14 +11,9 @@ const USER_CHAT = 555000777;
 const FORUM = -1009876543210;
 const K1 = randomBytes(32).toString('base64');
 
-/**
- * Per-user Telegram bots (notifyd 0.x §2.15) against the Bot API fake: the eight routes, the
- * pairing webhook and its secret header, project scoping, the token never shown, and sends
- * routed through the owner's bot by chat.telegram_route_id.
- */
-describe('per-user Telegram bots (/v1/telegram)', () => {
-  const telegram = new TelegramFake();
-  const app = useProviderApp({
+/** notifyd with the instance bot on the Bot API fake, for the describe blocks below. */
+const telegramApp = (telegram: TelegramFake) =>
+  useProviderApp({
     fakes: [telegram],
     loopbackOnly: true,
     env: () => ({
@@ -31,6 +26,15 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
       OUTBOUND_TIMEOUT_MS: '10000',
     }),
   });
+
+/**
+ * Per-user Telegram bots (notifyd 0.x §2.15) against the Bot API fake: the eight routes, the
+ * pairing webhook and its secret header, project scoping, the token never shown, and sends
+ * routed through the owner's bot by chat.telegram_route_id.
+ */
+describe('per-user Telegram bots (/v1/telegram)', () => {
+  const telegram = new TelegramFake();
+  const app = telegramApp(telegram);
   let other: { id: string; key: string };
   /** Each owner's own bot (a bot has one webhook, so owners never share one). */
   const tokens = new Map<string, string>();
@@ -529,19 +533,7 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
 
 describe('PUT /v1/telegram/:owner when Telegram refuses setWebhook, or a PUT died half-way', () => {
   const telegram = new TelegramFake();
-  const app = useProviderApp({
-    fakes: [telegram],
-    loopbackOnly: true,
-    env: () => ({
-      TELEGRAM_PROVIDER: 'telegram',
-      TELEGRAM_BOT_TOKEN: TELEGRAM_TOKEN,
-      TELEGRAM_API_BASE: telegram.url,
-      NOTIFYD_SECRET_KEY: K1,
-      OUTBOUND_ALLOW_LOOPBACK: 'true',
-      // No stall here: a long timeout only keeps a cold first call on a loaded CI machine from timing out.
-      OUTBOUND_TIMEOUT_MS: '10000',
-    }),
-  });
+  const app = telegramApp(telegram);
   const LEA = '700300001:AAFleaBotTokenForTheSetWebhookTests_xx';
   const LEA2 = '700300002:AAFleaSecondBotForTheSetWebhookTest_yy';
   beforeAll(() => {
