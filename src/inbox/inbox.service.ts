@@ -6,8 +6,8 @@ import { InboxRepository } from './inbox.repository.js';
 import type { InboxCounts, MessageChange, MessageRow } from './inbox.types.js';
 import type { BulkAction } from './sql/inbox.sql.js';
 import { InboxHub } from './stream/inbox-hub.js';
+import { isUuid } from '../domain/ids.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** `%` and `_` in a search are literal characters, not wildcards. */
 const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -72,7 +72,7 @@ export class InboxService {
         );
       change.snoozedUntil = until;
     }
-    const row = UUID.test(messageId)
+    const row = isUuid(messageId)
       ? await this.repository.update(projectId, subscriberId, messageId, change)
       : undefined;
     if (!row) throw ApiError.notFound('Message', messageId.slice(0, 60));

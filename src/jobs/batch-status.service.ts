@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { BatchesRepository, type BatchRow } from './batches.repository.js';
 import type { BatchJobCountsDto, BatchStatusDto } from './dto/batch.dto.js';
-import { UUID } from './jobs.service.js';
+import { isUuid } from '../domain/ids.js';
 
 /** GET /v1/batches/:id: what a batch call queued and skipped, and where its jobs are now. */
 @Injectable()
@@ -11,7 +11,7 @@ export class BatchStatusService {
 
   /** `projectId` null: an operator, any project. */
   async status(id: string, projectId: string | null): Promise<BatchStatusDto> {
-    if (!UUID.test(id))
+    if (!isUuid(id))
       throw ApiError.badRequest(
         'invalid_id',
         `'${id.slice(0, 60)}' is not a batch id: use the batch_id of a POST /v1/batch answer (a UUID).`,

@@ -13,12 +13,11 @@ import { AdmissionService } from './admission/admission.service.js';
 import { type JobSearch, JobsRepository } from './jobs.repository.js';
 import { PRIORITY_NAMES } from '../domain/priority.js';
 import { WorkerWakeup } from './worker/worker-wakeup.js';
-
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../domain/ids.js';
 
 /** Job ids are UUIDs; anything else is a caller's mistake worth naming, not a 404. */
 export function assertJobId(id: string): void {
-  if (!UUID.test(id))
+  if (!isUuid(id))
     throw ApiError.badRequest(
       'invalid_id',
       `'${id.slice(0, 60)}' is not a job id: job ids are UUIDs such as 6f1c2a4e-1d3b-4c5d-9e8f-0a1b2c3d4e5f.`,

@@ -15,8 +15,7 @@ import {
   subscriberKey,
 } from '../domain/push-token.types.js';
 import { PushTokensRepository } from './push-tokens.repository.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../domain/ids.js';
 
 /** Devices a subscriber can be pushed to: registration (validated), listing, deletion. */
 @Injectable()
@@ -53,7 +52,7 @@ export class PushTokensService {
 
   /** notifyd answers success whether or not the device existed (a client may retry a delete). */
   async delete(projectId: string, id: string): Promise<void> {
-    if (!UUID.test(id)) return;
+    if (!isUuid(id)) return;
     await this.repository.delete(projectId, id);
   }
 

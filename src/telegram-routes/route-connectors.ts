@@ -7,6 +7,7 @@ import type { Lane } from '../domain/lane.js';
 import { RouteSecrets } from './route-secrets.js';
 import type { RouteForSend } from './telegram-route.types.js';
 import { TelegramRoutesRepository } from './telegram-routes.repository.js';
+import { isUuid } from '../domain/ids.js';
 
 /** A claimed job, as far as routing is concerned. */
 export interface RoutableJob {
@@ -22,8 +23,6 @@ export type RouteVerdict = { connector: Connector; lane: Lane } | { fail: string
 
 /** Pacing and 429 pauses of routed sends: one lane per project, apart from the instance's bot. */
 export const routeLane = (projectId: string): Lane => ({ channel: 'telegram', provider: 'telegram-route', projectId });
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The route a job names, if it is a Telegram job with chat.telegram_route_id. */
 export function routeIdOf(job: Pick<RoutableJob, 'channel' | 'payload'>): string | undefined {
@@ -58,7 +57,7 @@ export class TelegramRouteConnectors {
     let routes: Map<string, RouteForSend>;
     try {
       const keys = routed
-        .filter((r) => UUID.test(r.routeId))
+        .filter((r) => isUuid(r.routeId))
         .map((r) => ({ routeId: r.routeId, projectId: r.job.projectId }));
       routes = new Map((await this.repository.routesForSend(keys)).map((r) => [`${r.projectId}/${r.id}`, r]));
     } catch (err) {

@@ -5,6 +5,7 @@ import type { LinkKind } from './telegram-route.types.js';
 import { TelegramRoutesRepository } from './telegram-routes.repository.js';
 import { TelegramRoutesService } from './telegram-routes.service.js';
 import { RouteSecrets } from './route-secrets.js';
+import { isUuid } from '../domain/ids.js';
 
 /** A link token lives 15 minutes (notifyd 0.x); a new one may be made once a minute per owner. */
 export const LINK_TTL_SECONDS = 15 * 60;
@@ -12,8 +13,6 @@ export const LINK_MIN_GAP_MS = 60_000;
 
 /** `/start <token>` or `/start@bot <token>`, as Telegram sends a deep link's start parameter. */
 const START = /^\/start(?:@([A-Za-z0-9_]{3,64}))?\s+([0-9a-f]{32})\s*$/;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface TelegramUpdate {
   message?: {
@@ -67,7 +66,7 @@ export class TelegramLinksService {
     secretHeader: string | undefined,
     update: unknown,
   ): Promise<{ ok: true; linked: boolean }> {
-    const bot = UUID.test(connectionId) ? await this.repository.credentialByConnection(connectionId) : undefined;
+    const bot = isUuid(connectionId) ? await this.repository.credentialByConnection(connectionId) : undefined;
     if (!bot) throw ApiError.notFound('Telegram webhook', connectionId);
     this.secrets.require();
     let secret: string;

@@ -11,10 +11,9 @@ import { presentBot, presentDestination } from './telegram-route.presenter.js';
 import type { CredentialRow, RouteForSend } from './telegram-route.types.js';
 import { TelegramRoutesRepository } from './telegram-routes.repository.js';
 import { RouteSecrets } from './route-secrets.js';
+import { isUuid } from '../domain/ids.js';
 
 type Caller = { projectId: string; ip?: string };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * An owner's own Telegram bot and the chat it delivers to (notifyd 0.x §2.15): the token is
@@ -280,7 +279,7 @@ export class TelegramRoutesService implements OnModuleInit {
   private async dangling(url: string, base: string): Promise<boolean> {
     if (!url.startsWith(`${base}/`)) return false;
     const id = url.slice(base.length + 1);
-    return UUID.test(id) && !(await this.repository.credentialByConnection(id));
+    return isUuid(id) && !(await this.repository.credentialByConnection(id));
   }
 
   /** Best effort: the bot stops sending its updates to notifyd (a failure is logged, not raised). */

@@ -16,8 +16,8 @@ import { encryptSecret, generateSecret, isValidSecret, secretHint, secretsKey } 
 import type { DeliveryRow, EndpointRow } from './webhook.types.js';
 import { WebhookSubscriptions } from './webhook-subscriptions.js';
 import { WebhooksRepository } from './webhooks.repository.js';
+import { isUuid } from '../domain/ids.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Default overlap of a rotation: the old secret keeps signing for a day. */
 const DEFAULT_OVERLAP_SECONDS = 86_400;
 
@@ -264,5 +264,5 @@ function checkEvents(events: string[]): string[] {
 }
 
 function assertId(id: string, what: string): void {
-  if (!UUID.test(id)) throw ApiError.notFound(what, id.slice(0, 60));
+  if (!isUuid(id)) throw ApiError.notFound(what, id.slice(0, 60));
 }

@@ -11,8 +11,7 @@ import { convertLegacy0xSteps, isLegacy0xSteps } from './legacy-0x-steps.js';
 import { TemplatesService } from '../templates/templates.service.js';
 import type { RunRow, WorkflowRow } from './workflow.types.js';
 import { WorkflowsRepository } from './workflows.repository.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../domain/ids.js';
 
 /** Workflow definitions, triggers and runs of one project. */
 @Injectable()
@@ -115,7 +114,7 @@ export class WorkflowsService {
   }
 
   async getRun(project: ProjectRef, id: string): Promise<RunRow> {
-    const run = UUID.test(id) ? await this.repository.findRun(project.id, id) : undefined;
+    const run = isUuid(id) ? await this.repository.findRun(project.id, id) : undefined;
     if (!run) throw ApiError.notFound('Workflow run', id.slice(0, 60));
     return run;
   }

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors/api-error.js';
+import { isUuid } from '../../domain/ids.js';
 
 /**
  * Opaque keyset cursors: base64url of the last row's sort key. Keyset pagination stays fast
@@ -39,7 +40,6 @@ export function invalidCursor(): ApiError {
   );
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A time as PostgreSQL writes timestamptz text (`2026-11-30 10:00:00.123456+00`, `+05:30`) or as toISOString does. */
 const TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?(?:Z|[+-](\d{2})(?::?(\d{2})(?::?(\d{2}))?)?)$/;
@@ -82,6 +82,6 @@ export function decodeTimeIdCursor(cursor: string | undefined): { createdAt: str
   const parts = decodeCursorTuple(cursor, 2);
   if (!parts) return undefined;
   const [createdAt, id] = parts;
-  if (!isTimestampKey(createdAt) || !UUID.test(id)) throw invalidCursor();
+  if (!isTimestampKey(createdAt) || !isUuid(id)) throw invalidCursor();
   return { createdAt, id };
 }

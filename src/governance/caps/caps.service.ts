@@ -4,8 +4,7 @@ import { ApiError } from '../../common/errors/api-error.js';
 import { allot, capMatches, type CappedJob, type RecipientCap } from './cap-rules.js';
 import { type CapRow, CapsRepository } from './caps.repository.js';
 import type { SetCapDto } from './dto/cap.dto.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../domain/ids.js';
 
 /** Ledger rows older than the longest window are purged at most this often per process. */
 const PURGE_EVERY_MS = 10 * 60_000;
@@ -46,7 +45,7 @@ export class CapsService {
   }
 
   async delete(projectId: string, id: string): Promise<void> {
-    if (!UUID.test(id))
+    if (!isUuid(id))
       throw ApiError.badRequest(
         'invalid_id',
         `'${id.slice(0, 60)}' is not a cap id: cap ids are UUIDs (list them with GET /v1/caps or list_caps).`,

@@ -1,3 +1,5 @@
+import { isUuid } from '../../domain/ids.js';
+
 /** The providers whose webhooks notifyd verifies and applies (the `provider` column); `log`: its simulated complaints. */
 export type EvidenceProvider = 'resend' | 'postmark' | 'sendgrid' | 'ses' | 'twilio' | 'whatsapp' | 'log';
 
@@ -51,11 +53,9 @@ export interface ProviderEvent {
   payload: Record<string, unknown>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A job id only if it looks like one: a tag written by someone else must not reach a uuid cast. */
 export function jobIdOrNull(value: unknown): string | null {
-  return typeof value === 'string' && UUID.test(value) ? value.toLowerCase() : null;
+  return typeof value === 'string' && isUuid(value) ? value.toLowerCase() : null;
 }
 
 /** A date only if the provider sent a parseable one. */

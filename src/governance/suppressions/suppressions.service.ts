@@ -7,6 +7,7 @@ import { lookupAddress, normaliseAddress } from './suppression-address.js';
 import type { SuppressInput, SuppressionKey, SuppressionRow } from './suppression.types.js';
 import { type ActiveSuppression, type SuppressionFilter, SuppressionsRepository } from './suppressions.repository.js';
 import { worthLookingUp } from '../worth-looking-up.js';
+import { isUuid } from '../../domain/ids.js';
 
 /** Map key of one (project, channel, normalised address). */
 export const suppressionKey = (k: SuppressionKey) => `${k.projectId}\n${k.channel}\n${k.address}`;
@@ -237,6 +238,3 @@ export class SuppressionsService {
     );
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (v: string) => UUID.test(v);
