@@ -18,15 +18,17 @@ export const ProjectAuth = () =>
     ApiErrors(401, 429),
   );
 
+/** The operator guard and its security schemes, on a route (AdminAuth) or a whole controller (AdminController). */
+const adminGuarding = (options: { readers?: boolean }) => [
+  ...(options.readers ? [ReaderAllowed()] : []),
+  UseGuards(AdminAuthGuard),
+  ApiSecurity('apiKey'),
+  ApiSecurity('bearer'),
+];
+
 /** An admin route; `{ readers: true }` lets the read-only operator key call it too. */
 export const AdminAuth = (options: { readers?: boolean } = {}) =>
-  applyDecorators(
-    ...(options.readers ? [ReaderAllowed()] : []),
-    UseGuards(AdminAuthGuard),
-    ApiSecurity('apiKey'),
-    ApiSecurity('bearer'),
-    ApiErrors(401, 403),
-  );
+  applyDecorators(...adminGuarding(options), ApiErrors(401, 403));
 
 /**
  * A controller whose every route is an admin route (@AdminAuth), mounted at `path` and listed
@@ -38,14 +40,7 @@ export const AdminAuth = (options: { readers?: boolean } = {}) =>
 export const AdminController =
   (path: string, tag: string, options: { readers?: boolean } = {}): ClassDecorator =>
   (target) => {
-    applyDecorators(
-      ApiTags(tag),
-      ...(options.readers ? [ReaderAllowed()] : []),
-      UseGuards(AdminAuthGuard),
-      ApiSecurity('apiKey'),
-      ApiSecurity('bearer'),
-      Controller(path),
-    )(target);
+    applyDecorators(ApiTags(tag), ...adminGuarding(options), Controller(path))(target);
     const routes = target.prototype as Record<string, unknown>;
     for (const name of Object.getOwnPropertyNames(routes)) {
       const descriptor = Object.getOwnPropertyDescriptor(routes, name)!;
