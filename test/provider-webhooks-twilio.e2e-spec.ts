@@ -154,6 +154,15 @@ describe('provider webhooks: Twilio status callbacks', () => {
     expect(json.status).toBe(415);
   });
 
+  it('stops reading a callback at 64 KiB: 413 naming the cap, and the job is untouched', async () => {
+    const sms = await sentSms();
+    const big = { MessageSid: sms.sid, MessageStatus: 'failed', ErrorCode: '30003', Padding: 'x'.repeat(70 * 1024) };
+    const res = await callback(sms.id, big);
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ error: 'payload_too_large', message: expect.stringContaining('65536 bytes') });
+    expect((await job(sms.id)).status).toBe('sent');
+  });
+
   it('a failure reported before the worker finalised the send leaves the job bounced, not sent', async () => {
     const res = await t.http
       .post('/v1/send')
