@@ -431,6 +431,20 @@ describe('recipient trace (GET /v1/admin/trace)', () => {
     } finally {
       await mcp.close();
     }
+
+    // The count stops at 10 000 a job (TRACE_COUNT_CAP): a job with 12 100 attempts costs the
+    // trace 10 000 index entries, and says it left out at least 9 950.
+    await t.db.sql(
+      `INSERT INTO job_attempts (job_id, at, attempt, outcome, counted, provider, error, next_at)
+       SELECT $1, now() - interval '2 hours' + g * interval '1 ms', 2100 + g, 'rate_limited', false, 'log', 'later #' || g, now()
+         FROM generate_series(1, 10000) g`,
+      [crowded],
+    );
+    const capped = (await traced(acme.key, { recipient: 'crowded@example.com' })).messages.find(
+      (m) => m.job_id === crowded,
+    )!;
+    expect(capped.attempt_log_omitted).toBe(10_000 - 50);
+    expect(capped.attempt_log).toHaveLength(50);
   });
 
   it('refusals are pruned with the jobs’ retention', async () => {

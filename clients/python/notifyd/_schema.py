@@ -1466,8 +1466,8 @@ class _TraceMessageDtoRequired(TypedDict):
 
 
 class TraceMessageDto(_TraceMessageDtoRequired, total=False):
-    attempt_log_omitted: float  # How many older attempts attempt_log leaves out: a trace shows each job's newest 50. Absent when none was left out; the job's own view (GET /v1/jobs/{id}) lists its first 200.
-    provider_events_omitted: float  # How many older provider events provider_events leaves out: a trace shows each job's newest 50. Absent when none was left out; the job's own view (GET /v1/jobs/{id}) lists its first 100.
+    attempt_log_omitted: float  # How many older attempts attempt_log leaves out (counted up to 10 000): a trace shows each job's newest 50. Absent when none was left out; the job's own view (GET /v1/jobs/{id}, for operators GET /v1/admin/jobs/{id}) lists its first 200.
+    provider_events_omitted: float  # How many older provider events provider_events leaves out (counted up to 10 000): a trace shows each job's newest 50. Absent when none was left out; the job's own view (GET /v1/jobs/{id}, for operators GET /v1/admin/jobs/{id}) lists its first 100.
 
 
 class TraceProviderEventDto(TypedDict):

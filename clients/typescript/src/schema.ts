@@ -5186,8 +5186,9 @@ export interface components {
             /** @description Every attempt that did not end in a send, with the provider's answer (job_attempts). */
             attempt_log: components["schemas"]["TraceAttemptDto"][];
             /**
-             * @description How many older attempts attempt_log leaves out: a trace shows each job's newest 50. Absent
-             *     when none was left out; the job's own view (GET /v1/jobs/{id}) lists its first 200.
+             * @description How many older attempts attempt_log leaves out (counted up to 10 000): a trace shows each
+             *     job's newest 50. Absent when none was left out; the job's own view (GET /v1/jobs/{id}, for
+             *     operators GET /v1/admin/jobs/{id}) lists its first 200.
              * @example 12
              */
             attempt_log_omitted?: number;
@@ -5224,8 +5225,9 @@ export interface components {
             /** @description Provider webhook evidence: delivered, bounced, complained… */
             provider_events: components["schemas"]["TraceProviderEventDto"][];
             /**
-             * @description How many older provider events provider_events leaves out: a trace shows each job's newest 50.
-             *     Absent when none was left out; the job's own view (GET /v1/jobs/{id}) lists its first 100.
+             * @description How many older provider events provider_events leaves out (counted up to 10 000): a trace
+             *     shows each job's newest 50. Absent when none was left out; the job's own view
+             *     (GET /v1/jobs/{id}, for operators GET /v1/admin/jobs/{id}) lists its first 100.
              * @example 3
              */
             provider_events_omitted?: number;

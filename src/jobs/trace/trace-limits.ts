@@ -13,3 +13,6 @@ export const TRACE_DEFAULT_RANGE_DAYS = 7;
  */
 export const TRACE_ATTEMPTS_PER_JOB = 50;
 export const TRACE_PROVIDER_EVENTS_PER_JOB = 50;
+
+/** How far a trace counts one job's attempts or events to say how many it left out (an "omitted" count is at least the true one past it). */
+export const TRACE_COUNT_CAP = 10_000;

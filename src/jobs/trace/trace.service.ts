@@ -12,6 +12,7 @@ import { SubscribersService } from '../../subscribers/subscribers.service.js';
 import type { TraceDto, TraceMessageDto, TraceQueryDto, TraceSuppressionDto } from '../dto/trace.dto.js';
 import {
   TRACE_ATTEMPTS_PER_JOB,
+  TRACE_COUNT_CAP,
   TRACE_DEFAULT_RANGE_DAYS,
   TRACE_MAX_RANGE_DAYS,
   TRACE_PROVIDER_EVENTS_PER_JOB,
@@ -95,15 +96,23 @@ export class TraceService {
       }),
       this.suppressions.activeOfAddresses(projectId, dedupeKeys(keys)),
     ]);
-    const jobIds = jobs.map((j) => j.id);
+    // The newest `limit` of jobs and refusals together; only the jobs kept have their evidence read.
+    const newest = [...jobs, ...refused].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()).slice(0, limit);
+    const keptJobs = jobs.filter((j) => newest.includes(j));
+    const keptRefusals = refused.filter((r) => newest.includes(r));
+    const jobIds = keptJobs.map((j) => j.id);
     const [attempts, events, lanes] = await Promise.all([
       jobIds.length
-        ? this.db.rows<PerJob<JobAttempt>>(sql.TRACE_ATTEMPTS, [jobIds, TRACE_ATTEMPTS_PER_JOB])
+        ? this.db.rows<PerJob<JobAttempt>>(sql.TRACE_ATTEMPTS, [jobIds, TRACE_ATTEMPTS_PER_JOB, TRACE_COUNT_CAP])
         : ([] as PerJob<JobAttempt>[]),
       jobIds.length
-        ? this.db.rows<PerJob<JobProviderEvent>>(sql.TRACE_PROVIDER_EVENTS, [jobIds, TRACE_PROVIDER_EVENTS_PER_JOB])
+        ? this.db.rows<PerJob<JobProviderEvent>>(sql.TRACE_PROVIDER_EVENTS, [
+            jobIds,
+            TRACE_PROVIDER_EVENTS_PER_JOB,
+            TRACE_COUNT_CAP,
+          ])
         : ([] as PerJob<JobProviderEvent>[]),
-      jobs.some((j) => j.status === 'pending' || j.status === 'retry') ? this.lanes.lanes() : ([] as LaneState[]),
+      keptJobs.some((j) => j.status === 'pending' || j.status === 'retry') ? this.lanes.lanes() : ([] as LaneState[]),
     ]);
 
     const attemptsOf = groupByJob(attempts);
@@ -132,7 +141,7 @@ export class TraceService {
     };
 
     const messages: TraceMessageDto[] = [
-      ...jobs.map((job) =>
+      ...keptJobs.map((job) =>
         this.jobMessage(
           job,
           attemptsOf.get(job.id) ?? NONE,
@@ -143,10 +152,8 @@ export class TraceService {
           suppressionOf,
         ),
       ),
-      ...refused.map((r) => refusalMessage(r, mask, suppressionOf)),
-    ]
-      .sort((a, b) => b.created_at.localeCompare(a.created_at))
-      .slice(0, limit);
+      ...keptRefusals.map((r) => refusalMessage(r, mask, suppressionOf)),
+    ].sort((a, b) => b.created_at.localeCompare(a.created_at));
     const verdicts: Record<string, number> = {};
     for (const m of messages) verdicts[m.verdict] = (verdicts[m.verdict] ?? 0) + 1;
     return {

@@ -2,6 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { maskRecipient } from '../../common/pii/mask.js';
 import { TRACE_MAX_LIMIT, TraceQueryDto } from '../../jobs/dto/trace.dto.js';
+import {
+  TRACE_ATTEMPTS_PER_JOB,
+  TRACE_COUNT_CAP,
+  TRACE_PROVIDER_EVENTS_PER_JOB,
+} from '../../jobs/trace/trace-limits.js';
 import { TraceService } from '../../jobs/trace/trace.service.js';
 import { defineTool, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
@@ -63,7 +68,7 @@ const message = z.object({
     .number()
     .optional()
     .describe(
-      'Older attempts left out of attempt_log (a trace shows each job’s newest 50; job_timeline reads one job)',
+      `Older attempts left out of attempt_log (a trace shows each job’s newest ${TRACE_ATTEMPTS_PER_JOB}, counts up to ${TRACE_COUNT_CAP}; job_timeline reads one job)`,
     ),
   provider_events: z.array(
     z.object({
@@ -78,7 +83,7 @@ const message = z.object({
     .number()
     .optional()
     .describe(
-      'Older provider events left out of provider_events (a trace shows each job’s newest 50; job_timeline reads one job)',
+      `Older provider events left out of provider_events (a trace shows each job’s newest ${TRACE_PROVIDER_EVENTS_PER_JOB}, counts up to ${TRACE_COUNT_CAP}; job_timeline reads one job)`,
     ),
   suppression: suppression.nullable(),
   events: z.array(timelineEvent),
