@@ -548,6 +548,13 @@ describe('PUT /v1/telegram/:owner when Telegram refuses setWebhook, or a PUT die
   });
   const putBot = (owner: string, token: string) =>
     api().put(`/v1/telegram/${owner}`, { bot_token: token, webhook_base: WEBHOOK_BASE });
+  /** An update Telegram would post to this webhook is accepted: notifyd knows its connection and secret. */
+  const updateReaches = (hook: { url: string; secretToken?: string }, updateId: number) =>
+    app.t.http
+      .post(new URL(hook.url).pathname)
+      .set('X-Telegram-Bot-Api-Secret-Token', hook.secretToken!)
+      .send({ update_id: updateId })
+      .expect(200);
   const stored = async (owner: string) =>
     app.t.db.sql<{ id: string; bot_id: string; webhook_connection_id: string; webhook_registered: boolean }>(
       `SELECT id, bot_id::text, webhook_connection_id, webhook_registered FROM telegram_credentials WHERE owner = $1`,
@@ -580,11 +587,7 @@ describe('PUT /v1/telegram/:owner when Telegram refuses setWebhook, or a PUT die
     expect((await api().get('/v1/telegram/lea').expect(200)).body).toEqual(view);
     expect(telegram.bots.get(LEA)!.webhook).toEqual(hook);
     // Telegram still posts to the old connection, and notifyd still knows it.
-    await app.t.http
-      .post(new URL(hook.url).pathname)
-      .set('X-Telegram-Bot-Api-Secret-Token', hook.secretToken!)
-      .send({ update_id: 1 })
-      .expect(200);
+    await updateReaches(hook, 1);
   });
 
   it('another bot, refused: 502, the old bot and its chat stay, and the old bot keeps its webhook', async () => {
@@ -629,11 +632,7 @@ describe('PUT /v1/telegram/:owner when Telegram refuses setWebhook, or a PUT die
     expect(telegram.requests.some((r) => r.path.endsWith('/setWebhook'))).toBe(false);
     expect(telegram.bots.get(tokenOf('quy'))!.webhook).toEqual(hook);
     expect(await stored('quy')).toEqual(before);
-    await app.t.http
-      .post(new URL(hook.url).pathname)
-      .set('X-Telegram-Bot-Api-Secret-Token', hook.secretToken!)
-      .send({ update_id: 3 })
-      .expect(200);
+    await updateReaches(hook, 3);
   });
 
   it('a PUT that died after storing its connection, before setWebhook: not linkable, and the next PUT takes the dangling webhook back', async () => {
