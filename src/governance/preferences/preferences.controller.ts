@@ -19,7 +19,6 @@ export class PreferencesController {
   }
 
   @Operation('PUT', [400, 404, 422], {
-    status: 200,
     summary: 'Opt a subscriber out of (or back into) a channel, topic or workflow; emits subscriber.preference_changed',
   })
   async putSubscriberPreferences(

@@ -1,15 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import { keyedHmac } from '../../common/crypto/keyed-hmac.js';
+import type { SigningKey } from '../../common/crypto/signed-claim.js';
 
 /** An open (o) of a job, or a click (c) on one of its links. */
 export type TrackingClaim =
   { kind: 'o'; jobId: string; projectId: string } | { kind: 'c'; jobId: string; projectId: string; url: string };
-
-/** A tracking key and the id written into the links it signs (the id of the link key it is derived from). */
-export interface TrackingKey {
-  id: string;
-  secret: string;
-}
 
 const mac = (secret: string, data: string) => keyedHmac(secret, data).toString('base64url').slice(0, 32);
 
@@ -17,7 +12,7 @@ const mac = (secret: string, data: string) => keyedHmac(secret, data).toString('
  * `<key id>.<base64url claim>.<mac of the two first parts>`: the link carries what it records,
  * where it goes and which key signed it (so keys rotate like unsubscribe keys); nothing stored.
  */
-export function signTracking(claim: TrackingClaim, key: TrackingKey): string {
+export function signTracking(claim: TrackingClaim, key: SigningKey): string {
   const body = Buffer.from(
     JSON.stringify(
       claim.kind === 'o'
@@ -34,7 +29,7 @@ export function signTracking(claim: TrackingClaim, key: TrackingKey): string {
  * (`<claim>.<mac>`) are checked against every accepted key; the others against the keys of
  * their id (several may share one: `j` for JWT_SECRET and JWT_PREVIOUS_SECRETS).
  */
-export function verifyTracking(token: string, keys: readonly TrackingKey[]): TrackingClaim | undefined {
+export function verifyTracking(token: string, keys: readonly SigningKey[]): TrackingClaim | undefined {
   if (typeof token !== 'string' || token.length > 8_192) return undefined;
   const parts = token.split('.');
   if (parts.length < 2 || parts.length > 3 || parts.some((p) => !p)) return undefined;
