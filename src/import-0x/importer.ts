@@ -177,13 +177,22 @@ export async function import0x(src: SqlRunner, dest: SqlRunner, options: ImportO
   const templates = await src.query<TemplateRow0x>(source.SOURCE_TEMPLATES);
   await write('templates', templates, convertTemplate, target.UPSERT_TEMPLATES, ofImported);
 
-  let afterId = '';
-  for (;;) {
-    const page = await src.query<PushTokenRow0x>(source.SOURCE_PUSH_TOKENS, [afterId, pageSize]);
-    if (!page.length) break;
-    await write('push_tokens', page, convertPushToken, target.UPSERT_PUSH_TOKENS, ofImported);
-    afterId = page[page.length - 1].id;
-  }
+  /**
+   * A table read in keyset pages over its id (as text). The first page is written even when
+   * empty, so an empty table reports its progress (0 rows) like a table read whole.
+   */
+  const byIdPages = async <T extends { id: string }>(statement: string, each: (page: T[]) => Promise<void>) => {
+    for (let afterKey = ''; ;) {
+      const page = await src.query<T>(statement, [afterKey, pageSize]);
+      if (!page.length && afterKey !== '') break;
+      await each(page);
+      if (page.length < pageSize) break;
+      afterKey = page[page.length - 1].id;
+    }
+  };
+  await byIdPages<PushTokenRow0x>(source.SOURCE_PUSH_TOKENS, (page) =>
+    write('push_tokens', page, convertPushToken, target.UPSERT_PUSH_TOKENS, ofImported),
+  );
 
   const webhooks = await src.query<WebhookRow0x>(source.SOURCE_WEBHOOKS);
   await write(
@@ -249,29 +258,12 @@ export async function import0x(src: SqlRunner, dest: SqlRunner, options: ImportO
     ofImported,
   );
 
-  afterId = '';
-  for (;;) {
-    const page = await src.query<SuppressionRow0x>(source.SOURCE_SUPPRESSIONS, [afterId, pageSize]);
-    if (!page.length) break;
-    await write('suppressions', page, convertSuppression, target.UPSERT_SUPPRESSIONS, ofImported);
-    afterId = page[page.length - 1].id;
-  }
+  await byIdPages<SuppressionRow0x>(source.SOURCE_SUPPRESSIONS, (page) =>
+    write('suppressions', page, convertSuppression, target.UPSERT_SUPPRESSIONS, ofImported),
+  );
 
   const [{ present }] = await src.query<{ present: boolean }>(source.SOURCE_HAS_TELEGRAM);
   if (present) {
-    /**
-     * A table read in keyset pages over its id (as text). The first page is written even when
-     * empty, so an empty table reports its progress (0 rows) as it did when read whole.
-     */
-    const byIdPages = async <T extends { id: string }>(statement: string, each: (page: T[]) => Promise<void>) => {
-      for (let afterKey = ''; ;) {
-        const page = await src.query<T>(statement, [afterKey, pageSize]);
-        if (!page.length && afterKey !== '') break;
-        await each(page);
-        if (page.length < pageSize) break;
-        afterKey = page[page.length - 1].id;
-      }
-    };
     // The ids of the routes imported, for their chats (ids only: the rows are not kept).
     const routes = new Set<string>();
     await byIdPages<TelegramCredentialRow0x>(source.SOURCE_TELEGRAM_CREDENTIALS, (page) =>
