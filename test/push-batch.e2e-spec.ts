@@ -194,8 +194,9 @@ describe('push: a batch behind a stalling push service', () => {
       PUSH_PROVIDER: 'native',
       FCM_SERVICE_ACCOUNT_JSON: JSON.stringify(fake.serviceAccount),
       FCM_API_BASE: fake.url,
-      // One job at a time; a stalled request ends after 3 s; the call may take 7.5 s. Three
-      // stalls in a row would overrun it, so only jobs started in the first 4.5 s may run. In
+      // One job at a time; a stalled request ends after 3 s; the call may take 7.5 s, less a
+      // 0.75 s margin. Three stalls in a row would overrun it, so after the first job only jobs
+      // started in the first 3.75 s may run. In
       // seconds, not hundreds of ms: the second stall must end (at about 6 s) well before the
       // call's 7.5 s even when a loaded machine is late to abort it.
       WORKER_CONCURRENCY: '1',
@@ -254,7 +255,7 @@ describe('push: a batch behind a stalling push service', () => {
     );
     // The call ended in time: no job carries the dispatcher's timeout.
     expect(rows.filter((r) => /WORKER_SEND_TIMEOUT_MS \(/.test(r.error ?? ''))).toEqual([]);
-    // At most the stalls started in the first 4.5 s ran (one, or two if the quick job went first… never three).
+    // At most the stalls started in the first 3.75 s ran (one, or two if the quick job went first… never three).
     expect(fake.sends.length).toBeLessThan(4);
     for (const r of rows) {
       if (!pushed.has(r.id))

@@ -16,6 +16,7 @@ import { combineDeviceOutcomes, type DeviceAttempt } from './fan-out-result.js';
 import { mapLimit } from './map-limit.js';
 import type { DeviceOutcome, PlatformSender } from './push-device.js';
 import { buildPushNotification, type PushNotification } from './push-notification.js';
+import { StartDeadline } from './start-deadline.js';
 import { ApnsSender } from './apns/apns.sender.js';
 import { FcmSender } from './fcm/fcm.sender.js';
 import { WebPushSender } from './web-push/web-push.sender.js';
@@ -88,15 +89,16 @@ export class PushConnector implements Connector {
   }
 
   async send(messages: readonly OutboundMessage[]): Promise<DeliveryResult[]> {
-    // The dispatcher gives the whole call WORKER_SEND_TIMEOUT_MS and counts every job of a call
-    // that overruns it as failed, sent or not (a retry would push twice). A job started by
-    // this point ends in time, each device request being bounded by OUTBOUND_TIMEOUT_MS; later
-    // ones are not attempted. The first wave always starts, as single-job calls did.
-    const startBy = Date.now() + this.config.worker.sendTimeoutMs - this.config.outbound.timeoutMs;
+    const deadline = new StartDeadline({
+      sendTimeoutMs: this.config.worker.sendTimeoutMs,
+      outboundTimeoutMs: this.config.outbound.timeoutMs,
+      fanoutConcurrency: this.config.pushProviders.fanoutConcurrency,
+      concurrency: this.config.worker.concurrency,
+    });
     const devices = await this.devicesFor(messages);
     const jobs = messages.map((message, i) => ({ message, devices: devices[i] }));
     const fanOuts = await mapLimit(jobs, this.config.worker.concurrency, (job) =>
-      Date.now() > startBy ? Promise.resolve(notAttempted()) : this.fanOut(job.message, job.devices),
+      deadline.mayStart(job.devices.length) ? this.fanOut(job.message, job.devices) : Promise.resolve(notAttempted()),
     );
     await this.deleteDead(fanOuts.flatMap((f) => f.dead));
     return fanOuts.map((f) => f.result);
