@@ -30,6 +30,9 @@ export default {
   ],
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
-  testTimeout: 60000,
+  // A hang detector, not a speed check (tests never assert on wall-clock speed). It also bounds
+  // each beforeAll, and a file booting two or three apps in one was seen to need over 60 s at
+  // load 10 on 2 cores.
+  testTimeout: 120000,
   maxWorkers: process.env.JEST_MAX_WORKERS ?? 2,
 };
