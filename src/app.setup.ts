@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LogController } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
 import { loggableUrl } from './logging/redact.js';
@@ -26,7 +27,12 @@ export function requestIdFrom(header: string | string[] | undefined): string {
 export function fastifyOptions(config: AppConfig, logger?: Logger) {
   return {
     // notifyd's pino logger (JSON lines with reqId); one line per request from the onResponse hook below.
-    ...(logger ? { loggerInstance: logger.child({ context: 'http' }), disableRequestLogging: true } : {}),
+    ...(logger
+      ? {
+          loggerInstance: logger.child({ context: 'http' }),
+          logController: new LogController({ disableRequestLogging: true }),
+        }
+      : {}),
     bodyLimit: config.server.bodyLimitBytes,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
       requestIdFrom(req.headers['x-request-id']),
