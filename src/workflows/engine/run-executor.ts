@@ -19,6 +19,13 @@ import { flattenVars } from './flatten-vars.js';
 
 /** A condition or branch that loops without a delay stops here instead of spinning. */
 const MAX_STEPS_PER_PASS = 100;
+/**
+ * History entries a run keeps from its earlier passes (the newest). A workflow that jumps back
+ * over a delay may run for ever, two entries a pass; unbounded, its history would make every
+ * claim and finalise of the run heavier until the row broke. A workflow without a loop visits
+ * each of its at most 50 steps once, so it loses nothing. Stored: at most this plus one pass.
+ */
+export const RUN_HISTORY_KEPT = 100;
 
 /** What a pass needs besides the run: the project (to enqueue) and facts for conditions. */
 export interface PassFacts {
@@ -47,7 +54,7 @@ export class RunExecutor {
   ) {}
 
   async execute(run: ClaimedRun, facts: PassFacts): Promise<RunUpdate | typeof ENDED_IN_STEP> {
-    const history: HistoryEntry[] = [...run.history];
+    const history: HistoryEntry[] = run.history.slice(-RUN_HISTORY_KEPT);
     const context: RunContext = { ...run.context, visits: { ...(run.context.visits ?? {}) } };
     const steps = run.steps;
     const at = () => new Date().toISOString();
