@@ -1,5 +1,6 @@
 import { RUN_HISTORY_KEPT } from '../src/workflows/engine/run-executor.js';
 import { WorkflowEngine } from '../src/workflows/engine/workflow-engine.js';
+import { MAX_DIGEST_ITEMS } from '../src/workflows/workflow-steps.js';
 import { RecordingConnector, RecordingConnectorModule } from './helpers/recording-connector.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -63,5 +64,53 @@ describe('workflow bounds', () => {
     expect(r.history.length).toBeGreaterThanOrEqual(RUN_HISTORY_KEPT);
     expect(r.history.length).toBeLessThanOrEqual(RUN_HISTORY_KEPT + 2);
     expect(r.history.at(-1)).toMatchObject({ step: 0, type: 'delay', result: 'waiting' });
+  });
+
+  it('a digest of more events than MAX_DIGEST_ITEMS counts them all but hands the template only the first', async () => {
+    const event = await define('rollup', [
+      { type: 'digest', window_secs: 3600, channel: 'sms', body: '{{item_count}} updates' },
+    ]);
+    const total = MAX_DIGEST_ITEMS + 30;
+    for (let n = 0; n < total; n++) await trigger(event, { n });
+    await engine.drainOnce();
+    const [digest] = await t.db.sql(
+      `SELECT d.id, d.leader_run_id, (SELECT count(*)::int FROM workflow_digest_items i WHERE i.digest_id = d.id) AS items FROM workflow_digests d`,
+    );
+    expect(digest.items).toBe(total);
+    // The window ends now.
+    await t.db.sql(`UPDATE workflow_digests SET closes_at = now() WHERE id = $1`, [digest.id]);
+    await t.db.sql(
+      `UPDATE workflow_runs SET run_at = now(), context = jsonb_set(context, '{digest,closesAt}', to_jsonb(now() - interval '1 second')) WHERE id = $1`,
+      [digest.leader_run_id],
+    );
+    await engine.drainOnce();
+    const [job] = await t.db.sql(`SELECT payload FROM jobs`);
+    expect(job.payload.vars.item_count).toBe(total);
+    expect(job.payload.vars.items).toHaveLength(MAX_DIGEST_ITEMS);
+    // Runs join concurrently, so arrival order is not trigger order: each item is one event, none twice.
+    expect(new Set(job.payload.vars.items.map((i: { n: number }) => i.n)).size).toBe(MAX_DIGEST_ITEMS);
+    const leader = await run(digest.leader_run_id);
+    expect(leader.status).toBe('completed');
+    expect(leader.history.at(-1).detail).toContain(`${total} item(s) (the first ${MAX_DIGEST_ITEMS} in {{items}})`);
+  });
+
+  it('a digest whose events are large hands the template only what fits in a megabyte', async () => {
+    const event = await define('bulky', [
+      { type: 'digest', window_secs: 3600, channel: 'sms', body: '{{item_count}}' },
+    ]);
+    const blob = 'x'.repeat(300_000);
+    for (let n = 0; n < 5; n++) await trigger(event, { n, blob });
+    await engine.drainOnce();
+    const [digest] = await t.db.sql(`SELECT id, leader_run_id FROM workflow_digests WHERE workflow_id = 'bulky'`);
+    await t.db.sql(`UPDATE workflow_digests SET closes_at = now() WHERE id = $1`, [digest.id]);
+    await t.db.sql(
+      `UPDATE workflow_runs SET run_at = now(), context = jsonb_set(context, '{digest,closesAt}', to_jsonb(now() - interval '1 second')) WHERE id = $1`,
+      [digest.leader_run_id],
+    );
+    await engine.drainOnce();
+    const [job] = await t.db.sql(`SELECT payload FROM jobs`);
+    expect(job.payload.vars.item_count).toBe(5);
+    // 300 kB each: three fit in 1 MB, the fourth would not.
+    expect(job.payload.vars.items).toHaveLength(3);
   });
 });

@@ -4,7 +4,7 @@ import { Db } from '../database/db.js';
 import * as runs from './sql/runs.sql.js';
 import * as steps from './sql/steps.sql.js';
 import * as workflows from './sql/workflows.sql.js';
-import type { WorkflowStep } from './workflow-steps.js';
+import { MAX_DIGEST_ITEMS, MAX_DIGEST_ITEMS_BYTES, type WorkflowStep } from './workflow-steps.js';
 import type { ClaimedRun, RunContext, RunRow, RunUpdate, WorkflowRow, HistoryEntry } from './workflow.types.js';
 
 /** Where a run stands after a transactional step; `end` finishes it in the same transaction. */
@@ -170,13 +170,22 @@ export class WorkflowsRepository {
     ))!;
   }
 
-  /** Closes the digest and reads its items, in that order, in one transaction (see CLOSE_DIGEST). */
-  closeDigest(digestId: string): Promise<Record<string, unknown>[]> {
+  /**
+   * Closes the digest and reads its items, in that order, in one transaction (see CLOSE_DIGEST):
+   * the first MAX_DIGEST_ITEMS that fit in MAX_DIGEST_ITEMS_BYTES, and the count of all.
+   */
+  closeDigest(digestId: string): Promise<{ items: Record<string, unknown>[]; count: number }> {
     return this.db.transaction(async (runner) => {
       await this.db.exec(steps.CLOSE_DIGEST, [digestId], runner);
-      return (await this.db.rows<{ payload: Record<string, unknown> }>(steps.DIGEST_ITEMS, [digestId], runner)).map(
-        (r) => r.payload,
-      );
+      const items = (
+        await this.db.rows<{ payload: Record<string, unknown> }>(
+          steps.DIGEST_ITEMS,
+          [digestId, MAX_DIGEST_ITEMS, MAX_DIGEST_ITEMS_BYTES],
+          runner,
+        )
+      ).map((r) => r.payload);
+      const counted = await this.db.one<{ count: number }>(steps.DIGEST_ITEM_COUNT, [digestId], runner);
+      return { items, count: counted?.count ?? items.length };
     });
   }
 

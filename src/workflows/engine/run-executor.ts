@@ -158,17 +158,17 @@ export class RunExecutor {
             // This run opened the digest: close it when its window ends and send one message.
             if (new Date(context.digest.closesAt) > new Date())
               return result('waiting', i, { runAt: new Date(context.digest.closesAt) });
-            const items = await this.repository.closeDigest(context.digest.id);
-            const sent = await this.send(run, facts, context, i, step, { items, item_count: items.length });
+            const { items, count } = await this.repository.closeDigest(context.digest.id);
+            const sent = await this.send(run, facts, context, i, step, { items, item_count: count });
             history.push({
               step: i,
               type: 'digest',
               at: at(),
               ...sent,
               result: sent.result === 'sent' ? 'closed' : sent.result,
-              detail: `${items.length} item(s)${sent.detail ? `; ${sent.detail}` : ''}`,
+              detail: `${count} item(s)${count > items.length ? ` (the first ${items.length} in {{items}})` : ''}${sent.detail ? `; ${sent.detail}` : ''}`,
             });
-            context.digestItems = items.length;
+            context.digestItems = count;
             delete context.digest;
             i++;
             break;

@@ -42,5 +42,21 @@ export const JOIN_DIGEST = `
  */
 export const CLOSE_DIGEST = `UPDATE workflow_digests SET status = 'closed', closed_at = now() WHERE id = $1 AND status = 'open'`;
 
-/** A digest's items in arrival order (primary key prefix). */
-export const DIGEST_ITEMS = `SELECT payload FROM workflow_digest_items WHERE digest_id = $1 ORDER BY created_at, run_id`;
+/**
+ * A digest's first items in arrival order, at most $2 of them and, of those, as many as fit in
+ * $3 bytes of JSON: a digest collects events for up to 7 days and each may carry a payload of
+ * megabytes, so reading them all could exhaust the worker (and again at every retry of the
+ * close). Only the $2 first are sized. DIGEST_ITEM_COUNT gives the true count. Primary key prefix.
+ */
+export const DIGEST_ITEMS = `
+  SELECT payload FROM (
+    SELECT payload, created_at, run_id,
+           sum(octet_length(payload::text)) OVER (ORDER BY created_at, run_id) AS upto
+      FROM (SELECT payload, created_at, run_id FROM workflow_digest_items
+             WHERE digest_id = $1 ORDER BY created_at, run_id LIMIT $2) first
+  ) sized
+   WHERE upto <= $3
+   ORDER BY created_at, run_id`;
+
+/** Every item of a digest, counted (primary key prefix). */
+export const DIGEST_ITEM_COUNT = `SELECT count(*)::int AS count FROM workflow_digest_items WHERE digest_id = $1`;
