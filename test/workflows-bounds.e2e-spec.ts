@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { RUN_HISTORY_KEPT } from '../src/workflows/engine/run-executor.js';
 import { WorkflowEngine } from '../src/workflows/engine/workflow-engine.js';
 import { MAX_DIGEST_ITEMS } from '../src/workflows/workflow-steps.js';
@@ -112,5 +113,33 @@ describe('workflow bounds', () => {
     expect(job.payload.vars.item_count).toBe(5);
     // 300 kB each: three fit in 1 MB, the fourth would not.
     expect(job.payload.vars.items).toHaveLength(3);
+  });
+
+  it('a throttle or digest key longer than an index row takes still throttles and digests (it failed every retry)', async () => {
+    // 8 000 hex characters: incompressible, well past btree's ~2.7 kB row limit.
+    const [long, other] = [randomBytes(4_000).toString('hex'), randomBytes(4_000).toString('hex')];
+    const throttled = await define('calm', [
+      { type: 'throttle', window_secs: 3600, limit: 1, key: 'payload.k' },
+      { type: 'send', channel: 'sms', body: 'x' },
+    ]);
+    const digested = await define('batch', [
+      { type: 'digest', window_secs: 3600, key: 'payload.k', channel: 'sms', body: '{{item_count}}' },
+    ]);
+    for (const k of [long, long, other]) await trigger(throttled, { k });
+    for (const k of [long, long]) await trigger(digested, { k });
+    await engine.drainOnce();
+    const runs = await t.db.sql(
+      `SELECT workflow_id, status, outcome, errors FROM workflow_runs WHERE workflow_id IN ('calm', 'batch')`,
+    );
+    expect(runs.filter((r) => r.errors > 0)).toEqual([]);
+    const outcomes = (id: string) =>
+      runs
+        .filter((r) => r.workflow_id === id)
+        .map((r) => `${r.status} ${r.outcome?.replace(/run \S+/, 'run …')}`)
+        .sort();
+    expect(outcomes('calm')).toEqual(['completed completed', 'completed completed', 'completed throttled']);
+    expect(outcomes('batch')).toEqual(['completed digested into run …', 'waiting undefined']);
+    const keys = await t.db.sql(`SELECT digest_key FROM workflow_digests WHERE workflow_id = 'batch'`);
+    expect(keys.map((k) => k.digest_key)).toEqual([expect.stringMatching(/^sha256:[0-9a-f]{64}$/)]);
   });
 });

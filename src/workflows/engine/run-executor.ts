@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/errors/api-error.js';
 import type { SendRequestDto } from '../../jobs/dto/send.dto.js';
@@ -26,6 +27,19 @@ const MAX_STEPS_PER_PASS = 100;
  * each of its at most 50 steps once, so it loses nothing. Stored: at most this plus one pass.
  */
 export const RUN_HISTORY_KEPT = 100;
+
+/**
+ * Longest throttle or digest key stored as it is. The key is a payload value and is part of a
+ * btree primary or unique index, which refuses a row over ~2.7 kB: a longer key failed the step
+ * at every retry. Longer keys are stored as their SHA-256, so distinct keys stay distinct.
+ */
+const MAX_STEP_KEY_CHARS = 200;
+
+/** The throttle or digest key a run's step reads (empty without `key`), bounded for its index. */
+function stepKey(scope: ConditionScope, field: string | undefined): string {
+  const key = field ? String(resolveField(scope, field) ?? '') : '';
+  return key.length > MAX_STEP_KEY_CHARS ? `sha256:${createHash('sha256').update(key).digest('hex')}` : key;
+}
 
 /** What a pass needs besides the run: the project (to enqueue) and facts for conditions. */
 export interface PassFacts {
@@ -299,7 +313,7 @@ export class RunExecutor {
     step: ThrottleStep,
     scope: ConditionScope,
   ): Promise<boolean> {
-    const key = step.key ? String(resolveField(scope, step.key) ?? '') : '';
+    const key = stepKey(scope, step.key);
     return this.repository.withProgress(
       run,
       (runner) =>
@@ -332,7 +346,7 @@ export class RunExecutor {
     step: DigestStep,
     scope: ConditionScope,
   ): Promise<'leader' | 'follower'> {
-    const key = step.key ? String(resolveField(scope, step.key) ?? '') : '';
+    const key = stepKey(scope, step.key);
     const digest = await this.repository.withProgress(
       run,
       (runner) => this.repository.joinDigest(runner, run, i, key, step.window_secs),
