@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { RUN_HISTORY_KEPT } from '../src/workflows/engine/run-executor.js';
 import { WorkflowEngine } from '../src/workflows/engine/workflow-engine.js';
+import { MAX_WORKFLOWS_PER_PROJECT } from '../src/workflows/workflows.service.js';
 import { MAX_DIGEST_ITEMS } from '../src/workflows/workflow-steps.js';
 import { RecordingConnector, RecordingConnectorModule } from './helpers/recording-connector.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -141,5 +142,29 @@ describe('workflow bounds', () => {
     expect(outcomes('batch')).toEqual(['completed digested into run …', 'waiting undefined']);
     const keys = await t.db.sql(`SELECT digest_key FROM workflow_digests WHERE workflow_id = 'batch'`);
     expect(keys.map((k) => k.digest_key)).toEqual([expect.stringMatching(/^sha256:[0-9a-f]{64}$/)]);
+  });
+
+  it('a project has at most MAX_WORKFLOWS_PER_PROJECT workflows; replacing one at the limit still works', async () => {
+    const owner = await t.createProject();
+    const steps = [{ type: 'send', channel: 'sms', body: 'x' }];
+    // All but one stored directly (a thousand POSTs would only slow the test), all on one event.
+    await t.db.sql(
+      `INSERT INTO workflows (project_id, id, name, trigger_event, steps)
+       SELECT $1, 'w' || n, 'w' || n, 'fan.out', $2::jsonb FROM generate_series(1, $3::int) n`,
+      [owner.id, JSON.stringify(steps), MAX_WORKFLOWS_PER_PROJECT - 1],
+    );
+    const post = (id: string) =>
+      t.http.post('/v1/workflows').set('X-Api-Key', owner.key).send({ id, name: id, trigger_event: 'fan.out', steps });
+    expect((await post('last')).status).toBe(200);
+    const refused = await post('one-more');
+    expect([refused.status, refused.body.error]).toEqual([422, 'too_many_workflows']);
+    expect(refused.body.message).toContain(`at most ${MAX_WORKFLOWS_PER_PROJECT} workflows`);
+    const replaced = await post('w1');
+    expect([replaced.status, replaced.body.created]).toEqual([200, false]);
+    const [{ count }] = await t.db.sql(`SELECT count(*)::int AS count FROM workflows WHERE project_id = $1`, [
+      owner.id,
+    ]);
+    expect(count).toBe(MAX_WORKFLOWS_PER_PROJECT);
+    await t.db.sql(`DELETE FROM workflows WHERE project_id = $1`, [owner.id]);
   });
 });

@@ -28,7 +28,8 @@ export interface RunFilter {
 export class WorkflowsRepository {
   constructor(private readonly db: Db) {}
 
-  async upsert(
+  /** The workflow as stored, or undefined when it is new and the project has `max` workflows already. */
+  upsert(
     projectId: string,
     w: {
       id: string;
@@ -38,8 +39,9 @@ export class WorkflowsRepository {
       steps: WorkflowStep[];
       enabled: boolean;
     },
-  ): Promise<WorkflowRow & { created: boolean }> {
-    return (await this.db.one(workflows.UPSERT_WORKFLOW, [
+    max: number,
+  ): Promise<(WorkflowRow & { created: boolean }) | undefined> {
+    return this.db.one(workflows.UPSERT_WORKFLOW, [
       projectId,
       w.id,
       w.name,
@@ -47,7 +49,8 @@ export class WorkflowsRepository {
       w.triggerEvent,
       JSON.stringify(w.steps),
       w.enabled,
-    ]))!;
+      max,
+    ]);
   }
 
   find(projectId: string, id: string): Promise<WorkflowRow | undefined> {
