@@ -167,4 +167,45 @@ describe('workflow bounds', () => {
     expect(count).toBe(MAX_WORKFLOWS_PER_PROJECT);
     await t.db.sql(`DELETE FROM workflows WHERE project_id = $1`, [owner.id]);
   });
+
+  it('retention purges closed digests with their items and spent throttle counters, as it purges runs', async () => {
+    await define('kept', [
+      { type: 'throttle', window_secs: 60, key: 'payload.k' },
+      { type: 'digest', window_secs: 60, channel: 'sms', body: 'x' },
+    ]);
+    const leader = '00000000-0000-4000-8000-000000000001';
+    const digest = (status: string, closedDaysAgo: number | null, key: string) =>
+      t.db.sql(
+        `INSERT INTO workflow_digests (project_id, workflow_id, step_index, subscriber_id, digest_key, status, leader_run_id, opened_at, closes_at, closed_at)
+         VALUES ($1, 'kept', 1, 'u1', $2, $3, $4, now() - interval '60 days', now() - interval '59 days',
+                 CASE WHEN $5::int IS NULL THEN NULL ELSE now() - make_interval(days => $5::int) END)
+         RETURNING id`,
+        [project.id, key, status, leader, closedDaysAgo],
+      );
+    const [[old], [cancelled], [recent], [open]] = [
+      await digest('closed', 40, 'a'),
+      await digest('cancelled', 40, 'b'),
+      await digest('closed', 1, 'c'),
+      await digest('open', null, 'd'),
+    ];
+    for (const d of [old, recent, open])
+      await t.db.sql(`INSERT INTO workflow_digest_items (digest_id, run_id, payload) VALUES ($1, $2, '{"n": 1}')`, [
+        d.id,
+        leader,
+      ]);
+    await t.db.sql(
+      `INSERT INTO workflow_throttles (project_id, workflow_id, step_index, subscriber_id, throttle_key, window_start, count)
+       VALUES ($1, 'kept', 0, 'u1', 'spent', now() - interval '40 days', 3), ($1, 'kept', 0, 'u1', 'live', now(), 1)`,
+      [project.id],
+    );
+    await engine.maintain();
+    const digests = await t.db.sql(`SELECT id FROM workflow_digests WHERE workflow_id = 'kept' ORDER BY digest_key`);
+    expect(digests.map((d) => d.id)).toEqual([recent.id, open.id]);
+    const items = await t.db.sql(`SELECT digest_id FROM workflow_digest_items WHERE digest_id = ANY($1::uuid[])`, [
+      [old.id, cancelled.id, recent.id, open.id],
+    ]);
+    expect(items.map((i) => i.digest_id).sort()).toEqual([recent.id, open.id].sort());
+    const throttles = await t.db.sql(`SELECT throttle_key FROM workflow_throttles WHERE workflow_id = 'kept'`);
+    expect(throttles.map((r) => r.throttle_key)).toEqual(['live']);
+  });
 });

@@ -196,8 +196,16 @@ export class WorkflowsRepository {
     return this.db.exec(runs.REAP_RUNS, [leaseSeconds, limit]);
   }
 
-  purge(before: Date, limit: number): Promise<number> {
-    return this.db.exec(runs.PURGE_RUNS, [before, limit]);
+  /**
+   * Retention: finished runs, closed digests (with their items) and spent throttle counters,
+   * each statement at most `limit` rows. Returns the most any one deleted, so the maintenance
+   * loop goes on while one of them filled its batch.
+   */
+  async purge(before: Date, limit: number): Promise<number> {
+    const purgedRuns = await this.db.exec(runs.PURGE_RUNS, [before, limit]);
+    const purgedDigests = await this.db.exec(steps.PURGE_DIGESTS, [before, limit]);
+    const purgedThrottles = await this.db.exec(steps.PURGE_THROTTLES, [before, limit]);
+    return Math.max(purgedRuns, purgedDigests, purgedThrottles);
   }
 
   listRuns(projectId: string, f: RunFilter): Promise<RunRow[]> {
