@@ -18,6 +18,13 @@ import { WebhookSubscriptions } from './webhook-subscriptions.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { isUuid } from '../domain/ids.js';
 
+/**
+ * Endpoints one project may have. Every event is queued once per subscribed endpoint, so
+ * without a bound one key could register thousands of endpoints on one host and turn each send
+ * into thousands of POSTs to it (and each into a delivery row and a worker slot).
+ */
+export const MAX_ENDPOINTS_PER_PROJECT = 50;
+
 /** Default overlap of a rotation: the old secret keeps signing for a day. */
 const DEFAULT_OVERLAP_SECONDS = 86_400;
 
@@ -63,18 +70,29 @@ export class WebhookEndpointsService {
     }
     const secret = input.secret ?? generateSecret();
     const id = randomUUID();
-    const endpoint = await this.repository.insertEndpoint({
-      id,
-      projectId,
-      url,
-      description: input.description ?? null,
-      events,
-      enabled: input.enabled ?? true,
-      secretEnc: encryptSecret(this.key(), id, secret),
-      secretHint:
-        signatureFormat === 'notifyd-0x' && !secret.startsWith('whsec_') ? `…${secret.slice(-4)}` : secretHint(secret),
-      signatureFormat,
-    });
+    const endpoint = await this.repository.insertEndpoint(
+      {
+        id,
+        projectId,
+        url,
+        description: input.description ?? null,
+        events,
+        enabled: input.enabled ?? true,
+        secretEnc: encryptSecret(this.key(), id, secret),
+        secretHint:
+          signatureFormat === 'notifyd-0x' && !secret.startsWith('whsec_')
+            ? `…${secret.slice(-4)}`
+            : secretHint(secret),
+        signatureFormat,
+      },
+      MAX_ENDPOINTS_PER_PROJECT,
+    );
+    if (!endpoint)
+      throw ApiError.unprocessable(
+        'too_many_webhooks',
+        `A project has at most ${MAX_ENDPOINTS_PER_PROJECT} webhook endpoints: delete one it no longer uses, or subscribe an existing endpoint to more events.`,
+        { limit: MAX_ENDPOINTS_PER_PROJECT },
+      );
     this.subscriptions.changed(projectId);
     await this.audit.record({
       ...by,

@@ -30,8 +30,9 @@ export interface DeliveryUpdate {
 export class WebhooksRepository {
   constructor(private readonly db: Db) {}
 
-  async insertEndpoint(e: NewEndpoint): Promise<EndpointRow> {
-    return (await this.db.one<EndpointRow>(endpoints.INSERT_ENDPOINT, [
+  /** The new endpoint, or undefined when the project has `max` endpoints already. */
+  insertEndpoint(e: NewEndpoint, max: number): Promise<EndpointRow | undefined> {
+    return this.db.one<EndpointRow>(endpoints.INSERT_ENDPOINT, [
       e.id,
       e.projectId,
       e.url,
@@ -41,7 +42,8 @@ export class WebhooksRepository {
       e.secretEnc,
       e.secretHint,
       e.signatureFormat,
-    ]))!;
+      max,
+    ]);
   }
 
   findEndpoint(id: string, projectId: string | null): Promise<EndpointRow | undefined> {

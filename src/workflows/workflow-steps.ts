@@ -18,6 +18,13 @@ export const MAX_TRIGGER_DEPTH = 5;
  * bounds a chain, this bounds fan-out (50 such steps at each of 5 levels would be 50^5 runs).
  */
 export const MAX_TRIGGERED_RUNS = 100;
+/**
+ * A digest message's `{{items}}`: the first this many events, as long as they fit in
+ * MAX_DIGEST_ITEMS_BYTES of JSON; `{{item_count}}` counts them all. A digest collects for up to
+ * 7 days, so its events are unbounded in number and each payload may be megabytes.
+ */
+export const MAX_DIGEST_ITEMS = 100;
+export const MAX_DIGEST_ITEMS_BYTES = 1_000_000;
 const WORKFLOW_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
 /** A payload time for delay_until: payload.<path> only (a subscriber field is not a time). */
 const PAYLOAD_FIELD = z

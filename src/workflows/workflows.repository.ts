@@ -4,7 +4,7 @@ import { Db } from '../database/db.js';
 import * as runs from './sql/runs.sql.js';
 import * as steps from './sql/steps.sql.js';
 import * as workflows from './sql/workflows.sql.js';
-import type { WorkflowStep } from './workflow-steps.js';
+import { MAX_DIGEST_ITEMS, MAX_DIGEST_ITEMS_BYTES, type WorkflowStep } from './workflow-steps.js';
 import type { ClaimedRun, RunContext, RunRow, RunUpdate, WorkflowRow, HistoryEntry } from './workflow.types.js';
 
 /** Where a run stands after a transactional step; `end` finishes it in the same transaction. */
@@ -28,7 +28,8 @@ export interface RunFilter {
 export class WorkflowsRepository {
   constructor(private readonly db: Db) {}
 
-  async upsert(
+  /** The workflow as stored, or undefined when it is new and the project has `max` workflows already. */
+  upsert(
     projectId: string,
     w: {
       id: string;
@@ -38,8 +39,9 @@ export class WorkflowsRepository {
       steps: WorkflowStep[];
       enabled: boolean;
     },
-  ): Promise<WorkflowRow & { created: boolean }> {
-    return (await this.db.one(workflows.UPSERT_WORKFLOW, [
+    max: number,
+  ): Promise<(WorkflowRow & { created: boolean }) | undefined> {
+    return this.db.one(workflows.UPSERT_WORKFLOW, [
       projectId,
       w.id,
       w.name,
@@ -47,7 +49,8 @@ export class WorkflowsRepository {
       w.triggerEvent,
       JSON.stringify(w.steps),
       w.enabled,
-    ]))!;
+      max,
+    ]);
   }
 
   find(projectId: string, id: string): Promise<WorkflowRow | undefined> {
@@ -170,13 +173,22 @@ export class WorkflowsRepository {
     ))!;
   }
 
-  /** Closes the digest and reads its items, in that order, in one transaction (see CLOSE_DIGEST). */
-  closeDigest(digestId: string): Promise<Record<string, unknown>[]> {
+  /**
+   * Closes the digest and reads its items, in that order, in one transaction (see CLOSE_DIGEST):
+   * the first MAX_DIGEST_ITEMS that fit in MAX_DIGEST_ITEMS_BYTES, and the count of all.
+   */
+  closeDigest(digestId: string): Promise<{ items: Record<string, unknown>[]; count: number }> {
     return this.db.transaction(async (runner) => {
       await this.db.exec(steps.CLOSE_DIGEST, [digestId], runner);
-      return (await this.db.rows<{ payload: Record<string, unknown> }>(steps.DIGEST_ITEMS, [digestId], runner)).map(
-        (r) => r.payload,
-      );
+      const items = (
+        await this.db.rows<{ payload: Record<string, unknown> }>(
+          steps.DIGEST_ITEMS,
+          [digestId, MAX_DIGEST_ITEMS, MAX_DIGEST_ITEMS_BYTES],
+          runner,
+        )
+      ).map((r) => r.payload);
+      const counted = await this.db.one<{ count: number }>(steps.DIGEST_ITEM_COUNT, [digestId], runner);
+      return { items, count: counted?.count ?? items.length };
     });
   }
 
@@ -184,8 +196,16 @@ export class WorkflowsRepository {
     return this.db.exec(runs.REAP_RUNS, [leaseSeconds, limit]);
   }
 
-  purge(before: Date, limit: number): Promise<number> {
-    return this.db.exec(runs.PURGE_RUNS, [before, limit]);
+  /**
+   * Retention: finished runs, closed digests (with their items) and spent throttle counters,
+   * each statement at most `limit` rows. Returns the most any one deleted, so the maintenance
+   * loop goes on while one of them filled its batch.
+   */
+  async purge(before: Date, limit: number): Promise<number> {
+    const purgedRuns = await this.db.exec(runs.PURGE_RUNS, [before, limit]);
+    const purgedDigests = await this.db.exec(steps.PURGE_DIGESTS, [before, limit]);
+    const purgedThrottles = await this.db.exec(steps.PURGE_THROTTLES, [before, limit]);
+    return Math.max(purgedRuns, purgedDigests, purgedThrottles);
   }
 
   listRuns(projectId: string, f: RunFilter): Promise<RunRow[]> {

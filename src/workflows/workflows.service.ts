@@ -13,6 +13,14 @@ import type { RunRow, WorkflowRow } from './workflow.types.js';
 import { WorkflowsRepository } from './workflows.repository.js';
 import { isUuid } from '../domain/ids.js';
 
+/**
+ * Workflows one project may have. A trigger starts a run of every enabled workflow listening to
+ * its event, in one statement, and the loop check reads the project's workflows (LIST_WORKFLOWS
+ * reads 1 000): unbounded, one trigger could start any number of runs and a loop could hide past
+ * what the check reads.
+ */
+export const MAX_WORKFLOWS_PER_PROJECT = 1000;
+
 /** Workflow definitions, triggers and runs of one project. */
 @Injectable()
 export class WorkflowsService {
@@ -34,14 +42,24 @@ export class WorkflowsService {
       throw ApiError.unprocessable('invalid_steps', parsed.problems.join('; '), { problems: parsed.problems });
     const problems = await this.checkReferences(project.id, dto.id, parsed.steps);
     if (problems.length) throw ApiError.unprocessable('invalid_steps', problems.join('; '), { problems });
-    const row = await this.repository.upsert(project.id, {
-      id: dto.id,
-      name: dto.name,
-      description: dto.description ?? null,
-      triggerEvent: dto.trigger_event,
-      steps: parsed.steps,
-      enabled: dto.enabled ?? true,
-    });
+    const row = await this.repository.upsert(
+      project.id,
+      {
+        id: dto.id,
+        name: dto.name,
+        description: dto.description ?? null,
+        triggerEvent: dto.trigger_event,
+        steps: parsed.steps,
+        enabled: dto.enabled ?? true,
+      },
+      MAX_WORKFLOWS_PER_PROJECT,
+    );
+    if (!row)
+      throw ApiError.unprocessable(
+        'too_many_workflows',
+        `A project has at most ${MAX_WORKFLOWS_PER_PROJECT} workflows: delete one it no longer uses, or replace one (same id).`,
+        { limit: MAX_WORKFLOWS_PER_PROJECT },
+      );
     await this.audit.record({
       projectId: project.id,
       actor: 'api_key',

@@ -4,10 +4,15 @@ export const ENDPOINT_COLUMNS = `
   disabled_reason AS "disabledReason", last_success_at AS "lastSuccessAt",
   last_failure_at AS "lastFailureAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
-/** A new endpoint; the id is chosen by the caller (it is the secret's associated data). */
+/**
+ * A new endpoint; the id is chosen by the caller (it is the secret's associated data). No row
+ * when the project has $10 endpoints already (webhook_endpoints_project_idx). Two creates in the
+ * same instant may both see $10 - 1: the overshoot is bounded by the concurrent requests.
+ */
 export const INSERT_ENDPOINT = `
   INSERT INTO webhook_endpoints (id, project_id, url, description, events, enabled, secret_enc, secret_hint, signature_format)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+  SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9
+   WHERE (SELECT count(*) FROM webhook_endpoints WHERE project_id = $2) < $10
   RETURNING ${ENDPOINT_COLUMNS}`;
 
 /** One endpoint of one project ($2 null = any project, for operators); primary key. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/errors/api-error.js';
 import type { SendRequestDto } from '../../jobs/dto/send.dto.js';
@@ -19,6 +20,26 @@ import { flattenVars } from './flatten-vars.js';
 
 /** A condition or branch that loops without a delay stops here instead of spinning. */
 const MAX_STEPS_PER_PASS = 100;
+/**
+ * History entries a run keeps from its earlier passes (the newest). A workflow that jumps back
+ * over a delay may run for ever, two entries a pass; unbounded, its history would make every
+ * claim and finalise of the run heavier until the row broke. A workflow without a loop visits
+ * each of its at most 50 steps once, so it loses nothing. Stored: at most this plus one pass.
+ */
+export const RUN_HISTORY_KEPT = 100;
+
+/**
+ * Longest throttle or digest key stored as it is. The key is a payload value and is part of a
+ * btree primary or unique index, which refuses a row over ~2.7 kB: a longer key failed the step
+ * at every retry. Longer keys are stored as their SHA-256, so distinct keys stay distinct.
+ */
+const MAX_STEP_KEY_CHARS = 200;
+
+/** The throttle or digest key a run's step reads (empty without `key`), bounded for its index. */
+function stepKey(scope: ConditionScope, field: string | undefined): string {
+  const key = field ? String(resolveField(scope, field) ?? '') : '';
+  return key.length > MAX_STEP_KEY_CHARS ? `sha256:${createHash('sha256').update(key).digest('hex')}` : key;
+}
 
 /** What a pass needs besides the run: the project (to enqueue) and facts for conditions. */
 export interface PassFacts {
@@ -47,7 +68,7 @@ export class RunExecutor {
   ) {}
 
   async execute(run: ClaimedRun, facts: PassFacts): Promise<RunUpdate | typeof ENDED_IN_STEP> {
-    const history: HistoryEntry[] = [...run.history];
+    const history: HistoryEntry[] = run.history.slice(-RUN_HISTORY_KEPT);
     const context: RunContext = { ...run.context, visits: { ...(run.context.visits ?? {}) } };
     const steps = run.steps;
     const at = () => new Date().toISOString();
@@ -151,17 +172,17 @@ export class RunExecutor {
             // This run opened the digest: close it when its window ends and send one message.
             if (new Date(context.digest.closesAt) > new Date())
               return result('waiting', i, { runAt: new Date(context.digest.closesAt) });
-            const items = await this.repository.closeDigest(context.digest.id);
-            const sent = await this.send(run, facts, context, i, step, { items, item_count: items.length });
+            const { items, count } = await this.repository.closeDigest(context.digest.id);
+            const sent = await this.send(run, facts, context, i, step, { items, item_count: count });
             history.push({
               step: i,
               type: 'digest',
               at: at(),
               ...sent,
               result: sent.result === 'sent' ? 'closed' : sent.result,
-              detail: `${items.length} item(s)${sent.detail ? `; ${sent.detail}` : ''}`,
+              detail: `${count} item(s)${count > items.length ? ` (the first ${items.length} in {{items}})` : ''}${sent.detail ? `; ${sent.detail}` : ''}`,
             });
-            context.digestItems = items.length;
+            context.digestItems = count;
             delete context.digest;
             i++;
             break;
@@ -292,7 +313,7 @@ export class RunExecutor {
     step: ThrottleStep,
     scope: ConditionScope,
   ): Promise<boolean> {
-    const key = step.key ? String(resolveField(scope, step.key) ?? '') : '';
+    const key = stepKey(scope, step.key);
     return this.repository.withProgress(
       run,
       (runner) =>
@@ -325,7 +346,7 @@ export class RunExecutor {
     step: DigestStep,
     scope: ConditionScope,
   ): Promise<'leader' | 'follower'> {
-    const key = step.key ? String(resolveField(scope, step.key) ?? '') : '';
+    const key = stepKey(scope, step.key);
     const digest = await this.repository.withProgress(
       run,
       (runner) => this.repository.joinDigest(runner, run, i, key, step.window_secs),

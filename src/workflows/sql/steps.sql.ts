@@ -42,5 +42,43 @@ export const JOIN_DIGEST = `
  */
 export const CLOSE_DIGEST = `UPDATE workflow_digests SET status = 'closed', closed_at = now() WHERE id = $1 AND status = 'open'`;
 
-/** A digest's items in arrival order (primary key prefix). */
-export const DIGEST_ITEMS = `SELECT payload FROM workflow_digest_items WHERE digest_id = $1 ORDER BY created_at, run_id`;
+/**
+ * A digest's first items in arrival order, at most $2 of them and, of those, as many as fit in
+ * $3 bytes of JSON: a digest collects events for up to 7 days and each may carry a payload of
+ * megabytes, so reading them all could exhaust the worker (and again at every retry of the
+ * close). Only the $2 first are sized. DIGEST_ITEM_COUNT gives the true count. Primary key prefix.
+ */
+export const DIGEST_ITEMS = `
+  SELECT payload FROM (
+    SELECT payload, created_at, run_id,
+           sum(octet_length(payload::text)) OVER (ORDER BY created_at, run_id) AS upto
+      FROM (SELECT payload, created_at, run_id FROM workflow_digest_items
+             WHERE digest_id = $1 ORDER BY created_at, run_id LIMIT $2) first
+  ) sized
+   WHERE upto <= $3
+   ORDER BY created_at, run_id`;
+
+/** Every item of a digest, counted (primary key prefix). */
+export const DIGEST_ITEM_COUNT = `SELECT count(*)::int AS count FROM workflow_digest_items WHERE digest_id = $1`;
+
+/**
+ * Retention: digests closed or cancelled before $1, at most $2 per statement; their items (each
+ * a copy of an event's payload) go with them by cascade. Open digests are never touched.
+ */
+export const PURGE_DIGESTS = `
+  WITH doomed AS (
+    SELECT id FROM workflow_digests WHERE status IN ('closed','cancelled') AND closed_at < $1 LIMIT $2
+  )
+  DELETE FROM workflow_digests WHERE id = ANY(ARRAY(SELECT id FROM doomed))`;
+
+/**
+ * Retention: throttle counters whose window started before $1 and more than 30 days ago (the
+ * longest window), at most $2 per statement. Such a window is over: the next hit would start it
+ * again at 1, which is what it does when the row is gone. Primary key.
+ */
+export const PURGE_THROTTLES = `
+  DELETE FROM workflow_throttles
+   WHERE (project_id, workflow_id, step_index, subscriber_id, throttle_key) IN (
+     SELECT project_id, workflow_id, step_index, subscriber_id, throttle_key FROM workflow_throttles
+      WHERE window_start < LEAST($1::timestamptz, now() - interval '30 days') LIMIT $2
+   )`;

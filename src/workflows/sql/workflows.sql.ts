@@ -2,10 +2,16 @@ export const WORKFLOW_COLUMNS = `
   id, project_id AS "projectId", name, description, trigger_event AS "triggerEvent", steps, enabled,
   created_at AS "createdAt", updated_at AS "updatedAt"`;
 
-/** Create or replace a workflow; running runs keep the steps they started with. Primary key. */
+/**
+ * Create or replace a workflow; running runs keep the steps they started with. Primary key. A
+ * new one is not inserted (no row) when the project has $8 workflows already; replacing one
+ * always works. Two creates in the same instant may overshoot by as many as run at once.
+ */
 export const UPSERT_WORKFLOW = `
   INSERT INTO workflows AS w (project_id, id, name, description, trigger_event, steps, enabled)
-  VALUES ($1, $2, $3, $4, $5, $6, $7)
+  SELECT $1, $2, $3, $4, $5, $6::jsonb, $7::boolean
+   WHERE (SELECT count(*) FROM workflows WHERE project_id = $1) < $8
+      OR EXISTS (SELECT 1 FROM workflows WHERE project_id = $1 AND id = $2)
   ON CONFLICT (project_id, id) DO UPDATE
      SET name = EXCLUDED.name, description = EXCLUDED.description, trigger_event = EXCLUDED.trigger_event,
          steps = EXCLUDED.steps, enabled = EXCLUDED.enabled, updated_at = now()
