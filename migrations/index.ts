@@ -34,6 +34,7 @@ import { WebhookSignatureFormat1764460800085 } from './0085-webhook-signature-fo
 import { Batches1764460800086 } from './0086-batches.js';
 import { SendRefusals1764460800087 } from './0087-send-refusals.js';
 import { TelegramRoutes1764460800088 } from './0088-telegram-routes.js';
+import { SubscriberInboxEvents1764460800089 } from './0089-subscriber-inbox-events.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -104,4 +105,6 @@ export const MIGRATIONS = [
   SendRefusals1764460800087,
   // Issue 23: per-user Telegram bots (routes, destinations, link tokens), as notifyd 0.x had them.
   TelegramRoutes1764460800088,
+  // Deleting a subscriber deletes the inbox stream's copies of their messages.
+  SubscriberInboxEvents1764460800089,
 ];

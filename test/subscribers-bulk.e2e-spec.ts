@@ -179,6 +179,30 @@ describe('bulk subscribers', () => {
     expect(notList.body.message).toMatch(/subscribers must be an array/);
   }, 180_000);
 
+  it('refuses by index an item whose data would grow the stored data past 64 KiB, and writes the others', async () => {
+    const big = (n: number) => 'y'.repeat(n);
+    await bulk([{ id: 'fat', data: { a: big(40_000) } }]).expect(200);
+    const res = await bulk([
+      { id: 'thin_1', email: 'thin1@example.com' },
+      { id: 'fat', email: 'fat@example.com', data: { b: big(40_000) } },
+      { id: 'thin_2', data: { c: 1 } },
+      { id: 'fat_new', data: { a: big(70_000) } },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ created: 2, updated: 0, duplicates: 0, failed: 2 });
+    expect(res.body.errors).toEqual([
+      {
+        index: 1,
+        id: 'fat',
+        field: 'data',
+        message: expect.stringMatching(/^data would be over 65536 bytes as JSON once merged/),
+      },
+      { index: 3, id: 'fat_new', field: 'data', message: expect.stringMatching(/^data must be at most 65536 bytes/) },
+    ]);
+    expect(await get('fat')).toMatchObject({ email: null, data: { a: big(40_000) } });
+    expect(await get('thin_2')).toMatchObject({ data: { c: 1 } });
+  });
+
   it('MCP bulk_upsert_subscribers: the same per-item check and project rules as the route', async () => {
     const own = await connectMcp(t.url, key);
     const admin = await connectMcp(t.url, ADMIN_KEY);

@@ -77,6 +77,25 @@ describe('subscribers', () => {
     expect((await t.http.get('/v1/subscribers/nul').set('X-Api-Key', key)).status).toBe(404);
   });
 
+  it('bounds data: one call over 64 KiB, or a merge that would grow the stored data past it, is a 422 that writes nothing', async () => {
+    const big = (n: number) => 'x'.repeat(n);
+    const once = await upsert({ id: 'huge', data: { blob: big(70_000) } });
+    expect(once.status).toBe(422);
+    expect(once.body.details).toEqual([expect.stringMatching(/^data must be at most 65536 bytes as JSON/)]);
+    expect((await t.http.get('/v1/subscribers/huge').set('X-Api-Key', key)).status).toBe(404);
+
+    await upsert({ id: 'grower', email: 'g@example.com', data: { a: big(40_000) } }).expect(200);
+    const grown = await upsert({ id: 'grower', email: 'new@example.com', data: { b: big(40_000) } });
+    expect(grown.status).toBe(422);
+    expect(grown.body.details).toEqual([expect.stringMatching(/^data would be over 65536 bytes as JSON once merged/)]);
+    const kept = (await t.http.get('/v1/subscribers/grower').set('X-Api-Key', key)).body;
+    expect(kept.email).toBe('g@example.com');
+    expect(Object.keys(kept.data)).toEqual(['a']);
+    // Replacing a key keeps the size, and a call without data still updates the other fields.
+    await upsert({ id: 'grower', data: { a: big(40_001) } }).expect(200);
+    await upsert({ id: 'grower', email: 'new@example.com' }).expect(200);
+  });
+
   it('lists one cursor page at a time, with search', async () => {
     for (let i = 0; i < 7; i++)
       await upsert({ id: `page_${i}`, email: `p${i}@list.example`, first_name: i === 3 ? 'Zed' : 'Al' }).expect(200);

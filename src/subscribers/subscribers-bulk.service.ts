@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { BulkSubscriberErrorDto, BulkUpsertSubscribersResponseDto } from './dto/bulk-subscribers.dto.js';
 import { type SubscriberUpsert, SubscribersRepository } from './subscribers.repository.js';
 import { toSubscriberUpsert } from './subscribers.service.js';
+import { MERGED_DATA_TOO_LARGE } from './data-limit.js';
 
 /** Validating is synchronous work: let other requests in between slices of a large call. */
 const YIELD_EVERY = 500;
@@ -25,6 +26,8 @@ export class SubscribersBulkService {
   async upsert(projectId: string, items: readonly unknown[]): Promise<BulkUpsertSubscribersResponseDto> {
     const errors: BulkSubscriberErrorDto[] = [];
     const byId = new Map<string, SubscriberUpsert>();
+    /** Each id's last position: a refusal of the folded upsert is reported there. */
+    const lastIndex = new Map<string, number>();
     let failed = 0;
     let duplicates = 0;
     for (let index = 0; index < items.length; index++) {
@@ -40,11 +43,17 @@ export class SubscribersBulkService {
       const earlier = byId.get(next.id);
       if (earlier) duplicates++;
       byId.set(next.id, earlier ? fold(earlier, next) : next);
+      lastIndex.set(next.id, index);
     }
-    const written = byId.size
+    const { created, updated, tooLarge } = byId.size
       ? await this.repository.bulkUpsert(projectId, [...byId.values()])
-      : { created: 0, updated: 0 };
-    return { ...written, duplicates, failed, errors };
+      : { created: 0, updated: 0, tooLarge: [] };
+    for (const id of tooLarge) {
+      failed++;
+      errors.push({ index: lastIndex.get(id)!, id, field: 'data', message: MERGED_DATA_TOO_LARGE });
+    }
+    if (tooLarge.length) errors.sort((a, b) => a.index - b.index);
+    return { created, updated, duplicates, failed, errors };
   }
 }
 

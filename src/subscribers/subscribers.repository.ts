@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.js';
 import type { SubscriberAddresses, SubscriberProfile, SubscriberRow } from './subscriber.types.js';
+import { SUBSCRIBER_DATA_MAX_BYTES } from './data-limit.js';
 import * as sql from './subscribers.sql.js';
 
 export interface SubscriberUpsert {
@@ -14,7 +15,8 @@ export interface SubscriberUpsert {
 export class SubscribersRepository {
   constructor(private readonly db: Db) {}
 
-  async upsert(projectId: string, s: SubscriberUpsert): Promise<boolean> {
+  /** true when created, false when updated, null when refused: its data, alone or merged, is over SUBSCRIBER_DATA_MAX_BYTES. */
+  async upsert(projectId: string, s: SubscriberUpsert): Promise<boolean | null> {
     const col = (key: keyof SubscriberUpsert['fields']) => [key in s.fields, s.fields[key] ?? null];
     const row = await this.db.one<{ created: boolean }>(sql.UPSERT_SUBSCRIBER, [
       projectId,
@@ -26,15 +28,25 @@ export class SubscribersRepository {
       ...col('locale'),
       ...col('timezone'),
       s.data,
+      SUBSCRIBER_DATA_MAX_BYTES,
     ]);
-    return row?.created ?? false;
+    return row ? row.created : null;
   }
 
-  /** Many upserts in one statement; ids must be unique (fold repeats first). */
-  async bulkUpsert(projectId: string, subscribers: SubscriberUpsert[]): Promise<{ created: number; updated: number }> {
+  /**
+   * Many upserts in one statement; ids must be unique (fold repeats first). `tooLarge`: the ids
+   * not written because their data, alone or merged, is over SUBSCRIBER_DATA_MAX_BYTES.
+   */
+  async bulkUpsert(
+    projectId: string,
+    subscribers: SubscriberUpsert[],
+  ): Promise<{ created: number; updated: number; tooLarge: string[] }> {
     const byId = Object.fromEntries(subscribers.map((s) => [s.id, { ...columnsOf(s.fields), data: s.data }]));
-    const row = await this.db.one<{ created: number; updated: number }>(sql.BULK_UPSERT_SUBSCRIBERS, [projectId, byId]);
-    return { created: row?.created ?? 0, updated: row?.updated ?? 0 };
+    const row = await this.db.one<{ created: number; updated: number; tooLarge: string[] }>(
+      sql.BULK_UPSERT_SUBSCRIBERS,
+      [projectId, byId, SUBSCRIBER_DATA_MAX_BYTES],
+    );
+    return { created: row?.created ?? 0, updated: row?.updated ?? 0, tooLarge: row?.tooLarge ?? [] };
   }
 
   find(projectId: string, id: string): Promise<SubscriberRow | undefined> {

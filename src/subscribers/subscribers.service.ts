@@ -4,6 +4,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import type { ListSubscribersQueryDto, SubscriberDto, UpsertSubscriberDto } from './dto/subscriber.dto.js';
 import type { SubscriberAddresses, SubscriberProfile, SubscriberRow } from './subscriber.types.js';
 import { SubscriberTokenVersions } from './subscriber-token-versions.js';
+import { MERGED_DATA_TOO_LARGE } from './data-limit.js';
 import { type SubscriberUpsert, SubscribersRepository } from './subscribers.repository.js';
 
 /** `%` and `_` in a search are literal characters, not wildcards. */
@@ -16,8 +17,12 @@ export class SubscribersService {
     private readonly tokenVersions: SubscriberTokenVersions,
   ) {}
 
-  upsert(projectId: string, dto: UpsertSubscriberDto): Promise<boolean> {
-    return this.repository.upsert(projectId, toSubscriberUpsert(dto));
+  /** true when created; 422 when the data merged into the stored one would be over SUBSCRIBER_DATA_MAX_BYTES. */
+  async upsert(projectId: string, dto: UpsertSubscriberDto): Promise<boolean> {
+    const created = await this.repository.upsert(projectId, toSubscriberUpsert(dto));
+    if (created === null)
+      throw ApiError.unprocessable('validation_failed', MERGED_DATA_TOO_LARGE, { details: [MERGED_DATA_TOO_LARGE] });
+    return created;
   }
 
   async get(projectId: string, id: string): Promise<SubscriberRow> {

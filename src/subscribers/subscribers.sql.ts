@@ -6,10 +6,14 @@ const SUBSCRIBER_COLUMNS = `
 /**
  * Upsert by (project, id). Each column has a "present" flag: absent keeps the stored value,
  * present (even null) replaces it. `data` is shallow-merged. xmax = 0 tells an insert apart.
+ * No row back: the data, alone or merged, would be over $16 bytes of jsonb text (data-limit.ts),
+ * and nothing was written; a call that brings no data is never refused for it (rows stored
+ * before the bound stay updatable).
  */
 export const UPSERT_SUBSCRIBER = `
   INSERT INTO subscribers AS s (project_id, id, email, phone, first_name, last_name, locale, timezone, data)
-  VALUES ($1, $2, $4, $6, $8, $10, $12, $14, $15)
+  SELECT $1, $2, $4::text, $6::text, $8::text, $10::text, $12::text, $14::text, $15::jsonb
+   WHERE octet_length($15::jsonb::text) <= $16
   ON CONFLICT (project_id, id) DO UPDATE SET
     email      = CASE WHEN $3::boolean  THEN EXCLUDED.email      ELSE s.email END,
     phone      = CASE WHEN $5::boolean  THEN EXCLUDED.phone      ELSE s.phone END,
@@ -19,6 +23,7 @@ export const UPSERT_SUBSCRIBER = `
     timezone   = CASE WHEN $13::boolean THEN EXCLUDED.timezone   ELSE s.timezone END,
     data       = s.data || EXCLUDED.data,
     updated_at = now()
+  WHERE EXCLUDED.data = '{}'::jsonb OR octet_length((s.data || EXCLUDED.data)::text) <= $16
   RETURNING (xmax = 0) AS created`;
 
 export const FIND_SUBSCRIBER = `SELECT ${SUBSCRIBER_COLUMNS} FROM subscribers WHERE project_id = $1 AND id = $2`;
@@ -79,7 +84,8 @@ export const FIND_PROFILES_BY_IDS = preparedSql(
  * cannot see the SELECT's row, so it looks the id up in $2 again (a binary search of the jsonb
  * object's sorted keys). Rows go in id order, so concurrent bulk calls lock shared ids in the
  * same order and cannot deadlock each other. The primary key (project_id, id) serves the
- * conflict check. Answers the counts, not a row per subscriber.
+ * conflict check. Answers the counts, not a row per subscriber, and the ids not written because
+ * their data, alone or merged, would be over $3 bytes of jsonb text (as UPSERT_SUBSCRIBER).
  */
 export const BULK_UPSERT_SUBSCRIBERS = `
   WITH written AS (
@@ -87,6 +93,7 @@ export const BULK_UPSERT_SUBSCRIBERS = `
     SELECT $1, i.key, i.value->>'email', i.value->>'phone', i.value->>'first_name', i.value->>'last_name',
            i.value->>'locale', i.value->>'timezone', i.value->'data'
       FROM jsonb_each($2::jsonb) AS i
+     WHERE octet_length((i.value->'data')::text) <= $3
      ORDER BY i.key
     ON CONFLICT (project_id, id) DO UPDATE SET
       email      = CASE WHEN ($2::jsonb -> EXCLUDED.id) ? 'email'      THEN EXCLUDED.email      ELSE s.email END,
@@ -97,8 +104,11 @@ export const BULK_UPSERT_SUBSCRIBERS = `
       timezone   = CASE WHEN ($2::jsonb -> EXCLUDED.id) ? 'timezone'   THEN EXCLUDED.timezone   ELSE s.timezone END,
       data       = s.data || EXCLUDED.data,
       updated_at = now()
-    RETURNING (xmax = 0) AS created)
-  SELECT count(*) FILTER (WHERE created)::int AS created, count(*) FILTER (WHERE NOT created)::int AS updated FROM written`;
+    WHERE EXCLUDED.data = '{}'::jsonb OR octet_length((s.data || EXCLUDED.data)::text) <= $3
+    RETURNING s.id, (xmax = 0) AS created)
+  SELECT count(*) FILTER (WHERE created)::int AS created, count(*) FILTER (WHERE NOT created)::int AS updated,
+         ARRAY(SELECT k FROM jsonb_object_keys($2::jsonb) AS k EXCEPT SELECT id FROM written) AS "tooLarge"
+    FROM written`;
 
 /**
  * The subscribers a trace names, in one project or every project ($1 null): by id (primary key),

@@ -52,4 +52,25 @@ describe('TemplateEngine', () => {
       await engine.renderOne({ subject: 'S {{ x }}', body: 'B', bodyHtml: '<p>{{ x }}</p>' }, { x: '<i>' }),
     ).toEqual({ subject: 'S <i>', body: 'B', bodyHtml: '<p>&lt;i&gt;</p>' });
   });
+
+  it('vars a thread cannot be handed (nested past structured clone) fail their own entries; the thread serves the next task', async () => {
+    let deep: Record<string, unknown> = { leaf: 'x' };
+    for (let i = 0; i < 10_000; i++) deep = { a: deep };
+    const message =
+      /^vars cannot be rendered: they could not be handed to a render thread \(.*\); .*send flatter vars$/;
+    const tooDeep = { error: expect.stringMatching(message) };
+    // One thread: were it kept busy by the failed post, these would wait for ever (the test's timeout).
+    for (let i = 0; i < 3; i++) {
+      await expect(engine.renderOne(sms('{{ n }}'), { n: 1, deep })).rejects.toThrow(message);
+    }
+    const reply = await engine.renderMany({
+      variants: [sms('a {{ n }}')],
+      renders: [{ n: 1 }, { n: 2, deep }, { n: 3 }].map((vars) => ({ variant: 0, vars })),
+    });
+    expect(reply.renders).toEqual([
+      { content: expect.objectContaining({ body: 'a 1' }) },
+      tooDeep,
+      { content: expect.objectContaining({ body: 'a 3' }) },
+    ]);
+  });
 });

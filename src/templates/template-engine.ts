@@ -10,7 +10,7 @@ import {
   type RenderTaskReply,
   type TemplateSource,
 } from './render/render-protocol.js';
-import type { Stopped } from './render/render-thread-handle.js';
+import { type Stopped, UnsendableTask } from './render/render-thread-handle.js';
 import { RenderPoolUnavailable, TemplateRenderPool } from './render/template-render-pool.js';
 
 export type { RenderedContent, TemplateSource };
@@ -64,10 +64,26 @@ export class TemplateEngine {
     let entries = task.renders.map((_, i) => i);
     while (variants.length > 0) {
       const position = new Map(variants.map((v, i) => [v, i]));
-      const outcome = await this.pool.run({
-        variants: variants.map((v) => task.variants[v]),
-        renders: entries.map((e) => ({ variant: position.get(task.renders[e].variant)!, vars: task.renders[e].vars })),
-      });
+      let outcome: Awaited<ReturnType<TemplateRenderPool['run']>>;
+      try {
+        outcome = await this.pool.run({
+          variants: variants.map((v) => task.variants[v]),
+          renders: entries.map((e) => ({
+            variant: position.get(task.renders[e].variant)!,
+            vars: task.renders[e].vars,
+          })),
+        });
+      } catch (err) {
+        if (!(err instanceof UnsendableTask)) throw err;
+        // Some entry's vars cannot be cloned: fail those entries (found by cloning each here,
+        // only on this rare path) and run the rest; none found fails every entry, never loops.
+        const message = `vars cannot be rendered: they could not be handed to a render thread (${err.detail}); vars nested this deep are refused: send flatter vars`;
+        const bad = new Set(entries.filter((e) => !clonable(task.renders[e].vars)));
+        for (const e of bad.size ? bad : entries) renders[e] = { error: message };
+        if (!bad.size) break;
+        entries = entries.filter((e) => !bad.has(e));
+        continue;
+      }
       if ('reply' in outcome) {
         variants.forEach((v, i) => (parseErrors[v] = outcome.reply.parseErrors[i]));
         entries.forEach((e, i) => (renders[e] = outcome.reply.renders[i]));
@@ -100,5 +116,14 @@ export class TemplateEngine {
       default:
         return `${part}: ${stopped.detail}`;
     }
+  }
+}
+
+function clonable(value: unknown): boolean {
+  try {
+    structuredClone(value);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -1,6 +1,7 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { validateSync, type ValidatorOptions } from 'class-validator';
 import { ApiError } from '../errors/api-error.js';
+import { tooDeepMessage, tooDeepPath } from './nesting-depth.js';
 import { nulCharacterMessage, nulCharacterPath } from './nul-characters.js';
 
 /** Flattens class-validator's tree into "path message" lines, e.g. `tags[0].name must be a string`. */
@@ -56,7 +57,8 @@ export function createValidationPipe(): ValidationPipe {
 
 /**
  * ValidationPipe that first refuses a NUL character anywhere in a body, query or path value
- * (PostgreSQL cannot store one: it would be a 500 further down), naming the field.
+ * (PostgreSQL cannot store one: it would be a 500 further down), and a value nested past
+ * MAX_NESTING_DEPTH (class-transformer would overflow the stack: a 500), naming the field.
  */
 class StrictValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -68,6 +70,9 @@ class StrictValidationPipe extends ValidationPipe {
           details: [nulCharacterMessage(field)],
         });
       }
+      const deep = tooDeepPath(value);
+      if (deep !== undefined)
+        throw ApiError.unprocessable('validation_failed', tooDeepMessage(deep), { details: [tooDeepMessage(deep)] });
     }
     return super.transform(value, metadata);
   }

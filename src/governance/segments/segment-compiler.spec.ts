@@ -58,4 +58,12 @@ describe('compileSegment', () => {
     expect(() => compile(raw)).toThrow(SegmentError);
     expect(() => compile(raw)).toThrow(message);
   });
+
+  it('refuses too many conditions before compiling any of them (a 5 MB body of conditions is not worked through)', () => {
+    const lists = Array.from({ length: 20_000 }, () => ({ field: 'id', op: 'in', value: ['a', 'b', 'c'] }));
+    const where = [...lists, { field: 'nope', op: 'eq', value: 1 }];
+    expect(() => compileSegment({ where }, 2)).toThrow('segment has 20001 conditions in where; at most 50');
+    const data = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${i}`, i === 59 ? {} : 'v']));
+    expect(() => compileSegment({ data }, 2)).toThrow('segment has 60 keys in data; at most 50');
+  });
 });

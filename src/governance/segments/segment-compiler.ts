@@ -165,9 +165,14 @@ export function compileSegment(raw: unknown, firstParam: number): CompiledSegmen
   if (seg.has_phone !== undefined) b.condition('phone', 'exists', seg.has_phone, 'segment.has_phone');
   if (seg.created_after !== undefined) b.condition('created_at', 'gt', seg.created_after, 'segment.created_after');
   if (seg.created_before !== undefined) b.condition('created_at', 'lt', seg.created_before, 'segment.created_before');
+  // Counted before any is compiled: a body of thousands of conditions is refused, not worked through.
+  if (Array.isArray(seg.where) && seg.where.length > MAX_CONDITIONS)
+    throw new SegmentError(`segment has ${seg.where.length} conditions in where; at most ${MAX_CONDITIONS}`);
   if (seg.data !== undefined) {
     if (typeof seg.data !== 'object' || seg.data === null || Array.isArray(seg.data))
       throw new SegmentError('segment.data must be an object of key: value or key: [values]');
+    const keys = Object.keys(seg.data).length;
+    if (keys > MAX_CONDITIONS) throw new SegmentError(`segment has ${keys} keys in data; at most ${MAX_CONDITIONS}`);
     for (const [key, value] of Object.entries(seg.data)) {
       if (!DATA_KEY.test(key))
         throw new SegmentError(`segment.data key '${key.slice(0, 64)}' must be 1–64 letters, digits, _ or -`);

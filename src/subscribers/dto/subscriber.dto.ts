@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
+import { FitsDataLimit } from './data-size.validator.js';
 import { HasNoNul } from './no-nul.validator.js';
 import { IsKnownTimeZone } from './time-zone.validator.js';
 import { IsEmail, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
@@ -85,6 +86,7 @@ export class UpsertSubscriberDto {
   @IsOptional()
   @IsObject()
   @HasNoNul()
+  @FitsDataLimit()
   data?: Record<string, unknown>;
 }
 

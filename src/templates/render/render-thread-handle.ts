@@ -13,6 +13,18 @@ export interface Stopped {
 
 export type TaskOutcome = { reply: RenderTaskReply } | { stopped: Stopped };
 
+/**
+ * The task could not be posted to the thread (its vars cannot be structured-cloned: JSON nested
+ * past V8's clone depth, about 2 000 levels, which JSON.parse and jsonb accept). The task's
+ * fault, not the thread's: the thread stays usable.
+ */
+export class UnsendableTask extends Error {
+  constructor(readonly detail: string) {
+    super(`the render task could not be handed to a render thread: ${detail}`);
+    this.name = 'UnsendableTask';
+  }
+}
+
 interface Running {
   settle: (outcome: TaskOutcome) => void;
   timer?: NodeJS.Timeout;
@@ -79,12 +91,17 @@ export class RenderThreadHandle {
 
   run(task: RenderTask): Promise<TaskOutcome> {
     if (!this.usable) return Promise.reject(new Error('render thread busy or gone'));
-    return new Promise<TaskOutcome>((settle) => {
+    return new Promise<TaskOutcome>((settle, reject) => {
       // Timed from the post: a thread slow to pick the task up counts against its first part.
       // Stamped before the post, so the thread's own first stamp always comes after it.
       this.slots.start(PARSING, 0, 0);
-      // Throws (DataCloneError, if vars could not be cloned) before the handle is marked busy.
-      this.worker.postMessage(task);
+      try {
+        this.worker.postMessage(task);
+      } catch (err) {
+        // Thrown before the handle is marked busy: the thread is as usable as before.
+        reject(new UnsendableTask(err instanceof Error ? err.message : String(err)));
+        return;
+      }
       this.running = { settle };
       this.worker.ref();
       this.watch(this.limitMs);

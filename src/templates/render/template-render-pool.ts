@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { RenderTask } from './render-protocol.js';
-import { RenderThreadHandle, type TaskOutcome } from './render-thread-handle.js';
+import { RenderThreadHandle, type TaskOutcome, UnsendableTask } from './render-thread-handle.js';
 import { renderThreadScript } from './render-thread-script.js';
 
 /** No render thread can take the task now (queue full, threads cannot start, shutting down): try again later. */
@@ -24,7 +24,8 @@ interface Waiting {
  * time, and a FIFO of at most TEMPLATE_RENDER_QUEUE waiting tasks; past it a task is refused at
  * once (RenderPoolUnavailable), so a burst of slow templates costs a bounded number of threads
  * and a bounded queue, never the event loop. A thread stopped by the watchdog is replaced on
- * the next task.
+ * the next task. A task that cannot be posted (UnsendableTask) is refused with that error, and its
+ * thread goes back to idle.
  */
 @Injectable()
 export class TemplateRenderPool implements OnApplicationShutdown {
@@ -92,7 +93,10 @@ export class TemplateRenderPool implements OnApplicationShutdown {
         this.pump();
       },
       (err: Error) => {
-        waiting.reject(new RenderPoolUnavailable(err.message));
+        // A task that could not be posted leaves its thread usable: back to idle, or every such
+        // task would take one thread for good and the pool would stop rendering.
+        if (thread.usable) this.idle.push(thread);
+        waiting.reject(err instanceof UnsendableTask ? err : new RenderPoolUnavailable(err.message));
         this.pump();
       },
     );
