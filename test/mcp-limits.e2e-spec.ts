@@ -1,0 +1,66 @@
+import { withinOneWindow } from './helpers/rate-window.js';
+import { ADMIN_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
+
+/** POST /mcp as a client would send it, with any JSON-RPC body (one message or a batch). */
+const mcpPost = (t: TestApp, key: string, body: unknown) =>
+  t.http
+    .post('/mcp')
+    .set({
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': '2025-06-18',
+      authorization: `Bearer ${key}`,
+    })
+    .send(JSON.stringify(body));
+
+const toolCall = (id: number, name: string, args: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
+
+/** Review of the MCP surface: limits that must hold on /mcp as on REST. */
+describe('MCP limits', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { MCP_OPERATOR_RATE_LIMIT_PER_MIN: '5' } });
+  });
+  afterAll(() => t?.close());
+
+  it('a JSON-RPC batch spends one unit of the rate limit per message, for a project key and an operator key', async () => {
+    await withinOneWindow();
+    const project = await t.createProject();
+    await t.http
+      .patch(`/v1/admin/projects/${project.id}`)
+      .set('X-Api-Key', ADMIN_KEY)
+      .send({ rate_limit_per_min: 5 })
+      .expect(200);
+
+    // 4 tool calls in one POST: 4 of the 5 requests a minute, all answered.
+    const batch = await mcpPost(
+      t,
+      project.key,
+      [1, 2, 3, 4].map((id) => toolCall(id, 'list_subscribers')),
+    );
+    expect(batch.status).toBe(200);
+    expect(batch.body).toHaveLength(4);
+    // The fifth request fits: a single one.
+    expect((await mcpPost(t, project.key, toolCall(5, 'list_subscribers'))).status).toBe(200);
+    // A batch of 2 does not fit in what is left (0): refused whole, before any call runs.
+    const over = await mcpPost(t, project.key, [toolCall(6, 'list_subscribers'), toolCall(7, 'list_subscribers')]);
+    expect([over.status, over.body.error]).toEqual([429, 'rate_limited']);
+    expect(over.headers['retry-after']).toMatch(/^\d+$/);
+    // One budget for every door: REST is refused too.
+    expect((await t.http.get('/v1/subscribers').set('X-Api-Key', project.key)).status).toBe(429);
+
+    // The operator key's MCP_OPERATOR_RATE_LIMIT_PER_MIN (5) counts messages the same way.
+    const operatorBatch = await mcpPost(
+      t,
+      ADMIN_KEY,
+      [1, 2, 3, 4, 5, 6].map((id) => toolCall(id, 'list_projects')),
+    );
+    expect([operatorBatch.status, operatorBatch.body.error]).toEqual([429, 'rate_limited']);
+  });
+});
