@@ -1,5 +1,7 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { connectMcp, resultText } from './helpers/mcp-client.js';
 import { withinOneWindow } from './helpers/rate-window.js';
-import { ADMIN_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
+import { ADMIN_KEY, READONLY_KEY, startTestApp, type TestApp } from './helpers/test-app.js';
 
 /** POST /mcp as a client would send it, with any JSON-RPC body (one message or a batch). */
 const mcpPost = (t: TestApp, key: string, body: unknown) =>
@@ -20,12 +22,12 @@ const toolCall = (id: number, name: string, args: Record<string, unknown> = {}) 
   params: { name, arguments: args },
 });
 
-/** Review of the MCP surface: limits that must hold on /mcp as on REST. */
-describe('MCP limits', () => {
+/** Review of the MCP surface: limits and answers that must hold on /mcp as on REST. */
+describe('MCP limits and errors', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { MCP_OPERATOR_RATE_LIMIT_PER_MIN: '5' } });
+    t = await startTestApp({ env: { MCP_OPERATOR_RATE_LIMIT_PER_MIN: '20' } });
   });
   afterAll(() => t?.close());
 
@@ -55,12 +57,38 @@ describe('MCP limits', () => {
     // One budget for every door: REST is refused too.
     expect((await t.http.get('/v1/subscribers').set('X-Api-Key', project.key)).status).toBe(429);
 
-    // The operator key's MCP_OPERATOR_RATE_LIMIT_PER_MIN (5) counts messages the same way.
+    // The operator keys' MCP_OPERATOR_RATE_LIMIT_PER_MIN (20 here) counts messages the same way.
     const operatorBatch = await mcpPost(
       t,
-      ADMIN_KEY,
-      [1, 2, 3, 4, 5, 6].map((id) => toolCall(id, 'list_projects')),
+      READONLY_KEY,
+      Array.from({ length: 21 }, (_, i) => toolCall(i + 1, 'list_projects')),
     );
     expect([operatorBatch.status, operatorBatch.body.error]).toEqual([429, 'rate_limited']);
+  });
+
+  it('an operator write naming a project that does not exist is a 404 naming it, not an internal error', async () => {
+    const admin = await connectMcp(t.url, ADMIN_KEY);
+    try {
+      const project_id = 'no-such-project';
+      const calls: [string, Record<string, unknown>][] = [
+        ['upsert_subscriber', { project_id, id: 'user_1', email: 'jane@example.com' }],
+        ['bulk_upsert_subscribers', { project_id, subscribers: [{ id: 'user_1', email: 'jane@example.com' }] }],
+        ['add_suppression', { project_id, address: 'jane@example.com' }],
+        ['upsert_template', { project_id, id: 'welcome', channel: 'email', subject: 'Hi', body: 'Hello' }],
+      ];
+      for (const [name, args] of calls) {
+        const result = (await admin.callTool({ name, arguments: args })) as CallToolResult;
+        expect([name, result.isError, resultText(result)]).toEqual([
+          name,
+          true,
+          "Project 'no-such-project' was not found",
+        ]);
+      }
+      expect(
+        (await t.db.sql(`SELECT count(*)::int AS n FROM subscribers WHERE project_id = 'no-such-project'`))[0].n,
+      ).toBe(0);
+    } finally {
+      await admin.close();
+    }
   });
 });
