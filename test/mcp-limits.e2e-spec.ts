@@ -91,4 +91,27 @@ describe('MCP limits and errors', () => {
       await admin.close();
     }
   });
+
+  it('the audit line of a call keeps argument names bounded and storable, whatever the caller sends', async () => {
+    const project = await t.createProject();
+    const huge = 'k'.repeat(200_000);
+    // Refused calls (an unknown argument, a NUL in a name, an unknown tool) are audited as well.
+    const calls = [
+      toolCall(1, 'list_subscribers', { [huge]: 1, [`${huge}2`]: 2 }),
+      toolCall(2, 'list_subscribers', { 'a\u0000b': 1 }),
+      toolCall(3, 'no_such\u0000tool', {}),
+    ];
+    for (const call of calls) {
+      const res = await mcpPost(t, project.key, call);
+      expect([res.status, res.body.result?.isError]).toEqual([200, true]);
+    }
+    const rows = await t.db.sql(
+      `SELECT action, metadata->'args' AS args, octet_length(metadata::text) AS size
+         FROM audit_log WHERE project_id = $1 AND action LIKE 'mcp.%' ORDER BY id`,
+      [project.id],
+    );
+    expect(rows.map((r) => r.action)).toEqual(['mcp.list_subscribers', 'mcp.list_subscribers', 'mcp.no_suchtool']);
+    for (const row of rows) expect(row.size).toBeLessThan(10_000);
+    expect(rows[1].args).toEqual(['ab']);
+  });
 });
