@@ -114,4 +114,23 @@ describe('MCP limits and errors', () => {
     for (const row of rows) expect(row.size).toBeLessThan(10_000);
     expect(rows[1].args).toEqual(['ab']);
   });
+
+  it('a malformed tools/call is a JSON-RPC Invalid params error naming the field, not an Internal error', async () => {
+    const project = await t.createProject();
+    const bad = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 42 } },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_subscribers', arguments: [1, 2] } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call' },
+    ];
+    for (const message of bad) {
+      const res = await mcpPost(t, project.key, message);
+      expect(res.status).toBe(200);
+      expect(res.body.error).toEqual({ code: -32602, message: expect.stringMatching(/Invalid tools\/call request/) });
+    }
+    expect((await mcpPost(t, project.key, bad[0])).body.error.message).toMatch(/name/);
+    expect((await mcpPost(t, project.key, bad[1])).body.error.message).toMatch(/arguments/);
+    // A well-formed call still runs.
+    const ok = await mcpPost(t, project.key, toolCall(4, 'list_subscribers'));
+    expect(ok.body.result.isError).toBe(false);
+  });
 });
