@@ -22,12 +22,12 @@ const toolCall = (id: number, name: string, args: Record<string, unknown> = {}) 
   params: { name, arguments: args },
 });
 
-/** Review of the MCP surface: limits and answers that must hold on /mcp as on REST. */
-describe('MCP limits and errors', () => {
+/** Review of the MCP surface: limits, answers and views that must hold on /mcp as on REST. */
+describe('MCP limits, errors and operator views', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { MCP_OPERATOR_RATE_LIMIT_PER_MIN: '20' } });
+    t = await startTestApp({ env: { MCP_OPERATOR_RATE_LIMIT_PER_MIN: '20', IN_APP_PROVIDER: 'inbox' } });
   });
   afterAll(() => t?.close());
 
@@ -132,5 +132,46 @@ describe('MCP limits and errors', () => {
     // A well-formed call still runs.
     const ok = await mcpPost(t, project.key, toolCall(4, 'list_subscribers'));
     expect(ok.body.result.isError).toBe(false);
+  });
+
+  it('an operator key reads an inbox message’s title, not its body, url or data (the project key reads them)', async () => {
+    const project = await t.createProject();
+    expect((await t.http.post('/v1/subscribers').set('X-Api-Key', project.key).send({ id: 'u1' })).status).toBe(200);
+    const sent = await t.http
+      .post('/v1/send')
+      .set('X-Api-Key', project.key)
+      .send({
+        channels: ['in_app'],
+        subscriber_id: 'u1',
+        subject: 'Your code',
+        body: 'Your sign-in code is 493817',
+        url: 'https://app.example.com/magic?token=s3cret',
+      });
+    expect(sent.status).toBe(200);
+    await t.worker.drainOnce();
+
+    const own = await mcpPost(t, project.key, toolCall(1, 'list_inbox', { subscriber_id: 'u1' }));
+    expect(own.body.result.structuredContent.messages[0]).toMatchObject({
+      title: 'Your code',
+      body: 'Your sign-in code is 493817',
+      url: 'https://app.example.com/magic?token=s3cret',
+    });
+    const admin = await connectMcp(t.url, ADMIN_KEY);
+    try {
+      const listed = (await admin.callTool({
+        name: 'list_inbox',
+        arguments: { project_id: project.id, subscriber_id: 'u1' },
+      })) as CallToolResult;
+      const [message] = (listed.structuredContent as { messages: Record<string, unknown>[] }).messages;
+      expect(message).toMatchObject({ title: 'Your code', body: null, url: null, data: null });
+      const marked = (await admin.callTool({
+        name: 'update_inbox_message',
+        arguments: { project_id: project.id, subscriber_id: 'u1', message_id: message.id, read: true },
+      })) as CallToolResult;
+      expect(marked.structuredContent).toMatchObject({ is_read: true, body: null, url: null, data: null });
+      expect(JSON.stringify([listed, marked])).not.toMatch(/493817|s3cret/);
+    } finally {
+      await admin.close();
+    }
   });
 });
