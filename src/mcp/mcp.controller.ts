@@ -8,8 +8,9 @@ import { McpCallService } from './server/mcp-call.service.js';
 import { createMcpServer } from './server/mcp-server.factory.js';
 
 /**
- * MCP over Streamable HTTP, stateless: every POST carries one JSON-RPC message and gets a JSON
- * answer; no session, no server-initiated stream (so GET and DELETE answer 405). Documented in
+ * MCP over Streamable HTTP, stateless: every POST carries one JSON-RPC message (or a batch, each
+ * message spending the caller's budget) and gets a JSON answer; no session, no server-initiated
+ * stream (so GET and DELETE answer 405). Documented in
  * docs/MCP.md rather than the OpenAPI document, since its body is JSON-RPC.
  */
 @ApiExcludeController()

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { operatorRole } from '../../projects/auth/admin-auth.guard.js';
 import { presentedKey } from '../../projects/auth/api-keys.js';
@@ -18,6 +19,7 @@ import type { McpCaller } from '../mcp-tool.js';
  * Each request then spends its caller's budget: a project key its project's rate_limit_per_min
  * (the same budget as its REST and inbox calls), an operator key MCP_OPERATOR_RATE_LIMIT_PER_MIN
  * of its own. A refused key spends nothing: unauthenticated requests cost a hash and a 401.
+ * A JSON-RPC batch spends one unit per message it holds (requestCost), as many POSTs would.
  */
 @Injectable()
 export class McpAuthService {
@@ -39,15 +41,16 @@ export class McpAuthService {
       throw ApiError.unauthorized(
         'Missing key: send the admin key, the read-only key or a project key as Authorization: Bearer <key>.',
       );
+    const cost = requestCost(request.body);
     const role = operatorRole(this.config, key);
     if (role) {
-      this.spendOperatorBudget(role, reply);
+      for (let i = 0; i < cost; i++) this.spendOperatorBudget(role, reply);
       return { role, projectId: null, transport: 'http', ip: request.ip };
     }
     const project = await this.projects.authenticate(key);
     if (!project)
       throw ApiError.unauthorized('Invalid key: use ADMIN_API_KEY, READONLY_API_KEY or a project key (sk_…).');
-    spendProjectBudget(this.limiter, project, reply);
+    for (let i = 0; i < cost; i++) spendProjectBudget(this.limiter, project, reply);
     return { role: 'project', projectId: project.id, keyHint: project.createdBy, transport: 'http', ip: request.ip };
   }
 
@@ -62,4 +65,15 @@ export class McpAuthService {
       `The ${key} allows ${limit} MCP requests per minute (MCP_OPERATOR_RATE_LIMIT_PER_MIN); retry in ${decision.retryAfterSecs} s, or raise the limit.`,
     );
   }
+}
+
+/**
+ * Units of the budget one POST spends: one per JSON-RPC message. A batch (an array, which the
+ * SDK runs message by message) of n tool calls is n requests, as n POSTs or n REST calls would
+ * be; one unit each made a 100-message batch a 100-fold way around rate_limit_per_min. A batch
+ * the SDK refuses unrun (empty, or over its MAX_BATCH_SIZE) costs one. A batch that outgrows
+ * what is left is refused whole (429) and keeps spent the units that were left: it asked for them.
+ */
+export function requestCost(body: unknown): number {
+  return Array.isArray(body) && body.length > 1 && body.length <= MAX_BATCH_SIZE ? body.length : 1;
 }

@@ -65,10 +65,10 @@ export class McpCallService {
       await this.audit.record({
         projectId: caller.projectId,
         actor: actorName(caller),
-        action: `mcp.${name.slice(0, 64)}`,
+        action: `mcp.${storableName(name)}`,
         resource: tool?.name ?? null,
         metadata: {
-          args: Object.keys(args).slice(0, 50),
+          args: Object.keys(args).slice(0, 50).map(storableName),
           outcome,
           ms: Math.round(performance.now() - started),
           transport: caller.transport,
@@ -91,6 +91,16 @@ export class McpCallService {
     this.logger.error(`tool ${tool} failed: ${(err as Error)?.stack ?? String(err)}`);
     return `${tool} failed on an internal error; the server log has the details. Try again, or check the instance with the digest tool.`;
   }
+}
+
+/**
+ * A caller's tool or argument name as its audit line keeps it: at most 64 characters, without
+ * NUL. The names of refused calls are the caller's own text, written before anything checked
+ * them: uncut, one call put megabytes in audit_log; a NUL failed the insert and left the call
+ * unaudited.
+ */
+function storableName(name: string): string {
+  return name.replaceAll('\u0000', '').slice(0, 64);
 }
 
 function failure(text: string): CallToolResult {

@@ -47,6 +47,14 @@ function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Record<string,
 }
 
 /**
+ * tools/call with its params left to the SDK's Server, which checks them with
+ * CallToolRequestSchema and answers a bad one as -32602 Invalid params. Registered with
+ * CallToolRequestSchema itself, the same check ran first in the protocol layer, whose failure
+ * answers -32603 Internal error: a client's mistake reported as the server's.
+ */
+const LOOSE_CALL_TOOL_REQUEST = CallToolRequestSchema.extend({ params: z.unknown().optional() });
+
+/**
  * One MCP server for one caller. Stateless: HTTP builds one per request, stdio one per
  * process; the tools come from the shared registry, filtered by what the caller's key allows.
  */
@@ -58,8 +66,10 @@ export function createMcpServer(registry: McpToolRegistry, calls: McpCallService
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: registry.visibleTo(caller).map((tool) => toolListing(tool, caller)),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) =>
-    calls.call(request.params.name, request.params.arguments, caller),
-  );
+  server.setRequestHandler(LOOSE_CALL_TOOL_REQUEST, async (request) => {
+    // Checked by then: the SDK's Server parses every tools/call with CallToolRequestSchema first.
+    const { params } = request as z.infer<typeof CallToolRequestSchema>;
+    return calls.call(params.name, params.arguments, caller);
+  });
   return server;
 }

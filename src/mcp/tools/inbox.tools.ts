@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { InboxMessagePathDto, InboxPathDto, ListInboxQueryDto, UpdateMessageDto } from '../../inbox/dto/inbox.dto.js';
 import { presentMessage } from '../../inbox/inbox.presenter.js';
 import { InboxService } from '../../inbox/inbox.service.js';
-import { defineTool, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
+import { defineTool, IDEMPOTENT_WRITE, type McpToolContext, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { projectIdArg, subscriberIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
@@ -11,10 +11,10 @@ import { validateDto } from './validate-dto.js';
 const messageView = z.object({
   id: z.string(),
   title: z.string().nullable(),
-  body: z.string(),
+  body: z.string().nullable().describe('null for operator keys: the content is the project’s to read'),
   icon: z.string(),
-  url: z.string().nullable(),
-  data: z.record(z.string(), z.unknown()),
+  url: z.string().nullable().describe('null for operator keys'),
+  data: z.record(z.string(), z.unknown()).nullable().describe('null for operator keys'),
   topic: z.string().nullable(),
   is_read: z.boolean(),
   read_at: z.string().nullable(),
@@ -27,6 +27,16 @@ const messageView = z.object({
   created_at: z.string(),
 });
 const MESSAGE_COLUMNS = ['id', 'created_at', 'topic', 'title', 'is_read', 'is_seen', 'is_archived'];
+
+/**
+ * A project key reads its own messages; operator keys (the read-only one included) the title
+ * only, as operators' job views show the subject and not the body (GET /v1/admin/jobs/:id,
+ * job_timeline): body, url and data are the project's content, and no admin route shows them.
+ */
+function view(message: Parameters<typeof presentMessage>[0], context: McpToolContext): z.input<typeof messageView> {
+  const shown = presentMessage(message);
+  return context.caller.role === 'project' ? shown : { ...shown, body: null, url: null, data: null };
+}
 
 /** The bulk actions of POST /v1/inbox/:subscriber_id/{read,seen,archive}-all. */
 const BULK_ACTIONS = { read: 'read', seen: 'seen', archive: 'archived' } as const;
@@ -46,7 +56,7 @@ export class InboxTools implements McpToolProvider {
         title: 'List a subscriber’s inbox',
         description:
           'A page of a subscriber’s in-app inbox, newest first, with the unread and unseen counts (the badge). Filters: status (unread, read, unseen, todo), archived (true, false, all), topic, q (search). ' +
-          'next_cursor pages on.',
+          'next_cursor pages on. Operator keys see each message’s title, not its body, url or data.',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({
@@ -73,7 +83,7 @@ export class InboxTools implements McpToolProvider {
             this.inbox.list(project.id, path.subscriber_id, await validateDto(ListInboxQueryDto, query)),
             this.inbox.counts(project.id, path.subscriber_id),
           ]);
-          const messages = page.items.map(presentMessage);
+          const messages = page.items.map((m) => view(m, context));
           return {
             structured: {
               subscriber_id: subscriberId,
@@ -116,13 +126,14 @@ export class InboxTools implements McpToolProvider {
         ) => {
           const project = await context.scopedProject(projectId);
           const path = await validateDto(InboxMessagePathDto, { subscriber_id: subscriberId, message_id: messageId });
-          const message = presentMessage(
+          const message = view(
             await this.inbox.update(
               project.id,
               path.subscriber_id,
               path.message_id,
               await validateDto(UpdateMessageDto, change),
             ),
+            context,
           );
           return {
             structured: message,

@@ -51,7 +51,9 @@ export class SubscribersBulkTools implements McpToolProvider {
           ),
         }),
         run: async ({ project_id: projectId, subscribers }, context) => {
-          const result = await this.bulk.upsert(context.project(projectId, true), subscribers);
+          // Loaded, not only named: an operator naming no project gets a 404, not failed inserts.
+          const project = await context.scopedProject(projectId);
+          const result = await this.bulk.upsert(project.id, subscribers);
           const lines = result.errors
             .slice(0, ERRORS_IN_TEXT)
             .map((e) => `#${e.index}${e.id ? ` (${e.id})` : ''}: ${e.message}`);

@@ -116,10 +116,9 @@ export class SubscribersTools implements McpToolProvider {
         }),
         output: z.object({ id: z.string(), created: z.boolean() }),
         run: async ({ project_id: projectId, ...fields }, context) => {
-          const created = await this.subscribers.upsert(
-            context.project(projectId, true),
-            await validateDto(UpsertSubscriberDto, fields),
-          );
+          // Loaded, not only named: an operator naming no project gets a 404, not a failed insert.
+          const project = await context.scopedProject(projectId);
+          const created = await this.subscribers.upsert(project.id, await validateDto(UpsertSubscriberDto, fields));
           return {
             structured: { id: fields.id, created },
             text: `Subscriber ${fields.id} ${created ? 'created' : 'updated'}.`,

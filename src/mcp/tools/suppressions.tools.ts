@@ -137,8 +137,10 @@ export class SuppressionsTools implements McpToolProvider {
         }),
         output: suppressionView.extend({ created: z.boolean() }),
         run: async (args, context) => {
+          // Loaded, not only named: an operator naming no project gets a 404, not a failed insert.
+          const project = await context.scopedProject(args.project_id);
           const { suppression, created } = await this.suppressions.suppress({
-            projectId: context.project(args.project_id, true),
+            projectId: project.id,
             channel: args.channel as Channel,
             address: args.address,
             scope: args.scope,

@@ -130,7 +130,9 @@ export class TemplatesTools implements McpToolProvider {
         output: z.object({ id: z.string(), channel: z.string(), locale: z.string().nullable(), created: z.boolean() }),
         run: async ({ project_id: projectId, ...fields }, context) => {
           const dto = await validateDto(UpsertTemplateDto, fields);
-          const created = await this.templates.upsert(context.project(projectId, true), dto);
+          // Loaded, not only named: an operator naming no project gets a 404, not a failed insert.
+          const project = await context.scopedProject(projectId);
+          const created = await this.templates.upsert(project.id, dto);
           return {
             structured: { id: dto.id, channel: dto.channel, locale: dto.locale || null, created },
             text: `Template ${dto.id} (${dto.channel}${dto.locale ? `, ${dto.locale}` : ''}) ${created ? 'created' : 'saved'}.`,
