@@ -114,17 +114,16 @@ describe('personalisation', () => {
     });
   });
 
-  it('inline Liquid that does not parse fails its job with the reason; runaway inline content is bounded like a template', async () => {
+  it('inline Liquid that does not parse is refused at the door; runaway inline content is bounded like a template', async () => {
     const broken = await api().post('/v1/send', { channel: 'sms', to: '+33600000077', body: 'Hi {% if x %}unclosed' });
+    expect(broken.status).toBe(422);
+    expect(broken.body.message).toMatch(/^inline body does not parse/);
     const runaway = await api().post('/v1/send', {
       channel: 'sms',
       to: '+33600000078',
       body: '{% for i in (1..1000000000) %}{{ i }}{% endfor %}',
     });
     await t.worker.drainOnce();
-    const b = await jobRow(t, broken.body.job_ids[0]);
-    expect(b.status).toBe('failed');
-    expect(b.error).toMatch(/^inline content \(sms\): body does not parse/);
     const r = await jobRow(t, runaway.body.job_ids[0]);
     expect(r.status).toBe('failed');
     expect(r.error).toMatch(/^inline content \(sms\): body failed to render: .*(limit|TEMPLATE_)/i);

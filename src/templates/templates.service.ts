@@ -12,7 +12,7 @@ import { decodeTemplateCursor, encodeTemplateCursor } from './template-cursor.js
 import { RenderPoolUnavailable, TemplateEngine, TemplateError } from './template-engine.js';
 import type { TemplateRow } from './template.types.js';
 import { TemplatesRepository } from './templates.repository.js';
-import { templateContext } from './template-context.js';
+import { hasLiquid, templateContext } from './template-context.js';
 import { SubscribersService } from '../subscribers/subscribers.service.js';
 import type { SubscriberProfile } from '../subscribers/subscriber.types.js';
 
@@ -26,6 +26,9 @@ export interface TemplatePage {
 /** Stored templates: CRUD, preview, and what enqueue needs (does it exist, its topic). */
 @Injectable()
 export class TemplatesService {
+  /** Inline sources that parsed (JSON of subject, body, body_html), at most INLINE_PARSED_MAX. */
+  private readonly inlineParsed = new Set<string>();
+
   constructor(
     private readonly repository: TemplatesRepository,
     private readonly engine: TemplateEngine,
@@ -150,6 +153,31 @@ export class TemplatesService {
   }
 
   /**
+   * Inline subject/body/body_html holding Liquid markup must parse: a send whose inline Liquid
+   * does not is refused (422 naming the part), not queued to fail at the worker. Content
+   * without markup goes as it is and is not checked. Sources found good are remembered (the
+   * same inline template sent many times is parsed once per process).
+   */
+  async checkInline(content: { subject?: string; body?: string; body_html?: string }): Promise<void> {
+    if (!hasLiquid(content.subject) && !hasLiquid(content.body) && !hasLiquid(content.body_html)) return;
+    const source = { subject: content.subject ?? null, body: content.body ?? '', bodyHtml: content.body_html ?? null };
+    const key = JSON.stringify([source.subject, source.body, source.bodyHtml]);
+    if (this.inlineParsed.has(key)) return;
+    try {
+      await this.engine.check(source);
+    } catch (err) {
+      if (err instanceof TemplateError)
+        throw ApiError.unprocessable(
+          'template_invalid',
+          `inline ${err.message}. Fix the Liquid syntax (e.g. close every {% if %} with {% endif %}), or wrap literal braces in {% raw %}…{% endraw %}.`,
+        );
+      throw busy(err);
+    }
+    if (this.inlineParsed.size >= INLINE_PARSED_MAX) this.inlineParsed.clear();
+    this.inlineParsed.add(key);
+  }
+
+  /**
    * For a send naming a template: its topic (the first variant's that has one). 422 naming the
    * field when the template does not exist: a send would otherwise go out empty.
    */
@@ -164,6 +192,9 @@ export class TemplatesService {
     return { topic };
   }
 }
+
+/** Remembered inline sources; the set starts again when full (a miss costs one parse in a render thread). */
+const INLINE_PARSED_MAX = 1_000;
 
 /** No render thread free (TEMPLATE_RENDER_QUEUE full) or shutting down: a 503 the caller may retry. */
 function busy(err: unknown): unknown {

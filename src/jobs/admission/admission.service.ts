@@ -22,7 +22,8 @@ import { SignalStep } from './steps/signal.step.js';
  * admin send-test — builds an AdmissionRequest and runs these steps in this order, so a rule is
  * written once and every door obeys it:
  *
- *   1. validate      the channels can deliver; the template exists (its topic)
+ *   1. validate      the channels can deliver; the template exists (its topic); inline
+ *                    Liquid parses
  *   2. audience      one target per recipient × channel, addressed, or skipped with the reason
  *                    (unknown subscriber, no address, an address the channel cannot take);
  *                    a chat not bound to the project refuses the request (chat bindings)
@@ -58,6 +59,7 @@ export class AdmissionService {
     const [template, subscribers] = await Promise.all([
       request.templateId ? this.templates.forSend(request.project.id, request.templateId) : undefined,
       this.subscribers.findAddresses(request.project.id, subscriberIdsOf(request)),
+      this.templates.checkInline(request.payload),
     ]);
     if (request.topic === null && template) request = { ...request, topic: template.topic };
     // A marketing topic (the request's or the template's) makes the message marketing, whatever its priority.
