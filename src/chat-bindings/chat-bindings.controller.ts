@@ -8,6 +8,7 @@ import {
   PutChatBindingsDto,
 } from './dto/chat-binding.dto.js';
 import { ChatBindingsService } from './chat-bindings.service.js';
+import type { Actor } from '../domain/actor.js';
 
 @AdminController('v1/admin/projects/:id/chat-bindings', 'Admin: chat bindings')
 export class ChatBindingsController {
@@ -21,7 +22,7 @@ export class ChatBindingsController {
     @Param('id') id: string,
     @Param('channel') channel: string,
     @Body() body: PutChatBindingsDto,
-    @CurrentOperator() by: { actor: string; ip?: string },
+    @CurrentOperator() by: Actor,
   ): Promise<ChatBindingsOfChannelDto> {
     return { project_id: id, channel, chats: await this.bindings.put(id, channel, body.chats, by) };
   }
@@ -47,7 +48,7 @@ export class ChatBindingsController {
   async deleteChatBindings(
     @Param('id') id: string,
     @Param('channel') channel: string,
-    @CurrentOperator() by: { actor: string; ip?: string },
+    @CurrentOperator() by: Actor,
   ): Promise<DeletedChatBindingsDto> {
     return { success: true, removed: await this.bindings.delete(id, channel, by) };
   }

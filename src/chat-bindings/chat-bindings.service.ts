@@ -4,7 +4,8 @@ import { ApiError } from '../common/errors/api-error.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { type BindableChannel, bindableChat, CHAT_HINTS } from '../connectors/chat/chat-ids.js';
-import { type Actor, ProjectsService } from '../projects/projects.service.js';
+import type { Actor } from '../domain/actor.js';
+import { ProjectsService } from '../projects/projects.service.js';
 import { type ChatBindingRow, ChatBindingsRepository } from './chat-bindings.repository.js';
 
 /**

@@ -8,6 +8,7 @@ import { DigestService } from './digest.service.js';
 import { DigestNotifyRequestDto, DigestNotifyResponseDto, DigestQueryDto, DigestReportDto } from './dto/digest.dto.js';
 import { DigestNotifier } from './notify/digest-notifier.service.js';
 import { renderMarkdown } from './render/markdown.js';
+import type { Actor } from '../domain/actor.js';
 
 @AdminController('v1/admin/digest', 'Admin: digest')
 export class DigestController {
@@ -43,7 +44,7 @@ export class DigestController {
   })
   async notifyDigest(
     @Body() body: DigestNotifyRequestDto,
-    @CurrentOperator() by: { actor: string; ip?: string },
+    @CurrentOperator() by: Actor,
   ): Promise<DigestNotifyResponseDto> {
     const sent = await this.notifier.notify({ to: body.to, window: body.window }, by);
     return {

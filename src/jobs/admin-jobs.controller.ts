@@ -1,7 +1,7 @@
 import { Body, Param, Query } from '@nestjs/common';
 import { AdminController, CurrentOperator, ReaderAllowed } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
-import type { Actor } from '../projects/projects.service.js';
+import type { Actor } from '../domain/actor.js';
 import {
   AdminJobListDto,
   AdminJobSearchQueryDto,

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ProjectRow } from '../projects/project.types.js';
 import type { TextTable } from './server/text-table.js';
+import type { Actor } from '../domain/actor.js';
 
 /** Who is calling: the key decides which tools it sees and which project it acts on. */
 export type McpRole = 'admin' | 'readonly' | 'project';
@@ -64,7 +65,7 @@ export interface McpToolOutcome<T> {
 export interface McpToolContext {
   caller: McpCaller;
   /** The service Actor for audit lines written by the services the tool calls. */
-  actor: { actor: string; ip?: string };
+  actor: Actor;
   /** Recorded on the jobs the call queues (jobs.created_by): the project key's hint, or `mcp`. */
   createdBy: string;
   /**

@@ -4,6 +4,7 @@ import { Operation } from '../common/http/operation.decorator.js';
 import { LaneDto, LaneListDto, PauseLaneRequestDto } from './dto/lane.dto.js';
 import { LaneStateService } from './lane-state.service.js';
 import { presentLane } from './lane.presenter.js';
+import type { Actor } from '../domain/actor.js';
 
 @AdminController('v1/admin/lanes', 'Admin: lanes')
 export class AdminLanesController {
@@ -27,16 +28,13 @@ export class AdminLanesController {
   async pauseLane(
     @Param('lane') lane: string,
     @Body() body: PauseLaneRequestDto,
-    @CurrentOperator() by: { actor: string; ip?: string },
+    @CurrentOperator() by: Actor,
   ): Promise<LaneDto> {
     return presentLane(await this.lanes.pause(lane, body.duration_secs, body.reason, by));
   }
 
   @Operation('POST /:lane/resume', [404], 'Lift a lane’s pause now, whatever set it')
-  async resumeLane(
-    @Param('lane') lane: string,
-    @CurrentOperator() by: { actor: string; ip?: string },
-  ): Promise<LaneDto> {
+  async resumeLane(@Param('lane') lane: string, @CurrentOperator() by: Actor): Promise<LaneDto> {
     return presentLane(await this.lanes.resume(lane, by));
   }
 }

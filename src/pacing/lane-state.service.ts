@@ -6,6 +6,7 @@ import { ConnectorRegistry } from '../connectors/connector-registry.js';
 import { type Lane, laneKey } from '../domain/lane.js';
 import { type LaneRow, PacingRepository, type PauseKind } from './pacing.repository.js';
 import { type LanePause, PacingService } from './pacing.service.js';
+import type { Actor } from '../domain/actor.js';
 
 /** One lane as operators see it (admin endpoint, digest, metrics, MCP). */
 export interface LaneState {
@@ -121,12 +122,7 @@ export class LaneStateService {
     return findings;
   }
 
-  async pause(
-    key: string,
-    seconds: number | undefined,
-    reason: string | undefined,
-    by: { actor: string; ip?: string },
-  ): Promise<LaneState> {
+  async pause(key: string, seconds: number | undefined, reason: string | undefined, by: Actor): Promise<LaneState> {
     const lane = this.parse(key);
     const secs = seconds ?? 3_600;
     if (secs > MAX_OPERATOR_PAUSE_SECS)
@@ -144,7 +140,7 @@ export class LaneStateService {
     return this.lane(key);
   }
 
-  async resume(key: string, by: { actor: string; ip?: string }): Promise<LaneState> {
+  async resume(key: string, by: Actor): Promise<LaneState> {
     const lane = this.parse(key);
     await this.pacing.resume(lane);
     await this.audit.record({ ...by, action: 'lane.resumed', resource: key });

@@ -10,6 +10,7 @@ import {
 } from './dto/project-provider.dto.js';
 import { presentProjectProvider } from './project-provider.presenter.js';
 import { ProjectProvidersService } from './project-providers.service.js';
+import type { Actor } from '../domain/actor.js';
 
 @AdminController('v1/admin', 'Admin: project providers')
 export class ProjectProvidersController {
@@ -22,7 +23,7 @@ export class ProjectProvidersController {
     @Param('id') id: string,
     @Param('channel') channel: string,
     @Body() body: PutProjectProviderDto,
-    @CurrentOperator() by: { actor: string; ip?: string },
+    @CurrentOperator() by: Actor,
   ): Promise<ProjectProviderDto> {
     return presentProjectProvider(await this.providers.put(id, channel, body.provider, body.settings, by));
   }
@@ -45,7 +46,7 @@ export class ProjectProvidersController {
   async deleteProjectProvider(
     @Param('id') id: string,
     @Param('channel') channel: string,
-    @CurrentOperator() by: { actor: string; ip?: string },
+    @CurrentOperator() by: Actor,
   ): Promise<DeletedProjectProviderDto> {
     await this.providers.delete(id, channel, by);
     return { success: true };
@@ -54,7 +55,7 @@ export class ProjectProvidersController {
   @Operation('POST /project-providers/reseal', [422], {
     summary: 'Key rotation: re-encrypt every project’s credentials under the current NOTIFYD_SECRET_KEY',
   })
-  async resealProjectProviders(@CurrentOperator() by: { actor: string; ip?: string }): Promise<ResealResultDto> {
+  async resealProjectProviders(@CurrentOperator() by: Actor): Promise<ResealResultDto> {
     return this.providers.reseal(by);
   }
 }

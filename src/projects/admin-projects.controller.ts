@@ -11,7 +11,8 @@ import {
   UpdateProjectDto,
 } from './dto/project.dto.js';
 import { presentProject } from './project.presenter.js';
-import { type Actor, ProjectsService } from './projects.service.js';
+import type { Actor } from '../domain/actor.js';
+import { ProjectsService } from './projects.service.js';
 
 @AdminController('v1/admin/projects', 'Admin: projects')
 export class AdminProjectsController {

@@ -7,16 +7,11 @@ import { SignalsService } from '../database/signals/signals.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ProjectAuditEvents } from './project-audit-events.js';
 import type { CreateProjectDto, UpdateProjectDto } from './dto/project.dto.js';
+import type { Actor } from '../domain/actor.js';
 import type { ProjectRef, ProjectRow } from './project.types.js';
 import { type Patch, ProjectsRepository } from './projects.repository.js';
 import { checkSetting } from './setting-rules.js';
 import { parsePreferenceTopics } from './preference-topics.js';
-
-/** Who performed an admin action, for the audit log. */
-export interface Actor {
-  actor: string;
-  ip?: string;
-}
 
 /** Every process drops what it caches of a project (its keys, its own provider connectors) on this signal (key = project id). */
 export const PROJECTS_CHANGED = 'projects.changed';

@@ -1,7 +1,8 @@
 import { Body, Param, Query } from '@nestjs/common';
 import { AdminController, CurrentOperator, ReaderAllowed } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
-import { type Actor, ProjectsService } from '../projects/projects.service.js';
+import type { Actor } from '../domain/actor.js';
+import { ProjectsService } from '../projects/projects.service.js';
 import {
   AdminCreateWebhookDto,
   AdminListWebhooksQueryDto,

@@ -8,7 +8,7 @@ import { decodeTimeIdCursor, encodeTimeIdCursor } from '../common/pagination/cur
 import { assertResolvesPublic } from '../common/ssrf/guarded-lookup.js';
 import { assertPublicHttpUrl } from '../common/ssrf/public-url.js';
 import { UnsafeUrlError } from '../common/ssrf/unsafe-url.error.js';
-import type { Actor } from '../projects/projects.service.js';
+import type { Actor } from '../domain/actor.js';
 import { WebhookDeliveryWorker } from './delivery/webhook-delivery.worker.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
 import { ALL_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../domain/webhook-event-types.js';

@@ -16,6 +16,7 @@ import { DIGEST_WINDOWS, type DigestReport, type DigestWindow } from '../digest.
 import { reaches } from '../findings/rank.js';
 import { chatHeadline, renderChat } from '../render/chat.js';
 import { DigestSender, type SentDigest } from './digest-sender.js';
+import type { Actor } from '../../domain/actor.js';
 
 export interface DigestNotification extends SentDigest {
   /** false when the scheduled run found nothing at DIGEST_NOTIFY_LEVEL and sent nothing. */
@@ -62,7 +63,7 @@ export class DigestNotifier implements OnApplicationBootstrap {
   /** On demand: always sends (whatever the level). `to` overrides DIGEST_NOTIFY. */
   async notify(
     options: { to?: string; window?: string },
-    by: { actor: string; ip?: string } = { actor: 'system' },
+    by: Actor = { actor: 'system' },
   ): Promise<DigestNotification> {
     const target = this.target(options.to);
     this.sender.assertUsable(target);
