@@ -9,7 +9,7 @@ import type {
 } from './dto/template.dto.js';
 import { pickVariant } from './locale-fallback.js';
 import { decodeTemplateCursor, encodeTemplateCursor } from './template-cursor.js';
-import { RenderPoolUnavailable, TemplateEngine, TemplateError } from './template-engine.js';
+import { RenderPoolUnavailable, TemplateEngine, TemplateError, type TemplateSource } from './template-engine.js';
 import type { TemplateRow } from './template.types.js';
 import { TemplatesRepository } from './templates.repository.js';
 import { hasLiquid, templateContext } from './template-context.js';
@@ -38,16 +38,7 @@ export class TemplatesService {
   /** Saves one variant after checking that every part parses (422 naming the part otherwise). */
   async upsert(projectId: string, dto: UpsertTemplateDto): Promise<boolean> {
     const source = { subject: dto.subject ?? null, body: dto.body, bodyHtml: dto.body_html ?? null };
-    try {
-      await this.engine.check(source);
-    } catch (err) {
-      if (err instanceof TemplateError)
-        throw ApiError.unprocessable(
-          'template_invalid',
-          `${err.message}. Fix the Liquid syntax (e.g. close every {% if %} with {% endif %}).`,
-        );
-      throw busy(err);
-    }
+    await this.assertParses(source, '');
     return this.repository.upsert(projectId, {
       id: dto.id,
       channel: dto.channel,
@@ -163,18 +154,23 @@ export class TemplatesService {
     const source = { subject: content.subject ?? null, body: content.body ?? '', bodyHtml: content.body_html ?? null };
     const key = JSON.stringify([source.subject, source.body, source.bodyHtml]);
     if (this.inlineParsed.has(key)) return;
+    await this.assertParses(source, 'inline ');
+    if (this.inlineParsed.size >= INLINE_PARSED_MAX) this.inlineParsed.clear();
+    this.inlineParsed.add(key);
+  }
+
+  /** Every part of `source` parses, or a 422 template_invalid naming the part (after `prefix`). */
+  private async assertParses(source: TemplateSource, prefix: string): Promise<void> {
     try {
       await this.engine.check(source);
     } catch (err) {
       if (err instanceof TemplateError)
         throw ApiError.unprocessable(
           'template_invalid',
-          `inline ${err.message}. Fix the Liquid syntax (e.g. close every {% if %} with {% endif %}), or wrap literal braces in {% raw %}…{% endraw %}.`,
+          `${prefix}${err.message}. Fix the Liquid syntax (e.g. close every {% if %} with {% endif %}), or wrap literal braces in {% raw %}…{% endraw %}.`,
         );
       throw busy(err);
     }
-    if (this.inlineParsed.size >= INLINE_PARSED_MAX) this.inlineParsed.clear();
-    this.inlineParsed.add(key);
   }
 
   /**
