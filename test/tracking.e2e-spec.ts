@@ -66,8 +66,26 @@ describe('own open/click tracking', () => {
     );
     expect(events).toEqual([
       { provider: 'notifyd', event_type: 'opened', payload: {} },
-      { provider: 'notifyd', event_type: 'opened', payload: {} },
       { provider: 'notifyd', event_type: 'clicked', payload: { host: 'shop.example' } },
+    ]);
+  });
+
+  it('records one open and one click per job however often a public link is hit (no unbounded rows)', async () => {
+    const { id, html: out } = await send({ priority: 'bulk' });
+    const link = /href="(https:\/\/notify\.acme\.example\/t\/c\/[^"]+)"/.exec(out)![1];
+    const pixel = /<img src="(https:\/\/notify\.acme\.example\/t\/o\/[^"]+\.gif)"/.exec(out)![1];
+    // Anyone holding one email can replay its links: each hit must not add a row.
+    for (let i = 0; i < 5; i++) {
+      expect((await t.http.get(pathOf(pixel))).status).toBe(200);
+      expect((await t.http.get(pathOf(link)).redirects(0)).status).toBe(302);
+    }
+    const counts = await t.db.sql(
+      `SELECT event_type, count(*)::int AS n FROM provider_events WHERE job_id = $1 GROUP BY event_type ORDER BY event_type`,
+      [id],
+    );
+    expect(counts).toEqual([
+      { event_type: 'clicked', n: 1 },
+      { event_type: 'opened', n: 1 },
     ]);
   });
 
