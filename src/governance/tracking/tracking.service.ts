@@ -92,7 +92,8 @@ export class TrackingService {
    */
   private legacyClick(token: string): string | undefined {
     const legacy = verifyLegacyTrackingToken(token, this.legacySecret);
-    return legacy?.kind === 'c' ? legacy.url : undefined;
+    // Parsed like ours: a URL that does not parse is unknown, a non-ASCII one goes out percent-encoded.
+    return legacy?.kind === 'c' ? parsedUrl(legacy.url)?.href : undefined;
   }
 
   private async record(
