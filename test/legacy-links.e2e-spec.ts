@@ -108,6 +108,13 @@ describe('links notifyd 0.x sent keep working (JWT_LEGACY_SECRET)', () => {
     expect(
       (await t.http.get(`/t/c/${sign0x('c|6f1c2b5e-8d1a-4d9e-9a51-0d6a3f1c9e77|javascript:alert(1)')}`)).status,
     ).toBe(404);
+    // A 0.x URL that does not parse is unknown (not a 500); a non-ASCII one redirects percent-encoded.
+    expect(
+      (await t.http.get(`/t/c/${sign0x('c|6f1c2b5e-8d1a-4d9e-9a51-0d6a3f1c9e77|http://exa%mple.com/')}`)).status,
+    ).toBe(404);
+    const intl = await t.http.get(`/t/c/${sign0x('c|6f1c2b5e-8d1a-4d9e-9a51-0d6a3f1c9e77|https://shop.example/日本')}`);
+    expect(intl.status).toBe(302);
+    expect(intl.headers.location).toBe('https://shop.example/%E6%97%A5%E6%9C%AC');
     // An unsubscribe token is not a click token, and the other way round.
     expect((await t.http.get(`/t/c/${sign0x(`${project.id}|jane@example.com|${inDays(3)}`)}`)).status).toBe(404);
     expect((await t.http.get(`/u/${sign0x(`c|6f1c2b5e|${url}`)}`)).status).toBe(404);

@@ -1,6 +1,10 @@
 import { jest } from '@jest/globals';
 import type { OutboundMessage } from '../src/connectors/connector.js';
 import { ConnectorRegistry } from '../src/connectors/connector-registry.js';
+import type { AppConfig } from '../src/config/app-config.js';
+import { APP_CONFIG } from '../src/config/config.module.js';
+import { linkSigningKeys } from '../src/governance/link-keys.js';
+import { signTracking } from '../src/governance/tracking/tracking-token.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 describe('own open/click tracking', () => {
@@ -66,9 +70,45 @@ describe('own open/click tracking', () => {
     );
     expect(events).toEqual([
       { provider: 'notifyd', event_type: 'opened', payload: {} },
-      { provider: 'notifyd', event_type: 'opened', payload: {} },
       { provider: 'notifyd', event_type: 'clicked', payload: { host: 'shop.example' } },
     ]);
+  });
+
+  it('records one open and one click per job however often a public link is hit (no unbounded rows)', async () => {
+    const { id, html: out } = await send({ priority: 'bulk' });
+    const link = /href="(https:\/\/notify\.acme\.example\/t\/c\/[^"]+)"/.exec(out)![1];
+    const pixel = /<img src="(https:\/\/notify\.acme\.example\/t\/o\/[^"]+\.gif)"/.exec(out)![1];
+    // Anyone holding one email can replay its links: each hit must not add a row.
+    for (let i = 0; i < 5; i++) {
+      expect((await t.http.get(pathOf(pixel))).status).toBe(200);
+      expect((await t.http.get(pathOf(link)).redirects(0)).status).toBe(302);
+    }
+    const counts = await t.db.sql(
+      `SELECT event_type, count(*)::int AS n FROM provider_events WHERE job_id = $1 GROUP BY event_type ORDER BY event_type`,
+      [id],
+    );
+    expect(counts).toEqual([
+      { event_type: 'clicked', n: 1 },
+      { event_type: 'opened', n: 1 },
+    ]);
+  });
+
+  it('a signed link whose target is not a valid URL is a 404 (never a 500), and non-ASCII targets redirect encoded', async () => {
+    const tenantHtml =
+      '<html><body><a href="http://exa mple.com/x">Bad</a> <a href="https://shop.example/caf\u00e9/\u65e5\u672c">Shop</a></body></html>';
+    const { id, html: out } = await send({ priority: 'bulk', body_html: tenantHtml });
+    // A link signed before wrapping checked the URL (already in mailboxes) is a 404, not a 500.
+    const key = linkSigningKeys(t.notifyd.app.get<AppConfig>(APP_CONFIG), 'tracking').current;
+    const token = signTracking({ kind: 'c', jobId: id, projectId: project.id, url: 'http://exa mple.com/x' }, key);
+    const old = await t.http.get(`/t/c/${token}`).redirects(0);
+    expect(old.status).toBe(404);
+    const links = [...out.matchAll(/href="(https:\/\/notify\.acme\.example\/t\/c\/[^"]+)"/g)].map((m) => m[1]);
+    // The unparsable href is left as written (not wrapped), the other one is wrapped.
+    expect(out).toContain('href="http://exa mple.com/x"');
+    expect(links).toHaveLength(1);
+    const click = await t.http.get(pathOf(links[0])).redirects(0);
+    expect(click.status).toBe(302);
+    expect(click.headers.location).toBe('https://shop.example/caf%C3%A9/%E6%97%A5%E6%9C%AC');
   });
 
   it('follows the opt-in rules: transactional untracked unless opted in; project off wins; request narrows', async () => {

@@ -98,6 +98,20 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     expect(receipt.body.job_ids).toHaveLength(1);
   });
 
+  it('a one-click body over 64 KiB is a 413 and changes nothing (the route is public; the RFC 8058 body is 26 bytes)', async () => {
+    const token = tokenFor('big-body@example.com');
+    const res = await t.http
+      .post(`/u/${token}`)
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send(`List-Unsubscribe=One-Click&pad=${'x'.repeat(70 * 1024)}`);
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({
+      error: 'payload_too_large',
+      message: 'The body is larger than 65536 bytes, the most this route accepts.',
+    });
+    expect((await suppressions()).filter((r) => r.address === 'big-body@example.com')).toEqual([]);
+  });
+
   it('speaks the subscriber’s language (es-MX → es), else the browser’s, else English', async () => {
     const es = await t.http.get(`/u/${tokenFor('ana@example.com')}`);
     expect(es.text).toContain('<html lang="es">');

@@ -27,9 +27,12 @@ const BODY_END = /<\/body\s{0,64}>/i;
 /** The patterns run on the tenant's HTML, for the spec that checks their quantifiers are bounded. */
 export const HTML_PATTERNS: readonly RegExp[] = [A_TAG, HREF_ATTR, BODY_END];
 
-/** Whether a link may be wrapped: http(s) only, no template placeholders, never our own unsubscribe or tracking links. */
+/**
+ * Whether a link may be wrapped: http(s) only, a URL that parses (a wrapped one that does not
+ * could only answer 404), no template placeholders, never our own unsubscribe or tracking links.
+ */
 export function wrappable(url: string, publicUrl: string): boolean {
-  if (!/^https?:\/\//i.test(url) || url.includes('{{')) return false;
+  if (!/^https?:\/\//i.test(url) || url.includes('{{') || !URL.canParse(url)) return false;
   const own = publicUrl.toLowerCase();
   const lower = url.toLowerCase();
   return !lower.startsWith(`${own}/u/`) && !lower.startsWith(`${own}/t/`);

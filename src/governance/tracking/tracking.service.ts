@@ -77,9 +77,13 @@ export class TrackingService {
   async click(token: string): Promise<string | undefined> {
     const claim = verifyTracking(token, this.keys.accepted);
     if (claim?.kind !== 'c') return this.legacyClick(token);
+    // Links signed before wrapping checked the URL may hold one that does not parse: unknown, not a 500.
+    const target = parsedUrl(claim.url);
+    if (!target) return undefined;
     // Only the host is kept: full URLs can carry personal data in their query.
-    await this.record(claim, 'clicked', { host: new URL(claim.url).host });
-    return claim.url;
+    await this.record(claim, 'clicked', { host: target.host });
+    // The parsed form: percent-encoded, so a non-ASCII URL is a valid Location header (raw, it made the reply fail).
+    return target.href;
   }
 
   /**
@@ -88,7 +92,8 @@ export class TrackingService {
    */
   private legacyClick(token: string): string | undefined {
     const legacy = verifyLegacyTrackingToken(token, this.legacySecret);
-    return legacy?.kind === 'c' ? legacy.url : undefined;
+    // Parsed like ours: a URL that does not parse is unknown, a non-ASCII one goes out percent-encoded.
+    return legacy?.kind === 'c' ? parsedUrl(legacy.url)?.href : undefined;
   }
 
   private async record(
@@ -108,5 +113,14 @@ export class TrackingService {
       // A recipient's mail client must never see an error for a tracking write.
       this.logger.warn(`could not record ${type} for job ${claim.jobId}: ${(err as Error).message}`);
     }
+  }
+}
+
+/** The URL if it parses, else undefined. */
+function parsedUrl(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
   }
 }
