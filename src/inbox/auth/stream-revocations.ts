@@ -5,15 +5,20 @@ import { SubscriberTokenVersions, type TokensChanged } from '../../subscribers/s
 import type { StreamConnection } from '../stream/sse-frame.js';
 import type { TokenGeneration } from './subscriber-tokens.js';
 
+/** What opened a stream: a subscriber token (or its ticket) of a generation, or a project key. */
+export type StreamCredential = { generation: TokenGeneration } | { projectKey: string };
+
 interface Watched {
   subscriberId: string;
-  generation: TokenGeneration;
+  credential: StreamCredential;
 }
 
 /**
  * Ends the open inbox streams of this process that a subscriber token (or its ticket) opened,
  * once that token is no longer good: its tokens were revoked, the subscriber was deleted, or the
- * project was deleted (and perhaps created again). A REST request checks its token each time; a
+ * project was deleted (and perhaps created again); and those a project key opened, once that key
+ * no longer authenticates (revoked after a rotation, or its project deleted). The key is kept in
+ * memory for that re-check only, as the request held it. A REST request checks its token each time; a
  * stream is one request that can last for hours, so it is checked again whenever
  * SubscriberTokenVersions hears of a change (here at once, from other processes by signal). The
  * client's EventSource then reconnects, and its token is refused.
@@ -38,11 +43,11 @@ export class StreamRevocations implements OnModuleInit, OnModuleDestroy {
     this.unsubscribe?.();
   }
 
-  /** Watches a stream opened under `generation`; call the returned function when it closes. */
-  watch(connection: StreamConnection, generation: TokenGeneration): () => void {
+  /** Watches a stream opened with `credential`; call the returned function when it closes. */
+  watch(connection: StreamConnection, credential: StreamCredential): () => void {
     let streams = this.watched.get(connection.projectId);
     if (!streams) this.watched.set(connection.projectId, (streams = new Map()));
-    streams.set(connection, { subscriberId: connection.subscriberId, generation });
+    streams.set(connection, { subscriberId: connection.subscriberId, credential });
     return () => {
       streams.delete(connection);
       if (streams.size === 0 && this.watched.get(connection.projectId) === streams)
@@ -69,12 +74,15 @@ export class StreamRevocations implements OnModuleInit, OnModuleDestroy {
           if (err instanceof ApiError && err.getStatus() === 404) return undefined;
           throw err;
         });
-        const versions = await this.versions.currentOf(projectId, [
-          ...new Set(concerned.map(([, w]) => w.subscriberId)),
-        ]);
+        const byToken = concerned.filter(([, w]) => 'generation' in w.credential);
+        const versions = await this.versions.currentOf(projectId, [...new Set(byToken.map(([, w]) => w.subscriberId))]);
         for (const [connection, w] of concerned) {
+          const credential = w.credential;
           const good =
-            project?.tokenEpoch === w.generation.epoch && versions.get(w.subscriberId) === w.generation.version;
+            'generation' in credential
+              ? project?.tokenEpoch === credential.generation.epoch &&
+                versions.get(w.subscriberId) === credential.generation.version
+              : project !== undefined && (await this.projects.authenticate(credential.projectKey))?.id === projectId;
           if (!good) connection.end();
         }
       } catch (err) {

@@ -27,6 +27,9 @@ export interface SubscriberClaims {
 
 const GENERATION = /^\d{1,19}$/;
 
+/** The longest a token lives (POST /v1/auth/subscriber-token's ttl_hours, 1–24). */
+export const MAX_TOKEN_HOURS = 24;
+
 /**
  * Subscriber tokens (notifyd §2.6): HS256 JWTs signed with JWT_SECRET, claims
  * {sub, project, pe (project epoch), sv (subscriber token version), aud: "notifyd:inbox", iat,
@@ -78,7 +81,17 @@ export class SubscriberTokens {
   async verify(token: string): Promise<SubscriberClaims | undefined> {
     for (const key of this.keys) {
       try {
-        const { payload } = await jwtVerify(token, key, { audience: INBOX_AUDIENCE, algorithms: ['HS256'] });
+        // exp and iat are required and at most MAX_TOKEN_HOURS apart (jose checks exp only when present): a
+        // token signed without an expiry, or with a far one, is refused, as notifyd never mints one.
+        const { payload } = await jwtVerify(token, key, {
+          audience: INBOX_AUDIENCE,
+          algorithms: ['HS256'],
+          requiredClaims: ['exp', 'iat'],
+          maxTokenAge: `${MAX_TOKEN_HOURS}h`,
+          // Replicas' clocks differ a little: a token minted on one must not be "issued in the future" on another.
+          clockTolerance: 30,
+        });
+        if (payload.exp! - payload.iat! > MAX_TOKEN_HOURS * 3600) return undefined;
         if (typeof payload.sub !== 'string' || typeof payload.project !== 'string') return undefined;
         const epoch = payload.pe ?? '0';
         const version = payload.sv ?? '0';

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { presentedKey } from '../../projects/auth/api-keys.js';
 import { spendProjectBudget } from '../../projects/auth/project-rate-limit.guard.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import { startEventStream } from '../../common/http/event-stream.js';
@@ -84,8 +85,14 @@ export class InboxStreamService {
       this.config.inbox.streamMaxBufferBytes,
       format,
     );
-    // A stream opened with a subscriber token (or its ticket) ends when that token is revoked.
-    const unwatch = principal.generation ? this.revocations.watch(connection, principal.generation) : undefined;
+    // A stream ends when what opened it stops being good: a subscriber token (or its ticket) revoked, a project key revoked.
+    const projectKey = principal.via === 'project' ? presentedKey(request.headers) : undefined;
+    const credential = principal.generation
+      ? { generation: principal.generation }
+      : projectKey
+        ? { projectKey }
+        : undefined;
+    const unwatch = credential ? this.revocations.watch(connection, credential) : undefined;
     const closed = () => {
       unwatch?.();
       release();
