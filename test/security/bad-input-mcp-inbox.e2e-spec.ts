@@ -60,6 +60,23 @@ describe('bad-input sweep: MCP tool arguments', () => {
     expect(tools.length).toBeGreaterThan(30);
   });
 
+  it('arguments nested past 100 levels are refused naming the argument, as at the HTTP door (no stack overflow)', async () => {
+    let deep: Record<string, unknown> = { leaf: 'x' };
+    for (let i = 0; i < 3_000; i++) deep = { a: deep };
+    const error = await callError('send', {
+      project_id: 'acme',
+      channels: ['in_app'],
+      subscriber_id: 'u1',
+      body: 'x',
+      vars: deep,
+    });
+    expect(error).toMatch(/vars\.a\.a… is nested more than 100 levels deep/);
+    // A tool whose arguments reach jsonb without a DTO: refused at the door too.
+    const data = await callError('upsert_subscriber', { project_id: 'acme', id: 'deep', data: deep });
+    expect(data).toMatch(/data\.a\.a… is nested more than 100 levels deep/);
+    expect(await callError('list_projects', {})).toBeUndefined(); // still answering
+  });
+
   it('missing, wrong-typed, oversized, unstorable (NUL) and unknown arguments are errors naming the argument, on every tool', async () => {
     const findings: string[] = [];
     const expectNamed = async (tool: string, field: string, what: string, args: Record<string, unknown>) => {

@@ -1,8 +1,7 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { validateSync, type ValidatorOptions } from 'class-validator';
 import { ApiError } from '../errors/api-error.js';
-import { tooDeepMessage, tooDeepPath } from './nesting-depth.js';
-import { nulCharacterMessage, nulCharacterPath } from './nul-characters.js';
+import { requestValueProblem } from './request-value.js';
 
 /** Flattens class-validator's tree into "path message" lines, e.g. `tags[0].name must be a string`. */
 export function describeValidationErrors(errors: ValidationError[], parent = ''): string[] {
@@ -63,16 +62,8 @@ export function createValidationPipe(): ValidationPipe {
 class StrictValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type !== 'custom') {
-      const path = nulCharacterPath(value);
-      if (path !== undefined) {
-        const field = metadata.type === 'param' && metadata.data && path === 'the value' ? metadata.data : path;
-        throw ApiError.unprocessable('validation_failed', nulCharacterMessage(field), {
-          details: [nulCharacterMessage(field)],
-        });
-      }
-      const deep = tooDeepPath(value);
-      if (deep !== undefined)
-        throw ApiError.unprocessable('validation_failed', tooDeepMessage(deep), { details: [tooDeepMessage(deep)] });
+      const problem = requestValueProblem(value, metadata.type === 'param' ? metadata.data : undefined);
+      if (problem !== undefined) throw ApiError.unprocessable('validation_failed', problem, { details: [problem] });
     }
     return super.transform(value, metadata);
   }

@@ -5,7 +5,7 @@ import { ApiError } from '../../common/errors/api-error.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import { deniedReason, McpToolRegistry } from '../mcp-tool-registry.js';
 import { type McpCaller, type McpTool, type McpToolContext, McpToolError } from '../mcp-tool.js';
-import { nulCharacterMessage, nulCharacterPath } from '../../common/validation/nul-characters.js';
+import { requestValueProblem } from '../../common/validation/request-value.js';
 import { boundText, renderTextTable } from './text-table.js';
 import { describeIssues } from './zod-issues.js';
 
@@ -39,11 +39,11 @@ export class McpCallService {
         outcome = 'denied';
         return failure(denied);
       }
-      // PostgreSQL stores no NUL character: refused here, named, rather than failing a statement later.
-      const nul = nulCharacterPath(args);
-      if (nul !== undefined) {
+      // As at the HTTP door: a NUL character or nesting past 100 levels, named, rather than a failed statement or a stack overflow later.
+      const problem = requestValueProblem(args);
+      if (problem !== undefined) {
         outcome = 'invalid';
-        return failure(`Invalid arguments for ${name}: ${nulCharacterMessage(nul)}`);
+        return failure(`Invalid arguments for ${name}: ${problem}`);
       }
       const parsed = tool.input.safeParse(args);
       if (!parsed.success) {
