@@ -2,7 +2,7 @@ import { Controller, Get, Headers, HttpCode, Ip, Param, Post, Req, Res } from '@
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HtmlPage } from '../../common/http/html-page.decorator.js';
-import { RawBody, rawBodyOf } from '../provider-webhooks/raw-body.hook.js';
+import { PUBLIC_FORM_MAX_BYTES, RawBody, rawBodyOf } from '../provider-webhooks/raw-body.hook.js';
 import { acceptedLanguages, pageLanguage } from '../unsubscribe/unsubscribe-pages.js';
 import { cellValue, invalidPreferencesPage, PREFERENCE_PAGE_CSP, preferencesPage } from './preference-center-pages.js';
 import { PreferenceCenterService, type PreferenceView } from './preference-center.service.js';
@@ -18,9 +18,6 @@ import { gridVersion } from './preference-grid.js';
 /** The page's headers: its own CSP (the form posts back here) and no Referer carrying the token out. */
 const PreferencePage = () =>
   HtmlPage({ 'Content-Security-Policy': PREFERENCE_PAGE_CSP, 'Referrer-Policy': 'no-referrer' });
-
-/** A preference form is a few hundred bytes of checkbox names; the page is public. */
-const PREFERENCE_FORM_MAX_BYTES = 64 * 1024;
 
 @ApiExcludeController()
 @Controller('p')
@@ -46,7 +43,7 @@ export class PreferenceCenterController {
    */
   @Post(':token')
   @HttpCode(200)
-  @RawBody(PREFERENCE_FORM_MAX_BYTES)
+  @RawBody(PUBLIC_FORM_MAX_BYTES)
   @PreferencePage()
   async save(
     @Param('token') token: string,

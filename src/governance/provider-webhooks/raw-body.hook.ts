@@ -16,6 +16,13 @@ export interface RawWebhookBody {
 const bodies = new WeakMap<FastifyRequest['raw'], RawWebhookBody>();
 
 /**
+ * The cap of a public page's form post (the preference center, the unsubscribe POST): a few
+ * hundred bytes of checkbox names, or RFC 8058's `List-Unsubscribe=One-Click`. These routes take
+ * no key and read the body before their signed token is checked, so not BODY_LIMIT_BYTES.
+ */
+export const PUBLIC_FORM_MAX_BYTES = 64 * 1024;
+
+/**
  * Marks a route whose handler verifies a signature over the raw body before parsing it;
  * `limitBytes` caps its body below BODY_LIMIT_BYTES (a public form has no use for megabytes).
  */

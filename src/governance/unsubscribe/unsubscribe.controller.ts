@@ -2,7 +2,7 @@ import { Controller, Get, Headers, HttpCode, Ip, Param, Post, Query, Res } from 
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { HtmlPage } from '../../common/http/html-page.decorator.js';
-import { RawBody } from '../provider-webhooks/raw-body.hook.js';
+import { PUBLIC_FORM_MAX_BYTES, RawBody } from '../provider-webhooks/raw-body.hook.js';
 import {
   acceptedLanguages,
   badScopePage,
@@ -21,12 +21,6 @@ import { UnsubscribeService } from './unsubscribe.service.js';
  * accepted whatever its content type; no `?scope=`, so a link signed for a topic stops that
  * topic). `?scope=topic|marketing` is the page's buttons. Human pages, so not in the OpenAPI document.
  */
-/**
- * The RFC 8058 body is `List-Unsubscribe=One-Click` and the page's buttons send none: the route
- * is public and reads the body before the token is checked, so it stops at 64 KiB (413), not BODY_LIMIT_BYTES.
- */
-const UNSUBSCRIBE_BODY_MAX_BYTES = 64 * 1024;
-
 @ApiExcludeController()
 @Controller('u')
 export class UnsubscribeController {
@@ -50,7 +44,7 @@ export class UnsubscribeController {
 
   @Post(':token')
   @HttpCode(200)
-  @RawBody(UNSUBSCRIBE_BODY_MAX_BYTES)
+  @RawBody(PUBLIC_FORM_MAX_BYTES)
   @HtmlPage()
   async confirmed(
     @Param('token') token: string,
