@@ -61,7 +61,11 @@ export class StreamRevocations implements OnModuleInit, OnModuleDestroy {
     return n;
   }
 
-  /** One read of the project and one of the versions concerned per project; a failed read ends nothing. */
+  /**
+   * One read of the project and one of the token versions concerned per project, and for streams a
+   * project key opened one key lookup per distinct key (the key cache answers repeats); a failed
+   * read ends nothing.
+   */
   private async recheck(changed: TokensChanged): Promise<void> {
     const projectIds = changed.projectId === undefined ? [...this.watched.keys()] : [changed.projectId];
     for (const projectId of projectIds) {
