@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { RUN_HISTORY_KEPT } from '../src/workflows/engine/run-executor.js';
-import { WorkflowEngine } from '../src/workflows/engine/workflow-engine.js';
+import type { WorkflowEngine } from '../src/workflows/engine/workflow-engine.js';
 import { MAX_WORKFLOWS_PER_PROJECT } from '../src/workflows/workflows.service.js';
 import { MAX_DIGEST_ITEMS } from '../src/workflows/workflow-steps.js';
-import { RecordingConnector, RecordingConnectorModule } from './helpers/recording-connector.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import type { RecordingConnector } from './helpers/recording-connector.js';
+import type { TestApp } from './helpers/test-app.js';
+import { startWorkflowApp } from './helpers/workflow-app.js';
 
 /** What one definition or many triggers can make a run grow to: history and digest items stay bounded. */
 describe('workflow bounds', () => {
@@ -14,10 +15,7 @@ describe('workflow bounds', () => {
   let project: { id: string; key: string };
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { SMS_PROVIDER: 'recording' }, imports: [RecordingConnectorModule] });
-    engine = t.notifyd.app.get(WorkflowEngine);
-    provider = t.notifyd.app.get(RecordingConnector);
-    project = await t.createProject();
+    ({ t, engine, provider, project } = await startWorkflowApp());
     const res = await t.http
       .post('/v1/subscribers')
       .set('X-Api-Key', project.key)

@@ -1,7 +1,8 @@
 import { MAX_TRIGGERED_RUNS } from '../src/workflows/workflow-steps.js';
-import { WorkflowEngine } from '../src/workflows/engine/workflow-engine.js';
-import { RecordingConnector, RecordingConnectorModule } from './helpers/recording-connector.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import type { WorkflowEngine } from '../src/workflows/engine/workflow-engine.js';
+import type { RecordingConnector } from './helpers/recording-connector.js';
+import type { TestApp } from './helpers/test-app.js';
+import { startWorkflowApp } from './helpers/workflow-app.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const HOUR = 3_600_000;
@@ -15,10 +16,7 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
   let project: { id: string; key: string };
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { SMS_PROVIDER: 'recording' }, imports: [RecordingConnectorModule] });
-    engine = t.notifyd.app.get(WorkflowEngine);
-    provider = t.notifyd.app.get(RecordingConnector);
-    project = await t.createProject();
+    ({ t, engine, provider, project } = await startWorkflowApp());
     for (const [id, phone, locale] of [
       ['ana', '+33600000001', 'es-MX'],
       ['luc', '+33600000002', 'fr'],

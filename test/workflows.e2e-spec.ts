@@ -1,6 +1,7 @@
-import { WorkflowEngine } from '../src/workflows/engine/workflow-engine.js';
-import { RecordingConnector, RecordingConnectorModule } from './helpers/recording-connector.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import type { WorkflowEngine } from '../src/workflows/engine/workflow-engine.js';
+import type { RecordingConnector } from './helpers/recording-connector.js';
+import type { TestApp } from './helpers/test-app.js';
+import { startWorkflowApp } from './helpers/workflow-app.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -12,10 +13,7 @@ describe('workflows', () => {
   let project: { id: string; key: string };
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { SMS_PROVIDER: 'recording' }, imports: [RecordingConnectorModule] });
-    engine = t.notifyd.app.get(WorkflowEngine);
-    provider = t.notifyd.app.get(RecordingConnector);
-    project = await t.createProject();
+    ({ t, engine, provider, project } = await startWorkflowApp());
     for (const [id, phone, plan] of [
       ['u1', '+33600000001', 'pro'],
       ['u2', '+33600000002', 'free'],
