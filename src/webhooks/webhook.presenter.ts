@@ -20,6 +20,8 @@ export function presentWebhook(e: EndpointRow): WebhookDto {
     disabled_reason: e.disabledReason,
     last_success_at: isoOrNull(e.lastSuccessAt),
     last_failure_at: isoOrNull(e.lastFailureAt),
+    consecutive_failures: e.consecutiveFailures,
+    paused_until: isoOrNull(e.pausedUntil),
     created_at: isoOrNull(e.createdAt)!,
     updated_at: isoOrNull(e.updatedAt)!,
   };

@@ -13,6 +13,10 @@ export interface EndpointRow {
   disabledReason: string | null;
   lastSuccessAt: Date | null;
   lastFailureAt: Date | null;
+  /** Failed attempts in a row; the circuit breaker pauses the endpoint from 5. */
+  consecutiveFailures: number;
+  /** While in the future, no delivery goes to the endpoint; once past, one probe may. */
+  pausedUntil: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -63,7 +67,10 @@ export interface DeliveryRow {
   createdKey: string;
 }
 
-/** A delivery a worker holds (status processing, `attempts` counting this attempt). */
+/**
+ * A delivery a worker holds (status processing, `attempts` counting this attempt), or, when
+ * `deferred`, one the claim held back because its endpoint is paused (not held, no payload).
+ */
 export interface ClaimedDelivery {
   id: string;
   endpointId: string;
@@ -73,6 +80,7 @@ export interface ClaimedDelivery {
   attempts: number;
   maxAttempts: number;
   createdAt: Date;
+  deferred: boolean;
 }
 
 /** The webhook-id of a delivery: stable across its retries, so receivers can deduplicate. */

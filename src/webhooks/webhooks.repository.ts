@@ -139,8 +139,9 @@ export class WebhooksRepository {
     return (await this.db.one<{ wanted: boolean }>(emit.WANTS_EVENT, [projectId, type]))?.wanted ?? false;
   }
 
-  claim(limit: number): Promise<ClaimedDelivery[]> {
-    return this.db.rows<ClaimedDelivery>(deliveries.CLAIM_DELIVERIES, [limit]);
+  /** Claims due deliveries; those of a paused endpoint come back `deferred` (not claimed). */
+  claim(limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+    return this.db.rows<ClaimedDelivery>(deliveries.CLAIM_DELIVERIES, [limit, leaseSeconds]);
   }
 
   async finalise(updates: DeliveryUpdate[]): Promise<void> {
@@ -158,8 +159,23 @@ export class WebhooksRepository {
     await this.db.exec(deliveries.FINALISE_DELIVERIES, [updates.map((u) => u.id), byId]);
   }
 
-  async touchEndpoints(succeeded: string[], failed: string[]): Promise<void> {
-    if (succeeded.length || failed.length) await this.db.exec(deliveries.TOUCH_ENDPOINTS, [succeeded, failed]);
+  /**
+   * `failed`: endpoint id → failed attempts of this batch, for endpoints with no success in it;
+   * `pause`: the circuit breaker's rule (delivery/webhook-pause.ts).
+   */
+  async touchEndpoints(
+    succeeded: string[],
+    failed: Map<string, number>,
+    pause: { afterFailures: number; scheduleMs: number[] },
+  ): Promise<void> {
+    if (succeeded.length === 0 && failed.size === 0) return;
+    await this.db.exec(deliveries.TOUCH_ENDPOINTS, [
+      succeeded,
+      [...failed.keys()],
+      [...failed.values()],
+      pause.afterFailures,
+      pause.scheduleMs,
+    ]);
   }
 
   disableEndpoints(

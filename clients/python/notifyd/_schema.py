@@ -1658,6 +1658,8 @@ class WebhookDto(TypedDict):
     disabled_reason: Optional[str]  # Why notifyd (410 Gone, a refused address, a day of failures) or an operator disabled it.
     last_success_at: Optional[str]
     last_failure_at: Optional[str]
+    consecutive_failures: float  # Failed delivery attempts in a row, over all deliveries (a success resets it); from 5 the endpoint is paused.
+    paused_until: Optional[str]  # Circuit breaker: while in the future no delivery goes to the endpoint (they stay queued, their attempts untouched); then one probe goes, and a success clears it. Null: not paused.
     created_at: str
     updated_at: str
 

@@ -5676,6 +5676,12 @@ export interface components {
             project_id: string;
         };
         WebhookDto: {
+            /**
+             * @description Failed delivery attempts in a row, over all deliveries (a success resets it); from 5 the
+             *     endpoint is paused.
+             * @example 0
+             */
+            consecutive_failures: number;
             /** @example 2026-11-30T10:00:00.000Z */
             created_at: string;
             /** @example Order service */
@@ -5697,6 +5703,11 @@ export interface components {
             last_failure_at: string | null;
             /** @example 2026-11-30T10:00:00.000Z */
             last_success_at: string | null;
+            /**
+             * @description Circuit breaker: while in the future no delivery goes to the endpoint (they stay queued,
+             *     their attempts untouched); then one probe goes, and a success clears it. Null: not paused.
+             */
+            paused_until: string | null;
             /** @description Until when the previous secret still signs (after a rotation), else null. */
             previous_secret_expires_at: string | null;
             /** @example acme */

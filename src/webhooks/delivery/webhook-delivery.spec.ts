@@ -9,7 +9,8 @@ import {
   secretsKeys,
 } from '../webhook-secrets.js';
 import { classifyResponse } from './webhook-outcome.js';
-import { WEBHOOK_MAX_ATTEMPTS, webhookRetryDelayMs } from './webhook-retry.js';
+import { WEBHOOK_PAUSE_AFTER_FAILURES, webhookPauseMs, webhookPauseScheduleMs } from './webhook-pause.js';
+import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_MAX_RETRY_DELAY_MS, webhookRetryDelayMs } from './webhook-retry.js';
 import { signatureHeader, webhookHeaders } from './webhook-signature.js';
 
 describe('Standard Webhooks signing', () => {
@@ -106,5 +107,26 @@ describe('retry schedule', () => {
     expect(webhookRetryDelayMs(1, 600_000, () => 0.5)).toBe(600_000);
     expect(webhookRetryDelayMs(1, 10 * 86_400_000, () => 0.5)).toBe(86_400_000);
     expect(webhookRetryDelayMs(1, 1_000, () => 0.5)).toBe(5_000);
+  });
+});
+
+describe('endpoint pause (circuit breaker)', () => {
+  it('pauses from the fifth failure in a row: 30 s, then doubling per failed probe, capped at 8 h', () => {
+    expect(WEBHOOK_PAUSE_AFTER_FAILURES).toBe(5);
+    expect([0, 1, 4].map(webhookPauseMs)).toEqual([0, 0, 0]);
+    expect([5, 6, 7, 8].map(webhookPauseMs)).toEqual([30_000, 60_000, 120_000, 240_000]);
+    expect(WEBHOOK_MAX_RETRY_DELAY_MS).toBe(28_800_000);
+    expect(webhookPauseMs(15)).toBe(WEBHOOK_MAX_RETRY_DELAY_MS);
+    expect(webhookPauseMs(10_000)).toBe(WEBHOOK_MAX_RETRY_DELAY_MS);
+    for (let f = 5; f < 40; f++) expect(webhookPauseMs(f + 1)).toBeGreaterThanOrEqual(webhookPauseMs(f));
+  });
+
+  it('hands SQL the same rule: element i is the pause after 5 + i failures, the last one the cap', () => {
+    const schedule = webhookPauseScheduleMs();
+    schedule.forEach((ms, i) => expect(ms).toBe(webhookPauseMs(WEBHOOK_PAUSE_AFTER_FAILURES + i)));
+    expect(schedule.at(-1)).toBe(WEBHOOK_MAX_RETRY_DELAY_MS);
+    expect(schedule.at(-2)).toBeLessThan(WEBHOOK_MAX_RETRY_DELAY_MS);
+    // SQL reads it as int[]: every element must fit.
+    expect(Math.max(...schedule)).toBeLessThan(2 ** 31);
   });
 });

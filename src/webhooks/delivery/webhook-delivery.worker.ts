@@ -8,6 +8,7 @@ import { runPool } from '../../jobs/worker/pool.js';
 import { decryptWithAny, secretsKeys } from '../webhook-secrets.js';
 import { type ClaimedDelivery, type EndpointSecrets, webhookId } from '../webhook.types.js';
 import { type DeliveryUpdate, WebhooksRepository } from '../webhooks.repository.js';
+import { WEBHOOK_PAUSE_AFTER_FAILURES, webhookPauseScheduleMs } from './webhook-pause.js';
 import { webhookRetryDelayMs } from './webhook-retry.js';
 import { WebhookSender } from './webhook-sender.js';
 import { legacySignatureHeader, webhookHeaders } from './webhook-signature.js';
@@ -15,12 +16,20 @@ import { legacySignatureHeader, webhookHeaders } from './webhook-signature.js';
 /** Signal topic: deliveries were queued (any replica's sender may take them now). */
 const DUE_TOPIC = 'webhooks.due';
 
+/** The circuit breaker's rule as the endpoint-health statement takes it. */
+const PAUSE_RULE = { afterFailures: WEBHOOK_PAUSE_AFTER_FAILURES, scheduleMs: webhookPauseScheduleMs() };
+
+/** A delivery's request ends within its timeout; twice that and a minute means its worker died. */
+const leaseSeconds = (config: AppConfig) => Math.ceil((config.webhooks.timeoutMs * 2) / 1000) + 60;
+
 /** What one claimed batch did, for tests and logs. */
 export interface DeliveryRound {
   claimed: number;
   delivered: number;
   retried: number;
   failed: number;
+  /** Due deliveries held back because their endpoint is paused (not attempted, attempts untouched). */
+  deferred: number;
   disabledEndpoints: string[];
 }
 
@@ -28,6 +37,9 @@ export interface DeliveryRound {
  * Sends queued deliveries (worker role): claim a batch (SKIP LOCKED), sign and POST each with
  * bounded concurrency, then write every outcome in one statement, touch endpoint health, and
  * disable endpoints that answered 410, pointed at a refused address, or failed for a day.
+ * Endpoint health is also a circuit breaker: after WEBHOOK_PAUSE_AFTER_FAILURES failed attempts
+ * in a row an endpoint is paused (webhook-pause.ts); the claim then defers its deliveries
+ * instead of claiming them, and sends one probe when the pause ends.
  * Nothing is held open across a request. A lease reaper and the log's retention run once per
  * minute on one replica (the `webhook-maintenance` periodic task).
  */
@@ -47,8 +59,7 @@ export class WebhookDeliveryWorker extends QueueTableWorker {
         topic: DUE_TOPIC,
         maintenanceTask: 'webhook-maintenance',
         table: repository,
-        // A delivery's request ends within its timeout; twice that and a minute means its worker died.
-        leaseSeconds: Math.ceil((config.webhooks.timeoutMs * 2) / 1000) + 60,
+        leaseSeconds: leaseSeconds(config),
         retentionDays: config.webhooks.retentionDays,
         batchSize: config.webhooks.batchSize,
         pollIntervalMs: config.webhooks.pollIntervalMs,
@@ -57,18 +68,32 @@ export class WebhookDeliveryWorker extends QueueTableWorker {
       periodic,
       signals,
     );
+    this.leaseSeconds = leaseSeconds(config);
   }
 
+  /** Rows claimed or deferred: either way the batch made progress, and more may be due. */
+  /** Also how long a probe holds its endpoint's pause: no second probe while the first is out. */
+  private readonly leaseSeconds: number;
+
   protected async claimRound(): Promise<number> {
-    return (await this.round()).claimed;
+    const round = await this.round();
+    return round.claimed + round.deferred;
   }
 
   /** Sends everything due now; for tests and tools that drive the sender by hand. */
   async drainOnce(): Promise<DeliveryRound> {
-    const total: DeliveryRound = { claimed: 0, delivered: 0, retried: 0, failed: 0, disabledEndpoints: [] };
+    const total: DeliveryRound = {
+      claimed: 0,
+      delivered: 0,
+      retried: 0,
+      failed: 0,
+      deferred: 0,
+      disabledEndpoints: [],
+    };
     for (;;) {
       const round = await this.round();
-      if (round.claimed === 0) return total;
+      if (round.claimed + round.deferred === 0) return total;
+      total.deferred += round.deferred;
       total.claimed += round.claimed;
       total.delivered += round.delivered;
       total.retried += round.retried;
@@ -79,12 +104,14 @@ export class WebhookDeliveryWorker extends QueueTableWorker {
 
   /** Claims one batch, sends it, records it. */
   async round(): Promise<DeliveryRound> {
-    const claimed = await this.repository.claim(this.config.webhooks.batchSize);
+    const rows = await this.repository.claim(this.config.webhooks.batchSize, this.leaseSeconds);
+    const claimed = rows.filter((d) => !d.deferred);
     const round: DeliveryRound = {
       claimed: claimed.length,
       delivered: 0,
       retried: 0,
       failed: 0,
+      deferred: rows.length - claimed.length,
       disabledEndpoints: [],
     };
     if (claimed.length === 0) return round;
@@ -95,7 +122,8 @@ export class WebhookDeliveryWorker extends QueueTableWorker {
     const updates: DeliveryUpdate[] = [];
     const disable = new Map<string, string>();
     const succeeded = new Set<string>();
-    const failedEndpoints = new Set<string>();
+    /** Endpoint id → failed attempts in this batch (the circuit breaker counts attempts). */
+    const failures = new Map<string, number>();
 
     await runPool(claimed, this.config.webhooks.concurrency, async (delivery) => {
       const endpoint = endpoints.get(delivery.endpointId);
@@ -117,7 +145,7 @@ export class WebhookDeliveryWorker extends QueueTableWorker {
         updates.push(this.update(delivery, 'delivered', null, outcome.statusCode, null, took));
         return;
       }
-      failedEndpoints.add(endpoint.id);
+      failures.set(endpoint.id, (failures.get(endpoint.id) ?? 0) + 1);
       if (outcome.kind === 'disable') {
         disable.set(endpoint.id, outcome.error);
         round.failed++;
@@ -151,8 +179,9 @@ export class WebhookDeliveryWorker extends QueueTableWorker {
     });
 
     await this.repository.finalise(updates);
-    for (const id of succeeded) failedEndpoints.delete(id);
-    await this.repository.touchEndpoints([...succeeded], [...failedEndpoints]);
+    // A success in the batch outweighs its failures: the receiver answers, so no pause.
+    for (const id of succeeded) failures.delete(id);
+    await this.repository.touchEndpoints([...succeeded], failures, PAUSE_RULE);
     if (disable.size) {
       const off = await this.repository.disableEndpoints([...disable].map(([id, reason]) => ({ id, reason })));
       for (const e of off) {

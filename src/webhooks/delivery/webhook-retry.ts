@@ -5,6 +5,8 @@
 const SCHEDULE_MS = [5_000, 60_000, 300_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000, 28_800_000];
 
 export const WEBHOOK_MAX_ATTEMPTS = SCHEDULE_MS.length + 1;
+/** The longest wait of the schedule (8 h); also the cap of an endpoint's pause (webhook-pause.ts). */
+export const WEBHOOK_MAX_RETRY_DELAY_MS = Math.max(...SCHEDULE_MS);
 /** Longest wait a receiver's Retry-After can ask for. */
 const MAX_RETRY_AFTER_MS = 86_400_000;
 const JITTER = 0.2;

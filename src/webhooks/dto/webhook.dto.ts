@@ -174,6 +174,18 @@ export class WebhookDto {
   last_success_at: string | null;
   /** @example null */
   last_failure_at: string | null;
+  /**
+   * Failed delivery attempts in a row, over all deliveries (a success resets it); from 5 the
+   * endpoint is paused.
+   * @example 0
+   */
+  consecutive_failures: number;
+  /**
+   * Circuit breaker: while in the future no delivery goes to the endpoint (they stay queued,
+   * their attempts untouched); then one probe goes, and a success clears it. Null: not paused.
+   * @example null
+   */
+  paused_until: string | null;
   /** @example "2026-11-30T10:00:00.000Z" */
   created_at: string;
   /** @example "2026-11-30T10:00:00.000Z" */

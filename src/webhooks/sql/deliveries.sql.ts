@@ -1,21 +1,63 @@
 /**
  * Claim up to $1 due deliveries, oldest due first, skipping rows another worker holds, and mark
- * them processing in the same statement. Served by webhook_deliveries_claim_idx (run_at)
- * WHERE status IN ('pending','retry'); the UPDATE probes the primary key per picked id.
+ * them processing in the same statement — except those of a paused endpoint (its circuit
+ * breaker, webhook_endpoints.paused_until), which are deferred instead: run_at moves to the
+ * pause's end, status and attempts untouched (a pause burns no attempt and fails nothing).
+ * Served by webhook_deliveries_claim_idx (run_at) WHERE status IN ('pending','retry'); the
+ * endpoints of the batch are read by primary key, the UPDATEs probe the primary key per id.
+ * Moving a deferred row's run_at takes it out of the due range, so a paused endpoint's backlog
+ * costs one write per delivery per pause, never a rescan on every poll.
+ *
+ * When a pause has ended, one delivery per endpoint (its oldest in the batch) goes as the probe,
+ * and paused_until moves $2 seconds ahead (the delivery lease) so no other claim, here or on
+ * another replica, probes at the same time; the endpoint row is locked SKIP LOCKED, so the claim
+ * never waits for an endpoint (the health and disable statements lock endpoints, then
+ * deliveries). The probe's outcome clears the pause or lengthens it (TOUCH_ENDPOINTS).
+ * Returns the claimed rows, and the deferred ones with deferred = true (and no payload).
  */
 export const CLAIM_DELIVERIES = `
   WITH picked AS MATERIALIZED (
-    SELECT id FROM webhook_deliveries
+    SELECT id, endpoint_id, created_at FROM webhook_deliveries
      WHERE status IN ('pending','retry') AND run_at <= now()
      ORDER BY run_at
      LIMIT $1
      FOR UPDATE SKIP LOCKED
+  ), gated AS MATERIALIZED (
+    -- Endpoints of the batch under a pause, running or just ended (no probe succeeded yet).
+    SELECT e.id, e.paused_until FROM webhook_endpoints e
+     WHERE e.id = ANY(ARRAY(SELECT DISTINCT endpoint_id FROM picked)) AND e.paused_until IS NOT NULL
+  ), probing AS MATERIALIZED (
+    -- Ended pauses this claim takes the probe for (EvalPlanQual rechecks paused_until when
+    -- another claim armed it first; a locked endpoint is skipped, its rows deferred).
+    SELECT e.id FROM webhook_endpoints e
+     WHERE e.id = ANY(ARRAY(SELECT id FROM gated WHERE paused_until <= now())) AND e.paused_until <= now()
+     FOR UPDATE SKIP LOCKED
+  ), armed AS (
+    UPDATE webhook_endpoints e SET paused_until = now() + make_interval(secs => $2)
+     WHERE e.id = ANY(ARRAY(SELECT id FROM probing))
+  ), probes AS MATERIALIZED (
+    SELECT DISTINCT ON (p.endpoint_id) p.id FROM picked p
+     WHERE p.endpoint_id = ANY(ARRAY(SELECT id FROM probing))
+     ORDER BY p.endpoint_id, p.created_at, p.id
+  ), deferred AS (
+    UPDATE webhook_deliveries d
+       SET run_at = CASE WHEN g.paused_until > now() THEN g.paused_until ELSE now() + make_interval(secs => $2) END
+      FROM gated g
+     WHERE d.id = ANY(ARRAY(SELECT id FROM picked)) AND d.endpoint_id = g.id
+       AND d.id <> ALL(ARRAY(SELECT id FROM probes))
+    RETURNING d.id, d.endpoint_id, d.project_id, d.event_type, NULL::jsonb AS payload, d.attempts,
+              d.max_attempts, d.created_at, true AS deferred
+  ), claimed AS (
+    UPDATE webhook_deliveries d
+       SET status = 'processing', attempts = d.attempts + 1, claimed_at = now()
+     WHERE d.id = ANY(ARRAY(SELECT id FROM picked WHERE endpoint_id <> ALL(ARRAY(SELECT id FROM gated))
+                            UNION ALL SELECT id FROM probes))
+    RETURNING d.id, d.endpoint_id, d.project_id, d.event_type, d.payload, d.attempts,
+              d.max_attempts, d.created_at, false AS deferred
   )
-  UPDATE webhook_deliveries d
-     SET status = 'processing', attempts = d.attempts + 1, claimed_at = now()
-   WHERE d.id = ANY(ARRAY(SELECT id FROM picked))
-  RETURNING d.id, d.endpoint_id AS "endpointId", d.project_id AS "projectId", d.event_type AS "eventType",
-            d.payload, d.attempts, d.max_attempts AS "maxAttempts", d.created_at AS "createdAt"`;
+  SELECT id, endpoint_id AS "endpointId", project_id AS "projectId", event_type AS "eventType",
+         payload, attempts, max_attempts AS "maxAttempts", created_at AS "createdAt", deferred
+    FROM claimed UNION ALL SELECT * FROM deferred`;
 
 /**
  * Records the attempts of a claimed batch in one statement: each row's new status
@@ -38,12 +80,38 @@ export const FINALISE_DELIVERIES = `
          attempt_log = d.attempt_log || jsonb_build_array(${V} -> 'l')
    WHERE d.id = ANY($1::uuid[]) AND d.attempts = (${V} ->> 'a')::int AND d.status = 'processing'`;
 
-/** Endpoint health after a batch: last success / failure times. $1 succeeded id[] $2 failed id[] */
+/**
+ * Endpoint health after a batch, and its circuit breaker, in one UPDATE of the endpoints (one
+ * pass of row locks, as before the breaker). $1 id[] of endpoints with a success:
+ * last_success_at, the failure count and the pause cleared, and their deliveries deferred by the
+ * pause (run_at up to the pause's end) due again now — the backlog goes out at once, not at the
+ * next poll of each row. $2 id[] of endpoints that only failed, $3 int[] how many attempts
+ * failed for each: last_failure_at, the count raised (on the row as locked, so concurrent
+ * batches add up), and from $4 failures in a row a pause of $5[count - $4 + 1] ms from now, the
+ * last element being the cap. Primary key; the release reads webhook_deliveries_claim_idx over
+ * the pause's window or webhook_deliveries_endpoint_idx.
+ */
 export const TOUCH_ENDPOINTS = `
-  UPDATE webhook_endpoints
-     SET last_success_at = CASE WHEN id = ANY($1::uuid[]) THEN now() ELSE last_success_at END,
-         last_failure_at = CASE WHEN id = ANY($2::uuid[]) THEN now() ELSE last_failure_at END
-   WHERE id = ANY($1::uuid[]) OR id = ANY($2::uuid[])`;
+  WITH touched AS (
+    UPDATE webhook_endpoints e
+       SET last_success_at = CASE WHEN f.id IS NULL THEN now() ELSE e.last_success_at END,
+           last_failure_at = CASE WHEN f.id IS NULL THEN e.last_failure_at ELSE now() END,
+           consecutive_failures = CASE WHEN f.id IS NULL THEN 0 ELSE e.consecutive_failures + f.n END,
+           paused_until = CASE
+             WHEN f.id IS NULL THEN NULL
+             WHEN e.consecutive_failures + f.n >= $4 THEN now() + make_interval(
+               secs => ($5::int[])[least(e.consecutive_failures + f.n - $4 + 1, cardinality($5::int[]))] / 1000.0)
+             ELSE e.paused_until END
+      FROM webhook_endpoints before
+      LEFT JOIN unnest($2::uuid[], $3::int[]) AS f(id, n) ON f.id = before.id
+     WHERE e.id = before.id AND (before.id = ANY($1::uuid[]) OR before.id = ANY($2::uuid[]))
+    RETURNING e.id, f.id IS NULL AS recovered, before.paused_until AS "wasPausedUntil"
+  )
+  UPDATE webhook_deliveries d
+     SET run_at = now()
+    FROM touched t
+   WHERE t.recovered AND t."wasPausedUntil" IS NOT NULL AND d.endpoint_id = t.id
+     AND d.status IN ('pending','retry') AND d.run_at > now() AND d.run_at <= t."wasPausedUntil"`;
 
 /**
  * Switches endpoints off (410, refused target, a day of failures) and cancels what was still
@@ -53,7 +121,8 @@ export const TOUCH_ENDPOINTS = `
 export const DISABLE_ENDPOINTS = `
   WITH off AS (
     UPDATE webhook_endpoints e
-       SET enabled = false, disabled_at = now(), disabled_reason = r.reason, updated_at = now()
+       SET enabled = false, disabled_at = now(), disabled_reason = r.reason, updated_at = now(),
+           paused_until = NULL
       FROM unnest($1::uuid[], $2::text[]) AS r(id, reason)
      WHERE e.id = r.id AND e.enabled
     RETURNING e.id, e.project_id AS "projectId", e.disabled_reason AS reason

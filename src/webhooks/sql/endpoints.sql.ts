@@ -2,7 +2,8 @@ export const ENDPOINT_COLUMNS = `
   id, project_id AS "projectId", url, description, events, enabled, secret_hint AS "secretHint", signature_format AS "signatureFormat",
   previous_secret_expires_at AS "previousSecretExpiresAt", disabled_at AS "disabledAt",
   disabled_reason AS "disabledReason", last_success_at AS "lastSuccessAt",
-  last_failure_at AS "lastFailureAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  last_failure_at AS "lastFailureAt", consecutive_failures AS "consecutiveFailures",
+  paused_until AS "pausedUntil", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /**
  * A new endpoint; the id is chosen by the caller (it is the secret's associated data). No row
@@ -28,7 +29,7 @@ export const LIST_ENDPOINTS = `
 
 /**
  * Changes the fields given (null = unchanged). Re-enabling clears the disable record; disabling
- * by hand records who did it. Primary key.
+ * by hand records who did it; re-enabling or a new URL clears the pause. Primary key.
  */
 export const UPDATE_ENDPOINT = `
   UPDATE webhook_endpoints
@@ -38,6 +39,9 @@ export const UPDATE_ENDPOINT = `
          enabled = COALESCE($7, enabled),
          disabled_at = CASE WHEN $7 IS TRUE THEN NULL WHEN $7 IS FALSE AND enabled THEN now() ELSE disabled_at END,
          disabled_reason = CASE WHEN $7 IS TRUE THEN NULL WHEN $7 IS FALSE AND enabled THEN $8 ELSE disabled_reason END,
+         -- Re-enabled, or pointed at another URL: a fresh start for the circuit breaker.
+         consecutive_failures = CASE WHEN ($7 IS TRUE AND NOT enabled) OR $3 <> url THEN 0 ELSE consecutive_failures END,
+         paused_until = CASE WHEN ($7 IS TRUE AND NOT enabled) OR $3 <> url THEN NULL ELSE paused_until END,
          updated_at = now()
    WHERE id = $1 AND ($2::text IS NULL OR project_id = $2)
   RETURNING ${ENDPOINT_COLUMNS}`;
