@@ -36,6 +36,7 @@ import { SendRefusals1764460800087 } from './0087-send-refusals.js';
 import { TelegramRoutes1764460800088 } from './0088-telegram-routes.js';
 import { SubscriberInboxEvents1764460800089 } from './0089-subscriber-inbox-events.js';
 import { WebhookEndpointPause1764460800091 } from './0091-webhook-endpoint-pause.js';
+import { WorkflowVersions1764460800092 } from './0092-workflow-versions.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -110,4 +111,6 @@ export const MIGRATIONS = [
   SubscriberInboxEvents1764460800089,
   // A failing webhook endpoint is paused and probed (circuit breaker) instead of sent every new event.
   WebhookEndpointPause1764460800091,
+  // A run records the workflow version it started with instead of a copy of the steps.
+  WorkflowVersions1764460800092,
 ];

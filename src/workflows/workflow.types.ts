@@ -74,6 +74,7 @@ export interface ClaimedRun {
   workflowId: string;
   subscriberId: string;
   payload: Record<string, unknown>;
+  /** The steps it runs: its version's (read through the engine's cache), or its own copy if it started before versions. */
   steps: WorkflowStep[];
   currentStep: number;
   attempts: number;
@@ -81,6 +82,9 @@ export interface ClaimedRun {
   context: RunContext;
   history: HistoryEntry[];
 }
+
+/** A run as claimed: the version it started with, or (started before versions) its own copy of the steps. */
+export type ClaimedRunRow = Omit<ClaimedRun, 'steps'> & { versionId: string | null; steps: WorkflowStep[] | null };
 
 /** Where a run stands after a pass. */
 export interface RunUpdate {

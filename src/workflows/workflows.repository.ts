@@ -5,7 +5,15 @@ import * as runs from './sql/runs.sql.js';
 import * as steps from './sql/steps.sql.js';
 import * as workflows from './sql/workflows.sql.js';
 import { MAX_DIGEST_ITEMS, MAX_DIGEST_ITEMS_BYTES, type WorkflowStep } from './workflow-steps.js';
-import type { ClaimedRun, RunContext, RunRow, RunUpdate, WorkflowRow, HistoryEntry } from './workflow.types.js';
+import type {
+  ClaimedRun,
+  ClaimedRunRow,
+  RunContext,
+  RunRow,
+  RunUpdate,
+  WorkflowRow,
+  HistoryEntry,
+} from './workflow.types.js';
 
 /** Where a run stands after a transactional step; `end` finishes it in the same transaction. */
 export interface Progress {
@@ -94,8 +102,13 @@ export class WorkflowsRepository {
     ]);
   }
 
-  claim(limit: number): Promise<ClaimedRun[]> {
-    return this.db.rows<ClaimedRun>(runs.CLAIM_RUNS, [limit]);
+  claim(limit: number): Promise<ClaimedRunRow[]> {
+    return this.db.rows<ClaimedRunRow>(runs.CLAIM_RUNS, [limit]);
+  }
+
+  /** The steps of these versions (absent: no such version), with the size of each as JSON text. */
+  versionSteps(ids: string[]): Promise<{ id: string; steps: WorkflowStep[]; bytes: number }[]> {
+    return this.db.rows(runs.VERSION_STEPS, [ids]);
   }
 
   async finalise(updates: RunUpdate[]): Promise<void> {
@@ -206,6 +219,11 @@ export class WorkflowsRepository {
     const purgedDigests = await this.db.exec(steps.PURGE_DIGESTS, [before, limit]);
     const purgedThrottles = await this.db.exec(steps.PURGE_THROTTLES, [before, limit]);
     return Math.max(purgedRuns, purgedDigests, purgedThrottles);
+  }
+
+  /** Deletes at most `limit` versions that are not current and that no run reads; returns how many. */
+  pruneVersions(limit: number): Promise<number> {
+    return this.db.exec(runs.PRUNE_VERSIONS, [limit]);
   }
 
   listRuns(projectId: string, f: RunFilter): Promise<RunRow[]> {

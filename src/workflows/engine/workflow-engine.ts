@@ -8,9 +8,11 @@ import { runPool } from '../../jobs/worker/pool.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import { SubscribersService } from '../../subscribers/subscribers.service.js';
-import type { ClaimedRun, RunUpdate } from '../workflow.types.js';
+import type { ClaimedRun, ClaimedRunRow, RunUpdate } from '../workflow.types.js';
+import type { WorkflowStep } from '../workflow-steps.js';
 import { StaleRunError, WorkflowsRepository } from '../workflows.repository.js';
 import { ENDED_IN_STEP, type PassFacts, RunExecutor } from './run-executor.js';
+import { VersionStepsCache } from './version-steps-cache.js';
 
 /** Signal topic: runs were started (any replica's engine may take them now). */
 const DUE_TOPIC = 'workflows.due';
@@ -18,6 +20,8 @@ const DUE_TOPIC = 'workflows.due';
 const LEASE_SECONDS = 300;
 /** Unexpected errors (database down…) are retried with backoff this many times, then the run fails. */
 const MAX_ERRORS = 5;
+/** Workflow versions no workflow or run reads any more, deleted per statement. */
+const PRUNE_BATCH = 1_000;
 
 /** Something besides the core that knows whether in-app messages were read (the inbox). */
 export type InboxReadLookup = (projectId: string, jobIds: string[]) => Promise<boolean | null>;
@@ -31,6 +35,7 @@ export type InboxReadLookup = (projectId: string, jobIds: string[]) => Promise<b
 @Injectable()
 export class WorkflowEngine extends QueueTableWorker {
   private inboxRead: InboxReadLookup | undefined;
+  private readonly versions = new VersionStepsCache();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -68,6 +73,12 @@ export class WorkflowEngine extends QueueTableWorker {
     this.inboxRead = lookup;
   }
 
+  /** The reaper and the retention, then the versions no workflow or run reads any more (retention or not). */
+  override async maintain(): Promise<void> {
+    await super.maintain();
+    while ((await this.repository.pruneVersions(PRUNE_BATCH)) === PRUNE_BATCH);
+  }
+
   /** Runs everything due now (tests, tools). Returns the number of passes made. */
   async drainOnce(): Promise<number> {
     let total = 0;
@@ -80,8 +91,9 @@ export class WorkflowEngine extends QueueTableWorker {
 
   /** Claims one batch of due runs, executes them, records them. Returns how many were claimed. */
   async round(): Promise<number> {
-    const runs = await this.repository.claim(this.config.workflows.batchSize);
-    if (runs.length === 0) return 0;
+    const claimed = await this.repository.claim(this.config.workflows.batchSize);
+    if (claimed.length === 0) return 0;
+    const runs = await this.withSteps(claimed);
     const facts = await this.facts(runs);
     const updates: RunUpdate[] = [];
     let started = false;
@@ -90,7 +102,9 @@ export class WorkflowEngine extends QueueTableWorker {
     };
     await runPool(runs, this.config.workflows.concurrency, async (run) => {
       try {
-        const update = await this.executor.execute(run, { ...facts(run), runStarted });
+        // A version is deleted only once no run reads it (foreign key): never expected.
+        if (!run.steps) throw new Error(`workflow version ${run.versionId} of run ${run.id} is missing`);
+        const update = await this.executor.execute(run as ClaimedRun, { ...facts(run), runStarted });
         if (update !== ENDED_IN_STEP) updates.push(update);
       } catch (err) {
         if (err instanceof StaleRunError) return;
@@ -117,8 +131,26 @@ export class WorkflowEngine extends QueueTableWorker {
     return runs.length;
   }
 
+  /**
+   * Each run with the steps it runs: its own copy (started before versions), else its version's,
+   * from the cache or, for the versions of the batch not cached, one read.
+   */
+  private async withSteps(runs: ClaimedRunRow[]): Promise<ClaimedRunRow[]> {
+    const missing = new Set<string>();
+    for (const r of runs) if (!r.steps && r.versionId && !this.versions.get(r.versionId)) missing.add(r.versionId);
+    const read = new Map<string, WorkflowStep[]>();
+    if (missing.size)
+      for (const v of await this.repository.versionSteps([...missing])) {
+        read.set(v.id, v.steps);
+        this.versions.set(v.id, v.steps, v.bytes);
+      }
+    return runs.map((r) =>
+      r.steps || !r.versionId ? r : { ...r, steps: read.get(r.versionId) ?? this.versions.get(r.versionId) ?? null },
+    );
+  }
+
   /** Projects and subscribers of a batch, one lookup per project (not per run). */
-  private async facts(runs: ClaimedRun[]): Promise<(run: ClaimedRun) => PassFacts> {
+  private async facts(runs: ClaimedRunRow[]): Promise<(run: ClaimedRunRow) => PassFacts> {
     const projects = new Map<string, ProjectRef | undefined>();
     const subscribers = new Map<string, Map<string, Record<string, unknown>>>();
     for (const projectId of new Set(runs.map((r) => r.projectId))) {

@@ -7,7 +7,8 @@ export const RUN_COLUMNS = `
 /**
  * Claim up to $1 due runs (pending, or waiting whose delay/digest window ended), oldest due
  * first, skipping rows another engine holds; workflow_runs_claim_idx. `attempts` becomes the
- * fence of this claim.
+ * fence of this claim. Not joined to the version: the engine reads a version's steps once and
+ * caches them (VERSION_STEPS). `steps` is set only on runs started before versions (0092).
  */
 export const CLAIM_RUNS = `
   WITH picked AS MATERIALIZED (
@@ -20,7 +21,7 @@ export const CLAIM_RUNS = `
      SET status = 'processing', attempts = r.attempts + 1, claimed_at = now()
    WHERE r.id = ANY(ARRAY(SELECT id FROM picked))
   RETURNING r.id, r.project_id AS "projectId", r.workflow_id AS "workflowId", r.subscriber_id AS "subscriberId",
-            r.payload, r.steps, r.current_step AS "currentStep", r.attempts, r.errors, r.context, r.history`;
+            r.payload, r.steps, r.version_id::text AS "versionId", r.current_step AS "currentStep", r.attempts, r.errors, r.context, r.history`;
 
 /**
  * Progress of a run inside a step's own transaction (throttle, digest), fenced by the claim:
@@ -67,6 +68,27 @@ export const PURGE_RUNS = `
     SELECT id FROM workflow_runs WHERE created_at < $1 AND status IN ('completed','failed','cancelled') LIMIT $2
   )
   DELETE FROM workflow_runs WHERE id = ANY(ARRAY(SELECT id FROM doomed))`;
+
+/** The steps of versions $1 (bigint[]), with their size as text (the engine's cache is bounded by it). Primary key. */
+export const VERSION_STEPS = `
+  SELECT id::text AS id, steps, octet_length(steps::text) AS bytes FROM workflow_versions WHERE id = ANY($1::bigint[])`;
+
+/**
+ * Maintenance: versions that are no longer their workflow's current one and that no run reads
+ * (unfinished, or finished and kept until PURGE_RUNS), at most $1 per statement; run after
+ * PURGE_RUNS (and also when retention is off: a version no run ever started on goes too). workflow_runs_version_idx; the foreign keys stop a delete that races a run
+ * starting on the version (that trigger fails rather than start a run without steps).
+ */
+export const PRUNE_VERSIONS = `
+  WITH doomed AS (
+    SELECT v.id FROM workflow_versions v
+      JOIN workflows w ON w.project_id = v.project_id AND w.id = v.workflow_id
+     WHERE v.id <> w.version_id
+       AND NOT EXISTS (SELECT 1 FROM workflow_runs r WHERE r.version_id = v.id)
+     LIMIT $1
+     FOR UPDATE OF v SKIP LOCKED
+  )
+  DELETE FROM workflow_versions WHERE id = ANY(ARRAY(SELECT id FROM doomed))`;
 
 /**
  * A project's runs, newest first, filtered in SQL (workflow, subscriber, status), keyset after
