@@ -192,7 +192,13 @@ describe('MCP tools over the operator surface', () => {
 
     const listed = await admin.callTool({ name: 'list_webhooks', arguments: { project_id: project.id } });
     expect(structured(listed).webhooks).toEqual([
-      expect.objectContaining({ id: hook.body.id, url: 'http://127.0.0.1:9/hook', enabled: true }),
+      expect.objectContaining({
+        id: hook.body.id,
+        url: 'http://127.0.0.1:9/hook',
+        enabled: true,
+        consecutive_failures: expect.any(Number),
+        paused_until: null,
+      }),
     ]);
     expect(JSON.stringify(listed)).not.toContain(hook.body.secret);
 

@@ -21,6 +21,11 @@ export const webhookView = z.object({
   disabled_reason: z.string().nullable(),
   last_success_at: z.string().nullable(),
   last_failure_at: z.string().nullable(),
+  consecutive_failures: z.number().describe('Failed attempts in a row; at 5 the endpoint is paused'),
+  paused_until: z
+    .string()
+    .nullable()
+    .describe('While set and in the future, deliveries wait (attempts not spent); one probe goes out when it ends'),
   created_at: z.string(),
 });
 
@@ -67,7 +72,7 @@ export class WebhooksTools implements McpToolProvider {
         title: 'List webhook endpoints',
         description:
           'Outbound webhook endpoints (one project, or every project for an operator) with their events, whether they are enabled, why one was disabled ' +
-          '(too many failures) and the last success and failure. Follow up with webhook_deliveries.',
+          '(too many failures), whether it is paused after failures in a row (paused_until) and the last success and failure. Follow up with webhook_deliveries.',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({ project_id: projectIdArg.optional(), enabled: z.boolean().optional() }),
@@ -83,7 +88,10 @@ export class WebhooksTools implements McpToolProvider {
               ? webhooks
                   .map(
                     (w) =>
-                      `${w.id} ${w.url} (${w.enabled ? 'enabled' : `disabled: ${w.disabled_reason ?? 'by hand'}`})`,
+                      `${w.id} ${w.url} (${w.enabled ? 'enabled' : `disabled: ${w.disabled_reason ?? 'by hand'}`})` +
+                      (w.paused_until && Date.parse(w.paused_until) > Date.now()
+                        ? `, paused until ${w.paused_until} after ${w.consecutive_failures} failures`
+                        : ''),
                   )
                   .join('\n')
               : 'No webhook endpoints.',
