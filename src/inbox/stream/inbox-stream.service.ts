@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { presentedKey } from '../../projects/auth/api-keys.js';
+import { hashKey, presentedKey } from '../../projects/auth/api-keys.js';
 import { spendProjectBudget } from '../../projects/auth/project-rate-limit.guard.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import { startEventStream } from '../../common/http/event-stream.js';
@@ -86,11 +86,12 @@ export class InboxStreamService {
       format,
     );
     // A stream ends when what opened it stops being good: a subscriber token (or its ticket) revoked, a project key revoked.
+    // A project key is watched by its hash, what the key lookup uses: the secret is not kept for the stream's life.
     const projectKey = principal.via === 'project' ? presentedKey(request.headers) : undefined;
     const credential = principal.generation
       ? { generation: principal.generation }
       : projectKey
-        ? { projectKey }
+        ? { keyHash: hashKey(projectKey) }
         : undefined;
     const unwatch = credential ? this.revocations.watch(connection, credential) : undefined;
     const closed = () => {
