@@ -7,13 +7,7 @@ import { InboxRepository } from '../inbox.repository.js';
 
 const hash = (ticket: string) => createHash('sha256').update(ticket).digest('hex');
 
-/**
- * Single-use, short-lived tickets for the stream URL: EventSource cannot send headers, and a
- * long-lived token in a URL ends up in proxy logs and browser history. A ticket is 256 random
- * bits, stored as its SHA-256 in PostgreSQL (any replica may serve the stream) and deleted by
- * the read that uses it. A ticket minted with a subscriber token stores that token's expiry: it
- * expires with the token if that comes first, and the stream it opens ends then.
- */
+/** Whom a ticket was issued to, read back by its single use. */
 export interface TicketOwner {
   projectId: string;
   subscriberId: string;
@@ -22,6 +16,13 @@ export interface TicketOwner {
   tokenExpiresAt?: Date;
 }
 
+/**
+ * Single-use, short-lived tickets for the stream URL: EventSource cannot send headers, and a
+ * long-lived token in a URL ends up in proxy logs and browser history. A ticket is 256 random
+ * bits, stored as its SHA-256 in PostgreSQL (any replica may serve the stream) and deleted by
+ * the read that uses it. A ticket minted with a subscriber token stores that token's expiry: it
+ * expires with the token if that comes first, and the stream it opens ends then.
+ */
 @Injectable()
 export class StreamTickets {
   constructor(
