@@ -35,6 +35,7 @@ import { Batches1764460800086 } from './0086-batches.js';
 import { SendRefusals1764460800087 } from './0087-send-refusals.js';
 import { TelegramRoutes1764460800088 } from './0088-telegram-routes.js';
 import { SubscriberInboxEvents1764460800089 } from './0089-subscriber-inbox-events.js';
+import { StreamTicketTokenExpiry1764460800090 } from './0090-stream-ticket-token-expiry.js';
 import { WebhookEndpointPause1764460800091 } from './0091-webhook-endpoint-pause.js';
 import { WorkflowVersions1764460800092 } from './0092-workflow-versions.js';
 
@@ -109,6 +110,8 @@ export const MIGRATIONS = [
   TelegramRoutes1764460800088,
   // Deleting a subscriber deletes the inbox stream's copies of their messages.
   SubscriberInboxEvents1764460800089,
+  // An inbox stream opened through a ticket ends when the token the ticket was minted from expires.
+  StreamTicketTokenExpiry1764460800090,
   // A failing webhook endpoint is paused and probed (circuit breaker) instead of sent every new event.
   WebhookEndpointPause1764460800091,
   // A run records the workflow version it started with instead of a copy of the steps.

@@ -1,7 +1,7 @@
 import { Body, Controller, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Operation } from '../common/http/operation.decorator.js';
-import { CurrentInbox, InboxAuth, type InboxPrincipal } from './auth/inbox-auth.guard.js';
+import { CurrentInbox, InboxAuth, type InboxPrincipal, refuseIfExpired } from './auth/inbox-auth.guard.js';
 import {
   BulkInboxDto,
   BulkInboxResponseDto,
@@ -85,12 +85,19 @@ export class InboxController {
     @CurrentInbox() p: InboxPrincipal,
     @Param() _path: InboxPathDto,
   ): Promise<StreamTicketResponseDto> {
+    // A ticket from a token expires with it at the latest: none from a token already past its exp (401).
+    refuseIfExpired(p);
     // A ticket is a row: none for a subscriber the project does not have (404 names the fix).
     const version = await this.tokenVersions.current(p.project.id, p.subscriberId);
     if (version === undefined) throw ApiError.notFound('Subscriber', p.subscriberId);
     // Issued under the token's generation (a project key: the current one), so a revocation before its use refuses it.
     const generation = p.generation ?? { epoch: p.project.tokenEpoch, version };
-    const { ticket, expiresInSeconds } = await this.tickets.issue(p.project.id, p.subscriberId, generation);
+    const { ticket, expiresInSeconds } = await this.tickets.issue(
+      p.project.id,
+      p.subscriberId,
+      generation,
+      p.expiresAt,
+    );
     return {
       ticket,
       expires_in_seconds: expiresInSeconds,

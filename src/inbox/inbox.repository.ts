@@ -70,6 +70,7 @@ export class InboxRepository {
     subscriberId: string,
     ttlSecs: number,
     generation: { epoch: string; version: string },
+    tokenExpiresAt: Date | undefined,
   ): Promise<void> {
     await this.db.exec(stream.INSERT_TICKET, [
       hash,
@@ -78,12 +79,15 @@ export class InboxRepository {
       ttlSecs,
       generation.epoch,
       generation.version,
+      tokenExpiresAt ?? null,
     ]);
   }
 
   consumeTicket(
     hash: string,
-  ): Promise<{ projectId: string; subscriberId: string; epoch: string; version: string } | undefined> {
+  ): Promise<
+    { projectId: string; subscriberId: string; epoch: string; version: string; tokenExpiresAt: Date | null } | undefined
+  > {
     return this.db.one(stream.CONSUME_TICKET, [hash]);
   }
 

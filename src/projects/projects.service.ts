@@ -45,11 +45,20 @@ export class ProjectsService implements OnModuleInit {
   async authenticate(key: string): Promise<ProjectRef | undefined> {
     // Cheap shape check first: anything that is not `sk_<id>_<hex>` cannot match a hash.
     if (!/^sk_[a-z0-9][a-z0-9_-]{0,62}_[0-9a-f]{32}$/.test(key)) return undefined;
-    const hash = hashKey(key);
+    const project = await this.byKeyHash(hashKey(key));
+    // The hint names the key that was presented (current or previous one).
+    return project && { ...project, createdBy: keyHint(key) };
+  }
+
+  /**
+   * The project whose primary or not-yet-revoked secondary key has this SHA-256 (what the
+   * database stores), through the key cache: for a caller that must re-check a key long after
+   * its request and keeps the hash rather than the secret (the inbox's project-key streams).
+   */
+  byKeyHash(hash: string): Promise<ProjectRef | undefined> {
     return this.keys.get(hash, async () => {
       const project = await this.repository.findByKeyHash(hash);
-      // Cached per key: the hint names the key that was presented (current or previous one).
-      return project && { value: { ...project, createdBy: keyHint(key) }, tag: project.id };
+      return project && { value: project, tag: project.id };
     });
   }
 

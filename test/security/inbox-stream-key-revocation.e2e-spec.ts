@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { StreamRevocations } from '../../src/inbox/auth/stream-revocations.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { ADMIN_KEY, startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -50,6 +52,17 @@ describe('an inbox stream opened with a project key ends when the key is revoked
     expect((await t.http.get('/v1/inbox/u1/unread-count').set('X-Api-Key', p.key)).status).toBe(401);
     expect(await settle(old, 20_000)).toBe('ended');
     expect(await settle(current, 1_500)).toBe('open');
+  });
+
+  it('watches a project-key stream by the hash of its key, not the key itself', async () => {
+    const p = await t.createProject();
+    const stream = await open(p.key, 'u3');
+    // What StreamRevocations holds for the life of the stream (a private map: read here on purpose).
+    const watched = (t.notifyd.app.get(StreamRevocations) as any).watched as Map<string, Map<unknown, any>>;
+    const credentials = [...(watched.get(p.id)?.values() ?? [])].map((w) => w.credential);
+    expect(credentials).toEqual([{ keyHash: createHash('sha256').update(p.key).digest('hex') }]);
+    expect(JSON.stringify(credentials)).not.toContain(p.key);
+    stream.close();
   });
 
   it('deleting the project ends its project-key streams', async () => {

@@ -25,6 +25,11 @@ export interface InboxPrincipal {
   via: 'subscriber' | 'project';
   /** A subscriber token's (or stream ticket's) generation, which a revocation ends (streams re-check it). */
   generation?: TokenGeneration;
+  /**
+   * When the subscriber token expires (for a ticket: the token it was minted from). Absent for a
+   * project key, and for a ticket minted with one.
+   */
+  expiresAt?: Date;
 }
 
 const MINT_AGAIN = 'get a new one from POST /v1/auth/subscriber-token.';
@@ -68,7 +73,7 @@ export class InboxAuthGuard implements CanActivate {
       if (claims.subscriberId !== subscriberId)
         throw ApiError.forbidden('Token subscriber mismatch: this token opens only its own subscriber’s inbox.');
       const project = await this.stillValid(claims.projectId, subscriberId, claims.generation);
-      return { project, subscriberId, via: 'subscriber', generation: claims.generation };
+      return { project, subscriberId, via: 'subscriber', generation: claims.generation, expiresAt: claims.expiresAt };
     }
     const project = await this.projects.authenticate(key);
     if (!project)
@@ -108,3 +113,14 @@ export const CurrentInbox = createParamDecorator((_: unknown, ctx: ExecutionCont
   if (!principal) throw new Error('CurrentInbox used on a route without @InboxAuth()');
   return principal;
 });
+
+/**
+ * Refuses a subscriber token past its `exp` for what would outlive the request (a stream, a
+ * ticket), although REST still takes it within verify's 30 s of clock tolerance: a stream from
+ * it would end at once (it ends at `exp`), and the client would reconnect in a loop until the
+ * tolerance ran out. A project key (no `expiresAt`) passes.
+ */
+export function refuseIfExpired(principal: InboxPrincipal, now = Date.now()): void {
+  if (principal.expiresAt && principal.expiresAt.getTime() <= now)
+    throw ApiError.unauthorized(`Subscriber token expired: ${MINT_AGAIN}`);
+}

@@ -5,8 +5,12 @@ import { SubscriberTokenVersions, type TokensChanged } from '../../subscribers/s
 import type { StreamConnection } from '../stream/sse-frame.js';
 import type { TokenGeneration } from './subscriber-tokens.js';
 
-/** What opened a stream: a subscriber token (or its ticket) of a generation, or a project key. */
-export type StreamCredential = { generation: TokenGeneration } | { projectKey: string };
+/**
+ * What opened a stream: a subscriber token (or its ticket) of a generation, or a project key,
+ * kept as its SHA-256 (`hashKey`), which is what the key lookup itself uses: the secret is not
+ * held for the life of the stream.
+ */
+export type StreamCredential = { generation: TokenGeneration } | { keyHash: string };
 
 interface Watched {
   subscriberId: string;
@@ -17,8 +21,8 @@ interface Watched {
  * Ends the open inbox streams of this process that a subscriber token (or its ticket) opened,
  * once that token is no longer good: its tokens were revoked, the subscriber was deleted, or the
  * project was deleted (and perhaps created again); and those a project key opened, once that key
- * no longer authenticates (revoked after a rotation, or its project deleted). The key is kept in
- * memory for that re-check only, as the request held it. A REST request checks its token each time; a
+ * no longer authenticates (revoked after a rotation, or its project deleted), looked up by the
+ * hash of the key (ProjectsService.byKeyHash), never the key itself. A REST request checks its token each time; a
  * stream is one request that can last for hours, so it is checked again whenever
  * SubscriberTokenVersions hears of a change (here at once, from other processes by signal). The
  * client's EventSource then reconnects, and its token is refused.
@@ -63,7 +67,7 @@ export class StreamRevocations implements OnModuleInit, OnModuleDestroy {
 
   /**
    * One read of the project and one of the token versions concerned per project, and for streams a
-   * project key opened one key lookup per distinct key (the key cache answers repeats); a failed
+   * project key opened one key-hash lookup per distinct key (the key cache answers repeats); a failed
    * read ends nothing.
    */
   private async recheck(changed: TokensChanged): Promise<void> {
@@ -86,7 +90,7 @@ export class StreamRevocations implements OnModuleInit, OnModuleDestroy {
             'generation' in credential
               ? project?.tokenEpoch === credential.generation.epoch &&
                 versions.get(w.subscriberId) === credential.generation.version
-              : project !== undefined && (await this.projects.authenticate(credential.projectKey))?.id === projectId;
+              : project !== undefined && (await this.projects.byKeyHash(credential.keyHash))?.id === projectId;
           if (!good) connection.end();
         }
       } catch (err) {

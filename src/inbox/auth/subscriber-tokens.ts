@@ -23,6 +23,8 @@ export interface SubscriberClaims {
   projectId: string;
   subscriberId: string;
   generation: TokenGeneration;
+  /** The token's `exp`: a stream it opens (or a ticket minted from it) ends then. */
+  expiresAt: Date;
 }
 
 const GENERATION = /^\d{1,19}$/;
@@ -102,7 +104,12 @@ export class SubscriberTokens {
           !GENERATION.test(version)
         )
           return undefined;
-        return { projectId: payload.project, subscriberId: payload.sub, generation: { epoch, version } };
+        return {
+          projectId: payload.project,
+          subscriberId: payload.sub,
+          generation: { epoch, version },
+          expiresAt: new Date(payload.exp! * 1000),
+        };
       } catch {
         // Not this key (or not a token at all): try the next one.
       }

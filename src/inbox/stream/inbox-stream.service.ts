@@ -1,18 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { presentedKey } from '../../projects/auth/api-keys.js';
+import { hashKey, presentedKey } from '../../projects/auth/api-keys.js';
 import { spendProjectBudget } from '../../projects/auth/project-rate-limit.guard.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import { startEventStream } from '../../common/http/event-stream.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { RateLimiter } from '../../projects/rate-limit/rate-limiter.service.js';
-import { InboxAuthGuard, type InboxPrincipal } from '../auth/inbox-auth.guard.js';
+import { InboxAuthGuard, type InboxPrincipal, refuseIfExpired } from '../auth/inbox-auth.guard.js';
 import { StreamRevocations } from '../auth/stream-revocations.js';
 import { looksLikeJwt } from '../auth/subscriber-tokens.js';
 import { InboxRepository } from '../inbox.repository.js';
 import { InboxHub } from './inbox-hub.js';
 import { SseConnection } from './sse-connection.js';
+import { endAtExpiry } from './stream-expiry.js';
 import { sseFrame, streamKey } from './sse-frame.js';
 import type { StreamFormat } from './stream-format.js';
 import { StreamSlots } from './stream-slots.js';
@@ -27,7 +28,8 @@ const RETRY_MS = 2_000;
  * subscriber and per project, given back when the socket closes), positions it (Last-Event-ID
  * header or last_event_id parameter: replay from there; none: from now), takes over the socket,
  * and hands it to the hub. A position the database no longer holds (retention, a reset) gets a
- * `resync` event: refetch the list and counts.
+ * `resync` event: refetch the list and counts. A stream opened with a subscriber token (or a
+ * ticket minted from one) ends when that token expires; one opened with a project key does not.
  */
 @Injectable()
 export class InboxStreamService {
@@ -53,6 +55,7 @@ export class InboxStreamService {
     const principal = ticket
       ? await this.byTicket(ticket, subscriberId)
       : await this.auth.authenticate(request.headers, subscriberId);
+    refuseIfExpired(principal);
     spendProjectBudget(this.limiter, principal.project, reply);
     const requested = parsePosition(headerValue(request.headers['last-event-id']) ?? lastEventParam);
     const projectId = principal.project.id;
@@ -86,15 +89,19 @@ export class InboxStreamService {
       format,
     );
     // A stream ends when what opened it stops being good: a subscriber token (or its ticket) revoked, a project key revoked.
+    // A project key is watched by its hash, what the key lookup uses: the secret is not kept for the stream's life.
     const projectKey = principal.via === 'project' ? presentedKey(request.headers) : undefined;
     const credential = principal.generation
       ? { generation: principal.generation }
       : projectKey
-        ? { projectKey }
+        ? { keyHash: hashKey(projectKey) }
         : undefined;
     const unwatch = credential ? this.revocations.watch(connection, credential) : undefined;
+    // ... or expires (a subscriber token, or the one its ticket was minted from).
+    const unschedule = principal.expiresAt ? endAtExpiry(connection, principal.expiresAt) : undefined;
     const closed = () => {
       unwatch?.();
+      unschedule?.();
       release();
       this.hub.close(connection);
     };
@@ -136,7 +143,7 @@ export class InboxStreamService {
       throw ApiError.forbidden('This ticket was issued for another subscriber’s stream.');
     // Refused when the subscriber's tokens were revoked (or it or its project deleted) since the ticket was issued.
     const project = await this.auth.stillValid(owner.projectId, subscriberId, owner.generation);
-    return { project, subscriberId, via: 'subscriber', generation: owner.generation };
+    return { project, subscriberId, via: 'subscriber', generation: owner.generation, expiresAt: owner.tokenExpiresAt };
   }
 }
 
