@@ -29,7 +29,8 @@ export class InboxStreamController {
   @Operation('GET /stream', [400, 401, 403, 422], {
     summary: 'Realtime inbox (Server-Sent Events): new messages, changes, counts; Last-Event-ID replay',
     description:
-      'Authenticate with `?ticket=` (POST …/stream-ticket; single use, 60 s) or an Authorization header. Events: ' +
+      'Authenticate with `?ticket=` (POST …/stream-ticket; single use, 60 s, never past its token’s expiry) or an Authorization header; ' +
+      'a stream opened with a subscriber token ends when the token expires (reconnect with a new one). Events: ' +
       '`message.created`, `message.updated` ({message}), `messages.read` / `messages.seen` / `messages.archived` ({count, topic}), ' +
       '`counts` ({unread_count, unseen_count, total}) and `resync` (reload: the events since your id are gone). Ids grow by one per event ' +
       'of this subscriber; reconnect with Last-Event-ID (or ?last_event_id=) to replay what you missed. A comment line every INBOX_HEARTBEAT_SECS. ' +
