@@ -28,8 +28,9 @@ NOTIFYD_ADMIN_API_KEY, or --url and --key); tables for people, --json for script
   send-test --project P --channel C --to X [--subject S --body B]
   lanes [pause <lane> [--for 1h --reason R] | resume <lane>]
   keys [create <project> | rotate <project> | revoke <project>]
-  subscribers import <file> [--format ndjson|csv --batch 1000 --dry-run]
-                     bulk-load an audience; takes the project key (NOTIFYD_PROJECT_KEY)
+  subscribers import <file> [--format ndjson|csv --batch 1000 --from-line N --dry-run]
+                     bulk-load an audience; takes the project key (NOTIFYD_PROJECT_KEY);
+                     --from-line resumes a stopped run at the line it named
 
 Exit codes: 0 ok; 1 error; 2 digest has a critical finding; 3 not found; 4 not in a state that
 allows it (e.g. cancelling a sent job); 64 bad usage or no key; 65 input refused (an import:

@@ -45,6 +45,64 @@ describe('admin project views and the admin event stream', () => {
     expect((await t.http.get('/v1/admin/projects/shop/subscribers').set('X-Api-Key', project.key)).status).toBe(403);
   });
 
+  it('withholds each subscriber’s data values from the read-only key and session; the admin key reads them', async () => {
+    const secret = 'https://hooks.slack.com/services/T000/B000/secretsecret';
+    expect(
+      (
+        await t.http
+          .post('/v1/subscribers')
+          .set('X-Api-Key', project.key)
+          .send({
+            id: 'u_data',
+            email: 'dana@example.com',
+            phone: '+33687654321',
+            data: { slack: secret, plan: 'pro' },
+          })
+      ).status,
+    ).toBe(200);
+    const session = await t.http.post('/console/session').send({ key: READONLY_KEY });
+    const cookie = String(session.headers['set-cookie']).split(';')[0];
+    const withheld = {
+      id: 'u_data',
+      email: 'd***@example.com',
+      phone: '***4321',
+      data: {},
+      withheld_data_keys: ['plan', 'slack'],
+    };
+    for (const reader of [
+      (path: string) => admin('get', path, READONLY_KEY),
+      (path: string) => t.http.get(path).set('Cookie', cookie),
+    ]) {
+      const one = await reader('/v1/admin/projects/shop/subscribers/u_data');
+      expect(one.status).toBe(200);
+      // toMatchObject takes `data: {}` for any object: the values' absence is checked with toEqual.
+      expect(one.body).toMatchObject(withheld);
+      expect(one.body.data).toEqual({});
+      const list = await reader('/v1/admin/projects/shop/subscribers');
+      expect(list.status).toBe(200);
+      const listed = list.body.items.find((s: { id: string }) => s.id === 'u_data');
+      expect(listed).toMatchObject(withheld);
+      expect(listed.data).toEqual({});
+      expect(list.body.items.find((s: { id: string }) => s.id === 'u1')).toMatchObject({
+        data: {},
+        withheld_data_keys: [],
+      });
+      expect(JSON.stringify([one.body, list.body])).not.toMatch(/secretsecret|dana@|87654321/);
+    }
+    const full = await admin('get', '/v1/admin/projects/shop/subscribers/u_data');
+    expect(full.body).toMatchObject({
+      email: 'd***@example.com',
+      phone: '***4321',
+      data: { slack: secret, plan: 'pro' },
+    });
+    expect(full.body).not.toHaveProperty('withheld_data_keys');
+    const fullList = await admin('get', '/v1/admin/projects/shop/subscribers').query({ q: 'u_data' });
+    expect(fullList.body.items).toEqual([
+      expect.objectContaining({ id: 'u_data', data: { slack: secret, plan: 'pro' } }),
+    ]);
+    expect(fullList.body.items[0]).not.toHaveProperty('withheld_data_keys');
+  });
+
   it('previews an unsaved draft without saving it; the read-only key previews but cannot save', async () => {
     const preview = await admin('post', '/v1/admin/projects/shop/templates/hello/preview', READONLY_KEY).send({
       vars: { name: 'Ana' },

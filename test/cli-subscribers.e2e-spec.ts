@@ -166,6 +166,56 @@ describe('notifyd subscribers import', () => {
     expect(clean.code).toBe(0);
   });
 
+  it('--from-line resumes past the line a run stopped at: the lines before it are not read again', async () => {
+    // Line 3 opens a quote it never closes: the first run writes line 2 and stops there.
+    const csv = 'id,first_name\nr_1,Ann\nr_2,"Bob\nr_3,Cy\nr_4,Dee\n';
+    const first = await notifyd(['subscribers', 'import', file('resume.csv', csv)], env);
+    expect(first.code).toBe(65);
+    expect(first.stdout).toMatch(/Stopped at line 3: a double quote opened here is never closed/);
+    expect(first.stdout).toMatch(/--from-line 3/);
+    expect(await count('r_')).toBe(1);
+    const resumed = await notifyd(['subscribers', 'import', join(dir, 'resume.csv'), '--from-line', '4'], env);
+    expect([resumed.code, resumed.stderr]).toEqual([0, '']);
+    expect(resumed.stdout).toBe('2 lines read from line 4 on: 2 created, 0 updated, 0 refused.\n');
+    expect(await row('r_3')).toMatchObject({ first_name: 'Cy' });
+    expect(await row('r_4')).toMatchObject({ first_name: 'Dee' });
+    expect(await row('r_2')).toBeUndefined();
+
+    // NDJSON: a line before N is neither parsed nor written (line 1 changed since is left as
+    // stored, the bad line 2 is not reported), and refused lines keep the file's numbers.
+    const ndjson = (name: string) =>
+      [
+        JSON.stringify({ id: 'rn_1', first_name: name }),
+        '{"id": "rn_2", ',
+        JSON.stringify({ id: 'rn_3', first_name: 'Three' }),
+        JSON.stringify({ id: 'rn_4', email: 'not-an-email' }),
+        JSON.stringify({ id: 'rn_5', first_name: 'Five' }),
+      ].join('\n');
+    expect((await notifyd(['subscribers', 'import', file('resume.ndjson', ndjson('One'))], env)).code).toBe(65);
+    const again = await notifyd(
+      ['subscribers', 'import', file('resume.ndjson', ndjson('Changed')), '--from-line', '3', '--json'],
+      env,
+    );
+    expect(again.code).toBe(65);
+    const summary = JSON.parse(again.stdout);
+    expect(summary).toMatchObject({ from_line: 3, lines: 3, created: 0, updated: 2, failed: 1, stopped: null });
+    expect(summary.errors).toEqual([
+      { line: 4, id: 'rn_4', field: 'email', message: expect.stringMatching(/^email must be an email address/) },
+    ]);
+    expect(await row('rn_1')).toMatchObject({ first_name: 'One' });
+    expect(await count('rn_')).toBe(3);
+  });
+
+  it('refuses a --from-line that is not a whole number from 1, naming the flag', async () => {
+    const good = file('from.csv', 'id\nf_1\n');
+    for (const value of ['0', 'ten']) {
+      const bad = await notifyd(['subscribers', 'import', good, '--from-line', value], env);
+      expect(bad.code).toBe(64);
+      expect(bad.stderr).toMatch(/--from-line must be a whole number from 1.*e\.g\. --from-line 5001/);
+    }
+    expect(await count('f_')).toBe(0);
+  }, 60_000);
+
   // Each case starts a node process: on a loaded machine that is seconds apiece.
   it('says what is wrong with the command line or the key', async () => {
     const good = file('good.csv', 'id\ng_1\n');

@@ -179,6 +179,45 @@ describe('MCP tools over the operator surface', () => {
     expect(text(badChannel)).toMatch(/channel must be one of/);
   });
 
+  it('subscribers: the read-only key gets data withheld (keys only) and addresses masked; the admin key reads data', async () => {
+    const secret = 'https://discord.com/api/webhooks/1/secretsecret';
+    await app.http
+      .post('/v1/subscribers')
+      .set('X-Api-Key', project.key)
+      .send({ id: 'sub_data', email: 'dana@example.com', phone: '+33600000409', data: { discord_webhook: secret } })
+      .expect(200);
+    const reader = await connectMcp(app.url, READONLY_KEY);
+    try {
+      const withheld = {
+        id: 'sub_data',
+        email: 'd***@example.com',
+        phone: '***0409',
+        data: {},
+        withheld_data_keys: ['discord_webhook'],
+      };
+      const got = await reader.callTool({
+        name: 'get_subscriber',
+        arguments: { project_id: project.id, id: 'sub_data' },
+      });
+      expect(structured(got)).toMatchObject(withheld);
+      expect(structured(got).data).toEqual({});
+      const page = await reader.callTool({
+        name: 'list_subscribers',
+        arguments: { project_id: project.id, q: 'sub_data' },
+      });
+      expect(structured(page).subscribers).toEqual([expect.objectContaining(withheld)]);
+      expect(structured(page).subscribers[0].data).toEqual({});
+      expect(JSON.stringify([got, page])).not.toMatch(/secretsecret|dana@|600000409/);
+    } finally {
+      await reader.close();
+    }
+    const full = structured(
+      await admin.callTool({ name: 'get_subscriber', arguments: { project_id: project.id, id: 'sub_data' } }),
+    );
+    expect(full).toMatchObject({ email: 'd***@example.com', data: { discord_webhook: secret } });
+    expect(full).not.toHaveProperty('withheld_data_keys');
+  });
+
   it('webhooks: lists endpoints and their delivery log', async () => {
     const hook = await app.http
       .post('/v1/webhooks')

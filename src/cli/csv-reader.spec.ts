@@ -55,6 +55,27 @@ describe('readCsv (RFC 4180)', () => {
     );
   });
 
+  it('resumeAt: reads the header, passes over the text up to that line unparsed, and numbers on as in the whole file', async () => {
+    // Line 3 opens a quote it never closes: read from line 4, it is passed over, not parsed.
+    const text = 'id,note\r\na,1\r\nb,"open\rc,"two\nlines"\n\nd,4\n';
+    for (const size of [text.length, 1, 2, 3])
+      expect(await all(readCsv(chunksOf(text, size), { resumeAt: 4 }))).toEqual([
+        { line: 1, fields: ['id', 'note'] },
+        { line: 4, fields: ['c', 'two\nlines'] },
+        { line: 7, fields: ['d', '4'] },
+      ]);
+    expect(await all(readCsv(chunksOf(text), { resumeAt: 7 }))).toEqual([
+      { line: 1, fields: ['id', 'note'] },
+      { line: 7, fields: ['d', '4'] },
+    ]);
+    expect(await all(readCsv(chunksOf(text), { resumeAt: 99 }))).toEqual([{ line: 1, fields: ['id', 'note'] }]);
+    // At or before the first record after the header, nothing is passed over.
+    expect(await all(readCsv(chunksOf('\nid\na\n'), { resumeAt: 3 }))).toEqual([
+      { line: 2, fields: ['id'] },
+      { line: 3, fields: ['a'] },
+    ]);
+  });
+
   it('stops at a record longer than MAX_RECORD_CHARS instead of holding the rest of the file', async () => {
     const text = `id\n"${'x'.repeat(MAX_RECORD_CHARS + 10)}\nmore\n`;
     await expect(all(readCsv(chunksOf(text, 64 * 1024)))).rejects.toThrow(/^line 2: a record longer than/);

@@ -39,7 +39,16 @@ const LATE_QUOTE =
 const AFTER_CLOSE =
   'text after a closing double quote; a quoted field must end at the comma or the line end, with inner quotes doubled ("")';
 
-export async function* readCsv(chunks: AsyncIterable<string>): AsyncGenerator<CsvRecord> {
+/**
+ * `resumeAt` (a resumed import): after the first record (the header), the text up to line
+ * `resumeAt` is passed over unread, line breaks counted as everywhere else, so numbering goes
+ * on as in the whole file and a broken record in between (a quote never closed) is not parsed.
+ * Reading resumes as at the start of a record: give it a line a record starts on.
+ */
+export async function* readCsv(
+  chunks: AsyncIterable<string>,
+  { resumeAt = 1 }: { resumeAt?: number } = {},
+): AsyncGenerator<CsvRecord> {
   let state = State.FieldStart;
   let fields: string[] = [];
   let field = '';
@@ -51,6 +60,9 @@ export async function* readCsv(chunks: AsyncIterable<string>): AsyncGenerator<Cs
   let afterCr = false;
   /** Whether the current record has anything at all (an empty line is skipped, not a record). */
   let started = false;
+  let records = 0;
+  /** Between the first record and line `resumeAt`: only line breaks are looked at. */
+  let passing = false;
 
   const endRecord = (): CsvRecord | undefined => {
     fields.push(field);
@@ -74,6 +86,14 @@ export async function* readCsv(chunks: AsyncIterable<string>): AsyncGenerator<Cs
       if (afterCr) {
         afterCr = false;
         if (ch === '\n') continue;
+      }
+      if (passing) {
+        if (ch === '\n' || ch === '\r') {
+          line++;
+          afterCr = ch === '\r';
+          passing = line < resumeAt;
+        }
+        continue;
       }
       if (!started) {
         started = ch !== '\n' && ch !== '\r';
@@ -115,7 +135,10 @@ export async function* readCsv(chunks: AsyncIterable<string>): AsyncGenerator<Cs
         line++;
         afterCr = ch === '\r';
         const record = endRecord();
-        if (record) yield record;
+        if (record) {
+          yield record;
+          passing = ++records === 1 && line < resumeAt;
+        }
       } else if (ch === '"' && state === State.FieldStart) {
         state = State.Quoted;
       } else {

@@ -27,13 +27,22 @@ export function formatOfPath(path: string): ImportFormat | undefined {
   return undefined;
 }
 
-/** Subscribers from NDJSON (one JSON object per line) or CSV (a header row, then one per record). */
-export function readSubscribers(chunks: AsyncIterable<string>, format: ImportFormat): AsyncGenerator<SubscriberLine> {
-  return format === 'csv' ? fromCsv(chunks) : fromNdjson(chunks);
+/**
+ * Subscribers from NDJSON (one JSON object per line) or CSV (a header row, then one per record).
+ * `fromLine` resumes an import where an earlier run stopped: the lines before it are not read
+ * (CSV's header still is), and lines keep their numbers in the whole file.
+ */
+export function readSubscribers(
+  chunks: AsyncIterable<string>,
+  format: ImportFormat,
+  fromLine = 1,
+): AsyncGenerator<SubscriberLine> {
+  return format === 'csv' ? fromCsv(chunks, fromLine) : fromNdjson(chunks, fromLine);
 }
 
-async function* fromNdjson(chunks: AsyncIterable<string>): AsyncGenerator<SubscriberLine> {
+async function* fromNdjson(chunks: AsyncIterable<string>, fromLine: number): AsyncGenerator<SubscriberLine> {
   for await (const entry of readLines(chunks)) {
+    if (entry.line < fromLine) continue;
     if ('error' in entry) {
       yield entry;
       continue;
@@ -62,9 +71,9 @@ async function* fromNdjson(chunks: AsyncIterable<string>): AsyncGenerator<Subscr
  * CSV: an empty cell leaves the field as it is (CSV cannot say null: use NDJSON to clear a
  * field). `data.<key>` cells are strings.
  */
-async function* fromCsv(chunks: AsyncIterable<string>): AsyncGenerator<SubscriberLine> {
+async function* fromCsv(chunks: AsyncIterable<string>, fromLine: number): AsyncGenerator<SubscriberLine> {
   let header: string[] | undefined;
-  for await (const record of readCsv(chunks)) {
+  for await (const record of readCsv(chunks, { resumeAt: fromLine })) {
     if ('error' in record) {
       if (!header) throw new FileError(`the header: ${record.error}`, record.line);
       yield record;

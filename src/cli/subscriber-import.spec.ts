@@ -46,6 +46,23 @@ describe('subscriber files', () => {
   });
 });
 
+describe('subscriber files read from a line on (--from-line)', () => {
+  it('NDJSON: lines before it are not parsed; the others keep their numbers', async () => {
+    expect(await all(readSubscribers(text('{"id":"a"}\nnot json\n\n{"id":"b"}\n[1]\n'), 'ndjson', 3))).toEqual([
+      { line: 4, item: { id: 'b' } },
+      { line: 5, error: expect.stringMatching(/^must be a JSON object/) },
+    ]);
+    expect(await all(readSubscribers(text('{"id":"a"}\n'), 'ndjson', 9))).toEqual([]);
+  });
+
+  it('CSV: the header is still read (and checked), then the records from that line on', async () => {
+    expect(await all(readSubscribers(text('id,data.plan\nu1,pro\nu2,"open\nu3,free\n'), 'csv', 4))).toEqual([
+      { line: 4, item: { id: 'u3', data: { plan: 'free' } } },
+    ]);
+    await expect(all(readSubscribers(text('id,mail\nu1,x\n'), 'csv', 2))).rejects.toThrow(/column 'mail'/);
+  });
+});
+
 describe('SubscriberImport', () => {
   const entries = (n: number, bad: number[] = []): SubscriberLine[] =>
     Array.from({ length: n }, (_, i) =>

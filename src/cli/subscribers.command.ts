@@ -7,10 +7,12 @@ import { Progress } from './progress.js';
 import { FileError, formatOfPath, type ImportFormat, readSubscribers } from './subscriber-file.js';
 import { type BatchSink, type BulkResult, type ImportSummary, SubscriberImport } from './subscriber-import.js';
 
-const USAGE = `usage: notifyd subscribers import <file> [--format ndjson|csv] [--batch 1000] [--dry-run] [--json]
+const USAGE = `usage: notifyd subscribers import <file> [--format ndjson|csv] [--batch 1000] [--from-line N] [--dry-run] [--json]
   NDJSON: one JSON object per line, as POST /v1/subscribers takes it (null clears a field).
   CSV: a header row naming id and any of email, phone, first_name, last_name, locale, timezone
   and data.<key>; an empty cell keeps the stored value.
+  --from-line N resumes a run that stopped: give the line it named ("Stopped at line N"). The
+  lines before N are not read (a CSV's header still is); line numbers stay those of the file.
   Writes into the project whose key is in NOTIFYD_PROJECT_KEY (or --key): a project key, not the admin key.`;
 
 /** Problems printed after the summary; --json has every kept one. */
@@ -22,17 +24,21 @@ const BULK_TIMEOUT_MS = 120_000;
 export async function subscribers(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(argv, {
     boolean: ['json', 'dry-run'],
-    string: ['url', 'key', 'format', 'batch'],
+    string: ['url', 'key', 'format', 'batch', 'from-line'],
   });
   const [action, path, extra] = positionals;
   if (action !== 'import' || !path || extra) throw new UsageError(USAGE);
   const format = importFormat(flags.format, path);
   const batchSize = batchSizeOf(flags.batch);
+  const fromLine = fromLineOf(flags['from-line']);
   const dryRun = flags['dry-run'] === true;
   const size = fileSize(path);
   const sink = dryRun ? await localCheck() : bulkSink(projectClient(flags));
 
-  const progress = new Progress(dryRun ? 'checking' : 'importing', size);
+  const progress = new Progress(
+    `${dryRun ? 'checking' : 'importing'}${fromLine > 1 ? ` from line ${fromLine}` : ''}`,
+    size,
+  );
   const bytes = { read: 0 };
   const started = Date.now();
   const importer = new SubscriberImport(sink, batchSize, (s) => {
@@ -42,11 +48,11 @@ export async function subscribers(argv: string[]): Promise<number> {
       `${s.lines} lines, ${written(s, dryRun)} ${dryRun ? 'valid' : 'written'}, ${s.failed} refused, ${rate} lines/s`,
     );
   });
-  const summary = await importer.run(readSubscribers(utf8Chunks(path, bytes), format));
+  const summary = await importer.run(readSubscribers(utf8Chunks(path, bytes), format, fromLine));
   progress.finish();
 
-  if (flags.json) printJson({ dry_run: dryRun, ...summary });
-  else print(report(summary, dryRun));
+  if (flags.json) printJson({ dry_run: dryRun, from_line: fromLine, ...summary });
+  else print(report(summary, dryRun, fromLine));
   if (summary.stopped) return summary.stopped.exit_code;
   return summary.failed > 0 ? EXIT.invalid : EXIT.ok;
 }
@@ -68,6 +74,17 @@ function batchSizeOf(flag: string | boolean | undefined): number {
   const n = Number(flag);
   if (!Number.isInteger(n) || n < 1 || n > BULK_MAX_SUBSCRIBERS)
     throw new UsageError(`--batch must be a whole number from 1 to ${BULK_MAX_SUBSCRIBERS} (got '${String(flag)}')`);
+  return n;
+}
+
+/** 1-based, as the import numbers lines; a line past the end of the file reads nothing. */
+function fromLineOf(flag: string | boolean | undefined): number {
+  if (flag === undefined) return 1;
+  const n = typeof flag === 'string' && /^\d+$/.test(flag.trim()) ? Number(flag) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(
+      `--from-line must be a whole number from 1, the line a stopped import named (e.g. --from-line 5001); got '${String(flag)}'`,
+    );
   return n;
 }
 
@@ -177,12 +194,15 @@ function written(s: ImportSummary, dryRun: boolean): number {
   return dryRun ? s.lines - s.failed : s.created + s.updated + s.duplicates;
 }
 
-function report(s: ImportSummary, dryRun: boolean): string {
+function report(s: ImportSummary, dryRun: boolean, fromLine: number): string {
+  const read = `${s.lines} lines read${fromLine > 1 ? ` from line ${fromLine} on` : ''}`;
   const lines = [
     dryRun
-      ? `Dry run: ${s.lines} lines read, ${written(s, true)} valid, ${s.failed} refused; nothing was sent.`
-      : `${s.lines} lines read: ${s.created} created, ${s.updated} updated${s.duplicates ? `, ${s.duplicates} repeating an id of the same batch (applied in order)` : ''}, ${s.failed} refused.`,
+      ? `Dry run: ${read}, ${written(s, true)} valid, ${s.failed} refused; nothing was sent.`
+      : `${read}: ${s.created} created, ${s.updated} updated${s.duplicates ? `, ${s.duplicates} repeating an id of the same batch (applied in order)` : ''}, ${s.failed} refused.`,
   ];
+  if (fromLine > 1 && s.lines === 0 && !s.stopped)
+    lines.push(`The file has no subscriber line from line ${fromLine} on.`);
   for (const e of s.errors.slice(0, PRINTED_ERRORS))
     lines.push(`line ${e.line}${e.id ? ` (${e.id})` : ''}: ${e.message}`);
   const more = s.errors.length - Math.min(s.errors.length, PRINTED_ERRORS) + s.errors_omitted;
@@ -191,7 +211,9 @@ function report(s: ImportSummary, dryRun: boolean): string {
     lines.push(`Stopped at line ${s.stopped.line}: ${s.stopped.message}`);
     if (!dryRun)
       lines.push(
-        `The lines before it were handled; fix the cause and run the import again (an upsert sent twice is harmless).`,
+        s.stopped.line > 1
+          ? `The lines before it were handled; fix the cause and run the import again with --from-line ${s.stopped.line} to resume there (an upsert sent twice is harmless).`
+          : `Fix the cause and run the import again.`,
       );
   }
   return lines.join('\n');

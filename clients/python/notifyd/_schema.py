@@ -1195,7 +1195,7 @@ class StreamTicketResponseDto(TypedDict):
     stream_url: str
 
 
-class SubscriberDto(TypedDict):
+class _SubscriberDtoRequired(TypedDict):
     id: str
     email: Optional[str]
     phone: Optional[str]
@@ -1206,6 +1206,10 @@ class SubscriberDto(TypedDict):
     data: Dict[str, Any]
     created_at: str
     updated_at: str
+
+
+class SubscriberDto(_SubscriberDtoRequired, total=False):
+    withheld_data_keys: List[str]  # Only in answers to the read-only operator key: `data` can hold webhook URLs and other secrets, so its values are withheld (`data` is then `{}`) and this names its keys, sorted.
 
 
 class _SubscriberListDtoRequired(TypedDict):

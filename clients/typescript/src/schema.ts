@@ -414,7 +414,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project’s subscribers, optionally searched, one cursor page at a time (email and phone masked) */
+        /**
+         * A project’s subscribers, optionally searched, one cursor page at a time (email and phone masked)
+         * @description The read-only key (and a read-only console session) gets each `data` withheld: `{}`, with its keys in `withheld_data_keys`.
+         */
         get: operations["adminListSubscribers"];
         put?: never;
         post?: never;
@@ -431,7 +434,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One of a project’s subscribers (email and phone masked) */
+        /**
+         * One of a project’s subscribers (email and phone masked)
+         * @description The read-only key (and a read-only console session) gets `data` withheld: `{}`, with its keys in `withheld_data_keys`.
+         */
         get: operations["adminGetSubscriber"];
         put?: never;
         post?: never;
@@ -4763,6 +4769,15 @@ export interface components {
             timezone: string | null;
             /** @example 2026-11-30T10:00:00.000Z */
             updated_at: string;
+            /**
+             * @description Only in answers to the read-only operator key: `data` can hold webhook URLs and other
+             *     secrets, so its values are withheld (`data` is then `{}`) and this names its keys, sorted.
+             * @example [
+             *       "plan",
+             *       "slack"
+             *     ]
+             */
+            withheld_data_keys?: string[];
         };
         SubscriberListDto: {
             items: components["schemas"]["SubscriberDto"][];

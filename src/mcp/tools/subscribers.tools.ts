@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { maskEmail, maskPhone } from '../../common/pii/mask.js';
 import { PutPreferencesDto } from '../../governance/preferences/dto/preference.dto.js';
 import { presentPreference, PreferencesService } from '../../governance/preferences/preferences.service.js';
 import { ListSubscribersQueryDto, UpsertSubscriberDto } from '../../subscribers/dto/subscriber.dto.js';
 import type { SubscriberRow } from '../../subscribers/subscriber.types.js';
+import { presentSubscriberToOperator } from '../../subscribers/operator-view.js';
 import { presentSubscriber, SubscribersService } from '../../subscribers/subscribers.service.js';
 import { defineTool, IDEMPOTENT_WRITE, type McpToolContext, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
@@ -20,15 +20,22 @@ const subscriberView = z.object({
   locale: z.string().nullable(),
   timezone: z.string().nullable(),
   data: z.record(z.string(), z.unknown()),
+  withheld_data_keys: z
+    .array(z.string())
+    .optional()
+    .describe('Read-only key only: data is withheld ({}) and these are the keys it holds'),
   created_at: z.string(),
   updated_at: z.string(),
 });
 
-/** A project key reads its own subscribers; operators see addresses masked. */
+/**
+ * A project key reads its own subscribers; operators see addresses masked, as over the admin
+ * REST routes, and the read-only key gets data withheld (it can hold webhook URLs and secrets).
+ */
 function present(s: SubscriberRow, context: McpToolContext): z.input<typeof subscriberView> {
-  const view = presentSubscriber(s);
-  if (context.caller.role === 'project') return view;
-  return { ...view, email: view.email && maskEmail(view.email), phone: view.phone && maskPhone(view.phone) };
+  const { role } = context.caller;
+  if (role === 'project') return presentSubscriber(s);
+  return presentSubscriberToOperator(s, role === 'admin' ? 'full' : 'read-only');
 }
 
 const preferenceView = z.object({
@@ -57,7 +64,7 @@ export class SubscribersTools implements McpToolProvider {
         name: 'list_subscribers',
         title: 'List subscribers',
         description:
-          'A project’s subscribers, by id, a page at a time (next_cursor for the next page); q searches id, email and names. Operators see addresses masked.',
+          'A project’s subscribers, by id, a page at a time (next_cursor for the next page); q searches id, email and names. Operators see addresses masked; the read-only key sees only the keys of data.',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({
@@ -83,7 +90,7 @@ export class SubscribersTools implements McpToolProvider {
         name: 'get_subscriber',
         title: 'Get a subscriber',
         description:
-          'One subscriber: addresses (masked for operators), names, locale, time zone and custom data. A missing address explains a job skipped on that channel.',
+          'One subscriber: addresses (masked for operators), names, locale, time zone and custom data (only its keys for the read-only key). A missing address explains a job skipped on that channel.',
         annotations: READ_ONLY,
         audience: 'project',
         input: z.strictObject({ project_id: projectIdArg.optional(), id: z.string().min(1).max(255) }),

@@ -138,6 +138,12 @@ export class SubscriberDto {
   timezone: string | null;
   /** @example {"plan": "pro"} */
   data: Record<string, unknown>;
+  /**
+   * Only in answers to the read-only operator key: `data` can hold webhook URLs and other
+   * secrets, so its values are withheld (`data` is then `{}`) and this names its keys, sorted.
+   * @example ["plan", "slack"]
+   */
+  withheld_data_keys?: string[];
   /** @example "2026-11-30T10:00:00.000Z" */
   created_at: string;
   /** @example "2026-11-30T10:00:00.000Z" */

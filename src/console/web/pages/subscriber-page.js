@@ -6,6 +6,14 @@ import { Page, whenLoaded } from '../widgets.js';
 
 const enc = encodeURIComponent;
 
+/** `data` as stored, or for the read-only session (which is not given its values) the keys it holds. */
+function dataOf(subscriber) {
+  const withheld = subscriber.withheld_data_keys;
+  if (!withheld) return html`<code>${JSON.stringify(subscriber.data ?? {})}</code>`;
+  if (withheld.length === 0) return html`<code>{}</code>`;
+  return html`<span data-withheld>values withheld from the read-only key; keys: ${withheld.map((k, i) => html`${i ? ', ' : ''}<code>${k}</code>`)}</span>`;
+}
+
 /** One subscriber (masked) and their preferences; changing preferences stays with the project's key or the subscriber. */
 export function SubscriberPage({ project, id }) {
   const base = `/v1/admin/projects/${enc(project)}/subscribers/${enc(id)}`;
@@ -22,7 +30,7 @@ export function SubscriberPage({ project, id }) {
         <dt>Phone</dt><dd>${subscriber.phone ?? '—'}</dd>
         <dt>Locale</dt><dd>${subscriber.locale ?? '—'}</dd>
         <dt>Time zone</dt><dd>${subscriber.timezone ?? '—'}</dd>
-        <dt>Data</dt><dd><code>${JSON.stringify(subscriber.data ?? {})}</code></dd>
+        <dt>Data</dt><dd>${dataOf(subscriber)}</dd>
         <dt>Created</dt><dd>${when(subscriber.created_at)}</dd>
         <dt>Updated</dt><dd>${when(subscriber.updated_at)}</dd>
       </dl>
