@@ -103,6 +103,26 @@ describe('admin project views and the admin event stream', () => {
     expect(fullList.body.items[0]).not.toHaveProperty('withheld_data_keys');
   });
 
+  it('renders a stored subscriber’s profile in a preview for the admin key only (the read-only key gets 403)', async () => {
+    const secret = 'https://hooks.slack.com/services/T111/B111/previewsecret';
+    expect(
+      (
+        await t.http
+          .post('/v1/subscribers')
+          .set('X-Api-Key', project.key)
+          .send({ id: 'u_preview', email: 'pia@example.com', data: { slack: secret } })
+      ).status,
+    ).toBe(200);
+    const leak = { subscriber_id: 'u_preview', draft: { body: '{{ subscriber.email }} {{ subscriber.data.slack }}' } };
+    const asReader = await admin('post', '/v1/admin/projects/shop/templates/hello/preview', READONLY_KEY).send(leak);
+    expect(asReader.status).toBe(403);
+    expect(asReader.body.message).toMatch(/subscriber_id.*admin key/);
+    expect(JSON.stringify(asReader.body)).not.toContain(secret);
+    const asAdmin = await admin('post', '/v1/admin/projects/shop/templates/hello/preview').send(leak);
+    expect(asAdmin.status).toBe(200);
+    expect(asAdmin.body.body).toBe(`pia@example.com ${secret}`);
+  });
+
   it('previews an unsaved draft without saving it; the read-only key previews but cannot save', async () => {
     const preview = await admin('post', '/v1/admin/projects/shop/templates/hello/preview', READONLY_KEY).send({
       vars: { name: 'Ana' },

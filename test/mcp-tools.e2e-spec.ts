@@ -208,6 +208,18 @@ describe('MCP tools over the operator surface', () => {
       expect(structured(page).subscribers).toEqual([expect.objectContaining(withheld)]);
       expect(structured(page).subscribers[0].data).toEqual({});
       expect(JSON.stringify([got, page])).not.toMatch(/secretsecret|dana@|600000409/);
+      await app.http
+        .post('/v1/templates')
+        .set('X-Api-Key', project.key)
+        .send({ id: 'profile_probe', channel: 'sms', body: '{{ subscriber.data.discord_webhook }}' })
+        .expect(200);
+      const probe = { project_id: project.id, id: 'profile_probe', subscriber_id: 'sub_data' };
+      const rendered = await reader.callTool({ name: 'preview_template', arguments: probe });
+      expect(rendered.isError).toBe(true);
+      expect(text(rendered)).toMatch(/subscriber_id.*admin key/);
+      expect(JSON.stringify(rendered)).not.toMatch(/secretsecret/);
+      expect(structured(await admin.callTool({ name: 'preview_template', arguments: probe })).body).toBe(secret);
+      await app.http.delete('/v1/templates/profile_probe').set('X-Api-Key', project.key).expect(200);
     } finally {
       await reader.close();
     }

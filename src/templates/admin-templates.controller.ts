@@ -1,5 +1,6 @@
 import { Body, Param, Query } from '@nestjs/common';
-import { AdminController, CurrentOperator, ReaderAllowed } from '../projects/auth/auth.decorators.js';
+import { AdminController, CurrentCaller, CurrentOperator, ReaderAllowed } from '../projects/auth/auth.decorators.js';
+import type { OperatorRole } from '../projects/auth/admin-auth.guard.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import { AuditService } from '../audit/audit.service.js';
 import type { Actor } from '../domain/actor.js';
@@ -13,6 +14,7 @@ import {
   UpsertTemplateDto,
   UpsertTemplateResponseDto,
 } from './dto/template.dto.js';
+import { refuseReaderSubscriberPreview } from './preview-access.js';
 import { templatePage } from './template-page.js';
 import { presentVariant, TemplatesService } from './templates.service.js';
 
@@ -66,16 +68,19 @@ export class AdminTemplatesController {
     return { success: true, id: body.id, channel: body.channel, locale: body.locale ?? null, created };
   }
 
-  @Operation('POST /:template_id/preview', [404, 422, 503], {
+  @Operation('POST /:template_id/preview', [403, 404, 422, 503], {
     summary:
       'Render a project’s template (or an unsaved draft of it) with sample vars, as a send would; changes nothing',
+    description: 'With `subscriber_id` (a stored subscriber’s profile) the admin key only: the read-only key gets 403.',
   })
   @ReaderAllowed()
   async adminPreviewTemplate(
     @Param('id') projectId: string,
     @Param('template_id') id: string,
     @Body() body: PreviewTemplateDto,
+    @CurrentCaller() caller: { operator: OperatorRole | null },
   ): Promise<TemplatePreviewDto> {
+    refuseReaderSubscriberPreview(body.subscriber_id, caller.operator !== 'admin');
     await this.projects.get(projectId);
     return this.templates.preview(projectId, id, body);
   }

@@ -508,7 +508,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Render a project’s template (or an unsaved draft of it) with sample vars, as a send would; changes nothing */
+        /**
+         * Render a project’s template (or an unsaved draft of it) with sample vars, as a send would; changes nothing
+         * @description With `subscriber_id` (a stored subscriber’s profile) the admin key only: the read-only key gets 403.
+         */
         post: operations["adminPreviewTemplate"];
         delete?: never;
         options?: never;
@@ -9026,7 +9029,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The key may not do this */
+            /**
+             * @description The key may not do this
+             *
+             *     The key may not do this
+             */
             403: {
                 headers: {
                     [name: string]: unknown;

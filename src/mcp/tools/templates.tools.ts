@@ -7,6 +7,7 @@ import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY } from '../m
 import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
+import { refuseReaderSubscriberPreview } from '../../templates/preview-access.js';
 
 /** A variant's content, as list_templates lists it and preview_template renders it. */
 const variantParts = {
@@ -93,11 +94,14 @@ export class TemplatesTools implements McpToolProvider {
             .min(1)
             .max(255)
             .optional()
-            .describe('Render for this stored subscriber (profile, locale); vars win over profile fields'),
+            .describe(
+              'Render for this stored subscriber (profile, locale); vars win over profile fields. Not with the read-only key',
+            ),
           vars: z.record(z.string(), z.unknown()).optional(),
         }),
         output: z.object({ template_id: z.string(), ...variantParts }),
         run: async ({ project_id: projectId, id, ...rest }, context) => {
+          refuseReaderSubscriberPreview(rest.subscriber_id, context.caller.role === 'readonly');
           const preview = await this.templates.preview(
             context.project(projectId, true),
             id,
