@@ -3,7 +3,7 @@ import type { WorkflowEngine } from '../src/workflows/engine/workflow-engine.js'
 import type { RecordingConnector } from './helpers/recording-connector.js';
 import type { TestApp } from './helpers/test-app.js';
 import { createTestDatabase } from './helpers/test-database.js';
-import { startWorkflowApp } from './helpers/workflow-app.js';
+import { startWorkflowApp, type WorkflowApp } from './helpers/workflow-app.js';
 
 /** Runs record the immutable version of the steps they started with: one copy per edit, not one per run. */
 describe('workflow versions', () => {
@@ -11,10 +11,12 @@ describe('workflow versions', () => {
   let engine: WorkflowEngine;
   let provider: RecordingConnector;
   let project: { id: string; key: string };
+  let define: WorkflowApp['define'];
+  let reset: WorkflowApp['reset'];
   const SUBSCRIBERS = 20;
 
   beforeAll(async () => {
-    ({ t, engine, provider, project } = await startWorkflowApp());
+    ({ t, engine, provider, project, define, reset } = await startWorkflowApp());
     for (let i = 0; i < SUBSCRIBERS; i++) {
       const res = await t.http
         .post('/v1/subscribers')
@@ -24,20 +26,8 @@ describe('workflow versions', () => {
     }
   });
   afterAll(() => t?.close());
-  beforeEach(async () => {
-    provider.reset();
-    await t.db.sql(`DELETE FROM workflows`);
-    await t.db.sql(`DELETE FROM jobs`);
-  });
+  beforeEach(() => reset());
 
-  const define = async (id: string, steps: unknown[]) => {
-    const res = await t.http
-      .post('/v1/workflows')
-      .set('X-Api-Key', project.key)
-      .send({ id, name: id, trigger_event: `${id}.happened`, steps });
-    expect([res.status, res.body.message]).toEqual([200, undefined]);
-    return `${id}.happened`;
-  };
   const trigger = async (event: string, subscriber: string) => {
     const res = await t.http
       .post('/v1/workflows/trigger')

@@ -3,19 +3,19 @@ import { RUN_HISTORY_KEPT } from '../src/workflows/engine/run-executor.js';
 import type { WorkflowEngine } from '../src/workflows/engine/workflow-engine.js';
 import { MAX_WORKFLOWS_PER_PROJECT } from '../src/workflows/workflows.service.js';
 import { MAX_DIGEST_ITEMS } from '../src/workflows/workflow-steps.js';
-import type { RecordingConnector } from './helpers/recording-connector.js';
 import type { TestApp } from './helpers/test-app.js';
-import { startWorkflowApp } from './helpers/workflow-app.js';
+import { startWorkflowApp, type WorkflowApp } from './helpers/workflow-app.js';
 
 /** What one definition or many triggers can make a run grow to: history and digest items stay bounded. */
 describe('workflow bounds', () => {
   let t: TestApp;
   let engine: WorkflowEngine;
-  let provider: RecordingConnector;
   let project: { id: string; key: string };
+  let define: WorkflowApp['define'];
+  let reset: WorkflowApp['reset'];
 
   beforeAll(async () => {
-    ({ t, engine, provider, project } = await startWorkflowApp());
+    ({ t, engine, project, define, reset } = await startWorkflowApp());
     const res = await t.http
       .post('/v1/subscribers')
       .set('X-Api-Key', project.key)
@@ -23,20 +23,8 @@ describe('workflow bounds', () => {
     expect(res.status).toBe(200);
   });
   afterAll(() => t?.close());
-  beforeEach(async () => {
-    provider.reset();
-    await t.db.sql(`DELETE FROM workflows`);
-    await t.db.sql(`DELETE FROM jobs`);
-  });
+  beforeEach(() => reset());
 
-  const define = async (id: string, steps: unknown[]) => {
-    const res = await t.http
-      .post('/v1/workflows')
-      .set('X-Api-Key', project.key)
-      .send({ id, name: id, trigger_event: `${id}.happened`, steps });
-    expect([res.status, res.body.message]).toEqual([200, undefined]);
-    return `${id}.happened`;
-  };
   const trigger = async (event: string, payload: Record<string, unknown> = {}) => {
     const res = await t.http
       .post('/v1/workflows/trigger')

@@ -2,7 +2,7 @@ import { MAX_TRIGGERED_RUNS } from '../src/workflows/workflow-steps.js';
 import type { WorkflowEngine } from '../src/workflows/engine/workflow-engine.js';
 import type { RecordingConnector } from './helpers/recording-connector.js';
 import type { TestApp } from './helpers/test-app.js';
-import { startWorkflowApp } from './helpers/workflow-app.js';
+import { startWorkflowApp, type WorkflowApp } from './helpers/workflow-app.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const HOUR = 3_600_000;
@@ -14,9 +14,11 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
   let engine: WorkflowEngine;
   let provider: RecordingConnector;
   let project: { id: string; key: string };
+  let define: WorkflowApp['define'];
+  let reset: WorkflowApp['reset'];
 
   beforeAll(async () => {
-    ({ t, engine, provider, project } = await startWorkflowApp());
+    ({ t, engine, provider, project, define, reset } = await startWorkflowApp());
     for (const [id, phone, locale] of [
       ['ana', '+33600000001', 'es-MX'],
       ['luc', '+33600000002', 'fr'],
@@ -36,22 +38,13 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
     }
   });
   afterAll(() => t?.close());
-  beforeEach(async () => {
-    provider.reset();
-    await t.db.sql(`DELETE FROM workflows`);
-    await t.db.sql(`DELETE FROM jobs`);
-  });
+  beforeEach(() => reset());
 
   function api(path: string, body: object) {
     return t.http.post(path).set('X-Api-Key', project.key).send(body);
   }
   const upsert = (id: string, steps: unknown[]) =>
     api('/v1/workflows', { id, name: id, trigger_event: `${id}.happened`, steps });
-  const define = async (id: string, steps: unknown[]) => {
-    const res = await upsert(id, steps);
-    expect([res.status, res.body.message]).toEqual([200, undefined]);
-    return `${id}.happened`;
-  };
   const trigger = async (event: string, subscriber: string, payload: Record<string, unknown> = {}) => {
     const res = await api('/v1/workflows/trigger', { event, subscriber_id: subscriber, payload });
     expect(res.status).toBe(200);

@@ -1,7 +1,7 @@
 import type { WorkflowEngine } from '../src/workflows/engine/workflow-engine.js';
 import type { RecordingConnector } from './helpers/recording-connector.js';
 import type { TestApp } from './helpers/test-app.js';
-import { startWorkflowApp } from './helpers/workflow-app.js';
+import { startWorkflowApp, type WorkflowApp } from './helpers/workflow-app.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -11,9 +11,11 @@ describe('workflows', () => {
   let engine: WorkflowEngine;
   let provider: RecordingConnector;
   let project: { id: string; key: string };
+  let define: WorkflowApp['define'];
+  let reset: WorkflowApp['reset'];
 
   beforeAll(async () => {
-    ({ t, engine, provider, project } = await startWorkflowApp());
+    ({ t, engine, provider, project, define, reset } = await startWorkflowApp());
     for (const [id, phone, plan] of [
       ['u1', '+33600000001', 'pro'],
       ['u2', '+33600000002', 'free'],
@@ -22,20 +24,8 @@ describe('workflows', () => {
     }
   });
   afterAll(() => t.close());
-  beforeEach(async () => {
-    provider.reset();
-    await t.db.sql(`DELETE FROM workflows`);
-    await t.db.sql(`DELETE FROM jobs`);
-  });
+  beforeEach(() => reset());
 
-  const define = async (id: string, steps: unknown[], event = `${id}.happened`) => {
-    const res = await t.http
-      .post('/v1/workflows')
-      .set('X-Api-Key', project.key)
-      .send({ id, name: id, trigger_event: event, steps });
-    expect([res.status, res.body.error]).toEqual([200, undefined]);
-    return event;
-  };
   const trigger = async (
     event: string,
     subscriber = 'u1',
