@@ -11,12 +11,11 @@ describe('workflow versions', () => {
   let engine: WorkflowEngine;
   let provider: RecordingConnector;
   let project: { id: string; key: string };
-  let define: WorkflowApp['define'];
-  let reset: WorkflowApp['reset'];
+  let app: WorkflowApp;
   const SUBSCRIBERS = 20;
 
   beforeAll(async () => {
-    ({ t, engine, provider, project, define, reset } = await startWorkflowApp());
+    ({ t, engine, provider, project } = app = await startWorkflowApp());
     for (let i = 0; i < SUBSCRIBERS; i++) {
       const res = await t.http
         .post('/v1/subscribers')
@@ -26,7 +25,7 @@ describe('workflow versions', () => {
     }
   });
   afterAll(() => t?.close());
-  beforeEach(() => reset());
+  beforeEach(() => app.reset());
 
   const trigger = async (event: string, subscriber: string) => {
     const res = await t.http
@@ -47,7 +46,7 @@ describe('workflow versions', () => {
     ).map((v) => v.id as string);
 
   it('a trigger for N subscribers writes one copy of the steps: N runs reference one version', async () => {
-    const event = await define('fanout', [{ type: 'send', channel: 'sms', body: 'Hello {{subscriber.id}}' }]);
+    const event = await app.define('fanout', [{ type: 'send', channel: 'sms', body: 'Hello {{subscriber.id}}' }]);
     const runs: string[] = [];
     for (let i = 0; i < SUBSCRIBERS; i++) runs.push(...(await trigger(event, `v${i}`)));
     expect(runs).toHaveLength(SUBSCRIBERS);
@@ -76,11 +75,11 @@ describe('workflow versions', () => {
 
   it('replacing the steps makes a new version; the same steps keep it', async () => {
     const steps = [{ type: 'send', channel: 'sms', body: 'one' }];
-    await define('edits', steps);
+    await app.define('edits', steps);
     const [first] = await versions('edits');
-    await define('edits', steps);
+    await app.define('edits', steps);
     expect(await versions('edits')).toEqual([first]);
-    await define('edits', [{ type: 'send', channel: 'sms', body: 'two' }]);
+    await app.define('edits', [{ type: 'send', channel: 'sms', body: 'two' }]);
     const all = await versions('edits');
     expect(all).toHaveLength(2);
     const [workflow] = await t.db.sql(`SELECT version_id::text AS v FROM workflows WHERE id = 'edits'`);
@@ -112,7 +111,7 @@ describe('workflow versions', () => {
   });
 
   it('replacing a workflow mid-run leaves running runs on the steps they started with', async () => {
-    const event = await define('midrun', [
+    const event = await app.define('midrun', [
       { type: 'delay', duration_secs: 60 },
       { type: 'send', channel: 'sms', body: 'old steps' },
     ]);
@@ -120,7 +119,7 @@ describe('workflow versions', () => {
     expect(await engine.drainOnce()).toBe(1);
     expect((await run(before)).status).toBe('waiting');
 
-    await define('midrun', [{ type: 'send', channel: 'sms', body: 'new steps' }]);
+    await app.define('midrun', [{ type: 'send', channel: 'sms', body: 'new steps' }]);
     const [after] = await trigger(event, 'v1');
     await t.db.sql(`UPDATE workflow_runs SET run_at = now() WHERE status = 'waiting'`);
     expect(await engine.drainOnce()).toBe(2);
@@ -130,7 +129,7 @@ describe('workflow versions', () => {
   });
 
   it('a run started before versions runs its own copy of the steps', async () => {
-    const event = await define('legacy', [{ type: 'send', channel: 'sms', body: 'current' }]);
+    const event = await app.define('legacy', [{ type: 'send', channel: 'sms', body: 'current' }]);
     const [id] = await trigger(event, 'v2');
     // As migration 0092 leaves a run that started before it: its own copy, no version.
     await t.db.sql(
@@ -143,14 +142,14 @@ describe('workflow versions', () => {
   });
 
   it('maintenance prunes versions no workflow or run reads, keeps the current one and those runs read', async () => {
-    const event = await define('pruned', [
+    const event = await app.define('pruned', [
       { type: 'delay', duration_secs: 60 },
       { type: 'send', channel: 'sms', body: 'v1' },
     ]);
     const [running] = await trigger(event, 'v0');
-    await define('pruned', [{ type: 'send', channel: 'sms', body: 'v2' }]);
-    await define('pruned', [{ type: 'send', channel: 'sms', body: 'v3' }]);
-    await define('pruned', [{ type: 'send', channel: 'sms', body: 'v4' }]);
+    await app.define('pruned', [{ type: 'send', channel: 'sms', body: 'v2' }]);
+    await app.define('pruned', [{ type: 'send', channel: 'sms', body: 'v3' }]);
+    await app.define('pruned', [{ type: 'send', channel: 'sms', body: 'v4' }]);
     const all = await versions('pruned');
     expect(all).toHaveLength(4);
     const [v1, , v3, v4] = all;
@@ -171,12 +170,12 @@ describe('workflow versions', () => {
   });
 
   it('deleting a workflow deletes its versions with its runs', async () => {
-    const event = await define('gone', [
+    const event = await app.define('gone', [
       { type: 'delay', duration_secs: 60 },
       { type: 'send', channel: 'sms', body: 'a' },
     ]);
     await trigger(event, 'v0');
-    await define('gone', [{ type: 'send', channel: 'sms', body: 'b' }]);
+    await app.define('gone', [{ type: 'send', channel: 'sms', body: 'b' }]);
     await trigger(event, 'v1');
     const res = await t.http.delete('/v1/workflows/gone').set('X-Api-Key', project.key);
     expect(res.status).toBe(200);

@@ -11,11 +11,10 @@ describe('workflow bounds', () => {
   let t: TestApp;
   let engine: WorkflowEngine;
   let project: { id: string; key: string };
-  let define: WorkflowApp['define'];
-  let reset: WorkflowApp['reset'];
+  let app: WorkflowApp;
 
   beforeAll(async () => {
-    ({ t, engine, project, define, reset } = await startWorkflowApp());
+    ({ t, engine, project } = app = await startWorkflowApp());
     const res = await t.http
       .post('/v1/subscribers')
       .set('X-Api-Key', project.key)
@@ -23,7 +22,7 @@ describe('workflow bounds', () => {
     expect(res.status).toBe(200);
   });
   afterAll(() => t?.close());
-  beforeEach(() => reset());
+  beforeEach(() => app.reset());
 
   const trigger = async (event: string, payload: Record<string, unknown> = {}) => {
     const res = await t.http
@@ -37,7 +36,7 @@ describe('workflow bounds', () => {
     (await t.http.get(`/v1/workflows/runs/${id}`).set('X-Api-Key', project.key)).body.run;
 
   it('a workflow that loops back over a delay runs on, but its history keeps only the newest entries', async () => {
-    const event = await define('forever', [
+    const event = await app.define('forever', [
       { type: 'delay', duration_secs: 1 },
       { type: 'condition', field: 'payload.loop', operator: 'exists', on_true: 0 },
     ]);
@@ -55,7 +54,7 @@ describe('workflow bounds', () => {
   });
 
   it('a digest of more events than MAX_DIGEST_ITEMS counts them all but hands the template only the first', async () => {
-    const event = await define('rollup', [
+    const event = await app.define('rollup', [
       { type: 'digest', window_secs: 3600, channel: 'sms', body: '{{item_count}} updates' },
     ]);
     const total = MAX_DIGEST_ITEMS + 30;
@@ -83,7 +82,7 @@ describe('workflow bounds', () => {
   });
 
   it('a digest whose events are large hands the template only what fits in a megabyte', async () => {
-    const event = await define('bulky', [
+    const event = await app.define('bulky', [
       { type: 'digest', window_secs: 3600, channel: 'sms', body: '{{item_count}}' },
     ]);
     const blob = 'x'.repeat(300_000);
@@ -105,11 +104,11 @@ describe('workflow bounds', () => {
   it('a throttle or digest key longer than an index row takes still throttles and digests (it failed every retry)', async () => {
     // 8 000 hex characters: incompressible, well past btree's ~2.7 kB row limit.
     const [long, other] = [randomBytes(4_000).toString('hex'), randomBytes(4_000).toString('hex')];
-    const throttled = await define('calm', [
+    const throttled = await app.define('calm', [
       { type: 'throttle', window_secs: 3600, limit: 1, key: 'payload.k' },
       { type: 'send', channel: 'sms', body: 'x' },
     ]);
-    const digested = await define('batch', [
+    const digested = await app.define('batch', [
       { type: 'digest', window_secs: 3600, key: 'payload.k', channel: 'sms', body: '{{item_count}}' },
     ]);
     for (const k of [long, long, other]) await trigger(throttled, { k });
@@ -155,7 +154,7 @@ describe('workflow bounds', () => {
   });
 
   it('retention purges closed digests with their items and spent throttle counters, as it purges runs', async () => {
-    await define('kept', [
+    await app.define('kept', [
       { type: 'throttle', window_secs: 60, key: 'payload.k' },
       { type: 'digest', window_secs: 60, channel: 'sms', body: 'x' },
     ]);

@@ -14,11 +14,10 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
   let engine: WorkflowEngine;
   let provider: RecordingConnector;
   let project: { id: string; key: string };
-  let define: WorkflowApp['define'];
-  let reset: WorkflowApp['reset'];
+  let app: WorkflowApp;
 
   beforeAll(async () => {
-    ({ t, engine, provider, project, define, reset } = await startWorkflowApp());
+    ({ t, engine, provider, project } = app = await startWorkflowApp());
     for (const [id, phone, locale] of [
       ['ana', '+33600000001', 'es-MX'],
       ['luc', '+33600000002', 'fr'],
@@ -38,7 +37,7 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
     }
   });
   afterAll(() => t?.close());
-  beforeEach(() => reset());
+  beforeEach(() => app.reset());
 
   function api(path: string, body: object) {
     return t.http.post(path).set('X-Api-Key', project.key).send(body);
@@ -72,7 +71,7 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
 
   describe('send and digest steps naming a stored template', () => {
     it('render the template in the subscriber’s locale, falling back es-MX → es and de → default, as single sends do', async () => {
-      const event = await define('welcome', [{ type: 'send', channel: 'sms', template_id: 'greet' }]);
+      const event = await app.define('welcome', [{ type: 'send', channel: 'sms', template_id: 'greet' }]);
       for (const [who, name] of [
         ['ana', 'Ana'],
         ['luc', 'Luc'],
@@ -95,7 +94,9 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
     });
 
     it('a digest step renders its template with item_count in the leader’s locale', async () => {
-      const event = await define('activity', [{ type: 'digest', window_secs: 1, channel: 'sms', template_id: 'roll' }]);
+      const event = await app.define('activity', [
+        { type: 'digest', window_secs: 1, channel: 'sms', template_id: 'roll' },
+      ]);
       for (let n = 0; n < 3; n++) await trigger(event, 'ana', { n });
       await engine.drainOnce();
       await sleep(1_100);
@@ -110,7 +111,7 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
         422,
         [expect.stringMatching(/^steps\[0\]\.template_id: template 'mail-only' has no sms variant/)],
       ]);
-      const event = await define('fallback', [
+      const event = await app.define('fallback', [
         { type: 'send', channel: 'sms', template_id: 'mail-only', body: 'inline for {{name}}' },
       ]);
       await trigger(event, 'kai', { name: 'Kai' });
@@ -119,7 +120,7 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
       expect(bodies()).toEqual(['+33600000003 inline for Kai']);
 
       await api('/v1/templates', { id: 'gone', channel: 'sms', body: 'soon gone' });
-      const goneEvent = await define('gone', [
+      const goneEvent = await app.define('gone', [
         { type: 'send', channel: 'sms', template_id: 'gone' },
         { type: 'send', channel: 'sms', body: 'still here' },
       ]);
@@ -140,7 +141,7 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
   describe('delay_until', () => {
     it('waits until an absolute time, then sends; a run handed out again after a crash sends once', async () => {
       const until = new Date(Date.now() + 2 * HOUR).toISOString();
-      const event = await define('launch', [
+      const event = await app.define('launch', [
         { type: 'delay_until', until },
         { type: 'send', channel: 'sms', body: 'launched' },
       ]);
@@ -164,7 +165,7 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
     });
 
     it('reads the time from the payload, with offset_secs; a past time goes on at once; a missing or far one fails the run naming the field', async () => {
-      const event = await define('reminder', [
+      const event = await app.define('reminder', [
         { type: 'delay_until', field: 'payload.appointment.at', offset_secs: -86_400 },
         { type: 'send', channel: 'sms', body: 'See you at {{appointment.at}}' },
       ]);
@@ -199,8 +200,8 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
 
   describe('trigger_workflow', () => {
     it('starts the other workflow’s run for the same subscriber with a mapped payload, once even after a crash', async () => {
-      await define('child', [{ type: 'send', channel: 'sms', body: 'child got {{order}} / {{plan}}' }]);
-      const event = await define('parent', [
+      await app.define('child', [{ type: 'send', channel: 'sms', body: 'child got {{order}} / {{plan}}' }]);
+      const event = await app.define('parent', [
         { type: 'send', channel: 'sms', body: 'parent' },
         {
           type: 'trigger_workflow',
@@ -241,8 +242,8 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
     });
 
     it('without payload_map passes the whole trigger payload; a target disabled since is a skipped step', async () => {
-      await define('echo', [{ type: 'send', channel: 'sms', body: 'echo {{a}} {{b.c}}' }]);
-      const event = await define('caller', [{ type: 'trigger_workflow', workflow_id: 'echo' }]);
+      await app.define('echo', [{ type: 'send', channel: 'sms', body: 'echo {{a}} {{b.c}}' }]);
+      const event = await app.define('caller', [{ type: 'trigger_workflow', workflow_id: 'echo' }]);
       await trigger(event, 'kai', { a: 1, b: { c: 'two' } });
       await engine.drainOnce();
       await t.worker.drainOnce();
@@ -274,9 +275,9 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
         'invalid_steps',
         ['steps[0].workflow_id names this workflow: its runs would start one another without end'],
       ]);
-      await define('c', [{ type: 'send', channel: 'sms', body: 'c' }]);
-      await define('b', [{ type: 'trigger_workflow', workflow_id: 'c' }]);
-      await define('a', [
+      await app.define('c', [{ type: 'send', channel: 'sms', body: 'c' }]);
+      await app.define('b', [{ type: 'trigger_workflow', workflow_id: 'c' }]);
+      await app.define('a', [
         { type: 'send', channel: 'sms', body: 'a' },
         { type: 'trigger_workflow', workflow_id: 'b' },
       ]);
@@ -302,8 +303,8 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
     it('stops runs started one inside the other at depth 5 (a loop the definition checks could not see)', async () => {
       // w0 → w1 → … → w6, defined from the end; then w6 is rewritten in SQL to start w0 again,
       // as a race between two definitions could leave it.
-      await define('w6', [{ type: 'send', channel: 'sms', body: 'w6' }]);
-      for (let n = 5; n >= 0; n--) await define(`w${n}`, [{ type: 'trigger_workflow', workflow_id: `w${n + 1}` }]);
+      await app.define('w6', [{ type: 'send', channel: 'sms', body: 'w6' }]);
+      for (let n = 5; n >= 0; n--) await app.define(`w${n}`, [{ type: 'trigger_workflow', workflow_id: `w${n + 1}` }]);
       await t.db.sql(`UPDATE workflows SET steps = '[{"type":"trigger_workflow","workflow_id":"w0"}]' WHERE id = 'w6'`);
       await trigger('w0.happened', 'kai');
       await engine.drainOnce();
@@ -330,13 +331,13 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
     it('bounds fan-out: the runs one trigger starts through trigger_workflow steps are at most MAX_TRIGGERED_RUNS in all', async () => {
       // f0 → 12 × f1 → 12 × f2 → 12 × f3: 1 + 12 + 144 + 1 728 runs without a bound, no loop and
       // within the depth limit, so only the budget stops it.
-      await define('f3', [{ type: 'send', channel: 'sms', body: 'leaf' }]);
+      await app.define('f3', [{ type: 'send', channel: 'sms', body: 'leaf' }]);
       for (const [n, next] of [
         ['f2', 'f3'],
         ['f1', 'f2'],
         ['f0', 'f1'],
       ])
-        await define(
+        await app.define(
           n,
           Array.from({ length: 12 }, () => ({ type: 'trigger_workflow', workflow_id: next })),
         );
@@ -396,7 +397,7 @@ describe('workflow steps: templates, delay_until, trigger_workflow', () => {
         "steps[8].template_id names template 'unknown-1', which does not exist in this project: create it first (POST /v1/templates)",
       ],
     ]);
-    await define(
+    await app.define(
       'many',
       steps.filter((_, i) => ![1, 3, 4, 6, 8].includes(i)),
     );

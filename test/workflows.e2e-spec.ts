@@ -11,11 +11,10 @@ describe('workflows', () => {
   let engine: WorkflowEngine;
   let provider: RecordingConnector;
   let project: { id: string; key: string };
-  let define: WorkflowApp['define'];
-  let reset: WorkflowApp['reset'];
+  let app: WorkflowApp;
 
   beforeAll(async () => {
-    ({ t, engine, provider, project, define, reset } = await startWorkflowApp());
+    ({ t, engine, provider, project } = app = await startWorkflowApp());
     for (const [id, phone, plan] of [
       ['u1', '+33600000001', 'pro'],
       ['u2', '+33600000002', 'free'],
@@ -24,7 +23,7 @@ describe('workflows', () => {
     }
   });
   afterAll(() => t.close());
-  beforeEach(() => reset());
+  beforeEach(() => app.reset());
 
   const trigger = async (
     event: string,
@@ -74,7 +73,7 @@ describe('workflows', () => {
       });
     expect(jump.body.message).toBe('steps[0] jumps to step 9, but there are 1 steps (0–0; 1 ends the run)');
 
-    await define('welcome', [{ type: 'send', channel: 'sms', body: 'Welcome {{name}}' }]);
+    await app.define('welcome', [{ type: 'send', channel: 'sms', body: 'Welcome {{name}}' }]);
     const again = await t.http
       .post('/v1/workflows')
       .set('X-Api-Key', project.key)
@@ -101,7 +100,9 @@ describe('workflows', () => {
   });
 
   it('a trigger starts a run that sends with the payload as variables; a replayed key starts nothing', async () => {
-    const event = await define('order', [{ type: 'send', channel: 'sms', body: 'Order {{order.id}} for {{name}}' }]);
+    const event = await app.define('order', [
+      { type: 'send', channel: 'sms', body: 'Order {{order.id}} for {{name}}' },
+    ]);
     const first = await trigger(event, 'u1', { name: 'Jane', order: { id: 'A-1' } }, { idempotency_key: 'order-A-1' });
     expect(first.workflow_runs).toHaveLength(1);
     const replay = await trigger(event, 'u1', { name: 'Jane', order: { id: 'A-1' } }, { idempotency_key: 'order-A-1' });
@@ -119,7 +120,7 @@ describe('workflows', () => {
   });
 
   it('delay waits and resumes; conditions and branches read the payload and the subscriber', async () => {
-    const event = await define('nudge', [
+    const event = await app.define('nudge', [
       { type: 'send', channel: 'sms', body: 'first' },
       { type: 'delay', duration_secs: 3600 },
       { type: 'condition', field: 'payload.total', operator: 'gt', value: 100, on_false: 5 },
@@ -160,7 +161,7 @@ describe('workflows', () => {
   });
 
   it('throttle lets `limit` runs through per window and key, and ends the others', async () => {
-    const event = await define('alert', [
+    const event = await app.define('alert', [
       { type: 'throttle', window_secs: 3600, limit: 2, key: 'payload.service' },
       { type: 'send', channel: 'sms', body: '{{service}} is down' },
     ]);
@@ -185,7 +186,7 @@ describe('workflows', () => {
       );
 
     it('events in the same instant join one digest and send one message with every item', async () => {
-      const event = await define('activity', digestSteps());
+      const event = await app.define('activity', digestSteps());
       const started = await Promise.all(Array.from({ length: 6 }, (_, i) => trigger(event, 'u1', { n: i })));
       const runs = started.map((s) => s.workflow_runs[0]);
       await engine.drainOnce();
@@ -205,7 +206,7 @@ describe('workflows', () => {
     });
 
     it('two different keys are never merged, nor two subscribers', async () => {
-      const event = await define('threads', digestSteps({ key: 'payload.thread' }).slice(0, 1));
+      const event = await app.define('threads', digestSteps({ key: 'payload.thread' }).slice(0, 1));
       await trigger(event, 'u1', { thread: 'a' });
       await trigger(event, 'u1', { thread: 'b' });
       await trigger(event, 'u1', { thread: 'a' });
@@ -228,7 +229,7 @@ describe('workflows', () => {
     });
 
     it('delay then digest sends once', async () => {
-      const event = await define('delayed', [{ type: 'delay', duration_secs: 1 }, ...digestSteps().slice(0, 1)]);
+      const event = await app.define('delayed', [{ type: 'delay', duration_secs: 1 }, ...digestSteps().slice(0, 1)]);
       for (let i = 0; i < 3; i++) await trigger(event, 'u1', { n: i });
       await engine.drainOnce();
       expect(await digests()).toEqual([]);
@@ -243,7 +244,7 @@ describe('workflows', () => {
     });
 
     it('a retried close step sends once', async () => {
-      const event = await define('retried', digestSteps().slice(0, 1));
+      const event = await app.define('retried', digestSteps().slice(0, 1));
       await trigger(event, 'u1', { n: 1 });
       await trigger(event, 'u1', { n: 2 });
       await engine.drainOnce();
@@ -269,7 +270,7 @@ describe('workflows', () => {
     });
 
     it('cancelling the run that leads a digest cancels the digest; a finished run cannot be cancelled', async () => {
-      const event = await define('cancel', [{ type: 'digest', window_secs: 3600, channel: 'sms', body: 'x' }]);
+      const event = await app.define('cancel', [{ type: 'digest', window_secs: 3600, channel: 'sms', body: 'x' }]);
       const [leader] = (await trigger(event, 'u1')).workflow_runs;
       await engine.drainOnce();
       const res = await t.http.delete(`/v1/workflows/runs/${leader}`).set('X-Api-Key', project.key);
@@ -286,8 +287,8 @@ describe('workflows', () => {
   });
 
   it('lists runs filtered in SQL with cursor pagination', async () => {
-    const a = await define('list-a', [{ type: 'delay', duration_secs: 3600 }]);
-    const b = await define('list-b', [{ type: 'send', channel: 'sms', body: 'x' }]);
+    const a = await app.define('list-a', [{ type: 'delay', duration_secs: 3600 }]);
+    const b = await app.define('list-b', [{ type: 'send', channel: 'sms', body: 'x' }]);
     for (let i = 0; i < 3; i++) await trigger(a, 'u1');
     await trigger(b, 'u2');
     await engine.drainOnce();
