@@ -238,6 +238,53 @@ describe('GET /v1/admin/digest', () => {
     expect(after.findings.find((f: { code: string }) => f.code === 'lane_paused')).toBeUndefined();
   });
 
+  it('reports a webhook endpoint paused by its circuit breaker while the pause runs, host only', async () => {
+    const id = '1d2e3f40-5a6b-4c7d-8e9f-00aabbccddee';
+    // As TOUCH_ENDPOINTS leaves it after the fifth failed attempt in a row.
+    await t.db.sql(
+      `INSERT INTO webhook_endpoints (id, project_id, url, events, enabled, secret_enc, secret_hint,
+                                      consecutive_failures, last_failure_at, paused_until)
+       VALUES ($1, $2, 'https://paused.digestco.test/hook?token=paused-secret-token', '{job.sent}', true, '\\x00', 'whsec_…',
+               5, now() - interval '10 seconds', now() + interval '20 seconds')`,
+      [id, project.id],
+    );
+    try {
+      const r = (await digest()).body;
+      expect(r.webhooks_paused).toEqual([
+        {
+          id,
+          project_id: project.id,
+          host: 'paused.digestco.test',
+          last_failure_at: expect.any(String),
+          paused_until: expect.any(String),
+          consecutive_failures: 5,
+        },
+      ]);
+      const hook = r.findings.find((f: { code: string }) => f.code === 'webhook_endpoint_paused');
+      expect(hook).toMatchObject({ severity: 'warning', evidence: r.webhooks_paused[0] });
+      expect(hook.message).toContain(`Webhook endpoint ${id} of project ${project.id} (paused.digestco.test)`);
+      expect(hook.message).toContain(`until ${r.webhooks_paused[0].paused_until}`);
+      expect(hook.message).toContain('after 5 failed attempts in a row');
+      expect(hook.message).toContain('not lost');
+      expect(hook.action).toContain(`GET /v1/admin/webhooks/${id}/deliveries`);
+      expect(JSON.stringify(r)).not.toContain('paused-secret-token');
+      expect((await digest('?format=markdown')).text).toContain('`webhook_endpoint_paused`');
+
+      // The pause has ended (a probe may go): nothing to report, and no finding either when disabled.
+      await t.db.sql(`UPDATE webhook_endpoints SET paused_until = now() - interval '1 second' WHERE id = $1`, [id]);
+      const ended = (await digest()).body;
+      expect(ended.webhooks_paused).toEqual([]);
+      expect(ended.findings.find((f: { code: string }) => f.code === 'webhook_endpoint_paused')).toBeUndefined();
+      await t.db.sql(
+        `UPDATE webhook_endpoints SET paused_until = now() + interval '1 minute', enabled = false WHERE id = $1`,
+        [id],
+      );
+      expect((await digest()).body.webhooks_paused).toEqual([]);
+    } finally {
+      await t.db.sql(`DELETE FROM webhook_endpoints WHERE id = $1`, [id]);
+    }
+  });
+
   it('reads the database: dead tuples on jobs and NOTIFY commit-lock waiters', async () => {
     const r = (await digest()).body;
     expect(r.database).toMatchObject({ notify_lock_waiters: 0 });

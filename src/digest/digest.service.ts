@@ -62,12 +62,13 @@ export class DigestService {
     const windowSeconds = DIGEST_WINDOWS[window];
     const since = new Date(now.getTime() - windowSeconds * 1000);
     const leaseSeconds = Math.round(this.config.worker.leaseMs / 1000);
-    const [{ queue, projects, database }, stats, lanes, disabled, breakers, workers] = await Promise.all([
+    const [{ queue, projects, database }, stats, lanes, disabled, paused, breakers, workers] = await Promise.all([
       this.repository.now(leaseSeconds, now.getTime()),
       // Jobs finished since the rollup's last tick are rolled once, here, instead of by every read.
       this.rollup.catchUp(now).then(() => this.repository.window(since)),
       this.lanes.lanes(),
       this.webhooks.disabledEndpoints(),
+      this.webhooks.pausedEndpoints(),
       Promise.resolve(this.failover?.breakerStates() ?? []),
       this.heartbeats.processes(),
     ]);
@@ -153,6 +154,14 @@ export class DigestService {
         host: w.host,
         disabled_at: w.disabledAt.toISOString(),
         reason: w.reason,
+      })),
+      webhooks_paused: paused.map((w) => ({
+        id: w.id,
+        project_id: w.projectId,
+        host: w.host,
+        last_failure_at: w.lastFailureAt?.toISOString() ?? null,
+        paused_until: w.pausedUntil.toISOString(),
+        consecutive_failures: w.consecutiveFailures,
       })),
       database,
       last_finished_at: stats.lastFinishedAt,

@@ -25,6 +25,7 @@ import type {
   HarmDto,
   LatencyDto,
   OutcomeDto,
+  PausedWebhookDto,
   RetriesWaitingDto,
   RetryingDto,
   WaitingDto,
@@ -83,6 +84,7 @@ export type Deliverability = DeliverabilityDto;
 export type ProjectRow = DigestProjectDto;
 export type LaneRowView = DigestLaneDto;
 export type DisabledWebhook = DisabledWebhookDto;
+export type PausedWebhook = PausedWebhookDto;
 export type DatabaseHealth = DatabaseHealthDto;
 
 /** What the finding rules read: the report without its findings. */

@@ -97,6 +97,19 @@ export class WebhooksRepository {
     return this.db.rows(endpoints.DISABLED_ENDPOINTS);
   }
 
+  pausedEndpoints(): Promise<
+    {
+      id: string;
+      projectId: string;
+      url: string;
+      lastFailureAt: Date | null;
+      pausedUntil: Date;
+      consecutiveFailures: number;
+    }[]
+  > {
+    return this.db.rows(endpoints.PAUSED_ENDPOINTS);
+  }
+
   async emitEvents(
     events: { projectId: string; type: string; data: object; at: Date }[],
     maxAttempts: number,

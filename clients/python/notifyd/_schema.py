@@ -527,6 +527,7 @@ class DigestReportDto(TypedDict):
     projects: List['DigestProjectDto']
     lanes: List['DigestLaneDto']
     webhooks_disabled: List['DisabledWebhookDto']
+    webhooks_paused: List['PausedWebhookDto']  # Enabled outbound webhook endpoints paused by their circuit breaker now (after 5 failed attempts in a row): their deliveries wait, attempts unspent, until a probe succeeds. Newest pause first, 100 at most.
     database: 'DatabaseHealthDto'
     last_finished_at: Optional[str]
     lease_seconds: float  # WORKER_LEASE_SECS.
@@ -791,6 +792,15 @@ class OutcomeDto(TypedDict):
 class PauseLaneRequestDto(TypedDict, total=False):
     duration_secs: float  # How long to pause, in seconds (default 3600, at most 30 days). The pause ends by itself; resume earlier with POST …/resume.
     reason: str  # Why, for the other operators (shown in the lane state and the digest).
+
+
+class PausedWebhookDto(TypedDict):
+    id: str
+    project_id: str
+    host: str  # Host only: a path may carry a token.
+    last_failure_at: Optional[str]  # The failed attempt that set the current pause (each failed probe sets a longer one).
+    paused_until: str  # When the pause ends and one delivery goes as a probe.
+    consecutive_failures: float  # Failed attempts in a row; the pause starts at 5.
 
 
 class PreferenceCellDto(TypedDict):
@@ -1847,6 +1857,7 @@ __all__ = [
     'OldestWaitingDto',
     'OutcomeDto',
     'PauseLaneRequestDto',
+    'PausedWebhookDto',
     'PreferenceCellDto',
     'PreferenceChoiceDto',
     'PreferenceDto',

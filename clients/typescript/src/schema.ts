@@ -3129,6 +3129,11 @@ export interface components {
             /** @description Live jobs per channel: what waits, how late, for which projects. */
             waiting: components["schemas"]["WaitingDto"][];
             webhooks_disabled: components["schemas"]["DisabledWebhookDto"][];
+            /**
+             * @description Enabled outbound webhook endpoints paused by their circuit breaker now (after 5 failed attempts
+             *     in a row): their deliveries wait, attempts unspent, until a probe succeeds. Newest pause first, 100 at most.
+             */
+            webhooks_paused: components["schemas"]["PausedWebhookDto"][];
             /** @example 24h */
             window: string;
             /** @example 86400 */
@@ -3748,6 +3753,32 @@ export interface components {
             provider: string;
             /** @example 1520 */
             sent: number;
+        };
+        PausedWebhookDto: {
+            /**
+             * @description Failed attempts in a row; the pause starts at 5.
+             * @example 9
+             */
+            consecutive_failures: number;
+            /**
+             * @description Host only: a path may carry a token.
+             * @example hooks.acme.com
+             */
+            host: string;
+            /** @example 0c9d8e7f-1a2b-4c3d-8e9f-001122334455 */
+            id: string;
+            /**
+             * @description The failed attempt that set the current pause (each failed probe sets a longer one).
+             * @example 2026-11-30T05:58:00.000Z
+             */
+            last_failure_at: string | null;
+            /**
+             * @description When the pause ends and one delivery goes as a probe.
+             * @example 2026-11-30T06:06:00.000Z
+             */
+            paused_until: string;
+            /** @example acme */
+            project_id: string;
         };
         PauseLaneRequestDto: {
             /**
@@ -6030,6 +6061,7 @@ export type SchemaLatencyDto = components['schemas']['LatencyDto'];
 export type SchemaMetricsSummaryDto = components['schemas']['MetricsSummaryDto'];
 export type SchemaOldestWaitingDto = components['schemas']['OldestWaitingDto'];
 export type SchemaOutcomeDto = components['schemas']['OutcomeDto'];
+export type SchemaPausedWebhookDto = components['schemas']['PausedWebhookDto'];
 export type SchemaPauseLaneRequestDto = components['schemas']['PauseLaneRequestDto'];
 export type SchemaPreferenceCellDto = components['schemas']['PreferenceCellDto'];
 export type SchemaPreferenceChoiceDto = components['schemas']['PreferenceChoiceDto'];

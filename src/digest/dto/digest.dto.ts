@@ -336,6 +336,21 @@ export class DisabledWebhookDto {
   reason: string;
 }
 
+export class PausedWebhookDto {
+  /** @example "0c9d8e7f-1a2b-4c3d-8e9f-001122334455" */
+  id: string;
+  /** @example "acme" */
+  project_id: string;
+  /** Host only: a path may carry a token. @example "hooks.acme.com" */
+  host: string;
+  /** The failed attempt that set the current pause (each failed probe sets a longer one). @example "2026-11-30T05:58:00.000Z" */
+  last_failure_at: string | null;
+  /** When the pause ends and one delivery goes as a probe. @example "2026-11-30T06:06:00.000Z" */
+  paused_until: string;
+  /** Failed attempts in a row; the pause starts at 5. @example 9 */
+  consecutive_failures: number;
+}
+
 export class DatabaseHealthDto {
   /** @example 120000 */
   jobs_live_tuples: number;
@@ -393,6 +408,11 @@ export class DigestReportDto {
   projects: DigestProjectDto[];
   lanes: DigestLaneDto[];
   webhooks_disabled: DisabledWebhookDto[];
+  /**
+   * Enabled outbound webhook endpoints paused by their circuit breaker now (after 5 failed attempts
+   * in a row): their deliveries wait, attempts unspent, until a probe succeeds. Newest pause first, 100 at most.
+   */
+  webhooks_paused: PausedWebhookDto[];
   database: DatabaseHealthDto;
   /** @example "2026-11-30T05:59:58.000Z" */
   last_finished_at: string | null;

@@ -31,6 +31,7 @@ import { FINDING_RULES } from './rules.js';
 import { senderMissing } from './sender-missing.finding.js';
 import { stuckProcessing } from './stuck-processing.finding.js';
 import { webhookDisabled } from './webhook-disabled.finding.js';
+import { webhookPaused } from './webhook-paused.finding.js';
 import { workerMissing } from './worker-missing.finding.js';
 
 type Patch = { [K in keyof DigestFacts]?: DigestFacts[K] extends unknown[] ? DigestFacts[K] : Partial<DigestFacts[K]> };
@@ -100,6 +101,7 @@ function healthy(patch: Patch = {}): DigestFacts {
     ],
     lanes: [lane()],
     webhooks_disabled: [],
+    webhooks_paused: [],
     database: {
       jobs_live_tuples: 100_000,
       jobs_dead_tuples: 2_000,
@@ -186,6 +188,21 @@ function lane(patch: Partial<LaneRowView> = {}): LaneRowView {
     paused_until: null,
     pause_kind: null,
     pause_reason: null,
+    ...patch,
+  };
+}
+
+/** An endpoint paused by its circuit breaker after its ninth failed attempt in a row (the fifth probe). */
+function pausedHook(
+  patch: Partial<DigestFacts['webhooks_paused'][number]> = {},
+): DigestFacts['webhooks_paused'][number] {
+  return {
+    id: 'w2',
+    project_id: 'acme',
+    host: 'hooks.acme.test',
+    last_failure_at: '2026-11-30T05:58:00.000Z',
+    paused_until: '2026-11-30T06:06:00.000Z',
+    consecutive_failures: 9,
     ...patch,
   };
 }
@@ -380,6 +397,12 @@ describe('digest findings: each rule fires on its state and stays silent otherwi
       ['warning:webhook_endpoint_disabled'],
     ],
     [
+      'webhook endpoint paused by its circuit breaker',
+      webhookPaused,
+      { webhooks_paused: [pausedHook()] },
+      ['warning:webhook_endpoint_paused'],
+    ],
+    [
       'jobs table 30 % dead',
       jobsBloat,
       { database: { jobs_live_tuples: 100_000, jobs_dead_tuples: 43_000, jobs_dead_percent: 30 } },
@@ -456,6 +479,30 @@ describe('digest findings: each rule fires on its state and stays silent otherwi
       healthy({ database: { jobs_autovacuum_blocked_by: ['notifyd sessions: track_counts = off'] } }),
     );
     expect(counts.action).toContain('ALTER ROLE … RESET track_counts');
+  });
+
+  it('a paused webhook endpoint: which one of which project (host only), since and until when, after how many failures, its events wait', () => {
+    const [finding, ...rest] = webhookPaused(healthy({ webhooks_paused: [pausedHook()] }));
+    expect(rest).toEqual([]);
+    expect(finding).toEqual({
+      severity: 'warning',
+      code: 'webhook_endpoint_paused',
+      message:
+        'Webhook endpoint w2 of project acme (hooks.acme.test) is paused since 2026-11-30T05:58:00.000Z (its last failed attempt) until ' +
+        '2026-11-30T06:06:00.000Z, after 9 failed attempts in a row. Its events wait and are not lost: they go out once a probe succeeds.',
+      action:
+        'Check the receiver at hooks.acme.test: its last error is in GET /v1/admin/webhooks/w2/deliveries. ' +
+        'It resumes by itself after a successful probe (one delivery goes when the pause ends): nothing to re-enable. ' +
+        'Down for about a day, it is disabled and what waits is cancelled.',
+      evidence: pausedHook(),
+    });
+    // One finding per paused endpoint, in the order the source gives (newest pause first).
+    const two = webhookPaused(
+      healthy({ webhooks_paused: [pausedHook(), pausedHook({ id: 'w3', project_id: 'globex' })] }),
+    );
+    expect(two.map((f) => f.evidence.id)).toEqual(['w2', 'w3']);
+    // No paused endpoint (an ended pause or a disabled endpoint is not listed by the source): silent.
+    expect(webhookPaused(healthy())).toEqual([]);
   });
 
   it('complaints above the near-ceiling rate are reported once, by the rate rule', () => {

@@ -18,6 +18,7 @@ import { providerFailing } from './provider-failing.finding.js';
 import { senderMissing } from './sender-missing.finding.js';
 import { stuckProcessing } from './stuck-processing.finding.js';
 import { webhookDisabled } from './webhook-disabled.finding.js';
+import { webhookPaused } from './webhook-paused.finding.js';
 import { workerMissing } from './worker-missing.finding.js';
 
 /**
@@ -44,6 +45,7 @@ export const FINDING_RULES: readonly FindingRule[] = [
   senderMissing,
   publicUrlMissing,
   webhookDisabled,
+  webhookPaused,
   notifyLock,
   emailFallbackMissing,
 ];

@@ -73,3 +73,17 @@ export const DISABLED_ENDPOINTS = `
   SELECT id, project_id AS "projectId", url, disabled_at AS "disabledAt", disabled_reason AS "disabledReason"
     FROM webhook_endpoints WHERE NOT enabled AND disabled_at IS NOT NULL
    ORDER BY disabled_at DESC LIMIT 100`;
+
+/**
+ * Endpoints of enabled webhooks paused by their circuit breaker now (paused_until ahead; an ended
+ * pause waits only for its probe), newest pause first, for the digest. No index serves it, on
+ * purpose (migration 0091 added none: the claim reads paused_until by primary key): a seq scan of
+ * webhook_endpoints and a top-100 sort, cheap because the table is small — at most 50 endpoints
+ * a project (MAX_ENDPOINTS_PER_PROJECT) — and the digest runs it once per report.
+ * last_failure_at is the failed attempt that set the current pause (TOUCH_ENDPOINTS).
+ */
+export const PAUSED_ENDPOINTS = `
+  SELECT id, project_id AS "projectId", url, last_failure_at AS "lastFailureAt",
+         paused_until AS "pausedUntil", consecutive_failures AS "consecutiveFailures"
+    FROM webhook_endpoints WHERE enabled AND paused_until > now()
+   ORDER BY last_failure_at DESC NULLS LAST, id LIMIT 100`;
