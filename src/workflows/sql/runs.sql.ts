@@ -76,14 +76,20 @@ export const VERSION_STEPS = `
 /**
  * Maintenance: versions that are no longer their workflow's current one and that no run reads
  * (unfinished, or finished and kept until PURGE_RUNS), at most $1 per statement; run after
- * PURGE_RUNS (and also when retention is off: a version no run ever started on goes too). workflow_runs_version_idx; the foreign keys stop a delete that races a run
- * starting on the version (that trigger fails rather than start a run without steps).
+ * PURGE_RUNS (and also when retention is off: a version no run ever started on goes too).
+ * Only once a newer version has existed for a minute: a trigger whose statement read the old one
+ * as current began before the newer one committed and has long inserted its run, so the delete
+ * never races a run starting on the version (the foreign keys would fail that trigger).
+ * workflow_runs_version_idx for the runs, workflow_versions_workflow_idx for the newer version.
  */
 export const PRUNE_VERSIONS = `
   WITH doomed AS (
     SELECT v.id FROM workflow_versions v
       JOIN workflows w ON w.project_id = v.project_id AND w.id = v.workflow_id
      WHERE v.id <> w.version_id
+       AND EXISTS (SELECT 1 FROM workflow_versions n
+                    WHERE n.project_id = v.project_id AND n.workflow_id = v.workflow_id AND n.id > v.id
+                      AND n.created_at < now() - interval '1 minute')
        AND NOT EXISTS (SELECT 1 FROM workflow_runs r WHERE r.version_id = v.id)
      LIMIT $1
      FOR UPDATE OF v SKIP LOCKED
