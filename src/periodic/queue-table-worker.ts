@@ -47,7 +47,7 @@ export abstract class QueueTableWorker implements OnApplicationBootstrap, OnAppl
   private readonly loop: SignalWokenLoop;
 
   protected constructor(
-    private readonly queue: QueueTableWorkerOptions,
+    protected readonly queue: QueueTableWorkerOptions,
     private readonly role: AppConfig['server']['role'],
     private readonly periodic: PeriodicTasks,
     signals: SignalsService,

@@ -19,9 +19,6 @@ const DUE_TOPIC = 'webhooks.due';
 /** The circuit breaker's rule as the endpoint-health statement takes it. */
 const PAUSE_RULE = { afterFailures: WEBHOOK_PAUSE_AFTER_FAILURES, scheduleMs: webhookPauseScheduleMs() };
 
-/** A delivery's request ends within its timeout; twice that and a minute means its worker died. */
-const leaseSeconds = (config: AppConfig) => Math.ceil((config.webhooks.timeoutMs * 2) / 1000) + 60;
-
 /** What one claimed batch did, for tests and logs. */
 export interface DeliveryRound {
   claimed: number;
@@ -59,7 +56,9 @@ export class WebhookDeliveryWorker extends QueueTableWorker {
         topic: DUE_TOPIC,
         maintenanceTask: 'webhook-maintenance',
         table: repository,
-        leaseSeconds: leaseSeconds(config),
+        // A delivery's request ends within its timeout; twice that and a minute means its worker died.
+        // Also how long a probe holds its endpoint's pause: no second probe while the first is out.
+        leaseSeconds: Math.ceil((config.webhooks.timeoutMs * 2) / 1000) + 60,
         retentionDays: config.webhooks.retentionDays,
         batchSize: config.webhooks.batchSize,
         pollIntervalMs: config.webhooks.pollIntervalMs,
@@ -68,13 +67,9 @@ export class WebhookDeliveryWorker extends QueueTableWorker {
       periodic,
       signals,
     );
-    this.leaseSeconds = leaseSeconds(config);
   }
 
   /** Rows claimed or deferred: either way the batch made progress, and more may be due. */
-  /** Also how long a probe holds its endpoint's pause: no second probe while the first is out. */
-  private readonly leaseSeconds: number;
-
   protected async claimRound(): Promise<number> {
     const round = await this.round();
     return round.claimed + round.deferred;
@@ -104,7 +99,7 @@ export class WebhookDeliveryWorker extends QueueTableWorker {
 
   /** Claims one batch, sends it, records it. */
   async round(): Promise<DeliveryRound> {
-    const rows = await this.repository.claim(this.config.webhooks.batchSize, this.leaseSeconds);
+    const rows = await this.repository.claim(this.config.webhooks.batchSize, this.queue.leaseSeconds);
     const claimed = rows.filter((d) => !d.deferred);
     const round: DeliveryRound = {
       claimed: claimed.length,
