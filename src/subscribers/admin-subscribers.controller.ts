@@ -4,13 +4,10 @@ import type { OperatorRole } from '../projects/auth/admin-auth.guard.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import { ProjectsService } from '../projects/projects.service.js';
 import { ListSubscribersQueryDto, SubscriberDto, SubscriberListDto } from './dto/subscriber.dto.js';
-import { type OperatorAccess, presentSubscriberToOperator } from './operator-view.js';
+import { operatorAccess, presentSubscriberToOperator } from './operator-view.js';
 import { SubscribersService } from './subscribers.service.js';
 
 type Caller = { operator: OperatorRole | null };
-
-/** Only the admin key reads `data`; anything else (the read-only key or session) is refused it. */
-const accessOf = (caller: Caller): OperatorAccess => (caller.operator === 'admin' ? 'full' : 'read-only');
 
 /** Any project's subscribers for operators (`/v1/admin/projects/:id/subscribers`), read-only. */
 @AdminController('v1/admin/projects/:id/subscribers', 'Admin: subscribers', { readers: true })
@@ -32,7 +29,7 @@ export class AdminSubscribersController {
   ): Promise<SubscriberListDto> {
     await this.projects.get(projectId);
     const page = await this.subscribers.list(projectId, query);
-    const access = accessOf(caller);
+    const access = operatorAccess(caller.operator);
     return {
       items: page.items.map((s) => presentSubscriberToOperator(s, access)),
       next_cursor: page.nextCursor,
@@ -51,6 +48,6 @@ export class AdminSubscribersController {
     @CurrentCaller() caller: Caller,
   ): Promise<SubscriberDto> {
     await this.projects.get(projectId);
-    return presentSubscriberToOperator(await this.subscribers.get(projectId, id), accessOf(caller));
+    return presentSubscriberToOperator(await this.subscribers.get(projectId, id), operatorAccess(caller.operator));
   }
 }

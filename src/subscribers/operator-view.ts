@@ -6,6 +6,10 @@ import { presentSubscriber } from './subscribers.service.js';
 /** How much of a subscriber an operator key may read: the admin key all, the read-only key less. */
 export type OperatorAccess = 'full' | 'read-only';
 
+/** Only the admin key reads everything; any other operator role (read-only key or session, or none known) reads less. */
+export const operatorAccess = (role: string | null | undefined): OperatorAccess =>
+  role === 'admin' ? 'full' : 'read-only';
+
 /**
  * A subscriber as an operator sees it (admin routes, the console, MCP with an operator key).
  * Email and phone are masked for every operator, as the admin job search masks recipients.

@@ -4,7 +4,7 @@ import { PutPreferencesDto } from '../../governance/preferences/dto/preference.d
 import { presentPreference, PreferencesService } from '../../governance/preferences/preferences.service.js';
 import { ListSubscribersQueryDto, UpsertSubscriberDto } from '../../subscribers/dto/subscriber.dto.js';
 import type { SubscriberRow } from '../../subscribers/subscriber.types.js';
-import { presentSubscriberToOperator } from '../../subscribers/operator-view.js';
+import { operatorAccess, presentSubscriberToOperator } from '../../subscribers/operator-view.js';
 import { presentSubscriber, SubscribersService } from '../../subscribers/subscribers.service.js';
 import { defineTool, IDEMPOTENT_WRITE, type McpToolContext, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
@@ -35,7 +35,7 @@ const subscriberView = z.object({
 function present(s: SubscriberRow, context: McpToolContext): z.input<typeof subscriberView> {
   const { role } = context.caller;
   if (role === 'project') return presentSubscriber(s);
-  return presentSubscriberToOperator(s, role === 'admin' ? 'full' : 'read-only');
+  return presentSubscriberToOperator(s, operatorAccess(role));
 }
 
 const preferenceView = z.object({
