@@ -82,7 +82,7 @@ function healthy(patch: Patch = {}): DigestFacts {
         },
       ],
     },
-    outcomes: [{ channel: 'email', provider: 'resend', sent: 1_000, failed: 0, bounced: 0, cancelled: 0 }],
+    outcomes: [outcome()],
     failures: [],
     retries_waiting: [{ channel: 'email', attempts: 1, count: 1, next_retry_at: '2026-11-30T06:01:00.000Z' }],
     latency: [{ channel: 'email', p50_seconds: 0.3, p95_seconds: 1.2, samples: 1_000 }],
@@ -150,6 +150,25 @@ function retrying(patch: Partial<RetryingRow> = {}): RetryingRow {
       { reason: 'HTTP #: service unavailable', count: 40 },
       { reason: 'timeout after # ms', count: 5 },
     ],
+    ...patch,
+  };
+}
+
+/** One channel × provider's sends in the window: email through resend, 1000 sent and nothing failed, unless patched. */
+function outcome(patch: Partial<DigestFacts['outcomes'][number]> = {}): DigestFacts['outcomes'][number] {
+  return { channel: 'email', provider: 'resend', sent: 1_000, failed: 0, bounced: 0, cancelled: 0, ...patch };
+}
+
+/** One failure cause of the window: 25 email jobs of project shop refused for `reason`, unless patched. */
+function cause(reason: string, patch: Partial<FailureCause> = {}): FailureCause {
+  return {
+    channel: 'email',
+    reason,
+    count: 25,
+    projects: 1,
+    project_ids: ['shop'],
+    sample_job_id: 'job-7',
+    last_seen: '2026-11-30T05:00:00.000Z',
     ...patch,
   };
 }
@@ -225,6 +244,13 @@ const twoFailing: DigestFacts['projects'] = [
   project({ id: 'globex', name: 'Globex', channels: ['sms'], sent: 2, failed: 3 }),
 ];
 
+/** Email's failover breaker open: resend failed often enough that sends rest on smtp for 90 s. */
+const openBreaker: Patch = {
+  instance: {
+    breakers: [{ channel: 'email', primary: 'resend', fallback: 'smtp', state: 'open', resting_seconds: 90 }],
+  },
+};
+
 /** A lane notifyd does not pace (its rate variable is 0). */
 const UNPACED = { configured_rate: 0, effective_rate: 0, paced: false, rate_text: 'unpaced' };
 
@@ -257,16 +283,7 @@ describe('digest findings: each rule fires on its state and stays silent otherwi
       { instance: { providers: { email: 'log' } } },
       ['critical:email_provider_log'],
     ],
-    [
-      'breaker open',
-      breakerOpen,
-      {
-        instance: {
-          breakers: [{ channel: 'email', primary: 'resend', fallback: 'smtp', state: 'open', resting_seconds: 90 }],
-        },
-      },
-      ['warning:failover_breaker_open'],
-    ],
+    ['breaker open', breakerOpen, openBreaker, ['warning:failover_breaker_open']],
     [
       'PUBLIC_URL unset with email configured',
       publicUrlMissing,
@@ -311,23 +328,13 @@ describe('digest findings: each rule fires on its state and stays silent otherwi
     ],
     ['no worker alive while jobs are due', workerMissing, noWorker, ['critical:worker_missing']],
     ['jobs past the lease', stuckProcessing, { queue: { stuck_processing: 3 } }, ['warning:jobs_stuck_processing']],
-    [
-      'failure rate 1 %',
-      failureRate,
-      { outcomes: [{ channel: 'email', provider: 'resend', sent: 990, failed: 10, bounced: 0, cancelled: 0 }] },
-      ['info:failure_rate'],
-    ],
-    [
-      'failure rate 5 %',
-      failureRate,
-      { outcomes: [{ channel: 'email', provider: 'resend', sent: 95, failed: 5, bounced: 0, cancelled: 0 }] },
-      ['warning:failure_rate'],
-    ],
+    ['failure rate 1 %', failureRate, { outcomes: [outcome({ sent: 990, failed: 10 })] }, ['info:failure_rate']],
+    ['failure rate 5 %', failureRate, { outcomes: [outcome({ sent: 95, failed: 5 })] }, ['warning:failure_rate']],
     [
       'failure rate 50 % in two projects',
       failureRate,
       {
-        outcomes: [{ channel: 'sms', provider: 'twilio', sent: 5, failed: 5, bounced: 0, cancelled: 0 }],
+        outcomes: [outcome({ channel: 'sms', provider: 'twilio', sent: 5, failed: 5 })],
         projects: twoFailing,
       },
       ['critical:failure_rate'],
@@ -335,7 +342,7 @@ describe('digest findings: each rule fires on its state and stays silent otherwi
     [
       'failure rate 50 % in one project, 5 lost: narrow, so a warning',
       failureRate,
-      { outcomes: [{ channel: 'sms', provider: 'twilio', sent: 5, failed: 5, bounced: 0, cancelled: 0 }] },
+      { outcomes: [outcome({ channel: 'sms', provider: 'twilio', sent: 5, failed: 5 })] },
       ['warning:failure_rate'],
     ],
     [
@@ -515,36 +522,9 @@ describe('digest findings: each rule fires on its state and stays silent otherwi
     const facts = healthy({
       instance: { email_from: null },
       projects: [
-        {
-          id: 'a',
-          name: 'A',
-          channels: ['email'],
-          from_email: null,
-          from_name: null,
-          rate_limit_per_min: 600,
-          sent: 0,
-          failed: 0,
-        },
-        {
-          id: 'b',
-          name: 'B',
-          channels: ['email'],
-          from_email: 'b@b.test',
-          from_name: null,
-          rate_limit_per_min: 600,
-          sent: 0,
-          failed: 0,
-        },
-        {
-          id: 'c',
-          name: 'C',
-          channels: ['sms'],
-          from_email: null,
-          from_name: null,
-          rate_limit_per_min: 600,
-          sent: 0,
-          failed: 0,
-        },
+        project({ id: 'a', name: 'A' }),
+        project({ id: 'b', name: 'B', from_email: 'b@b.test' }),
+        project({ id: 'c', name: 'C', channels: ['sms'] }),
       ],
     });
     expect(senderMissing(facts).map((f) => f.evidence.project_id)).toEqual(['a']);
@@ -553,17 +533,9 @@ describe('digest findings: each rule fires on its state and stays silent otherwi
   it('the failure finding names the top cause and a sample job', () => {
     const [f] = failureRate(
       healthy({
-        outcomes: [{ channel: 'sms', provider: 'twilio', sent: 10, failed: 10, bounced: 0, cancelled: 0 }],
+        outcomes: [outcome({ channel: 'sms', provider: 'twilio', sent: 10, failed: 10 })],
         failures: [
-          {
-            channel: 'sms',
-            reason: "invalid 'To' number",
-            count: 7,
-            projects: 1,
-            project_ids: ['acme'],
-            sample_job_id: 'job-1',
-            last_seen: '2026-11-30T05:00:00.000Z',
-          },
+          cause("invalid 'To' number", { channel: 'sms', count: 7, project_ids: ['acme'], sample_job_id: 'job-1' }),
         ],
       }),
     );
@@ -617,7 +589,7 @@ describe('ranking', () => {
     const facts = healthy({
       instance: { providers: { email: 'log', sms: 'log' }, email_fallback_provider: null, public_url: null },
       lanes: [lane({ paused_until: '2026-11-30T06:01:00.000Z', pause_kind: 'rate_limited' })],
-      outcomes: [{ channel: 'email', provider: 'log', sent: 90, failed: 10, bounced: 0, cancelled: 0 }],
+      outcomes: [outcome({ provider: 'log', sent: 90, failed: 10 })],
     });
     const ranked = rankFindings(FINDING_RULES.flatMap((r) => r(facts)));
     // email_provider_log swallowed 90 emails (lost); failure_rate lost 10 in one project (narrow:
@@ -658,17 +630,6 @@ describe('ranking', () => {
 });
 
 describe('actions fit the classified cause and name who acts', () => {
-  const cause = (reason: string, patch: Partial<FailureCause> = {}): FailureCause => ({
-    channel: 'email',
-    reason,
-    count: 25,
-    projects: 1,
-    project_ids: ['shop'],
-    sample_job_id: 'job-7',
-    last_seen: '2026-11-30T05:00:00.000Z',
-    ...patch,
-  });
-
   it('the provider’s status code survives into the kind: 422 about a domain is caller data, 401 is credentials, gave-up is an outage', () => {
     expect(causeKind(MISSPELT_DOMAIN)).toBe('recipient');
     expect(causeKind("Twilio 400 21211: invalid 'To' phone number")).toBe('recipient');
@@ -683,7 +644,7 @@ describe('actions fit the classified cause and name who acts', () => {
   it('a recipient refused for good: the caller of the project fixes its data; no retry_job is suggested', () => {
     const [f] = failureRate(
       healthy({
-        outcomes: [{ channel: 'email', provider: 'resend', sent: 0, failed: 25, bounced: 0, cancelled: 0 }],
+        outcomes: [outcome({ sent: 0, failed: 25 })],
         failures: [cause(MISSPELT_DOMAIN)],
         projects: [project({ id: 'shop', name: 'Shop', failed: 25 })],
       }),
@@ -733,19 +694,11 @@ describe('actions fit the classified cause and name who acts', () => {
   });
 
   it('an open breaker on an unpaced lane is told to get a rate, a paced one to lower it', () => {
-    const breakers = [
-      { channel: 'email', primary: 'resend', fallback: 'smtp', state: 'open' as const, resting_seconds: 90 },
-    ];
-    const [u] = breakerOpen(
-      healthy({
-        instance: { ...healthy().instance, breakers },
-        lanes: [lane(UNPACED)],
-      }),
-    );
+    const [u] = breakerOpen(healthy({ ...openBreaker, lanes: [lane(UNPACED)] }));
     expect(u.action).toContain('Lane email:resend is unpaced (EMAIL_RATE_PER_SEC=0)');
     expect(u.action).toContain('set EMAIL_RATE_PER_SEC to the rate your resend plan allows');
     expect(u.action).not.toMatch(/lower EMAIL_RATE_PER_SEC/);
-    const [p] = breakerOpen(healthy({ instance: { ...healthy().instance, breakers }, lanes: [lane()] }));
+    const [p] = breakerOpen(healthy({ ...openBreaker, lanes: [lane()] }));
     expect(p.action).toContain('lower EMAIL_RATE_PER_SEC below 8/s');
     expect(p).toMatchObject({
       owner: 'operator',
@@ -772,7 +725,7 @@ describe('actions fit the classified cause and name who acts', () => {
         }),
       ],
       waiting: [allEmail],
-      outcomes: [{ channel: 'email', provider: 'resend', sent: 100, failed: 25, bounced: 0, cancelled: 0 }],
+      outcomes: [outcome({ sent: 100, failed: 25 })],
       failures: [cause(MISSPELT_DOMAIN)],
       projects: [project({ id: 'shop', name: 'Shop', sent: 100, failed: 25 })],
     });
