@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { succeeds } from './succeeds.js';
 
 /**
  * Which peers may tell notifyd the client's address (X-Forwarded-For), as Fastify's
@@ -16,12 +17,7 @@ const MAX_HOPS = 32;
 function isAddressOrRange(entry: string): boolean {
   if (NAMED_RANGES.has(entry)) return true;
   if (!entry.includes('/')) return ipaddr.isValid(entry);
-  try {
-    ipaddr.parseCIDR(entry);
-    return true;
-  } catch {
-    return false;
-  }
+  return succeeds(() => ipaddr.parseCIDR(entry));
 }
 
 /** The setting, or a message saying what to write instead. */

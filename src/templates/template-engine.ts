@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { succeeds } from '../config/succeeds.js';
 import {
   PARSING,
   PARTS,
@@ -78,7 +79,7 @@ export class TemplateEngine {
         // Some entry's vars cannot be cloned: fail those entries (found by cloning each here,
         // only on this rare path) and run the rest; none found fails every entry, never loops.
         const message = `vars cannot be rendered: they could not be handed to a render thread (${err.detail}); vars nested this deep are refused: send flatter vars`;
-        const bad = new Set(entries.filter((e) => !clonable(task.renders[e].vars)));
+        const bad = new Set(entries.filter((e) => !succeeds(() => structuredClone(task.renders[e].vars))));
         for (const e of bad.size ? bad : entries) renders[e] = { error: message };
         if (!bad.size) break;
         entries = entries.filter((e) => !bad.has(e));
@@ -116,14 +117,5 @@ export class TemplateEngine {
       default:
         return `${part}: ${stopped.detail}`;
     }
-  }
-}
-
-function clonable(value: unknown): boolean {
-  try {
-    structuredClone(value);
-    return true;
-  } catch {
-    return false;
   }
 }

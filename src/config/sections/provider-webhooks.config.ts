@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { sendgridPublicKey } from './sendgrid-public-key.js';
 import { defineSection } from '../define-section.js';
 import { envInt, envList, envString, envUrl } from '../env-helpers.js';
+import { succeeds } from '../succeeds.js';
 
 /** The SNS test base: loopback only, never in production (it would let forged SNS messages verify). */
 function testEndpointBase(value: string | undefined, nodeEnv: unknown): string | undefined {
@@ -16,15 +17,6 @@ function testEndpointBase(value: string | undefined, nodeEnv: unknown): string |
         : null;
   if (problem) throw new Error(`Invalid configuration:\n  - SNS_TEST_ENDPOINT_BASE ${problem}`);
   return value.endsWith('/') ? value : `${value}/`;
-}
-
-function isSendgridKey(value: string): boolean {
-  try {
-    sendgridPublicKey(value);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -62,7 +54,7 @@ export const providerWebhooksSection = defineSection(
       (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
       z
         .string()
-        .refine(isSendgridKey, {
+        .refine((v) => succeeds(() => sendgridPublicKey(v)), {
           message:
             'must be the base64 ECDSA P-256 public key SendGrid shows for the signed Event Webhook (it starts with MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE)',
         })
