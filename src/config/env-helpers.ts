@@ -52,13 +52,21 @@ export function envOptionalEnum<const T extends readonly [string, ...string[]]>(
   );
 }
 
-export function envString(opts: { min?: number; pattern?: RegExp; hint?: string } = {}) {
+/**
+ * Optional text: at least `min` characters, matching `pattern`, and accepted by `check` (for what a
+ * pattern cannot say, e.g. a key that must decode to 32 bytes), as each is given. `hint` says what
+ * to write: it is the whole message of a failed `pattern` or `check`, and follows the `min` one.
+ */
+export function envString(
+  opts: { min?: number; pattern?: RegExp; check?: (value: string) => boolean; hint?: string } = {},
+) {
   let schema = z.string();
   if (opts.min)
     schema = schema.min(opts.min, {
       message: `must be at least ${opts.min} characters${opts.hint ? ` (${opts.hint})` : ''}`,
     });
   if (opts.pattern) schema = schema.regex(opts.pattern, { message: opts.hint ?? `must match ${opts.pattern}` });
+  if (opts.check) schema = schema.refine(opts.check, { message: opts.hint ?? 'is not valid' });
   return z.preprocess(blankToUndefined, schema.optional());
 }
 

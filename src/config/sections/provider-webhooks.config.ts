@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { sendgridPublicKey } from './sendgrid-public-key.js';
 import { defineSection } from '../define-section.js';
 import { envInt, envList, envString, envUrl } from '../env-helpers.js';
@@ -50,16 +49,10 @@ export const providerWebhooksSection = defineSection(
      * SendGrid: the verification key of the signed Event Webhook (Settings → Mail Settings →
      * Event Webhook → Signature Verification), base64 of an ECDSA P-256 public key.
      */
-    SENDGRID_WEBHOOK_PUBLIC_KEY: z.preprocess(
-      (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-      z
-        .string()
-        .refine((v) => succeeds(() => sendgridPublicKey(v)), {
-          message:
-            'must be the base64 ECDSA P-256 public key SendGrid shows for the signed Event Webhook (it starts with MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE)',
-        })
-        .optional(),
-    ),
+    SENDGRID_WEBHOOK_PUBLIC_KEY: envString({
+      check: (v) => succeeds(() => sendgridPublicKey(v)),
+      hint: 'must be the base64 ECDSA P-256 public key SendGrid shows for the signed Event Webhook (it starts with MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE)',
+    }),
     /** Amazon SES via SNS: the topic ARNs whose messages are accepted (comma list); unset turns /webhooks/ses off. */
     SES_SNS_TOPIC_ARNS: envList(),
     /**

@@ -1,17 +1,11 @@
-import { z } from 'zod';
 import { defineSettings, setting } from '../define-section.js';
-import { envInt } from '../env-helpers.js';
+import { envInt, envString } from '../env-helpers.js';
 
 /** 32 bytes, base64 (standard or url-safe): the AES-256-GCM key for endpoint secrets at rest. */
-const secretKey = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-  z
-    .string()
-    .refine((v) => Buffer.from(v, 'base64').length === 32, {
-      message: 'must be 32 random bytes in base64, e.g. the output of `openssl rand -base64 32`',
-    })
-    .optional(),
-);
+const secretKey = envString({
+  check: (v) => Buffer.from(v, 'base64').length === 32,
+  hint: 'must be 32 random bytes in base64, e.g. the output of `openssl rand -base64 32`',
+});
 
 /** Outbound webhooks (src/webhooks/): delivery queue, timeouts, secrets at rest. */
 export const webhooksSection = defineSettings({
