@@ -1,20 +1,12 @@
-import { Inject } from '@nestjs/common';
-import type { AppConfig } from '../../config/app-config.js';
-import { APP_CONFIG } from '../../config/config.module.js';
 import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
-import { ProviderEvidenceService } from './provider-evidence.service.js';
+import { JsonEventsWebhook } from './json-events-webhook.js';
 import { postmarkEvent } from './providers/postmark.events.js';
 import { verifyBasicAuth } from './verifiers/basic-auth.js';
-import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
+import { requireSecret } from './webhook-request.js';
 import { ProviderWebhookController, Signed, SignedCallback, type SignedRequest } from './webhook-routes.js';
 
 @ProviderWebhookController()
-export class PostmarkWebhookController {
-  constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly evidence: ProviderEvidenceService,
-  ) {}
-
+export class PostmarkWebhookController extends JsonEventsWebhook {
   @SignedCallback('POST /postmark', [400, 401, 503], {
     summary: 'Postmark events in (Delivery, Bounce, SpamComplaint, Open, Click), Basic-auth protected',
     description:
@@ -26,9 +18,6 @@ export class PostmarkWebhookController {
     const { username, password } = this.config.providerWebhooks.postmark;
     const user = requireSecret(username, 'POSTMARK_WEBHOOK_USERNAME', 'Postmark');
     const pass = requireSecret(password, 'POSTMARK_WEBHOOK_PASSWORD', 'Postmark');
-    verified('Postmark', () => verifyBasicAuth(headers, user, pass));
-    const body = parseJsonBody(raw, 'Postmark');
-    const event = understood('Postmark', () => postmarkEvent(body));
-    return { success: true, ...(await this.evidence.apply([event])) };
+    return this.record('Postmark', raw, () => verifyBasicAuth(headers, user, pass), postmarkEvent);
   }
 }

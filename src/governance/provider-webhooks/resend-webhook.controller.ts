@@ -1,20 +1,12 @@
-import { Inject } from '@nestjs/common';
-import type { AppConfig } from '../../config/app-config.js';
-import { APP_CONFIG } from '../../config/config.module.js';
 import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
-import { ProviderEvidenceService } from './provider-evidence.service.js';
+import { JsonEventsWebhook } from './json-events-webhook.js';
 import { resendEvent } from './providers/resend.events.js';
 import { verifySvix } from './verifiers/svix.js';
-import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
+import { requireSecret } from './webhook-request.js';
 import { ProviderWebhookController, Signed, SignedCallback, type SignedRequest } from './webhook-routes.js';
 
 @ProviderWebhookController()
-export class ResendWebhookController {
-  constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly evidence: ProviderEvidenceService,
-  ) {}
-
+export class ResendWebhookController extends JsonEventsWebhook {
   @SignedCallback('POST /resend', [400, 401, 503], {
     summary: 'Resend events in (delivered, bounced, complained, opened, clicked), Svix-signed',
     description:
@@ -24,11 +16,11 @@ export class ResendWebhookController {
   })
   async resendWebhook(@Signed() { raw, headers }: SignedRequest): Promise<ProviderWebhookResponseDto> {
     const secret = requireSecret(this.config.providerWebhooks.resendSecret, 'RESEND_WEBHOOK_SECRET', 'Resend');
-    const { id } = verified('Resend', () =>
-      verifySvix(secret, headers, raw, { toleranceSecs: this.config.providerWebhooks.toleranceSecs }),
+    return this.record(
+      'Resend',
+      raw,
+      () => verifySvix(secret, headers, raw, { toleranceSecs: this.config.providerWebhooks.toleranceSecs }),
+      (body, { id }) => resendEvent(id, body),
     );
-    const body = parseJsonBody(raw, 'Resend');
-    const event = understood('Resend', () => resendEvent(id, body));
-    return { success: true, ...(await this.evidence.apply([event])) };
   }
 }

@@ -1,20 +1,12 @@
-import { Inject } from '@nestjs/common';
-import type { AppConfig } from '../../config/app-config.js';
-import { APP_CONFIG } from '../../config/config.module.js';
 import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
-import { ProviderEvidenceService } from './provider-evidence.service.js';
+import { JsonEventsWebhook } from './json-events-webhook.js';
 import { sendgridEvents } from './providers/sendgrid.events.js';
 import { verifySendgridSignature } from './verifiers/sendgrid-ecdsa.js';
-import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
+import { requireSecret } from './webhook-request.js';
 import { ProviderWebhookController, Signed, SignedCallback, type SignedRequest } from './webhook-routes.js';
 
 @ProviderWebhookController()
-export class SendgridWebhookController {
-  constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly evidence: ProviderEvidenceService,
-  ) {}
-
+export class SendgridWebhookController extends JsonEventsWebhook {
   @SignedCallback('POST /sendgrid', [400, 401, 503], {
     summary: 'SendGrid signed Event Webhook (delivered, bounce, spamreport, open, click, unsubscribe), ECDSA verified',
     description:
@@ -27,11 +19,11 @@ export class SendgridWebhookController {
       'SENDGRID_WEBHOOK_PUBLIC_KEY',
       'SendGrid',
     );
-    verified('SendGrid', () =>
-      verifySendgridSignature(key, headers, raw, { toleranceSecs: this.config.providerWebhooks.toleranceSecs }),
+    return this.record(
+      'SendGrid',
+      raw,
+      () => verifySendgridSignature(key, headers, raw, { toleranceSecs: this.config.providerWebhooks.toleranceSecs }),
+      sendgridEvents,
     );
-    const body = parseJsonBody(raw, 'SendGrid');
-    const events = understood('SendGrid', () => sendgridEvents(body));
-    return { success: true, ...(await this.evidence.apply(events)) };
   }
 }

@@ -1,25 +1,18 @@
-import { Inject, Query, Res } from '@nestjs/common';
+import { Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiQuery } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../common/errors/api-error.js';
 import { Operation } from '../../common/http/operation.decorator.js';
-import type { AppConfig } from '../../config/app-config.js';
-import { APP_CONFIG } from '../../config/config.module.js';
 import { ProviderWebhookResponseDto } from './dto/provider-webhook.dto.js';
-import { ProviderEvidenceService } from './provider-evidence.service.js';
+import { JsonEventsWebhook } from './json-events-webhook.js';
 import { whatsappEvents } from './providers/whatsapp.events.js';
 import { verifyMetaSignature } from './verifiers/meta-signature.js';
 import { header, safeEqual } from './verifiers/verification.js';
-import { parseJsonBody, requireSecret, verified, understood } from './webhook-request.js';
+import { requireSecret } from './webhook-request.js';
 import { ProviderWebhookController, Signed, SignedCallback, type SignedRequest } from './webhook-routes.js';
 
 @ProviderWebhookController()
-export class WhatsAppWebhookController {
-  constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly evidence: ProviderEvidenceService,
-  ) {}
-
+export class WhatsAppWebhookController extends JsonEventsWebhook {
   @Operation('GET /whatsapp', [403, 503], {
     summary: 'Meta webhook verification: echoes hub.challenge when hub.verify_token is WHATSAPP_VERIFY_TOKEN',
   })
@@ -64,9 +57,11 @@ export class WhatsAppWebhookController {
   })
   async whatsappWebhook(@Signed() { raw, headers }: SignedRequest): Promise<ProviderWebhookResponseDto> {
     const secret = requireSecret(this.config.providerWebhooks.whatsapp.appSecret, 'WHATSAPP_APP_SECRET', 'WhatsApp');
-    verified('WhatsApp', () => verifyMetaSignature(secret, header(headers, 'x-hub-signature-256'), raw));
-    const body = parseJsonBody(raw, 'WhatsApp');
-    const events = understood('WhatsApp', () => whatsappEvents(body));
-    return { success: true, ...(await this.evidence.apply(events)) };
+    return this.record(
+      'WhatsApp',
+      raw,
+      () => verifyMetaSignature(secret, header(headers, 'x-hub-signature-256'), raw),
+      whatsappEvents,
+    );
   }
 }

@@ -1,17 +1,8 @@
-import {
-  applyDecorators,
-  type CanActivate,
-  createParamDecorator,
-  type ExecutionContext,
-  Injectable,
-  UseGuards,
-} from '@nestjs/common';
-import { ApiSecurity } from '@nestjs/swagger';
+import { type CanActivate, createParamDecorator, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { presentedKey } from '../../projects/auth/api-keys.js';
 import { ApiError } from '../../common/errors/api-error.js';
-import { ProjectRateLimitGuard } from '../../projects/auth/project-rate-limit.guard.js';
-import { ApiErrors } from '../../common/http/api-errors.decorator.js';
+import { RateLimitedAuth } from '../../projects/auth/auth.decorators.js';
 import type { ProjectRef } from '../../projects/project.types.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import { SubscriberTokenVersions } from '../../subscribers/subscriber-token-versions.js';
@@ -99,14 +90,11 @@ export class InboxAuthGuard implements CanActivate {
   }
 }
 
-/** A route of a subscriber's inbox (subscriber token or project key), counted in the project's rate limit. */
-export const InboxAuth = () =>
-  applyDecorators(
-    UseGuards(InboxAuthGuard, ProjectRateLimitGuard),
-    ApiSecurity('bearer'),
-    ApiSecurity('apiKey'),
-    ApiErrors(401, 403, 429),
-  );
+/**
+ * A route of a subscriber's inbox (subscriber token or project key), counted in the project's
+ * rate limit. Its bearer scheme comes first: a subscriber token is a bearer token.
+ */
+export const InboxAuth = () => RateLimitedAuth(InboxAuthGuard, [401, 403], ['bearer', 'apiKey']);
 
 export const CurrentInbox = createParamDecorator((_: unknown, ctx: ExecutionContext): InboxPrincipal => {
   const principal = ctx.switchToHttp().getRequest<InboxRequest>().inbox;

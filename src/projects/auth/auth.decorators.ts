@@ -1,4 +1,12 @@
-import { applyDecorators, Controller, createParamDecorator, type ExecutionContext, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  type CanActivate,
+  Controller,
+  createParamDecorator,
+  type ExecutionContext,
+  type Type,
+  UseGuards,
+} from '@nestjs/common';
 import { METHOD_METADATA } from '@nestjs/common/constants.js';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -9,14 +17,20 @@ import { OperatorOrProjectAuthGuard } from './operator-or-project-auth.guard.js'
 import { ProjectAuthGuard, type ProjectRequest } from './project-auth.guard.js';
 import { ProjectRateLimitGuard } from './project-rate-limit.guard.js';
 
-/** A route called with a project key; the handler receives the project via @CurrentProject(). */
-export const ProjectAuth = () =>
+/**
+ * A route that `guard` authenticates and that then spends the project's rate_limit_per_min
+ * (ProjectRateLimitGuard, always after the guard that sets the project): the security schemes
+ * it documents, in that order, and the guard's error responses besides the 429.
+ */
+export const RateLimitedAuth = (guard: Type<CanActivate>, errors: number[], schemes = ['apiKey', 'bearer']) =>
   applyDecorators(
-    UseGuards(ProjectAuthGuard, ProjectRateLimitGuard),
-    ApiSecurity('apiKey'),
-    ApiSecurity('bearer'),
-    ApiErrors(401, 429),
+    UseGuards(guard, ProjectRateLimitGuard),
+    ...schemes.map((scheme) => ApiSecurity(scheme)),
+    ApiErrors(...errors, 429),
   );
+
+/** A route called with a project key; the handler receives the project via @CurrentProject(). */
+export const ProjectAuth = () => RateLimitedAuth(ProjectAuthGuard, [401]);
 
 /** The operator guard and its security schemes, on a route (AdminAuth) or a whole controller (AdminController). */
 const adminGuarding = (options: { readers?: boolean }) => [
@@ -52,13 +66,7 @@ export const AdminController =
 export { ReaderAllowed };
 
 /** A read for operators (any project) and project keys (their own): the handler reads @CurrentCaller(). */
-export const OperatorOrProjectAuth = () =>
-  applyDecorators(
-    UseGuards(OperatorOrProjectAuthGuard, ProjectRateLimitGuard),
-    ApiSecurity('apiKey'),
-    ApiSecurity('bearer'),
-    ApiErrors(401, 403, 429),
-  );
+export const OperatorOrProjectAuth = () => RateLimitedAuth(OperatorOrProjectAuthGuard, [401, 403]);
 
 /** Who called an OperatorOrProjectAuth route: the project (a project key) or null with the operator's role. */
 export const CurrentCaller = createParamDecorator(
