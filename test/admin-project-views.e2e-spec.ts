@@ -45,6 +45,28 @@ describe('admin project views and the admin event stream', () => {
     expect((await t.http.get('/v1/admin/projects/shop/subscribers').set('X-Api-Key', project.key)).status).toBe(403);
   });
 
+  it('answers 404 for an unknown project on every project view, after the request itself is validated', async () => {
+    const notFound = { error: 'not_found', message: "Project 'nope' was not found" };
+    for (const path of [
+      '/v1/admin/projects/nope/subscribers/u1',
+      '/v1/admin/projects/nope/subscribers/u1/preferences',
+      '/v1/admin/projects/nope/templates',
+      '/v1/admin/projects/nope/templates/hello',
+    ]) {
+      const read = await admin('get', path, READONLY_KEY);
+      expect({ path, status: read.status, body: read.body }).toEqual({ path, status: 404, body: notFound });
+    }
+    const save = await admin('post', '/v1/admin/projects/nope/templates').send({
+      id: 'hello',
+      channel: 'email',
+      body: 'Hi',
+    });
+    expect({ status: save.status, body: save.body }).toEqual({ status: 404, body: notFound });
+    // An invalid request is refused as such first, as when the handler looked the project up.
+    expect((await admin('post', '/v1/admin/projects/nope/templates').send({ id: 'hello' })).status).toBe(422);
+    expect((await admin('get', '/v1/admin/projects/nope/subscribers').query({ limit: 1000 })).status).toBe(422);
+  });
+
   it('withholds each subscriber’s data values from the read-only key and session; the admin key reads them', async () => {
     const secret = 'https://hooks.slack.com/services/T000/B000/secretsecret';
     expect(
