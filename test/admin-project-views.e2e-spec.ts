@@ -45,6 +45,51 @@ describe('admin project views and the admin event stream', () => {
     expect((await t.http.get('/v1/admin/projects/shop/subscribers').set('X-Api-Key', project.key)).status).toBe(403);
   });
 
+  it('answers 404 for an unknown project on every project view, after the request itself is validated', async () => {
+    const notFound = { error: 'not_found', message: "Project 'nope' was not found" };
+    for (const path of [
+      '/v1/admin/projects/nope/subscribers/u1',
+      '/v1/admin/projects/nope/subscribers/u1/preferences',
+      '/v1/admin/projects/nope/templates',
+      '/v1/admin/projects/nope/templates/hello',
+    ]) {
+      const read = await admin('get', path, READONLY_KEY);
+      expect({ path, status: read.status, body: read.body }).toEqual({ path, status: 404, body: notFound });
+    }
+    const save = await admin('post', '/v1/admin/projects/nope/templates').send({
+      id: 'hello',
+      channel: 'email',
+      body: 'Hi',
+    });
+    expect({ status: save.status, body: save.body }).toEqual({ status: 404, body: notFound });
+    // An invalid request is refused as such first, as when the handler looked the project up.
+    expect((await admin('post', '/v1/admin/projects/nope/templates').send({ id: 'hello' })).status).toBe(422);
+    expect((await admin('get', '/v1/admin/projects/nope/subscribers').query({ limit: 1000 })).status).toBe(422);
+  });
+
+  it('pages a project’s workflow runs for operators, newest first, with the cursor of the next page', async () => {
+    const as = (path: string, body: object) => t.http.post(path).set('X-Api-Key', project.key).send(body);
+    const steps = [{ type: 'delay', duration_secs: 3600 }];
+    expect((await as('/v1/workflows', { id: 'greet', name: 'Greet', trigger_event: 'greet.now', steps })).status).toBe(
+      200,
+    );
+    const [older] = (await as('/v1/workflows/trigger', { event: 'greet.now', subscriber_id: 'u1' })).body.workflow_runs;
+    const [newer] = (await as('/v1/workflows/trigger', { event: 'greet.now', subscriber_id: 'u1' })).body.workflow_runs;
+    const runs = '/v1/admin/projects/shop/workflows/runs';
+    const first = await admin('get', runs, READONLY_KEY).query({ workflow_id: 'greet', limit: 1 });
+    expect(first.body).toEqual({
+      items: [expect.objectContaining({ id: newer, workflow_id: 'greet', subscriber_id: 'u1' })],
+      next_cursor: expect.any(String),
+      limit: 1,
+    });
+    const second = await admin('get', runs, READONLY_KEY).query({
+      workflow_id: 'greet',
+      cursor: first.body.next_cursor,
+    });
+    expect(second.body).toEqual({ items: [expect.objectContaining({ id: older })], next_cursor: null, limit: 50 });
+    expect((await admin('get', '/v1/admin/projects/nope/workflows/runs')).status).toBe(404);
+  });
+
   it('withholds each subscriber’s data values from the read-only key and session; the admin key reads them', async () => {
     const secret = 'https://hooks.slack.com/services/T000/B000/secretsecret';
     expect(

@@ -1,21 +1,17 @@
 import { Param, Query } from '@nestjs/common';
-import { AdminController, CurrentCaller } from '../projects/auth/auth.decorators.js';
-import type { OperatorRole } from '../projects/auth/admin-auth.guard.js';
+import { AdminController } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
-import { ProjectsService } from '../projects/projects.service.js';
+import { presentCursorPage } from '../common/pagination/cursor-page.js';
+import { ExistingProjectPipe } from '../projects/existing-project.pipe.js';
 import { ListSubscribersQueryDto, SubscriberDto, SubscriberListDto } from './dto/subscriber.dto.js';
-import { operatorAccess, presentSubscriberToOperator } from './operator-view.js';
+import { CurrentOperatorAccess } from './operator-access.decorator.js';
+import { type OperatorAccess, presentSubscriberToOperator } from './operator-view.js';
 import { SubscribersService } from './subscribers.service.js';
-
-type Caller = { operator: OperatorRole | null };
 
 /** Any project's subscribers for operators (`/v1/admin/projects/:id/subscribers`), read-only. */
 @AdminController('v1/admin/projects/:id/subscribers', 'Admin: subscribers', { readers: true })
 export class AdminSubscribersController {
-  constructor(
-    private readonly subscribers: SubscribersService,
-    private readonly projects: ProjectsService,
-  ) {}
+  constructor(private readonly subscribers: SubscribersService) {}
 
   @Operation('GET', [400, 404, 422], {
     summary: 'A project’s subscribers, optionally searched, one cursor page at a time (email and phone masked)',
@@ -23,18 +19,13 @@ export class AdminSubscribersController {
       'The read-only key (and a read-only console session) gets each `data` withheld: `{}`, with its keys in `withheld_data_keys`.',
   })
   async adminListSubscribers(
-    @Param('id') projectId: string,
+    @Param('id', ExistingProjectPipe) projectId: string,
     @Query() query: ListSubscribersQueryDto,
-    @CurrentCaller() caller: Caller,
+    @CurrentOperatorAccess() access: OperatorAccess,
   ): Promise<SubscriberListDto> {
-    await this.projects.get(projectId);
-    const page = await this.subscribers.list(projectId, query);
-    const access = operatorAccess(caller.operator);
-    return {
-      items: page.items.map((s) => presentSubscriberToOperator(s, access)),
-      next_cursor: page.nextCursor,
-      limit: page.limit,
-    };
+    return presentCursorPage(await this.subscribers.list(projectId, query), (s) =>
+      presentSubscriberToOperator(s, access),
+    );
   }
 
   @Operation('GET /:subscriber_id', [404], {
@@ -43,11 +34,10 @@ export class AdminSubscribersController {
       'The read-only key (and a read-only console session) gets `data` withheld: `{}`, with its keys in `withheld_data_keys`.',
   })
   async adminGetSubscriber(
-    @Param('id') projectId: string,
+    @Param('id', ExistingProjectPipe) projectId: string,
     @Param('subscriber_id') id: string,
-    @CurrentCaller() caller: Caller,
+    @CurrentOperatorAccess() access: OperatorAccess,
   ): Promise<SubscriberDto> {
-    await this.projects.get(projectId);
-    return presentSubscriberToOperator(await this.subscribers.get(projectId, id), operatorAccess(caller.operator));
+    return presentSubscriberToOperator(await this.subscribers.get(projectId, id), access);
   }
 }

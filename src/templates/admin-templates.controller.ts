@@ -4,6 +4,7 @@ import type { OperatorRole } from '../projects/auth/admin-auth.guard.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import { AuditService } from '../audit/audit.service.js';
 import type { Actor } from '../domain/actor.js';
+import { ExistingProjectPipe } from '../projects/existing-project.pipe.js';
 import { ProjectsService } from '../projects/projects.service.js';
 import {
   ListTemplatesQueryDto,
@@ -33,17 +34,18 @@ export class AdminTemplatesController {
   @Operation('GET', [400, 404, 422], 'A project’s template variants, by id, channel and locale')
   @ReaderAllowed()
   async adminListTemplates(
-    @Param('id') projectId: string,
+    @Param('id', ExistingProjectPipe) projectId: string,
     @Query() query: ListTemplatesQueryDto,
   ): Promise<TemplateListDto> {
-    await this.projects.get(projectId);
     return templatePage(this.templates, projectId, query);
   }
 
   @Operation('GET /:template_id', [404], 'One of a project’s templates with all its channel and locale variants')
   @ReaderAllowed()
-  async adminGetTemplate(@Param('id') projectId: string, @Param('template_id') id: string): Promise<TemplateDto> {
-    await this.projects.get(projectId);
+  async adminGetTemplate(
+    @Param('id', ExistingProjectPipe) projectId: string,
+    @Param('template_id') id: string,
+  ): Promise<TemplateDto> {
     return { template_id: id, variants: (await this.templates.get(projectId, id)).map(presentVariant) };
   }
 
@@ -51,11 +53,10 @@ export class AdminTemplatesController {
     summary: 'Create or replace a project’s template variant (id × channel × locale); Liquid is checked on save',
   })
   async adminUpsertTemplate(
-    @Param('id') projectId: string,
+    @Param('id', ExistingProjectPipe) projectId: string,
     @Body() body: UpsertTemplateDto,
     @CurrentOperator() by: Actor,
   ): Promise<UpsertTemplateResponseDto> {
-    await this.projects.get(projectId);
     const created = await this.templates.upsert(projectId, body);
     await this.audit.record({
       projectId,
@@ -80,6 +81,7 @@ export class AdminTemplatesController {
     @Body() body: PreviewTemplateDto,
     @CurrentCaller() caller: { operator: OperatorRole | null },
   ): Promise<TemplatePreviewDto> {
+    // The read-only key's refusal answers before the project is looked up (so no ExistingProjectPipe here).
     refuseReaderSubscriberPreview(body.subscriber_id, caller.operator !== 'admin');
     await this.projects.get(projectId);
     return this.templates.preview(projectId, id, body);

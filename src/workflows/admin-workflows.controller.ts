@@ -1,6 +1,7 @@
 import { Param, Query } from '@nestjs/common';
 import { AdminController } from '../projects/auth/auth.decorators.js';
 import { Operation } from '../common/http/operation.decorator.js';
+import { presentCursorPage } from '../common/pagination/cursor-page.js';
 import { ProjectsService } from '../projects/projects.service.js';
 import { ListRunsQueryDto, WorkflowListDto, WorkflowRunListDto, WorkflowRunResponseDto } from './dto/workflow.dto.js';
 import { presentRun, presentWorkflow } from './workflow.presenter.js';
@@ -27,8 +28,7 @@ export class AdminWorkflowsController {
     @Param('id') projectId: string,
     @Query() query: ListRunsQueryDto,
   ): Promise<WorkflowRunListDto> {
-    const { items, nextCursor, limit } = await this.workflows.listRuns(await this.projects.get(projectId), query);
-    return { items: items.map(presentRun), next_cursor: nextCursor, limit };
+    return presentCursorPage(await this.workflows.listRuns(await this.projects.get(projectId), query), presentRun);
   }
 
   @Operation('GET /runs/:run_id', [404], 'One of a project’s runs: where it stands and what each step did')

@@ -11,27 +11,27 @@ interface FastifyLikeError {
 }
 
 /** Fastify error codes → our error codes and a message that tells the caller what to do. */
-const FASTIFY_ERRORS: Record<string, { error: string; message: (e: FastifyLikeError) => string }> = {
+const FASTIFY_ERRORS: Record<string, { error: string; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: {
     error: 'invalid_json',
-    message: () => 'The request body is not valid JSON. Check quotes, commas and brackets.',
+    message: 'The request body is not valid JSON. Check quotes, commas and brackets.',
   },
   FST_ERR_CTP_EMPTY_JSON_BODY: {
     error: 'invalid_json',
-    message: () => 'The request says Content-Type: application/json but its body is empty. Send a JSON object.',
+    message: 'The request says Content-Type: application/json but its body is empty. Send a JSON object.',
   },
   FST_ERR_CTP_BODY_TOO_LARGE: {
     error: 'payload_too_large',
-    message: () =>
+    message:
       'The request body is larger than this instance accepts (BODY_LIMIT_BYTES). Split it into smaller requests.',
   },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     error: 'unsupported_media_type',
-    message: () => 'Send the body as JSON with the header Content-Type: application/json.',
+    message: 'Send the body as JSON with the header Content-Type: application/json.',
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     error: 'bad_request',
-    message: () => 'The Content-Length header does not match the body.',
+    message: 'The Content-Length header does not match the body.',
   },
 };
 
@@ -64,7 +64,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
       const message =
         routeLimit !== undefined
           ? `The request body is larger than ${routeLimit} bytes, the most this route accepts.`
-          : known.message(fastifyError);
+          : known.message;
       return { status: fastifyError.statusCode, body: { error: known.error, message } };
     }
     if (exception instanceof HttpException) {

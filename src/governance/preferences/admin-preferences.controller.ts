@@ -1,7 +1,7 @@
 import { Param } from '@nestjs/common';
 import { AdminController } from '../../projects/auth/auth.decorators.js';
 import { Operation } from '../../common/http/operation.decorator.js';
-import { ProjectsService } from '../../projects/projects.service.js';
+import { ExistingProjectPipe } from '../../projects/existing-project.pipe.js';
 import { PreferencesDto } from './dto/preference.dto.js';
 import { presentPreference, PreferencesService } from './preferences.service.js';
 
@@ -10,17 +10,13 @@ import { presentPreference, PreferencesService } from './preferences.service.js'
   readers: true,
 })
 export class AdminPreferencesController {
-  constructor(
-    private readonly preferences: PreferencesService,
-    private readonly projects: ProjectsService,
-  ) {}
+  constructor(private readonly preferences: PreferencesService) {}
 
   @Operation('GET', [404], 'A project’s subscriber’s preferences per channel and scope')
   async adminGetSubscriberPreferences(
-    @Param('id') projectId: string,
+    @Param('id', ExistingProjectPipe) projectId: string,
     @Param('subscriber_id') id: string,
   ): Promise<PreferencesDto> {
-    await this.projects.get(projectId);
     return { subscriber_id: id, preferences: (await this.preferences.get(projectId, id)).map(presentPreference) };
   }
 }
