@@ -2,6 +2,7 @@ import { CHANNELS } from '../domain/channels.js';
 import { canonicalLocale } from '../common/validation/locale.js';
 import { parseSendWindow } from '../governance/send-windows/send-window.js';
 import { normaliseTopic } from '../domain/topic.js';
+import { RATE_LIMIT_PER_MIN } from '../projects/dto/project.dto.js';
 import { E164_PATTERN, SUBSCRIBER_ID_PATTERN } from '../subscribers/dto/subscriber.dto.js';
 import { isKnownTimeZone } from '../subscribers/dto/time-zone.validator.js';
 import { isWebhookEventType } from '../domain/webhook-event-types.js';
@@ -74,7 +75,10 @@ export function convertProject(p: ProjectRow0x): Converted<Record<string, unknow
       api_key_hint: `sk_${p.id}_… (notifyd 0.x key)`,
       secondary_api_key_hash: secondary,
       secondary_api_key_hint: secondary ? `sk_${p.id}_… (notifyd 0.x secondary key)` : null,
-      rate_limit_per_min: Math.min(Math.max(p.rate_limit_per_min ?? 600, 1), 10_000_000),
+      rate_limit_per_min: Math.min(
+        Math.max(p.rate_limit_per_min ?? 600, RATE_LIMIT_PER_MIN.min),
+        RATE_LIMIT_PER_MIN.max,
+      ),
       settings,
       from_email: p.from_email?.includes('@') ? p.from_email : null,
       from_name: p.from_name || null,

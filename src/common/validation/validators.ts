@@ -1,10 +1,20 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { buildMessage, IsIn, ValidateBy, type ValidationOptions } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  buildMessage,
+  IsArray,
+  IsIn,
+  ValidateBy,
+  type ValidationOptions,
+} from 'class-validator';
 import { CHANNELS } from '../../domain/channels.js';
 import { PRIORITY_HELP, parsePriority } from '../../domain/priority.js';
 import { CHANNEL_LIST, isChannel, normaliseChannel } from '../../domain/channels.js';
+import { DocumentConstraints } from './openapi-constraints.js';
 import { isRfc3339 } from './rfc3339.js';
+import { stacked } from './stacked.js';
 
 /**
  * A class-validator decorator accepting the values `accepts` says yes to; its message is the
@@ -37,6 +47,20 @@ export const IsOneChannel = () =>
   applyDecorators(
     Transform(({ value }) => normaliseChannel(value)),
     IsIn(CHANNELS, { message: `channel must be one of ${CHANNELS.join(', ')}` }),
+  );
+
+/**
+ * A DTO field holding channels as an array (a project's): each one of CHANNELS, none twice.
+ * Not normalised, unlike IsOneChannel: the names must be exact. `uniqueItems` is stated for
+ * the OpenAPI schema, which the swagger plugin no longer sees from ArrayUnique here.
+ */
+export const IsChannelArray = () =>
+  stacked(
+    IsArray(),
+    ArrayUnique(),
+    ArrayMaxSize(CHANNELS.length),
+    IsIn(CHANNELS, { each: true, message: `each value in $property must be one of ${CHANNELS.join(', ')}` }),
+    DocumentConstraints({ uniqueItems: true }),
   );
 
 /** notifyd's `channel`: one channel or a comma-separated list. */
