@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import { IsEmail, IsObject, IsOptional, ValidateIf } from 'class-validator';
 import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
 import { IsChannelArray } from '../../common/validation/validators.js';
+import { PROJECT_ID_PATTERN } from '../project.types.js';
 
 /** The bounds of a project's `rate_limit_per_min` (the 0.x import clamps to them too). */
 export const RATE_LIMIT_PER_MIN = { min: 1, max: 10_000_000 };
@@ -12,7 +13,7 @@ export class CreateProjectDto {
    * @example "acme"
    */
   @IsText({
-    pattern: /^[a-z0-9][a-z0-9_-]{0,62}$/,
+    pattern: PROJECT_ID_PATTERN,
     message: 'must be 1–63 lowercase letters, digits, - or _, starting with a letter or digit (e.g. "acme")',
   })
   id: string;
