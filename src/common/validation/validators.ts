@@ -12,6 +12,7 @@ import {
 import { CHANNELS } from '../../domain/channels.js';
 import { PRIORITY_HELP, parsePriority } from '../../domain/priority.js';
 import { CHANNEL_LIST, isChannel, normaliseChannel } from '../../domain/channels.js';
+import { IsText } from './bounded.js';
 import { DocumentConstraints } from './openapi-constraints.js';
 import { isRfc3339 } from './rfc3339.js';
 import { stacked } from './stacked.js';
@@ -62,6 +63,16 @@ export const IsChannelArray = () =>
     IsIn(CHANNELS, { each: true, message: `each value in $property must be one of ${CHANNELS.join(', ')}` }),
     DocumentConstraints({ uniqueItems: true }),
   );
+
+/**
+ * An `idempotency_key`: 1–`max` printable ASCII characters without spaces (a batch's is shorter:
+ * each of its jobs' keys appends the subscriber and channel). Pattern and message follow `max`.
+ */
+export const IsIdempotencyKey = (max: number) =>
+  IsText({
+    pattern: new RegExp(`^[\\x21-\\x7e]{1,${max}}$`),
+    message: `must be 1–${max} printable ASCII characters without spaces`,
+  });
 
 /** notifyd's `channel`: one channel or a comma-separated list. */
 export const IsChannelList = acceptedBy(
