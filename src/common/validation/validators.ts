@@ -52,8 +52,8 @@ export const IsOneChannel = () =>
 
 /**
  * A DTO field holding channels as an array (a project's): each one of CHANNELS, none twice.
- * Not normalised, unlike IsOneChannel: the names must be exact. `uniqueItems` is stated for
- * the OpenAPI schema, which the swagger plugin no longer sees from ArrayUnique here.
+ * Not normalised, unlike IsOneChannel: the names must be exact. States `uniqueItems` for the
+ * OpenAPI schema itself: the swagger plugin sees ArrayUnique only written on the property.
  */
 export const IsChannelArray = () =>
   stacked(
