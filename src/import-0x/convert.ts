@@ -2,6 +2,8 @@ import { CHANNELS } from '../domain/channels.js';
 import { canonicalLocale } from '../common/validation/locale.js';
 import { parseSendWindow } from '../governance/send-windows/send-window.js';
 import { normaliseTopic } from '../domain/topic.js';
+import { RATE_LIMIT_PER_MIN } from '../projects/dto/project.dto.js';
+import { PROJECT_ID_PATTERN } from '../projects/project.types.js';
 import { E164_PATTERN, SUBSCRIBER_ID_PATTERN } from '../subscribers/dto/subscriber.dto.js';
 import { isKnownTimeZone } from '../subscribers/dto/time-zone.validator.js';
 import { isWebhookEventType } from '../domain/webhook-event-types.js';
@@ -15,7 +17,6 @@ import { isWebhookEventType } from '../domain/webhook-event-types.js';
 
 export type Converted<T> = { row: T; notes: string[] } | { skip: string };
 
-const PROJECT_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const CHANNEL_ALIASES: Record<string, string> = { inapp: 'in_app', fcm: 'push' };
 const channelOf = (c: string) => CHANNEL_ALIASES[c] ?? c;
@@ -40,7 +41,7 @@ export interface ProjectRow0x {
  * A project without a key hash had no usable key in 0.x (only a TOML-configured one could).
  */
 export function convertProject(p: ProjectRow0x): Converted<Record<string, unknown>> {
-  if (!PROJECT_ID.test(p.id))
+  if (!PROJECT_ID_PATTERN.test(p.id))
     return {
       skip: `project id '${p.id}' is not a notifyd project id (1–63 of a-z, 0-9, _ and -, starting with a letter or digit)`,
     };
@@ -74,7 +75,10 @@ export function convertProject(p: ProjectRow0x): Converted<Record<string, unknow
       api_key_hint: `sk_${p.id}_… (notifyd 0.x key)`,
       secondary_api_key_hash: secondary,
       secondary_api_key_hint: secondary ? `sk_${p.id}_… (notifyd 0.x secondary key)` : null,
-      rate_limit_per_min: Math.min(Math.max(p.rate_limit_per_min ?? 600, 1), 10_000_000),
+      rate_limit_per_min: Math.min(
+        Math.max(p.rate_limit_per_min ?? 600, RATE_LIMIT_PER_MIN.min),
+        RATE_LIMIT_PER_MIN.max,
+      ),
       settings,
       from_email: p.from_email?.includes('@') ? p.from_email : null,
       from_name: p.from_name || null,

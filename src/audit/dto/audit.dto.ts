@@ -1,7 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsOptional } from 'class-validator';
 import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
+import { IsDeprecatedOffset } from '../../common/pagination/deprecated-offset.js';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 
 export class AuditQueryDto {
@@ -47,16 +47,10 @@ export class AuditQueryDto {
   limit?: number;
 
   // Kept for notifyd 0.x callers; the description is what clients see (OpenAPI, llms.txt).
-  @ApiProperty({
-    required: false,
-    deprecated: true,
-    example: 0,
-    description:
-      "Deprecated: page with `cursor` (the previous page's `next_cursor`) instead. Lines to skip, as notifyd 0.x paged (0–100000); the answer then carries `total` (lines matching the filters), `limit` and `offset`. Not with a cursor.",
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsWholeNumber({ min: 0, max: 100_000, message: 'must be a whole number between 0 and 100000' })
+  @IsDeprecatedOffset(
+    'Lines to skip, as notifyd 0.x paged (0–100000); the answer then carries `total` (lines matching the filters), `limit` and `offset`. Not with a cursor.',
+    { max: 100_000, message: 'must be a whole number between 0 and 100000' },
+  )
   offset?: number;
 }
 

@@ -1,7 +1,22 @@
 import { DECORATORS } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
-import { IsInt, IsString, Matches, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+import { CHANNELS } from '../../domain/channels.js';
 import { IsText, IsWholeNumber } from './bounded.js';
+import { IsChannelArray, IsIdempotencyKey } from './validators.js';
 import { describeValidationErrors } from './validation.pipe.js';
 
 // The composites must say exactly what the stacks they replace said: the same lines, in the same order.
@@ -16,6 +31,16 @@ class Stacked {
   @Min(1, { message: 'must be 1 to 9' })
   @Max(9, { message: 'must be 1 to 9' })
   count: number;
+
+  @IsArray()
+  @ArrayUnique()
+  @ArrayMaxSize(CHANNELS.length)
+  @IsIn(CHANNELS, { each: true, message: `each value in channels must be one of ${CHANNELS.join(', ')}` })
+  channels: string[];
+
+  @IsString()
+  @Matches(/^[\x21-\x7e]{1,120}$/, { message: 'must be 1–120 printable ASCII characters without spaces' })
+  key: string;
 }
 
 class Composed {
@@ -24,18 +49,24 @@ class Composed {
 
   @IsWholeNumber({ min: 1, max: 9, message: 'must be 1 to 9' })
   count: number;
+
+  @IsChannelArray()
+  channels: string[];
+
+  @IsIdempotencyKey(120)
+  key: string;
 }
 
 const problems = (cls: new () => object, body: object) =>
   describeValidationErrors(validateSync(plainToInstance(cls, body)));
 
-describe('IsText and IsWholeNumber', () => {
+describe('IsText, IsWholeNumber, IsChannelArray and IsIdempotencyKey', () => {
   it.each([
     {},
-    { name: '', count: 0 },
-    { name: 'TOO LONG', count: 10 },
-    { name: 7, count: 1.5 },
-    { name: 'ok', count: 3 },
+    { name: '', count: 0, channels: [], key: '' },
+    { name: 'TOO LONG', count: 10, channels: [...CHANNELS, 'fax', 'email'], key: 'k'.repeat(121) },
+    { name: 7, count: 1.5, channels: 'email', key: 'with space' },
+    { name: 'ok', count: 3, channels: ['email', 'sms'], key: 'order-A-1042' },
   ])('report %j as the decorators they compose do', (body) =>
     expect(problems(Composed, body)).toEqual(problems(Stacked, body)),
   );
@@ -44,5 +75,7 @@ describe('IsText and IsWholeNumber', () => {
     const schema = (key: string) => Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, Composed.prototype, key);
     expect(schema('name')).toEqual({ minLength: 1, maxLength: 5, pattern: '^[a-z]*$' });
     expect(schema('count')).toEqual({ minimum: 1, maximum: 9 });
+    expect(schema('channels')).toEqual({ uniqueItems: true });
+    expect(schema('key')).toEqual({ pattern: '^[\\x21-\\x7e]{1,120}$' });
   });
 });

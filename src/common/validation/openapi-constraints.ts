@@ -9,6 +9,7 @@ export interface OpenApiConstraints {
   maximum?: number;
   minItems?: number;
   maxItems?: number;
+  uniqueItems?: boolean;
 }
 
 /**

@@ -1,10 +1,21 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { buildMessage, IsIn, ValidateBy, type ValidationOptions } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  buildMessage,
+  IsArray,
+  IsIn,
+  ValidateBy,
+  type ValidationOptions,
+} from 'class-validator';
 import { CHANNELS } from '../../domain/channels.js';
 import { PRIORITY_HELP, parsePriority } from '../../domain/priority.js';
 import { CHANNEL_LIST, isChannel, normaliseChannel } from '../../domain/channels.js';
+import { IsText } from './bounded.js';
+import { DocumentConstraints } from './openapi-constraints.js';
 import { isRfc3339 } from './rfc3339.js';
+import { stacked } from './stacked.js';
 
 /**
  * A class-validator decorator accepting the values `accepts` says yes to; its message is the
@@ -38,6 +49,30 @@ export const IsOneChannel = () =>
     Transform(({ value }) => normaliseChannel(value)),
     IsIn(CHANNELS, { message: `channel must be one of ${CHANNELS.join(', ')}` }),
   );
+
+/**
+ * A DTO field holding channels as an array (a project's): each one of CHANNELS, none twice.
+ * Not normalised, unlike IsOneChannel: the names must be exact. States `uniqueItems` for the
+ * OpenAPI schema itself: the swagger plugin sees ArrayUnique only written on the property.
+ */
+export const IsChannelArray = () =>
+  stacked(
+    IsArray(),
+    ArrayUnique(),
+    ArrayMaxSize(CHANNELS.length),
+    IsIn(CHANNELS, { each: true, message: `each value in $property must be one of ${CHANNELS.join(', ')}` }),
+    DocumentConstraints({ uniqueItems: true }),
+  );
+
+/**
+ * An `idempotency_key`: 1–`max` printable ASCII characters without spaces (a batch's is shorter:
+ * each of its jobs' keys appends the subscriber and channel). Pattern and message follow `max`.
+ */
+export const IsIdempotencyKey = (max: number) =>
+  IsText({
+    pattern: new RegExp(`^[\\x21-\\x7e]{1,${max}}$`),
+    message: `must be 1–${max} printable ASCII characters without spaces`,
+  });
 
 /** notifyd's `channel`: one channel or a comma-separated list. */
 export const IsChannelList = acceptedBy(

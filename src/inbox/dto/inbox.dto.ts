@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
-import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, Matches, ValidateIf } from 'class-validator';
 import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
+import { IsDeprecatedOffset } from '../../common/pagination/deprecated-offset.js';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 import { STREAM_FORMATS, type StreamFormat } from '../stream/stream-format.js';
@@ -42,16 +42,10 @@ export class ListInboxQueryDto {
   cursor?: string;
 
   // Kept for notifyd 0.x front-ends; the description is what clients see (OpenAPI, llms.txt).
-  @ApiProperty({
-    required: false,
-    deprecated: true,
-    example: 0,
-    description:
-      "Deprecated: page with `cursor` (the previous page's `next_cursor`) instead. Messages to skip, as notifyd 0.x paged; the answer then carries `offset` and `total` (unarchived messages). Not with a cursor.",
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsWholeNumber({ min: 0, max: 100_000 })
+  @IsDeprecatedOffset(
+    'Messages to skip, as notifyd 0.x paged; the answer then carries `offset` and `total` (unarchived messages). Not with a cursor.',
+    { max: 100_000 },
+  )
   offset?: number;
 
   /** @example "unread" */

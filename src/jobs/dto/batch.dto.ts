@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsObject, IsOptional, ValidateIf } from 'class-validator';
 import { IsListOf } from '../../common/validation/list-of.js';
-import { IsText } from '../../common/validation/bounded.js';
+import { IsIdempotencyKey } from '../../common/validation/validators.js';
 import { SEGMENT_SCHEMA } from '../../governance/segments/dto/segment.dto.js';
 import { MessageContentDto, TagDto } from './send.dto.js';
 import { IsSubscriberIdList } from './subscriber-id-list.validator.js';
@@ -38,7 +38,7 @@ export class BatchRequestDto extends MessageContentDto {
    * @example "winter-sale-2026"
    */
   @IsOptional()
-  @IsText({ pattern: /^[\x21-\x7e]{1,120}$/, message: 'must be 1–120 printable ASCII characters without spaces' })
+  @IsIdempotencyKey(120)
   idempotency_key?: string;
 
   /**

@@ -4,6 +4,7 @@ import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
 import { CHANNELS } from '../../domain/channels.js';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 import { JOB_STATUSES } from '../../domain/job.types.js';
+import { PROJECT_ID_PATTERN } from '../../projects/project.types.js';
 
 export class EmailEnvelopeDto {
   /** @example ["jane@example.com"] */
@@ -320,7 +321,7 @@ export class AdminJobListDto {
 
 export class SendTestRequestDto {
   /** @example "acme" */
-  @IsText({ pattern: /^[a-z0-9][a-z0-9_-]{0,62}$/, message: 'must be a project id' })
+  @IsText({ pattern: PROJECT_ID_PATTERN, message: 'must be a project id' })
   project_id: string;
 
   /** @example "email" */

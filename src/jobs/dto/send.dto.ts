@@ -22,6 +22,7 @@ import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 import {
   IsChannelList,
   IsHeaderMap,
+  IsIdempotencyKey,
   IsPriority,
   IsRfc3339,
   IsSingleLine,
@@ -291,7 +292,7 @@ export class SendRequestDto extends MessageContentDto {
    * @example "order-A-1042-shipped"
    */
   @IsOptional()
-  @IsText({ pattern: /^[\x21-\x7e]{1,200}$/, message: 'must be 1–200 printable ASCII characters without spaces' })
+  @IsIdempotencyKey(200)
   idempotency_key?: string;
 
   /**

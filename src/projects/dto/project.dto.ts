@@ -1,7 +1,11 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayUnique, IsArray, IsEmail, IsIn, IsObject, IsOptional, ValidateIf } from 'class-validator';
+import { IsEmail, IsObject, IsOptional, ValidateIf } from 'class-validator';
 import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
-import { CHANNELS } from '../../domain/channels.js';
+import { IsChannelArray } from '../../common/validation/validators.js';
+import { PROJECT_ID_PATTERN } from '../project.types.js';
+
+/** The bounds of a project's `rate_limit_per_min` (the 0.x import clamps to them too). */
+export const RATE_LIMIT_PER_MIN = { min: 1, max: 10_000_000 };
 
 export class CreateProjectDto {
   /**
@@ -9,7 +13,7 @@ export class CreateProjectDto {
    * @example "acme"
    */
   @IsText({
-    pattern: /^[a-z0-9][a-z0-9_-]{0,62}$/,
+    pattern: PROJECT_ID_PATTERN,
     message: 'must be 1–63 lowercase letters, digits, - or _, starting with a letter or digit (e.g. "acme")',
   })
   id: string;
@@ -27,10 +31,7 @@ export class CreateProjectDto {
    * @example ["email", "in_app"]
    */
   @IsOptional()
-  @IsArray()
-  @ArrayUnique()
-  @ArrayMaxSize(CHANNELS.length)
-  @IsIn(CHANNELS, { each: true, message: `each value in channels must be one of ${CHANNELS.join(', ')}` })
+  @IsChannelArray()
   channels?: string[];
 
   /**
@@ -39,7 +40,7 @@ export class CreateProjectDto {
    */
   @IsOptional()
   @Type(() => Number)
-  @IsWholeNumber({ min: 1, max: 10_000_000 })
+  @IsWholeNumber(RATE_LIMIT_PER_MIN)
   rate_limit_per_min?: number;
 
   /**
@@ -75,10 +76,7 @@ export class UpdateProjectDto {
 
   /** @example ["email", "sms", "in_app"] */
   @IsOptional()
-  @IsArray()
-  @ArrayUnique()
-  @ArrayMaxSize(CHANNELS.length)
-  @IsIn(CHANNELS, { each: true, message: `each value in channels must be one of ${CHANNELS.join(', ')}` })
+  @IsChannelArray()
   channels?: string[];
 
   /**
@@ -99,7 +97,7 @@ export class UpdateProjectDto {
   /** @example 1200 */
   @IsOptional()
   @Type(() => Number)
-  @IsWholeNumber({ min: 1, max: 10_000_000 })
+  @IsWholeNumber(RATE_LIMIT_PER_MIN)
   rate_limit_per_min?: number;
 
   /**

@@ -1,11 +1,11 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
 import { FitsDataLimit } from './data-size.validator.js';
 import { HasNoNul } from './no-nul.validator.js';
 import { IsKnownTimeZone } from './time-zone.validator.js';
 import { IsEmail, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
+import { IsText } from '../../common/validation/bounded.js';
+import { IsDeprecatedOffset } from '../../common/pagination/deprecated-offset.js';
 import { PageLimitQueryDto } from '../../common/pagination/page-query.dto.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../domain/subscriber-id.js';
 
@@ -108,16 +108,10 @@ export class ListSubscribersQueryDto extends PageLimitQueryDto {
   q?: string;
 
   // Kept for notifyd 0.x callers; the description is what clients see (OpenAPI, llms.txt).
-  @ApiProperty({
-    required: false,
-    deprecated: true,
-    example: 0,
-    description:
-      "Deprecated: page with `cursor` (the previous page's `next_cursor`) instead. Subscribers to skip, as notifyd 0.x paged (0–100000); the answer then carries `offset` and `total` (the subscribers matching `q`). Not with a cursor.",
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsWholeNumber({ min: 0, max: 100_000, message: 'must be a whole number between 0 and 100000' })
+  @IsDeprecatedOffset(
+    'Subscribers to skip, as notifyd 0.x paged (0–100000); the answer then carries `offset` and `total` (the subscribers matching `q`). Not with a cursor.',
+    { max: 100_000, message: 'must be a whole number between 0 and 100000' },
+  )
   offset?: number;
 }
 

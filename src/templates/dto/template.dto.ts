@@ -1,7 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
+import { IsText } from '../../common/validation/bounded.js';
+import { IsDeprecatedOffset } from '../../common/pagination/deprecated-offset.js';
 import { PageLimitQueryDto } from '../../common/pagination/page-query.dto.js';
 import { canonicalLocale, IsBcp47 } from '../../common/validation/locale.js';
 import { IsOneChannel, IsSingleLine } from '../../common/validation/validators.js';
@@ -100,16 +100,7 @@ export class ListTemplatesQueryDto extends PageLimitQueryDto {
   cursor?: string;
 
   // Kept so that existing callers still work; the description is what clients see (OpenAPI, llms.txt).
-  @ApiProperty({
-    required: false,
-    deprecated: true,
-    example: 0,
-    description:
-      "Deprecated: page with `cursor` (the previous page's `next_cursor`) instead. Rows to skip, for callers that still page by offset; not with a cursor.",
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsWholeNumber({ min: 0, max: 1_000_000 })
+  @IsDeprecatedOffset('Rows to skip, for callers that still page by offset; not with a cursor.', { max: 1_000_000 })
   offset?: number;
 
   /**

@@ -11,6 +11,7 @@ import {
   Matches,
 } from 'class-validator';
 import { IsText } from '../../common/validation/bounded.js';
+import { IsIdempotencyKey } from '../../common/validation/validators.js';
 import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 
@@ -120,7 +121,7 @@ export class TriggerWorkflowDto {
    * @example "order-A-1042-shipped"
    */
   @IsOptional()
-  @IsText({ pattern: /^[\x21-\x7e]{1,200}$/, message: 'must be 1–200 printable ASCII characters without spaces' })
+  @IsIdempotencyKey(200)
   idempotency_key?: string;
 }
 
