@@ -38,18 +38,22 @@ const NAMED_MAX = 5;
 @Injectable()
 export class ChatAccessService {
   private readonly logger = new Logger(ChatAccessService.name);
+  /** CHAT_BINDINGS_REQUIRED: false turns every check off. */
+  private readonly required: boolean;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly registry: ConnectorRegistry,
     private readonly repository: ChatBindingsRepository,
     private readonly providers: ProjectProvidersService,
-  ) {}
+  ) {
+    this.required = config.chat.bindingsRequired;
+  }
 
   /** Whether sends on these channels can need a binding at all (so a caller may skip building targets). */
   applies(channels: readonly Channel[]): boolean {
     return (
-      this.config.chat.bindingsRequired &&
+      this.required &&
       channels.some((c) => this.registry.forChannel(c)?.boundChat || this.registry.fallbackFor(c)?.boundChat)
     );
   }
@@ -123,7 +127,7 @@ export class ChatAccessService {
 
   /** The chat to be bound when the channel's instance connector (or its fallback) shares one credential across projects. */
   private chatOf(channel: Channel, recipient: string): string | undefined {
-    if (!this.config.chat.bindingsRequired) return undefined;
+    if (!this.required) return undefined;
     return (
       this.registry.forChannel(channel)?.boundChat?.(recipient) ??
       this.registry.fallbackFor(channel)?.boundChat?.(recipient)

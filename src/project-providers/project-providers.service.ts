@@ -11,6 +11,7 @@ import type { Actor } from '../domain/actor.js';
 import { PROJECTS_CHANGED, ProjectsService } from '../projects/projects.service.js';
 import { maskSecret, splitSettings } from './project-settings.js';
 import { type ProjectProviderRow, ProjectProvidersRepository } from './project-providers.repository.js';
+import { resealInPages, type ResealResult } from './reseal-pages.js';
 import { SecretBox } from './secret-box.js';
 
 export interface ProjectProviderView {
@@ -25,7 +26,7 @@ export interface ProjectProviderView {
 }
 
 /** Another owner of secrets sealed with NOTIFYD_SECRET_KEY, re-sealed by the same reseal (key rotation). */
-export type Resealer = () => Promise<{ resealed: number; unreadable: string[] }>;
+export type Resealer = () => Promise<ResealResult>;
 
 /**
  * Per-project providers: a project's own account with a provider for a channel, its secrets
@@ -126,38 +127,31 @@ export class ProjectProvidersService implements OnModuleInit {
   }
 
   /** Key rotation: re-seals every row sealed with another key than NOTIFYD_SECRET_KEY_ID (and the resealers' rows). */
-  async reseal(by: Actor): Promise<{ resealed: number; unreadable: string[] }> {
+  async reseal(by: Actor): Promise<ResealResult> {
     if (!this.box.enabled) throw ApiError.unprocessable('secret_key_not_configured', 'Set NOTIFYD_SECRET_KEY first.');
-    let resealed = 0;
-    const unreadable: string[] = [];
-    let after = { projectId: '', channel: '' };
-    for (;;) {
-      const rows = await this.repository.sealedWithOtherKeys(this.box.currentKeyId!, after, RESEAL_PAGE);
-      for (const row of rows) {
-        try {
-          const secrets = this.box.seal(
-            this.box.open(row.secrets, context(row.projectId, row.channel)),
-            context(row.projectId, row.channel),
-          );
-          if (await this.repository.reseal(row, secrets, this.box.currentKeyId!)) resealed++;
-        } catch {
-          unreadable.push(`${row.projectId}/${row.channel}`);
-        }
-      }
-      if (rows.length < RESEAL_PAGE) break;
-      after = rows[rows.length - 1];
-    }
+    const keyId = this.box.currentKeyId!;
+    const result = await resealInPages<ProjectProviderRow>({
+      page: (last, size) => this.repository.sealedWithOtherKeys(keyId, last ?? { projectId: '', channel: '' }, size),
+      reseal: (row) => {
+        const secrets = this.box.seal(
+          this.box.open(row.secrets, context(row.projectId, row.channel)),
+          context(row.projectId, row.channel),
+        );
+        return this.repository.reseal(row, secrets, keyId);
+      },
+      name: (row) => context(row.projectId, row.channel),
+    });
     for (const resealer of this.resealers) {
       const more = await resealer();
-      resealed += more.resealed;
-      unreadable.push(...more.unreadable);
+      result.resealed += more.resealed;
+      result.unreadable.push(...more.unreadable);
     }
     await this.audit.record({
       ...by,
       action: 'project_provider.resealed',
-      metadata: { resealed, unreadable: unreadable.length, key_id: this.box.currentKeyId },
+      metadata: { resealed: result.resealed, unreadable: result.unreadable.length, key_id: keyId },
     });
-    return { resealed, unreadable };
+    return result;
   }
 
   /**
@@ -252,6 +246,3 @@ export class ProjectProvidersService implements OnModuleInit {
 }
 
 const context = (projectId: string, channel: string) => `${projectId}/${channel}`;
-
-/** Rows read per reseal round. */
-const RESEAL_PAGE = 100;

@@ -6,6 +6,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { maskSecret } from '../project-providers/project-settings.js';
 import { ProjectProvidersService } from '../project-providers/project-providers.service.js';
+import { resealInPages, type ResealResult } from '../project-providers/reseal-pages.js';
 import { BotApi, BotApiError } from './bot-api.js';
 import { presentBot, presentDestination } from './telegram-route.presenter.js';
 import type { CredentialRow, RouteForSend } from './telegram-route.types.js';
@@ -39,35 +40,28 @@ export class TelegramRoutesService implements OnModuleInit {
   }
 
   /** Key rotation: every bot sealed with another key than the current one, sealed again. */
-  async reseal(): Promise<{ resealed: number; unreadable: string[] }> {
-    let resealed = 0;
-    const unreadable: string[] = [];
-    let after = '00000000-0000-0000-0000-000000000000';
-    for (;;) {
-      const rows = await this.repository.sealedWithOtherKeys(this.secrets.keyId, after, 100);
-      for (const row of rows) {
-        try {
-          const token = this.secrets.seal(
-            row.projectId,
-            row.owner,
-            'bot_token',
-            this.secrets.open(row.projectId, row.owner, 'bot_token', row.botTokenSealed),
-          );
-          const secret = this.secrets.seal(
-            row.projectId,
-            row.owner,
-            'webhook_secret',
-            this.secrets.open(row.projectId, row.owner, 'webhook_secret', row.webhookSecretSealed),
-          );
-          if (await this.repository.reseal(row.id, row.keyId, token, secret, this.secrets.keyId)) resealed++;
-        } catch {
-          unreadable.push(`telegram/${row.projectId}/${row.owner}`);
-        }
-      }
-      if (rows.length < 100) break;
-      after = rows[rows.length - 1].id;
-    }
-    return { resealed, unreadable };
+  async reseal(): Promise<ResealResult> {
+    const keyId = this.secrets.keyId;
+    return resealInPages<SealedBot>({
+      page: (last, size) =>
+        this.repository.sealedWithOtherKeys(keyId, last?.id ?? '00000000-0000-0000-0000-000000000000', size),
+      reseal: (row) => {
+        const token = this.secrets.seal(
+          row.projectId,
+          row.owner,
+          'bot_token',
+          this.secrets.open(row.projectId, row.owner, 'bot_token', row.botTokenSealed),
+        );
+        const secret = this.secrets.seal(
+          row.projectId,
+          row.owner,
+          'webhook_secret',
+          this.secrets.open(row.projectId, row.owner, 'webhook_secret', row.webhookSecretSealed),
+        );
+        return this.repository.reseal(row.id, row.keyId, token, secret, keyId);
+      },
+      name: (row) => `telegram/${row.projectId}/${row.owner}`,
+    });
   }
 
   async view(projectId: string, owner: string) {
@@ -295,6 +289,9 @@ export class TelegramRoutesService implements OnModuleInit {
     return new BotApi(this.config.chat.telegram.apiBase, token, this.config.outbound.timeoutMs);
   }
 }
+
+/** A bot as the key rotation reads it: its sealed secrets and the key that sealed them. */
+type SealedBot = Pick<CredentialRow, 'id' | 'projectId' | 'owner' | 'botTokenSealed' | 'webhookSecretSealed' | 'keyId'>;
 
 /** Telegram's refusal as an API error: its 4xx names the field and the fix; no answer or a 5xx is a 502. */
 function refusal(err: unknown, field?: string, fix?: string): ApiError {

@@ -110,12 +110,12 @@ export class WebhooksRepository {
     return this.db.rows(endpoints.PAUSED_ENDPOINTS);
   }
 
-  async emitEvents(
+  emitEvents(
     events: { projectId: string; type: string; data: object; at: Date }[],
     maxAttempts: number,
     runner?: QueryRunner,
   ): Promise<number> {
-    const rows = await this.db.rows(
+    return this.db.exec(
       emit.EMIT_EVENTS,
       [
         events.map((e) => e.projectId),
@@ -126,16 +126,15 @@ export class WebhooksRepository {
       ],
       runner,
     );
-    return rows.length;
   }
 
   /** `runner` queues the deliveries inside the caller's transaction. */
-  async emitJobEvents(
+  emitJobEvents(
     events: { jobId: string; type: string; extra?: object }[],
     maxAttempts: number,
     runner?: QueryRunner,
   ): Promise<number> {
-    const rows = await this.db.rows(
+    return this.db.exec(
       emit.EMIT_JOB_EVENTS,
       [
         events.map((e) => e.jobId),
@@ -145,7 +144,6 @@ export class WebhooksRepository {
       ],
       runner,
     );
-    return rows.length;
   }
 
   async wantsEvent(projectId: string, type: string): Promise<boolean> {

@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import {
   DIGEST_TARGET_HELP,
+  type DigestConfig,
   type DigestNotifyLevel,
   type DigestTarget,
   parseDigestTarget,
@@ -45,19 +46,23 @@ export function worthSending(report: DigestReport, level: DigestNotifyLevel): bo
 @Injectable()
 export class DigestNotifier implements OnApplicationBootstrap {
   private readonly logger = new Logger('DigestNotify');
+  /** The DIGEST_NOTIFY* settings: the configured target, how often, from which level. */
+  private readonly settings: DigestConfig;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly digest: DigestService,
     private readonly sender: DigestSender,
     private readonly periodic: PeriodicTasks,
     private readonly audit: AuditService,
-  ) {}
+  ) {
+    this.settings = config.digest;
+  }
 
   onApplicationBootstrap(): void {
-    if (!this.config.digest.target) return;
+    if (!this.settings.target) return;
     // The first tick waits one interval: a deploy or a crash loop must not send a digest each time.
-    this.periodic.every('digest-notify', this.config.digest.everyMs, () => this.scheduled(), { runFirstTick: false });
+    this.periodic.every('digest-notify', this.settings.everyMs, () => this.scheduled(), { runFirstTick: false });
   }
 
   /** On demand: always sends (whatever the level). `to` overrides DIGEST_NOTIFY. */
@@ -67,7 +72,7 @@ export class DigestNotifier implements OnApplicationBootstrap {
   ): Promise<DigestNotification> {
     const target = this.target(options.to);
     this.sender.assertUsable(target);
-    const window = parseDigestWindow(options.window ?? windowForInterval(this.config.digest.everyMs));
+    const window = parseDigestWindow(options.window ?? windowForInterval(this.settings.everyMs));
     const report = await this.digest.build({ window });
     const sent = await this.sender.send(target, chatHeadline(report), renderChat(report));
     await this.audit.record({
@@ -81,11 +86,11 @@ export class DigestNotifier implements OnApplicationBootstrap {
 
   /** The scheduled run: the configured target, only when something reaches the level. */
   async scheduled(): Promise<DigestNotification | undefined> {
-    const target = this.config.digest.target;
+    const target = this.settings.target;
     if (!target) return undefined;
-    const window = windowForInterval(this.config.digest.everyMs);
+    const window = windowForInterval(this.settings.everyMs);
     const report = await this.digest.build({ window });
-    if (!worthSending(report, this.config.digest.level)) {
+    if (!worthSending(report, this.settings.level)) {
       return { provider: target.kind, provider_message_id: null, sent: false, window, summary: report.summary };
     }
     const sent = await this.sender.send(target, chatHeadline(report), renderChat(report));
@@ -97,12 +102,12 @@ export class DigestNotifier implements OnApplicationBootstrap {
 
   private target(to: string | undefined): DigestTarget {
     if (to === undefined) {
-      if (!this.config.digest.target)
+      if (!this.settings.target)
         throw ApiError.unprocessable(
           'no_target',
           `Nothing to send to: pass "to" (${DIGEST_TARGET_HELP.replace('must be ', '')}) or set DIGEST_NOTIFY.`,
         );
-      return this.config.digest.target;
+      return this.settings.target;
     }
     const target = parseDigestTarget(to);
     if (!target) throw ApiError.unprocessable('validation_failed', `to ${DIGEST_TARGET_HELP}.`);

@@ -14,13 +14,17 @@ import { ProviderWebhookController, Signed, SignedCallback, type SignedRequest }
 @ProviderWebhookController()
 export class SesWebhookController {
   private readonly logger = new Logger(SesWebhookController.name);
+  /** SES_SNS_TOPIC_ARNS: the only topics whose messages are accepted (none: the route is not configured). */
+  private readonly topics: readonly string[];
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly evidence: ProviderEvidenceService,
     private readonly sns: SnsClient,
     private readonly audit: AuditService,
-  ) {}
+  ) {
+    this.topics = config.providerWebhooks.ses.topicArns;
+  }
 
   @SignedCallback('POST /ses', [400, 401, 403, 503], {
     summary: 'Amazon SES events through an SNS HTTPS subscription (signature v1/v2, subscription confirmation)',
@@ -30,12 +34,11 @@ export class SesWebhookController {
       'event (Delivery, Bounce, Complaint, Open, Click…), keyed by the SNS MessageId; Permanent bounces and complaints suppress the recipients they name.',
   })
   async sesWebhook(@Signed() { raw }: SignedRequest): Promise<ProviderWebhookResponseDto> {
-    const topics = this.config.providerWebhooks.ses.topicArns;
-    requireSecret(topics.length ? topics : undefined, 'SES_SNS_TOPIC_ARNS', 'Amazon SES (SNS)');
+    requireSecret(this.topics.length ? this.topics : undefined, 'SES_SNS_TOPIC_ARNS', 'Amazon SES (SNS)');
     const body = parseJsonBody(raw, 'SNS');
     const message = understood('SNS', () => snsMessage(body));
     // Checked before any certificate is fetched: anyone can point an SNS topic of their own here.
-    if (!topics.includes(message.TopicArn))
+    if (!this.topics.includes(message.TopicArn))
       throw ApiError.forbidden(`SNS topic ${message.TopicArn} is not in SES_SNS_TOPIC_ARNS.`);
     const certificate = await verified('SNS', () => this.sns.certificate(message.SigningCertURL));
     verified('SNS', () => verifySnsSignature(message, certificate));

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
+import { inBatches } from '../../database/in-batches.js';
 import { PeriodicTasks } from '../../periodic/periodic-tasks.service.js';
 import { BatchesRepository } from '../batches.repository.js';
 import { RefusalsRepository } from '../refusals/refusals.repository.js';
@@ -40,16 +41,13 @@ export class MaintenanceService implements OnApplicationBootstrap {
 
   /** Re-queues jobs whose worker died (lease expired). Returns how many it touched. */
   async reap(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const rows = await this.repository.reap(this.config.worker.leaseMs / 1000, REAP_BATCH);
-      total += rows.length;
-      if (rows.length < REAP_BATCH) break;
-    }
+    const leaseSeconds = this.config.worker.leaseMs / 1000;
+    const total = await inBatches(
+      REAP_BATCH,
+      async (batch) => (await this.repository.reap(leaseSeconds, batch)).length,
+    );
     if (total) {
-      this.logger.warn(
-        `re-queued ${total} job(s) whose worker stopped answering (lease ${this.config.worker.leaseMs / 1000} s)`,
-      );
+      this.logger.warn(`re-queued ${total} job(s) whose worker stopped answering (lease ${leaseSeconds} s)`);
       this.wakeup.jobsDue();
     }
     return total;
@@ -66,18 +64,13 @@ export class MaintenanceService implements OnApplicationBootstrap {
     const now = Date.now();
     const finishedBefore = retentionDays ? new Date(now - retentionDays * DAY_MS) : null;
     const failedBefore = failedRetentionDays ? new Date(now - failedRetentionDays * DAY_MS) : null;
-    let total = 0;
-    for (;;) {
-      const deleted = await this.repository.purge(finishedBefore, failedBefore, PURGE_BATCH);
-      total += deleted;
-      if (deleted < PURGE_BATCH) break;
-    }
+    const total = await inBatches(PURGE_BATCH, (batch) => this.repository.purge(finishedBefore, failedBefore, batch));
     if (total) this.logger.log(`retention: deleted ${total} finished job(s)`);
     // A batch row goes once none of its jobs is left and it is older than the jobs' retention.
     const oldest = Math.max(retentionDays ?? 0, failedRetentionDays ?? 0);
     const batchesBefore = new Date(now - oldest * DAY_MS);
-    while ((await this.batches.purgeEmpty(batchesBefore, PURGE_BATCH)) === PURGE_BATCH);
-    if (finishedBefore) while ((await this.refusals.purge(finishedBefore, PURGE_BATCH)) === PURGE_BATCH);
+    await inBatches(PURGE_BATCH, (batch) => this.batches.purgeEmpty(batchesBefore, batch));
+    if (finishedBefore) await inBatches(PURGE_BATCH, (batch) => this.refusals.purge(finishedBefore, batch));
     return total;
   }
 }

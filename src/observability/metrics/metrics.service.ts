@@ -24,6 +24,30 @@ export interface QueueGauges {
   }[];
 }
 
+type FailoverRow = NonNullable<QueueGauges['failovers']>[number];
+
+/** One series per failover breaker: a lane's primary (from) and fallback (to) provider. */
+const BREAKER_LABELS = ['lane', 'channel', 'from', 'to'] as const;
+
+/** The failover breakers' gauges, each read from a breaker's row of the queue snapshot. */
+const BREAKER_GAUGES: { name: string; help: string; value: (f: FailoverRow) => number }[] = [
+  {
+    name: 'notifyd_failovers_total',
+    help: 'Messages sent through the fallback provider instead of the primary, per breaker, across all replicas (monotonic).',
+    value: (f) => Number(f.moved),
+  },
+  {
+    name: 'notifyd_failover_trips_total',
+    help: 'Times each failover breaker opened (primary rested), across all replicas (monotonic).',
+    value: (f) => Number(f.trips),
+  },
+  {
+    name: 'notifyd_failover_breaker_open',
+    help: '1 while the primary rests and the fallback delivers, else 0.',
+    value: (f) => (f.resting ? 1 : 0),
+  },
+];
+
 /** Provider call durations, 50 ms to 20 s (notifyd's buckets). */
 const LATENCY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
 
@@ -56,24 +80,10 @@ export class MetricsService implements OnModuleInit {
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
-  private readonly failovers = new Gauge({
-    name: 'notifyd_failovers_total',
-    help: 'Messages sent through the fallback provider instead of the primary, per breaker, across all replicas (monotonic).',
-    labelNames: ['lane', 'channel', 'from', 'to'] as const,
-    registers: [this.registry],
-  });
-  private readonly breakerTrips = new Gauge({
-    name: 'notifyd_failover_trips_total',
-    help: 'Times each failover breaker opened (primary rested), across all replicas (monotonic).',
-    labelNames: ['lane', 'channel', 'from', 'to'] as const,
-    registers: [this.registry],
-  });
-  private readonly breakerOpen = new Gauge({
-    name: 'notifyd_failover_breaker_open',
-    help: '1 while the primary rests and the fallback delivers, else 0.',
-    labelNames: ['lane', 'channel', 'from', 'to'] as const,
-    registers: [this.registry],
-  });
+  private readonly breakers = BREAKER_GAUGES.map(({ name, help, value }) => ({
+    gauge: new Gauge({ name, help, labelNames: BREAKER_LABELS, registers: [this.registry] }),
+    value,
+  }));
   private readonly lanePauses = new Gauge({
     name: 'notifyd_lane_pauses_total',
     help: 'Times each lane was paused since it was created, across all replicas (monotonic).',
@@ -134,14 +144,10 @@ export class MetricsService implements OnModuleInit {
     this.lanePauses.reset();
     for (const l of g.lane_pauses)
       this.lanePauses.set({ lane: l.lane, channel: l.channel, provider: l.provider }, Number(l.pauses));
-    this.failovers.reset();
-    this.breakerTrips.reset();
-    this.breakerOpen.reset();
-    for (const f of g.failovers ?? []) {
-      const labels = { lane: f.lane, channel: f.channel, from: f.from, to: f.to };
-      this.failovers.set(labels, Number(f.moved));
-      this.breakerTrips.set(labels, Number(f.trips));
-      this.breakerOpen.set(labels, f.resting ? 1 : 0);
+    for (const { gauge, value } of this.breakers) {
+      gauge.reset();
+      for (const f of g.failovers ?? [])
+        gauge.set({ lane: f.lane, channel: f.channel, from: f.from, to: f.to }, value(f));
     }
     this.snapshotAge.set(ageSeconds);
   }

@@ -13,6 +13,9 @@ import {
 
 type Parsed = [subject: Template[] | null, body: Template[], bodyHtml: Template[] | null];
 
+/** The part whose output is HTML (PARTS' body_html): its engine escapes every output. */
+const HTML_PART = PARTS.indexOf('body_html');
+
 /** Sources longer than this are parsed each time rather than kept. */
 const CACHE_MAX_SOURCE = 256_000;
 /** Characters of source kept parsed, all entries together (an LRU evicts past it). */
@@ -68,7 +71,7 @@ export class LiquidRenderer {
       }
       progress?.start(PARSING, index, part);
       try {
-        out.push(this.parse(part === 2 ? this.html : this.text, part, text));
+        out.push(this.parse(part, text));
       } catch (err) {
         return `${PARTS[part]} does not parse: ${describe(err)}`;
       }
@@ -76,8 +79,8 @@ export class LiquidRenderer {
     return out as Parsed;
   }
 
-  private parse(engine: Liquid, part: number, source: string): Template[] {
-    const key = `${part === 2 ? 'h' : 't'}${source}`;
+  private parse(part: number, source: string): Template[] {
+    const key = `${part === HTML_PART ? 'h' : 't'}${source}`;
     const hit = this.cache.get(key);
     if (hit) {
       // Most recently used last: eviction takes from the front.
@@ -85,7 +88,7 @@ export class LiquidRenderer {
       this.cache.set(key, hit);
       return hit;
     }
-    const parsed = engine.parse(source);
+    const parsed = this.engine(part).parse(source);
     if (source.length <= CACHE_MAX_SOURCE) {
       this.cache.set(key, parsed);
       this.cached += key.length;
@@ -96,6 +99,10 @@ export class LiquidRenderer {
       }
     }
     return parsed;
+  }
+
+  private engine(part: number): Liquid {
+    return part === HTML_PART ? this.html : this.text;
   }
 
   private async renderVariant(
@@ -112,7 +119,7 @@ export class LiquidRenderer {
       }
       progress?.start(RENDERING, index, part);
       try {
-        const rendered = String(await (part === 2 ? this.html : this.text).render(template, vars));
+        const rendered = String(await this.engine(part).render(template, vars));
         if (rendered.length > this.limits.outputLimit) {
           return {
             error: `${PARTS[part]} failed to render: its output (${rendered.length} characters) is over TEMPLATE_OUTPUT_LIMIT (${this.limits.outputLimit}); render fewer items`,
