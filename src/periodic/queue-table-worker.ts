@@ -1,5 +1,6 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config.js';
+import { inBatches } from '../database/in-batches.js';
 import { SignalWokenLoop } from '../database/signals/signal-woken-loop.js';
 import type { SignalsService } from '../database/signals/signals.service.js';
 import type { PeriodicTasks } from './periodic-tasks.service.js';
@@ -85,10 +86,10 @@ export abstract class QueueTableWorker implements OnApplicationBootstrap, OnAppl
   /** The reaper, then the retention. */
   async maintain(): Promise<void> {
     const { table, leaseSeconds, retentionDays } = this.queue;
-    while ((await table.reap(leaseSeconds, REAP_BATCH)) === REAP_BATCH);
+    await inBatches(REAP_BATCH, (batch) => table.reap(leaseSeconds, batch));
     if (retentionDays) {
       const before = new Date(Date.now() - retentionDays * 86_400_000);
-      while ((await table.purge(before, PURGE_BATCH)) === PURGE_BATCH);
+      await inBatches(PURGE_BATCH, (batch) => table.purge(before, batch));
     }
   }
 }

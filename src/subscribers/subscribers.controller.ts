@@ -2,6 +2,7 @@ import { Body, Param, Query } from '@nestjs/common';
 import { CurrentProject } from '../projects/auth/auth.decorators.js';
 import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
+import { presentCursorPage } from '../common/pagination/cursor-page.js';
 import { SuccessDto } from '../projects/dto/project.dto.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import {
@@ -51,13 +52,7 @@ export class SubscribersController {
     @Query() query: ListSubscribersQueryDto,
   ): Promise<SubscriberListDto> {
     const page = await this.subscribers.list(project.id, query);
-    return {
-      items: page.items.map(presentSubscriber),
-      next_cursor: page.nextCursor,
-      limit: page.limit,
-      offset: page.offset,
-      total: page.total,
-    };
+    return { ...presentCursorPage(page, presentSubscriber), offset: page.offset, total: page.total };
   }
 
   @Operation('GET /:id', [404], 'Get one subscriber')

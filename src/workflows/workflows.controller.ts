@@ -2,6 +2,7 @@ import { Body, Param, Query } from '@nestjs/common';
 import { CurrentProject } from '../projects/auth/auth.decorators.js';
 import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
+import { presentCursorPage } from '../common/pagination/cursor-page.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import {
   CancelRunResponseDto,
@@ -60,8 +61,7 @@ export class WorkflowsController {
     @CurrentProject() project: ProjectRef,
     @Query() query: ListRunsQueryDto,
   ): Promise<WorkflowRunListDto> {
-    const { items, nextCursor, limit } = await this.workflows.listRuns(project, query);
-    return { items: items.map(presentRun), next_cursor: nextCursor, limit };
+    return presentCursorPage(await this.workflows.listRuns(project, query), presentRun);
   }
 
   @Operation('GET /runs/:id', [404], 'One run: where it stands and what each step did')

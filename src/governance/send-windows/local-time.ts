@@ -1,3 +1,5 @@
+import { succeeds } from '../../config/succeeds.js';
+
 /**
  * Wall-clock arithmetic in IANA time zones with the platform's own tz database (Intl), so no
  * dependency and no bundled tz data to keep current: Node ships ICU and updates it.
@@ -26,12 +28,7 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 /** True for a zone name the tz database knows (e.g. Europe/Paris, UTC); false otherwise. */
 export function isValidTimeZone(value: unknown): value is string {
   if (typeof value !== 'string' || value.length === 0 || value.length > 64) return false;
-  try {
-    formatter(value);
-    return true;
-  } catch {
-    return false;
-  }
+  return succeeds(() => formatter(value));
 }
 
 /** A calendar date (no time, no zone). */

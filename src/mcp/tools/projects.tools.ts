@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { CreateProjectDto, UpdateProjectDto } from '../../projects/dto/project.dto.js';
+import { CreateProjectDto, RATE_LIMIT_PER_MIN, UpdateProjectDto } from '../../projects/dto/project.dto.js';
 import type { ProjectRow } from '../../projects/project.types.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import { CREATES, defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, McpToolError, READ_ONLY } from '../mcp-tool.js';
@@ -38,7 +38,7 @@ const projectFields = {
   channels: z.array(channelArg).max(20),
   from_email: z.string().max(320),
   from_name: z.string().max(200),
-  rate_limit_per_min: z.number().int().min(1).max(10_000_000),
+  rate_limit_per_min: z.number().int().min(RATE_LIMIT_PER_MIN.min).max(RATE_LIMIT_PER_MIN.max),
   settings: z.record(z.string(), z.unknown()),
 };
 

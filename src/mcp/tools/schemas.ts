@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { CHANNELS } from '../../domain/channels.js';
 import { JOB_STATUSES } from '../../domain/job.types.js';
+import { PROJECT_ID_PATTERN } from '../../projects/project.types.js';
 
 /** Argument and result fragments several tools share. */
 
 export const projectIdArg = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be a project id such as "acme" (list them with list_projects)')
+  .regex(PROJECT_ID_PATTERN, 'must be a project id such as "acme" (list them with list_projects)')
   .describe('Project id; leave it out with a project key (the key’s project is used)');
 
 export const jobIdArg = z

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
+import { inBatches } from '../../database/in-batches.js';
 import { SignalsService } from '../../database/signals/signals.service.js';
 import { PeriodicTasks } from '../../periodic/periodic-tasks.service.js';
 import { QueueTableWorker } from '../../periodic/queue-table-worker.js';
@@ -76,7 +77,7 @@ export class WorkflowEngine extends QueueTableWorker {
   /** The reaper and the retention, then the versions no workflow or run reads any more (retention or not). */
   override async maintain(): Promise<void> {
     await super.maintain();
-    while ((await this.repository.pruneVersions(PRUNE_BATCH)) === PRUNE_BATCH);
+    await inBatches(PRUNE_BATCH, (batch) => this.repository.pruneVersions(batch));
   }
 
   /** Runs everything due now (tests, tools). Returns the number of passes made. */
