@@ -15,8 +15,7 @@ export const EMIT_EVENTS = `
   SELECT e.id, ev.project_id, ev.type,
          jsonb_build_object('type', ev.type, 'timestamp', ev.at, 'data', ev.data), $5
     FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::timestamptz[]) AS ev(project_id, type, data, at)
-    JOIN webhook_endpoints e ON ${SUBSCRIBED}
-  RETURNING id`;
+    JOIN webhook_endpoints e ON ${SUBSCRIBED}`;
 
 /**
  * Job events: the data is the job's current row (read here, so callers pass ids only), plus
@@ -52,8 +51,7 @@ export const EMIT_JOB_EVENTS = `
            || CASE WHEN e.signature_format = 'notifyd-0x' THEN jsonb_build_object(
                 'event', ev.type, 'job_id', ev.data -> 'job_id', 'channel', ev.data -> 'channel',
                 'subscriber_id', ev.data -> 'subscriber_id') ELSE '{}'::jsonb END, $4
-    FROM ev JOIN webhook_endpoints e ON ${SUBSCRIBED}
-  RETURNING id`;
+    FROM ev JOIN webhook_endpoints e ON ${SUBSCRIBED}`;
 
 /** Whether a project has an enabled endpoint for an event (batch enqueue asks before returning ids). */
 export const WANTS_EVENT = `
