@@ -31,3 +31,6 @@ export interface ProjectRow extends ProjectRef {
 
 /** Project ids are slugs: they appear in keys (`sk_<id>_…`) and URLs. */
 export const PROJECT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+/** The bounds of a project's `rate_limit_per_min`: the DTOs, the MCP tools and the 0.x import's clamp. */
+export const RATE_LIMIT_PER_MIN = { min: 1, max: 10_000_000 };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { CreateProjectDto, RATE_LIMIT_PER_MIN, UpdateProjectDto } from '../../projects/dto/project.dto.js';
-import type { ProjectRow } from '../../projects/project.types.js';
+import { CreateProjectDto, UpdateProjectDto } from '../../projects/dto/project.dto.js';
+import { type ProjectRow, RATE_LIMIT_PER_MIN } from '../../projects/project.types.js';
 import { ProjectsService } from '../../projects/projects.service.js';
 import { CREATES, defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, McpToolError, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';

@@ -2,10 +2,7 @@ import { Type } from 'class-transformer';
 import { IsEmail, IsObject, IsOptional, ValidateIf } from 'class-validator';
 import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
 import { IsChannelArray } from '../../common/validation/validators.js';
-import { PROJECT_ID_PATTERN } from '../project.types.js';
-
-/** The bounds of a project's `rate_limit_per_min` (the 0.x import clamps to them too). */
-export const RATE_LIMIT_PER_MIN = { min: 1, max: 10_000_000 };
+import { PROJECT_ID_PATTERN, RATE_LIMIT_PER_MIN } from '../project.types.js';
 
 export class CreateProjectDto {
   /**
