@@ -24,7 +24,8 @@ describe('outbound webhooks: a failing endpoint is paused and probed', () => {
     base = await receiver.start();
     t = await startTestApp({
       // Loopback allowed explicitly: the receiver is this test's own server.
-      env: { OUTBOUND_ALLOW_LOOPBACK: 'true', WEBHOOK_TIMEOUT_MS: '3000' },
+      // One request at a time: which delivery the fifth failure stops is then certain.
+      env: { OUTBOUND_ALLOW_LOOPBACK: 'true', WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_CONCURRENCY: '1' },
     });
     sender = t.notifyd.app.get(WebhookDeliveryWorker);
     events = t.notifyd.app.get(WebhookEvents);
@@ -39,11 +40,11 @@ describe('outbound webhooks: a failing endpoint is paused and probed', () => {
     await t.db.sql(`DELETE FROM webhook_endpoints`);
   });
 
-  const create = async () => {
+  const create = async (path = '/hook') => {
     const res = await t.http
       .post('/v1/webhooks')
       .set('X-Api-Key', project.key)
-      .send({ url: `${base}/hook`, events: ['subscriber.preference_changed'] });
+      .send({ url: `${base}${path}`, events: ['subscriber.preference_changed'] });
     expect(res.status).toBe(201);
     return res.body as { id: string };
   };
@@ -118,6 +119,42 @@ describe('outbound webhooks: a failing endpoint is paused and probed', () => {
     // Every attempt counted is a request the receiver saw: the pause burned none.
     expect(done.reduce((n, r) => n + r.attempts, 0)).toBe(14);
     expect(new Set(receiver.received.slice(6).map((r) => r.headers['webhook-id'])).size).toBe(8);
+  });
+
+  it('a batch already out when the fifth failure lands sends that endpoint nothing more: the rest is held, attempts uncounted, and goes on recovery', async () => {
+    const hook = await create();
+    const healthy = await create('/healthy');
+    let up = false;
+    receiver.script = (request) => (up || request.path === '/healthy' ? { status: 200 } : { status: 503 });
+
+    // One batch of 12 events for each endpoint; the failing one gets 5 requests, not 12.
+    await emit(12);
+    expect(await sender.drainOnce()).toMatchObject({ claimed: 24, delivered: 12, retried: 5, held: 7 });
+    expect(receiver.received.filter((r) => r.path === '/hook')).toHaveLength(WEBHOOK_PAUSE_AFTER_FAILURES);
+    expect(receiver.received.filter((r) => r.path === '/healthy')).toHaveLength(12);
+    const paused = await view(hook.id);
+    expect(paused).toMatchObject({ consecutive_failures: 5 });
+    expect(await view(healthy.id)).toMatchObject({ consecutive_failures: 0, paused_until: null });
+    // The held ones are as before their claim: pending, no attempt, no log entry, due when the pause ends.
+    const held = await t.db.sql(
+      `SELECT status, attempts, run_at, jsonb_array_length(attempt_log) AS logged FROM webhook_deliveries
+        WHERE endpoint_id = $1 AND attempts = 0 ORDER BY created_at`,
+      [hook.id],
+    );
+    expect(held).toHaveLength(7);
+    for (const r of held) {
+      expect(r).toMatchObject({ status: 'pending', logged: 0 });
+      expect(Math.abs(new Date(r.run_at).getTime() - new Date(paused.paused_until!).getTime())).toBeLessThan(5_000);
+    }
+    expect(await sender.drainOnce()).toMatchObject({ claimed: 0, held: 0 });
+
+    // Recovery: the probe succeeds and all twelve are delivered, each attempt a request seen.
+    up = true;
+    await pauseEnds();
+    expect(await sender.drainOnce()).toMatchObject({ claimed: 12, delivered: 12, held: 0 });
+    const done = await rows(hook.id);
+    expect(done.map((r) => r.status)).toEqual(Array(12).fill('delivered'));
+    expect(done.reduce((n, r) => n + r.attempts, 0)).toBe(receiver.received.filter((r) => r.path === '/hook').length);
   });
 
   it('a success before the fifth failure resets the count: no pause', async () => {

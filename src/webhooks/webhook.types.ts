@@ -29,6 +29,8 @@ export interface EndpointSecrets {
   secretEnc: Buffer;
   previousSecretEnc: Buffer | null;
   lastSuccessAt: Date | null;
+  /** Failed attempts in a row when the batch was claimed (the circuit breaker's count). */
+  consecutiveFailures: number;
   /** 'notifyd-0x': also signed the way notifyd 0.x signed (endpoints imported from it). */
   signatureFormat: 'standard' | 'notifyd-0x';
 }

@@ -170,6 +170,14 @@ export class WebhooksRepository {
     await this.db.exec(deliveries.FINALISE_DELIVERIES, [updates.map((u) => u.id), byId]);
   }
 
+  /** Claimed deliveries given back unattempted (their endpoint's breaker tripped mid-batch), due at `runAt`. */
+  async hold(held: { id: string; attempts: number; runAt: Date }[]): Promise<void> {
+    if (held.length === 0) return;
+    const byId: Record<string, object> = {};
+    for (const h of held) byId[h.id] = { a: h.attempts, t: h.runAt.toISOString() };
+    await this.db.exec(deliveries.HOLD_DELIVERIES, [held.map((h) => h.id), byId]);
+  }
+
   /**
    * `failed`: endpoint id → failed attempts of this batch, for endpoints with no success in it;
    * `pause`: the circuit breaker's rule (delivery/webhook-pause.ts).

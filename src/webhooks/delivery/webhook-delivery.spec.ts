@@ -9,7 +9,12 @@ import {
   secretsKeys,
 } from '../webhook-secrets.js';
 import { classifyResponse } from './webhook-outcome.js';
-import { WEBHOOK_PAUSE_AFTER_FAILURES, webhookPauseMs, webhookPauseScheduleMs } from './webhook-pause.js';
+import {
+  trippedDuringBatch,
+  WEBHOOK_PAUSE_AFTER_FAILURES,
+  webhookPauseMs,
+  webhookPauseScheduleMs,
+} from './webhook-pause.js';
 import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_MAX_RETRY_DELAY_MS, webhookRetryDelayMs } from './webhook-retry.js';
 import { signatureHeader, webhookHeaders } from './webhook-signature.js';
 
@@ -128,5 +133,16 @@ describe('endpoint pause (circuit breaker)', () => {
     expect(schedule.at(-2)).toBeLessThan(WEBHOOK_MAX_RETRY_DELAY_MS);
     // SQL reads it as int[]: every element must fit.
     expect(Math.max(...schedule)).toBeLessThan(2 ** 31);
+  });
+
+  it.each([
+    [0, 4, false, 'four failures in the batch: not yet'],
+    [0, 5, true, 'the fifth failure in the batch'],
+    [3, 2, true, 'two more on top of three from earlier batches'],
+    [4, 0, false, 'no failure in this batch yet'],
+    [7, 0, false, 'the probe of an ended pause: still sent'],
+    [7, 1, true, 'a failed probe, in a batch that somehow holds more of its deliveries'],
+  ])('trips mid-batch at %i earlier + %i failures in the batch: %s (%s)', (before, inBatch, tripped) => {
+    expect(trippedDuringBatch(before, inBatch)).toBe(tripped);
   });
 });

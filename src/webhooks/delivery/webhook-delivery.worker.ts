@@ -8,7 +8,12 @@ import { runPool } from '../../jobs/worker/pool.js';
 import { decryptWithAny, secretsKeys } from '../webhook-secrets.js';
 import { type ClaimedDelivery, type EndpointSecrets, webhookId } from '../webhook.types.js';
 import { type DeliveryUpdate, WebhooksRepository } from '../webhooks.repository.js';
-import { WEBHOOK_PAUSE_AFTER_FAILURES, webhookPauseScheduleMs } from './webhook-pause.js';
+import {
+  trippedDuringBatch,
+  WEBHOOK_PAUSE_AFTER_FAILURES,
+  webhookPauseMs,
+  webhookPauseScheduleMs,
+} from './webhook-pause.js';
 import { webhookRetryDelayMs } from './webhook-retry.js';
 import { WebhookSender } from './webhook-sender.js';
 import { legacySignatureHeader, webhookHeaders } from './webhook-signature.js';
@@ -27,6 +32,8 @@ export interface DeliveryRound {
   failed: number;
   /** Due deliveries held back because their endpoint is paused (not attempted, attempts untouched). */
   deferred: number;
+  /** Claimed deliveries given back unattempted: this batch's own failures paused their endpoint first. */
+  held: number;
   disabledEndpoints: string[];
 }
 
@@ -83,12 +90,14 @@ export class WebhookDeliveryWorker extends QueueTableWorker {
       retried: 0,
       failed: 0,
       deferred: 0,
+      held: 0,
       disabledEndpoints: [],
     };
     for (;;) {
       const round = await this.round();
       if (round.claimed + round.deferred === 0) return total;
       total.deferred += round.deferred;
+      total.held += round.held;
       total.claimed += round.claimed;
       total.delivered += round.delivered;
       total.retried += round.retried;
@@ -107,6 +116,7 @@ export class WebhookDeliveryWorker extends QueueTableWorker {
       retried: 0,
       failed: 0,
       deferred: rows.length - claimed.length,
+      held: 0,
       disabledEndpoints: [],
     };
     if (claimed.length === 0) return round;
@@ -119,11 +129,20 @@ export class WebhookDeliveryWorker extends QueueTableWorker {
     const succeeded = new Set<string>();
     /** Endpoint id → failed attempts in this batch (the circuit breaker counts attempts). */
     const failures = new Map<string, number>();
+    const held: { id: string; attempts: number; runAt: Date }[] = [];
 
     await runPool(claimed, this.config.webhooks.concurrency, async (delivery) => {
       const endpoint = endpoints.get(delivery.endpointId);
       if (!endpoint?.enabled) {
         updates.push(this.update(delivery, 'cancelled', null, null, 'endpoint disabled before this attempt', 0));
+        return;
+      }
+      const failedHere = failures.get(endpoint.id) ?? 0;
+      if (!succeeded.has(endpoint.id) && trippedDuringBatch(endpoint.consecutiveFailures, failedHere)) {
+        // The fifth failure in a row landed while this batch was out: the rest of it waits for the pause.
+        const pauseMs = webhookPauseMs(endpoint.consecutiveFailures + failedHere);
+        held.push({ id: delivery.id, attempts: delivery.attempts, runAt: new Date(Date.now() + pauseMs) });
+        round.held++;
         return;
       }
       const started = Date.now();
@@ -174,6 +193,7 @@ export class WebhookDeliveryWorker extends QueueTableWorker {
     });
 
     await this.repository.finalise(updates);
+    await this.repository.hold(held);
     // A success in the batch outweighs its failures: the receiver answers, so no pause.
     for (const id of succeeded) failures.delete(id);
     await this.repository.touchEndpoints([...succeeded], failures, PAUSE_RULE);

@@ -8,6 +8,16 @@ import { WEBHOOK_MAX_RETRY_DELAY_MS } from './webhook-retry.js';
  */
 export const WEBHOOK_PAUSE_AFTER_FAILURES = 5;
 
+/**
+ * Whether an endpoint's breaker tripped while its batch was out: this batch's failures (and no
+ * success in it) brought the count it had at the claim to the pause, so the batch's further
+ * deliveries to it are held rather than sent. The probe of an ended pause starts at the count
+ * already, with no failure in its batch yet: it is still sent.
+ */
+export function trippedDuringBatch(failuresAtClaim: number, failedInBatch: number): boolean {
+  return failedInBatch > 0 && failuresAtClaim + failedInBatch >= WEBHOOK_PAUSE_AFTER_FAILURES;
+}
+
 /** The first pause; each further failure (a failed probe) doubles it. */
 const FIRST_PAUSE_MS = 30_000;
 

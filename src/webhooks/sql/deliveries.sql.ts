@@ -81,6 +81,22 @@ export const FINALISE_DELIVERIES = `
    WHERE d.id = ANY($1::uuid[]) AND d.attempts = (${V} ->> 'a')::int AND d.status = 'processing'`;
 
 /**
+ * Gives back claimed deliveries that were never attempted: their endpoint's breaker tripped
+ * while the batch was out (webhook-pause.ts), so sending the rest of the batch would only add
+ * requests to a receiver that is down. The claim's attempt is uncounted (as for a delivery the
+ * claim defers), the status is what it was (pending before any attempt, else retry), and the
+ * row is due at the pause's end. Fenced like the finalise.
+ * $1 id[]; $2 a JSON object keyed by id: {a: attempts as claimed, t: run_at}.
+ */
+export const HOLD_DELIVERIES = `
+  UPDATE webhook_deliveries d
+     SET status = CASE WHEN d.attempts > 1 THEN 'retry' ELSE 'pending' END,
+         attempts = d.attempts - 1,
+         claimed_at = NULL,
+         run_at = (${V} ->> 't')::timestamptz
+   WHERE d.id = ANY($1::uuid[]) AND d.attempts = (${V} ->> 'a')::int AND d.status = 'processing'`;
+
+/**
  * Endpoint health after a batch, and its circuit breaker, in one UPDATE of the endpoints (one
  * pass of row locks, as before the breaker). $1 id[] of endpoints with a success:
  * last_success_at, the failure count and the pause cleared, and their deliveries deferred by the

@@ -65,6 +65,7 @@ export const ROTATE_SECRET = `
  */
 export const ENDPOINT_SECRETS = `
   SELECT id, url, enabled, secret_enc AS "secretEnc", last_success_at AS "lastSuccessAt", signature_format AS "signatureFormat",
+         consecutive_failures AS "consecutiveFailures",
          CASE WHEN previous_secret_expires_at > now() THEN previous_secret_enc END AS "previousSecretEnc"
     FROM webhook_endpoints WHERE id = ANY($1::uuid[])`;
 
