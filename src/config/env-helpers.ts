@@ -35,6 +35,15 @@ export const envInt = (opts: { default: number; min: number; max: number }) => e
 export const envNumber = (opts: { default: number; min: number; max: number }) =>
   envNumeric({ ...opts, integer: false });
 
+/**
+ * A queue runner's idle poll, in ms (jobs, webhook deliveries, workflow runs): a fallback, as
+ * signals or an emit wake the runner earlier. 10 ms to 10 minutes.
+ */
+export const envPollIntervalMs = (fallback: number) => envInt({ default: fallback, min: 10, max: 600_000 });
+
+/** Days finished rows (jobs, deliveries, runs) are kept before the retention sweep deletes them; 0 keeps them. */
+export const envRetentionDays = (fallback: number) => envInt({ default: fallback, min: 0, max: 3_650 });
+
 export function envEnum<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
   return z.preprocess(
     (v) => (typeof blankToUndefined(v) === 'string' ? String(v).trim().toLowerCase() : undefined),

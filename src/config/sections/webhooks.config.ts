@@ -1,5 +1,5 @@
 import { defineSettings, setting } from '../define-section.js';
-import { envInt, envString } from '../env-helpers.js';
+import { envInt, envPollIntervalMs, envRetentionDays, envString } from '../env-helpers.js';
 
 /** 32 bytes, base64 (standard or url-safe): the AES-256-GCM key for endpoint secrets at rest. */
 const secretKey = envString({
@@ -21,9 +21,9 @@ export const webhooksSection = defineSettings({
   /** Requests in flight at once per worker process. */
   concurrency: setting('WEBHOOK_CONCURRENCY', envInt({ default: 16, min: 1, max: 256 })),
   /** Fallback poll when idle (an emit in this process wakes the sender at once). */
-  pollIntervalMs: setting('WEBHOOK_POLL_INTERVAL_MS', envInt({ default: 1_000, min: 10, max: 600_000 })),
+  pollIntervalMs: setting('WEBHOOK_POLL_INTERVAL_MS', envPollIntervalMs(1_000)),
   /** Finished deliveries (the delivery log) are deleted after this many days; 0 keeps them. */
-  retentionDays: setting('WEBHOOK_DELIVERY_RETENTION_DAYS', envInt({ default: 14, min: 0, max: 3_650 })),
+  retentionDays: setting('WEBHOOK_DELIVERY_RETENTION_DAYS', envRetentionDays(14)),
 });
 
 export type WebhooksConfig = ReturnType<typeof webhooksSection.build>;

@@ -1,11 +1,11 @@
 import { defineSettings, setting } from '../define-section.js';
-import { envInt, secondsToMs } from '../env-helpers.js';
+import { envInt, envPollIntervalMs, envRetentionDays, secondsToMs } from '../env-helpers.js';
 
 export const workerSection = defineSettings({
   /** Jobs claimed per poll (one SELECT … FOR UPDATE SKIP LOCKED). */
   batchSize: setting('WORKER_BATCH_SIZE', envInt({ default: 100, min: 1, max: 10_000 })),
   /** Fallback poll when idle; signals wake the worker earlier. */
-  pollIntervalMs: setting('WORKER_POLL_INTERVAL_MS', envInt({ default: 500, min: 10, max: 600_000 })),
+  pollIntervalMs: setting('WORKER_POLL_INTERVAL_MS', envPollIntervalMs(500)),
   /** Attempts for transient failures before a job is failed. */
   maxAttempts: setting('WORKER_MAX_ATTEMPTS', envInt({ default: 5, min: 1, max: 50 })),
   /**
@@ -21,9 +21,9 @@ export const workerSection = defineSettings({
   leaseMs: setting('WORKER_LEASE_SECS', envInt({ default: 600, min: 5, max: 86_400 }), secondsToMs),
   reaperIntervalMs: setting('WORKER_REAPER_INTERVAL_SECS', envInt({ default: 60, min: 1, max: 3_600 }), secondsToMs),
   /** Finished jobs (sent, cancelled, bounced) are deleted after this many days; 0 keeps them. */
-  retentionDays: setting('JOB_RETENTION_DAYS', envInt({ default: 7, min: 0, max: 3_650 })),
+  retentionDays: setting('JOB_RETENTION_DAYS', envRetentionDays(7)),
   /** Failed jobs are kept longer: they are the evidence an operator needs. 0 keeps them. */
-  failedRetentionDays: setting('FAILED_JOB_RETENTION_DAYS', envInt({ default: 30, min: 0, max: 3_650 })),
+  failedRetentionDays: setting('FAILED_JOB_RETENTION_DAYS', envRetentionDays(30)),
   retentionIntervalMs: setting(
     'RETENTION_INTERVAL_SECS',
     envInt({ default: 3_600, min: 10, max: 86_400 }),

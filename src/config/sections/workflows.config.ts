@@ -1,5 +1,5 @@
 import { defineSettings, setting } from '../define-section.js';
-import { envInt } from '../env-helpers.js';
+import { envInt, envPollIntervalMs, envRetentionDays } from '../env-helpers.js';
 
 /** The workflow engine (src/workflows/): runs resumed by the worker role. */
 export const workflowsSection = defineSettings({
@@ -8,9 +8,9 @@ export const workflowsSection = defineSettings({
   /** Runs executed at once per worker process. */
   concurrency: setting('WORKFLOW_CONCURRENCY', envInt({ default: 8, min: 1, max: 256 })),
   /** Fallback poll when idle: the longest a due delay or digest window waits past its time. */
-  pollIntervalMs: setting('WORKFLOW_POLL_INTERVAL_MS', envInt({ default: 1_000, min: 10, max: 600_000 })),
+  pollIntervalMs: setting('WORKFLOW_POLL_INTERVAL_MS', envPollIntervalMs(1_000)),
   /** Finished runs are deleted after this many days; 0 keeps them. */
-  retentionDays: setting('WORKFLOW_RUN_RETENTION_DAYS', envInt({ default: 30, min: 0, max: 3_650 })),
+  retentionDays: setting('WORKFLOW_RUN_RETENTION_DAYS', envRetentionDays(30)),
 });
 
 export type WorkflowsConfig = ReturnType<typeof workflowsSection.build>;

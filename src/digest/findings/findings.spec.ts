@@ -69,18 +69,7 @@ function healthy(patch: Patch = {}): DigestFacts {
       alive: 1,
       last_beat_at: '2026-11-30T05:59:55.000Z',
       alive_within_seconds: 60,
-      processes: [
-        {
-          role: 'worker',
-          host: 'w1',
-          pid: 7,
-          version: '0.1.0',
-          started_at: '2026-11-30T05:00:00.000Z',
-          last_beat_at: '2026-11-30T05:59:55.000Z',
-          stopped_at: null,
-          alive: true,
-        },
-      ],
+      processes: [workerProcess()],
     },
     outcomes: [outcome()],
     failures: [],
@@ -173,24 +162,30 @@ function cause(reason: string, patch: Partial<FailureCause> = {}): FailureCause 
   };
 }
 
+/** The healthy instance's one worker process (w1, pid 7), alive and beating, unless patched. */
+function workerProcess(
+  patch: Partial<DigestFacts['workers']['processes'][number]> = {},
+): DigestFacts['workers']['processes'][number] {
+  return {
+    role: 'worker',
+    host: 'w1',
+    pid: 7,
+    version: '0.1.0',
+    started_at: '2026-11-30T05:00:00.000Z',
+    last_beat_at: '2026-11-30T05:59:55.000Z',
+    stopped_at: null,
+    alive: true,
+    ...patch,
+  };
+}
+
 /** No worker has beaten for 5 minutes. */
 const noWorker: Patch = {
   workers: {
     alive: 0,
     last_beat_at: '2026-11-30T05:55:00.000Z',
     alive_within_seconds: 60,
-    processes: [
-      {
-        role: 'worker',
-        host: 'w1',
-        pid: 7,
-        version: '0.1.0',
-        started_at: '2026-11-30T05:00:00.000Z',
-        last_beat_at: '2026-11-30T05:55:00.000Z',
-        stopped_at: null,
-        alive: false,
-      },
-    ],
+    processes: [workerProcess({ last_beat_at: '2026-11-30T05:55:00.000Z', alive: false })],
   },
 };
 
@@ -209,6 +204,11 @@ function lane(patch: Partial<LaneRowView> = {}): LaneRowView {
     pause_reason: null,
     ...patch,
   };
+}
+
+/** The lane paused after a provider's 429 until `until` (a reason, unpaced or a project lane by patch). */
+function rateLimitedLane(until: string, patch: Partial<LaneRowView> = {}): LaneRowView {
+  return lane({ paused_until: until, pause_kind: 'rate_limited', ...patch });
 }
 
 /** An endpoint paused by its circuit breaker after its ninth failed attempt in a row (the fifth probe). */
@@ -299,7 +299,7 @@ describe('digest findings: each rule fires on its state and stays silent otherwi
     [
       'lane paused after a 429, holding a few jobs of one project',
       lanePaused,
-      { lanes: [lane({ paused_until: '2026-11-30T06:01:00.000Z', pause_kind: 'rate_limited', pause_reason: '429' })] },
+      { lanes: [rateLimitedLane('2026-11-30T06:01:00.000Z', { pause_reason: '429' })] },
       ['warning:lane_paused'],
     ],
     [
@@ -588,7 +588,7 @@ describe('ranking', () => {
   it('a broken instance ranks every rule’s findings together: within a severity, what holds or loses messages first', () => {
     const facts = healthy({
       instance: { providers: { email: 'log', sms: 'log' }, email_fallback_provider: null, public_url: null },
-      lanes: [lane({ paused_until: '2026-11-30T06:01:00.000Z', pause_kind: 'rate_limited' })],
+      lanes: [rateLimitedLane('2026-11-30T06:01:00.000Z')],
       outcomes: [outcome({ provider: 'log', sent: 90, failed: 10 })],
     });
     const ranked = rankFindings(FINDING_RULES.flatMap((r) => r(facts)));
@@ -670,10 +670,8 @@ describe('actions fit the classified cause and name who acts', () => {
   });
 
   it('an unpaced lane is never told to lower its rate; a paced one is told the rate it runs at', () => {
-    const unpaced = lane({
+    const unpaced = rateLimitedLane('2026-11-30T06:20:00.000Z', {
       ...UNPACED,
-      paused_until: '2026-11-30T06:20:00.000Z',
-      pause_kind: 'rate_limited',
       pause_reason: 'resend: Resend 429 rate_limit_exceeded',
     });
     const [u] = lanePaused(healthy({ lanes: [unpaced] }));
@@ -687,9 +685,7 @@ describe('actions fit the classified cause and name who acts', () => {
         { tool: 'resume_lane', arguments: { lane: 'email:resend' }, admin: true },
       ],
     });
-    const [p] = lanePaused(
-      healthy({ lanes: [lane({ paused_until: '2026-11-30T06:20:00.000Z', pause_kind: 'rate_limited' })] }),
-    );
+    const [p] = lanePaused(healthy({ lanes: [rateLimitedLane('2026-11-30T06:20:00.000Z')] }));
     expect(p.action).toContain('lower EMAIL_RATE_PER_SEC below 8/s');
   });
 
@@ -716,14 +712,7 @@ describe('actions fit the classified cause and name who acts', () => {
       by_project: ['shop', 'blog', 'crm'].map((id) => ({ project_id: id, late: 13, due: 0, oldest_late_seconds: 120 })),
     });
     const facts = healthy({
-      lanes: [
-        lane({
-          ...UNPACED,
-          paused_until: '2026-11-30T06:20:00.000Z',
-          pause_kind: 'rate_limited',
-          pause_reason: 'resend: 429',
-        }),
-      ],
+      lanes: [rateLimitedLane('2026-11-30T06:20:00.000Z', { ...UNPACED, pause_reason: 'resend: 429' })],
       waiting: [allEmail],
       outcomes: [outcome({ sent: 100, failed: 25 })],
       failures: [cause(MISSPELT_DOMAIN)],
@@ -749,11 +738,7 @@ describe('harm: severity follows what a problem does now', () => {
         oldest_late_seconds: 960,
       })),
     });
-    const paused = lane({
-      paused_until: '2026-11-30T06:10:00.000Z',
-      pause_kind: 'rate_limited',
-      pause_reason: '429 Too Many Requests',
-    });
+    const paused = rateLimitedLane('2026-11-30T06:10:00.000Z', { pause_reason: '429 Too Many Requests' });
     const [f] = lanePaused(healthy({ lanes: [paused], waiting: [allEmail] }));
     // Held 16 min so far, 10 min of pause to come: the oldest will be 26 min late.
     expect(f).toMatchObject({
@@ -769,21 +754,12 @@ describe('harm: severity follows what a problem does now', () => {
       projects_late: 1,
       by_project: [{ project_id: 'acme', late: 3, due: 3, oldest_late_seconds: 40 }],
     });
-    const short = lane({
-      paused_until: '2026-11-30T06:01:00.000Z',
-      pause_kind: 'rate_limited',
-      pause_reason: '429 Too Many Requests',
-    });
+    const short = rateLimitedLane('2026-11-30T06:01:00.000Z', { pause_reason: '429 Too Many Requests' });
     expect(lanePaused(healthy({ lanes: [short], waiting: [little] }))[0].severity).toBe('info');
     // The same few messages held by a 10-minute pause: they will be 10 minutes late.
     expect(lanePaused(healthy({ lanes: [paused], waiting: [little] }))[0].severity).toBe('warning');
     // A project lane counts only its project's jobs.
-    const projectLane = lane({
-      lane: 'email:resend:p3',
-      project_id: 'p3',
-      paused_until: '2026-11-30T06:10:00.000Z',
-      pause_kind: 'rate_limited',
-    });
+    const projectLane = rateLimitedLane('2026-11-30T06:10:00.000Z', { lane: 'email:resend:p3', project_id: 'p3' });
     expect(lanePaused(healthy({ lanes: [projectLane], waiting: [allEmail] }))[0].harm).toMatchObject({
       held: 100,
       projects: 1,

@@ -14,7 +14,7 @@ import {
   rowEvents,
   timelineEvent,
 } from './job-views.js';
-import { channelArg, jobIdArg, jobStatusArg, jobSummary, projectIdArg } from './schemas.js';
+import { channelArg, jobIdArg, jobStatusArg, jobSummary, projectIdArg, timeArg } from './schemas.js';
 import { JOB_AUDIT_EVENTS } from './sql/timeline.sql.js';
 import { jobWaiting, waitingReason } from './job-waiting.js';
 import { renderFields } from '../server/text-table.js';
@@ -109,10 +109,7 @@ export class JobsTools implements McpToolProvider {
             .string()
             .regex(/^[a-z0-9_.:-]{1,64}$/, 'must be a topic id: 1–64 of a-z 0-9 - _ . :')
             .optional(),
-          since: z.iso
-            .datetime({ offset: true, message: 'must be an RFC 3339 time such as 2026-11-29T00:00:00Z' })
-            .optional()
-            .describe('Only jobs created since; default 7 days ago'),
+          since: timeArg('2026-11-29T00:00:00Z').optional().describe('Only jobs created since; default 7 days ago'),
           limit: z.number().int().min(1).max(500).default(50),
         }),
         output: z.object({ jobs: z.array(jobSummary), count: z.number() }),

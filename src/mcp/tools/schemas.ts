@@ -24,6 +24,19 @@ export const jobStatusArg = z.enum(JOB_STATUSES).describe(`Job status: ${JOB_STA
 export const isoTime = z.string().describe('RFC 3339 time');
 export const nullableIso = isoTime.nullable();
 
+/** A time argument checked at the edge: RFC 3339 with its offset (Z or ±hh:mm); the message shows `example`. */
+export const timeArg = (example: string) =>
+  z.iso.datetime({ offset: true, message: `must be an RFC 3339 time such as ${example}` });
+
+/**
+ * The page most list tools take: `limit` bounded as PageLimitQueryDto bounds it (1–200, 50 by
+ * default) and the opaque `cursor`, the next_cursor of the previous page. Spread it into the input.
+ */
+export const pageArgs = {
+  limit: z.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(1000).optional(),
+};
+
 /** Wait durations as POST /v1/send takes them: `500ms`, `10s`; at most 30 s. */
 export const waitArg = z.string().regex(/^\d{1,6}(ms|s)$/, 'must be a duration such as 500ms or 10s (at most 30s)');
 

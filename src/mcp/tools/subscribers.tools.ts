@@ -8,7 +8,7 @@ import { operatorAccess, presentSubscriberToOperator } from '../../subscribers/o
 import { presentSubscriber, SubscribersService } from '../../subscribers/subscribers.service.js';
 import { defineTool, IDEMPOTENT_WRITE, type McpToolContext, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { projectIdArg } from './schemas.js';
+import { pageArgs, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
 const subscriberView = z.object({
@@ -70,8 +70,7 @@ export class SubscribersTools implements McpToolProvider {
         input: z.strictObject({
           project_id: projectIdArg.optional(),
           q: z.string().min(1).max(200).optional(),
-          limit: z.number().int().min(1).max(200).default(50),
-          cursor: z.string().max(1000).optional(),
+          ...pageArgs,
         }),
         output: z.object({ subscribers: z.array(subscriberView), next_cursor: z.string().nullable() }),
         run: async ({ project_id: projectId, ...query }, context) => {

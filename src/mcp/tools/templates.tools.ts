@@ -5,7 +5,7 @@ import { DeleteTemplateQueryDto, PreviewTemplateDto, UpsertTemplateDto } from '.
 import { presentVariant, TemplatesService } from '../../templates/templates.service.js';
 import { defineTool, DESTRUCTIVE_WRITE, IDEMPOTENT_WRITE, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { projectIdArg } from './schemas.js';
+import { pageArgs, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 import { refuseReaderSubscriberPreview } from '../../templates/preview-access.js';
 
@@ -45,8 +45,8 @@ export class TemplatesTools implements McpToolProvider {
         input: z.strictObject({
           project_id: projectIdArg.optional(),
           channel: z.enum(CHANNELS).optional(),
-          limit: z.number().int().min(1).max(200).default(50),
-          cursor: z.string().max(1000).optional().describe('next_cursor of the previous page'),
+          limit: pageArgs.limit,
+          cursor: pageArgs.cursor.describe('next_cursor of the previous page'),
           offset: z
             .number()
             .int()

@@ -12,7 +12,7 @@ import { defineTool, READ_ONLY } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { jobWaiting } from './job-waiting.js';
 import { timelineEvent } from './job-views.js';
-import { isoTime, nullableIso, projectIdArg, providerFields } from './schemas.js';
+import { isoTime, nullableIso, projectIdArg, providerFields, timeArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
 /** The columns of the text table: what a person on call reads first. */
@@ -118,12 +118,8 @@ export class TraceTools implements McpToolProvider {
           project_id: projectIdArg
             .optional()
             .describe('Operators: one project (default every project); a project key reads its own'),
-          since: z.iso
-            .datetime({ offset: true, message: 'must be an RFC 3339 time such as 2026-11-29T00:00:00Z' })
-            .optional(),
-          until: z.iso
-            .datetime({ offset: true, message: 'must be an RFC 3339 time such as 2026-11-30T00:00:00Z' })
-            .optional(),
+          since: timeArg('2026-11-29T00:00:00Z').optional(),
+          until: timeArg('2026-11-30T00:00:00Z').optional(),
           limit: z.number().int().min(1).max(TRACE_MAX_LIMIT).default(50),
         }),
         output: z.object({

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { CreateWebhookDto, RotateWebhookSecretDto, UpdateWebhookDto } from '../../webhooks/dto/webhook.dto.js';
-import type { EndpointRow } from '../../webhooks/webhook.types.js';
 import { WebhookEndpointsService } from '../../webhooks/webhook-endpoints.service.js';
 import { presentWebhook } from '../../webhooks/webhook.presenter.js';
 import { CREATES, defineTool, IDEMPOTENT_WRITE, ROTATES_CREDENTIAL } from '../mcp-tool.js';
@@ -9,12 +8,7 @@ import type { McpToolProvider } from '../mcp-tool-registry.js';
 import { deleteTool } from './delete-tool.js';
 import { endpointIdArg, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
-import { webhookView } from './webhooks.tools.js';
-
-function view(endpoint: EndpointRow): z.input<typeof webhookView> {
-  const { previous_secret_expires_at: _hidden, updated_at: _updated, ...rest } = presentWebhook(endpoint);
-  return rest;
-}
+import { presentWebhookView, webhookView } from './webhooks.tools.js';
 
 /**
  * Registering, changing, re-keying and removing outbound webhook endpoints (POST, PATCH and
@@ -53,7 +47,7 @@ export class WebhookEndpointsTools implements McpToolProvider {
             await validateDto(CreateWebhookDto, body),
             context.actor,
           );
-          const webhook = view(endpoint);
+          const webhook = presentWebhookView(endpoint);
           return {
             structured: { id: endpoint.id, secret, webhook },
             text: `Endpoint ${endpoint.id} of ${project.id} registered for ${webhook.events.join(', ')}. Its signing secret, shown this once: ${secret}`,
@@ -78,7 +72,7 @@ export class WebhookEndpointsTools implements McpToolProvider {
         }),
         output: webhookView,
         run: async ({ project_id: projectId, id, ...body }, context) => {
-          const webhook = view(
+          const webhook = presentWebhookView(
             await this.endpoints.update(
               id,
               context.project(projectId),
@@ -125,7 +119,12 @@ export class WebhookEndpointsTools implements McpToolProvider {
           const { endpoint, secret } = await this.endpoints.rotateSecret(id, owner, dto.overlap_seconds, context.actor);
           const validUntil = presentWebhook(endpoint).previous_secret_expires_at;
           return {
-            structured: { id: endpoint.id, secret, previous_secret_valid_until: validUntil, webhook: view(endpoint) },
+            structured: {
+              id: endpoint.id,
+              secret,
+              previous_secret_valid_until: validUntil,
+              webhook: presentWebhookView(endpoint),
+            },
             text: `Endpoint ${endpoint.id} of ${owner} signs with a new secret, shown this once: ${secret}\n${validUntil ? `The previous secret also signs until ${validUntil}.` : 'The previous secret no longer signs.'}`,
           };
         },

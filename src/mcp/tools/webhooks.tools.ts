@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { WebhookEndpointsService } from '../../webhooks/webhook-endpoints.service.js';
 import { presentDelivery, presentWebhook } from '../../webhooks/webhook.presenter.js';
+import type { DeliveryRow, EndpointRow } from '../../webhooks/webhook.types.js';
 import { defineTool, READ_ONLY, SENDS_MESSAGE } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { attemptFields, endpointIdArg, projectIdArg } from './schemas.js';
+import { attemptFields, endpointIdArg, pageArgs, projectIdArg } from './schemas.js';
 
 export const webhookView = z.object({
   id: z.string(),
@@ -28,6 +29,12 @@ export const webhookView = z.object({
     .describe('While set and in the future, deliveries wait (attempts not spent); one probe goes out when it ends'),
   created_at: z.string(),
 });
+
+/** An endpoint as the tools show it: presentWebhook without the old secret's expiry and updated_at. */
+export function presentWebhookView(endpoint: EndpointRow): z.input<typeof webhookView> {
+  const { previous_secret_expires_at: _hidden, updated_at: _updated, ...view } = presentWebhook(endpoint);
+  return view;
+}
 
 const deliveryView = z.object({
   id: z.string(),
@@ -55,6 +62,12 @@ const deliveryDetail = deliveryView.extend({
   ),
 });
 
+/** A delivery as lists show it: presentDelivery without the payload and the attempt log. */
+function presentDeliveryView(delivery: DeliveryRow): z.input<typeof deliveryView> {
+  const { attempt_log: _log, payload: _payload, ...view } = presentDelivery(delivery);
+  return view;
+}
+
 /** The columns of get_webhook_delivery's text table: one row per attempt. */
 const ATTEMPT_COLUMNS = ['attempt', 'at', 'status_code', 'duration_ms', 'error'] as const;
 
@@ -78,10 +91,7 @@ export class WebhooksTools implements McpToolProvider {
         input: z.strictObject({ project_id: projectIdArg.optional(), enabled: z.boolean().optional() }),
         output: z.object({ webhooks: z.array(webhookView), count: z.number() }),
         run: async ({ project_id: projectId, enabled }, context) => {
-          const webhooks = (await this.endpoints.list(context.project(projectId), enabled)).map((e) => {
-            const { previous_secret_expires_at: _hidden, updated_at: _updated, ...view } = presentWebhook(e);
-            return view;
-          });
+          const webhooks = (await this.endpoints.list(context.project(projectId), enabled)).map(presentWebhookView);
           return {
             structured: { webhooks, count: webhooks.length },
             text: webhooks.length
@@ -109,8 +119,7 @@ export class WebhooksTools implements McpToolProvider {
           project_id: projectIdArg.optional(),
           webhook_id: endpointIdArg,
           status: z.enum(DELIVERY_STATUSES).optional(),
-          limit: z.number().int().min(1).max(200).default(50),
-          cursor: z.string().max(1000).optional(),
+          ...pageArgs,
         }),
         output: z.object({ deliveries: z.array(deliveryView), next_cursor: z.string().nullable() }),
         run: async (args, context) => {
@@ -122,10 +131,7 @@ export class WebhooksTools implements McpToolProvider {
             args.cursor,
             args.status,
           );
-          const deliveries = items.map((d) => {
-            const { attempt_log: _log, payload: _payload, ...view } = presentDelivery(d);
-            return view;
-          });
+          const deliveries = items.map(presentDeliveryView);
           return {
             structured: { deliveries, next_cursor: nextCursor },
             text: deliveries.length
@@ -179,11 +185,7 @@ export class WebhooksTools implements McpToolProvider {
         output: deliveryView,
         run: async (args, context) => {
           const projectId = await this.owner(args.webhook_id, context.project(args.project_id));
-          const {
-            attempt_log: _log,
-            payload: _payload,
-            ...view
-          } = presentDelivery(
+          const view = presentDeliveryView(
             await this.endpoints.redeliver(args.webhook_id, args.delivery_id, projectId, context.actor),
           );
           return { structured: view, text: `Delivery ${view.id} is ${view.status} again.` };

@@ -5,7 +5,7 @@ import { presentRun, presentWorkflow } from '../../workflows/workflow.presenter.
 import { WorkflowsService } from '../../workflows/workflows.service.js';
 import { defineTool, DESTRUCTIVE_WRITE, READ_ONLY, SENDS_MESSAGE } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
-import { projectIdArg } from './schemas.js';
+import { pageArgs, projectIdArg } from './schemas.js';
 import { validateDto } from './validate-dto.js';
 
 export const workflowView = z.object({
@@ -99,8 +99,7 @@ export class WorkflowsTools implements McpToolProvider {
           workflow_id: z.string().min(1).max(200).optional(),
           subscriber_id: z.string().min(1).max(255).optional(),
           status: z.string().min(1).max(20).optional(),
-          limit: z.number().int().min(1).max(200).default(50),
-          cursor: z.string().max(1000).optional(),
+          ...pageArgs,
         }),
         output: z.object({ runs: z.array(runView), next_cursor: z.string().nullable() }),
         run: async ({ project_id: projectId, ...query }, context) => {
