@@ -16,7 +16,7 @@ import {
   WebhookResponseDto,
 } from './dto/webhook.dto.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
-import { presentDelivery, presentWebhook } from './webhook.presenter.js';
+import { presentCreatedWebhook, presentDelivery, presentWebhook } from './webhook.presenter.js';
 
 /** notifyd's admin-managed webhooks (`/v1/admin/webhooks`), across projects. */
 @AdminController('v1/admin/webhooks', 'Admin: webhooks')
@@ -35,14 +35,10 @@ export class AdminWebhooksController {
     @CurrentOperator() by: Actor,
   ): Promise<CreateWebhookResponseDto> {
     await this.projects.getNamed(body.project_id);
-    const { endpoint, secret } = await this.endpoints.create(body.project_id, body, by);
-    return {
-      success: true,
-      id: endpoint.id,
-      secret,
-      warning: 'Store the secret now: it cannot be shown again.',
-      webhook: presentWebhook(endpoint),
-    };
+    return presentCreatedWebhook(
+      await this.endpoints.create(body.project_id, body, by),
+      'Store the secret now: it cannot be shown again.',
+    );
   }
 
   @Operation('GET', [422], 'List webhook endpoints of every project (filter by project or state)')
