@@ -110,6 +110,15 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
     // Setting the same bot again moves the webhook to a new connection: the foreign-webhook check knows its own.
     await putBot('ada').expect(200);
     expect(telegram.bots.get(USER_TOKEN)!.webhook.url).not.toBe(hook.url);
+    // Audited as the project key, with the caller's address.
+    const audit = await app.t.db.sql(
+      `SELECT actor, ip FROM audit_log WHERE project_id = $1 AND action = 'telegram_route.set' AND resource = 'ada'`,
+      [app.project.id],
+    );
+    expect(audit).toEqual([
+      { actor: 'api_key', ip: expect.any(String) },
+      { actor: 'api_key', ip: expect.any(String) },
+    ]);
     expect(await api().get('/v1/telegram/nobody').expect(200)).toMatchObject({
       body: { data: { bot: null, destination: null } },
     });
