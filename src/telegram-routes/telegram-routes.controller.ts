@@ -3,7 +3,7 @@ import { ApiNoContentResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentProject } from '../projects/auth/auth.decorators.js';
 import { ProjectController } from '../projects/auth/project-controller.decorator.js';
-import { ApiError } from '../common/errors/api-error.js';
+import { rateLimited } from '../projects/auth/project-rate-limit.guard.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import {
@@ -108,12 +108,11 @@ export class TelegramRoutesController {
     const made = await this.links.link(project.id, path.owner, body.kind ?? 'private');
     if ('retryAfterMs' in made) {
       const seconds = Math.max(1, Math.ceil(made.retryAfterMs / 1000));
-      reply.header('retry-after', String(seconds));
-      throw new ApiError(
-        429,
-        'link_too_soon',
+      throw rateLimited(
+        reply,
+        seconds,
         `A link token was made less than a minute ago for this owner; the last one still works, or ask again in ${seconds} s.`,
-        { retry_after: seconds },
+        'link_too_soon',
       );
     }
     return { data: made };
