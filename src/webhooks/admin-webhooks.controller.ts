@@ -15,6 +15,7 @@ import {
   WebhookListDto,
   WebhookResponseDto,
 } from './dto/webhook.dto.js';
+import { deliveryPage } from './delivery-page.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { presentCreatedWebhook, presentDelivery, presentWebhook } from './webhook.presenter.js';
 
@@ -71,9 +72,7 @@ export class AdminWebhooksController {
     @Param('id') id: string,
     @Query() query: ListDeliveriesQueryDto,
   ): Promise<DeliveryListDto> {
-    const limit = query.limit ?? 50;
-    const { items, nextCursor } = await this.endpoints.deliveries(id, null, limit, query.cursor, query.status);
-    return { items: items.map(presentDelivery), next_cursor: nextCursor, limit };
+    return deliveryPage(this.endpoints, id, null, query);
   }
 
   @Operation('POST /:id/deliveries/:delivery_id/redeliver', [404, 409], {

@@ -18,6 +18,7 @@ import {
   WebhookListDto,
   WebhookResponseDto,
 } from './dto/webhook.dto.js';
+import { deliveryPage } from './delivery-page.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { presentCreatedWebhook, presentDelivery, presentWebhook } from './webhook.presenter.js';
 
@@ -93,9 +94,7 @@ export class WebhooksController {
     @Param('id') id: string,
     @Query() query: ListDeliveriesQueryDto,
   ): Promise<DeliveryListDto> {
-    const limit = query.limit ?? 50;
-    const { items, nextCursor } = await this.endpoints.deliveries(id, project.id, limit, query.cursor, query.status);
-    return { items: items.map(presentDelivery), next_cursor: nextCursor, limit };
+    return deliveryPage(this.endpoints, id, project.id, query);
   }
 
   @Operation('GET /:id/deliveries/:delivery_id', [404], 'One delivery with its payload and every attempt')
