@@ -105,7 +105,7 @@ describe('suppressions', () => {
       expect(again.body.created).toBe(true);
       expect(again.body.suppression.id).not.toBe(id);
       const audit = await t.db.sql(
-        `SELECT action, actor, resource, metadata FROM audit_log WHERE resource = ANY($1) ORDER BY id`,
+        `SELECT action, actor, resource, metadata, ip FROM audit_log WHERE resource = ANY($1) ORDER BY id`,
         [[id, again.body.suppression.id]],
       );
       expect(audit.map((a) => a.action)).toEqual([
@@ -113,7 +113,7 @@ describe('suppressions', () => {
         'suppression.released',
         'suppression.created',
       ]);
-      expect(audit[1]).toMatchObject({ actor: 'api', resource: id });
+      expect(audit[1]).toMatchObject({ actor: 'api', resource: id, ip: expect.any(String) });
       // The audit names the suppression, never the address.
       expect(JSON.stringify(audit)).not.toContain('rel@example.com');
     });

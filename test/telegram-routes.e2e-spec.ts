@@ -110,6 +110,15 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
     // Setting the same bot again moves the webhook to a new connection: the foreign-webhook check knows its own.
     await putBot('ada').expect(200);
     expect(telegram.bots.get(USER_TOKEN)!.webhook.url).not.toBe(hook.url);
+    // Audited as the project key, with the caller's address.
+    const audit = await app.t.db.sql(
+      `SELECT actor, ip FROM audit_log WHERE project_id = $1 AND action = 'telegram_route.set' AND resource = 'ada'`,
+      [app.project.id],
+    );
+    expect(audit).toEqual([
+      { actor: 'api_key', ip: expect.any(String) },
+      { actor: 'api_key', ip: expect.any(String) },
+    ]);
     expect(await api().get('/v1/telegram/nobody').expect(200)).toMatchObject({
       body: { data: { bot: null, destination: null } },
     });
@@ -167,7 +176,7 @@ describe('per-user Telegram bots (/v1/telegram)', () => {
     expect(minutes).toBeLessThanOrEqual(15);
     const again = await api().post('/v1/telegram/cleo/link', { kind: 'private' }).expect(429);
     expect(Number(again.headers['retry-after'])).toBeGreaterThan(0);
-    expect(again.body.error).toBe('link_too_soon');
+    expect(again.body).toMatchObject({ error: 'link_too_soon', retry_after: Number(again.headers['retry-after']) });
     expect((await api().post('/v1/telegram/cleo/link', { kind: 'channel' }).expect(422)).body.message).toMatch(
       /kind must be "private" or "group"/,
     );

@@ -65,6 +65,11 @@ describe('outbound webhooks', () => {
   it('manages endpoints: secret shown once, hint afterwards, unknown events and other projects refused', async () => {
     const created = await create({ events: ['job.sent', 'job.failed'], description: 'orders' });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(created).toMatchObject({
+      success: true,
+      warning: 'Store the secret now: it cannot be shown again (rotate it with POST …/rotate-secret).',
+      webhook: { id: created.id, secret_hint: `whsec_…${created.secret.slice(-4)}` },
+    });
     const got = await t.http.get(`/v1/webhooks/${created.id}`).set('X-Api-Key', project.key);
     expect(got.status).toBe(200);
     expect(got.body.webhook).toMatchObject({
@@ -107,6 +112,16 @@ describe('outbound webhooks', () => {
     expect(patched.body.webhook).toMatchObject({ events: ['job.queued'], description: null });
     expect((await t.http.delete(`/v1/webhooks/${created.id}`).set('X-Api-Key', project.key)).status).toBe(200);
     expect((await t.http.get(`/v1/webhooks/${created.id}`).set('X-Api-Key', project.key)).status).toBe(404);
+    // Every change is audited as the project key, with the caller's address.
+    const audit = await t.db.sql(`SELECT action, actor, ip FROM audit_log WHERE resource = $1 ORDER BY id`, [
+      created.id,
+    ]);
+    expect(audit.map((a) => [a.action, a.actor])).toEqual([
+      ['webhook.created', 'api_key'],
+      ['webhook.updated', 'api_key'],
+      ['webhook.deleted', 'api_key'],
+    ]);
+    for (const entry of audit) expect(entry.ip).toEqual(expect.any(String));
   });
 
   it('signs every delivery per Standard Webhooks: the reference library verifies, tampering fails', async () => {
@@ -440,6 +455,11 @@ describe('outbound webhooks', () => {
       .send({ project_id: project.id, url: `${base}/admin`, events: ['job.sent'] });
     expect(res.status).toBe(201);
     expect(res.body.secret).toMatch(/^whsec_/);
+    expect(res.body).toMatchObject({
+      success: true,
+      warning: 'Store the secret now: it cannot be shown again.',
+      webhook: { id: res.body.id, project_id: project.id },
+    });
     const unknown = await t.http
       .post('/v1/admin/webhooks')
       .set('X-Api-Key', ADMIN_KEY)

@@ -1,9 +1,9 @@
-import { Body, Param, Req, Res } from '@nestjs/common';
+import { Body, Ip, Param, Res } from '@nestjs/common';
 import { ApiNoContentResponse } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { CurrentProject } from '../projects/auth/auth.decorators.js';
 import { ProjectController } from '../projects/auth/project-controller.decorator.js';
-import { ApiError } from '../common/errors/api-error.js';
+import { rateLimited } from '../projects/auth/project-rate-limit.guard.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import {
@@ -54,15 +54,10 @@ export class TelegramRoutesController {
     @CurrentProject() project: ProjectRef,
     @Param() path: OwnerPathDto,
     @Body() body: PutTelegramBotDto,
-    @Req() req: FastifyRequest,
+    @Ip() ip: string,
   ): Promise<TelegramBotResponseDto> {
     return {
-      data: await this.routes.putBot(
-        { projectId: project.id, ip: req.ip },
-        path.owner,
-        body.bot_token,
-        body.webhook_base,
-      ),
+      data: await this.routes.putBot({ projectId: project.id, ip }, path.owner, body.bot_token, body.webhook_base),
     };
   }
 
@@ -74,9 +69,9 @@ export class TelegramRoutesController {
   async deleteTelegramBot(
     @CurrentProject() project: ProjectRef,
     @Param() path: OwnerPathDto,
-    @Req() req: FastifyRequest,
+    @Ip() ip: string,
   ): Promise<void> {
-    await this.routes.deleteBot({ projectId: project.id, ip: req.ip }, path.owner);
+    await this.routes.deleteBot({ projectId: project.id, ip }, path.owner);
   }
 
   @Operation('PUT /:owner/destination', [400, 404, 422, 502, 503], {
@@ -113,12 +108,11 @@ export class TelegramRoutesController {
     const made = await this.links.link(project.id, path.owner, body.kind ?? 'private');
     if ('retryAfterMs' in made) {
       const seconds = Math.max(1, Math.ceil(made.retryAfterMs / 1000));
-      reply.header('retry-after', String(seconds));
-      throw new ApiError(
-        429,
-        'link_too_soon',
+      throw rateLimited(
+        reply,
+        seconds,
         `A link token was made less than a minute ago for this owner; the last one still works, or ask again in ${seconds} s.`,
-        { retry_after: seconds },
+        'link_too_soon',
       );
     }
     return { data: made };

@@ -15,8 +15,9 @@ import {
   WebhookListDto,
   WebhookResponseDto,
 } from './dto/webhook.dto.js';
+import { deliveryPage } from './delivery-page.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
-import { presentDelivery, presentWebhook } from './webhook.presenter.js';
+import { presentCreatedWebhook, presentDelivery, presentWebhook } from './webhook.presenter.js';
 
 /** notifyd's admin-managed webhooks (`/v1/admin/webhooks`), across projects. */
 @AdminController('v1/admin/webhooks', 'Admin: webhooks')
@@ -35,14 +36,10 @@ export class AdminWebhooksController {
     @CurrentOperator() by: Actor,
   ): Promise<CreateWebhookResponseDto> {
     await this.projects.getNamed(body.project_id);
-    const { endpoint, secret } = await this.endpoints.create(body.project_id, body, by);
-    return {
-      success: true,
-      id: endpoint.id,
-      secret,
-      warning: 'Store the secret now: it cannot be shown again.',
-      webhook: presentWebhook(endpoint),
-    };
+    return presentCreatedWebhook(
+      await this.endpoints.create(body.project_id, body, by),
+      'Store the secret now: it cannot be shown again.',
+    );
   }
 
   @Operation('GET', [422], 'List webhook endpoints of every project (filter by project or state)')
@@ -75,9 +72,7 @@ export class AdminWebhooksController {
     @Param('id') id: string,
     @Query() query: ListDeliveriesQueryDto,
   ): Promise<DeliveryListDto> {
-    const limit = query.limit ?? 50;
-    const { items, nextCursor } = await this.endpoints.deliveries(id, null, limit, query.cursor, query.status);
-    return { items: items.map(presentDelivery), next_cursor: nextCursor, limit };
+    return deliveryPage(this.endpoints, id, null, query);
   }
 
   @Operation('POST /:id/deliveries/:delivery_id/redeliver', [404, 409], {

@@ -1,5 +1,5 @@
 import { isoOrNull } from '../common/http/iso-timestamp.js';
-import type { DeliveryDto, WebhookDto } from './dto/webhook.dto.js';
+import type { CreateWebhookResponseDto, DeliveryDto, WebhookDto } from './dto/webhook.dto.js';
 import { type DeliveryRow, type EndpointRow, webhookId } from './webhook.types.js';
 
 export function presentWebhook(e: EndpointRow): WebhookDto {
@@ -25,6 +25,15 @@ export function presentWebhook(e: EndpointRow): WebhookDto {
     created_at: isoOrNull(e.createdAt)!,
     updated_at: isoOrNull(e.updatedAt)!,
   };
+}
+
+/** The answer to a registration: the only time the signing secret is shown, with `warning` telling where to go next. */
+export function presentCreatedWebhook(
+  created: { endpoint: EndpointRow; secret: string },
+  warning: string,
+): CreateWebhookResponseDto {
+  const { endpoint, secret } = created;
+  return { success: true, id: endpoint.id, secret, warning, webhook: presentWebhook(endpoint) };
 }
 
 export function presentDelivery(d: DeliveryRow): DeliveryDto {

@@ -1,9 +1,10 @@
-import { Body, Param, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Param, Query } from '@nestjs/common';
+import { ApiKeyActor } from '../projects/auth/api-key-actor.decorator.js';
 import { CurrentProject } from '../projects/auth/auth.decorators.js';
 import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
+import type { Actor } from '../domain/actor.js';
 import {
   CreateWebhookDto,
   CreateWebhookResponseDto,
@@ -17,10 +18,9 @@ import {
   WebhookListDto,
   WebhookResponseDto,
 } from './dto/webhook.dto.js';
+import { deliveryPage } from './delivery-page.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
-import { presentDelivery, presentWebhook } from './webhook.presenter.js';
-
-const by = (request: FastifyRequest) => ({ actor: 'api_key', ip: request.ip });
+import { presentCreatedWebhook, presentDelivery, presentWebhook } from './webhook.presenter.js';
 
 @ProjectController('v1/webhooks', 'Webhooks')
 export class WebhooksController {
@@ -33,16 +33,12 @@ export class WebhooksController {
   async createWebhook(
     @CurrentProject() project: ProjectRef,
     @Body() body: CreateWebhookDto,
-    @Req() req: FastifyRequest,
+    @ApiKeyActor() by: Actor,
   ): Promise<CreateWebhookResponseDto> {
-    const { endpoint, secret } = await this.endpoints.create(project.id, body, by(req));
-    return {
-      success: true,
-      id: endpoint.id,
-      secret,
-      warning: 'Store the secret now: it cannot be shown again (rotate it with POST …/rotate-secret).',
-      webhook: presentWebhook(endpoint),
-    };
+    return presentCreatedWebhook(
+      await this.endpoints.create(project.id, body, by),
+      'Store the secret now: it cannot be shown again (rotate it with POST …/rotate-secret).',
+    );
   }
 
   @Operation('GET', [400], 'List this project’s webhook endpoints')
@@ -61,18 +57,18 @@ export class WebhooksController {
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
     @Body() body: UpdateWebhookDto,
-    @Req() req: FastifyRequest,
+    @ApiKeyActor() by: Actor,
   ): Promise<WebhookResponseDto> {
-    return { success: true, webhook: presentWebhook(await this.endpoints.update(id, project.id, body, by(req))) };
+    return { success: true, webhook: presentWebhook(await this.endpoints.update(id, project.id, body, by)) };
   }
 
   @Operation('DELETE /:id', [404], 'Delete an endpoint and its delivery log')
   async deleteWebhook(
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
-    @Req() req: FastifyRequest,
+    @ApiKeyActor() by: Actor,
   ): Promise<DeleteWebhookResponseDto> {
-    await this.endpoints.delete(id, project.id, by(req));
+    await this.endpoints.delete(id, project.id, by);
     return { success: true, id };
   }
 
@@ -83,9 +79,9 @@ export class WebhooksController {
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
     @Body() body: RotateWebhookSecretDto,
-    @Req() req: FastifyRequest,
+    @ApiKeyActor() by: Actor,
   ): Promise<RotateWebhookSecretResponseDto> {
-    const { endpoint, secret } = await this.endpoints.rotateSecret(id, project.id, body.overlap_seconds, by(req));
+    const { endpoint, secret } = await this.endpoints.rotateSecret(id, project.id, body.overlap_seconds, by);
     const view = presentWebhook(endpoint);
     return { success: true, secret, previous_secret_valid_until: view.previous_secret_expires_at, webhook: view };
   }
@@ -98,9 +94,7 @@ export class WebhooksController {
     @Param('id') id: string,
     @Query() query: ListDeliveriesQueryDto,
   ): Promise<DeliveryListDto> {
-    const limit = query.limit ?? 50;
-    const { items, nextCursor } = await this.endpoints.deliveries(id, project.id, limit, query.cursor, query.status);
-    return { items: items.map(presentDelivery), next_cursor: nextCursor, limit };
+    return deliveryPage(this.endpoints, id, project.id, query);
   }
 
   @Operation('GET /:id/deliveries/:delivery_id', [404], 'One delivery with its payload and every attempt')
@@ -119,11 +113,11 @@ export class WebhooksController {
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
     @Param('delivery_id') deliveryId: string,
-    @Req() req: FastifyRequest,
+    @ApiKeyActor() by: Actor,
   ): Promise<DeliveryResponseDto> {
     return {
       success: true,
-      delivery: presentDelivery(await this.endpoints.redeliver(id, deliveryId, project.id, by(req))),
+      delivery: presentDelivery(await this.endpoints.redeliver(id, deliveryId, project.id, by)),
     };
   }
 }

@@ -1,5 +1,4 @@
-import { Body, Param, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Ip, Param, Query } from '@nestjs/common';
 import { CurrentProject } from '../../projects/auth/auth.decorators.js';
 import { ProjectController } from '../../projects/auth/project-controller.decorator.js';
 import { Operation } from '../../common/http/operation.decorator.js';
@@ -47,14 +46,14 @@ export class SuppressionsController {
   async createSuppression(
     @CurrentProject() project: ProjectRef,
     @Body() body: CreateSuppressionDto,
-    @Req() req: FastifyRequest,
+    @Ip() ip: string,
   ): Promise<CreateSuppressionResponseDto> {
     const { suppression, created } = await this.suppressions.suppress({
       projectId: project.id,
       ...suppressionRequest(body),
       source: 'api_key',
       detail: body.detail ?? null,
-      ip: req.ip,
+      ip,
     });
     return { success: true, created, suppression: presentSuppression(suppression) };
   }
@@ -72,9 +71,9 @@ export class SuppressionsController {
     @CurrentProject() project: ProjectRef,
     @Param('id') id: string,
     @Query() query: ReleaseSuppressionQueryDto,
-    @Req() req: FastifyRequest,
+    @Ip() ip: string,
   ): Promise<ReleaseSuppressionResponseDto> {
-    const row = await this.suppressions.release(project.id, id, { actor: 'api', ip: req.ip }, query.reason ?? null);
+    const row = await this.suppressions.release(project.id, id, { actor: 'api', ip }, query.reason ?? null);
     return { success: true, id: row.id, suppression: presentSuppression(row) };
   }
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, Headers, HttpCode, Ip, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import type { UnsubscribeClaim } from '../../common/unsubscribe/unsubscribe-token.js';
 import { HtmlPage } from '../../common/http/html-page.decorator.js';
 import { PUBLIC_FORM_MAX_BYTES, RawBody } from '../provider-webhooks/raw-body.hook.js';
 import {
@@ -34,12 +35,8 @@ export class UnsubscribeController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     const claim = this.unsubscribe.verify(token);
-    if (!claim) {
-      reply.status(404);
-      return invalidPage(pageLanguage(...acceptedLanguages(accept)));
-    }
-    const lang = pageLanguage(await this.unsubscribe.localeOf(claim), ...acceptedLanguages(accept));
-    return confirmPage(lang, claim.address, claim.topic, `/u/${token}`);
+    if (!claim) return this.invalid(reply, accept);
+    return confirmPage(await this.language(claim, accept), claim.address, claim.topic, `/u/${token}`);
   }
 
   @Post(':token')
@@ -57,18 +54,22 @@ export class UnsubscribeController {
     const asked = claim ? requestedScope(scope, claim) : undefined;
     if (claim && asked && 'error' in asked) {
       reply.status(400);
-      return badScopePage(
-        pageLanguage(await this.unsubscribe.localeOf(claim), ...acceptedLanguages(accept)),
-        asked.error,
-      );
+      return badScopePage(await this.language(claim, accept), asked.error);
     }
     const outcome =
       claim && asked && 'scope' in asked ? await this.unsubscribe.unsubscribe(claim, asked.scope, ip) : undefined;
-    if (!claim || !outcome) {
-      reply.status(404);
-      return invalidPage(pageLanguage(...acceptedLanguages(accept)));
-    }
-    const lang = pageLanguage(await this.unsubscribe.localeOf(claim), ...acceptedLanguages(accept));
-    return donePage(lang, claim.address, outcome);
+    if (!claim || !outcome) return this.invalid(reply, accept);
+    return donePage(await this.language(claim, accept), claim.address, outcome);
+  }
+
+  /** The recipient's own language first, then the browser's. */
+  private async language(claim: UnsubscribeClaim, accept: string | undefined): Promise<string> {
+    return pageLanguage(await this.unsubscribe.localeOf(claim), ...acceptedLanguages(accept));
+  }
+
+  /** A link that does not verify (or names no one now): 404, in the browser's language. */
+  private invalid(reply: FastifyReply, accept: string | undefined): string {
+    reply.status(404);
+    return invalidPage(pageLanguage(...acceptedLanguages(accept)));
   }
 }

@@ -5,10 +5,15 @@ import { projectScope, RateLimiter } from '../rate-limit/rate-limiter.service.js
 import { ApiError } from '../../common/errors/api-error.js';
 import type { ProjectRequest } from './project-auth.guard.js';
 
-/** A 429 with Retry-After: sets the header on the reply and returns the error to throw. */
-export function rateLimited(reply: FastifyReply, retryAfterSecs: number, message: string): ApiError {
+/** A 429 with Retry-After: sets the header on the reply and returns the error (`code`) to throw. */
+export function rateLimited(
+  reply: FastifyReply,
+  retryAfterSecs: number,
+  message: string,
+  code = 'rate_limited',
+): ApiError {
   void reply.header('retry-after', String(retryAfterSecs));
-  return new ApiError(HttpStatus.TOO_MANY_REQUESTS, 'rate_limited', message, { retry_after: retryAfterSecs });
+  return new ApiError(HttpStatus.TOO_MANY_REQUESTS, code, message, { retry_after: retryAfterSecs });
 }
 
 /**
