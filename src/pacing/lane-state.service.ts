@@ -42,6 +42,8 @@ export interface LaneFinding {
   action: string;
 }
 
+/** How long an operator's pause lasts when it gives no duration_secs. */
+export const OPERATOR_PAUSE_DEFAULT_SECS = 3_600;
 const MAX_OPERATOR_PAUSE_SECS = 30 * 86_400;
 
 /**
@@ -124,7 +126,7 @@ export class LaneStateService {
 
   async pause(key: string, seconds: number | undefined, reason: string | undefined, by: Actor): Promise<LaneState> {
     const lane = this.parse(key);
-    const secs = seconds ?? 3_600;
+    const secs = seconds ?? OPERATOR_PAUSE_DEFAULT_SECS;
     if (secs > MAX_OPERATOR_PAUSE_SECS)
       throw ApiError.unprocessable(
         'validation_failed',

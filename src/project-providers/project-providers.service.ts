@@ -66,12 +66,9 @@ export class ProjectProvidersService implements OnModuleInit {
     settings: Record<string, unknown>,
     by: Actor,
   ): Promise<ProjectProviderView> {
-    if (!this.box.enabled) {
-      throw ApiError.unprocessable(
-        'secret_key_not_configured',
-        'Set NOTIFYD_SECRET_KEY (32 random bytes: openssl rand -base64 32) to store provider credentials.',
-      );
-    }
+    this.requireSecretKey(
+      'Set NOTIFYD_SECRET_KEY (32 random bytes: openssl rand -base64 32) to store provider credentials.',
+    );
     await this.projects.get(projectId);
     const connector = this.configurable(channel, provider);
     const { plain, secret } = splitSettings(connector.projectSettings!, provider, settings);
@@ -128,7 +125,7 @@ export class ProjectProvidersService implements OnModuleInit {
 
   /** Key rotation: re-seals every row sealed with another key than NOTIFYD_SECRET_KEY_ID (and the resealers' rows). */
   async reseal(by: Actor): Promise<ResealResult> {
-    if (!this.box.enabled) throw ApiError.unprocessable('secret_key_not_configured', 'Set NOTIFYD_SECRET_KEY first.');
+    this.requireSecretKey('Set NOTIFYD_SECRET_KEY first.');
     const keyId = this.box.currentKeyId!;
     const result = await resealInPages<ProjectProviderRow>({
       page: (last, size) => this.repository.sealedWithOtherKeys(keyId, last ?? { projectId: '', channel: '' }, size),
@@ -204,6 +201,11 @@ export class ProjectProvidersService implements OnModuleInit {
         `the project's own ${row.provider} credentials cannot be read (${(err as Error).message}); set them again with PUT /v1/admin/projects/${row.projectId}/providers/${row.channel}`,
       );
     }
+  }
+
+  /** 422 without NOTIFYD_SECRET_KEY: credentials can be neither sealed nor re-sealed. */
+  private requireSecretKey(message: string): void {
+    if (!this.box.enabled) throw ApiError.unprocessable('secret_key_not_configured', message);
   }
 
   private configurable(channel: string, provider: string): Connector {

@@ -5,13 +5,12 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import { CHANNELS } from '../../domain/channels.js';
 import { Db } from '../../database/db.js';
 import { rateText } from '../../pacing/lane.presenter.js';
+import { OPERATOR_PAUSE_DEFAULT_SECS } from '../../pacing/lane-state.service.js';
 import { LAST_PROVIDER_EVENTS } from './settings.sql.js';
 import type { EffectiveSettings } from './settings.types.js';
 
 /** How far back the newest provider event is looked for. */
 const LAST_EVENT_WITHIN_SECS = 7 * 86_400;
-/** pause_lane's default (LaneStateService.pause). */
-const OPERATOR_PAUSE_DEFAULT_SECS = 3_600;
 
 /**
  * The effective configuration with secrets redacted (GET /v1/admin/config, MCP get_config):

@@ -20,7 +20,7 @@ import {
   type WantedCell,
 } from './preference-grid.js';
 import { type PreferenceClaim, verifyPreferenceToken } from './preference-token.js';
-import { preferencesPath, registerPreferencesSigner } from './preferences-url.js';
+import { preferencesPath, preferencesUrl, registerPreferencesSigner } from './preferences-url.js';
 
 /** A subscriber's page: who, in which language, and the grid. */
 export interface PreferenceView {
@@ -39,7 +39,6 @@ export interface PreferenceView {
 @Injectable()
 export class PreferenceCenterService {
   private readonly keys: LinkSigningKeys;
-  private readonly publicUrl: string | undefined;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -51,7 +50,6 @@ export class PreferenceCenterService {
   ) {
     // Throws without JWT_SECRET or UNSUBSCRIBE_SECRET, as the unsubscribe links do.
     this.keys = linkSigningKeys(config, 'preferences');
-    this.publicUrl = config.server.publicUrl;
     registerPreferencesSigner({ publicUrl: config.server.publicUrl, key: this.keys.current });
   }
 
@@ -108,7 +106,7 @@ export class PreferenceCenterService {
 
   /** A fresh link to a subscriber's page: under PUBLIC_URL when set, else the path (relative to this API). */
   pageUrl(projectId: string, subscriberId: string): string {
-    const path = preferencesPath({ projectId, subscriberId })!;
-    return this.publicUrl ? `${this.publicUrl}${path}` : path;
+    const subscriber = { projectId, subscriberId };
+    return preferencesUrl(subscriber) ?? preferencesPath(subscriber)!;
   }
 }

@@ -1,6 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import type { AppConfig } from '../../config/app-config.js';
-import { APP_CONFIG } from '../../config/config.module.js';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { Db } from '../../database/db.js';
 import { SignalsService } from '../../database/signals/signals.service.js';
 import { PeriodicTasks } from '../../periodic/periodic-tasks.service.js';
@@ -23,7 +21,6 @@ export class JobEndSignals implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('Wait');
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly db: Db,
     private readonly signals: SignalsService,
     private readonly events: DeliveryEvents,
@@ -41,7 +38,7 @@ export class JobEndSignals implements OnModuleInit, OnApplicationBootstrap {
 
   async signalEnds(outcomes: Outcomes): Promise<void> {
     const ended = [...outcomes.sent, ...outcomes.skipped, ...outcomes.failed].map((o) => o.id);
-    if (ended.length === 0 || !this.config.signals.enabled) return;
+    if (ended.length === 0 || !this.signals.enabled) return;
     try {
       if (!(await this.db.one<{ waiting: boolean }>(ANYONE_WAITING))?.waiting) return;
       const waited = await this.db.rows<{ jobId: string }>(TAKE_WAITED_JOBS, [ended]);

@@ -26,25 +26,80 @@ export interface QueueGauges {
 
 type FailoverRow = NonNullable<QueueGauges['failovers']>[number];
 
-/** One series per failover breaker: a lane's primary (from) and fallback (to) provider. */
+/** One series of a gauge: its labels and its value. */
+type Series = [labels: Record<string, string>, value: number];
+
+/**
+ * A cluster gauge and how the queue snapshot gives its series. Undefined leaves the gauge as
+ * it was (a snapshot computed before the gauge existed); otherwise the series replace all of
+ * the gauge's previous ones, so that a lane or a breaker that is gone stops being reported.
+ */
+interface SnapshotGauge {
+  name: string;
+  help: string;
+  labelNames: readonly string[];
+  series: (g: QueueGauges, ageSeconds: number) => Series[] | undefined;
+}
+
 const BREAKER_LABELS = ['lane', 'channel', 'from', 'to'] as const;
 
-/** The failover breakers' gauges, each read from a breaker's row of the queue snapshot. */
-const BREAKER_GAUGES: { name: string; help: string; value: (f: FailoverRow) => number }[] = [
+/** A breaker gauge's series: one per failover breaker, a lane's primary (from) and fallback (to) provider. */
+function breakerSeries(value: (f: FailoverRow) => number): SnapshotGauge['series'] {
+  return (g) =>
+    (g.failovers ?? []).map((f) => [{ lane: f.lane, channel: f.channel, from: f.from, to: f.to }, value(f)]);
+}
+
+/** The queue, lane and failover gauges, in the order /metrics lists them. */
+const SNAPSHOT_GAUGES: SnapshotGauge[] = [
   {
     name: 'notifyd_failovers_total',
     help: 'Messages sent through the fallback provider instead of the primary, per breaker, across all replicas (monotonic).',
-    value: (f) => Number(f.moved),
+    labelNames: BREAKER_LABELS,
+    series: breakerSeries((f) => Number(f.moved)),
   },
   {
     name: 'notifyd_failover_trips_total',
     help: 'Times each failover breaker opened (primary rested), across all replicas (monotonic).',
-    value: (f) => Number(f.trips),
+    labelNames: BREAKER_LABELS,
+    series: breakerSeries((f) => Number(f.trips)),
   },
   {
     name: 'notifyd_failover_breaker_open',
     help: '1 while the primary rests and the fallback delivers, else 0.',
-    value: (f) => (f.resting ? 1 : 0),
+    labelNames: BREAKER_LABELS,
+    series: breakerSeries((f) => (f.resting ? 1 : 0)),
+  },
+  {
+    name: 'notifyd_lane_pauses_total',
+    help: 'Times each lane was paused since it was created, across all replicas (monotonic).',
+    labelNames: ['lane', 'channel', 'provider'],
+    series: (g) =>
+      g.lane_pauses.map((l) => [{ lane: l.lane, channel: l.channel, provider: l.provider }, Number(l.pauses)]),
+  },
+  {
+    name: 'notifyd_jobs_queue_depth',
+    help: 'Live jobs by status (cluster-wide, computed every METRICS_GAUGE_INTERVAL_SECS by one replica).',
+    labelNames: ['status'],
+    series: (g) => (['pending', 'retry', 'processing'] as const).map((status) => [{ status }, Number(g.depth[status])]),
+  },
+  {
+    name: 'notifyd_oldest_pending_age_seconds',
+    help: 'How late the oldest waiting pending/retry job is, from the time its sender asked for (scheduled_at, not the fair-share slot), by priority band (urgent < 50, normal 50–79, bulk ≥ 80); 0 when none is late.',
+    labelNames: ['band'],
+    series: (g) =>
+      (['urgent', 'normal', 'bulk'] as const).map((band) => [{ band }, Math.max(0, Number(g.oldest[band]))]),
+  },
+  {
+    name: 'notifyd_workers_alive',
+    help: `Worker processes (NOTIFYD_ROLE=worker or all) whose heartbeat is younger than ${ALIVE_WITHIN_SECONDS} s, cluster-wide.`,
+    labelNames: [],
+    series: (g) => (g.workers_alive === undefined ? undefined : [[{}, Number(g.workers_alive)]]),
+  },
+  {
+    name: 'notifyd_queue_gauges_age_seconds',
+    help: 'How old the queue gauges are: a value far above METRICS_GAUGE_INTERVAL_SECS means no replica computes them.',
+    labelNames: [],
+    series: (_g, ageSeconds) => [[{}, ageSeconds]],
   },
 ];
 
@@ -80,38 +135,10 @@ export class MetricsService implements OnModuleInit {
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
-  private readonly breakers = BREAKER_GAUGES.map(({ name, help, value }) => ({
-    gauge: new Gauge({ name, help, labelNames: BREAKER_LABELS, registers: [this.registry] }),
-    value,
+  private readonly gauges = SNAPSHOT_GAUGES.map(({ name, help, labelNames, series }) => ({
+    gauge: new Gauge({ name, help, labelNames, registers: [this.registry] }),
+    series,
   }));
-  private readonly lanePauses = new Gauge({
-    name: 'notifyd_lane_pauses_total',
-    help: 'Times each lane was paused since it was created, across all replicas (monotonic).',
-    labelNames: ['lane', 'channel', 'provider'] as const,
-    registers: [this.registry],
-  });
-  private readonly queueDepth = new Gauge({
-    name: 'notifyd_jobs_queue_depth',
-    help: 'Live jobs by status (cluster-wide, computed every METRICS_GAUGE_INTERVAL_SECS by one replica).',
-    labelNames: ['status'] as const,
-    registers: [this.registry],
-  });
-  private readonly oldestPending = new Gauge({
-    name: 'notifyd_oldest_pending_age_seconds',
-    help: 'How late the oldest waiting pending/retry job is, from the time its sender asked for (scheduled_at, not the fair-share slot), by priority band (urgent < 50, normal 50–79, bulk ≥ 80); 0 when none is late.',
-    labelNames: ['band'] as const,
-    registers: [this.registry],
-  });
-  private readonly workersAlive = new Gauge({
-    name: 'notifyd_workers_alive',
-    help: `Worker processes (NOTIFYD_ROLE=worker or all) whose heartbeat is younger than ${ALIVE_WITHIN_SECONDS} s, cluster-wide.`,
-    registers: [this.registry],
-  });
-  private readonly snapshotAge = new Gauge({
-    name: 'notifyd_queue_gauges_age_seconds',
-    help: 'How old the queue gauges are: a value far above METRICS_GAUGE_INTERVAL_SECS means no replica computes them.',
-    registers: [this.registry],
-  });
 
   constructor(
     private readonly db: Db,
@@ -136,20 +163,12 @@ export class MetricsService implements OnModuleInit {
   }
 
   private setGauges(g: QueueGauges, ageSeconds: number): void {
-    for (const status of ['pending', 'retry', 'processing'] as const)
-      this.queueDepth.set({ status }, Number(g.depth[status]));
-    for (const band of ['urgent', 'normal', 'bulk'] as const)
-      this.oldestPending.set({ band }, Math.max(0, Number(g.oldest[band])));
-    if (g.workers_alive !== undefined) this.workersAlive.set(Number(g.workers_alive));
-    this.lanePauses.reset();
-    for (const l of g.lane_pauses)
-      this.lanePauses.set({ lane: l.lane, channel: l.channel, provider: l.provider }, Number(l.pauses));
-    for (const { gauge, value } of this.breakers) {
+    for (const { gauge, series } of this.gauges) {
+      const values = series(g, ageSeconds);
+      if (!values) continue;
       gauge.reset();
-      for (const f of g.failovers ?? [])
-        gauge.set({ lane: f.lane, channel: f.channel, from: f.from, to: f.to }, value(f));
+      for (const [labels, value] of values) gauge.set(labels, value);
     }
-    this.snapshotAge.set(ageSeconds);
   }
 
   private observe(call: ProviderCall): void {

@@ -18,7 +18,6 @@ export interface RenderedContent {
 
 /** The parts in the order they are parsed and rendered; a part's index is its number in the progress slots. */
 export const PARTS = ['subject', 'body', 'body_html'] as const;
-export type PartName = (typeof PARTS)[number];
 
 /** Limits a render thread applies inside liquidjs (the time and heap bounds are enforced from outside). */
 export interface ThreadLimits {
