@@ -240,6 +240,16 @@ describe('POST /v1/send and the job endpoints', () => {
       const notRetryable = await t.http.post(`/v1/jobs/${id}/retry`).set('X-Api-Key', key);
       expect(notRetryable.status).toBe(409);
       expect(notRetryable.body.error).toBe('not_retryable');
+      // Audited as the project key's, with the caller's address like every project-key write.
+      const audit = await t.db.sql(
+        `SELECT actor, action, ip FROM audit_log WHERE resource = $1 AND action IN ('job.cancelled','job.retried') ORDER BY id`,
+        [id],
+      );
+      expect(audit.map((a) => [a.actor, a.action])).toEqual([
+        ['api_key', 'job.cancelled'],
+        ['api_key', 'job.retried'],
+      ]);
+      for (const a of audit) expect(a.ip).toEqual(expect.any(String));
     });
 
     it('retrying a job whose idempotency key was reused is refused (it would send twice)', async () => {

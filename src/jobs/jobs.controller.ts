@@ -1,8 +1,10 @@
 import { Param, Query } from '@nestjs/common';
+import { ApiKeyActor } from '../projects/auth/api-key-actor.decorator.js';
 import { CurrentProject } from '../projects/auth/auth.decorators.js';
 import { ProjectController } from '../projects/auth/project-controller.decorator.js';
 import { Operation } from '../common/http/operation.decorator.js';
 import type { ProjectRef } from '../projects/project.types.js';
+import type { Actor } from '../domain/actor.js';
 import { CancelJobResponseDto, JobDto, RetryJobResponseDto } from './dto/job.dto.js';
 import { WaitQueryDto } from './dto/job-outcome.dto.js';
 import { presentJob } from './job.presenter.js';
@@ -40,14 +42,22 @@ export class JobsController {
   }
 
   @Operation('DELETE /:id', [400, 404, 409], 'Cancel a job that has not been sent (pending or retry)')
-  async cancelJob(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<CancelJobResponseDto> {
-    await this.jobs.cancel(id, project.id, { actor: 'api_key' });
+  async cancelJob(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+    @ApiKeyActor() by: Actor,
+  ): Promise<CancelJobResponseDto> {
+    await this.jobs.cancel(id, project.id, by);
     return { success: true, id };
   }
 
   @Operation('POST /:id/retry', [400, 404, 409], 'Re-queue a failed or cancelled job with fresh attempts')
-  async retryJob(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<RetryJobResponseDto> {
-    const job = await this.jobs.retry(id, project.id, { actor: 'api_key' });
+  async retryJob(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+    @ApiKeyActor() by: Actor,
+  ): Promise<RetryJobResponseDto> {
+    const job = await this.jobs.retry(id, project.id, by);
     return { success: true, job: { id: job.id, project_id: job.projectId, channel: job.channel, status: job.status } };
   }
 }
