@@ -3,6 +3,7 @@ import { IsOptional } from 'class-validator';
 import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
 import { IsDeprecatedOffset } from '../../common/pagination/deprecated-offset.js';
 import { IsRfc3339 } from '../../common/validation/validators.js';
+import { IsProjectId } from '../../projects/dto/project-id.validator.js';
 
 export class AuditQueryDto {
   /** Who acted: admin, readonly, api_key, mcp, system, a provider… @example "admin" */
@@ -22,7 +23,7 @@ export class AuditQueryDto {
 
   /** @example "acme" */
   @IsOptional()
-  @IsText({ max: 63 })
+  @IsProjectId()
   project_id?: string;
 
   /** From this time (RFC 3339, inclusive). @example "2026-11-29T00:00:00Z" */

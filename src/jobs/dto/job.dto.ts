@@ -4,7 +4,7 @@ import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
 import { CHANNELS } from '../../domain/channels.js';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 import { JOB_STATUSES } from '../../domain/job.types.js';
-import { PROJECT_ID_PATTERN } from '../../projects/project.types.js';
+import { IsProjectId } from '../../projects/dto/project-id.validator.js';
 
 export class EmailEnvelopeDto {
   /** @example ["jane@example.com"] */
@@ -204,7 +204,7 @@ export const RECIPIENT_DOMAIN =
 export class AdminJobSearchQueryDto {
   /** @example "acme" */
   @IsOptional()
-  @IsText({ max: 63 })
+  @IsProjectId()
   project_id?: string;
 
   /** @example "failed" */
@@ -321,7 +321,7 @@ export class AdminJobListDto {
 
 export class SendTestRequestDto {
   /** @example "acme" */
-  @IsText({ pattern: PROJECT_ID_PATTERN, message: 'must be a project id' })
+  @IsProjectId()
   project_id: string;
 
   /** @example "email" */

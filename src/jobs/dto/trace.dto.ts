@@ -4,6 +4,7 @@ import { IsText } from '../../common/validation/bounded.js';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 import { TRACE_DEFAULT_RANGE_DAYS, TRACE_MAX_LIMIT, TRACE_MAX_RANGE_DAYS } from '../trace/trace-limits.js';
 import { JobAttemptDto } from './job.dto.js';
+import { IsProjectId } from '../../projects/dto/project-id.validator.js';
 
 export { TRACE_DEFAULT_RANGE_DAYS, TRACE_MAX_LIMIT, TRACE_MAX_RANGE_DAYS };
 
@@ -30,7 +31,7 @@ export class TraceQueryDto {
    * @example "acme"
    */
   @IsOptional()
-  @IsText({ max: 63 })
+  @IsProjectId()
   project_id?: string;
 
   /**

@@ -1,8 +1,8 @@
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { IsText, IsWholeNumber } from '../../../common/validation/bounded.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
-import { PROJECT_ID_PATTERN } from '../../../projects/project.types.js';
+import { IsProjectId } from '../../../projects/dto/project-id.validator.js';
 import type { Channel } from '../../../domain/channels.js';
 import { IsOneChannel } from '../../../common/validation/validators.js';
 import { SUPPRESSION_SCOPES, type SuppressionScope } from '../suppression.types.js';
@@ -188,8 +188,7 @@ export class AdminListSuppressionsQueryDto {
    * @example "acme"
    */
   @IsOptional()
-  @IsString()
-  @Matches(PROJECT_ID_PATTERN, { message: 'project_id must be a project id such as acme' })
+  @IsProjectId()
   project_id?: string;
 
   /**
@@ -204,8 +203,7 @@ export class AdminListSuppressionsQueryDto {
 
 export class AdminCreateSuppressionDto extends CreateSuppressionDto {
   /** @example "acme" */
-  @IsString()
-  @Matches(PROJECT_ID_PATTERN, { message: 'project_id must be a project id such as acme' })
+  @IsProjectId()
   project_id: string;
 }
 

@@ -1,5 +1,6 @@
 import { IsOptional } from 'class-validator';
 import { IsText } from '../../../common/validation/bounded.js';
+import { IsProjectId } from '../../../projects/dto/project-id.validator.js';
 
 export class TemplateMetricsQueryDto {
   /**
@@ -23,7 +24,7 @@ export class TemplateMetricsQueryDto {
    * @example "acme"
    */
   @IsOptional()
-  @IsText({ max: 64 })
+  @IsProjectId()
   project_id?: string;
 }
 
