@@ -1,10 +1,10 @@
-import { Type } from 'class-transformer';
 import { IsIn, IsOptional, Matches } from 'class-validator';
-import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
+import { IsText } from '../../common/validation/bounded.js';
 import { CHANNELS } from '../../domain/channels.js';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 import { JOB_STATUSES } from '../../domain/job.types.js';
 import { IsProjectId } from '../../projects/dto/project-id.validator.js';
+import { IsPageSize } from '../../common/pagination/page-size.js';
 
 export class EmailEnvelopeDto {
   /** @example ["jane@example.com"] */
@@ -255,9 +255,7 @@ export class AdminJobSearchQueryDto {
   since?: string;
 
   /** @example 50 */
-  @IsOptional()
-  @Type(() => Number)
-  @IsWholeNumber({ min: 1, max: 500 })
+  @IsPageSize(500)
   limit?: number;
 
   /** The `next_cursor` of the previous page, unchanged: the next (older) page. */
