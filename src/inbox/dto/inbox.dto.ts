@@ -5,6 +5,7 @@ import { IsRfc3339 } from '../../common/validation/validators.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 import { STREAM_FORMATS, type StreamFormat } from '../stream/stream-format.js';
 import { IsPageSize } from '../../common/pagination/page-size.js';
+import { IsTopic } from '../../common/validation/is-topic.js';
 
 /**
  * The inbox routes' path: the subscriber whose inbox it is. Checked like a subscriber id
@@ -77,7 +78,7 @@ export class ListInboxQueryDto {
 
   /** @example "orders" */
   @IsOptional()
-  @IsText({ max: 64 })
+  @IsTopic()
   topic?: string;
 
   /**
@@ -126,7 +127,7 @@ export class BulkInboxDto {
    * @example "orders"
    */
   @IsOptional()
-  @IsText({ max: 64 })
+  @IsTopic()
   topic?: string;
 }
 

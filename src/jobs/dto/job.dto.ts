@@ -5,6 +5,7 @@ import { IsRfc3339 } from '../../common/validation/validators.js';
 import { JOB_STATUSES } from '../../domain/job.types.js';
 import { IsProjectId } from '../../projects/dto/project-id.validator.js';
 import { IsPageSize } from '../../common/pagination/page-size.js';
+import { IsTopic } from '../../common/validation/is-topic.js';
 
 export class EmailEnvelopeDto {
   /** @example ["jane@example.com"] */
@@ -227,7 +228,7 @@ export class AdminJobSearchQueryDto {
 
   /** @example "orders" */
   @IsOptional()
-  @IsText({ pattern: /^[a-z0-9_.:-]{1,64}$/, message: 'must be a topic id: 1–64 of a-z 0-9 - _ . :' })
+  @IsTopic()
   topic?: string;
 
   /**
