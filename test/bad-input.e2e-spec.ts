@@ -172,6 +172,22 @@ describe('bad input', () => {
     );
   });
 
+  it.each([
+    '/v1/admin/audit',
+    '/v1/admin/trace',
+    '/v1/admin/jobs',
+    '/v1/admin/metrics/templates',
+    '/v1/admin/suppressions',
+    '/v1/admin/webhooks',
+  ])('%s: a project_id filter that is not a project id is 422 saying what one is', async (path) => {
+    expectError(
+      await t.http.get(path).set('X-Api-Key', ADMIN_KEY).query({ project_id: 'Acme Inc' }),
+      422,
+      'validation_failed',
+      /^project_id must be 1–63 lowercase letters, digits, - or _/,
+    );
+  });
+
   it('missing and invalid keys are 401 with how to send one', async () => {
     expectError(
       await t.http.post('/v1/send').send({ to: 'a@example.com' }),

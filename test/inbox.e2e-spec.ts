@@ -135,6 +135,11 @@ describe('in-app inbox', () => {
     expect(await list({ archived: 'true' })).toEqual(['four']);
     expect(await list({ topic: 'orders' })).toEqual(['two']);
     expect(await list({ topic: 'orders', archived: 'all' })).toEqual(['four', 'two']);
+    // A topic filter is read as topics are stored (lower-cased), and one that cannot be a topic is refused.
+    expect(await list({ topic: 'Orders' })).toEqual(['two']);
+    const badTopic = await asU1(t.http.get('/v1/inbox/u1').query({ topic: 'my orders' }));
+    expect(badTopic.status).toBe(422);
+    expect(badTopic.body.message).toMatch(/^topic must be 1–64 characters of a-z/);
     expect(await list({ q: 'SHIPP' })).toEqual(['three shipped']);
     expect(await list({ q: 'Order' })).toEqual(['three shipped']);
     expect(await list({ q: '%' })).toEqual([]);

@@ -3033,8 +3033,9 @@ export interface components {
             /**
              * @description Window to report on (1h, 6h, 24h, 7d, 30d); default: the one matching DIGEST_NOTIFY_EVERY.
              * @example 24h
+             * @enum {string}
              */
-            window?: string;
+            window?: "1h" | "6h" | "24h" | "7d" | "30d" | "1d";
         };
         DigestNotifyResponseDto: {
             /**
@@ -6393,9 +6394,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description json (default) or markdown (text/markdown, for a person or a chat). */
-                format?: string;
+                format?: "json" | "markdown";
                 /** @description Window the outcomes, failures, latency and deliverability cover: 1h, 6h, 24h (default; 1d is accepted), 7d or 30d. */
-                window?: string;
+                window?: "1h" | "6h" | "24h" | "7d" | "30d" | "1d";
             };
             header?: never;
             path?: never;
@@ -7324,7 +7325,7 @@ export interface operations {
                 /** @description Only this project's jobs (default: every project). */
                 project_id?: string;
                 /** @description Window: 1h, 6h, 24h, 7d (default) or 30d. */
-                window?: string;
+                window?: "1h" | "6h" | "24h" | "7d" | "30d" | "1d";
             };
             header?: never;
             path?: never;

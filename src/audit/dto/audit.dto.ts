@@ -1,8 +1,9 @@
-import { Type } from 'class-transformer';
 import { IsOptional } from 'class-validator';
-import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
+import { IsText } from '../../common/validation/bounded.js';
 import { IsDeprecatedOffset } from '../../common/pagination/deprecated-offset.js';
 import { IsRfc3339 } from '../../common/validation/validators.js';
+import { IsProjectId } from '../../projects/dto/project-id.validator.js';
+import { IsPageSize } from '../../common/pagination/page-size.js';
 
 export class AuditQueryDto {
   /** Who acted: admin, readonly, api_key, mcp, system, a provider… @example "admin" */
@@ -22,7 +23,7 @@ export class AuditQueryDto {
 
   /** @example "acme" */
   @IsOptional()
-  @IsText({ max: 63 })
+  @IsProjectId()
   project_id?: string;
 
   /** From this time (RFC 3339, inclusive). @example "2026-11-29T00:00:00Z" */
@@ -41,9 +42,7 @@ export class AuditQueryDto {
   cursor?: string;
 
   /** 1–500, default 100. @example 100 */
-  @IsOptional()
-  @Type(() => Number)
-  @IsWholeNumber({ min: 1, max: 500, message: 'must be a whole number between 1 and 500' })
+  @IsPageSize(500, 'must be a whole number between 1 and 500')
   limit?: number;
 
   // Kept for notifyd 0.x callers; the description is what clients see (OpenAPI, llms.txt).

@@ -10,6 +10,8 @@ export interface OpenApiConstraints {
   minItems?: number;
   maxItems?: number;
   uniqueItems?: boolean;
+  /** The values a field takes, where they are a closed set. */
+  enum?: readonly string[];
 }
 
 /**

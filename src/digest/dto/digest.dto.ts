@@ -1,21 +1,20 @@
 import { IsOptional } from 'class-validator';
 import { IsText } from '../../common/validation/bounded.js';
+import { IsDigestFormat, IsDigestWindow } from '../../common/validation/digest-window.decorators.js';
 
 export class DigestQueryDto {
   /**
    * Window the outcomes, failures, latency and deliverability cover: 1h, 6h, 24h (default; 1d is accepted), 7d or 30d.
    * @example "24h"
    */
-  @IsOptional()
-  @IsText({ max: 10 })
+  @IsDigestWindow()
   window?: string;
 
   /**
    * json (default) or markdown (text/markdown, for a person or a chat).
    * @example "json"
    */
-  @IsOptional()
-  @IsText({ max: 10 })
+  @IsDigestFormat()
   format?: string;
 }
 
@@ -433,8 +432,7 @@ export class DigestNotifyRequestDto {
    * Window to report on (1h, 6h, 24h, 7d, 30d); default: the one matching DIGEST_NOTIFY_EVERY.
    * @example "24h"
    */
-  @IsOptional()
-  @IsText({ max: 10 })
+  @IsDigestWindow()
   window?: string;
 }
 

@@ -1,10 +1,11 @@
-import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, Matches, ValidateIf } from 'class-validator';
 import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
 import { IsDeprecatedOffset } from '../../common/pagination/deprecated-offset.js';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 import { SUBSCRIBER_ID_PATTERN } from '../../subscribers/dto/subscriber.dto.js';
 import { STREAM_FORMATS, type StreamFormat } from '../stream/stream-format.js';
+import { IsPageSize } from '../../common/pagination/page-size.js';
+import { IsTopic } from '../../common/validation/is-topic.js';
 
 /**
  * The inbox routes' path: the subscriber whose inbox it is. Checked like a subscriber id
@@ -31,9 +32,7 @@ export class ListInboxQueryDto {
    * Page size, 1–100 (default 20).
    * @example 20
    */
-  @IsOptional()
-  @Type(() => Number)
-  @IsWholeNumber({ min: 1, max: 100 })
+  @IsPageSize(100)
   limit?: number;
 
   /** @example "WyIyMDI2LTExLTMwIDEwOjAwOjAwKzAwIiwiM2YyYiJd" */
@@ -79,7 +78,7 @@ export class ListInboxQueryDto {
 
   /** @example "orders" */
   @IsOptional()
-  @IsText({ max: 64 })
+  @IsTopic()
   topic?: string;
 
   /**
@@ -128,7 +127,7 @@ export class BulkInboxDto {
    * @example "orders"
    */
   @IsOptional()
-  @IsText({ max: 64 })
+  @IsTopic()
   topic?: string;
 }
 

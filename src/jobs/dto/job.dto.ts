@@ -1,10 +1,11 @@
-import { Type } from 'class-transformer';
 import { IsIn, IsOptional, Matches } from 'class-validator';
-import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
+import { IsText } from '../../common/validation/bounded.js';
 import { CHANNELS } from '../../domain/channels.js';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 import { JOB_STATUSES } from '../../domain/job.types.js';
-import { PROJECT_ID_PATTERN } from '../../projects/project.types.js';
+import { IsProjectId } from '../../projects/dto/project-id.validator.js';
+import { IsPageSize } from '../../common/pagination/page-size.js';
+import { IsTopic } from '../../common/validation/is-topic.js';
 
 export class EmailEnvelopeDto {
   /** @example ["jane@example.com"] */
@@ -204,7 +205,7 @@ export const RECIPIENT_DOMAIN =
 export class AdminJobSearchQueryDto {
   /** @example "acme" */
   @IsOptional()
-  @IsText({ max: 63 })
+  @IsProjectId()
   project_id?: string;
 
   /** @example "failed" */
@@ -227,7 +228,7 @@ export class AdminJobSearchQueryDto {
 
   /** @example "orders" */
   @IsOptional()
-  @IsText({ pattern: /^[a-z0-9_.:-]{1,64}$/, message: 'must be a topic id: 1–64 of a-z 0-9 - _ . :' })
+  @IsTopic()
   topic?: string;
 
   /**
@@ -255,9 +256,7 @@ export class AdminJobSearchQueryDto {
   since?: string;
 
   /** @example 50 */
-  @IsOptional()
-  @Type(() => Number)
-  @IsWholeNumber({ min: 1, max: 500 })
+  @IsPageSize(500)
   limit?: number;
 
   /** The `next_cursor` of the previous page, unchanged: the next (older) page. */
@@ -321,7 +320,7 @@ export class AdminJobListDto {
 
 export class SendTestRequestDto {
   /** @example "acme" */
-  @IsText({ pattern: PROJECT_ID_PATTERN, message: 'must be a project id' })
+  @IsProjectId()
   project_id: string;
 
   /** @example "email" */

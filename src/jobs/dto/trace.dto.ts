@@ -1,9 +1,10 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { IsText } from '../../common/validation/bounded.js';
 import { IsRfc3339 } from '../../common/validation/validators.js';
 import { TRACE_DEFAULT_RANGE_DAYS, TRACE_MAX_LIMIT, TRACE_MAX_RANGE_DAYS } from '../trace/trace-limits.js';
 import { JobAttemptDto } from './job.dto.js';
+import { IsProjectId } from '../../projects/dto/project-id.validator.js';
+import { IsPageSize } from '../../common/pagination/page-size.js';
 
 export { TRACE_DEFAULT_RANGE_DAYS, TRACE_MAX_LIMIT, TRACE_MAX_RANGE_DAYS };
 
@@ -30,7 +31,7 @@ export class TraceQueryDto {
    * @example "acme"
    */
   @IsOptional()
-  @IsText({ max: 63 })
+  @IsProjectId()
   project_id?: string;
 
   /**
@@ -50,11 +51,7 @@ export class TraceQueryDto {
   until?: string;
 
   /** Messages at most, newest first (default 50, at most 200). @example 50 */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(TRACE_MAX_LIMIT)
+  @IsPageSize(TRACE_MAX_LIMIT)
   limit?: number;
 }
 

@@ -2,17 +2,15 @@ import { Type } from 'class-transformer';
 import { IsEmail, IsObject, IsOptional, ValidateIf } from 'class-validator';
 import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
 import { IsChannelArray } from '../../common/validation/validators.js';
-import { PROJECT_ID_PATTERN, RATE_LIMIT_PER_MIN } from '../project.types.js';
+import { RATE_LIMIT_PER_MIN } from '../project.types.js';
+import { IsProjectId } from './project-id.validator.js';
 
 export class CreateProjectDto {
   /**
    * Slug used in keys and URLs: lowercase letters, digits, `-` and `_`, 1–63 characters.
    * @example "acme"
    */
-  @IsText({
-    pattern: PROJECT_ID_PATTERN,
-    message: 'must be 1–63 lowercase letters, digits, - or _, starting with a letter or digit (e.g. "acme")',
-  })
+  @IsProjectId()
   id: string;
 
   /**

@@ -1,18 +1,8 @@
 import { Transform } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsOptional,
-  IsString,
-  Matches,
-  ValidateIf,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, ValidateIf } from 'class-validator';
 import { IsText, IsWholeNumber } from '../../common/validation/bounded.js';
 import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
-import { PROJECT_ID_PATTERN } from '../../projects/project.types.js';
+import { IsProjectId } from '../../projects/dto/project-id.validator.js';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../../domain/webhook-event-types.js';
 
 const EVENT_CHOICES = [...WEBHOOK_EVENT_TYPES, ALL_EVENTS];
@@ -72,8 +62,7 @@ export class CreateWebhookDto {
 
 export class AdminCreateWebhookDto extends CreateWebhookDto {
   /** @example "acme" */
-  @IsString()
-  @Matches(PROJECT_ID_PATTERN, { message: 'must be a project id such as acme' })
+  @IsProjectId()
   project_id: string;
 }
 
@@ -121,8 +110,7 @@ export class RotateWebhookSecretDto {
 export class AdminListWebhooksQueryDto {
   /** @example "acme" */
   @IsOptional()
-  @IsString()
-  @Matches(PROJECT_ID_PATTERN, { message: 'must be a project id such as acme' })
+  @IsProjectId()
   project_id?: string;
 
   /**

@@ -1,11 +1,12 @@
-import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { IsText, IsWholeNumber } from '../../../common/validation/bounded.js';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsText } from '../../../common/validation/bounded.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
-import { PROJECT_ID_PATTERN } from '../../../projects/project.types.js';
+import { IsProjectId } from '../../../projects/dto/project-id.validator.js';
 import type { Channel } from '../../../domain/channels.js';
 import { IsOneChannel } from '../../../common/validation/validators.js';
 import { SUPPRESSION_SCOPES, type SuppressionScope } from '../suppression.types.js';
+import { IsPageSize } from '../../../common/pagination/page-size.js';
 
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
@@ -188,24 +189,20 @@ export class AdminListSuppressionsQueryDto {
    * @example "acme"
    */
   @IsOptional()
-  @IsString()
-  @Matches(PROJECT_ID_PATTERN, { message: 'project_id must be a project id such as acme' })
+  @IsProjectId()
   project_id?: string;
 
   /**
    * At most this many, 1–500 (default 100).
    * @example 100
    */
-  @IsOptional()
-  @Type(() => Number)
-  @IsWholeNumber({ min: 1, max: 500 })
+  @IsPageSize(500)
   limit?: number;
 }
 
 export class AdminCreateSuppressionDto extends CreateSuppressionDto {
   /** @example "acme" */
-  @IsString()
-  @Matches(PROJECT_ID_PATTERN, { message: 'project_id must be a project id such as acme' })
+  @IsProjectId()
   project_id: string;
 }
 

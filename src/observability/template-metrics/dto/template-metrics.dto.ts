@@ -1,13 +1,14 @@
 import { IsOptional } from 'class-validator';
 import { IsText } from '../../../common/validation/bounded.js';
+import { IsDigestWindow } from '../../../common/validation/digest-window.decorators.js';
+import { IsProjectId } from '../../../projects/dto/project-id.validator.js';
 
 export class TemplateMetricsQueryDto {
   /**
    * Window: 1h, 6h, 24h, 7d (default) or 30d.
    * @example "7d"
    */
-  @IsOptional()
-  @IsText({ max: 10 })
+  @IsDigestWindow()
   window?: string;
 
   /**
@@ -23,7 +24,7 @@ export class TemplateMetricsQueryDto {
    * @example "acme"
    */
   @IsOptional()
-  @IsText({ max: 64 })
+  @IsProjectId()
   project_id?: string;
 }
 
