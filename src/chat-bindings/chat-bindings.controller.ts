@@ -7,6 +7,7 @@ import {
   DeletedChatBindingsDto,
   PutChatBindingsDto,
 } from './dto/chat-binding.dto.js';
+import { presentChatBindingList } from './chat-binding.presenter.js';
 import { ChatBindingsService } from './chat-bindings.service.js';
 import type { Actor } from '../domain/actor.js';
 
@@ -30,16 +31,7 @@ export class ChatBindingsController {
   @Operation('GET', [404], 'The chats the instance’s Telegram and Slack bots may reach for a project')
   @ReaderAllowed()
   async listChatBindings(@Param('id') id: string): Promise<ChatBindingListDto> {
-    const { required, bindings } = await this.bindings.list(id);
-    return {
-      project_id: id,
-      required,
-      bindings: bindings.map((b) => ({
-        channel: b.channel,
-        chat: b.chat,
-        created_at: new Date(b.createdAt).toISOString(),
-      })),
-    };
+    return presentChatBindingList(id, await this.bindings.list(id));
   }
 
   @Operation('DELETE /:channel', [404, 422], {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
+import { presentChatBindingList } from '../../chat-bindings/chat-binding.presenter.js';
 import { ChatBindingsService } from '../../chat-bindings/chat-bindings.service.js';
 import { CHAT_BINDINGS_MAX } from '../../chat-bindings/dto/chat-binding.dto.js';
 import { defineTool, DESTRUCTIVE_WRITE, READ_ONLY } from '../mcp-tool.js';
@@ -28,18 +29,13 @@ export class ChatBindingsTools implements McpToolProvider {
         input: z.strictObject({ project_id: projectIdArg.describe('Project id (see list_projects)') }),
         output: z.object({ project_id: z.string(), required: z.boolean(), bindings: z.array(bindingView) }),
         run: async ({ project_id }) => {
-          const { required, bindings } = await this.bindings.list(project_id);
-          const view = bindings.map((b) => ({
-            channel: b.channel,
-            chat: b.chat,
-            created_at: new Date(b.createdAt).toISOString(),
-          }));
-          const text = !required
+          const view = presentChatBindingList(project_id, await this.bindings.list(project_id));
+          const text = !view.required
             ? 'Bindings are not enforced on this instance (CHAT_BINDINGS_REQUIRED=false): every project reaches every chat.'
-            : view.length
-              ? view.map((b) => `${b.channel}: ${b.chat}`).join('\n')
+            : view.bindings.length
+              ? view.bindings.map((b) => `${b.channel}: ${b.chat}`).join('\n')
               : `Project ${project_id} may reach no chat through the instance's bots.`;
-          return { structured: { project_id, required, bindings: view }, text };
+          return { structured: view, text };
         },
       }),
       defineTool({
