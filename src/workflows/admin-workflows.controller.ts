@@ -4,7 +4,7 @@ import { Operation } from '../common/http/operation.decorator.js';
 import { presentCursorPage } from '../common/pagination/cursor-page.js';
 import { ProjectsService } from '../projects/projects.service.js';
 import { ListRunsQueryDto, WorkflowListDto, WorkflowRunListDto, WorkflowRunResponseDto } from './dto/workflow.dto.js';
-import { presentRun, presentWorkflow } from './workflow.presenter.js';
+import { presentRun, presentWorkflowList } from './workflow.presenter.js';
 import { WorkflowsService } from './workflows.service.js';
 
 /** Any project's workflows and runs for operators (`/v1/admin/projects/:id/workflows`), read-only. */
@@ -17,8 +17,7 @@ export class AdminWorkflowsController {
 
   @Operation('GET', [404], 'A project’s workflows with their steps')
   async adminListWorkflows(@Param('id') projectId: string): Promise<WorkflowListDto> {
-    const list = (await this.workflows.list(await this.projects.get(projectId))).map(presentWorkflow);
-    return { workflows: list, count: list.length };
+    return presentWorkflowList(await this.workflows.list(await this.projects.get(projectId)));
   }
 
   @Operation('GET /runs', [400, 404, 422], {

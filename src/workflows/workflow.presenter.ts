@@ -1,5 +1,5 @@
 import { isoOrNull } from '../common/http/iso-timestamp.js';
-import type { WorkflowDto, WorkflowRunDto } from './dto/workflow.dto.js';
+import type { WorkflowDto, WorkflowListDto, WorkflowRunDto } from './dto/workflow.dto.js';
 import type { RunRow, WorkflowRow } from './workflow.types.js';
 
 export function presentWorkflow(w: WorkflowRow): WorkflowDto {
@@ -13,6 +13,12 @@ export function presentWorkflow(w: WorkflowRow): WorkflowDto {
     created_at: isoOrNull(w.createdAt)!,
     updated_at: isoOrNull(w.updatedAt)!,
   };
+}
+
+/** A project's workflows as every listing answers them (project key, operators, MCP). */
+export function presentWorkflowList(rows: readonly WorkflowRow[]): WorkflowListDto {
+  const workflows = rows.map(presentWorkflow);
+  return { workflows, count: workflows.length };
 }
 
 export function presentRun(r: RunRow): WorkflowRunDto {

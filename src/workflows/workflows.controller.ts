@@ -17,7 +17,7 @@ import {
   WorkflowRunListDto,
   WorkflowRunResponseDto,
 } from './dto/workflow.dto.js';
-import { presentRun, presentWorkflow } from './workflow.presenter.js';
+import { presentRun, presentWorkflow, presentWorkflowList } from './workflow.presenter.js';
 import { WorkflowsService } from './workflows.service.js';
 
 @ProjectController('v1/workflows', 'Workflows')
@@ -38,8 +38,7 @@ export class WorkflowsController {
 
   @Operation('GET', [400], 'List this project’s workflows')
   async listWorkflows(@CurrentProject() project: ProjectRef): Promise<WorkflowListDto> {
-    const list = (await this.workflows.list(project)).map(presentWorkflow);
-    return { workflows: list, count: list.length };
+    return presentWorkflowList(await this.workflows.list(project));
   }
 
   @Operation('POST /trigger', [400, 422], 'Send an event: starts a run of every enabled workflow listening to it')

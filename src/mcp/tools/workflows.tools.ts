@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { ListRunsQueryDto, TriggerWorkflowDto } from '../../workflows/dto/workflow.dto.js';
-import { presentRun, presentWorkflow } from '../../workflows/workflow.presenter.js';
+import { presentRun, presentWorkflowList } from '../../workflows/workflow.presenter.js';
 import { WorkflowsService } from '../../workflows/workflows.service.js';
 import { defineTool, DESTRUCTIVE_WRITE, READ_ONLY, SENDS_MESSAGE } from '../mcp-tool.js';
 import type { McpToolProvider } from '../mcp-tool-registry.js';
@@ -74,11 +74,11 @@ export class WorkflowsTools implements McpToolProvider {
         output: z.object({ workflows: z.array(workflowView), count: z.number() }),
         run: async ({ project_id: projectId }, context) => {
           const project = await context.scopedProject(projectId);
-          const workflows = (await this.workflows.list(project)).map(presentWorkflow);
+          const list = presentWorkflowList(await this.workflows.list(project));
           return {
-            structured: { workflows, count: workflows.length },
-            text: workflows.length
-              ? workflows
+            structured: list,
+            text: list.count
+              ? list.workflows
                   .map(
                     (w) => `${w.id} on ${w.trigger_event}: ${w.steps.length} step(s)${w.enabled ? '' : ' (disabled)'}`,
                   )
