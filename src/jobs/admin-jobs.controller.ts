@@ -11,9 +11,8 @@ import {
   SendTestRequestDto,
   SendTestResponseDto,
 } from './dto/job.dto.js';
-import { presentAdminJob, presentJob } from './job.presenter.js';
+import { presentAdminJob, presentJob, presentJobToOperator } from './job.presenter.js';
 import { JobsService } from './jobs.service.js';
-import { maskRecipient } from '../common/pii/mask.js';
 
 @AdminController('v1/admin', 'Admin: jobs')
 export class AdminJobsController {
@@ -40,21 +39,7 @@ export class AdminJobsController {
       this.jobs.renderedContent(row),
       this.jobs.attempts(row.id),
     ]);
-    const job = presentJob(row, events, rendered, attempts);
-    const masked = maskRecipient(job.recipient, job.channel);
-    return {
-      ...job,
-      recipient: masked,
-      email_envelope: job.email_envelope
-        ? { ...job.email_envelope, to: [masked], cc: job.email_envelope.cc.map((c) => maskRecipient(c)) }
-        : null,
-      provider_events: job.provider_events.map((e) => ({
-        ...e,
-        recipients: e.recipients.map((r) => maskRecipient(r, job.channel)),
-      })),
-      // Operators see the subject, as in listings; the body is the project's to read (its key sees it).
-      rendered: { ...job.rendered, body: null, body_html: null },
-    };
+    return presentJobToOperator(presentJob(row, events, rendered, attempts));
   }
 
   @Operation('POST /jobs/:id/retry', [400, 404, 409], 'Re-queue any project’s failed or cancelled job')

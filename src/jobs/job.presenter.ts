@@ -52,6 +52,27 @@ export function presentJob(
   };
 }
 
+/**
+ * A job's detail as an operator key reads it (any project's): every address masked, and the
+ * rendered content reduced to the subject, as in listings; the body is the project's to read
+ * (its key sees it).
+ */
+export function presentJobToOperator(job: JobDto): JobDto {
+  const masked = maskRecipient(job.recipient, job.channel);
+  return {
+    ...job,
+    recipient: masked,
+    email_envelope: job.email_envelope
+      ? { ...job.email_envelope, to: [masked], cc: job.email_envelope.cc.map((c) => maskRecipient(c)) }
+      : null,
+    provider_events: job.provider_events.map((e) => ({
+      ...e,
+      recipients: e.recipients.map((r) => maskRecipient(r, job.channel)),
+    })),
+    rendered: { ...job.rendered, body: null, body_html: null },
+  };
+}
+
 /** A job in operators' listings: recipient masked, content reduced to the subject. */
 export function presentAdminJob(job: JobRow): AdminJobSummaryDto {
   return {
