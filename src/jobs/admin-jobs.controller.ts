@@ -26,7 +26,7 @@ export class AdminJobsController {
   @ReaderAllowed()
   async searchJobs(@Query() query: AdminJobSearchQueryDto): Promise<AdminJobListDto> {
     const page = await this.jobs.searchPage(query);
-    const jobs = page.rows.map(presentAdminJob);
+    const jobs = page.items.map(presentAdminJob);
     return { jobs, count: jobs.length, next_cursor: page.nextCursor };
   }
 

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Channel } from '../domain/channels.js';
 import { AuditService } from '../audit/audit.service.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { decodeTimeIdCursor, encodeTimeIdCursor } from '../common/pagination/cursor.js';
+import { decodeTimeIdCursor } from '../common/pagination/cursor.js';
+import { type CursorPage, timeIdPage } from '../common/pagination/cursor-page.js';
 import { escapeHtml } from '../common/html/escape-html.js';
 import type { Actor } from '../domain/actor.js';
 import { ProjectsService } from '../projects/projects.service.js';
@@ -111,12 +112,9 @@ export class JobsService {
    * One page of the search and the cursor of the next (null on the last page): one row more
    * than asked is read to know whether another page follows.
    */
-  async searchPage(query: AdminJobSearchQueryDto): Promise<{ rows: JobRow[]; nextCursor: string | null }> {
+  async searchPage(query: AdminJobSearchQueryDto): Promise<CursorPage<JobRow>> {
     const limit = query.limit ?? 50;
-    const rows = await this.jobs.search(searchOf(query, limit + 1));
-    if (rows.length <= limit) return { rows, nextCursor: null };
-    const last = rows[limit - 1];
-    return { rows: rows.slice(0, limit), nextCursor: encodeTimeIdCursor(last.createdKey, last.id) };
+    return timeIdPage(await this.jobs.search(searchOf(query, limit + 1)), limit);
   }
 
   /** Operators prove a channel works: one real message at high priority, tagged category=test. */

@@ -4,7 +4,8 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AuditService } from '../audit/audit.service.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { decodeTimeIdCursor, encodeTimeIdCursor } from '../common/pagination/cursor.js';
+import { decodeTimeIdCursor } from '../common/pagination/cursor.js';
+import { type CursorPage, timeIdPage } from '../common/pagination/cursor-page.js';
 import { assertResolvesPublic } from '../common/ssrf/guarded-lookup.js';
 import { assertPublicHttpUrl } from '../common/ssrf/public-url.js';
 import { UnsafeUrlError } from '../common/ssrf/unsafe-url.error.js';
@@ -185,13 +186,11 @@ export class WebhookEndpointsService {
     limit: number,
     cursor: string | undefined,
     status: string | undefined,
-  ): Promise<{ items: DeliveryRow[]; nextCursor: string | null }> {
+  ): Promise<CursorPage<DeliveryRow>> {
     await this.get(endpointId, projectId);
     const after = cursor ? decodeTimeIdCursor(cursor) : undefined;
     const rows = await this.repository.listDeliveries(endpointId, limit + 1, after, status);
-    const items = rows.slice(0, limit);
-    const last = items[items.length - 1];
-    return { items, nextCursor: rows.length > limit ? encodeTimeIdCursor(last.createdKey, last.id) : null };
+    return timeIdPage(rows, limit);
   }
 
   async delivery(endpointId: string, deliveryId: string, projectId: string | null): Promise<DeliveryRow> {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { decodeTimeIdCursor, encodeTimeIdCursor } from '../common/pagination/cursor.js';
+import { decodeTimeIdCursor } from '../common/pagination/cursor.js';
+import { type CursorPage, timeIdPage } from '../common/pagination/cursor-page.js';
 import type { ProjectRef } from '../projects/project.types.js';
 import type { ListRunsQueryDto, TriggerWorkflowDto, UpsertWorkflowDto } from './dto/workflow.dto.js';
 import { WorkflowEngine } from './engine/workflow-engine.js';
@@ -114,10 +115,7 @@ export class WorkflowsService {
     return { runs };
   }
 
-  async listRuns(
-    project: ProjectRef,
-    q: ListRunsQueryDto,
-  ): Promise<{ items: RunRow[]; nextCursor: string | null; limit: number }> {
+  async listRuns(project: ProjectRef, q: ListRunsQueryDto): Promise<CursorPage<RunRow>> {
     const limit = q.limit ?? 50;
     const rows = await this.repository.listRuns(project.id, {
       workflowId: q.workflow_id,
@@ -126,9 +124,7 @@ export class WorkflowsService {
       after: q.cursor ? decodeTimeIdCursor(q.cursor) : undefined,
       limit: limit + 1,
     });
-    const items = rows.slice(0, limit);
-    const last = items[items.length - 1];
-    return { items, nextCursor: rows.length > limit ? encodeTimeIdCursor(last.createdKey, last.id) : null, limit };
+    return timeIdPage(rows, limit);
   }
 
   async getRun(project: ProjectRef, id: string): Promise<RunRow> {
