@@ -11,7 +11,7 @@ import {
   SendTestRequestDto,
   SendTestResponseDto,
 } from './dto/job.dto.js';
-import { presentAdminJob, presentJob, presentJobToOperator } from './job.presenter.js';
+import { presentAdminJob, presentJobToOperator } from './job.presenter.js';
 import { JobsService } from './jobs.service.js';
 
 @AdminController('v1/admin', 'Admin: jobs')
@@ -33,13 +33,7 @@ export class AdminJobsController {
   @Operation('GET /jobs/:id', [400, 404], 'Get any project’s job (recipient masked)')
   @ReaderAllowed()
   async adminGetJob(@Param('id') id: string): Promise<JobDto> {
-    const row = await this.jobs.get(id, null);
-    const [events, rendered, attempts] = await Promise.all([
-      this.jobs.providerEvents(row.id),
-      this.jobs.renderedContent(row),
-      this.jobs.attempts(row.id),
-    ]);
-    return presentJobToOperator(presentJob(row, events, rendered, attempts));
+    return presentJobToOperator(await this.jobs.detail(await this.jobs.get(id, null)));
   }
 
   @Operation('POST /jobs/:id/retry', [400, 404, 409], 'Re-queue any project’s failed or cancelled job')

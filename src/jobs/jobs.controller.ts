@@ -7,7 +7,6 @@ import type { ProjectRef } from '../projects/project.types.js';
 import type { Actor } from '../domain/actor.js';
 import { CancelJobResponseDto, JobDto, RetryJobResponseDto } from './dto/job.dto.js';
 import { WaitQueryDto } from './dto/job-outcome.dto.js';
-import { presentJob } from './job.presenter.js';
 import { JobsService } from './jobs.service.js';
 import { OutcomeWaitService } from './wait/outcome-wait.service.js';
 import { parseWait } from './wait/wait-duration.js';
@@ -33,12 +32,7 @@ export class JobsController {
       query.wait === undefined
         ? await this.jobs.get(id, project.id)
         : await this.outcomes.job(id, project.id, parseWait(query.wait) ?? 0);
-    const [events, rendered, attempts] = await Promise.all([
-      this.jobs.providerEvents(job.id),
-      this.jobs.renderedContent(job),
-      this.jobs.attempts(job.id),
-    ]);
-    return presentJob(job, events, rendered, attempts);
+    return this.jobs.detail(job);
   }
 
   @Operation('DELETE /:id', [400, 404, 409], 'Cancel a job that has not been sent (pending or retry)')

@@ -7,10 +7,11 @@ import { type CursorPage, timeIdPage } from '../common/pagination/cursor-page.js
 import { escapeHtml } from '../common/html/escape-html.js';
 import type { Actor } from '../domain/actor.js';
 import { ProjectsService } from '../projects/projects.service.js';
-import type { AdminJobSearchQueryDto, RenderedContentDto, SendTestRequestDto } from './dto/job.dto.js';
+import type { AdminJobSearchQueryDto, JobDto, RenderedContentDto, SendTestRequestDto } from './dto/job.dto.js';
+import { presentJob } from './job.presenter.js';
 import { JobContentsRepository } from './content/job-contents.repository.js';
 import { redactsContent, renderedView } from './content/rendered-view.js';
-import type { JobAttempt, JobProviderEvent, JobRow } from '../domain/job.types.js';
+import type { JobAttempt, JobRow } from '../domain/job.types.js';
 import { AdmissionService } from './admission/admission.service.js';
 import { type JobSearch, JobsRepository } from './jobs.repository.js';
 import { PRIORITY_NAMES } from '../domain/priority.js';
@@ -62,9 +63,14 @@ export class JobsService {
     return this.jobs.attempts(jobId);
   }
 
-  /** Provider evidence about a job (webhooks in), oldest first. */
-  providerEvents(jobId: string): Promise<JobProviderEvent[]> {
-    return this.jobs.providerEvents(jobId);
+  /** A job as the detail routes show it: with its provider evidence (oldest first), what it sent and its attempt log. */
+  async detail(job: JobRow): Promise<JobDto> {
+    const [events, rendered, attempts] = await Promise.all([
+      this.jobs.providerEvents(job.id),
+      this.renderedContent(job),
+      this.jobs.attempts(job.id),
+    ]);
+    return presentJob(job, events, rendered, attempts);
   }
 
   async cancel(id: string, projectId: string | null, by: Actor): Promise<void> {
