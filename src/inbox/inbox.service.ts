@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
-import { decodeTimeIdCursor, encodeTimeIdCursor } from '../common/pagination/cursor.js';
+import { decodeTimeIdCursor } from '../common/pagination/cursor.js';
+import { timeIdPage } from '../common/pagination/cursor-page.js';
 import type { ListInboxQueryDto, UpdateMessageDto } from './dto/inbox.dto.js';
 import { InboxRepository } from './inbox.repository.js';
 import type { InboxCounts, MessageChange, MessageRow } from './inbox.types.js';
@@ -45,13 +46,7 @@ export class InboxService {
       limit: limit + 1,
       offset: q.offset,
     });
-    const items = rows.slice(0, limit);
-    const last = items[items.length - 1];
-    const page = {
-      items,
-      nextCursor: rows.length > limit ? encodeTimeIdCursor(last.createdKey, last.id) : null,
-      limit,
-    };
+    const page = timeIdPage(rows, limit);
     // notifyd 0.x's offset paging (deprecated): its answer also had the offset and the unarchived total.
     if (q.offset === undefined) return page;
     return { ...page, offset: q.offset, total: (await this.repository.counts(projectId, subscriberId)).total };
