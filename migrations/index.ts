@@ -38,6 +38,7 @@ import { SubscriberInboxEvents1764460800089 } from './0089-subscriber-inbox-even
 import { StreamTicketTokenExpiry1764460800090 } from './0090-stream-ticket-token-expiry.js';
 import { WebhookEndpointPause1764460800091 } from './0091-webhook-endpoint-pause.js';
 import { WorkflowVersions1764460800092 } from './0092-workflow-versions.js';
+import { WebhookHeldByPause1764460800093 } from './0093-webhook-held-by-pause.js';
 
 /**
  * Every migration, oldest first. TypeORM gets classes rather than a glob so that the same list
@@ -116,4 +117,6 @@ export const MIGRATIONS = [
   WebhookEndpointPause1764460800091,
   // A run records the workflow version it started with instead of a copy of the steps.
   WorkflowVersions1764460800092,
+  // A webhook endpoint's recovery releases the deliveries its pause held, not a receiver's own Retry-After.
+  WebhookHeldByPause1764460800093,
 ];

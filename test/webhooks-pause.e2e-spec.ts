@@ -157,6 +157,40 @@ describe('outbound webhooks: a failing endpoint is paused and probed', () => {
     expect(done.reduce((n, r) => n + r.attempts, 0)).toBe(receiver.received.filter((r) => r.path === '/hook').length);
   });
 
+  it('recovery releases what the pause held, not a retry the receiver put off with Retry-After', async () => {
+    const hook = await create();
+    let up = false;
+    receiver.script = () => (up ? { status: 200 } : { status: 503, headers: { 'retry-after': '50' } });
+
+    // Five failures asking for 50 s: paused (30 s), five retries due in 50 s, by the receiver's word.
+    await emit(WEBHOOK_PAUSE_AFTER_FAILURES);
+    expect(await sender.drainOnce()).toMatchObject({ retried: 5 });
+    // A new event while paused: held by the pause.
+    await emit(1);
+    expect(await sender.drainOnce()).toMatchObject({ claimed: 0, deferred: 1 });
+    const flags = await t.db.sql(
+      `SELECT held_by_pause AS held, count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 GROUP BY 1 ORDER BY 1`,
+      [hook.id],
+    );
+    expect(flags).toEqual([
+      { held: false, n: 5 },
+      { held: true, n: 1 },
+    ]);
+
+    // The pause ends (the held event is due; the Retry-After ones are not): the probe succeeds.
+    await t.db.sql(`UPDATE webhook_endpoints SET paused_until = now() - interval '1 second' WHERE id = $1`, [hook.id]);
+    await t.db.sql(`UPDATE webhook_deliveries SET run_at = now() - interval '1 second' WHERE held_by_pause`);
+    up = true;
+    expect(await sender.drainOnce()).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(await view(hook.id)).toMatchObject({ consecutive_failures: 0, paused_until: null });
+    // The five keep the time the receiver asked for.
+    const kept = await t.db.sql(
+      `SELECT run_at > now() + interval '30 seconds' AS later FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'retry'`,
+      [hook.id],
+    );
+    expect(kept.map((r) => r.later)).toEqual(Array(5).fill(true));
+  });
+
   it('a success before the fifth failure resets the count: no pause', async () => {
     const hook = await create();
     receiver.script = (_, i) => (i === 3 ? { status: 200 } : { status: 500 });

@@ -2,7 +2,8 @@
  * Claim up to $1 due deliveries, oldest due first, skipping rows another worker holds, and mark
  * them processing in the same statement — except those of a paused endpoint (its circuit
  * breaker, webhook_endpoints.paused_until), which are deferred instead: run_at moves to the
- * pause's end, status and attempts untouched (a pause burns no attempt and fails nothing).
+ * pause's end and held_by_pause is set, status and attempts untouched (a pause burns no attempt
+ * and fails nothing); a claimed row is no longer held.
  * Served by webhook_deliveries_claim_idx (run_at) WHERE status IN ('pending','retry'); the
  * endpoints of the batch are read by primary key, the UPDATEs probe the primary key per id.
  * Moving a deferred row's run_at takes it out of the due range, so a paused endpoint's backlog
@@ -41,7 +42,8 @@ export const CLAIM_DELIVERIES = `
      ORDER BY p.endpoint_id, p.created_at, p.id
   ), deferred AS (
     UPDATE webhook_deliveries d
-       SET run_at = CASE WHEN g.paused_until > now() THEN g.paused_until ELSE now() + make_interval(secs => $2) END
+       SET run_at = CASE WHEN g.paused_until > now() THEN g.paused_until ELSE now() + make_interval(secs => $2) END,
+           held_by_pause = true
       FROM gated g
      WHERE d.id = ANY(ARRAY(SELECT id FROM picked)) AND d.endpoint_id = g.id
        AND d.id <> ALL(ARRAY(SELECT id FROM probes))
@@ -49,7 +51,7 @@ export const CLAIM_DELIVERIES = `
               d.max_attempts, d.created_at, true AS deferred
   ), claimed AS (
     UPDATE webhook_deliveries d
-       SET status = 'processing', attempts = d.attempts + 1, claimed_at = now()
+       SET status = 'processing', attempts = d.attempts + 1, claimed_at = now(), held_by_pause = false
      WHERE d.id = ANY(ARRAY(SELECT id FROM picked WHERE endpoint_id <> ALL(ARRAY(SELECT id FROM gated))
                             UNION ALL SELECT id FROM probes))
     RETURNING d.id, d.endpoint_id, d.project_id, d.event_type, d.payload, d.attempts,
@@ -93,14 +95,16 @@ export const HOLD_DELIVERIES = `
      SET status = CASE WHEN d.attempts > 1 THEN 'retry' ELSE 'pending' END,
          attempts = d.attempts - 1,
          claimed_at = NULL,
-         run_at = (${V} ->> 't')::timestamptz
+         run_at = (${V} ->> 't')::timestamptz,
+         held_by_pause = true
    WHERE d.id = ANY($1::uuid[]) AND d.attempts = (${V} ->> 'a')::int AND d.status = 'processing'`;
 
 /**
  * Endpoint health after a batch, and its circuit breaker, in one UPDATE of the endpoints (one
  * pass of row locks, as before the breaker). $1 id[] of endpoints with a success:
- * last_success_at, the failure count and the pause cleared, and their deliveries deferred by the
- * pause (run_at up to the pause's end) due again now — the backlog goes out at once, not at the
+ * last_success_at, the failure count and the pause cleared, and their deliveries held by the
+ * pause (held_by_pause, run_at up to the pause's end; not a retry put off by the receiver's own
+ * Retry-After) due again now — the backlog goes out at once, not at the
  * next poll of each row. $2 id[] of endpoints that only failed, $3 int[] how many attempts
  * failed for each: last_failure_at, the count raised (on the row as locked, so concurrent
  * batches add up), and from $4 failures in a row a pause of $5[count - $4 + 1] ms from now, the
@@ -124,10 +128,11 @@ export const TOUCH_ENDPOINTS = `
     RETURNING e.id, f.id IS NULL AS recovered, before.paused_until AS "wasPausedUntil"
   )
   UPDATE webhook_deliveries d
-     SET run_at = now()
+     SET run_at = now(), held_by_pause = false
     FROM touched t
    WHERE t.recovered AND t."wasPausedUntil" IS NOT NULL AND d.endpoint_id = t.id
-     AND d.status IN ('pending','retry') AND d.run_at > now() AND d.run_at <= t."wasPausedUntil"`;
+     AND d.status IN ('pending','retry') AND d.run_at > now() AND d.run_at <= t."wasPausedUntil"
+     AND d.held_by_pause`;
 
 /**
  * Switches endpoints off (410, refused target, a day of failures) and cancels what was still
