@@ -13,6 +13,7 @@ import { looksLikeJwt } from '../auth/subscriber-tokens.js';
 import { InboxRepository } from '../inbox.repository.js';
 import { InboxHub } from './inbox-hub.js';
 import { SseConnection } from './sse-connection.js';
+import { forgetCredentials } from './forget-credentials.js';
 import { endAtExpiry } from './stream-expiry.js';
 import { sseFrame, streamKey } from './sse-frame.js';
 import type { StreamFormat } from './stream-format.js';
@@ -89,7 +90,8 @@ export class InboxStreamService {
       format,
     );
     // A stream ends when what opened it stops being good: a subscriber token (or its ticket) revoked, a project key revoked.
-    // A project key is watched by its hash, what the key lookup uses: the secret is not kept for the stream's life.
+    // A project key is watched by its hash, what the key lookup uses: the secret is not kept for the stream's life
+    // (nor is it left in the request's headers, which live as long as the socket).
     const projectKey = principal.via === 'project' ? presentedKey(request.headers) : undefined;
     const credential = principal.generation
       ? { generation: principal.generation }
@@ -97,6 +99,7 @@ export class InboxStreamService {
         ? { keyHash: hashKey(projectKey) }
         : undefined;
     const unwatch = credential ? this.revocations.watch(connection, credential) : undefined;
+    forgetCredentials(request.raw);
     // ... or expires (a subscriber token, or the one its ticket was minted from).
     const unschedule = principal.expiresAt ? endAtExpiry(connection, principal.expiresAt) : undefined;
     const closed = () => {
