@@ -1,3 +1,4 @@
+import { presentCursorPage } from '../common/pagination/cursor-page.js';
 import type { DeliveryListDto, ListDeliveriesQueryDto } from './dto/webhook.dto.js';
 import type { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { presentDelivery } from './webhook.presenter.js';
@@ -12,7 +13,6 @@ export async function deliveryPage(
   projectId: string | null,
   query: ListDeliveriesQueryDto,
 ): Promise<DeliveryListDto> {
-  const limit = query.limit ?? 50;
-  const { items, nextCursor } = await endpoints.deliveries(endpointId, projectId, limit, query.cursor, query.status);
-  return { items: items.map(presentDelivery), next_cursor: nextCursor, limit };
+  const page = await endpoints.deliveries(endpointId, projectId, query.limit ?? 50, query.cursor, query.status);
+  return presentCursorPage(page, presentDelivery);
 }
