@@ -26,6 +26,9 @@ export function secretsEqual(presented: string, expected: string): boolean {
   );
 }
 
+/** The request headers presentedKey reads a key or token from (lower-case, as Node parses them). */
+export const KEY_HEADERS: readonly string[] = ['x-api-key', 'authorization'];
+
 /** The key a request carries: `X-Api-Key: …` or `Authorization: Bearer …`. */
 export function presentedKey(headers: Record<string, string | string[] | undefined>): string | undefined {
   const header = headers['x-api-key'];
